@@ -1,0 +1,5 @@
+"""Allows `python -m codexdoctor`."""
+
+from codexdoctor.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""What every check receives and returns; side effects arrive injected in CheckContext."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from codexdoctor.config import Resolution
+from codexdoctor.model import CheckResult, Status
+from codexdoctor.redact import Redactor
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """Everything a check may look at. Tests build one with a fake env and a temp home."""
+
+    resolution: Resolution
+    env: Mapping[str, str]
+    home: Path
+    redactor: Redactor
+    codex_version: tuple[int, ...] | None = None
+    offline: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def provider(self):
+        return self.resolution.provider
+
+    def key_value(self) -> str | None:
+        """The raw key Codex would send, or None. Never put this in facts or evidence."""
+        env_key = self.provider.env_key
+        if isinstance(env_key, str) and env_key:
+            value = self.env.get(env_key)
+            if value is not None:
+                return value
+        token = self.provider.get("experimental_bearer_token")
+        return token if isinstance(token, str) and token else None
+
+
+@dataclass(frozen=True)
+class Check:
+    """A registered check: a stable id, a title, the function, and whether it needs the network."""
+
+    id: str
+    title: str
+    run: Callable[[CheckContext], CheckResult]
+    live: bool = False
+
+
+def result(check_id: str, title: str, status: Status, summary: str, evidence=(), **facts: Any) -> CheckResult:
+    return CheckResult(id=check_id, title=title, status=status, summary=summary, facts=facts, evidence=tuple(evidence))
+
+
+def is_loopback_host(host: str | None) -> bool:
+    if not host:
+        return False
+    host = host.strip("[]").lower()
+    return host in ("localhost", "::1") or host.startswith("127.") or host.endswith(".localhost")
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance; names are short so the quadratic table is fine."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def normalise_name(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())

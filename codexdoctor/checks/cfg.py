@@ -1,0 +1,226 @@
+"""CFG checks: finding and parsing Codex config, profiles and provider tables."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalise_name, result
+from codexdoctor.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
+from codexdoctor.model import CheckResult, Status
+
+PROVIDER_KEYS = (
+    "name", "base_url", "env_key", "env_key_instructions", "experimental_bearer_token", "wire_api",
+    "query_params", "http_headers", "env_http_headers", "request_max_retries", "stream_max_retries",
+    "stream_idle_timeout_ms", "requires_openai_auth", "supports_websockets",
+    "websocket_connect_timeout_ms", "auth",
+)
+# Misspellings seen in the wild that plain edit distance would not catch.
+PROVIDER_ALIASES = {
+    "baseurl": "base_url", "apibase": "base_url", "apiurl": "base_url", "url": "base_url",
+    "endpoint": "base_url", "host": "base_url", "baseapi": "base_url", "openaibaseurl": "base_url",
+    "apikey": "env_key", "key": "env_key", "envkey": "env_key", "apikeyenv": "env_key",
+    "envvar": "env_key", "token": "env_key", "wireapi": "wire_api", "wire": "wire_api",
+    "headers": "http_headers", "queryparams": "query_params", "params": "query_params",
+}
+TOP_LEVEL_WATCHED = ("model", "model_provider", "model_providers", "profile", "profiles",
+                     "model_context_window", "model_auto_compact_token_limit", "openai_base_url")
+TOP_LEVEL_ALIASES = {
+    "modelprovider": "model_provider", "provider": "model_provider", "providers": "model_providers",
+    "modelproviders": "model_providers", "modelcontextwindow": "model_context_window",
+    "contextwindow": "model_context_window", "baseurl": "model_providers.<id>.base_url",
+    "envkey": "model_providers.<id>.env_key", "apikey": "model_providers.<id>.env_key",
+    "wireapi": "model_providers.<id>.wire_api", "modelname": "model",
+}
+STRING_FIELDS = ("base_url", "env_key", "wire_api", "name", "experimental_bearer_token")
+TABLE_FIELDS = ("query_params", "http_headers", "env_http_headers")
+WIRE_APIS = ("responses", "chat")
+CHAT_REMOVED_IN = (0, 97)
+
+
+def _suggest(key: str, known: tuple[str, ...], aliases: Mapping[str, str]) -> str | None:
+    norm = normalise_name(key)
+    if norm in aliases:
+        return aliases[norm]
+    for candidate in known:
+        if normalise_name(candidate) == norm:
+            return candidate
+    close = [c for c in known if edit_distance(key.lower(), c) <= (1 if len(c) <= 5 else 2)]
+    return close[0] if close else None
+
+
+def check_home(ctx: CheckContext) -> CheckResult:
+    r = ctx.resolution
+    shown = r.show(r.codex_home)
+    facts = {"codex_home": shown, "from_env": r.codex_home_from_env, "problem": r.codex_home_problem}
+    evidence = [f"CODEX_HOME={shown}" if r.codex_home_from_env else f"CODEX_HOME unset -> {shown}"]
+    if r.codex_home_problem:
+        return result("cfg.home", "Codex home", Status.FAIL, f"{shown} is unusable", evidence, **facts)
+    return result("cfg.home", "Codex home", Status.PASS, shown, evidence, **facts)
+
+
+def check_files(ctx: CheckContext) -> CheckResult:
+    r = ctx.resolution
+    if r.codex_home_problem:
+        return result("cfg.files", "Config files", Status.SKIP, "Codex home is unusable", home_problem=True)
+    files = []
+    evidence = []
+    for layer in r.layers:
+        if layer.kind == "override":
+            evidence.append("-c overrides: " + ", ".join(o.split("=", 1)[0] for o in r.overrides))
+            continue
+        entry: dict[str, Any] = {"kind": layer.kind, "path": layer.label, "exists": layer.exists,
+                                 "encoding": layer.encoding}
+        if layer.toml_problem:
+            p = layer.toml_problem
+            entry["toml_error"] = {"line": p.line, "column": p.column, "message": p.message}
+            evidence.append(f"{layer.label}:{p.line}:{p.column}: {p.message}")
+        elif layer.read_error:
+            entry["read_error"] = layer.read_error
+            evidence.append(f"{layer.label}: {layer.read_error}")
+        else:
+            evidence.append(f"{layer.label}: {'read' if layer.exists else 'not found'}"
+                            + (f" ({layer.encoding})" if layer.encoding != "utf-8" else ""))
+        files.append(entry)
+    user = r.user_layer
+    user_missing = user is not None and not user.exists
+    anything_configures_provider = "model_provider" in r.merged or "model_providers" in r.merged
+    broken = [f for f in files if "toml_error" in f or "read_error" in f]
+    facts = {"files": files, "user_missing": user_missing, "user_path": user.label if user else None,
+             "provider_configured_elsewhere": anything_configures_provider}
+    if broken:
+        return result("cfg.files", "Config files", Status.FAIL, f"{broken[0]['path']} cannot be read", evidence, **facts)
+    if user_missing:
+        status = Status.WARN if anything_configures_provider else Status.FAIL
+        return result("cfg.files", "Config files", status, f"{user.label} does not exist", evidence, **facts)
+    return result("cfg.files", "Config files", Status.PASS, f"{user.label if user else 'config'} parsed", evidence, **facts)
+
+
+def check_profile(ctx: CheckContext) -> CheckResult:
+    r = ctx.resolution
+    if r.profile is None:
+        return result("cfg.profile", "Profile", Status.SKIP, "no profile selected", selected=None)
+    available = sorted(r.merged.get("profiles", {}).keys()) if isinstance(r.merged.get("profiles"), Mapping) else []
+    ignored = [k for k in PROFILE_IGNORED_KEYS if k in r.profile_table]
+    ignored_where = [r.origin("profiles", r.profile, k) for k in ignored]
+    facts = {"selected": r.profile, "origin": r.profile_origin, "missing": r.profile_missing,
+             "available": available, "ignored_keys": [{"key": k, "where": w} for k, w in zip(ignored, ignored_where)]}
+    evidence = [f"profile `{r.profile}` selected by {r.profile_origin}"]
+    if r.profile_missing:
+        evidence.append("profiles defined: " + (", ".join(available) or "none"))
+        return result("cfg.profile", "Profile", Status.FAIL, f"profile `{r.profile}` not found", evidence, **facts)
+    if ignored:
+        return result("cfg.profile", "Profile", Status.WARN, f"profile `{r.profile}` holds ignored keys", evidence, **facts)
+    return result("cfg.profile", "Profile", Status.PASS, f"profile `{r.profile}`", evidence, **facts)
+
+
+def _version_text(version: tuple[int, ...] | None) -> str | None:
+    return ".".join(map(str, version)) if version else None
+
+
+def check_provider(ctx: CheckContext) -> CheckResult:
+    r = ctx.resolution
+    p = r.provider
+    tables = r.merged.get("model_providers") if isinstance(r.merged.get("model_providers"), Mapping) else {}
+    facts: dict[str, Any] = {
+        "provider": p.id, "origin": r.provider_origin, "builtin": p.builtin, "defined": p.defined,
+        "available": sorted(set(tables) | set(BUILTIN_PROVIDERS)), "redefined_builtins": [],
+        "missing_base_url": False, "missing_model": False, "wrong_types": [], "wire_api": None,
+        "wire_api_invalid": None, "codex_version": _version_text(ctx.codex_version),
+        "chat_rejected": None, "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
+        "table_where": None,
+    }
+    evidence = [f"model_provider = {p.id!r} ({r.provider_origin})"]
+    facts["redefined_builtins"] = [
+        {"id": b, "where": r.origin("model_providers", b)} for b in BUILTIN_PROVIDERS if b in tables
+    ]
+    if r.unusable:
+        return result("cfg.provider", "Provider", Status.SKIP, "config could not be parsed", evidence, **facts)
+    if not p.defined:
+        evidence.append("provider tables: " + (", ".join(sorted(tables)) or "none"))
+        return result("cfg.provider", "Provider", Status.FAIL, f"no table [model_providers.{p.id}]", evidence, **facts)
+    if not p.builtin:
+        facts["table_where"] = r.origin("model_providers", p.id)
+        for key in STRING_FIELDS:
+            if key in p.table and not isinstance(p.table[key], str):
+                facts["wrong_types"].append({"key": key, "expected": "a string", "got": type(p.table[key]).__name__,
+                                             "where": r.provider_field_origin(key)})
+        for key in TABLE_FIELDS:
+            if key in p.table and not isinstance(p.table[key], Mapping):
+                facts["wrong_types"].append({"key": key, "expected": "a table", "got": type(p.table[key]).__name__,
+                                             "where": r.provider_field_origin(key)})
+        if "base_url" not in p.table:
+            facts["missing_base_url"] = True
+            aliases = [k for k in p.table if PROVIDER_ALIASES.get(normalise_name(k)) == "base_url"]
+            facts["base_url_alias"] = aliases[0] if aliases else None
+        if r.model is None:
+            facts["missing_model"] = True
+        wire = p.table.get("wire_api", "responses")
+        facts["wire_api"] = wire if isinstance(wire, str) else None
+        facts["wire_api_where"] = r.provider_field_origin("wire_api")
+        if isinstance(wire, str) and wire not in WIRE_APIS:
+            facts["wire_api_invalid"] = wire
+        if wire == "chat":
+            facts["chat_rejected"] = None if ctx.codex_version is None else ctx.codex_version >= CHAT_REMOVED_IN
+    if r.model is not None and not isinstance(r.model, str):
+        facts["wrong_types"].append({"key": "model", "expected": "a string", "got": type(r.model).__name__,
+                                     "where": r.model_origin})
+    evidence.append(f"base_url = {ctx.redactor(str(p.base_url)) if p.base_url is not None else '(unset)'} "
+                    f"({r.provider_field_origin('base_url')})")
+    evidence.append(f"model = {r.model!r} ({r.model_origin})" if r.model is not None else "model unset (Codex default)")
+    bad = (facts["missing_base_url"] or facts["missing_model"] or facts["wrong_types"] or facts["wire_api_invalid"]
+           or facts["wire_api"] == "chat" or facts["redefined_builtins"])
+    status = Status.FAIL if bad else Status.PASS
+    return result("cfg.provider", "Provider", status, f"{p.id} ({'built-in' if p.builtin else 'custom'})", evidence, **facts)
+
+
+def check_keys(ctx: CheckContext) -> CheckResult:
+    """Codex silently ignores unknown keys, so a misspelling is a silent misconfiguration."""
+    r = ctx.resolution
+    unknown: list[dict[str, Any]] = []
+    project_provider_keys: list[dict[str, str]] = []
+    for layer in r.layers:
+        if layer.data is None:
+            continue
+        data = layer.data
+        for key in data:
+            if key in TOP_LEVEL_WATCHED:
+                continue
+            suggestion = TOP_LEVEL_ALIASES.get(normalise_name(key)) or _suggest(key, TOP_LEVEL_WATCHED, {})
+            if suggestion and suggestion != key:
+                unknown.append({"key": key, "table": "(top level)", "suggestion": suggestion,
+                                "where": layer.where((key,))})
+        providers = data.get("model_providers")
+        if isinstance(providers, Mapping):
+            for pid, table in providers.items():
+                if not isinstance(table, Mapping):
+                    continue
+                for key in table:
+                    if key in PROVIDER_KEYS:
+                        continue
+                    if key == "model":
+                        suggestion = "model (top level or in a profile, not in the provider table)"
+                    else:
+                        suggestion = _suggest(key, PROVIDER_KEYS, PROVIDER_ALIASES)
+                    unknown.append({"key": key, "table": f"[model_providers.{pid}]", "suggestion": suggestion,
+                                    "where": layer.where(("model_providers", pid, key))})
+        if layer.kind == "project":
+            for key in PROJECT_IGNORED_KEYS:
+                if key in data:
+                    project_provider_keys.append({"key": key, "where": layer.where((key,))})
+    facts = {"unknown": unknown, "project_provider_keys": project_provider_keys,
+             "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml"}
+    evidence = [f"{u['where']}: `{u['key']}` in {u['table']} is not a key Codex reads" for u in unknown]
+    evidence += [f"{p['where']}: `{p['key']}` in a project config" for p in project_provider_keys]
+    if unknown or project_provider_keys:
+        return result("cfg.keys", "Config keys", Status.WARN, f"{len(unknown) + len(project_provider_keys)} key(s) Codex ignores",
+                      evidence, **facts)
+    return result("cfg.keys", "Config keys", Status.PASS, "every key is one Codex reads", evidence, **facts)
+
+
+CHECKS = (
+    Check("cfg.home", "Codex home", check_home),
+    Check("cfg.files", "Config files", check_files),
+    Check("cfg.profile", "Profile", check_profile),
+    Check("cfg.provider", "Provider", check_provider),
+    Check("cfg.keys", "Config keys", check_keys),
+)

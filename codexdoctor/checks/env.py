@@ -1,0 +1,207 @@
+"""ENV checks: the variable that holds the API key, and stored logins that interfere."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Mapping
+from urllib.parse import urlsplit
+
+from codexdoctor.checks.base import Check, CheckContext, edit_distance, is_loopback_host, normalise_name, result
+from codexdoctor.model import CheckResult, Status
+from codexdoctor.redact import fingerprint
+
+RC_FILES = (".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv",
+            ".config/fish/config.fish", ".config/fish/fish_variables")
+_VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_KEY_SHAPED = re.compile(r"^(sk|pk|rk|tt|ak|gsk|xai)[-_]|^[A-Za-z0-9_\-]{32,}$")
+_SUFFIXES = ("_API_KEY", "_APIKEY", "_KEY", "_TOKEN", "_SECRET")
+
+
+def display_env_key(env_key: str) -> str:
+    """The env_key value as it may be shown: a name as is, a pasted key only as its fingerprint."""
+    if _VAR_NAME.match(env_key) and not _KEY_SHAPED.search(env_key):
+        return env_key
+    return f"<{fingerprint(env_key)}>"
+
+
+def _stem(name: str) -> str:
+    upper = name.upper()
+    for suffix in _SUFFIXES:
+        if upper.endswith(suffix):
+            return upper[: -len(suffix)]
+    return upper
+
+
+def near_miss_names(wanted: str, env: Mapping[str, str]) -> list[str]:
+    """Variables that look like the one env_key names: case, prefix/suffix, a typo or two."""
+    found = []
+    w_norm, w_stem = normalise_name(wanted), _stem(wanted)
+    for name in env:
+        if name == wanted or not env[name].strip():
+            continue
+        n_norm = normalise_name(name)
+        same_stem = bool(w_stem) and _stem(name) == w_stem and any(name.upper().endswith(s) for s in _SUFFIXES)
+        close = len(wanted) >= 6 and edit_distance(name.upper(), wanted.upper()) <= 2
+        if n_norm == w_norm or same_stem or close:
+            found.append(name)
+    return sorted(found)
+
+
+def value_problems(value: str) -> list[str]:
+    """What about a key's characters will make a provider reject it (never the value itself)."""
+    problems = []
+    if "\n" in value or "\r" in value:
+        problems.append("newline")
+    if value != value.strip(" \t\n\r"):
+        problems.append("leading or trailing whitespace")
+    stripped = value.strip()
+    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "\"'":
+        problems.append("quotes")
+    if stripped.lower().startswith("bearer "):
+        problems.append("bearer prefix")
+    if any(ord(ch) > 127 for ch in value):
+        problems.append("non-ascii")
+    if any(ch in value.strip() for ch in " \t"):
+        problems.append("inner whitespace")
+    return problems
+
+
+def find_in_rc_files(var: str, home: Path) -> list[dict[str, Any]]:
+    """Shell start-up files that set the variable (value never read into the report)."""
+    patterns = [
+        re.compile(rf"^\s*(export\s+)?{re.escape(var)}\s*="),
+        re.compile(rf"^\s*set\s+(-[A-Za-z]+\s+)*{re.escape(var)}\b"),
+        re.compile(rf"^\s*SETUVAR\s+(--export\s+)?{re.escape(var)}:"),
+    ]
+    hits = []
+    for rel in RC_FILES:
+        path = home / rel
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            if any(p.search(line) for p in patterns):
+                hits.append({"file": "~/" + rel, "line": number})
+    return hits
+
+
+def _is_local(base_url: Any) -> bool:
+    if not isinstance(base_url, str):
+        return False
+    try:
+        return is_loopback_host(urlsplit(base_url.strip()).hostname)
+    except ValueError:
+        return False
+
+
+def check_key(ctx: CheckContext) -> CheckResult:
+    r = ctx.resolution
+    p = r.provider
+    env_key = p.env_key
+    facts: dict[str, Any] = {"provider": p.id, "builtin": p.builtin, "env_key": None, "state": None,
+                             "near_miss": [], "rc_hits": [], "problems": [], "env_key_looks_like_key": False,
+                             "bearer_token": isinstance(p.get("experimental_bearer_token"), str),
+                             "local": _is_local(p.base_url), "requires_openai_auth": bool(p.get("requires_openai_auth")),
+                             "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
+                             "env_key_where": r.provider_field_origin("env_key")}
+    if not p.defined or r.unusable:
+        return result("env.key", "API key variable", Status.SKIP, "no provider resolved", **facts)
+    if p.builtin:
+        facts["state"] = "builtin"
+        return result("env.key", "API key variable", Status.SKIP,
+                      f"built-in `{p.id}` provider: Codex uses its stored login, not a variable", **facts)
+    if env_key is None:
+        facts["state"] = "no_env_key"
+        status = Status.PASS if facts["local"] or facts["bearer_token"] or facts["requires_openai_auth"] else Status.WARN
+        return result("env.key", "API key variable", status, "provider has no env_key", **facts)
+    if not isinstance(env_key, str):
+        facts["state"] = "wrong_type"
+        return result("env.key", "API key variable", Status.FAIL, "env_key is not a string", **facts)
+    if not _VAR_NAME.match(env_key):
+        facts["state"] = "not_a_name"
+        # The value itself may be a pasted key: show only its fingerprint.
+        facts["env_key_looks_like_key"] = bool(_KEY_SHAPED.search(env_key.strip())) or len(env_key) >= 20
+        facts["env_key"] = f"<{fingerprint(env_key)}>" if facts["env_key_looks_like_key"] else display_env_key(env_key)
+        return result("env.key", "API key variable", Status.FAIL, "env_key is not a variable name",
+                      [f"env_key = {facts['env_key']} ({facts['env_key_where']})"], **facts)
+    facts["env_key"] = env_key
+    value = ctx.env.get(env_key)
+    evidence = [f"env_key = {env_key!r} ({facts['env_key_where']})"]
+    if value is None or not value.strip():
+        facts["state"] = "missing" if value is None else "blank"
+        facts["near_miss"] = near_miss_names(env_key, ctx.env)
+        facts["rc_hits"] = find_in_rc_files(env_key, ctx.home)
+        evidence.append(f"${env_key}: {'not set' if value is None else 'set but blank'} in this environment")
+        evidence += [f"${n} is set ({fingerprint(ctx.env[n])})" for n in facts["near_miss"]]
+        evidence += [f"{h['file']}:{h['line']} sets {env_key}" for h in facts["rc_hits"]]
+        return result("env.key", "API key variable", Status.FAIL, f"${env_key} is {facts['state']}", evidence, **facts)
+    facts["state"] = "set"
+    facts["key_fingerprint"] = fingerprint(value)
+    facts["problems"] = value_problems(value)
+    evidence.append(f"${env_key}: set, {fingerprint(value)}")
+    if facts["problems"]:
+        evidence.append("value contains: " + ", ".join(facts["problems"]))
+        return result("env.key", "API key variable", Status.FAIL, f"${env_key} has stray characters", evidence, **facts)
+    return result("env.key", "API key variable", Status.PASS, f"${env_key} set ({fingerprint(value)})", evidence, **facts)
+
+
+def read_auth_json(codex_home: Path) -> dict[str, Any]:
+    path = codex_home / "auth.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {"exists": False}
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return {"exists": True, "error": type(exc).__name__}
+    if not isinstance(data, dict):
+        return {"exists": True, "error": "not a JSON object"}
+    mode = data.get("auth_mode") or ("chatgpt" if data.get("tokens") else "apikey" if data.get("OPENAI_API_KEY") else None)
+    stored = data.get("OPENAI_API_KEY")
+    return {"exists": True, "mode": mode, "has_api_key": isinstance(stored, str) and bool(stored),
+            "has_tokens": bool(data.get("tokens")), "api_key_fp": fingerprint(stored) if isinstance(stored, str) and stored else None,
+            "_stored": stored if isinstance(stored, str) else None}
+
+
+def check_auth(ctx: CheckContext) -> CheckResult:
+    r = ctx.resolution
+    p = r.provider
+    if r.unusable:
+        return result("env.auth", "Stored login", Status.SKIP, "config unusable")
+    auth = read_auth_json(r.codex_home) if r.codex_home_problem is None else {"exists": False}
+    stored = auth.pop("_stored", None)
+    env_openai = ctx.env.get("OPENAI_API_KEY", "")
+    facts: dict[str, Any] = {
+        "provider": p.id, "builtin": p.builtin, "auth": auth, "auth_path": r.show(r.codex_home / "auth.json"),
+        "openai_api_key_env": bool(env_openai.strip()),
+        "env_differs_from_stored": bool(stored and env_openai.strip() and env_openai.strip() != stored.strip()),
+        "custom_without_env_key": (not p.builtin and p.defined and p.env_key is None
+                                   and not isinstance(p.get("experimental_bearer_token"), str)
+                                   and not _is_local(p.base_url)),
+        "requires_openai_auth": bool(p.get("requires_openai_auth")) and not p.builtin,
+    }
+    evidence = [f"{facts['auth_path']}: " + ("absent" if not auth["exists"] else
+                f"unreadable ({auth['error']})" if auth.get("error") else f"auth_mode={auth.get('mode')}")]
+    if facts["openai_api_key_env"]:
+        evidence.append(f"$OPENAI_API_KEY set ({fingerprint(env_openai)})")
+    if p.id == "openai" and p.builtin:
+        facts["logged_in"] = auth["exists"] and not auth.get("error") and (auth.get("has_api_key") or auth.get("has_tokens"))
+    if auth.get("error"):
+        return result("env.auth", "Stored login", Status.WARN, "auth.json unreadable", evidence, **facts)
+    if p.id == "openai" and p.builtin and not facts["logged_in"]:
+        return result("env.auth", "Stored login", Status.FAIL, "no stored login for the built-in provider", evidence, **facts)
+    if facts["custom_without_env_key"] and auth["exists"]:
+        return result("env.auth", "Stored login", Status.WARN, "stored OpenAI login may reach a custom provider", evidence, **facts)
+    if facts["requires_openai_auth"] and not auth["exists"]:
+        return result("env.auth", "Stored login", Status.FAIL, "requires_openai_auth but no login stored", evidence, **facts)
+    if p.id == "openai" and facts["env_differs_from_stored"]:
+        return result("env.auth", "Stored login", Status.WARN, "stored key differs from $OPENAI_API_KEY", evidence, **facts)
+    return result("env.auth", "Stored login", Status.PASS, "no interference", evidence, **facts)
+
+
+CHECKS = (
+    Check("env.key", "API key variable", check_key),
+    Check("env.auth", "Stored login", check_auth),
+)

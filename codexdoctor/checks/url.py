@@ -1,0 +1,77 @@
+"""URL checks: the base_url as written, before any request is sent."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from codexdoctor.checks.base import Check, CheckContext, is_loopback_host, result
+from codexdoctor.model import CheckResult, Status
+
+DOUBLED_SUFFIXES = ("/responses", "/chat/completions", "/completions")
+
+
+def analyse_base_url(raw: str) -> dict[str, Any]:
+    """Every static problem with a base_url string, as facts."""
+    facts: dict[str, Any] = {"whitespace": raw != raw.strip(), "malformed": None, "scheme": None, "host": None,
+                             "ends_v1": False, "query": False, "fragment": False, "doubled_path": None,
+                             "userinfo": False, "plain_http_remote": False, "trailing_slash": False,
+                             "suggested": None}
+    url = raw.strip()
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        parts.port  # raises on a bad port
+    except ValueError as exc:
+        facts["malformed"] = f"cannot be parsed ({exc})"
+        return facts
+    facts["scheme"], facts["host"] = parts.scheme, host
+    if parts.scheme not in ("http", "https"):
+        facts["malformed"] = f"scheme is {parts.scheme!r}, not http or https" if parts.scheme else "has no http:// or https://"
+        return facts
+    if not host:
+        facts["malformed"] = "has no host name"
+        return facts
+    path = parts.path.rstrip("/")
+    facts["trailing_slash"] = parts.path.endswith("/") and path != ""
+    facts["ends_v1"] = path.endswith("/v1")
+    facts["query"] = bool(parts.query)
+    facts["fragment"] = bool(parts.fragment)
+    facts["userinfo"] = "@" in parts.netloc
+    facts["plain_http_remote"] = parts.scheme == "http" and not is_loopback_host(host)
+    for suffix in DOUBLED_SUFFIXES:
+        if path.endswith(suffix):
+            facts["doubled_path"] = suffix
+            path = path[: -len(suffix)]
+            break
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    suggested = f"{parts.scheme}://{netloc}{path}"
+    if suggested != raw:
+        facts["suggested"] = suggested
+    return facts
+
+
+def check_base_url(ctx: CheckContext) -> CheckResult:
+    r = ctx.resolution
+    p = r.provider
+    if not p.defined or r.unusable:
+        return result("url.base_url", "base_url", Status.SKIP, "no provider resolved")
+    raw = p.base_url
+    where = r.provider_field_origin("base_url")
+    if raw is None and not p.builtin:
+        return result("url.base_url", "base_url", Status.SKIP, "base_url unset", [f"base_url unset ({where})"])
+    if not isinstance(raw, str):
+        return result("url.base_url", "base_url", Status.SKIP, "base_url is not a string")
+    facts = analyse_base_url(raw)
+    facts.update(where=where, shown=ctx.redactor(raw.strip()), request_url=ctx.redactor(p.request_url() or ""),
+                 provider=p.id, builtin=p.builtin, user_config=r.user_layer.label if r.user_layer else "~/.codex/config.toml")
+    if facts["suggested"]:
+        facts["suggested"] = ctx.redactor(facts["suggested"])
+    evidence = [f"base_url = {facts['shown']!r} ({where})", f"Codex will call POST {facts['request_url']}"]
+    errors = facts["malformed"] or facts["whitespace"] or facts["query"] or facts["fragment"] or facts["doubled_path"] or facts["userinfo"]
+    warnings = (facts["ends_v1"] and not p.builtin) or facts["plain_http_remote"]
+    status = Status.FAIL if errors else Status.WARN if warnings else Status.PASS
+    return result("url.base_url", "base_url", status, facts["shown"], evidence, **facts)
+
+
+CHECKS = (Check("url.base_url", "base_url", check_base_url),)

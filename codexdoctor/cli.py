@@ -1,0 +1,206 @@
+"""Command line: parse options, call, render, exit. One error boundary in main()."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from codexdoctor import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+FORMAT_CHOICES = ("text", "markdown", "json")
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ)
+
+
+def _home(env: dict[str, str]) -> Path:
+    return Path(env.get("HOME") or env.get("USERPROFILE") or str(Path.home()))
+
+
+def _stdout_can_encode(symbols: str = "✓✗→—") -> bool:
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        symbols.encode(encoding)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+def _use_color(no_color: bool, output: str | None) -> bool:
+    if no_color or output or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return sys.stdout.isatty()
+
+
+def _parse_version_option(value: str | None) -> tuple[int, ...] | None:
+    from codexdoctor.codexversion import parse_version
+
+    if value is None:
+        return None
+    version = parse_version(value)
+    if version is None:
+        raise click.BadParameter(f"{value!r} is not a version like 0.171.0", param_hint="--codex-version")
+    return version
+
+
+def emit(text: str, output: str | None, redactor) -> None:
+    """Write the rendered report; the redactor is the last line of defence against a leaked secret."""
+    text = redactor(text)
+    if output:
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
+        click.echo(f"codexdoctor: report written to {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+common_config_options = [
+    click.option("-c", "--config", "overrides", multiple=True, metavar="KEY=VALUE",
+                 help="Override a config value as `codex -c` does (TOML value, dotted key). Repeatable."),
+    click.option("-p", "--profile", default=None, help="Config profile, as `codex --profile`."),
+    click.option("-m", "--model", default=None, help="Model, as `codex --model`."),
+    click.option("--codex-version", default=None, metavar="X.Y.Z",
+                 help="Assume this Codex version instead of running `codex --version`."),
+]
+
+
+def with_config_options(func):
+    for option in reversed(common_config_options):
+        func = option(func)
+    return func
+
+
+def _check_options(overrides, profile, model, codex_version, offline=True, timeout=10.0, canary=True):
+    from codexdoctor import codexversion
+    from codexdoctor.doctor import CheckOptions
+
+    env = _env()
+    version = _parse_version_option(codex_version)
+    if version is None and not env.get("CODEXDOCTOR_NO_CODEX_PROBE"):
+        version = codexversion.detect(env)
+    return CheckOptions(env=env, home=_home(env), cwd=Path.cwd(), overrides=tuple(overrides), profile=profile,
+                        model=model, offline=offline, codex_version=version, timeout=timeout, canary=canary)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="codexdoctor")
+def cli() -> None:
+    """Is your broken Codex CLI setup the channel (config, key, base_url, model, provider) or the context?
+
+    Start with `codexdoctor check`. Exit codes: 0 ok, 1 findings at or above
+    --fail-on, 2 usage error, 3 internal error, 130 interrupted.
+    """
+
+
+@cli.command()
+@with_config_options
+@click.option("--offline", is_flag=True, help="Static checks only: send no request.")
+@click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
+              help="Deadline in seconds for the whole check.")
+@click.option("--no-canary", is_flag=True, help="Do not send the tiny request to /responses (it spends a few tokens).")
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="text", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
+              help="Exit 1 when a finding of this severity or worse exists.")
+@click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
+@click.option("--no-color", is_flag=True, help="No ANSI colours (NO_COLOR is honoured too).")
+def check(overrides, profile, model, codex_version, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
+    """Run every static and live check of the active provider."""
+    from codexdoctor.doctor import run_check
+    from codexdoctor.render import RenderOptions, render
+    from codexdoctor.report import exit_code
+
+    opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary)
+    report, ctx = run_check(opts)
+    ropts = RenderOptions(color=_use_color(no_color, output), ascii=not _stdout_can_encode() and not output,
+                          verbose=verbose)
+    emit(render(report, fmt, ropts), output, ctx.redactor)
+    raise SystemExit(exit_code(report, fail_on))
+
+
+@cli.command("config")
+@with_config_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def config_cmd(overrides, profile, model, codex_version, fmt):
+    """Print the resolved provider and where each value came from (redacted)."""
+    from codexdoctor.configview import render_config
+    from codexdoctor.doctor import make_context
+
+    ctx = make_context(_check_options(overrides, profile, model, codex_version))
+    emit(render_config(ctx, fmt), None, ctx.redactor)
+
+
+@cli.command()
+@click.argument("code")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def explain(code, fmt):
+    """Explain a finding code: what it means, why it happens, how to fix it."""
+    from codexdoctor.catalogview import explain_rule
+
+    text = explain_rule(code.strip().upper(), fmt)
+    if text is None:
+        raise click.BadParameter(f"unknown code {code!r}; `codexdoctor rules` lists them all", param_hint="CODE")
+    click.echo(text, nl=False)
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+def rules(fmt):
+    """List every finding code."""
+    from codexdoctor.catalogview import list_rules
+
+    click.echo(list_rules(fmt), nl=False)
+
+
+@cli.command()
+def schema():
+    """Print the JSON Schema of the `--format json` report."""
+    from importlib.resources import files
+
+    click.echo(files("codexdoctor").joinpath("data/report.schema.json").read_text(encoding="utf-8"), nl=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback."""
+    from codexdoctor.config import OverrideError
+
+    try:
+        cli.main(args=argv, prog_name="codexdoctor", standalone_mode=False)
+        return EXIT_OK
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except click.exceptions.Abort:
+        click.echo("Interrupted.", err=True)
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        return EXIT_INTERRUPTED
+    except click.UsageError as exc:
+        exc.show()
+        return EXIT_USAGE
+    except OverrideError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        return EXIT_USAGE
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - the boundary
+        from codexdoctor.redact import Redactor
+
+        message = Redactor(home=os.environ.get("HOME"))(f"{type(exc).__name__}: {exc}")
+        click.echo(f"codexdoctor: internal error: {message}\nThis is a bug in codexdoctor; please report it "
+                   "with the command you ran (set CODEXDOCTOR_DEBUG=1 for a traceback).", err=True)
+        if os.environ.get("CODEXDOCTOR_DEBUG"):
+            raise
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,342 @@
+"""Resolve the provider, model and key variable exactly as Codex would (codex-facts §1-4)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from codexdoctor import tomlsource
+from codexdoctor.redact import shorten_home
+
+DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
+BUILTIN_PROVIDERS: dict[str, dict[str, Any]] = {
+    "openai": {"name": "OpenAI", "base_url": DEFAULT_OPENAI_BASE_URL, "wire_api": "responses", "requires_openai_auth": True},
+    "ollama": {"name": "Ollama", "base_url": "http://localhost:11434/v1", "wire_api": "responses"},
+    "lmstudio": {"name": "LM Studio", "base_url": "http://localhost:1234/v1", "wire_api": "responses"},
+}
+# Keys Codex only honours at the top level; inside [profiles.x] they are silently ignored.
+PROFILE_IGNORED_KEYS = ("model_context_window", "model_auto_compact_token_limit", "model_providers")
+# Keys current Codex ignores in a project's .codex/config.toml (#20098).
+PROJECT_IGNORED_KEYS = ("model_provider", "model_providers")
+
+
+class OverrideError(ValueError):
+    """A `-c` argument Codex itself would reject; a usage error (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One config file (or the -c overrides) as read, with whatever went wrong reading it."""
+
+    kind: str  # system | user | project | override
+    label: str  # path shown to the user (home as ~), or "-c"
+    path: Path | None
+    exists: bool
+    data: Mapping[str, Any] | None = None
+    lines: Mapping[tuple[str, ...], int] = field(default_factory=dict)
+    toml_problem: tomlsource.TomlProblem | None = None
+    read_error: str | None = None
+    encoding: str = "utf-8"
+
+    def where(self, path: tuple[str, ...]) -> str:
+        if self.kind == "override":
+            return "-c " + ".".join(path)
+        line = self.lines.get(path)
+        return f"{self.label}:{line}" if line else self.label
+
+
+@dataclass(frozen=True)
+class Provider:
+    """The provider Codex will use, with raw values (types unchecked: checks judge them)."""
+
+    id: str
+    builtin: bool
+    defined: bool  # False when model_provider names a table that does not exist
+    table: Mapping[str, Any]
+    redefines_builtin: bool = False
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.table.get(key, default)
+
+    @property
+    def base_url(self) -> Any:
+        return self.table.get("base_url")
+
+    @property
+    def wire_api(self) -> Any:
+        return self.table.get("wire_api", "responses")
+
+    @property
+    def env_key(self) -> Any:
+        return self.table.get("env_key")
+
+    def request_url(self) -> str | None:
+        """`base_url` with trailing slashes trimmed + the wire API path + query_params.
+
+        Codex never inserts `/v1`; it only appears because built-in defaults carry it.
+        """
+        base = self.base_url if self.base_url is not None else DEFAULT_OPENAI_BASE_URL
+        if not isinstance(base, str):
+            return None
+        path = "/chat/completions" if self.wire_api == "chat" else "/responses"
+        url = base.strip().rstrip("/") + path
+        params = self.table.get("query_params")
+        if isinstance(params, Mapping) and params:
+            url += "?" + "&".join(f"{k}={v}" for k, v in params.items())
+        return url
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Everything config resolution learned, including what is wrong; it never raises for user errors."""
+
+    home: Path
+    codex_home: Path
+    codex_home_from_env: bool
+    codex_home_problem: str | None  # None | "missing" | "not_dir"
+    layers: tuple[Layer, ...]
+    merged: Mapping[str, Any]
+    profile: str | None
+    profile_origin: str | None
+    profile_missing: bool
+    profile_table: Mapping[str, Any]
+    provider_id: str
+    provider_origin: str
+    provider: Provider
+    model: Any
+    model_origin: str
+    env: Mapping[str, str]
+    overrides: tuple[str, ...] = ()
+
+    @property
+    def user_layer(self) -> Layer | None:
+        return next((l for l in self.layers if l.kind == "user"), None)
+
+    @property
+    def parse_failed(self) -> bool:
+        return any(l.toml_problem or l.read_error for l in self.layers if l.kind != "override")
+
+    @property
+    def unusable(self) -> bool:
+        """Codex would stop before choosing a provider: later checks have nothing real to judge."""
+        return self.parse_failed or self.codex_home_problem is not None
+
+    def show(self, path: Path | str) -> str:
+        return shorten_home(str(path), str(self.home))
+
+    def origin(self, *path: str) -> str:
+        """Where the effective value of a top-level key path came from."""
+        for layer in reversed(self.layers):
+            if layer.data is not None and _lookup(layer.data, path) is not _MISSING:
+                if layer.kind == "project" and path and path[0] in PROJECT_IGNORED_KEYS:
+                    continue
+                return layer.where(tuple(path))
+        return "default"
+
+    def provider_field_origin(self, key: str) -> str:
+        if self.provider.builtin and not self.provider.redefines_builtin:
+            if self.provider.id == "openai" and key == "base_url" and "openai_base_url" in self.merged:
+                return self.origin("openai_base_url")
+            if self.provider.id == "openai" and key == "base_url" and self.env.get("OPENAI_BASE_URL"):
+                return "$OPENAI_BASE_URL (deprecated)"
+            return f"built-in provider `{self.provider.id}`"
+        if key not in self.provider.table:
+            return "default"
+        return self.origin("model_providers", self.provider.id, key)
+
+
+_MISSING = object()
+
+
+def _lookup(data: Mapping[str, Any], path: tuple[str, ...] | list[str]) -> Any:
+    cur: Any = data
+    for part in path:
+        if not isinstance(cur, Mapping) or part not in cur:
+            return _MISSING
+        cur = cur[part]
+    return cur
+
+
+def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    for key, value in top.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), dict):
+            _deep_merge(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value) if isinstance(value, (dict, list)) else value
+    return base
+
+
+def decode_config_bytes(raw: bytes) -> tuple[str, str]:
+    """Decode a config file; returns (text, encoding). Raises UnicodeDecodeError."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return raw[3:].decode("utf-8"), "utf-8-sig"
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16"), "utf-16"
+    return raw.decode("utf-8"), "utf-8"
+
+
+def read_layer(kind: str, path: Path, home: Path) -> Layer:
+    label = shorten_home(str(path), str(home))
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Layer(kind, label, path, exists=False)
+    except IsADirectoryError:
+        return Layer(kind, label, path, exists=True, read_error="is a directory, not a file")
+    except OSError as exc:
+        return Layer(kind, label, path, exists=True, read_error=exc.strerror or exc.__class__.__name__)
+    try:
+        text, encoding = decode_config_bytes(raw)
+    except UnicodeDecodeError as exc:
+        return Layer(kind, label, path, exists=True, read_error=f"not valid UTF-8 (byte {exc.start})")
+    data, problem = tomlsource.parse(text)
+    return Layer(kind, label, path, exists=True, data=data, lines=tomlsource.key_lines(text),
+                 toml_problem=problem, encoding=encoding)
+
+
+def parse_overrides(raw_overrides: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """`-c key=value`: split on the first `=`, value parsed as TOML, dotted keys nest."""
+    out: dict[str, Any] = {}
+    for item in raw_overrides:
+        if "=" not in item:
+            raise OverrideError(f"Invalid override (missing '='): {item}")
+        key, value = item.split("=", 1)
+        path = tomlsource.split_dotted(key.strip())
+        if not path or any(not p for p in path):
+            raise OverrideError(f"Invalid override key: {key!r}")
+        cur = out
+        for part in path[:-1]:
+            nxt = cur.get(part)
+            if not isinstance(nxt, dict):
+                nxt = cur[part] = {}
+            cur = nxt
+        cur[path[-1]] = tomlsource.parse_override_value(value.strip())
+    return out
+
+
+def project_config_paths(cwd: Path, codex_home: Path) -> list[Path]:
+    """`.codex/config.toml` from the repository root down to cwd (nearest wins)."""
+    found: list[Path] = []
+    for directory in [cwd, *cwd.parents]:
+        candidate = directory / ".codex" / "config.toml"
+        if candidate.parent.resolve() != codex_home.resolve() and candidate.is_file():
+            found.append(candidate)
+        if (directory / ".git").exists():
+            break
+    return list(reversed(found))
+
+
+def locate_codex_home(env: Mapping[str, str], home: Path) -> tuple[Path, bool, str | None]:
+    value = env.get("CODEX_HOME", "")
+    if value:
+        path = Path(value).expanduser()
+        if not path.exists():
+            return path, True, "missing"
+        if not path.is_dir():
+            return path, True, "not_dir"
+        return path, True, None
+    return home / ".codex", False, None
+
+
+def resolve(
+    env: Mapping[str, str],
+    home: Path,
+    cwd: Path | None = None,
+    overrides: tuple[str, ...] | list[str] = (),
+    profile: str | None = None,
+    model: str | None = None,
+    system_config: Path | None = Path("/etc/codex/config.toml"),
+) -> Resolution:
+    """Build the effective config. Precedence: flags > profile > -c > project > user > system > defaults."""
+    override_data = parse_overrides(overrides)
+    codex_home, from_env, home_problem = locate_codex_home(env, home)
+    layers: list[Layer] = []
+    if system_config is not None:
+        sys_layer = read_layer("system", system_config, home)
+        if sys_layer.exists:
+            layers.append(sys_layer)
+    if home_problem is None:
+        layers.append(read_layer("user", codex_home / "config.toml", home))
+        for path in project_config_paths(cwd or Path.cwd(), codex_home):
+            layers.append(read_layer("project", path, home))
+    if override_data:
+        layers.append(Layer("override", "-c", None, exists=True, data=override_data))
+
+    merged: dict[str, Any] = {}
+    for layer in layers:
+        if layer.data is None:
+            continue
+        data = dict(layer.data)
+        if layer.kind == "project":
+            for key in PROJECT_IGNORED_KEYS:
+                data.pop(key, None)
+        _deep_merge(merged, data)
+
+    profile_name, profile_origin = None, None
+    if profile:
+        profile_name, profile_origin = profile, "--profile"
+    elif isinstance(merged.get("profile"), str):
+        profile_name = merged["profile"]
+        profile_origin = _origin_in(layers, ("profile",))
+    profiles = merged.get("profiles") if isinstance(merged.get("profiles"), Mapping) else {}
+    profile_table: Mapping[str, Any] = {}
+    profile_missing = False
+    if profile_name is not None:
+        table = profiles.get(profile_name)
+        if isinstance(table, Mapping):
+            profile_table = table
+        else:
+            profile_missing = True
+
+    def pick(key: str, flag: Any = None) -> tuple[Any, str]:
+        if flag is not None:
+            return flag, f"--{key}"
+        if key in profile_table:
+            where = _origin_in(layers, ("profiles", profile_name or "", key))
+            return profile_table[key], f"profile `{profile_name}` ({where})"
+        if key in merged:
+            return merged[key], _origin_in(layers, (key,))
+        return None, "default"
+
+    provider_id, provider_origin = pick("model_provider")
+    if provider_id is None:
+        provider_id = "openai"
+    provider = _build_provider(str(provider_id), merged, env)
+    model_value, model_origin = pick("model", model)
+    return Resolution(
+        home=home, codex_home=codex_home, codex_home_from_env=from_env, codex_home_problem=home_problem,
+        layers=tuple(layers), merged=merged, profile=profile_name, profile_origin=profile_origin,
+        profile_missing=profile_missing, profile_table=profile_table, provider_id=str(provider_id),
+        provider_origin=provider_origin, provider=provider, model=model_value, model_origin=model_origin,
+        env=env, overrides=tuple(overrides),
+    )
+
+
+def _origin_in(layers: list[Layer], path: tuple[str, ...]) -> str:
+    for layer in reversed(layers):
+        if layer.data is not None and _lookup(layer.data, path) is not _MISSING:
+            if layer.kind == "project" and path[0] in PROJECT_IGNORED_KEYS:
+                continue
+            return layer.where(path)
+    return "default"
+
+
+def _build_provider(provider_id: str, merged: Mapping[str, Any], env: Mapping[str, str]) -> Provider:
+    tables = merged.get("model_providers")
+    tables = tables if isinstance(tables, Mapping) else {}
+    custom = tables.get(provider_id)
+    if provider_id in BUILTIN_PROVIDERS:
+        table = dict(BUILTIN_PROVIDERS[provider_id])
+        if provider_id == "openai":
+            override = merged.get("openai_base_url") or env.get("OPENAI_BASE_URL")
+            if override:
+                table["base_url"] = override
+        # Current Codex refuses a redefinition; older ones silently ignored it. Either way
+        # the built-in values are what any Codex that starts will use.
+        return Provider(provider_id, builtin=True, defined=True, table=table,
+                        redefines_builtin=isinstance(custom, Mapping))
+    if isinstance(custom, Mapping):
+        return Provider(provider_id, builtin=False, defined=True, table=dict(custom))
+    return Provider(provider_id, builtin=False, defined=False, table={})

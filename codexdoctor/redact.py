@@ -1,0 +1,83 @@
+"""Turn secrets, URLs and home paths into forms that are safe to paste anywhere."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Iterable
+from urllib.parse import SplitResult, parse_qsl, urlsplit, urlunsplit
+
+_KEYLIKE = re.compile(
+    r"\b(?:sk|pk|rk|ak|tt|key|api|ghp|gsk|xai|sess)[-_][A-Za-z0-9_\-]{8,}"
+    r"|\bBearer\s+[A-Za-z0-9._\-]{8,}"
+    r"|\b[A-Za-z0-9]{32,}\b"
+)
+
+
+def fingerprint(secret: str) -> str:
+    """Length and the first 8 hex of sha256: enough to compare two keys, useless to an attacker."""
+    digest = hashlib.sha256(secret.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return f"{len(secret)} chars, sha256:{digest}"
+
+
+def redact_url(url: str) -> str:
+    """Drop user-info and query values; keep scheme, host, port, path and query keys."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparseable URL>"
+    if not parts.scheme and not parts.netloc:
+        return url
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = "***@" + netloc.rsplit("@", 1)[1]
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        query = "&".join(f"{k}=***" if v else k for k, v in pairs) if pairs else "***"
+    fragment = "***" if parts.fragment else ""
+    return urlunsplit(SplitResult(parts.scheme, netloc, parts.path, query, fragment))
+
+
+def shorten_home(text: str, home: str | None) -> str:
+    """Show the home directory as `~` so reports do not carry user names."""
+    if not home or home in ("/", ""):
+        return text
+    home = home.rstrip("/\\")
+    return text.replace(home, "~")
+
+
+class Redactor:
+    """Scrubs every known secret (and anything key-shaped) from text.
+
+    Built once per run from the secrets the config resolution saw; renderers
+    and error messages pass their final strings through it as a last line of
+    defence, so a secret that slipped into evidence still never prints.
+    """
+
+    def __init__(self, secrets: Iterable[str] = (), home: str | None = None) -> None:
+        cleaned = {s.strip() for s in secrets if s and len(s.strip()) >= 4}
+        # Longest first so a key is replaced before a substring of it.
+        self._secrets = sorted(cleaned, key=len, reverse=True)
+        self._home = home
+
+    def __call__(self, text: str) -> str:
+        if not text:
+            return text
+        for secret in self._secrets:
+            if secret in text:
+                text = text.replace(secret, f"<redacted {fingerprint(secret)}>")
+        text = _KEYLIKE.sub(_mask_keylike, text)
+        text = _URL.sub(lambda m: redact_url(m.group(0)), text)
+        return shorten_home(text, self._home)
+
+
+_URL = re.compile(r"\bhttps?://[^\s'\"<>`]+")
+
+
+def _mask_keylike(match: re.Match[str]) -> str:
+    token = match.group(0)
+    if token.startswith("<redacted"):
+        return token
+    # Hex digests we print ourselves (sha256:1a2b3c4d) are 8 chars, below the threshold.
+    return f"<redacted {fingerprint(token)}>"

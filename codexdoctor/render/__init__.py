@@ -1,0 +1,40 @@
+"""Output formats: each is a pure function Report -> str."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from codexdoctor.model import Report
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    color: bool = False
+    ascii: bool = False
+    verbose: bool = False
+
+
+Renderer = Callable[[Report, RenderOptions], str]
+
+
+def _text(report: Report, opts: RenderOptions) -> str:
+    from codexdoctor.render.text import render
+    return render(report, opts)
+
+
+def _markdown(report: Report, opts: RenderOptions) -> str:
+    from codexdoctor.render.markdown import render
+    return render(report, opts)
+
+
+def _json(report: Report, opts: RenderOptions) -> str:
+    from codexdoctor.render.json import render
+    return render(report, opts)
+
+
+FORMATS: dict[str, Renderer] = {"text": _text, "markdown": _markdown, "json": _json}
+
+
+def render(report: Report, fmt: str, opts: RenderOptions | None = None) -> str:
+    return FORMATS[fmt](report, opts or RenderOptions())

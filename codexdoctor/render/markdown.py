@@ -1,0 +1,63 @@
+"""Ticket-ready Markdown: verdict first, provider, findings with remedies, evidence folded away."""
+
+from __future__ import annotations
+
+from codexdoctor.model import Report, Severity, Status
+from codexdoctor.render import RenderOptions
+
+MARK = {Status.PASS: "✅", Status.WARN: "⚠️", Status.FAIL: "❌", Status.SKIP: "➖", Status.CRASH: "💥"}
+SEV = {Severity.ERROR: "❌ error", Severity.WARNING: "⚠️ warning", Severity.INFO: "ℹ️ info"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render(report: Report, opts: RenderOptions) -> str:
+    out = [f"# codexdoctor {report.command} report", "",
+           f"**Verdict: `{report.verdict.value}`** — {report.verdict_reason}", ""]
+    p = report.provider
+    if p is not None:
+        out += ["| provider | request URL | model | wire_api | key |", "|---|---|---|---|---|",
+                f"| `{p.id}` ({'built-in' if p.builtin else 'custom'}) | `{p.request_url}` | `{_cell(p.model)}` | "
+                f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{p.key} |", ""]
+    if report.findings:
+        out.append("## Findings")
+        out.append("")
+        for f in report.findings:
+            out.append(f"### {SEV[f.severity]} `{f.code}` {f.title}")
+            out.append("")
+            out.append(f.diagnosis)
+            out.append("")
+            for number, step in enumerate(f.remedy, 1):
+                if "\n" in step:
+                    first, rest = step.split("\n", 1)
+                    out.append(f"{number}. {first}")
+                    out.append("   ```toml")
+                    out.extend("   " + line for line in rest.splitlines())
+                    out.append("   ```")
+                else:
+                    out.append(f"{number}. {step}")
+            if f.evidence:
+                out += ["", "<details><summary>Evidence</summary>", "", "```"]
+                out += list(f.evidence)
+                out += ["```", "", "</details>"]
+            out.append("")
+    out += ["## Checks", "", "| | check | result |", "|---|---|---|"]
+    out += [f"| {MARK[c.status]} | {c.title} | {_cell(c.summary)} |" for c in report.checks]
+    out.append("")
+    detailed = [c for c in report.checks if c.evidence]
+    if detailed:
+        out += ["<details><summary>Evidence for every check</summary>", "", "```"]
+        for c in detailed:
+            out.append(f"[{c.status.value}] {c.id}")
+            out += [f"  {line}" for line in c.evidence]
+        out += ["```", "", "</details>", ""]
+    env = report.environment
+    out.append("<details><summary>Environment</summary>")
+    out.append("")
+    out += [f"- {k}: `{v}`" for k, v in env.items()]
+    out += ["", "</details>", ""]
+    if report.notes:
+        out += [f"> {n}" for n in report.notes] + [""]
+    return "\n".join(out)

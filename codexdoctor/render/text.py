@@ -1,0 +1,66 @@
+"""Terminal checklist in the style of `flutter doctor`: one line per check, then findings, then the verdict."""
+
+from __future__ import annotations
+
+from codexdoctor.model import Report, Severity, Status, Verdict
+from codexdoctor.render import RenderOptions
+
+UNICODE = {Status.PASS: "✓", Status.WARN: "!", Status.FAIL: "✗", Status.SKIP: "-", Status.CRASH: "‼"}
+ASCII = {Status.PASS: "+", Status.WARN: "!", Status.FAIL: "x", Status.SKIP: "-", Status.CRASH: "#"}
+SEVERITY_STATUS = {Severity.ERROR: Status.FAIL, Severity.WARNING: Status.WARN, Severity.INFO: Status.SKIP}
+COLORS = {Status.PASS: "32", Status.WARN: "33", Status.FAIL: "31", Status.SKIP: "2", Status.CRASH: "35"}
+VERDICT_COLORS = {Verdict.OK: "32", Verdict.INCONCLUSIVE: "33"}
+
+
+def _paint(text: str, code: str, opts: RenderOptions) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if opts.color else text
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line if line else line for line in text.splitlines())
+
+
+def render(report: Report, opts: RenderOptions) -> str:
+    symbols = ASCII if opts.ascii else UNICODE
+    arrow = "->" if opts.ascii else "→"
+    out: list[str] = []
+    p = report.provider
+    if p is not None:
+        out.append(f"Provider: {p.id} ({'built-in' if p.builtin else 'custom'})  {arrow} POST {p.request_url}")
+        key = f"${p.env_key} {p.key}" if p.env_key else p.key
+        out.append(f"Model: {p.model}   wire_api: {p.wire_api}   key: {key}")
+        out.append("")
+    for check in report.checks:
+        mark = _paint(f"[{symbols[check.status]}]", COLORS[check.status], opts)
+        out.append(f"{mark} {check.title}: {check.summary}")
+        if opts.verbose:
+            for line in check.evidence:
+                out.append(f"    {line}")
+            if check.duration_ms is not None:
+                out.append(f"    ({check.duration_ms:.0f} ms)")
+    if report.findings:
+        out.append("")
+        out.append("Findings:")
+        for f in report.findings:
+            status = SEVERITY_STATUS[f.severity]
+            mark = _paint(symbols[status], COLORS[status], opts)
+            out.append(f"{mark} {f.code} {f.title} [{f.severity.value}]")
+            out.append(_indent(f.diagnosis, "    "))
+            for number, step in enumerate(f.remedy, 1):
+                first, *rest = step.splitlines() or [""]
+                out.append(f"    {number}. {first}")
+                for line in rest:
+                    out.append(f"         {line}")
+            if opts.verbose:
+                out.append(f"    evidence ({', '.join(f.checks)}):")
+                for line in f.evidence:
+                    out.append(f"      {line}")
+    if report.notes:
+        out.append("")
+        out.extend(f"Note: {n}" for n in report.notes)
+    out.append("")
+    verdict = _paint(report.verdict.value.upper(), VERDICT_COLORS.get(report.verdict, "31;1"), opts)
+    out.append(f"Verdict: {verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}")
+    if report.findings and not opts.verbose:
+        out.append("Run with --verbose for the evidence behind each finding; `codexdoctor explain CODE` for details.")
+    return "\n".join(out) + "\n"

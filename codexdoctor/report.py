@@ -1,0 +1,90 @@
+"""Assemble the Report: check results + findings + environment, and decide the verdict."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from typing import Any, Iterable, Mapping
+
+from codexdoctor import __version__
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.checks.env import display_env_key
+from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Severity, Status, Verdict
+from codexdoctor.redact import fingerprint
+
+SCHEMA_VERSION = "1"
+# Fix the config before blaming the channel, and the channel before the context.
+VERDICT_ORDER = (Verdict.CONFIG, Verdict.CHANNEL, Verdict.CONTEXT)
+PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
+
+
+def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], live_ran: bool) -> tuple[Verdict, str]:
+    findings = list(findings)
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    for verdict in VERDICT_ORDER:
+        hits = [f for f in errors if f.verdict is verdict]
+        if hits:
+            codes = ", ".join(dict.fromkeys(f.code for f in hits))
+            return verdict, f"{len(hits)} error(s) of kind `{verdict.value}`: {codes}"
+    crashed = [c.id for c in checks if c.status is Status.CRASH]
+    if crashed:
+        return Verdict.INCONCLUSIVE, "a check crashed: " + ", ".join(crashed)
+    if not live_ran:
+        return Verdict.INCONCLUSIVE, ("static checks found no error; live checks were skipped (--offline), "
+                                      "so the channel itself is untested")
+    return Verdict.OK, "no errors"
+
+
+def provider_summary(ctx: CheckContext) -> ProviderSummary:
+    r = ctx.resolution
+    p = r.provider
+    key = ctx.key_value()
+    base = p.base_url if p.base_url is not None else None
+    env_key = display_env_key(p.env_key) if isinstance(p.env_key, str) else None
+    return ProviderSummary(
+        id=p.id, name=str(p.get("name") or p.id), builtin=p.builtin,
+        base_url=ctx.redactor(str(base)) if base is not None else "(unset: https://api.openai.com/v1)",
+        request_url=ctx.redactor(p.request_url() or "(unknown)"),
+        wire_api=str(p.wire_api), model=ctx.redactor(str(r.model)) if r.model is not None else "(Codex default)",
+        env_key=env_key, key=f"set, {fingerprint(key)}" if key else "unset",
+        config_path=r.user_layer.label if r.user_layer else None,
+    )
+
+
+def environment_summary(ctx: CheckContext, proxy_used: bool | None = None) -> dict[str, Any]:
+    env = ctx.env
+    proxy = next((v for v in PROXY_VARS if env.get(v)), None)
+    return {
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "codexdoctor": __version__,
+        "codex": ".".join(map(str, ctx.codex_version)) if ctx.codex_version else None,
+        "codex_home": ctx.resolution.show(ctx.resolution.codex_home),
+        "proxy": proxy_used if proxy_used is not None else bool(proxy),
+        "proxy_variable": proxy,
+        "offline": ctx.offline,
+    }
+
+
+def build_report(command: str, ctx: CheckContext, checks: list[CheckResult], findings: list[Finding],
+                 live_ran: bool, notes: Iterable[str] = (), lang: str = "en",
+                 environment: Mapping[str, Any] | None = None) -> Report:
+    order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    findings = sorted(findings, key=lambda f: (order[f.severity], f.code))
+    verdict, reason = decide_verdict(findings, checks, live_ran)
+    return Report(
+        schema_version=SCHEMA_VERSION, tool_version=__version__, command=command, verdict=verdict,
+        verdict_reason=reason, checks=tuple(checks), findings=tuple(findings),
+        environment=dict(environment or environment_summary(ctx)),
+        provider=provider_summary(ctx) if ctx.resolution.provider.defined else None,
+        notes=tuple(notes), lang=lang,
+    )
+
+
+def exit_code(report: Report, fail_on: str) -> int:
+    """0 when nothing reaches --fail-on, else 1. Usage errors (2) and crashes (3) are the CLI's."""
+    if fail_on == "never":
+        return 0
+    threshold = Severity.ERROR.rank if fail_on == "error" else Severity.WARNING.rank
+    return 1 if any(f.severity.rank >= threshold for f in report.findings) else 0

@@ -1,0 +1,370 @@
+"""The rule catalog: stable codes, each with when it fires, a diagnosis and numbered remedies.
+
+`codexdoctor explain`, `codexdoctor rules` and docs/rules.md are all generated
+from RULES, so they cannot drift. A code is never reused or renumbered.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from codexdoctor.model import CheckResult, Finding, Severity, Status, Verdict
+
+Params = Mapping[str, Any]
+When = Callable[[Mapping[str, Any]], Iterable[Params]]
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+CONFIG, CHANNEL, CONTEXT = Verdict.CONFIG, Verdict.CHANNEL, Verdict.CONTEXT
+CODE_RE = re.compile(r"^(CFG|ENV|URL|NET|AUTH|API|MODEL|CTX)\d{3}$")
+
+MINIMAL_CONFIG = """model = "<model id from your provider's catalog>"
+model_provider = "mygateway"
+
+[model_providers.mygateway]
+name = "My gateway"
+base_url = "https://<your provider>/v1"
+env_key = "MYGATEWAY_API_KEY"
+wire_api = "responses\""""
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    check: str  # id of the check whose facts it reads
+    severity: Severity
+    verdict: Verdict
+    title: str
+    diagnosis: str
+    remedy: tuple[str, ...]
+    when: When
+    explanation: str = ""
+    references: tuple[str, ...] = ()
+
+    def placeholders(self) -> set[str]:
+        names = set()
+        for text in (self.title, self.diagnosis, *self.remedy):
+            names |= {f for _, f, _, _ in string.Formatter().parse(text) if f}
+        return names
+
+
+def once(pred: Callable[[Mapping[str, Any]], bool]) -> When:
+    """Fire once, with the check's facts, when pred holds."""
+    return lambda f: [{}] if pred(f) else []
+
+
+def each(key: str, pred: Callable[[Mapping[str, Any]], bool] = lambda item: True) -> When:
+    """Fire once per item of a list fact."""
+    return lambda f: [dict(item) for item in f.get(key) or [] if pred(item)]
+
+
+def _version_text(f: Mapping[str, Any]) -> str:
+    return f"Codex {f['codex_version']}" if f.get("codex_version") else "Codex (version unknown: `codex --version` not found)"
+
+
+RULES: tuple[Rule, ...] = (
+    # ---- CFG: finding and parsing the config ---------------------------------------------------
+    Rule("CFG001", "config-file-missing", "cfg.files", E, CONFIG,
+         "No Codex config file",
+         "{user_path} does not exist, so Codex uses its built-in OpenAI provider and your stored login; "
+         "no custom provider, base_url or key variable is configured.",
+         ("Create {user_path} (create the folder too if needed) with a provider table, for example:\n" + MINIMAL_CONFIG,
+          "Replace the placeholders with your provider's base URL, the exact model ID from its catalog, and a variable name; "
+          "then export that variable in your shell: export MYGATEWAY_API_KEY=<your key>",
+          "If you meant to use another folder, set CODEX_HOME to it (Codex reads $CODEX_HOME/config.toml)."),
+         once(lambda f: f["user_missing"] and not f["provider_configured_elsewhere"]),
+         "Codex reads `$CODEX_HOME/config.toml` (default `~/.codex/config.toml`). Without it the built-in "
+         "`openai` provider is used, which needs `codex login`."),
+    Rule("CFG002", "toml-syntax-error", "cfg.files", E, CONFIG,
+         "Config is not valid TOML",
+         "{path}:{line}:{column}: {message}. Codex refuses to start with `Error loading config.toml`.",
+         ("Open {path} at line {line}, column {column} and fix the syntax: strings need double quotes "
+          "(base_url = \"https://…\"), a key may appear only once per table, and a [table] header may appear only once.",
+          "Run `codexdoctor check` again to confirm the file parses."),
+         lambda f: [dict(path=x["path"], **x["toml_error"]) for x in f.get("files", []) if "toml_error" in x],
+         "Codex parses every config layer with a strict TOML parser and stops on the first error."),
+    Rule("CFG003", "config-unreadable", "cfg.files", E, CONFIG,
+         "Config file cannot be read",
+         "{path}: {read_error}.",
+         ("Make {path} a readable UTF-8 text file (check its permissions with `ls -l {path}`; re-save it as UTF-8).",),
+         lambda f: [dict(path=x["path"], read_error=x["read_error"]) for x in f.get("files", []) if "read_error" in x]),
+    Rule("CFG004", "provider-not-found", "cfg.provider", E, CONFIG,
+         "model_provider names no provider table",
+         "model_provider = \"{provider}\" ({origin}) but there is no [model_providers.{provider}] table; "
+         "Codex stops with ``Model provider `{provider}` not found``. Known providers: {available_text}.",
+         ("Either add a [model_providers.{provider}] table to {user_config} with name, base_url, env_key and wire_api, "
+          "or change model_provider ({origin}) to one of: {available_text}.",
+          "Check the spelling: the table name after `model_providers.` must match model_provider exactly (case matters)."),
+         once(lambda f: f["defined"] is False)),
+    Rule("CFG005", "builtin-provider-redefined", "cfg.provider", E, CONFIG,
+         "A custom provider reuses a built-in provider id",
+         "[model_providers.{id}] ({where}) redefines the built-in provider `{id}`. Current Codex refuses to start "
+         "(`model_providers contains reserved built-in provider IDs`); older versions silently ignored the table.",
+         ("Rename the table in {where} to a new id, e.g. [model_providers.{id}-custom], and set model_provider to that id.",),
+         each("redefined_builtins")),
+    Rule("CFG006", "provider-without-base-url", "cfg.provider", E, CONFIG,
+         "Custom provider has no base_url",
+         "[model_providers.{provider}] ({table_where}) has no base_url, so Codex sends requests (and your key) to "
+         "https://api.openai.com/v1.",
+         ("{base_url_step}",),
+         lambda f: [{"base_url_step": f"Rename `{f['base_url_alias']}` to base_url in [model_providers.{f['provider']}] "
+                     f"({f['table_where']}); Codex ignores `{f['base_url_alias']}`." if f.get("base_url_alias") else
+                     f"Add base_url = \"https://<your provider>/…\" to [model_providers.{f['provider']}] in {f['table_where']}."}]
+         if f["missing_base_url"] else []),
+    Rule("CFG007", "model-unset-for-custom-provider", "cfg.provider", E, CONFIG,
+         "No model set for a custom provider",
+         "model is not set, so Codex sends its default OpenAI model ID to `{provider}`, which most gateways do not serve.",
+         ("Add model = \"<exact model ID>\" at the top of {user_config} (or in the active profile), copied from the provider's model list.",),
+         once(lambda f: f["missing_model"])),
+    Rule("CFG008", "unknown-config-key", "cfg.keys", W, CONFIG,
+         "Config key Codex does not read",
+         "`{key}` in {table} ({where}) is not a key Codex reads; it is silently ignored.{hint}",
+         ("In {where}, rename `{key}` to the key Codex reads{hint_short}, or delete the line.",),
+         lambda f: [dict(u, hint=f" Did you mean `{u['suggestion']}`?" if u.get("suggestion") else "",
+                         hint_short=f" (`{u['suggestion']}`)" if u.get("suggestion") else "") for u in f.get("unknown", [])],
+         "Codex ignores unknown keys instead of rejecting them, so `baseURL` or `api_key` look configured but do nothing."),
+    Rule("CFG009", "provider-keys-in-project-config", "cfg.keys", W, CONFIG,
+         "Provider setting in a project config",
+         "`{key}` ({where}) is in a project .codex/config.toml; current Codex ignores provider settings there.",
+         ("Move `{key}` from {where} into {user_config}.",),
+         each("project_provider_keys")),
+    Rule("CFG010", "key-ignored-in-profile", "cfg.profile", W, CONFIG,
+         "Key ignored inside a profile",
+         "`{key}` ({where}) is inside profile `{selected}`, where Codex ignores it.",
+         ("Move `{key}` out of [profiles.{selected}] to the top level of the config file ({where}).",),
+         lambda f: [dict(k, selected=f["selected"]) for k in f.get("ignored_keys", [])]),
+    Rule("CFG011", "wire-api-chat-rejected", "cfg.provider", E, CONFIG,
+         "wire_api = \"chat\" is no longer supported",
+         "[model_providers.{provider}] sets wire_api = \"chat\" ({wire_api_where}). {version_text}: Codex 0.97 and newer "
+         "refuse this at start-up (`wire_api = \"chat\"` is no longer supported) and only speak the Responses API.",
+         ("Change wire_api to \"responses\" in {wire_api_where} if your provider serves POST <base_url>/responses "
+          "(`codexdoctor check` without --offline tests it).",
+          "If the provider only has /chat/completions, use a gateway that offers the Responses API, "
+          "or pin an older Codex: npm install -g @openai/codex@0.96.0"),
+         once(lambda f: f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)),
+    Rule("CFG012", "wire-api-chat-deprecated", "cfg.provider", W, CONFIG,
+         "wire_api = \"chat\" is deprecated",
+         "{version_text} still accepts wire_api = \"chat\" ({wire_api_where}), but Codex 0.97 and newer reject it.",
+         ("Before upgrading Codex, change wire_api to \"responses\" in {wire_api_where} if your provider serves /responses.",),
+         once(lambda f: f.get("wire_api") == "chat" and f.get("chat_rejected") is False)),
+    Rule("CFG013", "codex-home-missing", "cfg.home", E, CONFIG,
+         "CODEX_HOME points to a folder that does not exist",
+         "CODEX_HOME is {codex_home}, which does not exist; Codex stops with `CODEX_HOME points to …, but that path does not exist`.",
+         ("Create it (mkdir -p {codex_home}) or unset CODEX_HOME to use ~/.codex: unset CODEX_HOME",),
+         once(lambda f: f["problem"] == "missing")),
+    Rule("CFG014", "codex-home-not-directory", "cfg.home", E, CONFIG,
+         "CODEX_HOME is not a folder",
+         "CODEX_HOME is {codex_home}, which is a file, not a folder.",
+         ("Point CODEX_HOME at a folder (export CODEX_HOME=~/.codex) or unset it: unset CODEX_HOME",),
+         once(lambda f: f["problem"] == "not_dir")),
+    Rule("CFG015", "profile-not-found", "cfg.profile", E, CONFIG,
+         "Selected profile does not exist",
+         "Profile `{selected}` is selected ({origin}) but there is no [profiles.{selected}] table; Codex stops with "
+         "``config profile `{selected}` not found``. Defined profiles: {available_text}.",
+         ("Add a [profiles.{selected}] table, or select an existing profile ({available_text}), or remove the selection ({origin}).",),
+         once(lambda f: f["missing"])),
+    Rule("CFG016", "config-value-wrong-type", "cfg.provider", E, CONFIG,
+         "Config value has the wrong type",
+         "`{key}` ({where}) is {got}, but Codex expects {expected}; Codex refuses to load the config.",
+         ("Write `{key}` as {expected} in {where}, e.g. base_url = \"https://…\" or env_key = \"MY_API_KEY\".",),
+         each("wrong_types")),
+    Rule("CFG017", "wire-api-invalid", "cfg.provider", E, CONFIG,
+         "Unknown wire_api value",
+         "wire_api = \"{wire_api_invalid}\" ({wire_api_where}) is not a value Codex accepts (\"responses\").",
+         ("Set wire_api = \"responses\" in {wire_api_where}.",),
+         once(lambda f: bool(f.get("wire_api_invalid")))),
+    Rule("CFG018", "config-encoding", "cfg.files", W, CONFIG,
+         "Config file is not plain UTF-8",
+         "{path} is saved as {encoding}; codexdoctor read it, but Codex may not.",
+         ("Re-save {path} as UTF-8 without BOM (in Notepad: Save As → Encoding: UTF-8).",),
+         lambda f: [dict(path=x["path"], encoding=x["encoding"]) for x in f.get("files", [])
+                    if x.get("encoding") not in (None, "utf-8") and "read_error" not in x]),
+    # ---- ENV: the API key variable ---------------------------------------------------------------
+    Rule("ENV001", "env-key-unset", "env.key", E, CONFIG,
+         "API key variable is not set",
+         "env_key = \"{env_key}\" ({env_key_where}) but ${env_key} is not set in this environment; Codex stops with "
+         "``Missing environment variable: `{env_key}`.`` before sending anything.",
+         ("Set it in this terminal: export {env_key}=<your key>",
+          "Make it permanent by adding that line to your shell start-up file (~/.bashrc, ~/.zshrc), then open a new terminal.",
+          "Check that env_key holds the variable's name, spelled exactly as you export it."),
+         once(lambda f: f["state"] == "missing" and not f["near_miss"] and not f["rc_hits"])),
+    Rule("ENV002", "env-key-blank", "env.key", E, CONFIG,
+         "API key variable is empty",
+         "${env_key} is set but empty or only whitespace; Codex treats that as missing.",
+         ("Set it to your key: export {env_key}=<your key>",
+          "Look for an empty assignment in your shell start-up files that overrides it."),
+         once(lambda f: f["state"] == "blank" and not f["near_miss"])),
+    Rule("ENV003", "env-key-near-miss", "env.key", E, CONFIG,
+         "Key is in a variable with a different name",
+         "Codex reads ${env_key} (env_key, {env_key_where}), which is {state}, but {near_miss_text} is set. "
+         "The names must match exactly.",
+         ("Either rename the variable: export {env_key}=\"${first_near_miss}\"",
+          "or change env_key in {env_key_where} to \"{first_near_miss}\"."),
+         lambda f: [{"near_miss_text": ", ".join("$" + n for n in f["near_miss"]), "first_near_miss": f["near_miss"][0]}]
+         if f["state"] in ("missing", "blank") and f["near_miss"] else []),
+    Rule("ENV004", "env-key-in-rc-file-only", "env.key", E, CONFIG,
+         "Key is in a shell file but not in this terminal",
+         "{rc_text} sets {env_key}, but this environment does not have it: the file was edited after this terminal "
+         "started, or it is not read by this shell.",
+         ("Load it now: source {rc_file} (or open a new terminal).",
+          "If Codex runs from an editor or GUI, restart it from a terminal that has the variable."),
+         lambda f: [{"rc_text": ", ".join(f"{h['file']}:{h['line']}" for h in f["rc_hits"]), "rc_file": f["rc_hits"][0]["file"]}]
+         if f["state"] in ("missing", "blank") and f["rc_hits"] and not f["near_miss"] else []),
+    Rule("ENV005", "env-key-whitespace", "env.key", E, CONFIG,
+         "Key value has whitespace or a newline",
+         "${env_key} ({key_fingerprint}) contains {problem_text}. Codex drops a header value with a newline, so the "
+         "provider sees no key and answers 401.",
+         ("Set it again without spaces or line breaks: export {env_key}=\"$(printf %s \"${env_key}\" | tr -d '[:space:]')\"",
+          "When copying the key, copy only the key itself (no trailing newline from `echo` or a file)."),
+         lambda f: [{"problem_text": " and ".join(p for p in f["problems"] if "whitespace" in p or p == "newline")}]
+         if any("whitespace" in p or p == "newline" for p in f["problems"]) else []),
+    Rule("ENV006", "env-key-quoted", "env.key", E, CONFIG,
+         "Key value includes quote characters",
+         "${env_key} ({key_fingerprint}) starts and ends with quotes, which are sent as part of the key.",
+         ("Set it without literal quotes: export {env_key}=sk-… (the shell's own quotes are fine; quotes inside them are not).",),
+         once(lambda f: "quotes" in f["problems"])),
+    Rule("ENV007", "env-key-bearer-prefix", "env.key", E, CONFIG,
+         "Key value starts with `Bearer `",
+         "${env_key} starts with `Bearer `; Codex adds that itself, so the provider receives `Bearer Bearer …`.",
+         ("Remove the prefix: export {env_key}=<key without 'Bearer '>",),
+         once(lambda f: "bearer prefix" in f["problems"])),
+    Rule("ENV008", "env-key-non-ascii", "env.key", E, CONFIG,
+         "Key value has non-ASCII characters",
+         "${env_key} contains non-ASCII characters (often a full-width space or a smart quote from a chat app or document).",
+         ("Copy the key again from the provider's console and set it with only ASCII characters: export {env_key}=<key>",),
+         once(lambda f: "non-ascii" in f["problems"])),
+    Rule("ENV009", "env-key-holds-key", "env.key", E, CONFIG,
+         "env_key holds a key, not a variable name",
+         "env_key ({env_key_where}) must name an environment variable; its value {env_key} looks like the API key itself. "
+         "Codex will look for a variable with that name and stop with `Missing environment variable`.",
+         ("In {env_key_where}, set env_key = \"MYGATEWAY_API_KEY\" (a name), and put the key in that variable: export MYGATEWAY_API_KEY=<your key>",
+          "Treat the key as exposed if the config file was shared; create a new key at the provider."),
+         once(lambda f: f["state"] == "not_a_name")),
+    Rule("ENV010", "provider-without-env-key", "env.key", W, CONFIG,
+         "Custom provider has no env_key",
+         "[model_providers.{provider}] has no env_key (and no experimental_bearer_token), so current Codex sends no "
+         "API key; a provider that needs one answers 401.",
+         ("Add env_key = \"MYGATEWAY_API_KEY\" to [model_providers.{provider}] in {user_config}, and export MYGATEWAY_API_KEY=<your key>",),
+         once(lambda f: f["state"] == "no_env_key" and not (f["local"] or f["bearer_token"] or f["requires_openai_auth"]))),
+    Rule("ENV011", "openai-api-key-ignored", "env.auth", W, CONFIG,
+         "OPENAI_API_KEY is set but the CLI does not read it",
+         "$OPENAI_API_KEY is set, but Codex CLI ignores it for the built-in openai provider (since Sep 2025); "
+         "only a stored login counts, and none was found in {auth_path}.",
+         ("Store the key once: printenv OPENAI_API_KEY | codex login --with-api-key",),
+         once(lambda f: f["provider"] == "openai" and f["builtin"] and f["openai_api_key_env"] and not f.get("logged_in"))),
+    Rule("ENV012", "not-logged-in", "env.auth", E, CONFIG,
+         "Built-in provider without a login",
+         "model_provider is the built-in `openai`, which authenticates with a stored login, and {auth_path} has none.",
+         ("Log in: codex login (ChatGPT) or printenv OPENAI_API_KEY | codex login --with-api-key",
+          "Or configure a custom provider with base_url and env_key in config.toml (see `codexdoctor explain CFG001`)."),
+         once(lambda f: f["provider"] == "openai" and f["builtin"] and not f.get("logged_in") and not f["openai_api_key_env"])),
+    Rule("ENV013", "stored-login-may-leak", "env.auth", W, CONFIG,
+         "Stored OpenAI login and a custom provider without env_key",
+         "{auth_path} holds an OpenAI login and [model_providers.{provider}] has no env_key. Older Codex versions send "
+         "the stored OpenAI key or ChatGPT token to such a provider (a leak to a third party, or a confusing 401).",
+         ("Add env_key = \"<VARIABLE>\" to [model_providers.{provider}] so Codex sends that provider's own key.",),
+         once(lambda f: f["custom_without_env_key"] and f["auth"].get("exists") and not f["auth"].get("error"))),
+    Rule("ENV014", "auth-json-unreadable", "env.auth", W, CONFIG,
+         "auth.json cannot be read",
+         "{auth_path} exists but is not valid JSON; Codex may ask you to log in again.",
+         ("Log in again to rewrite it: codex login (or delete {auth_path} if you use a custom provider with env_key).",),
+         once(lambda f: bool(f["auth"].get("error")))),
+    Rule("ENV015", "requires-openai-auth-without-login", "env.auth", E, CONFIG,
+         "Provider requires the OpenAI login, but none is stored",
+         "[model_providers.{provider}] sets requires_openai_auth = true, which makes Codex send the stored login, and {auth_path} is absent.",
+         ("Log in (codex login), or remove requires_openai_auth and use env_key for this provider.",),
+         once(lambda f: f["requires_openai_auth"] and not f["auth"].get("exists"))),
+    Rule("ENV016", "stored-key-differs", "env.auth", I, CONFIG,
+         "Stored key differs from $OPENAI_API_KEY",
+         "The built-in provider uses the key stored in {auth_path}, not $OPENAI_API_KEY, and the two differ.",
+         ("If the variable holds the key you want, store it: printenv OPENAI_API_KEY | codex login --with-api-key",),
+         once(lambda f: f["provider"] == "openai" and f["env_differs_from_stored"])),
+    # ---- URL: base_url as written ---------------------------------------------------------------
+    Rule("URL001", "base-url-not-http", "url.base_url", E, CONFIG,
+         "base_url is not an http(s) URL",
+         "base_url = {shown!r} ({where}) {malformed}.",
+         ("Write the full URL with scheme and host in {where}, e.g. base_url = \"https://api.example.com/v1\".",),
+         once(lambda f: bool(f.get("malformed")))),
+    Rule("URL002", "base-url-whitespace", "url.base_url", E, CONFIG,
+         "base_url has spaces or a line break",
+         "base_url ({where}) has leading or trailing whitespace, which ends up in the request URL.",
+         ("Remove the spaces inside the quotes in {where}: base_url = \"{suggested}\"",),
+         once(lambda f: f.get("whitespace") and not f.get("malformed"))),
+    Rule("URL003", "base-url-ends-in-v1", "url.base_url", W, CONFIG,
+         "base_url ends in /v1: the provider decides",
+         "base_url = {shown!r} ends in /v1, so Codex calls {request_url}. Codex never adds or removes /v1; some "
+         "gateways serve /v1/responses, others (e.g. ones documented as …/api) 404 on it.",
+         ("Run `codexdoctor check` without --offline: it calls the real endpoint and, on a 404, tries the variants and names the base_url that works.",
+          "Use the base URL exactly as your provider's Codex/OpenAI-compatible documentation gives it."),
+         once(lambda f: f.get("ends_v1") and not f.get("builtin") and not f.get("doubled_path"))),
+    Rule("URL004", "base-url-query-string", "url.base_url", E, CONFIG,
+         "base_url has a query string or fragment",
+         "base_url = {shown!r} ({where}) carries `?…` or `#…` (often a landing-page link such as ?utm_source=…); "
+         "Codex appends /responses after it and the request URL breaks.",
+         ("In {where}, set base_url = \"{suggested}\"",
+          "If the provider really needs query parameters (e.g. Azure api-version), put them in query_params = {{ key = \"value\" }}."),
+         once(lambda f: (f.get("query") or f.get("fragment")) and not f.get("malformed"))),
+    Rule("URL005", "base-url-doubled-path", "url.base_url", E, CONFIG,
+         "base_url already ends in the API path",
+         "base_url ends in {doubled_path}; Codex appends the path again and calls {request_url}.",
+         ("In {where}, set base_url = \"{suggested}\" (the part before {doubled_path}).",),
+         once(lambda f: bool(f.get("doubled_path")) and not f.get("malformed"))),
+    Rule("URL006", "base-url-userinfo", "url.base_url", E, CONFIG,
+         "base_url contains a user name or password",
+         "base_url ({where}) has `user:password@` before the host. That is not how OpenAI-compatible providers take keys, "
+         "and it puts a secret in a config file.",
+         ("Remove the `…@` part in {where}: base_url = \"{suggested}\"; put the key in the variable named by env_key.",),
+         once(lambda f: f.get("userinfo") and not f.get("malformed"))),
+    Rule("URL007", "base-url-plain-http-remote", "url.base_url", W, CONFIG,
+         "Key sent in clear text",
+         "base_url uses http:// to {host}, which is not this machine: the API key travels unencrypted.",
+         ("Use https:// in {where} if the provider supports it; keep plain http only for localhost.",),
+         once(lambda f: f.get("plain_http_remote") and not f.get("malformed"))),
+    Rule("URL008", "base-url-trailing-slash", "url.base_url", I, CONFIG,
+         "base_url ends with a slash",
+         "base_url ends with `/`; Codex trims it, so this is harmless.",
+         ("Nothing to do; optionally drop the trailing slash in {where}.",),
+         once(lambda f: f.get("trailing_slash") and not f.get("malformed") and not f.get("query"))),
+)
+
+RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def fmt(template: str, values: Mapping[str, Any]) -> str:
+    return string.Formatter().vformat(template, (), _Blank(values))
+
+
+def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    if "available" in facts:
+        extra["available_text"] = ", ".join(facts["available"]) or "none"
+    if "codex_version" in facts:
+        extra["version_text"] = _version_text(facts)
+    return extra
+
+
+def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES) -> list[Finding]:
+    """Apply the catalog to check results. Skipped and crashed checks fire nothing."""
+    by_id = {r.id: r for r in results}
+    findings: list[Finding] = []
+    for rule in rules:
+        res = by_id.get(rule.check)
+        if res is None or res.status in (Status.SKIP, Status.CRASH):
+            continue
+        for params in rule.when(res.facts):
+            values = {**res.facts, **_derived(res.facts), **params}
+            findings.append(Finding(
+                code=rule.code, severity=rule.severity, verdict=rule.verdict,
+                title=fmt(rule.title, values), diagnosis=fmt(rule.diagnosis, values),
+                remedy=tuple(fmt(step, values) for step in rule.remedy),
+                checks=(res.id,), evidence=res.evidence, references=rule.references,
+            ))
+    return findings

@@ -1,0 +1,62 @@
+"""Collect every secret the resolved config can reach, so the redactor can scrub them all."""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+from urllib.parse import parse_qsl, urlsplit
+
+from codexdoctor.checks.env import display_env_key
+from codexdoctor.config import Resolution
+
+
+def collect(resolution: Resolution, env: Mapping[str, str]) -> list[str]:
+    p = resolution.provider
+    secrets: list[str] = []
+    env_key = p.env_key
+    if isinstance(env_key, str):
+        if display_env_key(env_key) != env_key:
+            secrets.append(env_key)
+        if env.get(env_key):
+            secrets.append(env[env_key])
+    for key in ("OPENAI_API_KEY", "CODEX_API_KEY"):
+        if env.get(key):
+            secrets.append(env[key])
+    token = p.get("experimental_bearer_token")
+    if isinstance(token, str):
+        secrets.append(token)
+    secrets += _table_values(p.get("query_params"))
+    secrets += _table_values(p.get("http_headers"))
+    env_headers = p.get("env_http_headers")
+    if isinstance(env_headers, Mapping):
+        secrets += [env[v] for v in env_headers.values() if isinstance(v, str) and env.get(v)]
+    # Anything typed where a key should not be: misspelled api_key = "sk-…" in any provider table.
+    tables = resolution.merged.get("model_providers")
+    if isinstance(tables, Mapping):
+        for table in tables.values():
+            if isinstance(table, Mapping):
+                for key, value in table.items():
+                    if key == "env_key" and isinstance(value, str) and display_env_key(value) == value:
+                        continue
+                    if isinstance(value, str) and key not in ("name", "base_url", "wire_api", "env_key_instructions"):
+                        secrets.append(value)
+                    if key == "base_url" and isinstance(value, str):
+                        secrets += _url_secrets(value)
+    if isinstance(p.base_url, str):
+        secrets += _url_secrets(p.base_url)
+    return [s for s in secrets if isinstance(s, str) and len(s.strip()) >= 4]
+
+
+def _table_values(table: object) -> Iterable[str]:
+    if isinstance(table, Mapping):
+        return [str(v) for v in table.values() if v is not None and len(str(v)) >= 8]
+    return []
+
+
+def _url_secrets(url: str) -> list[str]:
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return []
+    found = [x for x in (parts.password, parts.username) if x]
+    found += [v for _, v in parse_qsl(parts.query) if len(v) >= 8]
+    return found

@@ -1,0 +1,77 @@
+"""Shared fixtures: every test sees a clean, fake machine, never the developer's."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from codexdoctor.doctor import CheckOptions, run_check
+
+STRIP_PREFIXES = ("CODEX", "OPENAI", "TAOTOKEN", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
+                  "SSL_CERT", "REQUESTS_CA", "CURL_CA", "GITHUB_", "LC_", "LANG", "NO_COLOR")
+
+
+@pytest.fixture(autouse=True)
+def clean_machine(tmp_path, monkeypatch):
+    """HOME is a temp dir, no key or proxy variables, cwd outside any repo, no `codex --version` probe."""
+    for name in list(os.environ):
+        if name.upper().startswith(STRIP_PREFIXES) or name.upper().endswith(("_API_KEY", "_KEY", "_TOKEN")):
+            monkeypatch.delenv(name, raising=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".git").mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CODEXDOCTOR_NO_CODEX_PROBE", "1")
+    monkeypatch.chdir(work)
+    return home
+
+
+@pytest.fixture
+def home(clean_machine) -> Path:
+    return clean_machine
+
+
+def write_config(home: Path, text: str) -> Path:
+    path = home / ".codex" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+TAOTOKEN = '''model = "gpt-5"
+model_provider = "taotoken"
+
+[model_providers.taotoken]
+name = "TaoToken"
+base_url = "https://taotoken.net/api"
+env_key = "TAOTOKEN_API_KEY"
+wire_api = "responses"
+'''
+
+
+def offline_report(home: Path, env: dict[str, str] | None = None, **kw):
+    opts = CheckOptions(env={"HOME": str(home), **(env or {})}, home=home, cwd=Path.cwd(), offline=True,
+                        system_config=None, codex_version=kw.pop("codex_version", (0, 171, 0)), **kw)
+    report, _ = run_check(opts)
+    return report
+
+
+def codes(report) -> list[str]:
+    return [f.code for f in report.findings]
+
+
+@pytest.fixture
+def run(capsys):
+    """Run the real entry point; returns (exit code, stdout, stderr)."""
+    from codexdoctor.cli import main
+
+    def _run(*args: str):
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return _run

@@ -1,0 +1,97 @@
+"""Every documented exit code, through the real entry point."""
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import TAOTOKEN, write_config
+
+KEY = "sk-tt-0123456789abcdefghijklmnopqrstuv"
+
+
+def test_exit_0_when_nothing_at_or_above_fail_on(home, run, monkeypatch):
+    write_config(home, TAOTOKEN)
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+    code, out, _ = run("check", "--offline")
+    assert code == 0
+    assert "Verdict: INCONCLUSIVE" in out
+
+
+def test_exit_1_on_error_finding(home, run):
+    write_config(home, TAOTOKEN)
+    code, out, _ = run("check", "--offline")
+    assert code == 1 and "ENV001" in out
+
+
+def test_fail_on_warning_and_never(home, run, monkeypatch):
+    write_config(home, TAOTOKEN.replace("https://taotoken.net/api", "https://taotoken.net/api/v1"))
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+    assert run("check", "--offline")[0] == 0  # URL003 is a warning
+    assert run("check", "--offline", "--fail-on", "warning")[0] == 1
+    monkeypatch.delenv("TAOTOKEN_API_KEY")
+    assert run("check", "--offline", "--fail-on", "never")[0] == 0
+
+
+@pytest.mark.parametrize("args", [("check", "--format", "yaml"), ("check", "--bogus"), ("explain", "XYZ999"),
+                                  ("check", "--offline", "-c", "model"), ("nosuchcommand",),
+                                  ("check", "--codex-version", "banana")])
+def test_exit_2_on_usage_error(home, run, args):
+    code, out, err = run(*args)
+    assert code == 2
+    assert "Traceback" not in out + err
+    assert err.strip()
+
+
+def test_exit_3_on_internal_error_without_traceback(home, run, monkeypatch):
+    import codexdoctor.doctor as doctor
+
+    def broken(opts):
+        raise ValueError("unexpected " + KEY)
+
+    monkeypatch.setattr(doctor, "run_check", broken)
+    code, out, err = run("check", "--offline")
+    assert code == 3
+    assert "internal error" in err and "Traceback" not in err
+    assert KEY not in err
+
+
+def test_exit_130_on_interrupt(home, run, monkeypatch):
+    import codexdoctor.doctor as doctor
+
+    def interrupted(opts):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(doctor, "run_check", interrupted)
+    assert run("check", "--offline")[0] == 130
+
+
+def test_output_file_and_unwritable_output(home, run, tmp_path):
+    target = tmp_path / "r.md"
+    code, out, err = run("check", "--offline", "--format", "markdown", "-o", str(target))
+    assert code == 1 and out == ""
+    assert target.read_text().startswith("# codexdoctor check report")
+    code, _, err = run("check", "--offline", "-o", str(tmp_path / "missing-dir" / "r.md"))
+    assert code == 2 and "cannot write" in err
+
+
+def test_no_color_env_and_flag(home, run, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b[" not in run("check", "--offline")[1]
+
+
+def test_explain_rules_schema_config(home, run):
+    code, out, _ = run("explain", "cfg002")
+    assert code == 0 and out.startswith("CFG002")
+    code, out, _ = run("rules")
+    assert code == 0 and "URL004" in out
+    code, out, _ = run("schema")
+    assert code == 0 and '"schema_version"' in out
+    write_config(home, TAOTOKEN)
+    code, out, _ = run("config")
+    assert code == 0 and "~/.codex/config.toml:6" in out and "https://taotoken.net/api/responses" in out
+
+
+def test_python_dash_m_and_version():
+    proc = subprocess.run([sys.executable, "-m", "codexdoctor", "--version"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "codexdoctor, version" in proc.stdout

@@ -1,0 +1,83 @@
+"""No secret in any output: every format, verbose, files written, the config view."""
+
+import json
+
+import pytest
+
+from codexdoctor.redact import Redactor, fingerprint, redact_url
+from tests.conftest import TAOTOKEN, write_config
+
+KEY = "sk-live-9f8e7d6c5b4a39281706fedcba98765432"
+PASSWORD = "Zq7-wX9vK2pL4mN8rT"
+QUERY_TOKEN = "qtok-1234567890abcdef"
+
+
+def pieces(secret: str, size: int = 8):
+    return {secret[i:i + size] for i in range(len(secret) - size + 1)}
+
+
+def assert_clean(text: str, *secrets: str):
+    for secret in secrets:
+        for piece in pieces(secret):
+            assert piece not in text, f"secret piece {piece!r} leaked"
+
+
+SCENARIOS = {
+    "key-in-variable": (TAOTOKEN, {"TAOTOKEN_API_KEY": KEY}),
+    "key-with-newline": (TAOTOKEN, {"TAOTOKEN_API_KEY": KEY + "\n"}),
+    "key-in-near-miss": (TAOTOKEN, {"TAOTOKEN_KEY": KEY}),
+    "key-pasted-in-env_key": (TAOTOKEN.replace('"TAOTOKEN_API_KEY"', f'"{KEY}"'), {}),
+    "key-in-misspelled-api_key": (TAOTOKEN + f'api_key = "{KEY}"\n', {}),
+    "key-as-bearer-token": (TAOTOKEN.replace('env_key = "TAOTOKEN_API_KEY"', f'experimental_bearer_token = "{KEY}"'), {}),
+    "password-and-query-in-url": (TAOTOKEN.replace("https://taotoken.net/api",
+                                                   f"https://me:{PASSWORD}@taotoken.net/api?token={QUERY_TOKEN}"),
+                                  {"TAOTOKEN_API_KEY": KEY}),
+    "key-in-query-params": (TAOTOKEN + f'query_params = {{ key = "{KEY}" }}\n', {"TAOTOKEN_API_KEY": KEY}),
+    "key-in-openai-variable": ("", {"OPENAI_API_KEY": KEY}),
+}
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_no_secret_in_any_format(home, run, monkeypatch, tmp_path, scenario, fmt):
+    config_text, env = SCENARIOS[scenario]
+    if config_text:
+        write_config(home, config_text)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    code, out, err = run("check", "--offline", "--verbose", "--codex-version", "0.171.0", "--format", fmt)
+    assert code in (0, 1)
+    assert_clean(out + err, KEY, PASSWORD, QUERY_TOKEN)
+    report_file = tmp_path / f"report.{fmt}"
+    code, out, err = run("check", "--offline", "-v", "--format", fmt, "-o", str(report_file))
+    assert_clean(report_file.read_text(encoding="utf-8") + out + err, KEY, PASSWORD, QUERY_TOKEN)
+    if fmt == "json":
+        json.loads(report_file.read_text(encoding="utf-8"))  # redaction must not break JSON
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_no_secret_in_config_view(home, run, monkeypatch, scenario):
+    config_text, env = SCENARIOS[scenario]
+    if config_text:
+        write_config(home, config_text)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    for fmt in ("text", "json"):
+        code, out, err = run("config", "--format", fmt)
+        assert code == 0, err
+        assert_clean(out + err, KEY, PASSWORD, QUERY_TOKEN)
+
+
+def test_fingerprint_shape():
+    assert fingerprint("abc") == "3 chars, sha256:ba7816bf"
+
+
+def test_redact_url_keeps_shape():
+    assert redact_url("https://u:p@h.example:8443/api?utm_source=x&flag#frag") == "https://***@h.example:8443/api?utm_source=***&flag#***"
+
+
+def test_redactor_home_and_keylike():
+    r = Redactor(["my-secret-value-1"], home="/home/alice")
+    out = r("open /home/alice/.codex/config.toml with my-secret-value-1 and sk-abcdefghijklmnop")
+    assert "/home/alice" not in out and "~/.codex/config.toml" in out
+    assert "my-secret-value-1" not in out and "sk-abcdefghijklmnop" not in out

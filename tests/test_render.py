@@ -1,0 +1,69 @@
+"""Renderers are pure functions of the Report; JSON validates against the shipped schema."""
+
+import json
+from importlib.resources import files
+
+import jsonschema
+import pytest
+
+from codexdoctor.render import FORMATS, RenderOptions, render
+from tests.conftest import TAOTOKEN, offline_report, write_config
+
+SCHEMA = json.loads(files("codexdoctor").joinpath("data/report.schema.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def report(home):
+    write_config(home, TAOTOKEN.replace("base_url =", "baseURL ="))
+    return offline_report(home, {"TAOTOKEN_KEY": "sk-abcdefghijklmnopqrstuvwxyz0123"})
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_every_format_renders_the_verdict_and_codes(report, fmt):
+    out = render(report, fmt)
+    assert "config" in out
+    for f in report.findings:
+        assert f.code in out
+
+
+def test_renderers_are_pure(report):
+    for fmt in FORMATS:
+        assert render(report, fmt) == render(report, fmt)
+
+
+def test_json_matches_schema(report):
+    data = json.loads(render(report, "json"))
+    jsonschema.validate(data, SCHEMA)
+    assert data["schema_version"] == "1"
+    assert data["verdict"] == "config"
+
+
+def test_json_schema_rejects_wrong_shape(report):
+    data = json.loads(render(report, "json"))
+    data["verdict"] = "fine"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, SCHEMA)
+
+
+def test_text_ascii_and_color(report):
+    plain = render(report, "text", RenderOptions(ascii=True))
+    assert plain.isascii() or all(ord(c) < 128 for c in plain.replace("\u2026", "").replace("\u2192", ""))
+    assert "[x] Provider" in plain and "[✗]" not in plain
+    colored = render(report, "text", RenderOptions(color=True))
+    assert "\x1b[31m" in colored
+    assert "\x1b[" not in render(report, "text")
+
+
+def test_text_verbose_shows_evidence(report):
+    quiet = render(report, "text")
+    loud = render(report, "text", RenderOptions(verbose=True))
+    assert "$TAOTOKEN_KEY is set (" not in quiet
+    assert "$TAOTOKEN_KEY is set (29 chars, sha256:" not in quiet
+    assert "$TAOTOKEN_KEY is set (33 chars, sha256:" in loud
+
+
+def test_markdown_is_ticket_ready(report):
+    md = render(report, "markdown")
+    assert md.startswith("# codexdoctor check report\n\n**Verdict: `config`**")
+    assert "<details><summary>Evidence</summary>" in md
+    assert "| `taotoken` (custom)" in md

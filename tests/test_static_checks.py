@@ -1,0 +1,223 @@
+"""Each static finding fires for its scenario (issue #2's "done when" list and more)."""
+
+import pytest
+
+from codexdoctor.model import Verdict
+from tests.conftest import TAOTOKEN, codes, offline_report, write_config
+
+KEY = "sk-tt-0123456789abcdefghijklmnopqrstuv"
+
+
+def test_no_config_at_all(home):
+    report = offline_report(home)
+    assert report.verdict is Verdict.CONFIG
+    assert "CFG001" in codes(report)
+    cfg001 = next(f for f in report.findings if f.code == "CFG001")
+    assert "[model_providers.mygateway]" in cfg001.remedy[0]
+    assert "~/.codex/config.toml" in cfg001.remedy[0]
+
+
+def test_taotoken_variable_unset(home):
+    write_config(home, TAOTOKEN)
+    report = offline_report(home)
+    assert codes(report) == ["ENV001"]
+    assert report.verdict is Verdict.CONFIG
+    f = report.findings[0]
+    assert "TAOTOKEN_API_KEY" in f.diagnosis and "Missing environment variable" in f.diagnosis
+    assert f.remedy[0] == "Set it in this terminal: export TAOTOKEN_API_KEY=<your key>"
+
+
+def test_taotoken_healthy_offline_is_inconclusive_not_ok(home):
+    write_config(home, TAOTOKEN)
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(report) == []
+    assert report.verdict is Verdict.INCONCLUSIVE
+    assert "--offline" in report.verdict_reason
+
+
+def test_near_miss_variable(home):
+    write_config(home, TAOTOKEN)
+    report = offline_report(home, {"TAOTOKEN_KEY": KEY})
+    assert codes(report) == ["ENV003"]
+    assert 'export TAOTOKEN_API_KEY="$TAOTOKEN_KEY"' in report.findings[0].remedy[0]
+
+
+@pytest.mark.parametrize("other", ["taotoken_api_key", "TAOTOKEN_APIKEY", "TAOTOKN_API_KEY", "TAOTOKEN_TOKEN"])
+def test_near_miss_variants(home, other):
+    write_config(home, TAOTOKEN)
+    assert codes(offline_report(home, {other: KEY})) == ["ENV003"]
+
+
+def test_unrelated_variable_is_not_a_near_miss(home):
+    write_config(home, TAOTOKEN)
+    assert codes(offline_report(home, {"GITHUB_TOKEN": KEY})) == ["ENV001"]
+
+
+@pytest.mark.parametrize("value,code", [(KEY + "\n", "ENV005"), (" " + KEY, "ENV005"), ('"' + KEY + '"', "ENV006"),
+                                        ("Bearer " + KEY, "ENV007"), (KEY + "\u3000x", "ENV008")])
+def test_key_value_problems(home, value, code):
+    write_config(home, TAOTOKEN)
+    report = offline_report(home, {"TAOTOKEN_API_KEY": value})
+    assert code in codes(report)
+    assert report.verdict is Verdict.CONFIG
+
+
+def test_blank_variable(home):
+    write_config(home, TAOTOKEN)
+    assert codes(offline_report(home, {"TAOTOKEN_API_KEY": "  "})) == ["ENV002"]
+
+
+def test_variable_in_rc_file_only(home):
+    write_config(home, TAOTOKEN)
+    (home / ".zshrc").write_text("alias ll='ls -l'\nexport TAOTOKEN_API_KEY=sk-secret-value-here\n")
+    report = offline_report(home)
+    assert codes(report) == ["ENV004"]
+    f = report.findings[0]
+    assert "~/.zshrc:2" in f.diagnosis and f.remedy[0].startswith("Load it now: source ~/.zshrc")
+
+
+def test_fish_universal_variable_found(home):
+    write_config(home, TAOTOKEN)
+    fish = home / ".config" / "fish"
+    fish.mkdir(parents=True)
+    (fish / "config.fish").write_text("set -Ux TAOTOKEN_API_KEY sk-x\n")
+    assert codes(offline_report(home)) == ["ENV004"]
+
+
+def test_env_key_holds_the_key_itself(home):
+    write_config(home, TAOTOKEN.replace('env_key = "TAOTOKEN_API_KEY"', f'env_key = "{KEY}"'))
+    report = offline_report(home)
+    assert codes(report) == ["ENV009"]
+    assert KEY not in report.findings[0].diagnosis
+
+
+def test_base_url_with_utm_query(home):
+    write_config(home, TAOTOKEN.replace("https://taotoken.net/api", "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"))
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(report) == ["URL004"]
+    assert 'base_url = "https://taotoken.net/api"' in report.findings[0].remedy[0]
+
+
+def test_toml_syntax_error(home):
+    write_config(home, TAOTOKEN.replace('wire_api = "responses"', "wire_api = responses"))
+    report = offline_report(home)
+    assert codes(report) == ["CFG002"]
+    f = report.findings[0]
+    assert f.diagnosis.startswith("~/.codex/config.toml:8:12:")
+    assert "line 8, column 12" in f.remedy[0]
+
+
+def test_model_provider_without_table(home):
+    write_config(home, TAOTOKEN.replace('model_provider = "taotoken"', 'model_provider = "taotokn"'))
+    report = offline_report(home)
+    assert codes(report) == ["CFG004"]
+    assert "taotoken" in report.findings[0].diagnosis  # lists the providers that exist
+
+
+def test_misspelled_base_url(home):
+    write_config(home, TAOTOKEN.replace("base_url =", "baseURL ="))
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(report) == ["CFG006", "CFG008"]
+    assert report.findings[0].remedy[0].startswith("Rename `baseURL` to base_url")
+    assert "Did you mean `base_url`?" in report.findings[1].diagnosis
+
+
+@pytest.mark.parametrize("key,meant", [("api_base", "base_url"), ("api_key", "env_key"), ("envKey", "env_key"),
+                                       ("wireApi", "wire_api"), ("env_keys", "env_key")])
+def test_misspelled_provider_keys(home, key, meant):
+    write_config(home, TAOTOKEN + f'{key} = "x"\n')
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    f = next(f for f in report.findings if f.code == "CFG008")
+    assert f"`{meant}`" in f.diagnosis
+
+
+def test_wire_api_chat_by_version(home):
+    write_config(home, TAOTOKEN.replace('"responses"', '"chat"'))
+    env = {"TAOTOKEN_API_KEY": KEY}
+    assert codes(offline_report(home, env, codex_version=(0, 171, 0))) == ["CFG011"]
+    assert codes(offline_report(home, env, codex_version=(0, 90, 0))) == ["CFG012"]
+    unknown = offline_report(home, env, codex_version=None)
+    assert codes(unknown) == ["CFG011"] and "version unknown" in unknown.findings[0].diagnosis
+
+
+def test_builtin_redefined(home):
+    write_config(home, 'model_provider = "openai"\n[model_providers.openai]\nname = "x"\nbase_url = "https://x.example/v1"\n')
+    assert "CFG005" in codes(offline_report(home))
+
+
+def test_custom_provider_without_model_and_env_key(home):
+    write_config(home, 'model_provider = "gw"\n[model_providers.gw]\nname = "gw"\nbase_url = "https://gw.example/v1"\n')
+    assert codes(offline_report(home)) == ["CFG007", "ENV010", "URL003"]
+
+
+def test_local_provider_without_env_key_is_fine(home):
+    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\nbase_url = "http://127.0.0.1:8000/v1"\n')
+    assert codes(offline_report(home)) == ["URL003"]
+
+
+def test_profile_problems(home):
+    write_config(home, TAOTOKEN + '\n[profiles.big]\nmodel_context_window = 100000\n')
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY}, profile="big")
+    assert codes(report) == ["CFG010"]
+    assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY}, profile="nope")) == ["CFG015"]
+
+
+def test_codex_home_missing(home, tmp_path):
+    report = offline_report(home, {"CODEX_HOME": str(tmp_path / "missing")})
+    assert codes(report) == ["CFG013"]
+
+
+def test_wrong_types(home):
+    write_config(home, TAOTOKEN.replace('base_url = "https://taotoken.net/api"', "base_url = 5"))
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(report) == ["CFG016"]
+
+
+@pytest.mark.parametrize("url,code", [("ftp://x.example/api", "URL001"), ("taotoken.net/api", "URL001"),
+                                      (" https://taotoken.net/api", "URL002"),
+                                      ("https://taotoken.net/api/responses", "URL005"),
+                                      ("https://taotoken.net/api/v1/chat/completions", "URL005"),
+                                      ("https://user:pw@taotoken.net/api", "URL006"),
+                                      ("http://taotoken.net/api", "URL007"),
+                                      ("https://taotoken.net/api/v1", "URL003"),
+                                      ("https://taotoken.net/api/", "URL008")])
+def test_base_url_problems(home, url, code):
+    write_config(home, TAOTOKEN.replace("https://taotoken.net/api", url))
+    assert code in codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY}))
+
+
+def test_project_provider_keys_warn(home):
+    from pathlib import Path
+    write_config(home, TAOTOKEN)
+    (Path.cwd() / ".codex").mkdir()
+    (Path.cwd() / ".codex" / "config.toml").write_text('model_provider = "x"\n')
+    assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY})) == ["CFG009"]
+
+
+def test_openai_api_key_env_without_login(home):
+    report = offline_report(home, {"OPENAI_API_KEY": KEY})
+    assert "ENV011" in codes(report) and "ENV012" not in codes(report)
+
+
+def test_stored_login_may_leak_to_custom_provider(home):
+    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\nbase_url = "https://gw.example"\n')
+    (home / ".codex" / "auth.json").write_text('{"auth_mode": "apikey", "OPENAI_API_KEY": "sk-stored-abcdefghijkl"}')
+    assert "ENV013" in codes(offline_report(home))
+
+
+def test_crashing_check_becomes_crash_result(home, monkeypatch):
+    import codexdoctor.doctor as doctor
+    from codexdoctor.checks import STATIC_CHECKS
+    from codexdoctor.checks.base import Check
+
+    def boom(ctx):
+        raise RuntimeError("kaboom " + KEY)
+
+    write_config(home, TAOTOKEN)
+    monkeypatch.setattr(doctor, "STATIC_CHECKS", STATIC_CHECKS[:-1] + (Check("url.base_url", "base_url", boom),))
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    crashed = [c for c in report.checks if c.status.value == "crash"]
+    assert len(crashed) == 1 and "kaboom" in crashed[0].summary
+    assert KEY not in crashed[0].summary
+    assert len(report.checks) == len(STATIC_CHECKS)  # the others still ran
+    assert report.verdict is Verdict.INCONCLUSIVE
