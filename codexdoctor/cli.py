@@ -167,6 +167,60 @@ def schema():
     click.echo(files("codexdoctor").joinpath("data/report.schema.json").read_text(encoding="utf-8"), nl=False)
 
 
+@cli.command()
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="0 picks a free port.")
+@click.option("--prefix", default="/v1", show_default=True, help="Path prefix of the API routes.")
+@click.option("--api-key", default=None, help="Require this bearer key (default: no key required).")
+@click.option("--model", "models", multiple=True, default=("sim-model",), show_default=True, help="Served model ID; repeatable.")
+@click.option("--context-window", type=click.IntRange(1), default=None, help="Reject prompts over this many tokens.")
+@click.option("--error-style", type=click.Choice(["openai", "vllm", "llamacpp", "litellm", "ollama"]), default="openai",
+              show_default=True, help="Whose error bodies to imitate; `ollama` truncates silently and answers 200.")
+@click.option("--latency-ms", type=float, default=0.0, show_default=True, help="Base time to first token.")
+@click.option("--latency-per-1k-ms", type=float, default=0.0, show_default=True, help="Extra time to first token per 1000 prompt tokens.")
+@click.option("--stall-after", type=click.IntRange(0), default=None, help="Pause the stream after N output tokens.")
+@click.option("--stall-seconds", type=float, default=2.0, show_default=True)
+@click.option("--failure-rate", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Share of requests that fail with a 502, a reset or a hang.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed for --failure-rate.")
+@click.option("--chat-only", is_flag=True, help="404 on /responses (a gateway without the Responses API).")
+@click.option("--models-unauthenticated", is_flag=True, help="Serve /models without checking the key.")
+@click.option("--no-models", is_flag=True, help="No /models route.")
+@click.option("--landing-page", is_flag=True, help="Serve an HTML landing page at / and HTML 404s.")
+@click.option("--publish-window", is_flag=True, help="Publish the window (/props n_ctx, max_model_len in /models).")
+@click.option("--prefix-cache", is_flag=True, help="Reuse repeated prompt prefixes and report cached_tokens.")
+@click.option("--hang", is_flag=True, help="Accept connections and never answer.")
+@click.option("-v", "--verbose", is_flag=True, help="Log every request (keys redacted).")
+def sim(port, prefix, api_key, models, context_window, error_style, latency_ms, latency_per_1k_ms, stall_after,
+        stall_seconds, failure_rate, seed, chat_only, models_unauthenticated, no_models, landing_page, publish_window,
+        prefix_cache, hang, verbose):
+    """Serve a local OpenAI-compatible provider with fault injection, on 127.0.0.1."""
+    import time as _time
+
+    from codexdoctor import sim as sim_mod
+
+    cfg = sim_mod.SimConfig(
+        port=port, prefix="/" + prefix.strip("/") if prefix.strip("/") else "", api_key=api_key, models=tuple(models),
+        context_window=context_window, error_style=error_style, latency_ms=latency_ms, latency_per_1k_ms=latency_per_1k_ms,
+        stall_after_tokens=stall_after, stall_seconds=stall_seconds, failure_rate=failure_rate, failure_seed=seed,
+        chat_only=chat_only, models_unauthenticated=models_unauthenticated, models_route=not no_models,
+        landing_page=landing_page, publish_window=publish_window, prefix_cache=prefix_cache, hang=hang, quiet=not verbose)
+    try:
+        running = sim_mod.RunningSim(cfg).start()
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+    click.echo(f"codexdoctor sim: serving {running.base_url}  (Ctrl-C to stop)")
+    click.echo("\nPaste into $CODEX_HOME/config.toml (use a throw-away CODEX_HOME to keep your real config):\n")
+    click.echo(sim_mod.config_snippet(running.base_url, models[0]))
+    click.echo(f"export SIM_API_KEY={api_key or 'any-value'}   # the simulator's own key, not a real one")
+    try:
+        while True:
+            _time.sleep(0.5)
+    except KeyboardInterrupt:
+        click.echo("\ncodexdoctor sim: stopped", err=True)
+    finally:
+        running.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback."""
     from codexdoctor.config import OverrideError

@@ -75,3 +75,20 @@ def run(capsys):
         return code, out, err
 
     return _run
+
+
+@pytest.fixture
+def sim_server():
+    """Start the project's simulator on a free loopback port in a thread; yields a factory."""
+    from codexdoctor import sim
+
+    running = []
+
+    def _start(**kwargs):
+        server = sim.start(**kwargs)
+        running.append(server)
+        return server
+
+    yield _start
+    for server in running:
+        server.stop()
