@@ -48,7 +48,7 @@ class Check:
     live: bool = False
 
 
-def result(check_id: str, title: str, status: Status, summary: str, evidence=(), **facts: Any) -> CheckResult:
+def result(check_id: str, title: str, status: Status, summary: str, evidence=(), /, **facts: Any) -> CheckResult:
     return CheckResult(id=check_id, title=title, status=status, summary=summary, facts=facts, evidence=tuple(evidence))
 
 

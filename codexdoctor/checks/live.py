@@ -1,0 +1,437 @@
+"""Live checks: the exact request Codex will send, with the real key, run concurrently under one deadline."""
+
+from __future__ import annotations
+
+import difflib
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.classify import Classified, classify
+from codexdoctor.model import CheckResult, Status
+from codexdoctor.redact import fingerprint
+from codexdoctor.transport import Deadline, Exchange, make_client, proxy_for, send
+
+CANARY_INSTRUCTIONS = "You are a connectivity check. Answer with one short word."
+CANARY_PROMPT = "Reply with: ok"
+CANARY_MAX_OUTPUT = 16
+# Codex's first request carries ~4.2K tokens of instructions and context plus ~4.3K of tool
+# schemas (codex-facts §10): a window below this cannot serve even the first turn.
+CODEX_FIRST_REQUEST_TOKENS = 8500
+MIN_USABLE_WINDOW = 12000
+FALLBACK_WINDOW = 272000
+KNOWN_WINDOWS = (("gpt-5", 272000), ("gpt-4.1", 1047576), ("gpt-4o", 128000), ("o4-mini", 200000), ("o3", 200000),
+                 ("codex-mini", 200000), ("gpt-oss", 96000))
+EFFECTIVE_SHARE = 0.95  # Codex uses 95% of the window
+COMPACT_SHARE = 0.90  # and compacts at 90% by default
+TRANSIENT_RETRIES = 3
+STATIC_BLOCKERS = {
+    "cfg.home": lambda f: bool(f.get("problem")),
+    "cfg.files": lambda f: any("toml_error" in x or "read_error" in x for x in f.get("files", [])),
+    "cfg.profile": lambda f: bool(f.get("missing")),
+    "cfg.provider": lambda f: (f.get("defined") is False or bool(f.get("wrong_types")) or bool(f.get("wire_api_invalid"))
+                               or (f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)
+                               or bool(f.get("redefined_builtins"))),
+    "env.key": lambda f: f.get("state") in ("missing", "blank", "not_a_name", "wrong_type"),
+}
+LIVE_IDS = ("net.reach", "api.catalog", "api.canary", "api.variants", "api.wire", "ctx.window")
+TITLES = {"net.reach": "Reachability", "api.catalog": "Model catalog", "api.canary": "Canary request",
+          "api.variants": "base_url variants", "api.wire": "Wire API", "ctx.window": "Served context window"}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything the probes need, computed once from the resolved config."""
+
+    base_url: str
+    request_url: str
+    wire: str  # responses | chat
+    model: str
+    headers: Mapping[str, str]
+    query: str
+    idle_s: float
+
+
+def assumed_window(ctx: CheckContext) -> tuple[int, str]:
+    """The window Codex assumes: model_context_window, else known model metadata, else the fallback."""
+    r = ctx.resolution
+    configured = r.merged.get("model_context_window")
+    if isinstance(configured, int) and configured > 0:
+        return configured, f"model_context_window ({r.origin('model_context_window')})"
+    model = str(r.model or "").lower()
+    for prefix, window in KNOWN_WINDOWS:
+        if model.startswith(prefix):
+            return window, f"Codex's metadata for {prefix}*"
+    return FALLBACK_WINDOW, "Codex's fallback metadata for unknown models"
+
+
+def _headers(ctx: CheckContext, key: str | None) -> dict[str, str]:
+    p = ctx.provider
+    headers = {"Content-Type": "application/json"}
+    # Codex drops a header value it cannot encode (a key with a newline is not sent at all).
+    if key and not any(ch in key for ch in "\r\n") and key.isascii():
+        headers["Authorization"] = f"Bearer {key}"
+    static = p.get("http_headers")
+    if isinstance(static, Mapping):
+        headers.update({str(k): str(v) for k, v in static.items()})
+    from_env = p.get("env_http_headers")
+    if isinstance(from_env, Mapping):
+        for name, var in from_env.items():
+            value = ctx.env.get(str(var))
+            if value:
+                headers[str(name)] = value
+    return headers
+
+
+def make_plan(ctx: CheckContext) -> Plan:
+    p = ctx.provider
+    request_url = p.request_url() or ""
+    base = (p.base_url if isinstance(p.base_url, str) else "https://api.openai.com/v1").strip().rstrip("/")
+    query = request_url.split("?", 1)[1] if "?" in request_url else ""
+    idle_ms = p.get("stream_idle_timeout_ms")
+    idle_s = idle_ms / 1000 if isinstance(idle_ms, (int, float)) and idle_ms > 0 else 300.0
+    return Plan(base, request_url, "chat" if p.wire_api == "chat" else "responses", str(ctx.resolution.model or "gpt-5"),
+                _headers(ctx, ctx.key_value()), query, idle_s)
+
+
+def canary_body(wire: str, model: str) -> dict[str, Any]:
+    if wire == "chat":
+        return {"model": model, "messages": [{"role": "system", "content": CANARY_INSTRUCTIONS},
+                                             {"role": "user", "content": CANARY_PROMPT}],
+                "stream": True, "max_tokens": CANARY_MAX_OUTPUT}
+    return {"model": model, "instructions": CANARY_INSTRUCTIONS,
+            "input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": CANARY_PROMPT}]}],
+            "stream": True, "store": False, "max_output_tokens": CANARY_MAX_OUTPUT}
+
+
+def with_query(url: str, query: str) -> str:
+    return f"{url}?{query}" if query else url
+
+
+def base_url_variants(base: str) -> list[str]:
+    """Same origin, /v1 removed or added, last segment dropped: how a wrong prefix is usually wrong."""
+    parts = urlsplit(base)
+    path = parts.path.rstrip("/")
+    candidates = []
+    if path.endswith("/v1"):
+        candidates.append(path[:-3])
+    else:
+        candidates.append(path + "/v1")
+    if "/" in path.strip("/"):
+        parent = path.rsplit("/", 1)[0]
+        candidates += [parent, parent + "/v1"]
+    candidates += ["/v1", "/api", "/api/v1"]
+    seen, out = {path}, []
+    for cand in candidates:
+        cand = cand.rstrip("/")
+        if cand not in seen:
+            seen.add(cand)
+            out.append(urlunsplit((parts.scheme, parts.netloc, cand, "", "")))
+    return out[:5]
+
+
+def catalog_entries(body: Any) -> list[dict[str, Any]]:
+    """Model entries from the OpenAI shape and the common variants (Ollama tags, bare lists, `models`)."""
+    items: Any = None
+    if isinstance(body, dict):
+        items = body.get("data") if isinstance(body.get("data"), list) else body.get("models")
+    elif isinstance(body, list):
+        items = body
+    out = []
+    for item in items or []:
+        if isinstance(item, str):
+            out.append({"id": item})
+        elif isinstance(item, dict):
+            mid = item.get("id") or item.get("name") or item.get("model")
+            if isinstance(mid, str):
+                out.append({**item, "id": mid})
+    return out
+
+
+def window_from_entry(entry: Mapping[str, Any]) -> int | None:
+    for path in (("max_model_len",), ("context_length",), ("context_window",), ("max_context_length",),
+                 ("meta", "n_ctx"), ("meta", "n_ctx_train"), ("top_provider", "context_length"),
+                 ("model_info", "max_input_tokens")):
+        cur: Any = entry
+        for key in path:
+            cur = cur.get(key) if isinstance(cur, Mapping) else None
+        if isinstance(cur, int) and cur > 0:
+            return cur
+    return None
+
+
+def match_model(model: str, ids: list[str]) -> dict[str, Any]:
+    if model in ids:
+        return {"match": "exact", "closest": []}
+    stripped = model.strip()
+    if stripped in ids:
+        return {"match": "whitespace", "closest": [stripped]}
+    lowered = {i.lower(): i for i in ids}
+    if stripped.lower() in lowered:
+        return {"match": "case", "closest": [lowered[stripped.lower()]]}
+    close = difflib.get_close_matches(stripped, ids, n=3, cutoff=0.5)
+    close += [i for i in ids if (stripped.lower() in i.lower() or i.lower().split("/")[-1] == stripped.lower()) and i not in close]
+    return {"match": "missing", "closest": close[:3]}
+
+
+class LiveRun:
+    """One run of the live probes. Probes in a phase run concurrently; phase 2 only when needed."""
+
+    def __init__(self, ctx: CheckContext, deadline: Deadline, client=None, sleep: Callable[[float], None] = time.sleep):
+        self.ctx = ctx
+        self.deadline = deadline
+        self.client = client or make_client(ctx.env)
+        self.sleep = sleep
+        self.plan = make_plan(ctx)
+        self.redact = ctx.redactor
+
+    def _send(self, method: str, url: str, *, key: bool = True, body: Any = None, stream: bool = False,
+              retries: int = 0) -> Exchange:
+        headers = dict(self.plan.headers)
+        if not key:
+            headers.pop("Authorization", None)
+        if stream:
+            headers["Accept"] = "text/event-stream"
+        return send(self.client, method, url, headers=headers, deadline=self.deadline, redact=self.redact,
+                    json_body=body, stream=stream, idle_s=min(self.plan.idle_s, max(0.5, self.deadline.remaining())),
+                    retries=retries, sleep=self.sleep)
+
+    def canary(self, base: str | None = None, wire: str | None = None) -> Exchange:
+        wire = wire or self.plan.wire
+        root = (base or self.plan.base_url).rstrip("/")
+        url = with_query(root + ("/chat/completions" if wire == "chat" else "/responses"), self.plan.query)
+        return self._send("POST", url, body=canary_body(wire, self.plan.model), stream=True, retries=TRANSIENT_RETRIES)
+
+    def catalog(self, key: bool = True) -> Exchange:
+        return self._send("GET", with_query(self.plan.base_url + "/models", self.plan.query), key=key,
+                          retries=TRANSIENT_RETRIES if key else 0)
+
+    def window_probes(self) -> list[Exchange]:
+        parts = urlsplit(self.plan.base_url)
+        origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+        return [self._send("GET", origin + "/props"), self._send("GET", origin + "/model/info")]
+
+    def run(self) -> list[CheckResult]:
+        canary_on = bool(self.ctx.options.get("canary", True))
+        with ThreadPoolExecutor(max_workers=5) as pool:
+            f_cat = pool.submit(self.catalog, True)
+            f_open = pool.submit(self.catalog, False)
+            f_can = pool.submit(self.canary) if canary_on else None
+            f_win = pool.submit(self.window_probes)
+            catalog, open_catalog = f_cat.result(), f_open.result()
+            canary = f_can.result() if f_can else None
+            window_exchanges = f_win.result()
+        cat_kind = classify(catalog, "models")
+        can_kind = classify(canary, self.plan.wire) if canary else None
+        path_404 = (can_kind is not None and can_kind.kind in ("path_not_found", "html")) or \
+                   (can_kind is None and cat_kind.kind in ("path_not_found", "html"))
+        variants: list[tuple[str, Exchange]] = []
+        chat: Exchange | None = None
+        if path_404 and not self.deadline.expired:
+            with ThreadPoolExecutor(max_workers=6) as pool:
+                futures = [(v, pool.submit(self.canary, v) if canary_on else pool.submit(self._variant_catalog, v))
+                           for v in base_url_variants(self.plan.base_url)]
+                f_chat = pool.submit(self.canary, None, "chat") if self.plan.wire == "responses" and canary_on else None
+                variants = [(v, f.result()) for v, f in futures]
+                chat = f_chat.result() if f_chat else None
+        chat_ok = chat is not None and classify(chat, "chat").kind == "ok"
+        catalog_res = self.catalog_result(catalog, open_catalog, cat_kind, can_kind)
+        return [
+            self.reach_result(catalog, canary),
+            catalog_res,
+            self.canary_result(canary, can_kind, catalog_res.facts),
+            self.variants_result(path_404, variants, chat_ok),
+            self.wire_result(path_404, variants, chat),
+            self.window_result(catalog, window_exchanges),
+        ]
+
+    def _variant_catalog(self, base: str) -> Exchange:
+        return self._send("GET", with_query(base.rstrip("/") + "/models", self.plan.query))
+
+    # ---- results --------------------------------------------------------------------------------
+    def reach_result(self, catalog: Exchange, canary: Exchange | None) -> CheckResult:
+        first = canary or catalog
+        exchanges = [x for x in (canary, catalog) if x is not None]
+        proxy = proxy_for(self.plan.request_url, self.ctx.env)
+        facts: dict[str, Any] = {"failure": None, "detail": "", "proxy": bool(proxy), "host": urlsplit(self.plan.base_url).hostname,
+                                 "scheme": urlsplit(self.plan.base_url).scheme, "redirect": None,
+                                 "html": False, "url": self.redact(first.url), "base_url": self.redact(self.plan.base_url)}
+        evidence = [x.line() for x in exchanges]
+        if proxy:
+            evidence.append(f"via proxy {self.redact(proxy)}")
+        answered = [x for x in exchanges if x.status is not None]
+        redirect = next((x for x in exchanges if x.failure == "redirect"), None)
+        if redirect:
+            facts.update(redirect=redirect.location, failure="redirect")
+            return result("net.reach", TITLES["net.reach"], Status.FAIL, f"redirected to {redirect.location}", evidence, **facts)
+        if not answered:
+            failure = first.failure or "protocol"
+            facts.update(failure=failure, detail=first.failure_detail)
+            return result("net.reach", TITLES["net.reach"], Status.FAIL, f"{failure}: {first.failure_detail}", evidence, **facts)
+        html_home = all(x.is_html for x in answered)
+        facts["html"] = html_home
+        status = Status.WARN if html_home else Status.PASS
+        summary = "an HTML site answers, not an API" if html_home else f"answered in {min(x.elapsed_ms for x in answered):.0f} ms"
+        return result("net.reach", TITLES["net.reach"], status, summary, evidence, **facts)
+
+    def catalog_result(self, catalog: Exchange, open_catalog: Exchange, kind: Classified,
+                       canary_kind: Classified | None) -> CheckResult:
+        entries = catalog_entries(catalog.body_json) if catalog.ok else []
+        ids = [e["id"] for e in entries]
+        open_entries = catalog_entries(open_catalog.body_json) if open_catalog.ok else []
+        model = self.plan.model
+        facts: dict[str, Any] = {
+            "status": catalog.status, "kind": kind.kind, "message": kind.message, "count": len(ids), "ids": ids[:50],
+            "model": model, "open_without_key": bool(open_entries), "match": None, "closest": [],
+            "canary_ran": canary_kind is not None, "canary_kind": canary_kind.kind if canary_kind else None,
+            "url": catalog.url, "user_config": self._user_config(), "model_origin": self.ctx.resolution.model_origin,
+        }
+        evidence = [catalog.line(), "without key: " + open_catalog.line()]
+        if not entries:
+            summary = f"no usable catalog ({kind.kind}: {catalog.status or catalog.failure})"
+            return result("api.catalog", TITLES["api.catalog"], Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html")
+                          else Status.WARN, summary, evidence, **facts)
+        facts.update(match_model(model, ids))
+        evidence.append(f"{len(ids)} model(s); configured {model!r}: {facts['match']}"
+                        + (f"; closest: {', '.join(facts['closest'])}" if facts["closest"] else ""))
+        status = Status.PASS if facts["match"] == "exact" else Status.WARN
+        return result("api.catalog", TITLES["api.catalog"], status, f"{len(ids)} models, {model!r} {facts['match']}", evidence, **facts)
+
+    def canary_result(self, canary: Exchange | None, kind: Classified | None,
+                      catalog: Mapping[str, Any] | None = None) -> CheckResult:
+        if canary is None or kind is None:
+            return result("api.canary", TITLES["api.canary"], Status.SKIP, "skipped (--no-canary)", skipped=True)
+        s = canary.stream
+        facts: dict[str, Any] = {
+            "kind": kind.kind, "detail": kind.detail, "message": kind.message, "status": canary.status,
+            "url": canary.url, "wire": self.plan.wire, "model": self.plan.model, "attempts": canary.attempts,
+            "ttft_ms": s.first_token_ms if s else None, "total_ms": canary.elapsed_ms,
+            "max_gap_ms": s.max_gap_ms if s else None, "terminal": (s.terminal or s.cut) if s else None,
+            "sent_key": canary.sent_key, "env_key": self.ctx.provider.env_key if isinstance(self.ctx.provider.env_key, str) else None,
+            "user_config": self._user_config(), "model_origin": self.ctx.resolution.model_origin,
+            "base_url_where": self.ctx.resolution.provider_field_origin("base_url"),
+            "usage": dict(s.usage) if s and s.usage else None, "location": canary.location,
+            "key_fp": fingerprint(key) if (key := self.ctx.key_value()) else None,
+            "key_fp8": fingerprint(key).rsplit(":", 1)[1] if key else None,
+            "catalog_closest": list((catalog or {}).get("closest") or []),
+            "catalog_count": (catalog or {}).get("count", 0),
+            "env_key_where": self.ctx.resolution.provider_field_origin("env_key"),
+        }
+        evidence = [canary.line(), f"spent about {CANARY_MAX_OUTPUT} output tokens at most"]
+        if kind.kind == "ok":
+            ttft = f", first token {s.first_token_ms:.0f} ms" if s and s.first_token_ms is not None else ""
+            return result("api.canary", TITLES["api.canary"], Status.PASS, f"streamed answer in {canary.elapsed_ms:.0f} ms{ttft}",
+                          evidence, **facts)
+        return result("api.canary", TITLES["api.canary"], Status.FAIL, f"{kind.kind}: {kind.detail}", evidence, **facts)
+
+    def variants_result(self, path_404: bool, variants: list[tuple[str, Exchange]], chat_ok: bool = False) -> CheckResult:
+        if not path_404:
+            return result("api.variants", TITLES["api.variants"], Status.SKIP, "the configured path answered", working=None)
+        working = None
+        evidence = []
+        for base, ex in variants:
+            kind = classify(ex, self.plan.wire)
+            evidence.append(f"{ex.line()} => {kind.kind}")
+            # The route exists when it answers anything but 404/HTML: even 401 or a model error proves the path.
+            if working is None and ex.status is not None and kind.kind not in ("path_not_found", "html", "not_json", "redirect"):
+                working = {"base_url": self.redact(base), "kind": kind.kind, "status": ex.status}
+        facts = {"working": working, "tried": [self.redact(b) for b, _ in variants], "configured": self.redact(self.plan.base_url),
+                 "request_url": self.redact(self.plan.request_url), "chat_works": chat_ok,
+                 "base_url_where": self.ctx.resolution.provider_field_origin("base_url"), "user_config": self._user_config()}
+        if working:
+            return result("api.variants", TITLES["api.variants"], Status.PASS, f"{working['base_url']} serves the API",
+                          evidence, **facts)
+        return result("api.variants", TITLES["api.variants"], Status.FAIL, "no variant of base_url serves the API", evidence, **facts)
+
+    def wire_result(self, path_404: bool, variants: list[tuple[str, Exchange]], chat: Exchange | None) -> CheckResult:
+        version = self.ctx.codex_version
+        facts = {"wire": self.plan.wire, "chat_works": None, "variants_work": None,
+                 "codex_version": ".".join(map(str, version)) if version else None, "user_config": self._user_config()}
+        if not path_404 or chat is None:
+            return result("api.wire", TITLES["api.wire"], Status.SKIP, "not needed" if not path_404 else "no chat probe",
+                          **facts)
+        chat_kind = classify(chat, "chat")
+        facts["chat_works"] = chat_kind.kind == "ok"
+        facts["variants_work"] = any(classify(x, "responses").kind == "ok" for _, x in variants)
+        evidence = [chat.line() + f" => {chat_kind.kind}"]
+        if facts["chat_works"] and not facts["variants_work"]:
+            return result("api.wire", TITLES["api.wire"], Status.FAIL, "serves /chat/completions but not /responses", evidence, **facts)
+        return result("api.wire", TITLES["api.wire"], Status.PASS, f"chat probe: {chat_kind.kind}", evidence, **facts)
+
+    def window_result(self, catalog: Exchange, probes: list[Exchange]) -> CheckResult:
+        served, source = None, None
+        for entry in catalog_entries(catalog.body_json) if catalog.ok else []:
+            if entry["id"] == self.plan.model or len(catalog_entries(catalog.body_json)) == 1:
+                served = window_from_entry(entry)
+                if served:
+                    source = f"GET {catalog.url} ({'max_model_len/context_length/meta.n_ctx'})"
+                    break
+        props, info = probes
+        if served is None and props.ok and isinstance(props.body_json, dict):
+            settings = props.body_json.get("default_generation_settings") or {}
+            n_ctx = settings.get("n_ctx") if isinstance(settings, dict) else None
+            n_ctx = n_ctx or props.body_json.get("n_ctx")
+            if isinstance(n_ctx, int) and n_ctx > 0:
+                served, source = n_ctx, f"GET {props.url} (n_ctx)"
+        if served is None and info.ok:
+            for entry in catalog_entries(info.body_json):
+                if entry.get("model_name") == self.plan.model or entry["id"] == self.plan.model:
+                    w = window_from_entry(entry)
+                    if w:
+                        served, source = w, f"GET {info.url} (max_input_tokens)"
+                        break
+        assumed, assumed_source = assumed_window(self.ctx)
+        facts = {"served": served, "source": source, "assumed": assumed, "assumed_source": assumed_source,
+                 "effective": int(assumed * EFFECTIVE_SHARE), "compact_at": int(assumed * COMPACT_SHARE),
+                 "suggest_window": served, "suggest_compact": int(served * 0.8) if served else None,
+                 "first_request": CODEX_FIRST_REQUEST_TOKENS, "min_usable": MIN_USABLE_WINDOW,
+                 "user_config": self._user_config(), "model": self.plan.model}
+        evidence = [x.line() for x in probes] + [f"Codex assumes {assumed} tokens ({assumed_source})"]
+        if served is None:
+            return result("ctx.window", TITLES["ctx.window"], Status.SKIP, "the provider does not publish its window",
+                          evidence, **facts)
+        evidence.append(f"served window {served} tokens from {source}")
+        if served < MIN_USABLE_WINDOW or served < assumed * COMPACT_SHARE:
+            return result("ctx.window", TITLES["ctx.window"], Status.FAIL if served < MIN_USABLE_WINDOW else Status.WARN,
+                          f"serves {served} tokens; Codex assumes {assumed}", evidence, **facts)
+        return result("ctx.window", TITLES["ctx.window"], Status.PASS, f"serves {served} tokens (Codex assumes {assumed})",
+                      evidence, **facts)
+
+    def _user_config(self) -> str:
+        layer = self.ctx.resolution.user_layer
+        return layer.label if layer else "~/.codex/config.toml"
+
+
+def blocked_by_static(static: list[CheckResult]) -> list[str]:
+    """Ids of static checks showing Codex would stop before sending any request."""
+    by_id = {r.id: r for r in static}
+    return [cid for cid, pred in STATIC_BLOCKERS.items()
+            if cid in by_id and by_id[cid].status is Status.FAIL and pred(by_id[cid].facts)]
+
+
+def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple[list[CheckResult], list[str]]:
+    blockers = blocked_by_static(static)
+    if blockers:
+        reason = "Codex would stop before sending a request (" + ", ".join(blockers) + "): fix that first"
+        return [result(cid, TITLES[cid], Status.SKIP, reason, blocked_by=blockers) for cid in LIVE_IDS], \
+            [f"Live checks skipped: {reason}."]
+    deadline = Deadline(float(ctx.options.get("timeout", 10.0)))
+    started = time.perf_counter()
+    run = LiveRun(ctx, deadline, client=client)
+    try:
+        results = run.run()
+    except Exception as exc:  # noqa: BLE001 - one broken probe must not kill the report
+        detail = ctx.redactor(f"internal error: {type(exc).__name__}: {exc}")
+        results = [CheckResult(cid, TITLES[cid], Status.CRASH, detail, {"exception": type(exc).__name__}) for cid in LIVE_IDS]
+    finally:
+        if client is None:
+            run.client.close()
+    notes = [f"Live checks took {(time.perf_counter() - started) * 1000:.0f} ms (deadline {deadline.total:g} s)."]
+    if ctx.options.get("canary", True):
+        notes.append(f"The canary request spends a few tokens (max_output_tokens={CANARY_MAX_OUTPUT}); --no-canary skips it.")
+    if proxy_for(run.plan.request_url, ctx.env):
+        notes.append("Requests went through the proxy configured in this environment.")
+    return results, notes

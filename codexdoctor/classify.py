@@ -1,0 +1,166 @@
+"""Error taxonomy: what an Exchange (status, body, stream) means, whichever server family sent it.
+
+One function, `classify`, returns a kind; the rule catalog maps each kind to
+one code. Bodies differ by family (OpenAI, vLLM, llama.cpp, LiteLLM, Ollama,
+OpenRouter, Azure); the markers below come from their real error bodies
+(codex-facts §5, §6, §10).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from codexdoctor.transport import Exchange
+
+CONTEXT_MARKERS = ("context_length_exceeded", "maximum context length", "exceed_context_size_error",
+                   "contextwindowexceedederror", "exceeds the context window", "context window exceeded",
+                   "exceeds the available context size", "prompt is too long", "input is too long",
+                   "reduce the length of the messages", "too many tokens", "context_length")
+MODEL_MARKERS = ("model_not_found", "does not exist", "try pulling it first", "invalid model name", "no such model",
+                 "unknown model", "model not found", "is not a valid model", "not a valid model id", "model_not_supported",
+                 "no endpoints found for", "unsupported model", "not supported model", "no available channel for model",
+                 "模型不存在", "无可用渠道")
+NO_KEY_MARKERS = ("didn't provide an api key", "no api key", "missing api key", "missing authentication",
+                  "authorization header is missing", "missing bearer", "no auth credentials found", "api key is required",
+                  "未提供令牌", "未提供 api key")
+AUTH_MARKERS = ("invalid_api_key", "incorrect api key", "invalid api key", "invalid token", "unauthorized", "authentication",
+                "no connected db", "api key not valid", "invalid_authentication", "令牌", "无效的令牌")
+BLOCK_MARKERS = ("cloudflare", "attention required", "cf-ray", "unsupported_country_region_territory",
+                 "country, region, or territory", "not available in your region", "access denied", "ip address",
+                 "your ip", "forbidden by administrative rules", "request blocked", "waf")
+QUOTA_MARKERS = ("insufficient_quota", "exceeded your current quota", "quota exceeded", "billing", "额度不足", "余额不足")
+PAYMENT_MARKERS = ("insufficient credits", "insufficient balance", "payment required", "requires more credits",
+                   "credit balance", "add credits")
+
+
+@dataclass(frozen=True)
+class Classified:
+    kind: str
+    detail: str = ""
+    message: str = ""  # the provider's own error message, redacted
+
+
+def error_message(body: Any) -> str:
+    """The human message inside any family's error body."""
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict):
+            for key in ("message", "msg", "detail", "error"):
+                value = err.get(key)
+                if isinstance(value, str):
+                    return value
+                if isinstance(value, dict):
+                    return error_message({"error": value})
+        if isinstance(err, str):
+            return err
+        for key in ("message", "detail"):
+            if isinstance(body.get(key), str):
+                return body[key]
+    return ""
+
+
+def error_code(body: Any) -> str:
+    if isinstance(body, dict):
+        err = body.get("error", body)
+        if isinstance(err, dict):
+            parts = [str(err.get(k)) for k in ("code", "type") if err.get(k) not in (None, "")]
+            inner = err.get("innererror") or {}
+            if isinstance(inner, dict) and inner.get("code"):
+                parts.append(str(inner["code"]))
+            return " ".join(parts)
+    return ""
+
+
+def _has(text: str, markers: tuple[str, ...]) -> bool:
+    return any(m in text for m in markers)
+
+
+def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
+    """Map one exchange to a kind. `endpoint` is responses | chat | models."""
+    if ex.failure and ex.status is None:
+        return Classified(ex.failure, ex.failure_detail)
+    if ex.failure == "redirect":
+        return Classified("redirect", f"redirected to {ex.location}")
+    status = ex.status or 0
+    body = ex.body_json
+    msg = error_message(body)
+    code = error_code(body)
+    blob = (ex.body_excerpt + " " + code).lower()
+    if status == 200 and ex.stream is not None:
+        return _classify_stream(ex)
+    if 200 <= status < 300:
+        if ex.is_html:
+            return Classified("html", "an HTML page answered where the API should be")
+        if endpoint != "models" and body is None:
+            return Classified("not_json", "the body is neither JSON nor an event stream")
+        if isinstance(body, dict) and body.get("error"):
+            return Classified("stream_error", "an error object inside a 200 response", msg)
+        return Classified("ok")
+    if status == 401:
+        if _has(blob, NO_KEY_MARKERS) or not ex.sent_key:
+            return Classified("auth_missing", "the provider received no API key", msg)
+        return Classified("auth_rejected", "the provider rejected the API key", msg)
+    if status == 402 or _has(blob, PAYMENT_MARKERS):
+        return Classified("payment", "the account has no credits or balance left", msg)
+    if status == 403:
+        if _has(blob, QUOTA_MARKERS):
+            return Classified("quota", "quota or billing limit", msg)
+        if _has(blob, BLOCK_MARKERS) or ex.is_html:
+            return Classified("blocked", "blocked before reaching the API (firewall, region or IP rule)", msg)
+        return Classified("forbidden", "the key is valid but not allowed to do this", msg)
+    if status == 429:
+        if _has(blob, QUOTA_MARKERS):
+            return Classified("quota", "quota exhausted (not transient: waiting will not help)", msg)
+        return Classified("rate_limited", "rate limited (transient)", msg)
+    if status >= 500:
+        return Classified("server_error", f"the provider or a proxy in front of it failed ({status})"
+                          + (": an HTML error page" if ex.is_html else ""), msg)
+    if "deploymentnotfound" in blob or "deployment for this resource does not exist" in blob:
+        return Classified("deployment_not_found", "Azure deployment not found", msg)
+    if status in (400, 413, 422) and _has(blob, CONTEXT_MARKERS):
+        return Classified("context_exceeded", "the request exceeds the model's context window", msg)
+    if status in (400, 404, 422) and _has(blob, MODEL_MARKERS):
+        return Classified("model_not_found", "the provider does not serve this model ID", msg)
+    if status == 400 and "no connected db" in blob:
+        return Classified("auth_rejected", "LiteLLM without a database answers a bad key with 400 'No connected db.'", msg)
+    if status in (404, 405):
+        return Classified("path_not_found", f"nothing at this path ({status})" + (" - an HTML page" if ex.is_html else ""), msg)
+    if status == 400 and endpoint == "responses" and re.search(r"unrecognized request argument|unknown (field|parameter)|"
+                                                                  r"extra inputs are not permitted|input.*required", blob):
+        return Classified("wire_mismatch", "the endpoint rejects the Responses request format", msg)
+    return Classified("bad_request", f"the provider rejected the request ({status})", msg)
+
+
+def _classify_stream(ex: Exchange) -> Classified:
+    s = ex.stream
+    assert s is not None
+    if s.terminal in ("response.completed", "[DONE]"):
+        if s.incomplete_reason == "length":
+            return Classified("ok", "output budget reached")
+        return Classified("ok")
+    if s.terminal in ("error", "response.failed"):
+        blob = json.dumps(s.error or {}).lower()
+        msg = error_message({"error": s.error}) if s.error else ""
+        if _has(blob, CONTEXT_MARKERS):
+            return Classified("context_exceeded", "context error inside the stream", msg)
+        if _has(blob, MODEL_MARKERS):
+            return Classified("model_not_found", "model error inside the stream", msg)
+        if _has(blob, QUOTA_MARKERS):
+            return Classified("quota", "quota error inside the stream", msg)
+        if "rate_limit" in blob or "rate limit" in blob:
+            return Classified("rate_limited", "rate limit inside the stream", msg)
+        return Classified("stream_error", "an error event inside a 200 stream", msg)
+    if s.terminal == "response.incomplete":
+        if s.incomplete_reason == "max_output_tokens":
+            return Classified("ok", "output budget reached (response.incomplete: max_output_tokens)")
+        return Classified("stream_incomplete", f"response.incomplete: {s.incomplete_reason}")
+    if s.cut == "idle":
+        return Classified("stream_idle", f"no event for the idle limit after {s.events} events")
+    if s.cut == "deadline":
+        return Classified("timeout", "the stream was still running at the deadline")
+    if s.events == 0 and s.bad_lines:
+        return Classified("not_json", "the stream is not valid server-sent events")
+    return Classified("stream_closed", f"stream closed before response.completed after {s.events} events")

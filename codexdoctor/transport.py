@@ -1,0 +1,403 @@
+"""HTTP for the live checks: one deadline, classified failures, SSE timing, no key across origins.
+
+httpx errors never leave this module: every request becomes an Exchange
+(frozen facts: redacted URL, status, timings, a redacted body excerpt, or a
+failure class such as `dns`, `refused`, `tls`, `timeout`, `reset`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import ssl
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+from urllib.parse import urlsplit
+
+import httpx
+
+from codexdoctor import __version__
+
+TRANSIENT_FAILURES = ("timeout", "reset")
+BODY_EXCERPT = 300
+MAX_BODY = 256 * 1024
+
+
+class Deadline:
+    """The whole `check` shares one clock; every request gets what is left of it."""
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.total = seconds
+        self.end = clock() + seconds
+
+    def remaining(self) -> float:
+        return max(0.0, self.end - self._clock())
+
+    @property
+    def expired(self) -> bool:
+        return self.remaining() <= 0.0
+
+    def timeout(self, cap: float | None = None, read_cap: float | None = None) -> httpx.Timeout:
+        """Connect within 5 s; each read waits at most `read_cap` (the stream idle limit)."""
+        left = max(0.05, self.remaining())
+        if cap is not None:
+            left = min(left, cap)
+        read = min(left, read_cap) if read_cap else left
+        return httpx.Timeout(left, connect=min(left, 5.0), read=read)
+
+
+@dataclass(frozen=True)
+class StreamStats:
+    """What a streamed answer looked like, event by event."""
+
+    events: int = 0
+    first_event_ms: float | None = None
+    first_token_ms: float | None = None
+    max_gap_ms: float = 0.0
+    terminal: str | None = None  # response.completed | response.failed | response.incomplete | error | [DONE] | None
+    error: Mapping[str, Any] | None = None  # error object carried inside the stream
+    incomplete_reason: str | None = None
+    usage: Mapping[str, Any] | None = None
+    text: str = ""
+    cut: str | None = None  # "closed" (EOF before terminal) | "idle" (no event for the idle limit) | "deadline"
+    bad_lines: int = 0
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and what came back, already redacted."""
+
+    method: str
+    url: str
+    status: int | None = None
+    elapsed_ms: float = 0.0
+    content_type: str = ""
+    body_excerpt: str = ""
+    body_json: Any = None
+    failure: str | None = None  # dns | refused | tls | timeout | reset | proxy | protocol | redirect | deadline
+    failure_detail: str = ""
+    location: str | None = None
+    stream: StreamStats | None = None
+    attempts: int = 1
+    sent_key: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300 and self.failure is None
+
+    @property
+    def is_html(self) -> bool:
+        head = self.body_excerpt.lstrip()[:200].lower()
+        return "text/html" in self.content_type or head.startswith(("<!doctype html", "<html"))
+
+    def line(self) -> str:
+        """One evidence line: `POST https://h/api/responses -> 401 (123 ms) {...}`."""
+        if self.failure and self.status is None:
+            out = f"{self.method} {self.url} -> {self.failure} after {self.elapsed_ms:.0f} ms: {self.failure_detail}"
+        else:
+            out = f"{self.method} {self.url} -> {self.status} ({self.elapsed_ms:.0f} ms)"
+            if self.location:
+                out += f" Location: {self.location}"
+            if self.stream is not None:
+                s = self.stream
+                ttft = f"{s.first_token_ms:.0f} ms" if s.first_token_ms is not None else "none"
+                out += f" stream: {s.events} events, first token {ttft}, longest gap {s.max_gap_ms:.0f} ms, end {s.terminal or s.cut}"
+            if self.body_excerpt and not self.ok:
+                out += f" body: {self.body_excerpt}"
+        if self.attempts > 1:
+            out += f" [{self.attempts} attempts]"
+        return out
+
+
+def ssl_context(env: Mapping[str, str]) -> ssl.SSLContext:
+    """System trust plus certifi, or the CA file the user points Codex at."""
+    cafile = env.get("CODEX_CA_CERTIFICATE") or env.get("SSL_CERT_FILE")
+    if cafile and os.path.isfile(cafile):
+        return ssl.create_default_context(cafile=cafile)
+    ctx = ssl.create_default_context()
+    try:
+        import certifi
+
+        ctx.load_verify_locations(certifi.where())
+    except (ImportError, OSError):
+        pass
+    return ctx
+
+
+def proxy_for(url: str, env: Mapping[str, str]) -> str | None:
+    """The proxy httpx will use for this URL (from the environment), or None."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    lowered = {k.lower(): v for k, v in env.items() if v}
+    no_proxy = lowered.get("no_proxy", "")
+    host = parts.hostname or ""
+    if no_proxy and (no_proxy.strip() == "*" or any(
+            host == h.strip().lstrip(".") or host.endswith("." + h.strip().lstrip(".")) for h in no_proxy.split(",") if h.strip())):
+        return None
+    return lowered.get(f"{parts.scheme}_proxy") or lowered.get("all_proxy")
+
+
+def make_client(env: Mapping[str, str]) -> httpx.Client:
+    """trust_env=False: we apply exactly the proxy and CA we report, and never read ~/.netrc credentials."""
+    context = ssl_context(env)
+    lowered = {k.lower(): v for k, v in env.items() if v}
+    mounts: dict[str, httpx.BaseTransport | None] = {}
+    for scheme in ("http", "https"):
+        proxy = lowered.get(f"{scheme}_proxy") or lowered.get("all_proxy")
+        if proxy:
+            mounts[f"{scheme}://"] = httpx.HTTPTransport(proxy=proxy, verify=context)
+    for host in lowered.get("no_proxy", "").split(","):
+        host = host.strip().lstrip(".")
+        if host == "*":
+            mounts = {}
+            break
+        if host:
+            mounts[f"all://{host}"] = None
+            mounts[f"all://*.{host}"] = None
+    return httpx.Client(verify=context, trust_env=False, follow_redirects=False, mounts=mounts or None,
+                        headers={"User-Agent": f"codexdoctor/{__version__}"})
+
+
+def classify_exception(exc: Exception) -> tuple[str, str]:
+    """Turn an httpx/OS error into (failure class, short detail) — never a traceback."""
+    text = str(exc) or type(exc).__name__
+    low = text.lower()
+    if isinstance(exc, httpx.ProxyError):
+        return "proxy", text[:200]
+    if isinstance(exc, (httpx.ConnectTimeout, httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout)):
+        phase = {"ConnectTimeout": "connecting", "ReadTimeout": "waiting for the response",
+                 "WriteTimeout": "sending", "PoolTimeout": "waiting for a connection"}[type(exc).__name__]
+        return "timeout", f"no answer while {phase}"
+    if "certificate" in low or "ssl" in low or "tls" in low:
+        if "self-signed" in low or "self signed" in low:
+            return "tls", "the server's certificate is self-signed (not trusted)"
+        if "expired" in low:
+            return "tls", "the server's certificate has expired"
+        if "hostname" in low or "doesn't match" in low or "not valid for" in low or "ip address mismatch" in low:
+            return "tls", "the certificate is for a different host name"
+        if "unable to get local issuer" in low or "unknown ca" in low:
+            return "tls", "the certificate is issued by an unknown authority (corporate proxy or private CA?)"
+        if "wrong version number" in low or "record layer" in low:
+            return "tls", "the server does not speak TLS on this port (http:// vs https://?)"
+        return "tls", text[:200]
+    if any(s in low for s in ("name or service not known", "nodename nor servname", "getaddrinfo", "temporary failure in name resolution",
+                              "no address associated", "errno -2", "errno -3", "errno -5", "name resolution")):
+        return "dns", "the host name does not resolve"
+    if "connection refused" in low or "errno 111" in low or "actively refused" in low:
+        return "refused", "nothing listens on that host and port (connection refused)"
+    if "network is unreachable" in low or "no route to host" in low:
+        return "refused", "the network cannot reach that host"
+    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)) or "reset" in low or "disconnected" in low:
+        return "reset", "the connection was closed by the server: " + text[:160]
+    if isinstance(exc, httpx.DecodingError):
+        return "protocol", "the body could not be decoded (declared compression does not match): " + text[:120]
+    if isinstance(exc, httpx.UnsupportedProtocol):
+        return "protocol", "unsupported URL scheme"
+    if isinstance(exc, httpx.InvalidURL):
+        return "protocol", "invalid URL"
+    return "protocol", f"{type(exc).__name__}: {text[:160]}"
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    p = urlsplit(url)
+    return p.scheme, (p.hostname or ""), p.port or (443 if p.scheme == "https" else 80)
+
+
+def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, deadline: Deadline) -> StreamStats:
+    """Read an SSE stream (Responses or Chat grammar) and time it."""
+    events = 0
+    first_event = first_token = None
+    last = None
+    max_gap = 0.0
+    terminal = cut = None
+    error = usage = None
+    incomplete = None
+    text: list[str] = []
+    bad = 0
+    data_buf: list[str] = []
+    event_name = None
+
+    def dispatch(name: str | None, data: str) -> str | None:
+        nonlocal events, first_event, first_token, last, max_gap, error, usage, incomplete, bad
+        now = clock()
+        events += 1
+        if first_event is None:
+            first_event = now
+        if last is not None:
+            max_gap = max(max_gap, now - last)
+        last = now
+        if data.strip() == "[DONE]":
+            return "[DONE]"
+        try:
+            obj = json.loads(data)
+        except ValueError:
+            bad += 1
+            return None
+        if not isinstance(obj, dict):
+            bad += 1
+            return None
+        kind = obj.get("type") or name
+        if kind == "response.output_text.delta" or (obj.get("choices") and _chat_delta(obj)):
+            if first_token is None:
+                first_token = now
+            text.append(obj.get("delta") or _chat_delta(obj) or "")
+        if "error" in obj and kind in (None, "error") or kind == "error":
+            error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
+            return "error"
+        if kind in ("response.completed", "response.failed", "response.incomplete"):
+            resp = obj.get("response") or {}
+            usage = resp.get("usage")
+            if kind == "response.failed":
+                error = resp.get("error") or {"message": "response.failed"}
+            if kind == "response.incomplete":
+                incomplete = (resp.get("incomplete_details") or {}).get("reason")
+            return kind
+        if obj.get("choices"):
+            finish = obj["choices"][0].get("finish_reason") if isinstance(obj["choices"], list) and obj["choices"] else None
+            if obj.get("usage"):
+                usage = obj["usage"]
+            if finish == "length":
+                incomplete = "length"
+        return None
+
+    try:
+        for line in lines:
+            if deadline.expired:
+                cut = "deadline"
+                break
+            if line == "":
+                if data_buf:
+                    terminal = dispatch(event_name, "\n".join(data_buf)) or terminal
+                    data_buf, event_name = [], None
+                    if terminal in ("[DONE]", "response.completed", "response.failed", "response.incomplete", "error"):
+                        break
+                continue
+            if line.startswith(":"):
+                continue  # comment keep-alive: Codex does not count it as an event
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "event":
+                event_name = value
+            elif name == "data":
+                data_buf.append(value)
+            else:
+                bad += 1
+        else:
+            if data_buf:
+                terminal = dispatch(event_name, "\n".join(data_buf)) or terminal
+    except httpx.ReadTimeout:
+        cut = "idle"
+    except (httpx.RemoteProtocolError, httpx.ReadError):
+        cut = "closed"
+    if terminal is None and cut is None:
+        cut = "closed"
+    ms = lambda t: None if t is None else round((t - started) * 1000, 1)  # noqa: E731
+    if last is not None and terminal is None and cut == "idle":
+        max_gap = max(max_gap, clock() - last)
+    return StreamStats(events, ms(first_event), ms(first_token), round(max_gap * 1000, 1), terminal, error, incomplete,
+                       usage, "".join(text)[:200], cut, bad)
+
+
+def _chat_delta(obj: dict) -> str | None:
+    try:
+        return obj["choices"][0].get("delta", {}).get("content")
+    except (AttributeError, IndexError, KeyError, TypeError):
+        return None
+
+
+def send(client: httpx.Client, method: str, url: str, *, headers: Mapping[str, str], deadline: Deadline,
+         redact: Callable[[str], str], json_body: Any = None, stream: bool = False, idle_s: float = 8.0,
+         cap_s: float | None = None, retries: int = 0, backoff: float = 0.2, sleep=time.sleep,
+         clock: Callable[[], float] = time.perf_counter) -> Exchange:
+    """One logical request with transient retries, same-origin redirects only, always an Exchange."""
+    attempt = 0
+    while True:
+        attempt += 1
+        ex = _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s, clock)
+        ex = Exchange(**{**ex.__dict__, "attempts": attempt})
+        if attempt > retries or not is_transient(ex) or deadline.remaining() < backoff * 2:
+            return ex
+        sleep(min(backoff, deadline.remaining() / 2))
+        backoff *= 2
+
+
+def is_transient(ex: Exchange) -> bool:
+    """429 rate limits, 5xx and dropped connections get retried; 401/403/404/quota do not."""
+    if ex.failure in TRANSIENT_FAILURES:
+        return True
+    if ex.status == 429:
+        return "insufficient_quota" not in ex.body_excerpt
+    return ex.status is not None and ex.status >= 500
+
+
+def _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s, clock) -> Exchange:
+    shown = redact(url)
+    started = clock()
+    if deadline.expired:
+        return Exchange(method, shown, failure="deadline", failure_detail="the check's deadline was reached before this request")
+    current = url
+    for _hop in range(3):
+        try:
+            req = client.build_request(method, current, headers=dict(headers), json=json_body,
+                                       timeout=deadline.timeout(cap_s, idle_s if stream else None))
+            resp = client.send(req, stream=True)
+        except Exception as exc:  # noqa: BLE001 - translated into evidence
+            failure, detail = classify_exception(exc)
+            return Exchange(method, redact(current), elapsed_ms=round((clock() - started) * 1000, 1), failure=failure,
+                            failure_detail=redact(detail), sent_key="Authorization" in headers)
+        try:
+            if resp.is_redirect and resp.headers.get("location"):
+                target = str(resp.url.join(resp.headers["location"]))
+                if _origin(target) != _origin(current):
+                    return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1),
+                                    failure="redirect", failure_detail="redirect to another origin (not followed with the key)",
+                                    location=redact(target), sent_key="Authorization" in headers)
+                current = target
+                continue
+            ctype = resp.headers.get("content-type", "")
+            if stream and resp.status_code == 200 and "text/event-stream" in ctype:
+                stats = parse_sse(resp.iter_lines(), started, clock, idle_s, deadline)
+                return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
+                                stream=stats, sent_key="Authorization" in headers)
+            body, failure, detail = _read_body(resp, deadline)
+            parsed = None
+            try:
+                parsed = json.loads(body) if body.strip() else None
+            except ValueError:
+                parsed = None
+            excerpt = redact(" ".join(body.split())[:BODY_EXCERPT])
+            return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
+                            excerpt, _redact_json(parsed, redact), failure, redact(detail), sent_key="Authorization" in headers)
+        finally:
+            resp.close()
+    return Exchange(method, redact(current), None, round((clock() - started) * 1000, 1), failure="redirect",
+                    failure_detail="too many redirects")
+
+
+def _read_body(resp: httpx.Response, deadline: Deadline) -> tuple[str, str | None, str]:
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        for chunk in resp.iter_bytes():
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_BODY or deadline.expired:
+                break
+    except Exception as exc:  # noqa: BLE001
+        failure, detail = classify_exception(exc)
+        return b"".join(chunks).decode("utf-8", "replace"), failure, detail
+    return b"".join(chunks).decode("utf-8", "replace"), None, ""
+
+
+def _redact_json(obj: Any, redact: Callable[[str], str]) -> Any:
+    if isinstance(obj, str):
+        return redact(obj)
+    if isinstance(obj, list):
+        return [_redact_json(v, redact) for v in obj[:200]]
+    if isinstance(obj, dict):
+        return {k: _redact_json(v, redact) for k, v in obj.items()}
+    return obj
