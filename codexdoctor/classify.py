@@ -31,7 +31,8 @@ AUTH_MARKERS = ("invalid_api_key", "incorrect api key", "invalid api key", "inva
 BLOCK_MARKERS = ("cloudflare", "attention required", "cf-ray", "unsupported_country_region_territory",
                  "country, region, or territory", "not available in your region", "access denied", "ip address",
                  "your ip", "forbidden by administrative rules", "request blocked", "waf")
-QUOTA_MARKERS = ("insufficient_quota", "exceeded your current quota", "quota exceeded", "billing", "额度不足", "余额不足")
+QUOTA_MARKERS = ("insufficient_quota", "exceeded your current quota", "quota exceeded", "billing", "budget has been exceeded",
+                 "exceeded budget", "额度不足", "余额不足", "额度已用尽")
 PAYMENT_MARKERS = ("insufficient credits", "insufficient balance", "payment required", "requires more credits",
                    "credit balance", "add credits")
 
@@ -88,7 +89,8 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
     body = ex.body_json
     msg = error_message(body)
     code = error_code(body)
-    blob = (ex.body_excerpt + " " + code).lower()
+    # The decoded message too: JSON bodies may escape non-ASCII text (\u989d...), which markers must still see.
+    blob = (ex.body_excerpt + " " + msg + " " + code).lower()
     if status == 200 and ex.stream is not None:
         return _classify_stream(ex)
     if 200 <= status < 300:
@@ -128,7 +130,7 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
         return Classified("auth_rejected", "LiteLLM without a database answers a bad key with 400 'No connected db.'", msg)
     if status in (404, 405):
         return Classified("path_not_found", f"nothing at this path ({status})" + (" - an HTML page" if ex.is_html else ""), msg)
-    if status == 400 and endpoint == "responses" and re.search(r"unrecognized request argument|unknown (field|parameter)|"
+    if status in (400, 422) and endpoint == "responses" and re.search(r"unrecognized request argument|unknown (field|parameter)|"
                                                                   r"extra inputs are not permitted|input.*required", blob):
         return Classified("wire_mismatch", "the endpoint rejects the Responses request format", msg)
     return Classified("bad_request", f"the provider rejected the request ({status})", msg)

@@ -27,12 +27,22 @@ def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], l
         if hits:
             codes = ", ".join(dict.fromkeys(f.code for f in hits))
             return verdict, f"{len(hits)} error(s) of kind `{verdict.value}`: {codes}"
+    checks = list(checks)
     crashed = [c.id for c in checks if c.status is Status.CRASH]
     if crashed:
         return Verdict.INCONCLUSIVE, "a check crashed: " + ", ".join(crashed)
+    # A failed check that no rule explains must never read as "ok".
+    cited = {cid for f in findings for cid in f.checks}
+    unexplained = [c.id for c in checks if c.status is Status.FAIL and c.id not in cited]
+    if unexplained:
+        return Verdict.INCONCLUSIVE, "a check failed without a known diagnosis: " + ", ".join(unexplained)
     if not live_ran:
         return Verdict.INCONCLUSIVE, ("static checks found no error; live checks were skipped (--offline), "
                                       "so the channel itself is untested")
+    canary = next((c for c in checks if c.id == "api.canary"), None)
+    if canary is not None and canary.facts.get("skipped"):
+        return Verdict.INCONCLUSIVE, ("no error found, but the canary was skipped (--no-canary): the key and model "
+                                      "are not proven by the request Codex sends")
     return Verdict.OK, "no errors"
 
 

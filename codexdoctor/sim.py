@@ -11,6 +11,7 @@ import hashlib
 import json
 import random
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -56,6 +57,8 @@ class SimConfig:
     prefix_cache: bool = False
     report_cached_tokens: bool = True
     cache_speedup: float = 0.1  # fraction of the per-token latency paid for cached tokens
+    tls_certfile: str | None = None  # serve https with this certificate (tests: self-signed, wrong host)
+    tls_keyfile: str | None = None
     quiet: bool = True
 
 
@@ -181,11 +184,15 @@ class SimServer(ThreadingHTTPServer):
         self._cache: list[str] = []  # prefixes seen, for the optional prefix cache
         self.counter = 0
         super().__init__((config.host, config.port), _Handler)
+        if config.tls_certfile:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(config.tls_certfile, config.tls_keyfile)
+            self.socket = context.wrap_socket(self.socket, server_side=True)
 
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"{'https' if self.config.tls_certfile else 'http'}://{host}:{port}"
 
     @property
     def base_url(self) -> str:

@@ -267,6 +267,10 @@ class LiveRun:
         if redirect:
             facts.update(redirect=redirect.location, failure="redirect")
             return result("net.reach", TITLES["net.reach"], Status.FAIL, f"redirected to {redirect.location}", evidence, **facts)
+        # The request Codex makes decides: a catalog that answers does not help if the canary cannot get through.
+        if first.status is None and first.failure:
+            facts.update(failure=first.failure, detail=first.failure_detail, url=first.url)
+            return result("net.reach", TITLES["net.reach"], Status.FAIL, f"{first.failure}: {first.failure_detail}", evidence, **facts)
         if not answered:
             failure = first.failure or "protocol"
             facts.update(failure=failure, detail=first.failure_detail)

@@ -1,0 +1,225 @@
+"""`codexdoctor check` against real loopback servers (the project's simulator): verdict and code within the deadline."""
+
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from codexdoctor.doctor import CheckOptions, run_check
+from codexdoctor.model import Verdict
+from tests.conftest import write_config
+
+KEY = "sk-sim-live-0123456789abcdef"
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def configure(home, base_url, model="sim-model", extra=""):
+    write_config(home, f'model = "{model}"\nmodel_provider = "sim"\n\n[model_providers.sim]\nname = "sim"\n'
+                       f'base_url = "{base_url}"\nenv_key = "SIM_API_KEY"\nwire_api = "responses"\n{extra}')
+
+
+def live(home, env=None, timeout=5.0, canary=True):
+    env = {"HOME": str(home), "SIM_API_KEY": KEY, **(env or {})}
+    env = {k: v for k, v in env.items() if v is not None}
+    started = time.perf_counter()
+    report, _ = run_check(CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=False, system_config=None,
+                                       codex_version=(0, 171, 0), timeout=timeout, canary=canary))
+    return report, time.perf_counter() - started
+
+
+def codes(report):
+    """Codes of the errors and warnings (a /v1 warning stays when the network failed before settling it)."""
+    return [f.code for f in report.findings if f.code != "URL003" or f.severity.value != "warning"]
+
+
+def finding(report, code):
+    return next(f for f in report.findings if f.code == code)
+
+
+def test_healthy_provider_is_ok(home, sim_server):
+    s = sim_server(api_key=KEY)
+    configure(home, s.base_url)
+    report, elapsed = live(home)
+    assert report.verdict is Verdict.OK, report.findings
+    assert [f.code for f in report.findings] == []  # URL003's /v1 guess is settled by the live canary
+    canary = next(c for c in report.checks if c.id == "api.canary")
+    assert canary.status.value == "pass" and canary.facts["ttft_ms"] is not None
+    assert any("POST http://127.0.0.1" in e and "-> 200" in e for e in canary.evidence)
+    assert [r.path for r in s.records if r.method == "POST"] == ["/v1/responses"]
+    assert elapsed < 5
+
+
+def test_key_unset_stops_before_any_request(home, sim_server):
+    s = sim_server(api_key=KEY)
+    configure(home, s.base_url)
+    report, _ = live(home, {"SIM_API_KEY": None})
+    assert codes(report) == ["ENV001"] and report.verdict is Verdict.CONFIG
+    assert s.records == []  # Codex would not send anything either
+
+
+def test_wrong_key(home, sim_server):
+    s = sim_server(api_key=KEY)
+    configure(home, s.base_url)
+    report, _ = live(home, {"SIM_API_KEY": "sk-wrong-key-99999999"})
+    assert report.verdict is Verdict.CHANNEL and codes(report) == ["AUTH001"]
+    f = finding(report, "AUTH001")
+    assert "Incorrect API key" in f.diagnosis
+    assert "sk-wrong-key-99999999" not in f.diagnosis  # the echoed key piece is masked by the server and us
+    assert len([r for r in s.records if r.path == "/v1/responses"]) == 1  # 401 is not retried
+
+
+def test_v1_where_provider_serves_api(home, sim_server):
+    s = sim_server(api_key=KEY, prefix="/api")
+    configure(home, s.url + "/api/v1")
+    report, _ = live(home)
+    assert codes(report) == ["API001"] and report.verdict is Verdict.CHANNEL
+    assert f'base_url = "{s.url}/api"' in finding(report, "API001").remedy[0]
+
+
+def test_wrong_model_with_close_id(home, sim_server):
+    s = sim_server(api_key=KEY, models=("qwen3-coder-plus", "qwen3-max", "deepseek-v3"))
+    configure(home, s.base_url, model="qwen3-coder")
+    report, _ = live(home)
+    assert codes(report) == ["MODEL001"]
+    assert "qwen3-coder-plus" in finding(report, "MODEL001").diagnosis
+
+
+def test_chat_only_provider(home, sim_server):
+    s = sim_server(api_key=KEY, chat_only=True)
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert codes(report) == ["API002"] and report.verdict is Verdict.CHANNEL
+
+
+def test_open_models_and_bad_key_is_not_green(home, sim_server):
+    s = sim_server(api_key=KEY, models_unauthenticated=True)
+    configure(home, s.base_url)
+    report, _ = live(home, {"SIM_API_KEY": "sk-revoked-000000000000"})
+    assert report.verdict is Verdict.CHANNEL and "AUTH001" in codes(report)
+    report, _ = live(home, {"SIM_API_KEY": "sk-revoked-000000000000"}, canary=False)
+    assert "AUTH005" in codes(report)
+    assert report.verdict is Verdict.INCONCLUSIVE and "--no-canary" in report.verdict_reason
+
+
+def test_models_404_with_working_model_is_ok(home, sim_server):
+    s = sim_server(api_key=KEY, models_route=False)
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert report.verdict is Verdict.OK and codes(report) == []
+
+
+def test_html_landing_page(home, sim_server):
+    s = sim_server(api_key=KEY, landing_page=True, prefix="/api")
+    configure(home, s.url)
+    report, _ = live(home)
+    assert codes(report) == ["API001"]
+    reach = next(c for c in report.checks if c.id == "net.reach")
+    assert reach.facts["html"] is True
+
+
+def test_html_page_answering_200(home, sim_server):
+    s = sim_server(api_key=KEY, landing_page=True)
+    configure(home, s.url + "/")  # the root answers POST with HTML 404 and GET with the site
+    report, _ = live(home)
+    assert report.verdict is Verdict.CHANNEL
+
+
+def test_hung_server_within_deadline(home, sim_server):
+    s = sim_server(hang=True, hang_seconds=20)
+    configure(home, s.base_url)
+    report, elapsed = live(home, timeout=1.5)
+    assert codes(report) == ["NET004"] and report.verdict is Verdict.CHANNEL
+    assert elapsed < 1.5 + 0.5
+
+
+def test_refused_port(home):
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    configure(home, f"http://127.0.0.1:{port}/v1")
+    report, elapsed = live(home)
+    assert codes(report) == ["NET002"] and elapsed < 3
+
+
+def test_self_signed_tls(home, sim_server):
+    s = sim_server(api_key=KEY, tls_certfile=str(FIXTURES / "selfsigned.pem"), tls_keyfile=str(FIXTURES / "selfsigned.key"))
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert codes(report) == ["NET003"]
+    assert "self-signed" in finding(report, "NET003").diagnosis
+    trusted, _ = live(home, {"SSL_CERT_FILE": str(FIXTURES / "selfsigned.pem")})
+    assert trusted.verdict is Verdict.OK  # the CA file the user points at is honoured
+
+
+def test_wrong_host_tls(home, sim_server):
+    s = sim_server(api_key=KEY, tls_certfile=str(FIXTURES / "wronghost.pem"), tls_keyfile=str(FIXTURES / "wronghost.key"))
+    configure(home, s.base_url)
+    report, _ = live(home, {"CODEX_CA_CERTIFICATE": str(FIXTURES / "ca.pem")})
+    assert codes(report) == ["NET003"]
+    assert "different host name" in finding(report, "NET003").diagnosis
+
+
+def test_unresolvable_host(home):
+    configure(home, "https://api.codexdoctor.invalid/v1")
+    report, elapsed = live(home, timeout=3)
+    assert codes(report) == ["NET001"] and elapsed < 3.5
+
+
+def test_window_smaller_than_codex_assumes(home, sim_server):
+    s = sim_server(api_key=KEY, context_window=32768, publish_window=True)
+    configure(home, s.base_url)
+    report, _ = live(home)
+    f = finding(report, "CTX001")
+    assert "model_context_window = 32768" in f.remedy[0] and "model_auto_compact_token_limit = 26214" in f.remedy[0]
+    s2 = sim_server(api_key=KEY, context_window=4096, publish_window=True)
+    configure(home, s2.base_url)
+    report, _ = live(home)
+    assert "CTX002" in codes(report) and report.verdict is Verdict.CONTEXT
+
+
+def test_redirect_to_other_origin_never_gets_the_key(home, sim_server):
+    target = sim_server(api_key=KEY)
+    s = sim_server(redirect_to=target.url)
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert "NET006" in codes(report)
+    assert target.records == []  # the second server never received anything, let alone the key
+
+
+def test_flaky_provider_is_retried(home, sim_server):
+    s = sim_server(api_key=KEY, failure_rate=0.5, failure_kinds=("502",), failure_seed=3)
+    configure(home, s.base_url)
+    report, _ = live(home)
+    canary = next(c for c in report.checks if c.id == "api.canary")
+    assert canary.facts["kind"] in ("ok", "server_error")
+    assert canary.facts["attempts"] >= 1
+
+
+def test_check_via_cli_json(home, sim_server, run, monkeypatch):
+    import json
+    s = sim_server(api_key=KEY)
+    configure(home, s.base_url)
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    code, out, err = run("check", "--format", "json", "--codex-version", "0.171.0")
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "ok"
+    assert KEY not in out
+
+
+def test_stream_goes_idle_mid_answer(home, sim_server):
+    s = sim_server(api_key=KEY, stall_after_tokens=3, stall_seconds=3.0)
+    configure(home, s.base_url, extra="stream_idle_timeout_ms = 400\n")
+    report, elapsed = live(home, timeout=5)
+    assert "API009" in codes(report) and report.verdict is Verdict.CHANNEL
+    assert elapsed < 5
+
+
+def test_reset_mid_request(home, sim_server):
+    s = sim_server(api_key=KEY, failure_rate=1.0, failure_kinds=("reset",))
+    configure(home, s.base_url)
+    report, _ = live(home, timeout=4)
+    assert "NET005" in codes(report)
+    canary = next(c for c in report.checks if c.id == "api.canary")
+    assert canary.facts["attempts"] == 4  # 1 + 3 retries for a transient failure
