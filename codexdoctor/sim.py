@@ -46,6 +46,7 @@ class SimConfig:
     failure_rate: float = 0.0
     failure_kinds: tuple[str, ...] = FAULTS
     failure_seed: int = 1
+    request_latency_ms: float = 0.0  # added before answering any request (network round trip + gateway)
     hang_seconds: float = 30.0  # how long a "timeout" fault or --hang keeps the client waiting
     chat_only: bool = False
     models_unauthenticated: bool = False
@@ -323,6 +324,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _common(self, rec: RequestRecord) -> bool:
         """Faults that apply to every request. Returns True when the request was already answered."""
+        self._sleep(self.cfg.request_latency_ms / 1000)
         if self.cfg.redirect_to:
             rec.status, rec.outcome = 307, "redirect"
             self.send_response(307)

@@ -141,9 +141,12 @@ def proxy_for(url: str, env: Mapping[str, str]) -> str | None:
     return lowered.get(f"{parts.scheme}_proxy") or lowered.get("all_proxy")
 
 
-def make_client(env: Mapping[str, str]) -> httpx.Client:
-    """trust_env=False: we apply exactly the proxy and CA we report, and never read ~/.netrc credentials."""
-    context = ssl_context(env)
+def make_client(env: Mapping[str, str], tls: bool = True) -> httpx.Client:
+    """trust_env=False: we apply exactly the proxy and CA we report, and never read ~/.netrc credentials.
+
+    `tls=False` (a plain-http provider and no proxy) skips building a certificate store nobody would use.
+    """
+    context: ssl.SSLContext | bool = ssl_context(env) if tls else False
     lowered = {k.lower(): v for k, v in env.items() if v}
     mounts: dict[str, httpx.BaseTransport | None] = {}
     for scheme in ("http", "https"):

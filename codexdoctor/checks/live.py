@@ -183,9 +183,10 @@ class LiveRun:
     def __init__(self, ctx: CheckContext, deadline: Deadline, client=None, sleep: Callable[[float], None] = time.sleep):
         self.ctx = ctx
         self.deadline = deadline
-        self.client = client or make_client(ctx.env)
-        self.sleep = sleep
         self.plan = make_plan(ctx)
+        needs_tls = self.plan.base_url.startswith("https:") or proxy_for(self.plan.base_url, ctx.env) is not None
+        self.client = client or make_client(ctx.env, tls=needs_tls)
+        self.sleep = sleep
         self.redact = ctx.redactor
 
     def _send(self, method: str, url: str, *, key: bool = True, body: Any = None, stream: bool = False,
@@ -209,21 +210,22 @@ class LiveRun:
         return self._send("GET", with_query(self.plan.base_url + "/models", self.plan.query), key=key,
                           retries=TRANSIENT_RETRIES if key else 0)
 
-    def window_probes(self) -> list[Exchange]:
+    def window_probe_urls(self) -> list[str]:
+        """Where servers publish their window: llama.cpp /props, LiteLLM /model/info (vLLM uses /models)."""
         parts = urlsplit(self.plan.base_url)
         origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
-        return [self._send("GET", origin + "/props"), self._send("GET", origin + "/model/info")]
+        return [origin + "/props", origin + "/model/info"]
 
     def run(self) -> list[CheckResult]:
         canary_on = bool(self.ctx.options.get("canary", True))
-        with ThreadPoolExecutor(max_workers=5) as pool:
+        with ThreadPoolExecutor(max_workers=6) as pool:
             f_cat = pool.submit(self.catalog, True)
             f_open = pool.submit(self.catalog, False)
             f_can = pool.submit(self.canary) if canary_on else None
-            f_win = pool.submit(self.window_probes)
+            f_win = [pool.submit(self._send, "GET", url) for url in self.window_probe_urls()]
             catalog, open_catalog = f_cat.result(), f_open.result()
             canary = f_can.result() if f_can else None
-            window_exchanges = f_win.result()
+            window_exchanges = [f.result() for f in f_win]
         cat_kind = classify(catalog, "models")
         can_kind = classify(canary, self.plan.wire) if canary else None
         path_404 = (can_kind is not None and can_kind.kind in ("path_not_found", "html")) or \
