@@ -221,6 +221,39 @@ def sim(port, prefix, api_key, models, context_window, error_style, latency_ms, 
         running.stop()
 
 
+@cli.command()
+@click.option("--scenario", "names", multiple=True, help="Run only this scenario (repeatable); its full report is printed.")
+@click.option("--list", "list_only", is_flag=True, help="List the scenarios and exit.")
+def demo(names, list_only):
+    """See every diagnosis without an account: runs the real checks against the built-in simulator.
+
+    Never reads or writes your ~/.codex: each scenario has its own temporary CODEX_HOME.
+    Exits 0 only when every scenario got its expected verdict (a self-test).
+    """
+    from codexdoctor import demo as demo_mod
+    from codexdoctor.render import RenderOptions, render
+
+    known = {s.name for s in demo_mod.SCENARIOS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise click.BadParameter(f"unknown scenario {unknown[0]!r}; choose from: {', '.join(sorted(known))}",
+                                 param_hint="--scenario")
+    if list_only:
+        for s in demo_mod.SCENARIOS:
+            click.echo(f"{s.name:20} expected {s.expected:8} {s.description}")
+        return
+    ascii_only = not _stdout_can_encode()
+    outcomes = demo_mod.run_all(tuple(names), progress=lambda n: click.echo(f"  running {n}...", err=True))
+    if names:
+        for o in outcomes:
+            click.echo(f"=== {o.scenario.name}: {o.scenario.description}")
+            click.echo(render(o.report, "text", RenderOptions(ascii=ascii_only)))
+    click.echo(demo_mod.table(outcomes, ascii_only))
+    failed = [o for o in outcomes if not o.passed]
+    click.echo(f"\n{len(outcomes) - len(failed)}/{len(outcomes)} scenarios got their expected verdict.")
+    raise SystemExit(1 if failed else 0)
+
+
 def main(argv: list[str] | None = None) -> int:
     """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback."""
     from codexdoctor.config import OverrideError

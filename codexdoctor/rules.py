@@ -502,6 +502,13 @@ RULES: tuple[Rule, ...] = (
          "POST {url} answered {status}: {message}. The path exists but does not understand Responses requests.",
          ("Use a provider or gateway version that implements the Responses API, or pin Codex 0.96 with wire_api = \"chat\".",),
          once(lambda f: f["kind"] == "wire_mismatch")),
+    Rule("API015", "unreliable-channel", "api.canary", W, CHANNEL,
+         "The request only succeeded after retries",
+         "POST {url} needed {attempts} attempts (earlier: {earlier_text}). Codex retries too, but a channel this flaky "
+         "shows up as `Reconnecting... 1/5` and slow or dropped turns.",
+         ("Run `codexdoctor check` again to see whether it persists; check the provider's status page.",
+          "If you go through a proxy or VPN, try without it."),
+         lambda f: [{"earlier_text": ", ".join(f.get("earlier") or [])}] if f["kind"] == "ok" and f.get("attempts", 1) > 1 else []),
     # ---- MODEL: model ID ------------------------------------------------------------------------
     Rule("MODEL001", "model-not-found", "api.canary", E, CHANNEL,
          "The provider does not serve this model ID",

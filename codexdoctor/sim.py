@@ -566,7 +566,8 @@ class RunningSim:
         self.server.config = replace(self.server.config, **changes)
 
     def start(self) -> "RunningSim":
-        self.thread.start()
+        if not self.thread.is_alive():
+            self.thread.start()
         return self
 
     def stop(self) -> None:

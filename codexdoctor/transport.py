@@ -82,6 +82,7 @@ class Exchange:
     stream: StreamStats | None = None
     attempts: int = 1
     sent_key: bool = False
+    earlier: tuple[str, ...] = ()  # what the retried attempts got: "502", "reset", ...
 
     @property
     def ok(self) -> bool:
@@ -107,7 +108,7 @@ class Exchange:
             if self.body_excerpt and not self.ok:
                 out += f" body: {self.body_excerpt}"
         if self.attempts > 1:
-            out += f" [{self.attempts} attempts]"
+            out += f" [{self.attempts} attempts; earlier: {', '.join(self.earlier)}]"
         return out
 
 
@@ -318,12 +319,14 @@ def send(client: httpx.Client, method: str, url: str, *, headers: Mapping[str, s
          clock: Callable[[], float] = time.perf_counter) -> Exchange:
     """One logical request with transient retries, same-origin redirects only, always an Exchange."""
     attempt = 0
+    earlier: list[str] = []
     while True:
         attempt += 1
         ex = _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s, clock)
-        ex = Exchange(**{**ex.__dict__, "attempts": attempt})
+        ex = Exchange(**{**ex.__dict__, "attempts": attempt, "earlier": tuple(earlier)})
         if attempt > retries or not is_transient(ex) or deadline.remaining() < backoff * 2:
             return ex
+        earlier.append(str(ex.status) if ex.status is not None else str(ex.failure))
         sleep(min(backoff, deadline.remaining() / 2))
         backoff *= 2
 

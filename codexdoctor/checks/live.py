@@ -314,6 +314,7 @@ class LiveRun:
         facts: dict[str, Any] = {
             "kind": kind.kind, "detail": kind.detail, "message": kind.message, "status": canary.status,
             "url": canary.url, "wire": self.plan.wire, "model": self.plan.model, "attempts": canary.attempts,
+            "earlier": list(canary.earlier),
             "ttft_ms": s.first_token_ms if s else None, "total_ms": canary.elapsed_ms,
             "max_gap_ms": s.max_gap_ms if s else None, "terminal": (s.terminal or s.cut) if s else None,
             "sent_key": canary.sent_key, "env_key": self.ctx.provider.env_key if isinstance(self.ctx.provider.env_key, str) else None,

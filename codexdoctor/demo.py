@@ -1,0 +1,115 @@
+"""`codexdoctor demo`: every diagnosis, reproduced against the simulator, with nothing configured.
+
+Each scenario gets its own simulator, a temporary HOME and CODEX_HOME and an
+environment built from scratch (the user's ~/.codex and variables are never
+read), runs the real checks, and compares the verdict with the expected one.
+It doubles as a self-test: exit 0 only when every scenario got its verdict.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from codexdoctor import sim
+from codexdoctor.doctor import CheckOptions, run_check
+from codexdoctor.model import Report
+
+DEMO_KEY = "sk-demo-7f3a9c2e5b1d4f60a8e2"
+ASSUMED_CODEX = (0, 171, 0)  # the newest Codex this release models; the demo does not depend on one being installed
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    description: str
+    expected: str
+    sim_options: Mapping[str, Any] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=lambda: {"SIM_API_KEY": DEMO_KEY})
+    base_suffix: str = "/v1"
+    model: str = "sim-model"
+    extra_config: str = ""
+    expected_codes: tuple[str, ...] = ()
+
+
+SCENARIOS: tuple[Scenario, ...] = (
+    Scenario("healthy", "a working provider", "ok"),
+    Scenario("key-unset", "env_key names a variable that is not set", "config", env={}, expected_codes=("ENV001",)),
+    Scenario("near-miss-variable", "the key is in SIM_KEY, Codex reads SIM_API_KEY", "config",
+             env={"SIM_KEY": DEMO_KEY}, expected_codes=("ENV003",)),
+    Scenario("wrong-key", "the provider rejects the key", "channel", env={"SIM_API_KEY": "sk-demo-revoked-0000000000"},
+             expected_codes=("AUTH001",)),
+    Scenario("v1-vs-api", "base_url ends in /v1, the provider serves /api", "channel", {"prefix": "/api"},
+             base_suffix="/api/v1", expected_codes=("API001",)),
+    Scenario("wrong-model", "model ID with a missing suffix", "channel", {"models": ("sim-coder-plus", "sim-max")},
+             model="sim-coder", expected_codes=("MODEL001",)),
+    Scenario("chat-only", "the provider has /chat/completions but no /responses", "channel", {"chat_only": True},
+             expected_codes=("API002",)),
+    Scenario("4k-window", "the provider serves a 4096-token window", "context",
+             {"context_window": 4096, "publish_window": True}, expected_codes=("CTX002",)),
+    Scenario("flaky-channel", "502s and resets on most requests", "channel",
+             {"failure_rate": 0.8, "failure_kinds": ("502", "reset"), "failure_seed": 11}),
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    scenario: Scenario
+    report: Report
+
+    @property
+    def got(self) -> str:
+        return self.report.verdict.value
+
+    @property
+    def passed(self) -> bool:
+        codes = {f.code for f in self.report.findings}
+        return self.got == self.scenario.expected and set(self.scenario.expected_codes) <= codes
+
+    @property
+    def top(self) -> str:
+        f = self.report.findings[0] if self.report.findings else None
+        return f"{f.code} {f.title}" if f else "-"
+
+
+def config_text(s: Scenario, server: sim.RunningSim) -> str:
+    return (f'model = "{s.model}"\nmodel_provider = "sim"\n\n[model_providers.sim]\nname = "codexdoctor simulator"\n'
+            f'base_url = "{server.url}{s.base_suffix}"\nenv_key = "SIM_API_KEY"\nwire_api = "responses"\n{s.extra_config}')
+
+
+def run_scenario(s: Scenario, timeout: float = 5.0) -> Outcome:
+    options = {"api_key": DEMO_KEY, **s.sim_options}
+    with sim.start(**options) as server:
+        home = Path(tempfile.mkdtemp(prefix="codexdoctor-demo-"))
+        try:
+            codex_home = home / ".codex"
+            codex_home.mkdir()
+            (codex_home / "config.toml").write_text(config_text(s, server), encoding="utf-8")
+            env = {"HOME": str(home), "CODEX_HOME": str(codex_home), **s.env}
+            report, _ = run_check(CheckOptions(env=env, home=home, cwd=home, system_config=None,
+                                               codex_version=ASSUMED_CODEX, timeout=timeout))
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+    return Outcome(s, report)
+
+
+def run_all(names: tuple[str, ...] = (), progress: Callable[[str], None] | None = None) -> list[Outcome]:
+    chosen = [s for s in SCENARIOS if not names or s.name in names]
+    outcomes = []
+    for s in chosen:
+        if progress:
+            progress(s.name)
+        outcomes.append(run_scenario(s))
+    return outcomes
+
+
+def table(outcomes: list[Outcome], ascii_only: bool = False) -> str:
+    from tabulate import tabulate
+
+    ok, bad = ("ok", "FAIL") if ascii_only else ("✓", "✗")
+    rows = [[o.scenario.name, o.scenario.description, o.scenario.expected, o.got, ok if o.passed else bad, o.top]
+            for o in outcomes]
+    return tabulate(rows, headers=["scenario", "what is wrong", "expected", "codexdoctor", "", "top finding"])

@@ -1,0 +1,31 @@
+"""`codexdoctor demo` is a self-test a user can run: every scenario gets its expected verdict."""
+
+from codexdoctor import demo
+
+
+def test_every_scenario_gets_its_verdict(home, run):
+    code, out, err = run("demo")
+    assert code == 0, out
+    assert f"{len(demo.SCENARIOS)}/{len(demo.SCENARIOS)} scenarios got their expected verdict." in out
+    for s in demo.SCENARIOS:
+        assert s.name in out
+    assert not (home / ".codex").exists()  # never touches the user's real CODEX_HOME
+
+
+def test_single_scenario_prints_its_report(home, run):
+    code, out, _ = run("demo", "--scenario", "v1-vs-api")
+    assert code == 0
+    assert "=== v1-vs-api" in out and "API001" in out and 'set base_url = "http://127.0.0.1:' in out
+
+
+def test_list_and_unknown(run):
+    code, out, _ = run("demo", "--list")
+    assert code == 0 and "flaky-channel" in out
+    code, _, err = run("demo", "--scenario", "nope")
+    assert code == 2 and "unknown scenario" in err
+
+
+def test_a_wrong_expectation_fails_the_self_test(monkeypatch):
+    broken = demo.Scenario("healthy-but-expected-context", "x", "context")
+    outcome = demo.run_scenario(broken)
+    assert outcome.got == "ok" and not outcome.passed
