@@ -125,6 +125,62 @@ def check(overrides, profile, model, codex_version, offline, timeout, no_canary,
     raise SystemExit(exit_code(report, fail_on))
 
 
+@cli.command()
+@with_config_options
+@click.option("--max-context", type=click.IntRange(1024), default=None,
+              help="Largest session size to try, in tokens (default: the window Codex assumes x 1.1).")
+@click.option("--repeat", type=click.IntRange(1, 10), default=3, show_default=True,
+              help="Requests just below and just above the break, to tell stable from unstable.")
+@click.option("--budget", type=click.IntRange(1000), default=300_000, show_default=True,
+              help="Input tokens the probe may spend in total; it never goes past it.")
+@click.option("-y", "--yes", is_flag=True, help="Run even when the worst-case estimate exceeds --budget (still stops at it).")
+@click.option("--stall-threshold", type=click.FloatRange(0.1), default=2.0, show_default=True,
+              help="Seconds of silence mid-answer that count as a stall.")
+@click.option("--request-timeout", type=click.FloatRange(1), default=120.0, show_default=True, help="Per request, seconds.")
+@click.option("--timeout", type=click.FloatRange(1), default=1800.0, show_default=True, help="Whole probe, seconds.")
+@click.option("--turn-tokens", type=click.IntRange(100), default=2000, show_default=True,
+              help="Typical tokens one Codex turn adds, for the turns-per-session advice.")
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="text", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
+@click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
+@click.option("--no-color", is_flag=True)
+def probe(overrides, profile, model, codex_version, max_context, repeat, budget, yes, stall_threshold, request_timeout,
+          timeout, turn_tokens, fmt, output, fail_on, verbose, quiet, no_color):
+    """Single question vs a growing session: find where it breaks, and whether the break is stable.
+
+    Spends tokens: the plan (requests and input tokens) is printed before anything is sent,
+    and the probe never goes past --budget.
+    """
+    from codexdoctor.doctor import ProbeRefused, run_probe
+    from codexdoctor.probe import ProbeSettings
+    from codexdoctor.render import RenderOptions, render
+    from codexdoctor.report import exit_code
+
+    settings = ProbeSettings(max_context=max_context, repeat=repeat, budget=budget, stall_threshold_s=stall_threshold,
+                             request_timeout_s=request_timeout, total_timeout_s=timeout, turn_tokens=turn_tokens)
+    progress = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
+
+    def confirm(plan: str) -> bool:
+        if yes:
+            return True
+        if sys.stdin is not None and sys.stdin.isatty():
+            return click.confirm("The estimate exceeds --budget. Run anyway (it stops at the budget)?", default=False, err=True)
+        return False
+
+    opts = _check_options(overrides, profile, model, codex_version, offline=False)
+    try:
+        report, ctx = run_probe(opts, settings, confirm, progress)
+    except ProbeRefused:
+        click.echo(f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
+                   "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context.", err=True)
+        raise SystemExit(EXIT_USAGE) from None
+    ropts = RenderOptions(color=_use_color(no_color, output), ascii=not _stdout_can_encode() and not output, verbose=verbose)
+    emit(render(report, fmt, ropts), output, ctx.redactor)
+    raise SystemExit(exit_code(report, fail_on))
+
+
 @cli.command("config")
 @with_config_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)

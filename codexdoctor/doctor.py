@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from codexdoctor import config as config_mod
 from codexdoctor import secrets
 from codexdoctor.checks import STATIC_CHECKS, run_static
 from codexdoctor.checks.base import CheckContext
-from codexdoctor.model import Report
+from codexdoctor.model import CheckResult, Report, Section, Status
 from codexdoctor.redact import Redactor
 from codexdoctor.report import build_report
 from codexdoctor.rules import evaluate
@@ -60,3 +60,111 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
         live_ran = any(r.status.value in ("pass", "warn", "fail") for r in live_results)
     findings = evaluate(results)
     return build_report("check", ctx, results, findings, live_ran, notes, opts.lang), ctx
+
+
+class ProbeRefused(Exception):
+    """The announced estimate is above --budget and the user did not agree (--yes or the prompt)."""
+
+
+def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
+              progress: Callable[[str], None]) -> tuple[Report, CheckContext]:
+    """Static checks, then (if Codex would send anything) the announced, budgeted session probe."""
+    from codexdoctor import probe as probe_mod
+    from codexdoctor import tokens
+    from codexdoctor.checks import live
+    from codexdoctor.classify import classify
+    from codexdoctor.transport import Deadline
+
+    ctx = make_context(opts)
+    static = run_static(ctx, STATIC_CHECKS)
+    blockers = live.blocked_by_static(static)
+    if blockers:
+        note = "Probe not run: Codex would stop before sending a request (" + ", ".join(blockers) + "); no tokens were spent."
+        return build_report("probe", ctx, static, evaluate(static), False, [note], opts.lang), ctx
+    tok = tokens.for_model(str(ctx.resolution.model or ""))
+    probe = probe_mod.Probe(ctx, settings, tok, progress=progress)
+    requests, estimate = probe.estimate()
+    plan = (f"Probe plan: at most {requests} requests and about {estimate:,} input tokens (worst case, no break below "
+            f"{probe.max_context:,} tokens); it stops at --budget {settings.budget:,}. Output is capped at "
+            f"{settings.max_output_tokens} tokens per request.")
+    progress(plan)
+    if estimate > settings.budget and not confirm(plan):
+        raise ProbeRefused(plan)
+    try:
+        outcome = probe.run()
+    finally:
+        probe.client.close()
+    facts = probe_mod.analyse(outcome, settings)
+    facts["user_config"] = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
+    facts["repeat"] = settings.repeat
+    if outcome.stopped and (outcome.first_fail is None or outcome.stable is None):
+        facts["inconclusive_reason"] = (f"the probe stopped at the {outcome.stopped} before locating and confirming the break "
+                                        f"({outcome.spent:,} input tokens spent)")
+    checks = list(static)
+    if outcome.single_exchange is not None:
+        runner = live.LiveRun(ctx, Deadline(1), client=probe.client)
+        single = outcome.single_exchange
+        checks.append(runner.reach_result(single, single))
+        checks.append(runner.canary_result(single, classify(single, probe.plan.wire)))
+    checks.append(_probe_check(facts))
+    notes = [f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
+             f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."]
+    sections = [_steps_section(outcome), *_summary_section(facts)]
+    return build_report("probe", ctx, checks, evaluate(checks), True, notes, opts.lang, sections=sections), ctx
+
+
+def _probe_check(facts: Mapping[str, Any]) -> CheckResult:
+    if facts.get("stable") is not None or facts.get("truncated") or 0 < facts["singles_ok"] < facts["singles"]:
+        status = Status.FAIL
+    elif facts.get("stage1") or facts.get("stage2") or facts.get("stopped"):
+        status = Status.WARN
+    elif facts["singles_ok"] == 0:
+        status = Status.SKIP
+    else:
+        status = Status.PASS
+    if facts.get("last_ok") and facts.get("first_fail"):
+        summary = f"breaks between {facts['last_ok']:,} and {facts['first_fail']:,} tokens" + (
+            " (stable)" if facts.get("stable") else " (unstable)" if facts.get("stable") is False else "")
+    elif facts["singles_ok"] == 0:
+        summary = "single question failed; session not probed"
+    elif facts.get("no_break"):
+        summary = f"no break up to {facts['max_context']:,} tokens"
+    else:
+        summary = f"stopped at the {facts.get('stopped')}"
+    evidence = [f"{facts['singles_ok']}/{facts['singles']} single questions ok, median first token "
+                f"{facts['baseline_ttft_ms']} ms" if facts.get("baseline_ttft_ms") is not None else
+                f"{facts['singles_ok']}/{facts['singles']} single questions ok",
+                f"{facts['requests']} requests, {facts['spent']:,} input tokens (budget {facts['budget']:,})"]
+    if facts.get("slope_ms_per_1k") is not None:
+        evidence.append(f"first-token slope {facts['slope_ms_per_1k']} ms per 1K tokens; ratio {facts.get('ttft_ratio')}x")
+    return CheckResult("ctx.probe", "Session probe", status, summary, facts, tuple(evidence))
+
+
+def _steps_section(outcome) -> Section:
+    rows = []
+    for i, s in enumerate(outcome.steps, 1):
+        rows.append((i, s.phase, f"{s.sent:,}", "-" if s.ttft_ms is None else f"{s.ttft_ms:,.0f}",
+                     "-" if s.max_gap_ms is None else f"{s.max_gap_ms:,.0f}", "ok" if s.ok else s.kind))
+    points = tuple((float(s.sent), float(s.ttft_ms)) for s in outcome.steps if s.ok and s.ttft_ms is not None)
+    return Section("probe.steps", "Session probe steps", ("#", "phase", "tokens sent", "first token ms",
+                                                         "longest gap ms", "result"), tuple(rows), points,
+                   "tokens sent", "time to first token (ms)")
+
+
+def _summary_section(facts: Mapping[str, Any]) -> list[Section]:
+    lines = []
+    if facts.get("last_ok") and facts.get("first_fail"):
+        spread = (facts["first_fail"] - facts["last_ok"]) / facts["last_ok"] * 100
+        lines.append(f"Usable window: about {facts['last_ok']:,} tokens (break between {facts['last_ok']:,} and "
+                     f"{facts['first_fail']:,}, within {spread:.1f}%)")
+        lines.append("Breakpoint: " + ("stable" if facts.get("stable") else "unstable" if facts.get("stable") is False
+                                        else "not confirmed"))
+    elif facts.get("no_break"):
+        lines.append(f"Usable window: at least {facts['max_context']:,} tokens (no break found)")
+    stages = [name for name, key in (("1 latency grows", "stage1"), ("2 mid-stream stalls", "stage2"),
+                                     ("3 failure", "stage3")) if facts.get(key)]
+    lines.append("Stages seen: " + (", ".join(stages) if stages else "none"))
+    if facts.get("turns_per_session") is not None:
+        lines.append(f"Turns per session to stay under 70% of the window: {facts['turns_per_session']} "
+                     f"(at ~{facts['turn_tokens']:,} tokens per turn on top of Codex's ~8,500-token first request)")
+    return [Section("probe.summary", "Measured", lines=tuple(lines))]

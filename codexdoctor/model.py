@@ -87,6 +87,20 @@ class ProviderSummary:
 
 
 @dataclass(frozen=True)
+class Section:
+    """Extra measured material a command shows (the probe's step table and chart); renderers lay it out."""
+
+    id: str
+    title: str
+    headers: tuple[str, ...] = ()
+    rows: tuple[tuple[Any, ...], ...] = ()
+    chart: tuple[tuple[float, float], ...] = ()  # (x, y) points, e.g. (tokens sent, time to first token ms)
+    chart_x: str = ""
+    chart_y: str = ""
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Report:
     """The only object renderers see."""
 
@@ -101,6 +115,7 @@ class Report:
     provider: ProviderSummary | None
     notes: tuple[str, ...] = ()
     lang: str = "en"
+    sections: tuple[Section, ...] = ()
 
     def worst_severity(self) -> Severity | None:
         ranks = [f.severity for f in self.findings]

@@ -10,7 +10,7 @@ from typing import Any, Iterable, Mapping
 from codexdoctor import __version__
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.env import display_env_key
-from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Severity, Status, Verdict
+from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Section, Severity, Status, Verdict
 from codexdoctor.redact import fingerprint
 
 SCHEMA_VERSION = "1"
@@ -39,6 +39,9 @@ def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], l
     if not live_ran:
         return Verdict.INCONCLUSIVE, ("static checks found no error; live checks were skipped (--offline), "
                                       "so the channel itself is untested")
+    pending = next((c for c in checks if c.facts.get("inconclusive_reason")), None)
+    if pending is not None:
+        return Verdict.INCONCLUSIVE, pending.facts["inconclusive_reason"]
     canary = next((c for c in checks if c.id == "api.canary"), None)
     if canary is not None and canary.facts.get("skipped"):
         return Verdict.INCONCLUSIVE, ("no error found, but the canary was skipped (--no-canary): the key and model "
@@ -79,7 +82,7 @@ def environment_summary(ctx: CheckContext, proxy_used: bool | None = None) -> di
 
 def build_report(command: str, ctx: CheckContext, checks: list[CheckResult], findings: list[Finding],
                  live_ran: bool, notes: Iterable[str] = (), lang: str = "en",
-                 environment: Mapping[str, Any] | None = None) -> Report:
+                 environment: Mapping[str, Any] | None = None, sections: Iterable[Section] = ()) -> Report:
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     findings = sorted(findings, key=lambda f: (order[f.severity], f.code))
     verdict, reason = decide_verdict(findings, checks, live_ran)
@@ -88,7 +91,7 @@ def build_report(command: str, ctx: CheckContext, checks: list[CheckResult], fin
         verdict_reason=reason, checks=tuple(checks), findings=tuple(findings),
         environment=dict(environment or environment_summary(ctx)),
         provider=provider_summary(ctx) if ctx.resolution.provider.defined else None,
-        notes=tuple(notes), lang=lang,
+        notes=tuple(notes), lang=lang, sections=tuple(sections),
     )
 
 

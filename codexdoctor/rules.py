@@ -64,6 +64,15 @@ def each(key: str, pred: Callable[[Mapping[str, Any]], bool] = lambda item: True
     return lambda f: [dict(item) for item in f.get(key) or [] if pred(item)]
 
 
+def _session_advice(f: Mapping[str, Any]) -> str:
+    turns = f.get("turns_per_session") or 0
+    if turns < 1:
+        return ("This window cannot hold Codex's own first request (about 8,500 tokens of instructions and tool schemas) "
+                "plus a turn: serve the model with a larger window (at least 16384 tokens).")
+    return (f"Start a new session every {turns} turns (at about {f.get('turn_tokens')} tokens per turn, that stays under "
+            "70% of the window).")
+
+
 def _version_text(f: Mapping[str, Any]) -> str:
     return f"Codex {f['codex_version']}" if f.get("codex_version") else "Codex (version unknown: `codex --version` not found)"
 
@@ -556,6 +565,69 @@ RULES: tuple[Rule, ...] = (
          ("Serve the model with a larger window (e.g. llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`), at least 16384 tokens.",
           "Then tell Codex the real size in {user_config}:\nmodel_context_window = <served window>"),
          once(lambda f: f["served"] is not None and f["served"] < f["min_usable"])),
+    Rule("CTX004", "latency-grows-with-context", "ctx.probe", W, CONTEXT,
+         "Stage 1: time to first token grows with the session",
+         "Time to first token rose from {baseline_text} (a single question) to {largest_ttft_text} at {largest_ok} tokens "
+         "({ttft_ratio}x; about {slope_ms_per_1k} ms per 1,000 tokens of history). Every turn re-reads the whole history.",
+         ("Start a new session every {turns_text} turns and carry a 5-line summary of the conclusions instead of the history.",
+          "Keep the start of the session stable (same instructions and tools) so a provider with prefix caching can reuse it.",
+          "Move side questions to a separate session: their answers otherwise ride along in every later request."),
+         once(lambda f: f["stage1"])),
+    Rule("CTX005", "mid-stream-stalls", "ctx.probe", W, CONTEXT,
+         "Stage 2: the answer stalls mid-stream",
+         "{stall_count} answer(s) went silent for at least {stall_threshold_s} s after text had started "
+         "(longest {longest_stall_text}). Under cache pressure this comes before outright failures.",
+         ("Shorten sessions (see the turns-per-session advice); if stalls reach stream_idle_timeout_ms, Codex reports "
+          "`idle timeout waiting for SSE`.",
+          "If stalls also happen with short sessions, the provider is overloaded: run `codexdoctor probe` again later."),
+         once(lambda f: f["stage2"])),
+    Rule("CTX006", "stable-breakpoint", "ctx.probe", E, CONTEXT,
+         "Stage 3: the session breaks at a stable size",
+         "A single question works, but the growing session fails from {first_fail} tokens on ({failure_text}); every request "
+         "at {last_ok} tokens or less worked, and repeating both {repeat_text}. Usable window: about {last_ok} tokens "
+         "(the break lies between {last_ok} and {first_fail}).",
+         ("Tell Codex the real window so it compacts in time: add at the top level of {user_config}:\n"
+          "model_context_window = {suggest_window}\nmodel_auto_compact_token_limit = {suggest_compact}",
+          "{session_advice}",
+          "Carry a 5-line summary of the conclusions into the next session instead of the history.",
+          "Move side questions out of the main session, and keep its start (instructions, tools) unchanged."),
+         lambda f: [{"failure_text": ", ".join(f["failure_kinds"]) or "failed",
+                     "repeat_text": "gave the same result every time",
+                     "session_advice": _session_advice(f)}] if f.get("stable") and f.get("last_ok") else []),
+    Rule("CTX007", "unstable-breakpoint", "ctx.probe", E, CHANNEL,
+         "Failures do not sit at one size: the channel, not the context",
+         "Requests just below and just above the apparent break ({last_ok} / {first_fail} tokens) gave mixed results "
+         "({failure_text}). A window fails at the same size every time; this looks like rate limits, capacity or timeouts.",
+         ("Run `codexdoctor check` for the channel's error codes, and look at the provider's status page and your rate limits.",
+          "Retry later or at a quieter time; if it persists, try another region, key or provider."),
+         lambda f: [{"failure_text": ", ".join(f["failure_kinds"]) or "mixed"}] if f.get("stable") is False else []),
+    Rule("CTX008", "silent-truncation", "ctx.probe", E, CONTEXT,
+         "The provider silently cuts the conversation",
+         "At {truncated_at} tokens the provider answered 200 but counted only {reported_at_truncation} input tokens: it dropped "
+         "the start of the conversation without an error (Ollama does this when the prompt exceeds num_ctx). Codex then "
+         "forgets earlier turns or repeats itself.",
+         ("Raise the server's window: for Ollama, `OLLAMA_CONTEXT_LENGTH=32768 ollama serve` or `PARAMETER num_ctx 32768` in a Modelfile.",
+          "Then set model_context_window at the top level of {user_config} to the window the server really has "
+          "(here about {reported_at_truncation})."),
+         once(lambda f: f["truncated"])),
+    Rule("CTX009", "no-breakpoint", "ctx.probe", I, CONTEXT,
+         "No break up to the probed size",
+         "The session worked at every size up to {max_context} tokens.",
+         ("If Codex still fails, run `codexdoctor sessions` on its logs, or probe further with --max-context.",),
+         once(lambda f: f["no_break"])),
+    Rule("CTX010", "probe-stopped-early", "ctx.probe", W, CONTEXT,
+         "The probe stopped before locating the break",
+         "Stopped at the {stopped} after {requests} requests and {spent} input tokens. Learned so far: works up to "
+         "{last_ok_text} tokens{fail_text}.",
+         ("Raise the budget (--budget) or narrow the range (--max-context) and run `codexdoctor probe` again.",),
+         lambda f: [{"last_ok_text": f["last_ok"] if f.get("last_ok") else "(none)",
+                     "fail_text": f", fails at {f['first_fail']}" if f.get("first_fail") else ""}] if f.get("stopped") else []),
+    Rule("CTX011", "single-question-unreliable", "ctx.probe", E, CHANNEL,
+         "Even single questions fail sometimes",
+         "{singles_ok} of {singles} fresh one-line requests succeeded ({single_kinds_text}). A short question in a new "
+         "session does not depend on the context, so this is the channel.",
+         ("Run `codexdoctor check` for the channel's error codes; check the provider's status page, rate limits and your network or proxy.",),
+         lambda f: [{"single_kinds_text": ", ".join(f["single_kinds"]) or "failed"}] if 0 < f["singles_ok"] < f["singles"] else []),
     Rule("CTX003", "single-question-overflows", "api.canary", E, CONTEXT,
          "Even a one-line request overflows the window",
          "POST {url} answered {status}: {message}. A tiny request exceeds the context window, so every Codex turn will fail.",
@@ -575,8 +647,16 @@ def fmt(template: str, values: Mapping[str, Any]) -> str:
     return string.Formatter().vformat(template, (), _Blank(values))
 
 
+def _ms(value: Any) -> str:
+    return f"{value / 1000:.1f} s" if isinstance(value, (int, float)) and value >= 1000 else f"{value:.0f} ms" if isinstance(value, (int, float)) else "?"
+
+
 def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
     extra: dict[str, Any] = {}
+    if "baseline_ttft_ms" in facts:
+        extra.update(baseline_text=_ms(facts.get("baseline_ttft_ms")), largest_ttft_text=_ms(facts.get("largest_ttft_ms")),
+                     longest_stall_text=_ms(facts.get("longest_stall_ms")),
+                     turns_text=str(facts["turns_per_session"]) if facts.get("turns_per_session") else "few")
     if "available" in facts:
         extra["available_text"] = ", ".join(facts["available"]) or "none"
     if "codex_version" in facts:

@@ -56,6 +56,7 @@ class StreamStats:
     first_event_ms: float | None = None
     first_token_ms: float | None = None
     max_gap_ms: float = 0.0
+    max_gap_after_token_ms: float = 0.0  # silences once text flows: stage 2 stalls, not prefill
     terminal: str | None = None  # response.completed | response.failed | response.incomplete | error | [DONE] | None
     error: Mapping[str, Any] | None = None  # error object carried inside the stream
     incomplete_reason: str | None = None
@@ -217,6 +218,7 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
     first_event = first_token = None
     last = None
     max_gap = 0.0
+    max_gap_after_token = 0.0
     terminal = cut = None
     error = usage = None
     incomplete = None
@@ -226,13 +228,15 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
     event_name = None
 
     def dispatch(name: str | None, data: str) -> str | None:
-        nonlocal events, first_event, first_token, last, max_gap, error, usage, incomplete, bad
+        nonlocal events, first_event, first_token, last, max_gap, max_gap_after_token, error, usage, incomplete, bad
         now = clock()
         events += 1
         if first_event is None:
             first_event = now
         if last is not None:
             max_gap = max(max_gap, now - last)
+            if first_token is not None:
+                max_gap_after_token = max(max_gap_after_token, now - last)
         last = now
         if data.strip() == "[DONE]":
             return "[DONE]"
@@ -302,8 +306,10 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
     ms = lambda t: None if t is None else round((t - started) * 1000, 1)  # noqa: E731
     if last is not None and terminal is None and cut == "idle":
         max_gap = max(max_gap, clock() - last)
-    return StreamStats(events, ms(first_event), ms(first_token), round(max_gap * 1000, 1), terminal, error, incomplete,
-                       usage, "".join(text)[:200], cut, bad)
+        if first_token is not None:
+            max_gap_after_token = max(max_gap_after_token, clock() - last)
+    return StreamStats(events, ms(first_event), ms(first_token), round(max_gap * 1000, 1),
+                       round(max_gap_after_token * 1000, 1), terminal, error, incomplete, usage, "".join(text)[:200], cut, bad)
 
 
 def _chat_delta(obj: dict) -> str | None:

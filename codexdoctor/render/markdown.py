@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from codexdoctor.model import Report, Severity, Status
 from codexdoctor.render import RenderOptions
+from codexdoctor.render.chart import scatter
 
 MARK = {Status.PASS: "✅", Status.WARN: "⚠️", Status.FAIL: "❌", Status.SKIP: "➖", Status.CRASH: "💥"}
 SEV = {Severity.ERROR: "❌ error", Severity.WARNING: "⚠️ warning", Severity.INFO: "ℹ️ info"}
@@ -43,6 +44,17 @@ def render(report: Report, opts: RenderOptions) -> str:
                 out += list(f.evidence)
                 out += ["```", "", "</details>"]
             out.append("")
+    for section in report.sections:
+        out += [f"## {section.title}", ""]
+        if section.headers:
+            out.append("| " + " | ".join(section.headers) + " |")
+            out.append("|" + "---|" * len(section.headers))
+            out += ["| " + " | ".join(_cell(str(c)) for c in row) + " |" for row in section.rows]
+            out.append("")
+        if section.chart:
+            out += ["```"] + scatter(section.chart, section.chart_x, section.chart_y, ascii_only=True) + ["```", ""]
+        if section.lines:
+            out += [f"- {line}" for line in section.lines] + [""]
     out += ["## Checks", "", "| | check | result |", "|---|---|---|"]
     out += [f"| {MARK[c.status]} | {c.title} | {_cell(c.summary)} |" for c in report.checks]
     out.append("")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from codexdoctor.model import Report, Severity, Status, Verdict
+from codexdoctor.model import Report, Section, Severity, Status, Verdict
 from codexdoctor.render import RenderOptions
+from codexdoctor.render.chart import scatter
 
 UNICODE = {Status.PASS: "✓", Status.WARN: "!", Status.FAIL: "✗", Status.SKIP: "-", Status.CRASH: "‼"}
 ASCII = {Status.PASS: "+", Status.WARN: "!", Status.FAIL: "x", Status.SKIP: "-", Status.CRASH: "#"}
@@ -18,6 +19,26 @@ def _paint(text: str, code: str, opts: RenderOptions) -> str:
 
 def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line if line else line for line in text.splitlines())
+
+
+def table_lines(headers: tuple[str, ...], rows: tuple[tuple, ...]) -> list[str]:
+    cells = [list(map(str, headers))] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    fmt = lambda r: "  ".join(c.rjust(w) if c[:1].isdigit() else c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
+    return [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
+
+
+def render_section(section: Section, opts: RenderOptions) -> list[str]:
+    out = [f"{section.title}:"]
+    if section.headers:
+        out += ["  " + line for line in table_lines(section.headers, section.rows)]
+    if section.chart:
+        out.append("")
+        out += ["  " + line for line in scatter(section.chart, section.chart_x, section.chart_y, ascii_only=opts.ascii)]
+    if section.lines:
+        out.append("")
+        out += ["  " + line for line in section.lines]
+    return out
 
 
 def render(report: Report, opts: RenderOptions) -> str:
@@ -38,6 +59,9 @@ def render(report: Report, opts: RenderOptions) -> str:
                 out.append(f"    {line}")
             if check.duration_ms is not None:
                 out.append(f"    ({check.duration_ms:.0f} ms)")
+    for section in report.sections:
+        out.append("")
+        out.extend(render_section(section, opts))
     if report.findings:
         out.append("")
         out.append("Findings:")

@@ -1,0 +1,312 @@
+"""`codexdoctor probe`: single question vs a growing session, breakpoint search, stability, three stages.
+
+The seed guide's manual method, measured: ask one short question in a fresh
+session; then grow a session (every request resends the whole conversation,
+as Codex does) on a geometric schedule until it breaks; bisect to ±2%; repeat
+just below and just above the break. Stable → context; single question fails
+or the break wanders → channel. Every request is counted against an
+announced token budget and the probe stops at it.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.checks.live import (CANARY_INSTRUCTIONS, CANARY_PROMPT, CODEX_FIRST_REQUEST_TOKENS, Plan,
+                                     assumed_window, canary_body, make_plan, with_query)
+from codexdoctor.classify import classify
+from codexdoctor.filler import INSTRUCTIONS, Conversation, as_chat_messages
+from codexdoctor.tokens import Tokenizer
+from codexdoctor.transport import Deadline, Exchange, make_client, proxy_for, send
+
+CONTEXT_KINDS = ("context_exceeded", "truncated", "stream_incomplete")
+
+
+@dataclass(frozen=True)
+class ProbeSettings:
+    max_context: int | None = None  # None: the window Codex assumes x 1.1
+    repeat: int = 3
+    budget: int = 300_000  # input tokens, all requests together
+    singles: int = 3
+    start: int = 1024
+    precision: float = 0.02
+    min_precision_tokens: int = 256
+    stall_threshold_s: float = 2.0
+    request_timeout_s: float = 120.0
+    total_timeout_s: float = 1800.0
+    turn_tokens: int = 2000  # a typical Codex turn (prompt, tool output, answer), for "new session every K turns"
+    max_output_tokens: int = 16
+    truncation_share: float = 0.9  # reported input below this share of what was sent = silent truncation
+
+
+@dataclass(frozen=True)
+class Step:
+    """One request of the probe and what came back."""
+
+    phase: str  # single | grow | bisect | below | above
+    target: int
+    sent: int
+    ok: bool
+    kind: str
+    detail: str
+    status: int | None
+    ttft_ms: float | None
+    total_ms: float
+    max_gap_ms: float | None  # longest silence after the first token (stage 2)
+    reported_input: int | None
+    line: str
+
+
+@dataclass(frozen=True)
+class ProbeOutcome:
+    steps: tuple[Step, ...]
+    single_exchange: Exchange | None
+    last_ok: int | None  # largest context that worked (tokens sent)
+    first_fail: int | None  # smallest context that failed
+    stable: bool | None  # None when no boundary was found
+    stopped: str | None  # "budget" | "deadline" | None
+    spent: int
+    estimate_tokens: int
+    estimate_requests: int
+    max_context: int
+    tokenizer: str
+    exact_tokens: bool
+
+
+def schedule(start: int, max_context: int) -> list[int]:
+    sizes, n = [], start
+    while n < max_context:
+        sizes.append(n)
+        n *= 2
+    sizes.append(max_context)
+    return sizes
+
+
+def estimate(settings: ProbeSettings, max_context: int, single_tokens: int) -> tuple[int, int]:
+    """Worst case (no break below max_context): requests and input tokens, before anything is sent."""
+    sizes = schedule(settings.start, max_context)
+    gap = max_context - (sizes[-2] if len(sizes) > 1 else 0)
+    tolerance = max(settings.min_precision_tokens, settings.precision * max_context / 2)
+    bisections = max(0, math.ceil(math.log2(max(1.0, gap / tolerance))))
+    requests = settings.singles + len(sizes) + bisections + 2 * settings.repeat
+    tokens = settings.singles * single_tokens + sum(sizes) + (bisections + 2 * settings.repeat) * max_context
+    return requests, tokens
+
+
+class Probe:
+    def __init__(self, ctx: CheckContext, settings: ProbeSettings, tokenizer: Tokenizer, client=None,
+                 progress: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ctx = ctx
+        self.settings = settings
+        self.tok = tokenizer
+        self.plan: Plan = make_plan(ctx)
+        needs_tls = self.plan.base_url.startswith("https:") or proxy_for(self.plan.base_url, ctx.env) is not None
+        self.client = client or make_client(ctx.env, tls=needs_tls)
+        self.progress = progress or (lambda _line: None)
+        self.conversation = Conversation(tokenizer)
+        self.clock = clock
+        self.total = Deadline(settings.total_timeout_s, clock)
+        self.steps: list[Step] = []
+        self.spent = 0
+        self.stopped: str | None = None
+        self.single_tokens = tokenizer.count(CANARY_INSTRUCTIONS) + tokenizer.count(CANARY_PROMPT) + 3
+        assumed, _ = assumed_window(ctx)
+        self.max_context = settings.max_context or int(assumed * 1.1)
+
+    def estimate(self) -> tuple[int, int]:
+        return estimate(self.settings, self.max_context, self.single_tokens)
+
+    # ---- requests ---------------------------------------------------------------------------------
+    def _body(self, items: list[dict[str, Any]] | None) -> dict[str, Any]:
+        if items is None:
+            body = canary_body(self.plan.wire, self.plan.model)
+        elif self.plan.wire == "chat":
+            body = {"model": self.plan.model, "messages": as_chat_messages(items), "stream": True,
+                    "max_tokens": self.settings.max_output_tokens}
+        else:
+            body = {"model": self.plan.model, "instructions": INSTRUCTIONS, "input": items, "stream": True,
+                    "store": False, "max_output_tokens": self.settings.max_output_tokens}
+        if self.plan.wire != "chat":
+            body["max_output_tokens"] = self.settings.max_output_tokens
+        return body
+
+    def _affordable(self, tokens: int) -> bool:
+        if self.total.expired:
+            self.stopped = self.stopped or "deadline"
+            return False
+        if self.spent + tokens > self.settings.budget:
+            self.stopped = self.stopped or "budget"
+            return False
+        return True
+
+    def request(self, phase: str, target: int | None) -> tuple[Step, Exchange] | None:
+        """Send one probe request, or None when the budget or deadline forbids it."""
+        if target is None:
+            items, sent = None, self.single_tokens
+        else:
+            items, sent = self.conversation.build(target)
+        if not self._affordable(sent):
+            return None
+        self.spent += sent
+        path = "/chat/completions" if self.plan.wire == "chat" else "/responses"
+        url = with_query(self.plan.base_url + path, self.plan.query)
+        headers = {**self.plan.headers, "Accept": "text/event-stream"}
+        deadline = Deadline(min(self.settings.request_timeout_s, max(0.1, self.total.remaining())), self.clock)
+        idle = min(self.plan.idle_s, self.settings.request_timeout_s)
+        ex = send(self.client, "POST", url, headers=headers, deadline=deadline, redact=self.ctx.redactor,
+                  json_body=self._body(items), stream=True, idle_s=idle)
+        kind = classify(ex, self.plan.wire)
+        s = ex.stream
+        reported = None
+        if s is not None and s.usage:
+            value = s.usage.get("input_tokens", s.usage.get("prompt_tokens"))
+            reported = value if isinstance(value, int) else None
+        ok, k, detail = kind.kind == "ok", kind.kind, kind.detail or kind.message
+        if ok and reported is not None and target is not None and reported < sent * self.settings.truncation_share \
+                and sent - reported >= self.settings.min_precision_tokens:
+            ok, k, detail = False, "truncated", f"provider counted {reported} input tokens of {sent} sent"
+        step = Step(phase, target or sent, sent, ok, k, detail, ex.status,
+                    s.first_token_ms if s else None, ex.elapsed_ms,
+                    s.max_gap_after_token_ms if s else None, reported, ex.line())
+        self.steps.append(step)
+        ttft = f"{step.ttft_ms:.0f} ms" if step.ttft_ms is not None else "-"
+        self.progress(f"  {phase:6} {sent:>8,} tokens -> {'ok' if ok else k:18} first token {ttft:>8}   "
+                      f"(spent {self.spent:,}/{self.settings.budget:,})")
+        return step, ex
+
+    # ---- the search ---------------------------------------------------------------------------------
+    def run(self) -> ProbeOutcome:
+        requests, tokens = self.estimate()
+        singles: list[tuple[bool, Exchange]] = []
+        for _ in range(self.settings.singles):
+            got = self.request("single", None)
+            if got is None:
+                break
+            singles.append((got[0].ok, got[1]))
+        single_ok = sum(ok for ok, _ in singles)
+        # The evidence for the single question: its first failure if any, else its first answer.
+        single_ex = next((ex for ok, ex in singles if not ok), singles[0][1] if singles else None)
+        last_ok = first_fail = None
+        stable = None
+        if single_ok > 0:
+            last_ok, first_fail = self._grow()
+            if first_fail is not None and last_ok is not None:
+                last_ok, first_fail = self._bisect(last_ok, first_fail)
+                stable = self._repeat(last_ok, first_fail)
+            elif first_fail is not None:
+                stable = self._repeat(None, first_fail)
+        return ProbeOutcome(tuple(self.steps), single_ex, last_ok, first_fail, stable, self.stopped, self.spent, tokens,
+                            requests, self.max_context, self.tok.name, self.tok.exact)
+
+    def _grow(self) -> tuple[int | None, int | None]:
+        last_ok = None
+        for size in schedule(self.settings.start, self.max_context):
+            got = self.request("grow", size)
+            if got is None:
+                return last_ok, None
+            step, _ = got
+            if not step.ok:
+                return last_ok, step.sent
+            last_ok = step.sent
+        return last_ok, None
+
+    def _tolerance(self, low: int) -> float:
+        return max(self.settings.min_precision_tokens, self.settings.precision * low)
+
+    def _bisect(self, low: int, high: int) -> tuple[int, int]:
+        while high - low > self._tolerance(low):
+            mid = (low + high) // 2
+            got = self.request("bisect", mid)
+            if got is None:
+                break
+            step, _ = got
+            if step.sent <= low or step.sent >= high:
+                break  # the filler cannot make a request strictly between them
+            if step.ok:
+                low = step.sent
+            else:
+                high = step.sent
+        return low, high
+
+    def _repeat(self, low: int | None, high: int) -> bool | None:
+        below, above = [], []
+        for _ in range(self.settings.repeat):
+            if low is not None:
+                got = self.request("below", low)
+                if got is None:
+                    break
+                below.append(got[0].ok)
+            got = self.request("above", high)
+            if got is None:
+                break
+            above.append(not got[0].ok)
+        if not above:
+            return None
+        return all(below) and all(above)
+
+
+# ---- reading the steps --------------------------------------------------------------------------------
+def linear_slope(points: list[tuple[int, float]]) -> float | None:
+    """Least-squares slope of time to first token, in ms per 1000 tokens."""
+    if len(points) < 2:
+        return None
+    xs = [p[0] / 1000 for p in points]
+    ys = [p[1] for p in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    var = sum((x - mx) ** 2 for x in xs)
+    if var == 0:
+        return None
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var
+
+
+def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
+    """Facts for the CTX rules: stages, boundary, stability, the usable window and what to do about it."""
+    singles = [s for s in outcome.steps if s.phase == "single"]
+    singles_ok = [s for s in singles if s.ok]
+    session = [s for s in outcome.steps if s.phase != "single"]
+    baseline = statistics.median([s.ttft_ms for s in singles_ok if s.ttft_ms is not None]) if singles_ok and any(
+        s.ttft_ms is not None for s in singles_ok) else None
+    points = [(s.sent, s.ttft_ms) for s in session if s.ok and s.ttft_ms is not None]
+    slope = linear_slope(points)
+    largest = max(points, default=None)
+    ratio = (largest[1] / baseline) if largest and baseline and baseline > 0 else None
+    stalls = [s for s in outcome.steps if s.max_gap_ms is not None and s.max_gap_ms >= settings.stall_threshold_s * 1000]
+    failures = [s for s in session if not s.ok]
+    kinds = sorted({s.kind for s in failures})
+    truncated = [s for s in session if s.kind == "truncated"]
+    usable = outcome.last_ok
+    facts: dict[str, Any] = {
+        "singles": len(singles), "singles_ok": len(singles_ok), "baseline_ttft_ms": baseline,
+        "single_kinds": sorted({s.kind for s in singles if not s.ok}),
+        "slope_ms_per_1k": round(slope, 1) if slope is not None else None,
+        "largest_ok": largest[0] if largest else None, "largest_ttft_ms": largest[1] if largest else None,
+        "ttft_ratio": round(ratio, 1) if ratio is not None else None,
+        "stage1": bool(ratio and ratio >= 2.5 and largest and baseline is not None and largest[1] - baseline >= 300),
+        "stall_count": len(stalls), "longest_stall_ms": max((s.max_gap_ms or 0 for s in stalls), default=0),
+        "stall_threshold_s": settings.stall_threshold_s, "stage2": bool(stalls),
+        "failure_kinds": kinds, "stage3": bool(failures),
+        "context_failure": any(k in CONTEXT_KINDS for k in kinds),
+        "truncated": bool(truncated),
+        "truncated_at": truncated[0].sent if truncated else None,
+        "reported_at_truncation": truncated[0].reported_input if truncated else None,
+        "last_ok": outcome.last_ok, "first_fail": outcome.first_fail, "stable": outcome.stable,
+        "precision_tokens": (outcome.first_fail - outcome.last_ok) if outcome.last_ok and outcome.first_fail else None,
+        "max_context": outcome.max_context, "no_break": outcome.first_fail is None and outcome.stopped is None and bool(singles_ok),
+        "stopped": outcome.stopped, "spent": outcome.spent, "budget": settings.budget,
+        "estimate_tokens": outcome.estimate_tokens, "estimate_requests": outcome.estimate_requests,
+        "requests": len(outcome.steps), "tokenizer": outcome.tokenizer, "exact_tokens": outcome.exact_tokens,
+        "usable": usable, "turn_tokens": settings.turn_tokens,
+    }
+    if usable:
+        facts["suggest_window"] = (usable // 1000) * 1000 if usable >= 2000 else usable
+        facts["suggest_compact"] = int(facts["suggest_window"] * 0.8)
+        room = int(usable * 0.7) - CODEX_FIRST_REQUEST_TOKENS
+        facts["turns_per_session"] = max(0, room // settings.turn_tokens)
+    return facts
+
+

@@ -1,0 +1,29 @@
+"""A small terminal scatter chart, so the probe's latency curve reads in any terminal or ticket."""
+
+from __future__ import annotations
+
+
+def scatter(points: tuple[tuple[float, float], ...], x_label: str, y_label: str, width: int = 56, height: int = 10,
+            ascii_only: bool = False) -> list[str]:
+    if not points:
+        return []
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1 = min(0.0, min(xs)), max(xs) or 1.0
+    y0, y1 = min(0.0, min(ys)), max(ys) or 1.0
+    grid = [[" "] * width for _ in range(height)]
+    mark = "*" if ascii_only else "●"
+    for x, y in points:
+        col = min(width - 1, int((x - x0) / ((x1 - x0) or 1) * (width - 1)))
+        row = min(height - 1, int((y - y0) / ((y1 - y0) or 1) * (height - 1)))
+        grid[height - 1 - row][col] = mark
+    bar, corner, dash = ("|", "+", "-") if ascii_only else ("│", "└", "─")
+    label_w = max(len(f"{y1:,.0f}"), len(f"{y0:,.0f}"))
+    lines = [f"{y_label}"]
+    for i, row in enumerate(grid):
+        label = f"{y1:,.0f}" if i == 0 else f"{y0:,.0f}" if i == height - 1 else ""
+        lines.append(f"{label:>{label_w}} {bar}{''.join(row)}")
+    lines.append(" " * label_w + " " + corner + dash * width)
+    left, right = f"{x0:,.0f}", f"{x1:,.0f}"
+    lines.append(" " * (label_w + 2) + left + " " * max(1, width - len(left) - len(right)) + right)
+    lines.append(" " * (label_w + 2) + x_label.center(width))
+    return lines

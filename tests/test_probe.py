@@ -1,0 +1,148 @@
+"""`codexdoctor probe` against the simulator: stable windows, flaky channels, stages, truncation, budget."""
+
+from pathlib import Path
+
+import pytest
+
+from codexdoctor.doctor import CheckOptions, ProbeRefused, run_probe
+from codexdoctor.model import Verdict
+from codexdoctor.probe import ProbeSettings, estimate, schedule
+from tests.conftest import write_config
+
+KEY = "sk-sim-probe-0123456789ab"
+
+
+def configure(home, server, extra=""):
+    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+                       f'base_url = "{server.base_url}"\nenv_key = "SIM_API_KEY"\n{extra}')
+
+
+def probe(home, settings, confirm=lambda plan: True, env=None):
+    lines = []
+    opts = CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY, **(env or {})}, home=home, cwd=Path.cwd(),
+                        system_config=None, codex_version=(0, 171, 0))
+    report, _ = run_probe(opts, settings, confirm, lines.append)
+    return report, lines
+
+
+def facts(report):
+    return next(c for c in report.checks if c.id == "ctx.probe").facts
+
+
+def codes(report):
+    return {f.code for f in report.findings}
+
+
+def sent_tokens(server):
+    return sum(r.input_tokens or 0 for r in server.records)
+
+
+def test_stable_8k_window_is_context(home, sim_server):
+    s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
+    configure(home, s)
+    report, lines = probe(home, ProbeSettings(max_context=20000))
+    f = facts(report)
+    assert report.verdict is Verdict.CONTEXT and "CTX006" in codes(report)
+    assert f["stable"] is True
+    assert abs(f["last_ok"] - 8192) / 8192 <= 0.02 and f["first_fail"] > 8192
+    ctx006 = next(x for x in report.findings if x.code == "CTX006")
+    assert "model_context_window = 8000" in ctx006.remedy[0]
+    assert lines[0].startswith("Probe plan: at most")  # announced before anything was sent
+    assert f["spent"] == sent_tokens(s)  # our count is what the provider counted
+
+
+def test_flaky_channel_is_unstable(home, sim_server):
+    s = sim_server(api_key=KEY, failure_rate=0.3, failure_kinds=("502", "reset"), failure_seed=5, token_interval_ms=0)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=16000))
+    assert report.verdict is Verdict.CHANNEL
+    assert codes(report) & {"CTX007", "CTX011"}
+    assert facts(report)["stable"] is not True
+
+
+def test_wrong_key_single_fails_with_auth_code(home, sim_server):
+    s = sim_server(api_key=KEY)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=16000), env={"SIM_API_KEY": "sk-wrong-000000000000"})
+    assert report.verdict is Verdict.CHANNEL and "AUTH001" in codes(report)
+    assert all(r.input_tokens is None for r in s.records)  # no session was grown after the single question failed
+    assert facts(report)["singles_ok"] == 0
+
+
+def test_rising_latency_is_stage_1(home, sim_server):
+    s = sim_server(api_key=KEY, latency_per_1k_ms=50, token_interval_ms=0)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=16000))
+    f = facts(report)
+    assert "CTX004" in codes(report) and f["stage1"] and f["slope_ms_per_1k"] > 30
+    assert f["no_break"] and "CTX009" in codes(report)
+
+
+def test_stalls_are_stage_2(home, sim_server):
+    s = sim_server(api_key=KEY, stall_after_tokens=2, stall_seconds=0.35, token_interval_ms=0)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=2048, stall_threshold_s=0.3, singles=1))
+    f = facts(report)
+    assert "CTX005" in codes(report) and f["stall_count"] >= 2 and f["longest_stall_ms"] >= 300
+
+
+def test_ollama_silent_truncation_is_detected(home, sim_server):
+    s = sim_server(api_key=KEY, context_window=8192, error_style="ollama", token_interval_ms=0)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=20000))
+    f = facts(report)
+    assert "CTX008" in codes(report) and f["truncated"] and f["reported_at_truncation"] == 8192
+    assert report.verdict is Verdict.CONTEXT
+
+
+def test_budget_refusal_sends_nothing(home, sim_server):
+    s = sim_server(api_key=KEY)
+    configure(home, s)
+    with pytest.raises(ProbeRefused):
+        probe(home, ProbeSettings(max_context=200_000, budget=50_000), confirm=lambda plan: False)
+    assert s.records == []
+
+
+def test_budget_stops_mid_run_and_is_never_exceeded(home, sim_server):
+    s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
+    configure(home, s)
+    report, lines = probe(home, ProbeSettings(max_context=20000, budget=20_000))
+    f = facts(report)
+    assert f["stopped"] == "budget" and f["spent"] <= 20_000 and sent_tokens(s) <= 20_000
+    assert report.verdict is Verdict.INCONCLUSIVE and "CTX010" in codes(report)
+    assert "works up to" in next(x for x in report.findings if x.code == "CTX010").diagnosis
+
+
+def test_cli_refuses_without_terminal_and_yes(home, sim_server, run, monkeypatch):
+    s = sim_server(api_key=KEY)
+    configure(home, s)
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    code, out, err = run("probe", "--max-context", "300000", "--codex-version", "0.171.0")
+    assert code == 2 and "--yes" in err and "Probe plan:" in err
+    assert s.records == []
+
+
+def test_cli_probe_json(home, sim_server, run, monkeypatch):
+    import json
+    s = sim_server(api_key=KEY, context_window=4096, token_interval_ms=0)
+    configure(home, s)
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    code, out, err = run("probe", "--max-context", "8000", "--format", "json", "-q", "--codex-version", "0.171.0")
+    data = json.loads(out)
+    assert code == 1 and data["verdict"] == "context" and err == ""
+    steps = next(x for x in data["sections"] if x["id"] == "probe.steps")
+    assert steps["rows"] and steps["chart"]
+    assert KEY not in out
+
+
+def test_schedule_and_estimate():
+    assert schedule(1024, 10000) == [1024, 2048, 4096, 8192, 10000]
+    requests, tokens = estimate(ProbeSettings(repeat=3), 10000, 20)
+    assert requests >= 3 + 5 + 6 and tokens > sum([1024, 2048, 4096, 8192, 10000])
+
+
+def test_static_problems_stop_the_probe_before_spending(home, sim_server):
+    s = sim_server(api_key=KEY)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=4096), env={"SIM_API_KEY": ""})
+    assert "ENV002" in codes(report) and s.records == []
