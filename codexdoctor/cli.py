@@ -11,7 +11,7 @@ import click
 from codexdoctor import __version__
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-FORMAT_CHOICES = ("text", "markdown", "json")
+FORMAT_CHOICES = ("text", "markdown", "json", "junit", "github")
 
 
 def _env() -> dict[str, str]:
@@ -61,6 +61,27 @@ def emit(text: str, output: str | None, redactor) -> None:
         click.echo(text, nl=False)
 
 
+def publish(report, redactor, fmt, output, fail_on, verbose, no_color) -> None:
+    """Render in the chosen format, write it, add the GitHub step summary, and exit per --fail-on."""
+    from codexdoctor.render import RenderOptions, render
+    from codexdoctor.report import exit_code
+
+    env = os.environ
+    if fmt is None:
+        fmt = "github" if env.get("GITHUB_ACTIONS") == "true" else "text"
+    ropts = RenderOptions(color=_use_color(no_color, output) and fmt == "text",
+                          ascii=not _stdout_can_encode() and not output, verbose=verbose, fail_on=fail_on)
+    emit(render(report, fmt, ropts), output, redactor)
+    summary = env.get("GITHUB_STEP_SUMMARY")
+    if fmt == "github" and summary:
+        try:
+            with open(summary, "a", encoding="utf-8") as fh:
+                fh.write(redactor(render(report, "markdown", ropts)) + "\n")
+        except OSError as exc:
+            click.echo(f"codexdoctor: cannot append to GITHUB_STEP_SUMMARY: {exc.strerror or exc}", err=True)
+    raise SystemExit(exit_code(report, fail_on))
+
+
 common_config_options = [
     click.option("-c", "--config", "overrides", multiple=True, metavar="KEY=VALUE",
                  help="Override a config value as `codex -c` does (TOML value, dotted key). Repeatable."),
@@ -105,7 +126,8 @@ def cli() -> None:
 @click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
               help="Deadline in seconds for the whole check.")
 @click.option("--no-canary", is_flag=True, help="Do not send the tiny request to /responses (it spends a few tokens).")
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
+              help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
               help="Exit 1 when a finding of this severity or worse exists.")
@@ -114,15 +136,10 @@ def cli() -> None:
 def check(overrides, profile, model, codex_version, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
     """Run every static and live check of the active provider."""
     from codexdoctor.doctor import run_check
-    from codexdoctor.render import RenderOptions, render
-    from codexdoctor.report import exit_code
 
     opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary)
     report, ctx = run_check(opts)
-    ropts = RenderOptions(color=_use_color(no_color, output), ascii=not _stdout_can_encode() and not output,
-                          verbose=verbose)
-    emit(render(report, fmt, ropts), output, ctx.redactor)
-    raise SystemExit(exit_code(report, fail_on))
+    publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command()
@@ -140,9 +157,11 @@ def check(overrides, profile, model, codex_version, offline, timeout, no_canary,
 @click.option("--timeout", type=click.FloatRange(1), default=1800.0, show_default=True, help="Whole probe, seconds.")
 @click.option("--turn-tokens", type=click.IntRange(100), default=2000, show_default=True,
               help="Typical tokens one Codex turn adds, for the turns-per-session advice.")
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
+              help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE.")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
+@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
+              help="Exit 1 when a finding of this severity or worse exists.")
 @click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 @click.option("--no-color", is_flag=True)
@@ -155,8 +174,6 @@ def probe(overrides, profile, model, codex_version, max_context, repeat, budget,
     """
     from codexdoctor.doctor import ProbeRefused, run_probe
     from codexdoctor.probe import ProbeSettings
-    from codexdoctor.render import RenderOptions, render
-    from codexdoctor.report import exit_code
 
     settings = ProbeSettings(max_context=max_context, repeat=repeat, budget=budget, stall_threshold_s=stall_threshold,
                              request_timeout_s=request_timeout, total_timeout_s=timeout, turn_tokens=turn_tokens)
@@ -176,9 +193,7 @@ def probe(overrides, profile, model, codex_version, max_context, repeat, budget,
         click.echo(f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
                    "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context.", err=True)
         raise SystemExit(EXIT_USAGE) from None
-    ropts = RenderOptions(color=_use_color(no_color, output), ascii=not _stdout_can_encode() and not output, verbose=verbose)
-    emit(render(report, fmt, ropts), output, ctx.redactor)
-    raise SystemExit(exit_code(report, fail_on))
+    publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command("config")

@@ -38,7 +38,7 @@ SCENARIOS = {
 
 
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
-@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json", "junit", "github"])
 def test_no_secret_in_any_format(home, run, monkeypatch, tmp_path, scenario, fmt):
     config_text, env = SCENARIOS[scenario]
     if config_text:

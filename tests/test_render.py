@@ -67,3 +67,22 @@ def test_markdown_is_ticket_ready(report):
     assert md.startswith("# codexdoctor check report\n\n**Verdict: `config`**")
     assert "<details><summary>Evidence</summary>" in md
     assert "| `taotoken` (custom)" in md
+
+
+def test_schema_is_published_and_versioned():
+    from pathlib import Path
+
+    from codexdoctor.report import SCHEMA_VERSION
+
+    docs = Path(__file__).resolve().parents[1] / "docs" / "report-schema.json"
+    assert json.loads(docs.read_text()) == SCHEMA, "docs/report-schema.json differs from the packaged schema"
+    assert SCHEMA["properties"]["schema_version"]["const"] == SCHEMA_VERSION
+
+
+def test_report_shape_change_needs_schema_change(report):
+    # additionalProperties is false at every level: a new report field fails validation until the
+    # schema (and so schema_version) is updated with it.
+    data = json.loads(render(report, "json"))
+    data["new_field"] = 1
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, SCHEMA)

@@ -13,6 +13,7 @@ class RenderOptions:
     color: bool = False
     ascii: bool = False
     verbose: bool = False
+    fail_on: str = "error"  # junit: which findings make a test case fail
 
 
 Renderer = Callable[[Report, RenderOptions], str]
@@ -33,7 +34,17 @@ def _json(report: Report, opts: RenderOptions) -> str:
     return render(report, opts)
 
 
-FORMATS: dict[str, Renderer] = {"text": _text, "markdown": _markdown, "json": _json}
+def _junit(report: Report, opts: RenderOptions) -> str:
+    from codexdoctor.render.junit import render
+    return render(report, opts)
+
+
+def _github(report: Report, opts: RenderOptions) -> str:
+    from codexdoctor.render.github import render
+    return render(report, opts)
+
+
+FORMATS: dict[str, Renderer] = {"text": _text, "markdown": _markdown, "json": _json, "junit": _junit, "github": _github}
 
 
 def render(report: Report, fmt: str, opts: RenderOptions | None = None) -> str:

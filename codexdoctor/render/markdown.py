@@ -17,6 +17,10 @@ def _cell(text: str) -> str:
 def render(report: Report, opts: RenderOptions) -> str:
     out = [f"# codexdoctor {report.command} report", "",
            f"**Verdict: `{report.verdict.value}`** — {report.verdict_reason}", ""]
+    env = report.environment
+    out += [f"codexdoctor {env.get('codexdoctor')} · Codex {env.get('codex') or 'not found'} · {env.get('os')} · "
+            f"Python {env.get('python')} · proxy: {'yes' if env.get('proxy') else 'no'} · "
+            f"CODEX_HOME `{env.get('codex_home')}`", ""]
     p = report.provider
     if p is not None:
         out += ["| provider | request URL | model | wire_api | key |", "|---|---|---|---|---|",
@@ -65,11 +69,6 @@ def render(report: Report, opts: RenderOptions) -> str:
             out.append(f"[{c.status.value}] {c.id}")
             out += [f"  {line}" for line in c.evidence]
         out += ["```", "", "</details>", ""]
-    env = report.environment
-    out.append("<details><summary>Environment</summary>")
-    out.append("")
-    out += [f"- {k}: `{v}`" for k, v in env.items()]
-    out += ["", "</details>", ""]
     if report.notes:
         out += [f"> {n}" for n in report.notes] + [""]
     return "\n".join(out)
