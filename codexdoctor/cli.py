@@ -196,6 +196,47 @@ def probe(overrides, profile, model, codex_version, max_context, repeat, budget,
     publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
 
 
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--last", type=click.IntRange(1), default=None, help="Only the N most recent sessions.")
+@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d", "%Y-%m-%dT%H:%M"]), default=None,
+              help="Only sessions started on or after DATE (YYYY-MM-DD).")
+@click.option("--session", "session_id", default=None, help="One session (its id or an id prefix); shows its detail.")
+@click.option("--show-content", is_flag=True, help="Also show the start of each user message (never shown otherwise).")
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
+              help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
+@click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
+@click.option("--no-color", is_flag=True)
+def sessions(paths, last, since, session_id, show_content, fmt, output, fail_on, verbose, no_color):
+    """Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline."""
+    from codexdoctor.doctor import run_sessions
+
+    report, redactor = run_sessions(_env(), _home(_env()), tuple(paths), last, since, session_id, show_content)
+    publish(report, redactor, fmt, output, fail_on, verbose, no_color)
+
+
+@cli.command("diagnose-error")
+@click.argument("text")
+@with_config_options
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None)
+@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
+@click.option("-v", "--verbose", is_flag=True)
+@click.option("--no-color", is_flag=True)
+def diagnose_error(text, overrides, profile, model, codex_version, fmt, output, fail_on, verbose, no_color):
+    """Classify a pasted Codex or provider error (TEXT, or - to read stdin) into verdict, code and remedy."""
+    from codexdoctor.doctor import run_diagnose
+
+    if text == "-":
+        text = sys.stdin.read()
+    if not text.strip():
+        raise click.BadParameter("the error text is empty", param_hint="TEXT")
+    report, ctx = run_diagnose(_check_options(overrides, profile, model, codex_version), text)
+    publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
+
+
 @cli.command("config")
 @with_config_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)

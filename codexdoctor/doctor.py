@@ -168,3 +168,40 @@ def _summary_section(facts: Mapping[str, Any]) -> list[Section]:
         lines.append(f"Turns per session to stay under 70% of the window: {facts['turns_per_session']} "
                      f"(at ~{facts['turn_tokens']:,} tokens per turn on top of Codex's ~8,500-token first request)")
     return [Section("probe.summary", "Measured", lines=tuple(lines))]
+
+
+def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], last: int | None, since, session_id: str | None,
+                 show_content: bool) -> tuple[Report, Any]:
+    """Read the rollouts (default: $CODEX_HOME/sessions and archived_sessions) and build the report."""
+    from datetime import timezone
+
+    from codexdoctor import sessions as sessions_mod
+    from codexdoctor.redact import Redactor, shorten_home
+
+    opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True)
+    ctx = make_context(opts)
+    codex_home = ctx.resolution.codex_home
+    roots = list(paths) or [codex_home / "sessions", codex_home / "archived_sessions"]
+    selection = sessions_mod.Selection(last=last, since=since.replace(tzinfo=timezone.utc) if since else None,
+                                       session=session_id, show_content=show_content)
+    loaded, problems = sessions_mod.load(roots, selection, codex_home / "log" / "codex-tui.log")
+    shown = ", ".join(shorten_home(str(r), str(home)) for r in roots)
+    check = sessions_mod.build_check(loaded, [shorten_home(p, str(home)) for p in problems], shown, str(home))
+    failing = {d["id"] for d in check.facts["sessions"] if d["kind"] != "none"}
+    detail = {d["id"] for d in check.facts["sessions"]} if (session_id or len(loaded) <= 3) else failing
+    report = build_report("sessions", ctx, [check], evaluate([check]), True,
+                          ["Read offline from Codex's own logs; no request was sent."] +
+                          ([] if show_content else ["Message contents are not shown (--show-content shows them)."]),
+                          opts.lang, sections=sessions_mod.sections(check, detail), show_provider=False)
+    return report, Redactor(secrets.collect(ctx.resolution, env), home=str(home))
+
+
+def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
+    from codexdoctor.diagnose import checks_for
+
+    ctx = make_context(opts)
+    checks = checks_for(text, ctx)
+    findings = evaluate(checks)
+    notes = [] if findings else ["This text does not match a known Codex or provider error shape; "
+                                 "run `codexdoctor check` to test the channel directly."]
+    return build_report("diagnose-error", ctx, checks, findings, True, notes, opts.lang, warnings_decide=True), ctx

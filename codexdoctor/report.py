@@ -19,14 +19,19 @@ VERDICT_ORDER = (Verdict.CONFIG, Verdict.CHANNEL, Verdict.CONTEXT)
 PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
 
 
-def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], live_ran: bool) -> tuple[Verdict, str]:
+def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], live_ran: bool,
+                   warnings_decide: bool = False) -> tuple[Verdict, str]:
+    """`warnings_decide`: for a pasted error, a warning (a rate limit) still says which side failed."""
     findings = list(findings)
     errors = [f for f in findings if f.severity is Severity.ERROR]
+    if not errors and warnings_decide:
+        errors = [f for f in findings if f.severity is Severity.WARNING]
     for verdict in VERDICT_ORDER:
         hits = [f for f in errors if f.verdict is verdict]
         if hits:
             codes = ", ".join(dict.fromkeys(f.code for f in hits))
-            return verdict, f"{len(hits)} error(s) of kind `{verdict.value}`: {codes}"
+            noun = "error(s)" if hits[0].severity is Severity.ERROR else "warning(s)"
+            return verdict, f"{len(hits)} {noun} of kind `{verdict.value}`: {codes}"
     checks = list(checks)
     crashed = [c.id for c in checks if c.status is Status.CRASH]
     if crashed:
@@ -36,6 +41,8 @@ def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], l
     unexplained = [c.id for c in checks if c.status is Status.FAIL and c.id not in cited]
     if unexplained:
         return Verdict.INCONCLUSIVE, "a check failed without a known diagnosis: " + ", ".join(unexplained)
+    if checks and all(c.status is Status.SKIP for c in checks):
+        return Verdict.INCONCLUSIVE, "nothing could be checked: " + checks[0].summary
     if not live_ran:
         return Verdict.INCONCLUSIVE, ("static checks found no error; live checks were skipped (--offline), "
                                       "so the channel itself is untested")
@@ -82,15 +89,16 @@ def environment_summary(ctx: CheckContext, proxy_used: bool | None = None) -> di
 
 def build_report(command: str, ctx: CheckContext, checks: list[CheckResult], findings: list[Finding],
                  live_ran: bool, notes: Iterable[str] = (), lang: str = "en",
-                 environment: Mapping[str, Any] | None = None, sections: Iterable[Section] = ()) -> Report:
+                 environment: Mapping[str, Any] | None = None, sections: Iterable[Section] = (),
+                 show_provider: bool = True, warnings_decide: bool = False) -> Report:
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     findings = sorted(findings, key=lambda f: (order[f.severity], f.code))
-    verdict, reason = decide_verdict(findings, checks, live_ran)
+    verdict, reason = decide_verdict(findings, checks, live_ran, warnings_decide)
     return Report(
         schema_version=SCHEMA_VERSION, tool_version=__version__, command=command, verdict=verdict,
         verdict_reason=reason, checks=tuple(checks), findings=tuple(findings),
         environment=dict(environment or environment_summary(ctx)),
-        provider=provider_summary(ctx) if ctx.resolution.provider.defined else None,
+        provider=provider_summary(ctx) if show_provider and ctx.resolution.provider.defined else None,
         notes=tuple(notes), lang=lang, sections=tuple(sections),
     )
 

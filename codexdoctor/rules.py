@@ -64,6 +64,30 @@ def each(key: str, pred: Callable[[Mapping[str, Any]], bool] = lambda item: True
     return lambda f: [dict(item) for item in f.get(key) or [] if pred(item)]
 
 
+def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
+    share = d.get("share")
+    real = d.get("real_window")
+    turns = d.get("turns_per_session")
+    window_value = real or d.get("peak") or d.get("window") or 0
+    return {
+        **d, "start_text": (d.get("start") or "?")[:16].replace("T", " "),
+        "peak_text": f"{d['peak']:,}" if d.get("peak") else "?",
+        "compact_text": f"{d['compact_at']:,}" if d.get("compact_at") else "?",
+        "share_text": f"{share:.0%}" if share is not None else "an unknown share",
+        "window_text": f"{d['window']:,}" if d.get("window") else "window",
+        "error_short": " ".join((d.get("error") or d.get("error_info") or "error").split(", url:")[0].split())[:160],
+        "real_text": (f" That is far below the window Codex assumes, so the provider's real window is about {real:,} tokens "
+                      "and Codex never compacted in time." if real else ""),
+        "window_step": (f"Add at the top level of ~/.codex/config.toml: model_context_window = {real // 100 * 100} "
+                        f"and model_auto_compact_token_limit = {int(real * 0.8) // 100 * 100}" if real else
+                        "Let Codex compact earlier: set model_auto_compact_token_limit at the top level of ~/.codex/config.toml "
+                        f"to about {int(window_value * 0.8):,}, or start new sessions sooner."),
+        "session_step": (f"Start a new session every {turns} turns (median growth {int(d.get('median_growth') or 0):,} tokens "
+                         "per turn) to stay under 70% of the window." if turns else
+                         "Start a new session before the context reaches 70% of the window."),
+    }
+
+
 def _session_advice(f: Mapping[str, Any]) -> str:
     turns = f.get("turns_per_session") or 0
     if turns < 1:
@@ -628,6 +652,81 @@ RULES: tuple[Rule, ...] = (
          "session does not depend on the context, so this is the channel.",
          ("Run `codexdoctor check` for the channel's error codes; check the provider's status page, rate limits and your network or proxy.",),
          lambda f: [{"single_kinds_text": ", ".join(f["single_kinds"]) or "failed"}] if 0 < f["singles_ok"] < f["singles"] else []),
+    Rule("CTX012", "session-overflowed", "ctx.sessions", E, CONTEXT,
+         "A session ran out of context",
+         "Session {short_id} ({start_text}) failed at turn {failed_turn}: {evidence}. The largest context that worked was "
+         "{peak_text} tokens, {share_text} of the {window_text} Codex assumes.{real_text}",
+         ("{window_step}",
+          "{session_step}",
+          "Carry a 5-line summary into the next session instead of the history; move side questions to their own session."),
+         lambda f: [_session_params(d) for d in f.get("sessions", []) if d["kind"] == "context"]),
+    Rule("CTX013", "session-channel-failure", "ctx.sessions", E, CHANNEL,
+         "A session failed on the channel, not the context",
+         "Session {short_id} ({start_text}) failed at turn {failed_turn} with `{error_short}` at {share_text} of the window: "
+         "an error from the provider or the network, not a full context.",
+         ("Run `codexdoctor check` to test the channel as it is now.",
+          "Classify the exact message: codexdoctor diagnose-error \"{error_short}\""),
+         lambda f: [_session_params(d) for d in f.get("sessions", []) if d["kind"] == "channel"]),
+    Rule("CTX014", "failures-cluster", "ctx.sessions", E, CONTEXT,
+         "Sessions break at the same size",
+         "{failures} failed sessions broke between {low} and {high} tokens (spread {spread_pct}): a stable break point, "
+         "so the limit is the context, about {median} tokens.",
+         ("Set model_context_window = {median} at the top level of {user_config_text} so Codex compacts before that point.",
+          "Start new sessions before they reach about {seventy} tokens."),
+         lambda f: [{**f["across"], "spread_pct": f"{f['across']['spread']:.0%}", "user_config_text": "~/.codex/config.toml",
+                     "seventy": int(f["across"]["median"] * 0.7)}] if f.get("across", {}).get("pattern") == "cluster" else []),
+    Rule("CTX015", "failures-scattered", "ctx.sessions", E, CHANNEL,
+         "Failures scatter at low usage",
+         "{failures} failed sessions broke at scattered sizes ({low}-{high} tokens), all under half the window: that points "
+         "at the channel (key, rate limits, provider availability), not the context.",
+         ("Run `codexdoctor check`, and `codexdoctor probe` to see whether failures follow the session size.",),
+         lambda f: [f["across"]] if f.get("across", {}).get("pattern") == "scattered" else []),
+    Rule("CTX016", "outsized-turn", "ctx.sessions", I, CONTEXT,
+         "One turn added an outsized amount of context",
+         "In session {short_id}, turn {turn} added {added} tokens (median growth {median_growth} per turn). That material "
+         "is resent with every later request.",
+         ("Ask such side questions in a separate session, or start a new session after a large tool output.",),
+         lambda f: [{**o, "short_id": d["short_id"], "median_growth": int(d["median_growth"] or 0)}
+                    for d in f.get("sessions", []) for o in d["outsized"][:3]]),
+    Rule("CTX017", "compaction-never-fired", "ctx.sessions", W, CONTEXT,
+         "Auto-compaction could not fire before the failure",
+         "Session {short_id} overflowed at {peak_text} tokens, but Codex only compacts at about {compact_text} tokens "
+         "(90% of the window it assumes): the provider's limit came first.",
+         ("Set model_context_window (and model_auto_compact_token_limit) below the provider's real window at the top level "
+          "of ~/.codex/config.toml; `codexdoctor probe` measures it.",),
+         lambda f: [_session_params(d) for d in f.get("sessions", [])
+                    if d["kind"] == "context" and not d["compaction_would_fire"] and d["compact_at"]]),
+    Rule("CTX018", "unreadable-log-lines", "ctx.sessions", I, CONTEXT,
+         "Some log lines could not be read",
+         "{unreadable_lines} line(s) were half-written, corrupted, overlong or not UTF-8 and were skipped; the rest was read.",
+         ("Nothing to do unless a session you care about is affected; Codex may still be writing the newest log.",),
+         once(lambda f: f.get("unreadable_lines", 0) > 0)),
+    Rule("CTX019", "prefix-cache-collapsed", "ctx.sessions", W, CONTEXT,
+         "The prefix cache stopped working mid-session",
+         "In session {short_id}, the share of input served from the provider's cache fell from {before_pct} to {after_pct} at "
+         "turn {turn} while the context kept growing ({context} tokens): the start of the request changed (edited "
+         "instructions, a new tool set or a model switch), so every later turn is computed from scratch.",
+         ("Keep the start of a session stable: same instructions, same tools, same model.",
+          "If you need different instructions, start a new session rather than rewriting the current one."),
+         lambda f: [{**d["cache"]["collapse"], "short_id": d["short_id"], "before_pct": f"{d['cache']['collapse']['before']:.0%}",
+                     "after_pct": f"{d['cache']['collapse']['after']:.0%}"}
+                    for d in f.get("sessions", []) if d["cache"]["collapse"]]),
+    Rule("CTX020", "late-turns-uncached", "ctx.sessions", W, CONTEXT,
+         "Late turns are mostly uncached",
+         "In session {short_id}, only {late_pct} of the input of the last third of the turns came from the provider's "
+         "cache: each turn re-reads the whole history, and time to first token grows turn after turn.",
+         ("Split long sessions sooner; keep the session's start identical across turns.",
+          "On a self-hosted server, enable prefix caching (vLLM: --enable-prefix-caching; llama.cpp server: --cache-reuse N)."),
+         lambda f: [{"short_id": d["short_id"], "late_pct": f"{d['cache']['late_share']:.0%}"}
+                    for d in f.get("sessions", []) if d["cache"]["late_uncached"]]),
+    Rule("CTX021", "context-exhausted-message", "ctx.pasted", E, CONTEXT,
+         "Codex ran out of room in the context window",
+         "Codex reports this when the provider rejects a request as too long (code context_length_exceeded). If it happens "
+         "early in a session, the provider's window is smaller than the one Codex assumes.",
+         ("Start a new session (or /compact) and carry a short summary instead of the history.",
+          "Measure the provider's real window with `codexdoctor probe`, then set model_context_window (and "
+          "model_auto_compact_token_limit) below it at the top level of ~/.codex/config.toml."),
+         once(lambda f: f.get("kind") == "context")),
     Rule("CTX003", "single-question-overflows", "api.canary", E, CONTEXT,
          "Even a one-line request overflows the window",
          "POST {url} answered {status}: {message}. A tiny request exceeds the context window, so every Codex turn will fail.",

@@ -37,5 +37,16 @@ def test_crash_is_inconclusive():
 
 
 def test_skipped_canary_is_inconclusive():
-    verdict, reason = decide_verdict([], [check("api.canary", Status.SKIP, skipped=True)], True)
+    verdict, reason = decide_verdict([], [check("api.catalog", Status.PASS), check("api.canary", Status.SKIP, skipped=True)], True)
     assert verdict is Verdict.INCONCLUSIVE and "--no-canary" in reason
+
+
+def test_everything_skipped_is_inconclusive():
+    verdict, reason = decide_verdict([], [check("ctx.sessions", Status.SKIP)], True)
+    assert verdict is Verdict.INCONCLUSIVE and "nothing could be checked" in reason
+
+
+def test_warnings_decide_for_pasted_errors():
+    fs = [finding("API003", Severity.WARNING, Verdict.CHANNEL, "api.canary")]
+    assert decide_verdict(fs, [check("api.canary", Status.FAIL)], True)[0] is Verdict.OK
+    assert decide_verdict(fs, [check("api.canary", Status.FAIL)], True, warnings_decide=True)[0] is Verdict.CHANNEL

@@ -1,0 +1,209 @@
+"""`codexdoctor sessions`: a post-mortem of Codex's own session logs, offline and free.
+
+Per session: context per turn against the window, how it grew, compactions,
+how it ended and why (context / channel / unknown); across sessions: whether
+failures cluster at one size (context) or scatter at low usage (channel).
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Iterable
+
+from codexdoctor.model import CheckResult, Section, Status
+from codexdoctor.rollouts import Session, find_rollouts, parse_time, read_session, read_tui_log
+
+CHANNEL_INFO = ("http 401", "http 403", "http 404", "http 429", "http 500", "http 502", "http 503", "http 504")
+CONTEXT_TEXT = ("ran out of room", "context_length_exceeded", "context window", "maximum context length")
+CHANNEL_TEXT = ("unexpected status", "stream disconnected", "Missing environment variable", "exceeded retry limit",
+                "does not exist", "not found", "Unauthorized", "Forbidden", "Reconnecting")
+CODEX_FIRST_REQUEST = 8500
+
+
+@dataclass(frozen=True)
+class Selection:
+    last: int | None = None
+    since: datetime | None = None
+    session: str | None = None
+    show_content: bool = False
+
+
+def load(roots: Iterable[Path], selection: Selection, tui_log: Path | None) -> tuple[list[Session], list[str]]:
+    problems: list[str] = []
+    files = find_rollouts(roots, problems)
+    sessions = [read_session(f, keep_content=selection.show_content) for f in files]
+    if selection.session:
+        sessions = [s for s in sessions if s.id and s.id.startswith(selection.session)]
+    if selection.since:
+        sessions = [s for s in sessions if (parse_time(s.start) or datetime.min.replace(tzinfo=selection.since.tzinfo)) >= selection.since]
+    sessions.sort(key=lambda s: s.start or "")
+    if selection.last:
+        sessions = sessions[-selection.last:]
+    if tui_log is not None and tui_log.is_file():
+        attach_errors(sessions, read_tui_log(tui_log, problems))
+    return sessions, problems
+
+
+def attach_errors(sessions: list[Session], errors: list[tuple[datetime, str, str]]) -> None:
+    """Match codex-tui.log error lines to sessions by time (start .. last event + 2 minutes)."""
+    spans = []
+    for s in sessions:
+        start, end = parse_time(s.start), parse_time(s.last_time)
+        if start and end:
+            spans.append((start, end + timedelta(minutes=2), s))
+    for when, kind, line in errors:
+        for start, end, s in spans:
+            if start <= when <= end:
+                s.errors.append(f"{kind}: {line}")
+                break
+
+
+def classify_session(s: Session) -> dict[str, Any]:
+    """How the session ended, and whether that was the context or the channel."""
+    window = s.window
+    contexts = s.contexts
+    failed = next((t for t in s.turns if t.error or t.overflow_signature), None)
+    ok_before = [t.context for t in s.turns if t.context is not None and not t.error and not t.overflow_signature
+                 and (failed is None or t.index < failed.index)]
+    last_ok = ok_before[-1] if ok_before else None
+    peak = max(ok_before, default=None) if failed else s.peak
+    share = (peak / window) if peak and window else None
+    text = " ".join(filter(None, [failed.error if failed else None, *s.errors])).lower() if (failed or s.errors) else ""
+    kind = "none"
+    evidence = ""
+    if failed is not None or (s.errors and s.ended != "completed"):
+        if (failed and (failed.overflow_signature or failed.error_info == "context_window_exceeded")) or \
+                any(m in text for m in CONTEXT_TEXT):
+            kind = "context"
+            evidence = ("the overflow signature (a token_count whose total equals the window, other counters zero)"
+                        if failed and failed.overflow_signature else "Codex's context-window error")
+        elif share is not None and share >= 0.9:
+            kind = "context"
+            evidence = f"failure at {share:.0%} of the window"
+        elif (failed and failed.error_info in CHANNEL_INFO) or any(m.lower() in text for m in CHANNEL_TEXT):
+            kind = "channel"
+            evidence = failed.error_info if failed and failed.error_info else "a provider or network error"
+        else:
+            kind = "unknown"
+    growth = [b - a for a, b in zip(contexts, contexts[1:]) if b > a]
+    median_growth = statistics.median(growth) if growth else None
+    outsized = []
+    if median_growth:
+        for prev, turn in zip(s.turns, s.turns[1:]):
+            if prev.context is not None and turn.context is not None:
+                added = turn.context - prev.context
+                if added > max(3 * median_growth, 2000):
+                    outsized.append({"turn": turn.index, "added": added})
+    effective = window or 0
+    # The logged window is Codex's effective one (95% of the model's); compaction fires at 90% of the model's.
+    compact_at = int(effective / 0.95 * 0.9) if effective else None
+    real_window = last_ok if kind == "context" and share is not None and share < 0.5 else None
+    basis = real_window or effective
+    first = contexts[0] if contexts else CODEX_FIRST_REQUEST
+    turns_per_session = None
+    if basis and median_growth:
+        turns_per_session = max(0, int((0.7 * basis - first) // median_growth))
+    cache = cache_profile(s)
+    return {
+        "id": s.id or Path(s.path).stem, "short_id": (s.id or Path(s.path).stem)[:8], "start": s.start,
+        "cli_version": s.cli_version, "provider": s.provider, "model": s.model, "window": window,
+        "turns": len(s.turns), "ended": s.ended, "kind": kind, "evidence": evidence,
+        "failed_turn": failed.index if failed else None, "error": failed.error if failed else (s.errors[0] if s.errors else None),
+        "error_info": failed.error_info if failed else None, "peak": peak, "last_ok": last_ok,
+        "share": round(share, 3) if share is not None else None, "compactions": s.compactions,
+        "median_growth": median_growth, "outsized": outsized, "compact_at": compact_at,
+        "compaction_would_fire": (peak is not None and compact_at is not None and peak >= compact_at),
+        "real_window": real_window, "turns_per_session": turns_per_session, "legacy": s.legacy,
+        "bad_lines": s.bad_lines, "huge_lines": s.huge_lines, "decode_errors": s.decode_errors,
+        "truncated_tail": s.truncated_tail, "read_error": s.read_error, "contexts": contexts, "cache": cache,
+        "log_errors": s.errors[:5], "previews": [t.preview for t in s.turns if t.preview],
+    }
+
+
+def cache_profile(s: Session) -> dict[str, Any]:
+    """Share of each turn's input served from the provider's prefix cache, and where it collapsed."""
+    shares = [(t.index, t.context, (t.cached or 0) / t.context) for t in s.turns
+              if t.context and t.cached is not None]
+    collapse = None
+    for (i0, c0, r0), (i1, c1, r1) in zip(shares, shares[1:]):
+        if r0 >= 0.5 and r1 < r0 * 0.5 and c1 >= c0:
+            collapse = {"turn": i1, "before": round(r0, 2), "after": round(r1, 2), "context": c1}
+            break
+    late = shares[len(shares) * 2 // 3:] if len(shares) >= 3 else []
+    late_share = statistics.fmean(r for _, _, r in late) if late else None
+    return {"reported": any(t.cached for t in s.turns), "turns": [(i, round(r, 2)) for i, _, r in shares],
+            "collapse": collapse, "late_share": round(late_share, 2) if late_share is not None else None,
+            "late_uncached": bool(late and late_share is not None and late_share < 0.2
+                                  and max(c for _, c, _ in late) >= 20000 and any(t.cached for t in s.turns))}
+
+
+def across(sessions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Do failures cluster at one size (context) or scatter at low usage (channel)?"""
+    failures = [s for s in sessions if s["kind"] in ("context", "channel", "unknown")]
+    sizes = [s["last_ok"] or s["peak"] for s in failures if (s["last_ok"] or s["peak"])]
+    out: dict[str, Any] = {"failures": len(failures), "sizes": sizes, "pattern": None}
+    if len(sizes) >= 2:
+        med = statistics.median(sizes)
+        spread = (max(sizes) - min(sizes)) / med if med else 0
+        shares = [s["share"] for s in failures if s["share"] is not None]
+        out.update(median=int(med), low=min(sizes), high=max(sizes), spread=round(spread, 2))
+        if spread <= 0.15:
+            out["pattern"] = "cluster"
+        elif shares and max(shares) < 0.5:
+            out["pattern"] = "scattered"
+    return out
+
+
+def build_check(sessions: list[Session], problems: list[str], show: Path | str, home: str) -> CheckResult:
+    data = [classify_session(s) for s in sessions]
+    summary = across(data)
+    lines_bad = sum(s.bad_lines + s.huge_lines + s.decode_errors + int(s.truncated_tail) for s in sessions)
+    facts = {"sessions": data, "across": summary, "problems": problems, "unreadable_lines": lines_bad,
+             "count": len(data), "failed": sum(1 for d in data if d["kind"] != "none"), "where": str(show)}
+    evidence = [f"{len(data)} session(s) read from {show}"] + [f"read problem: {p}" for p in problems[:5]]
+    if lines_bad:
+        evidence.append(f"{lines_bad} unreadable line(s) skipped (half-written, corrupted, overlong or non-UTF-8)")
+    if not data:
+        return CheckResult("ctx.sessions", "Session logs", Status.SKIP, f"no session logs found in {show}", facts, tuple(evidence))
+    failing = [d for d in data if d["kind"] in ("context", "channel", "unknown")]
+    status = Status.FAIL if failing else Status.PASS
+    text = f"{len(data)} session(s), {len(failing)} failed" + (
+        f" ({', '.join(sorted({d['kind'] for d in failing}))})" if failing else "")
+    return CheckResult("ctx.sessions", "Session logs", status, text, facts, tuple(evidence))
+
+
+def sections(check: CheckResult, detail_ids: set[str]) -> list[Section]:
+    data = check.facts["sessions"]
+    rows = []
+    for d in data:
+        peak = f"{d['peak']:,}" if d["peak"] else "-"
+        share = f"{d['share']:.0%}" if d["share"] is not None else "-"
+        rows.append((d["short_id"], (d["start"] or "-")[:16].replace("T", " "), d["cli_version"] or "-", d["model"] or "-",
+                     d["turns"], peak, share, d["compactions"], d["ended"], d["kind"] if d["kind"] != "none" else "-"))
+    out = [Section("sessions.summary", "Sessions", ("session", "start", "codex", "model", "turns", "peak context",
+                                                   "of window", "compactions", "ended", "failure"), tuple(rows))]
+    for d in data:
+        if d["id"] not in detail_ids and d["short_id"] not in detail_ids:
+            continue
+        points = tuple((float(i + 1), float(c)) for i, c in enumerate(d["contexts"]))
+        window = f"{d['window']:,}" if d["window"] else "unknown"
+        compact = f"{d['compact_at']:,}" if d["compact_at"] else "?"
+        lines = [f"window (Codex's, effective): {window}; auto-compaction at ~{compact}; compactions: {d['compactions']}"]
+        if d["median_growth"]:
+            lines.append(f"median growth per turn: {d['median_growth']:,.0f} tokens")
+        if d["error"]:
+            lines.append(f"failed at turn {d['failed_turn']}: {d['error'][:160]}")
+        for o in d["outsized"]:
+            lines.append(f"turn {o['turn']} added {o['added']:,} tokens")
+        if d["cache"]["reported"]:
+            lines.append("cached share per turn: " + ", ".join(f"{i}:{r:.0%}" for i, r in d["cache"]["turns"][:40]))
+        for preview in d["previews"][:20]:
+            lines.append(f"> {preview}")
+        if d["legacy"]:
+            lines.append("legacy rollout format (before Sep 2025): no token counts were recorded, so context size is unknown")
+        out.append(Section(f"session.{d['short_id']}", f"Session {d['short_id']}", chart=points, chart_x="turn",
+                           chart_y="context tokens", lines=tuple(lines)))
+    return out
