@@ -19,7 +19,6 @@ from typing import Any, Iterable, Iterator
 
 CHUNK = 1 << 20
 MAX_LINE = 8 << 20  # longer lines are skipped (counted), never held in memory
-PARSED_ENVELOPES = {b"session_meta", b"turn_context", b"compacted", b"event_msg"}
 WANTED_EVENTS = {b"token_count", b"task_started", b"turn_started", b"task_complete", b"turn_complete",
                  b"turn_aborted", b"context_compacted", b"user_message", b"error", b"stream_error"}
 _TYPE_AT = re.compile(rb'"type"\s*:\s*"([a-z_]+)"')
@@ -71,6 +70,7 @@ class Session:
     read_error: str | None = None
     bytes: int = 0
     errors: list[str] = field(default_factory=list)  # error texts matched from codex-tui.log
+    keep_content: bool = False
 
     @property
     def contexts(self) -> list[int]:
@@ -98,8 +98,8 @@ class Session:
         return "never completed"
 
 
-def iter_lines(fh, stats: Session) -> Iterator[bytes]:
-    """Lines of a binary file, chunk by chunk; overlong lines are dropped without being held."""
+def iter_blocks(fh, stats: Session) -> Iterator[bytes]:
+    """Blocks of complete lines, chunk by chunk; overlong lines are dropped without being held."""
     carry = b""
     skipping = False
     while True:
@@ -107,24 +107,39 @@ def iter_lines(fh, stats: Session) -> Iterator[bytes]:
         if not chunk:
             break
         stats.bytes += len(chunk)
-        parts = chunk.split(b"\n")
-        for i, part in enumerate(parts):
-            last = i == len(parts) - 1
-            if skipping:
-                if not last:
-                    skipping = False
+        if skipping:
+            cut = chunk.find(b"\n")
+            if cut < 0:
                 continue
-            if last:
-                carry += part
-                if len(carry) > MAX_LINE:
-                    stats.huge_lines += 1
-                    carry, skipping = b"", True
-                continue
-            line, carry = carry + part, b""
-            yield line
+            chunk, skipping = chunk[cut + 1:], False
+        cut = chunk.rfind(b"\n")
+        if cut < 0:
+            carry += chunk
+            if len(carry) > MAX_LINE:
+                stats.huge_lines += 1
+                carry, skipping = b"", True
+            continue
+        block, rest = carry + chunk[:cut + 1], chunk[cut + 1:]
+        carry = rest
+        yield block
     if carry.strip() and not skipping:
         stats.truncated_tail = not carry.rstrip().endswith(b"}")
-        yield carry
+        yield carry + b"\n"
+
+
+def iter_lines(fh, stats: Session) -> Iterator[bytes]:
+    for block in iter_blocks(fh, stats):
+        yield from block.splitlines()
+
+
+# Lines we parse, found by one C-level scan per block instead of a Python step per line.
+# Codex (serde) writes compact lines {"timestamp":"…",("ordinal":N,)"type":"…","payload":{"type":"…",…}}.
+# One regex pass per block finds the lines we need: its literal prefix lets the engine jump between `"type":"`
+# occurrences in C, instead of a Python step per line. A hit counts only when it sits in the line's envelope.
+# Non-compact files (re-serialised by hand) take the line-by-line path.
+_WANTED = re.compile(rb'"type":"(?:session_meta|turn_context|compacted|event_msg","payload":\{"type":"(?:'
+                     + b"|".join(sorted(WANTED_EVENTS)) + rb'))"')
+ENVELOPE_REACH = 120
 
 
 def _event_type(line: bytes) -> bytes | None:
@@ -146,21 +161,49 @@ def _int(value: Any) -> int | None:
 
 
 def read_session(path: Path, keep_content: bool = False) -> Session:
-    s = Session(path=str(path))
-    s.keep_content = keep_content  # type: ignore[attr-defined]
+    s = Session(path=str(path), keep_content=keep_content)
     m = _FILE_NAME.search(path.name)
     if m:
         s.id = m.group(2)
     try:
         with open(path, "rb") as fh:
-            for raw in iter_lines(fh, s):
-                s.lines += 1
-                if not raw.strip():
+            for block in iter_blocks(fh, s):
+                if s.parsed == 0 and s.skipped_items == 0 and not s.legacy and b'"payload"' not in block[:block.find(b"\n")]:
+                    s.legacy = True  # before Sep 2025: no {timestamp, type, payload} envelope
+                if s.legacy:
+                    for raw in block.splitlines():
+                        s.lines += 1
+                        if raw.strip():
+                            _consume(s, raw)
                     continue
-                _consume(s, raw)
+                _scan_block(s, block)
     except OSError as exc:
         s.read_error = exc.strerror or type(exc).__name__
     return s
+
+
+def _scan_block(s: Session, block: bytes) -> None:
+    lines = block.count(b"\n")
+    envelopes = block.count(b'\n{"timestamp":"') + block.startswith(b'{"timestamp":"')
+    # Blank lines are rare; only look for them when some lines are not envelopes.
+    blanks = (block.count(b"\n\n") + block.startswith(b"\n")) if lines != envelopes else 0
+    if envelopes == 0 and lines > blanks:
+        for raw in block.splitlines():  # not Codex's compact form (hand-edited, re-serialised): line by line
+            s.lines += 1
+            if raw.strip():
+                _consume_enveloped(s, raw)
+        return
+    wanted = 0
+    for m in _WANTED.finditer(block):
+        line_start = block.rfind(b"\n", 0, m.start()) + 1
+        if m.start() - line_start > ENVELOPE_REACH:
+            continue  # a nested "type" deep inside some payload
+        end = block.find(b"\n", m.end())
+        wanted += 1
+        _parse(s, block[line_start: end if end >= 0 else len(block)])
+    s.lines += lines
+    s.bad_lines += max(0, lines - envelopes - blanks)
+    s.skipped_items += max(0, envelopes - wanted)
 
 
 def _current(s: Session, when: str | None) -> Turn:
@@ -169,21 +212,51 @@ def _current(s: Session, when: str | None) -> Turn:
     return s.turns[-1]
 
 
-def _consume(s: Session, raw: bytes) -> None:
-    if s.parsed == 0 and s.skipped_items == 0 and b'"payload"' not in raw[:400]:
-        s.legacy = True  # before Sep 2025: no {timestamp, type, payload} envelope
-    if s.legacy:
-        if b'"role":"user"' not in raw and b'"role": "user"' not in raw and s.parsed > 0:
-            s.skipped_items += 1
-            return
+def _consume_enveloped(s: Session, raw: bytes) -> None:
+    kind = _envelope_type(raw)
+    if kind is None:
+        s.bad_lines += 1
+    elif kind not in (b"session_meta", b"turn_context", b"compacted", b"event_msg") or (
+            kind == b"event_msg" and _event_type(raw) not in WANTED_EVENTS):
+        s.skipped_items += 1
     else:
-        kind = _envelope_type(raw)
-        if kind not in PARSED_ENVELOPES:
-            s.skipped_items += 1  # response_item, world_state, token_usage_record, ...: not needed
-            return
-        if kind == b"event_msg" and _event_type(raw) not in WANTED_EVENTS:
-            s.skipped_items += 1
-            return
+        _parse(s, raw)
+
+
+def _consume(s: Session, raw: bytes) -> None:
+    """Legacy files, line by line: only the header and user messages matter."""
+    if b'"role":"user"' not in raw and b'"role": "user"' not in raw and s.parsed > 0:
+        s.skipped_items += 1
+        return
+    _parse(s, raw)
+
+
+_USAGE = re.compile(rb'"(last_token_usage|total_token_usage)":\{([^{}]*)\}')
+_PAIR = re.compile(rb'"([a-z_]+)":(\d+)')
+_WINDOW = re.compile(rb'"model_context_window":(\d+)')
+_TIMESTAMP = re.compile(rb'^\{"timestamp":"([^"]{1,40})"')
+
+
+def _fast_token_count(s: Session, raw: bytes) -> bool:
+    """token_count lines are the most frequent we need, and mostly rate-limit detail: read just the usage."""
+    usage = {k.decode(): {a.decode(): int(b) for a, b in _PAIR.findall(v)} for k, v in _USAGE.findall(raw)}
+    if "last_token_usage" not in usage or "total_token_usage" not in usage:
+        return False
+    m = _TIMESTAMP.match(raw)
+    when = m.group(1).decode() if m else None
+    if when:
+        s.last_time = when
+        s.start = s.start or when
+    w = _WINDOW.search(raw)
+    info = {**usage, "model_context_window": int(w.group(1)) if w else None}
+    s.parsed += 1
+    _event(s, {"type": "token_count", "info": info}, when)
+    return True
+
+
+def _parse(s: Session, raw: bytes) -> None:
+    if b'"payload":{"type":"token_count","info":{' in raw[:200] and _fast_token_count(s, raw):
+        return
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -236,7 +309,7 @@ def _event(s: Session, payload: dict[str, Any], when: str | None) -> None:
         turn = s.turns[-1]
         msg = payload.get("message")
         turn.user_chars += len(msg) if isinstance(msg, str) else 0
-        if getattr(s, "keep_content", False) and isinstance(msg, str) and turn.preview is None:
+        if s.keep_content and isinstance(msg, str) and turn.preview is None:
             turn.preview = " ".join(msg.split())[:80]
     elif ptype in ("task_complete", "turn_complete"):
         turn = _current(s, when)

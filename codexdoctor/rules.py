@@ -530,6 +530,13 @@ RULES: tuple[Rule, ...] = (
          ("Look up the OpenAI-compatible base URL in the provider's documentation and set base_url in {base_url_where}; "
           "Codex appends /responses to it.",),
          lambda f: [{"tried_text": ", ".join(f.get("tried") or []) or "none"}] if not f.get("working") and not f.get("chat_works") else []),
+    Rule("API016", "responses-path-not-found", "api.canary", E, CHANNEL,
+         "Nothing at the path Codex calls",
+         "POST {url} answered 404: Codex calls base_url + /responses, and this provider has nothing there.",
+         ("Run `codexdoctor check`: it tries the base_url variants (with and without /v1) and names the one that works.",
+          "Check that base_url ({base_url_where}) is the provider's OpenAI-compatible API root, and that it supports the Responses API."),
+         once(lambda f: f["kind"] == "path_not_found"),
+         settled_by=("api.variants", lambda f: True)),
     Rule("API014", "responses-format-rejected", "api.canary", E, CHANNEL,
          "Endpoint rejects the Responses request format",
          "POST {url} answered {status}: {message}. The path exists but does not understand Responses requests.",

@@ -7,6 +7,7 @@ failures cluster at one size (context) or scatter at low usage (channel).
 
 from __future__ import annotations
 
+import os
 import statistics
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -31,10 +32,39 @@ class Selection:
     show_content: bool = False
 
 
+PARALLEL_MIN_BYTES = 64 << 20
+
+
+def read_all(files: list[Path], keep_content: bool) -> list[Session]:
+    """Sequentially for small corpora; on two processes for large ones (each file is independent)."""
+    size = 0
+    for f in files:
+        try:
+            size += f.stat().st_size
+        except OSError:
+            pass
+    workers = min(2, os.cpu_count() or 1)
+    if workers > 1 and len(files) >= 4 and size >= PARALLEL_MIN_BYTES:
+        try:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
+                return list(pool.map(_read_one, files, [keep_content] * len(files), chunksize=4))
+        except (OSError, RuntimeError, ImportError):
+            pass  # no processes here (sandbox, frozen app): read them one by one
+    return [read_session(f, keep_content=keep_content) for f in files]
+
+
+def _read_one(path: Path, keep_content: bool) -> Session:
+    return read_session(path, keep_content=keep_content)
+
+
 def load(roots: Iterable[Path], selection: Selection, tui_log: Path | None) -> tuple[list[Session], list[str]]:
     problems: list[str] = []
     files = find_rollouts(roots, problems)
-    sessions = [read_session(f, keep_content=selection.show_content) for f in files]
+    sessions = read_all(files, selection.show_content)
     if selection.session:
         sessions = [s for s in sessions if s.id and s.id.startswith(selection.session)]
     if selection.since:
