@@ -157,6 +157,7 @@ def check(overrides, profile, model, codex_version, offline, timeout, no_canary,
 @click.option("--timeout", type=click.FloatRange(1), default=1800.0, show_default=True, help="Whole probe, seconds.")
 @click.option("--turn-tokens", type=click.IntRange(100), default=2000, show_default=True,
               help="Typical tokens one Codex turn adds, for the turns-per-session advice.")
+@click.option("--no-cache-step", is_flag=True, help="Skip the prefix-cache step (3 requests of ~4K tokens).")
 @click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
               help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE.")
@@ -166,7 +167,7 @@ def check(overrides, profile, model, codex_version, offline, timeout, no_canary,
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 @click.option("--no-color", is_flag=True)
 def probe(overrides, profile, model, codex_version, max_context, repeat, budget, yes, stall_threshold, request_timeout,
-          timeout, turn_tokens, fmt, output, fail_on, verbose, quiet, no_color):
+          timeout, turn_tokens, no_cache_step, fmt, output, fail_on, verbose, quiet, no_color):
     """Single question vs a growing session: find where it breaks, and whether the break is stable.
 
     Spends tokens: the plan (requests and input tokens) is printed before anything is sent,
@@ -176,7 +177,8 @@ def probe(overrides, profile, model, codex_version, max_context, repeat, budget,
     from codexdoctor.probe import ProbeSettings
 
     settings = ProbeSettings(max_context=max_context, repeat=repeat, budget=budget, stall_threshold_s=stall_threshold,
-                             request_timeout_s=request_timeout, total_timeout_s=timeout, turn_tokens=turn_tokens)
+                             request_timeout_s=request_timeout, total_timeout_s=timeout, turn_tokens=turn_tokens,
+                             cache_step=not no_cache_step)
     progress = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
 
     def confirm(plan: str) -> bool:

@@ -91,10 +91,12 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
     if estimate > settings.budget and not confirm(plan):
         raise ProbeRefused(plan)
     try:
+        family = probe_mod.identify_family(probe)
         outcome = probe.run()
     finally:
         probe.client.close()
     facts = probe_mod.analyse(outcome, settings)
+    facts["family"] = family
     facts["user_config"] = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
     facts["repeat"] = settings.repeat
     if outcome.stopped and (outcome.first_fail is None or outcome.stable is None):
@@ -164,6 +166,14 @@ def _summary_section(facts: Mapping[str, Any]) -> list[Section]:
     stages = [name for name, key in (("1 latency grows", "stage1"), ("2 mid-stream stalls", "stage2"),
                                      ("3 failure", "stage3")) if facts.get(key)]
     lines.append("Stages seen: " + (", ".join(stages) if stages else "none"))
+    cache = facts.get("cache")
+    if cache:
+        runs = cache["runs"]
+        lines.append(f"Prefix cache: {cache['verdict']} (cached tokens: repeated prefix "
+                     f"{runs['repeat']['cached'] if runs['repeat']['cached'] is not None else 'not reported'}, changed start "
+                     f"{runs['changed_start']['cached'] if runs['changed_start']['cached'] is not None else 'not reported'}; "
+                     f"first token {runs['first']['ttft_ms'] or 0:.0f} / {runs['repeat']['ttft_ms'] or 0:.0f} / "
+                     f"{runs['changed_start']['ttft_ms'] or 0:.0f} ms)")
     if facts.get("turns_per_session") is not None:
         lines.append(f"Turns per session to stay under 70% of the window: {facts['turns_per_session']} "
                      f"(at ~{facts['turn_tokens']:,} tokens per turn on top of Codex's ~8,500-token first request)")

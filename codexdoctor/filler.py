@@ -69,6 +69,10 @@ class Conversation:
             self.turns.append(turn)
             total += turn.tokens
 
+    def count_items(self, items: list[dict[str, Any]]) -> int:
+        """Tokens of instructions plus these items, counted as `build` counts them."""
+        return self.instructions_tokens + sum(self.tok.count(_item_text(i)) + self.ITEM_OVERHEAD for i in items)
+
     def build(self, target: int, final_question: str = "Continue with the next question, briefly.") -> tuple[list[dict[str, Any]], int]:
         """Input items (Responses shape) for about `target` tokens, and their counted size."""
         final_tokens = self.tok.count(final_question) + self.ITEM_OVERHEAD
@@ -83,6 +87,10 @@ class Conversation:
             total += turn.tokens
         items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": final_question}]})
         return items, total
+
+
+def _item_text(item: dict[str, Any]) -> str:
+    return item["content"][0]["text"]
 
 
 def as_chat_messages(items: list[dict[str, Any]]) -> list[dict[str, str]]:

@@ -42,6 +42,8 @@ class ProbeSettings:
     turn_tokens: int = 2000  # a typical Codex turn (prompt, tool output, answer), for "new session every K turns"
     max_output_tokens: int = 16
     truncation_share: float = 0.9  # reported input below this share of what was sent = silent truncation
+    cache_step: bool = True
+    cache_prefix_tokens: int = 4096
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class ProbeOutcome:
     max_context: int
     tokenizer: str
     exact_tokens: bool
+    cache: dict | None = None
 
 
 def schedule(start: int, max_context: int) -> list[int]:
@@ -95,6 +98,9 @@ def estimate(settings: ProbeSettings, max_context: int, single_tokens: int) -> t
     bisections = max(0, math.ceil(math.log2(max(1.0, gap / tolerance))))
     requests = settings.singles + len(sizes) + bisections + 2 * settings.repeat
     tokens = settings.singles * single_tokens + sum(sizes) + (bisections + 2 * settings.repeat) * max_context
+    if settings.cache_step:
+        requests += 3
+        tokens += 3 * (settings.cache_prefix_tokens + 64)
     return requests, tokens
 
 
@@ -144,9 +150,12 @@ class Probe:
             return False
         return True
 
-    def request(self, phase: str, target: int | None) -> tuple[Step, Exchange] | None:
+    def request(self, phase: str, target: int | None, items_sent: tuple[list, int] | None = None
+                ) -> tuple[Step, Exchange] | None:
         """Send one probe request, or None when the budget or deadline forbids it."""
-        if target is None:
+        if items_sent is not None:
+            items, sent = items_sent
+        elif target is None:
             items, sent = None, self.single_tokens
         else:
             items, sent = self.conversation.build(target)
@@ -191,6 +200,7 @@ class Probe:
         single_ok = sum(ok for ok, _ in singles)
         # The evidence for the single question: its first failure if any, else its first answer.
         single_ex = next((ex for ok, ex in singles if not ok), singles[0][1] if singles else None)
+        cache = self._cache_step() if single_ok > 0 and self.settings.cache_step else None
         last_ok = first_fail = None
         stable = None
         if single_ok > 0:
@@ -201,7 +211,34 @@ class Probe:
             elif first_fail is not None:
                 stable = self._repeat(None, first_fail)
         return ProbeOutcome(tuple(self.steps), single_ex, last_ok, first_fail, stable, self.stopped, self.spent, tokens,
-                            requests, self.max_context, self.tok.name, self.tok.exact)
+                            requests, self.max_context, self.tok.name, self.tok.exact, cache)
+
+    def _cache_step(self) -> dict[str, Any] | None:
+        """Same ~4K prefix twice with different endings, then once with its first character changed."""
+        items, _ = self.conversation.build(self.settings.cache_prefix_tokens)
+        prefix = items[:-1]
+
+        def variant(ending: str, change_first: bool = False) -> tuple[list, int]:
+            body = [dict(i) for i in prefix]
+            if change_first and body:
+                text = body[0]["content"][0]["text"]
+                body[0] = {**body[0], "content": [{**body[0]["content"][0], "text": "#" + text[1:]}]}
+            tail = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": ending}]}
+            return body + [tail], self.conversation.count_items(body + [tail])
+
+        runs = {}
+        for name, args in (("first", ("Answer question A briefly.",)), ("repeat", ("Answer question B briefly.",)),
+                           ("changed_start", ("Answer question C briefly.", True))):
+            got = self.request("cache", None, variant(*args))
+            if got is None:
+                return None
+            step, ex = got
+            usage = (ex.stream.usage if ex.stream else None) or {}
+            details = usage.get("input_tokens_details") or usage.get("prompt_tokens_details") or {}
+            cached = details.get("cached_tokens") if isinstance(details, dict) else None
+            runs[name] = {"ok": step.ok, "sent": step.sent, "ttft_ms": step.ttft_ms,
+                          "cached": cached if isinstance(cached, int) else None}
+        return summarise_cache(runs)
 
     def _grow(self) -> tuple[int | None, int | None]:
         last_ok = None
@@ -250,6 +287,47 @@ class Probe:
         return all(below) and all(above)
 
 
+def summarise_cache(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """works / not working / not reported, from cached_tokens (timings are shown alongside, not decisive)."""
+    first, repeat, changed = runs["first"], runs["repeat"], runs["changed_start"]
+    out: dict[str, Any] = {"runs": runs, "verdict": "failed"}
+    if not (first["ok"] and repeat["ok"] and changed["ok"]):
+        return out
+    if repeat["cached"] is None:
+        out["verdict"] = "not reported"
+    elif repeat["cached"] >= 0.5 * repeat["sent"] and (changed["cached"] or 0) < 0.25 * changed["sent"]:
+        out["verdict"] = "works"
+    elif repeat["cached"] >= 0.5 * repeat["sent"]:
+        out["verdict"] = "works"  # also matched the changed start: a looser cache, still reused
+    else:
+        out["verdict"] = "not working"
+    if first["ttft_ms"] and repeat["ttft_ms"]:
+        out["ttft_ratio"] = round(repeat["ttft_ms"] / first["ttft_ms"], 2)
+    return out
+
+
+def identify_family(probe: "Probe") -> str | None:
+    """The server software behind the provider, from its model list (no tokens spent), when it says so."""
+    try:
+        ex = send(probe.client, "GET", with_query(probe.plan.base_url + "/models", probe.plan.query),
+                  headers=probe.plan.headers, deadline=Deadline(5), redact=probe.ctx.redactor)
+    except Exception:  # noqa: BLE001 - identification is optional
+        return None
+    body = ex.body_json if ex.ok else None
+    entries = body.get("data") if isinstance(body, dict) else None
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        owner = str(entry.get("owned_by", "")).lower()
+        if owner == "vllm" or "max_model_len" in entry:
+            return "vllm"
+        if owner == "llamacpp" or isinstance(entry.get("meta"), dict) and "n_ctx_train" in entry["meta"]:
+            return "llama.cpp"
+        if owner in ("library", "ollama"):
+            return "ollama"
+    return None
+
+
 # ---- reading the steps --------------------------------------------------------------------------------
 def linear_slope(points: list[tuple[int, float]]) -> float | None:
     """Least-squares slope of time to first token, in ms per 1000 tokens."""
@@ -268,7 +346,7 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
     """Facts for the CTX rules: stages, boundary, stability, the usable window and what to do about it."""
     singles = [s for s in outcome.steps if s.phase == "single"]
     singles_ok = [s for s in singles if s.ok]
-    session = [s for s in outcome.steps if s.phase != "single"]
+    session = [s for s in outcome.steps if s.phase not in ("single", "cache")]
     baseline = statistics.median([s.ttft_ms for s in singles_ok if s.ttft_ms is not None]) if singles_ok and any(
         s.ttft_ms is not None for s in singles_ok) else None
     points = [(s.sent, s.ttft_ms) for s in session if s.ok and s.ttft_ms is not None]
@@ -301,6 +379,7 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         "estimate_tokens": outcome.estimate_tokens, "estimate_requests": outcome.estimate_requests,
         "requests": len(outcome.steps), "tokenizer": outcome.tokenizer, "exact_tokens": outcome.exact_tokens,
         "usable": usable, "turn_tokens": settings.turn_tokens,
+        "cache": outcome.cache, "cache_verdict": (outcome.cache or {}).get("verdict"),
     }
     if usable:
         facts["suggest_window"] = (usable // 1000) * 1000 if usable >= 2000 else usable

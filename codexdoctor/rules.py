@@ -88,6 +88,24 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+SERVER_CACHE_STEPS = {
+    "vllm": "On your vLLM server, start it with --enable-prefix-caching (the default in recent versions; check it was not disabled).",
+    "llama.cpp": "On your llama.cpp server, keep prompt caching on (cache_prompt, the default) and allow KV reuse with "
+                 "`llama-server --cache-reuse 256`.",
+}
+
+
+def _cache_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    runs = (f.get("cache") or {}).get("runs", {})
+    first, repeat = runs.get("first", {}), runs.get("repeat", {})
+    ms = lambda v: f"{v:.0f} ms" if isinstance(v, (int, float)) else "?"  # noqa: E731
+    return {"prefix_tokens": f"{first.get('sent', 0):,}", "repeat_cached": repeat.get("cached", 0),
+            "first_ttft": ms(first.get("ttft_ms")), "repeat_ttft": ms(repeat.get("ttft_ms")),
+            "server_step": SERVER_CACHE_STEPS.get(f.get("family") or "",
+                                                  "If the provider is a hosted gateway, ask whether it supports prompt "
+                                                  "(prefix) caching for this model.")}
+
+
 def _session_advice(f: Mapping[str, Any]) -> str:
     turns = f.get("turns_per_session") or 0
     if turns < 1:
@@ -734,6 +752,20 @@ RULES: tuple[Rule, ...] = (
           "Measure the provider's real window with `codexdoctor probe`, then set model_context_window (and "
           "model_auto_compact_token_limit) below it at the top level of ~/.codex/config.toml."),
          once(lambda f: f.get("kind") == "context")),
+    Rule("CTX022", "prefix-cache-not-working", "ctx.probe", W, CONTEXT,
+         "The provider does not reuse the conversation prefix",
+         "The same {prefix_tokens}-token prefix sent twice came back with {repeat_cached} cached tokens the second time "
+         "(first token {first_ttft} then {repeat_ttft}). Without prefix caching every turn re-reads the whole history, so "
+         "time to first token grows with every question.",
+         ("Split long sessions sooner and carry a short summary; keep the session's start (instructions, tools) unchanged.",
+          "{server_step}"),
+         lambda f: [_cache_params(f)] if f.get("cache_verdict") == "not working" else []),
+    Rule("CTX023", "prefix-cache-not-reported", "ctx.probe", I, CONTEXT,
+         "The provider does not report cached tokens",
+         "The provider's usage has no cached_tokens field, so whether it reuses the prefix cannot be read directly "
+         "(first token {first_ttft} for a new prefix, {repeat_ttft} when repeated).",
+         ("Keep the start of each session stable so a cache, if there is one, can match it.",),
+         lambda f: [_cache_params(f)] if f.get("cache_verdict") == "not reported" else []),
     Rule("CTX003", "single-question-overflows", "api.canary", E, CONTEXT,
          "Even a one-line request overflows the window",
          "POST {url} answered {status}: {message}. A tiny request exceeds the context window, so every Codex turn will fail.",

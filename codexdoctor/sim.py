@@ -441,7 +441,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _models(self) -> dict[str, Any]:
         data = []
         for mid in self.cfg.models:
-            entry: dict[str, Any] = {"id": mid, "object": "model", "created": 1700000000, "owned_by": "codexdoctor-sim"}
+            # Real servers say who they are here: vLLM owned_by "vllm", llama.cpp "llamacpp", Ollama "library".
+            owner = {"vllm": "vllm", "llamacpp": "llamacpp", "ollama": "library"}.get(self.cfg.error_style, "codexdoctor-sim")
+            entry: dict[str, Any] = {"id": mid, "object": "model", "created": 1700000000, "owned_by": owner}
             if self.cfg.publish_window and self.cfg.context_window:
                 entry["max_model_len"] = self.cfg.context_window
             data.append(entry)

@@ -146,3 +146,31 @@ def test_static_problems_stop_the_probe_before_spending(home, sim_server):
     configure(home, s)
     report, _ = probe(home, ProbeSettings(max_context=4096), env={"SIM_API_KEY": ""})
     assert "ENV002" in codes(report) and s.records == []
+
+
+def cache_probe(home, sim_server, **sim_options):
+    s = sim_server(api_key=KEY, token_interval_ms=0, latency_per_1k_ms=40, **sim_options)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=4096, repeat=1))
+    return report, facts(report)
+
+
+def test_prefix_cache_works(home, sim_server):
+    report, f = cache_probe(home, sim_server, prefix_cache=True)
+    runs = f["cache"]["runs"]
+    assert f["cache_verdict"] == "works"
+    assert runs["repeat"]["cached"] >= 0.5 * runs["repeat"]["sent"] and runs["changed_start"]["cached"] < 256
+    assert runs["repeat"]["ttft_ms"] < runs["first"]["ttft_ms"]  # a hit is faster, by construction of the simulator
+    assert not codes(report) & {"CTX022", "CTX023"}
+
+
+def test_prefix_cache_not_working_with_server_specific_fix(home, sim_server):
+    report, f = cache_probe(home, sim_server, prefix_cache=False, error_style="vllm")
+    assert f["cache_verdict"] == "not working" and f["family"] == "vllm"
+    ctx022 = next(x for x in report.findings if x.code == "CTX022")
+    assert "--enable-prefix-caching" in ctx022.remedy[1]
+
+
+def test_prefix_cache_not_reported(home, sim_server):
+    report, f = cache_probe(home, sim_server, prefix_cache=True, report_cached_tokens=False)
+    assert f["cache_verdict"] == "not reported" and "CTX023" in codes(report)
