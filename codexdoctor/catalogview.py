@@ -48,10 +48,10 @@ def list_rules(fmt: str = "text") -> str:
         return json.dumps([_rule_data(r) for r in RULES], indent=2, ensure_ascii=False) + "\n"
     if fmt == "markdown":
         return rules_markdown()
-    from tabulate import tabulate
+    from codexdoctor.render.text import table_lines
 
-    return tabulate([[r.code, r.severity.value, r.verdict.value, r.title] for r in RULES],
-                    headers=["code", "severity", "verdict", "title"]) + "\n"
+    return "\n".join(table_lines(("code", "severity", "verdict", "title"),
+                                  tuple((r.code, r.severity.value, r.verdict.value, r.title) for r in RULES))) + "\n"
 
 
 def rules_markdown() -> str:

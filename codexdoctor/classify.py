@@ -85,6 +85,8 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
         return Classified(ex.failure, ex.failure_detail)
     if ex.failure == "redirect":
         return Classified("redirect", f"redirected to {ex.location}")
+    if ex.failure:  # the status line arrived, then reading the body failed (reset, undecodable, deadline)
+        return Classified(ex.failure, ex.failure_detail)
     status = ex.status or 0
     body = ex.body_json
     msg = error_message(body)
@@ -163,6 +165,6 @@ def _classify_stream(ex: Exchange) -> Classified:
         return Classified("stream_idle", f"no event for the idle limit after {s.events} events")
     if s.cut == "deadline":
         return Classified("timeout", "the stream was still running at the deadline")
-    if s.events == 0 and s.bad_lines:
-        return Classified("not_json", "the stream is not valid server-sent events")
+    if s.bad_lines and s.events <= s.bad_lines:
+        return Classified("not_json", "broken SSE framing: no valid event in the stream")
     return Classified("stream_closed", f"stream closed before response.completed after {s.events} events")

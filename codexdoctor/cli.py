@@ -368,6 +368,12 @@ def demo(names, list_only):
     raise SystemExit(1 if failed else 0)
 
 
+def _known_secrets() -> list[str]:
+    """Values of key-like variables in this environment, for redacting a crash report."""
+    return [v for k, v in os.environ.items()
+            if v and len(v) >= 8 and k.upper().endswith(("_KEY", "_TOKEN", "_SECRET", "_PASSWORD"))]
+
+
 def main(argv: list[str] | None = None) -> int:
     """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback."""
     from codexdoctor.config import OverrideError
@@ -395,11 +401,15 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the boundary
         from codexdoctor.redact import Redactor
 
-        message = Redactor(home=os.environ.get("HOME"))(f"{type(exc).__name__}: {exc}")
+        import traceback
+
+        redact = Redactor(_known_secrets(), home=os.environ.get("HOME"))
+        message = redact(f"{type(exc).__name__}: {exc}")
         click.echo(f"codexdoctor: internal error: {message}\nThis is a bug in codexdoctor; please report it "
                    "with the command you ran (set CODEXDOCTOR_DEBUG=1 for a traceback).", err=True)
         if os.environ.get("CODEXDOCTOR_DEBUG"):
-            raise
+            # Even the traceback goes through redaction: exception messages can carry a key or a URL token.
+            click.echo(redact(traceback.format_exc()), err=True)
         return EXIT_INTERNAL
 
 

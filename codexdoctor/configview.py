@@ -47,8 +47,8 @@ def render_config(ctx: CheckContext, fmt: str) -> str:
     if fmt == "json":
         layers = [{"kind": l.kind, "path": l.label, "exists": l.exists} for l in ctx.resolution.layers]
         return json.dumps({"values": data, "layers": layers}, indent=2, ensure_ascii=False) + "\n"
-    from tabulate import tabulate
+    from codexdoctor.render.text import table_lines
 
     layers = "\n".join(f"  {l.kind:8} {l.label}{'' if l.exists else ' (not found)'}" for l in ctx.resolution.layers)
-    table = tabulate([[d["key"], d["value"], d["source"]] for d in data], headers=["key", "value", "from"])
+    table = "\n".join(table_lines(("key", "value", "from"), tuple((d["key"], d["value"], d["source"]) for d in data)))
     return f"Config layers (lowest precedence first):\n{layers}\n\n{table}\n"

@@ -58,6 +58,8 @@ class SimConfig:
     prefix_cache: bool = False
     report_cached_tokens: bool = True
     cache_speedup: float = 0.1  # fraction of the per-token latency paid for cached tokens
+    # Faults in the answer itself: reset_mid_stream | broken_sse | error_event | gzip_garbage | drip (1 byte/s)
+    stream_fault: str | None = None
     tls_certfile: str | None = None  # serve https with this certificate (tests: self-signed, wrong host)
     tls_keyfile: str | None = None
     quiet: bool = True
@@ -244,7 +246,13 @@ class _Handler(BaseHTTPRequestHandler):
     # ---- plumbing -------------------------------------------------------------------------------
     def log_message(self, fmt: str, *args: Any) -> None:
         if not self.server.config.quiet:
-            sys.stderr.write("sim: " + (fmt % args) + "\n")
+            from codexdoctor.redact import redact_url
+
+            line = fmt % args
+            if "?" in line:  # query values may carry tokens; the Authorization header is never logged
+                parts = line.split(" ")
+                line = " ".join(redact_url("http://h" + p)[len("http://h"):] if p.startswith("/") else p for p in parts)
+            sys.stderr.write("sim: " + line + "\n")
 
     @property
     def cfg(self) -> SimConfig:
@@ -417,6 +425,8 @@ class _Handler(BaseHTTPRequestHandler):
         usage = (reported_input, cached if self.cfg.report_cached_tokens else None, n_out)
         stream = bool(body.get("stream"))
         self._sleep(ttft)
+        if self.cfg.stream_fault and self._stream_fault(rec, model, n_out, usage, chat):
+            return
         if not stream:
             rec.outcome = rec.outcome or "ok"
             return self._send_json(rec, 200, self._chat_json(model, n_out, usage) if chat else self._response_json(model, n_out, usage))
@@ -436,6 +446,45 @@ class _Handler(BaseHTTPRequestHandler):
                     return
         except (BrokenPipeError, ConnectionResetError):
             rec.outcome = "client_gone"
+
+    def _stream_fault(self, rec: RequestRecord, model: str, n_out: int, usage, chat: bool) -> bool:
+        """Answer 200 and then misbehave, as broken gateways and proxies do. True when it answered."""
+        fault = self.cfg.stream_fault
+        rec.status, rec.outcome = 200, f"fault_{fault}"
+        self.send_response(200)
+        if fault == "gzip_garbage":
+            data = b"\x13\x37 this is not gzip at all \x00\xff" * 8
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return True
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        events = list(self._chat_events(model, n_out, usage) if chat else self._response_events(model, n_out, usage))
+        try:
+            if fault == "reset_mid_stream":
+                for chunk in events[:4]:
+                    self.wfile.write(chunk)
+                self.wfile.flush()
+                self._reset(rec)
+            elif fault == "broken_sse":
+                self.wfile.write(b"data: {not json\n\nevent response.created\ndata {}\n\ngarbage without a colon\n\n")
+            elif fault == "error_event":
+                self.wfile.write(events[0])
+                err = {"type": "error", "code": "server_error", "message": "The upstream model crashed while generating."}
+                self.wfile.write(f"event: error\ndata: {json.dumps(err)}\n\n".encode())
+            elif fault == "drip":
+                for byte in events[0]:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    self._sleep(1.0)
+                    if self.server.stopping.is_set():
+                        break
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            rec.outcome = "client_gone"
+        return True
 
     # ---- bodies ---------------------------------------------------------------------------------
     def _models(self) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import ssl
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -299,8 +300,8 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
                 terminal = dispatch(event_name, "\n".join(data_buf)) or terminal
     except httpx.ReadTimeout:
         cut = "idle"
-    except (httpx.RemoteProtocolError, httpx.ReadError):
-        cut = "closed"
+    except (httpx.RemoteProtocolError, httpx.ReadError, httpx.StreamClosed):
+        cut = "deadline" if deadline.expired else "closed"
     if terminal is None and cut is None:
         cut = "closed"
     ms = lambda t: None if t is None else round((t - started) * 1000, 1)  # noqa: E731
@@ -361,6 +362,11 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
             failure, detail = classify_exception(exc)
             return Exchange(method, redact(current), elapsed_ms=round((clock() - started) * 1000, 1), failure=failure,
                             failure_detail=redact(detail), sent_key="Authorization" in headers)
+        # A server that drips one byte per second never trips a read timeout: close the response at the
+        # deadline from a watchdog, so no request outlives the check.
+        watchdog = threading.Timer(max(0.0, deadline.remaining()), resp.close)
+        watchdog.daemon = True
+        watchdog.start()
         try:
             if resp.is_redirect and resp.headers.get("location"):
                 target = str(resp.url.join(resp.headers["location"]))
@@ -373,8 +379,12 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
             ctype = resp.headers.get("content-type", "")
             if stream and resp.status_code == 200 and "text/event-stream" in ctype:
                 stats = parse_sse(resp.iter_lines(), started, clock, idle_s, deadline)
+                cut_at_deadline = stats.cut == "deadline"
                 return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
-                                stream=stats, sent_key="Authorization" in headers)
+                                stream=stats, sent_key="Authorization" in headers,
+                                failure="deadline" if cut_at_deadline else None,
+                                failure_detail=f"still streaming at the deadline after {stats.events} events"
+                                if cut_at_deadline else "")
             body, failure, detail = _read_body(resp, deadline)
             parsed = None
             try:
@@ -385,6 +395,7 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
             return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
                             excerpt, _redact_json(parsed, redact), failure, redact(detail), sent_key="Authorization" in headers)
         finally:
+            watchdog.cancel()
             resp.close()
     return Exchange(method, redact(current), None, round((clock() - started) * 1000, 1), failure="redirect",
                     failure_detail="too many redirects")
@@ -401,6 +412,8 @@ def _read_body(resp: httpx.Response, deadline: Deadline) -> tuple[str, str | Non
                 break
     except Exception as exc:  # noqa: BLE001
         failure, detail = classify_exception(exc)
+        if deadline.expired:
+            failure, detail = "deadline", "the answer was still arriving at the deadline"
         return b"".join(chunks).decode("utf-8", "replace"), failure, detail
     return b"".join(chunks).decode("utf-8", "replace"), None, ""
 

@@ -270,7 +270,7 @@ class LiveRun:
             facts.update(redirect=redirect.location, failure="redirect")
             return result("net.reach", TITLES["net.reach"], Status.FAIL, f"redirected to {redirect.location}", evidence, **facts)
         # The request Codex makes decides: a catalog that answers does not help if the canary cannot get through.
-        if first.status is None and first.failure:
+        if first.failure and (first.status is None or first.failure != "redirect"):
             facts.update(failure=first.failure, detail=first.failure_detail, url=first.url)
             return result("net.reach", TITLES["net.reach"], Status.FAIL, f"{first.failure}: {first.failure_detail}", evidence, **facts)
         if not answered:

@@ -1,0 +1,64 @@
+"""Each network fault against a real loopback server maps to a specific finding, within the deadline."""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from codexdoctor.doctor import CheckOptions, run_check
+from codexdoctor.model import Verdict
+from tests.conftest import write_config
+
+KEY = "sk-fault-0123456789abcdef"
+
+
+def check(home, server, timeout=4.0, suffix="/v1"):
+    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+                       f'base_url = "{server.url}{suffix}"\nenv_key = "SIM_API_KEY"\n')
+    started = time.perf_counter()
+    report, _ = run_check(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(),
+                                       system_config=None, codex_version=(0, 171, 0), timeout=timeout))
+    return report, time.perf_counter() - started
+
+
+def errors(report):
+    return [f.code for f in report.findings if f.severity.value == "error"]
+
+
+@pytest.mark.parametrize("fault,code", [
+    ("reset_mid_stream", "API008"),
+    ("broken_sse", "API011"),
+    ("error_event", "API007"),
+    ("gzip_garbage", "NET008"),
+])
+def test_stream_faults(home, sim_server, fault, code):
+    s = sim_server(api_key=KEY, stream_fault=fault)
+    report, elapsed = check(home, s)
+    assert code in errors(report), report.findings
+    assert report.verdict is Verdict.CHANNEL and elapsed < 4.5
+
+
+def test_one_byte_per_second_is_cut_at_the_deadline(home, sim_server):
+    s = sim_server(api_key=KEY, stream_fault="drip")
+    report, elapsed = check(home, s, timeout=2.0)
+    assert errors(report) and report.verdict is Verdict.CHANNEL
+    assert elapsed < 2.5
+
+
+def test_reset_during_headers(home, sim_server):
+    s = sim_server(api_key=KEY, failure_rate=1.0, failure_kinds=("reset",))
+    report, _ = check(home, s)
+    assert "NET005" in errors(report)
+
+
+def test_html_502_from_proxy(home, sim_server):
+    s = sim_server(api_key=KEY, failure_rate=1.0, failure_kinds=("502",))
+    report, _ = check(home, s)
+    f = next(x for x in report.findings if x.code == "API005")
+    assert "HTML" in f.diagnosis and "4 attempt(s)" in f.diagnosis
+
+
+def test_accepts_and_never_answers(home, sim_server):
+    s = sim_server(hang=True, hang_seconds=30)
+    report, elapsed = check(home, s, timeout=1.5)
+    assert "NET004" in errors(report) and elapsed < 2.0
