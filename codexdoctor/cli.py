@@ -82,6 +82,16 @@ def publish(report, redactor, fmt, output, fail_on, verbose, no_color) -> None:
     raise SystemExit(exit_code(report, fail_on))
 
 
+lang_option = click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
+                           help="Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).")
+
+
+def _lang(value: str | None) -> str:
+    from codexdoctor.i18n import detect_lang
+
+    return value or detect_lang(os.environ)
+
+
 common_config_options = [
     click.option("-c", "--config", "overrides", multiple=True, metavar="KEY=VALUE",
                  help="Override a config value as `codex -c` does (TOML value, dotted key). Repeatable."),
@@ -89,6 +99,7 @@ common_config_options = [
     click.option("-m", "--model", default=None, help="Model, as `codex --model`."),
     click.option("--codex-version", default=None, metavar="X.Y.Z",
                  help="Assume this Codex version instead of running `codex --version`."),
+    lang_option,
 ]
 
 
@@ -98,7 +109,7 @@ def with_config_options(func):
     return func
 
 
-def _check_options(overrides, profile, model, codex_version, offline=True, timeout=10.0, canary=True):
+def _check_options(overrides, profile, model, codex_version, offline=True, timeout=10.0, canary=True, lang=None):
     from codexdoctor import codexversion
     from codexdoctor.doctor import CheckOptions
 
@@ -107,7 +118,8 @@ def _check_options(overrides, profile, model, codex_version, offline=True, timeo
     if version is None and not env.get("CODEXDOCTOR_NO_CODEX_PROBE"):
         version = codexversion.detect(env)
     return CheckOptions(env=env, home=_home(env), cwd=Path.cwd(), overrides=tuple(overrides), profile=profile,
-                        model=model, offline=offline, codex_version=version, timeout=timeout, canary=canary)
+                        model=model, offline=offline, codex_version=version, timeout=timeout, canary=canary,
+                        lang=_lang(lang))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -133,11 +145,11 @@ def cli() -> None:
               help="Exit 1 when a finding of this severity or worse exists.")
 @click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
 @click.option("--no-color", is_flag=True, help="No ANSI colours (NO_COLOR is honoured too).")
-def check(overrides, profile, model, codex_version, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
+def check(overrides, profile, model, codex_version, lang, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
     """Run every static and live check of the active provider."""
     from codexdoctor.doctor import run_check
 
-    opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary)
+    opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang)
     report, ctx = run_check(opts)
     publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
 
@@ -166,7 +178,7 @@ def check(overrides, profile, model, codex_version, offline, timeout, no_canary,
 @click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 @click.option("--no-color", is_flag=True)
-def probe(overrides, profile, model, codex_version, max_context, repeat, budget, yes, stall_threshold, request_timeout,
+def probe(overrides, profile, model, codex_version, lang, max_context, repeat, budget, yes, stall_threshold, request_timeout,
           timeout, turn_tokens, no_cache_step, fmt, output, fail_on, verbose, quiet, no_color):
     """Single question vs a growing session: find where it breaks, and whether the break is stable.
 
@@ -188,7 +200,7 @@ def probe(overrides, profile, model, codex_version, max_context, repeat, budget,
             return click.confirm("The estimate exceeds --budget. Run anyway (it stops at the budget)?", default=False, err=True)
         return False
 
-    opts = _check_options(overrides, profile, model, codex_version, offline=False)
+    opts = _check_options(overrides, profile, model, codex_version, offline=False, lang=lang)
     try:
         report, ctx = run_probe(opts, settings, confirm, progress)
     except ProbeRefused:
@@ -205,17 +217,18 @@ def probe(overrides, profile, model, codex_version, max_context, repeat, budget,
               help="Only sessions started on or after DATE (YYYY-MM-DD).")
 @click.option("--session", "session_id", default=None, help="One session (its id or an id prefix); shows its detail.")
 @click.option("--show-content", is_flag=True, help="Also show the start of each user message (never shown otherwise).")
+@lang_option
 @click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
               help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
 @click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
 @click.option("--no-color", is_flag=True)
-def sessions(paths, last, since, session_id, show_content, fmt, output, fail_on, verbose, no_color):
+def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fail_on, verbose, no_color):
     """Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline."""
     from codexdoctor.doctor import run_sessions
 
-    report, redactor = run_sessions(_env(), _home(_env()), tuple(paths), last, since, session_id, show_content)
+    report, redactor = run_sessions(_env(), _home(_env()), tuple(paths), last, since, session_id, show_content, _lang(lang))
     publish(report, redactor, fmt, output, fail_on, verbose, no_color)
 
 
@@ -227,22 +240,25 @@ def sessions(paths, last, since, session_id, show_content, fmt, output, fail_on,
 @click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
 @click.option("-v", "--verbose", is_flag=True)
 @click.option("--no-color", is_flag=True)
-def diagnose_error(text, overrides, profile, model, codex_version, fmt, output, fail_on, verbose, no_color):
+def diagnose_error(text, overrides, profile, model, codex_version, lang, fmt, output, fail_on, verbose, no_color):
     """Classify a pasted Codex or provider error (TEXT, or - to read stdin) into verdict, code and remedy."""
     from codexdoctor.doctor import run_diagnose
 
     if text == "-":
-        text = sys.stdin.read()
+        try:
+            text = sys.stdin.read() if sys.stdin is not None else ""
+        except (OSError, ValueError) as exc:
+            raise click.BadParameter(f"cannot read the error text from stdin: {exc}", param_hint="TEXT") from None
     if not text.strip():
         raise click.BadParameter("the error text is empty", param_hint="TEXT")
-    report, ctx = run_diagnose(_check_options(overrides, profile, model, codex_version), text)
+    report, ctx = run_diagnose(_check_options(overrides, profile, model, codex_version, lang=lang), text)
     publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command("config")
 @with_config_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def config_cmd(overrides, profile, model, codex_version, fmt):
+def config_cmd(overrides, profile, model, codex_version, lang, fmt):
     """Print the resolved provider and where each value came from (redacted)."""
     from codexdoctor.configview import render_config
     from codexdoctor.doctor import make_context
@@ -254,11 +270,12 @@ def config_cmd(overrides, profile, model, codex_version, fmt):
 @cli.command()
 @click.argument("code")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def explain(code, fmt):
+@lang_option
+def explain(code, fmt, lang):
     """Explain a finding code: what it means, why it happens, how to fix it."""
     from codexdoctor.catalogview import explain_rule
 
-    text = explain_rule(code.strip().upper(), fmt)
+    text = explain_rule(code.strip().upper(), fmt, _lang(lang))
     if text is None:
         raise click.BadParameter(f"unknown code {code!r}; `codexdoctor rules` lists them all", param_hint="CODE")
     click.echo(text, nl=False)
@@ -266,11 +283,12 @@ def explain(code, fmt):
 
 @cli.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
-def rules(fmt):
+@lang_option
+def rules(fmt, lang):
     """List every finding code."""
     from codexdoctor.catalogview import list_rules
 
-    click.echo(list_rules(fmt), nl=False)
+    click.echo(list_rules(fmt, _lang(lang)), nl=False)
 
 
 @cli.command()
@@ -338,7 +356,8 @@ def sim(port, prefix, api_key, models, context_window, error_style, latency_ms, 
 @cli.command()
 @click.option("--scenario", "names", multiple=True, help="Run only this scenario (repeatable); its full report is printed.")
 @click.option("--list", "list_only", is_flag=True, help="List the scenarios and exit.")
-def demo(names, list_only):
+@lang_option
+def demo(names, list_only, lang):
     """See every diagnosis without an account: runs the real checks against the built-in simulator.
 
     Never reads or writes your ~/.codex: each scenario has its own temporary CODEX_HOME.
@@ -356,15 +375,18 @@ def demo(names, list_only):
         for s in demo_mod.SCENARIOS:
             click.echo(f"{s.name:20} expected {s.expected:8} {s.description}")
         return
+    from codexdoctor.i18n import ui
+
+    lang = _lang(lang)
     ascii_only = not _stdout_can_encode()
-    outcomes = demo_mod.run_all(tuple(names), progress=lambda n: click.echo(f"  running {n}...", err=True))
+    outcomes = demo_mod.run_all(tuple(names), progress=lambda n: click.echo(f"  running {n}...", err=True), lang=lang)
     if names:
         for o in outcomes:
             click.echo(f"=== {o.scenario.name}: {o.scenario.description}")
             click.echo(render(o.report, "text", RenderOptions(ascii=ascii_only)))
-    click.echo(demo_mod.table(outcomes, ascii_only))
+    click.echo(demo_mod.table(outcomes, ascii_only, lang))
     failed = [o for o in outcomes if not o.passed]
-    click.echo(f"\n{len(outcomes) - len(failed)}/{len(outcomes)} scenarios got their expected verdict.")
+    click.echo("\n" + ui("demo_summary", lang, ok=len(outcomes) - len(failed), total=len(outcomes)))
     raise SystemExit(1 if failed else 0)
 
 

@@ -80,7 +80,7 @@ def config_text(s: Scenario, server: sim.RunningSim) -> str:
             f'base_url = "{server.url}{s.base_suffix}"\nenv_key = "SIM_API_KEY"\nwire_api = "responses"\n{s.extra_config}')
 
 
-def run_scenario(s: Scenario, timeout: float = 5.0) -> Outcome:
+def run_scenario(s: Scenario, timeout: float = 5.0, lang: str = "en") -> Outcome:
     options = {"api_key": DEMO_KEY, **s.sim_options}
     with sim.start(**options) as server:
         home = Path(tempfile.mkdtemp(prefix="codexdoctor-demo-"))
@@ -90,26 +90,39 @@ def run_scenario(s: Scenario, timeout: float = 5.0) -> Outcome:
             (codex_home / "config.toml").write_text(config_text(s, server), encoding="utf-8")
             env = {"HOME": str(home), "CODEX_HOME": str(codex_home), **s.env}
             report, _ = run_check(CheckOptions(env=env, home=home, cwd=home, system_config=None,
-                                               codex_version=ASSUMED_CODEX, timeout=timeout))
+                                               codex_version=ASSUMED_CODEX, timeout=timeout, lang=lang))
         finally:
             shutil.rmtree(home, ignore_errors=True)
     return Outcome(s, report)
 
 
-def run_all(names: tuple[str, ...] = (), progress: Callable[[str], None] | None = None) -> list[Outcome]:
+def run_all(names: tuple[str, ...] = (), progress: Callable[[str], None] | None = None, lang: str = "en") -> list[Outcome]:
     chosen = [s for s in SCENARIOS if not names or s.name in names]
     outcomes = []
     for s in chosen:
         if progress:
             progress(s.name)
-        outcomes.append(run_scenario(s))
+        outcomes.append(run_scenario(s, lang=lang))
     return outcomes
 
 
-def table(outcomes: list[Outcome], ascii_only: bool = False) -> str:
+def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en") -> str:
     from tabulate import tabulate
 
+    from codexdoctor.i18n import ui
+
     ok, bad = ("ok", "FAIL") if ascii_only else ("✓", "✗")
-    rows = [[o.scenario.name, o.scenario.description, o.scenario.expected, o.got, ok if o.passed else bad, o.top]
-            for o in outcomes]
-    return tabulate(rows, headers=["scenario", "what is wrong", "expected", "codexdoctor", "", "top finding"])
+    rows = [[o.scenario.name, o.scenario.description if lang == "en" else DESCRIPTIONS_ZH[o.scenario.name],
+             o.scenario.expected, o.got, ok if o.passed else bad, o.top] for o in outcomes]
+    headers = [ui("demo_scenario", lang), ui("demo_wrong", lang), ui("demo_expected", lang), "codexdoctor", "",
+               ui("demo_top", lang)]
+    return tabulate(rows, headers=headers)
+
+
+DESCRIPTIONS_ZH = {
+    "healthy": "可正常使用的提供方", "key-unset": "env_key 指向的变量没有设置",
+    "near-miss-variable": "密钥在 SIM_KEY 里，Codex 读的是 SIM_API_KEY", "wrong-key": "提供方拒绝了密钥",
+    "v1-vs-api": "base_url 以 /v1 结尾，提供方用的是 /api", "wrong-model": "模型 ID 少了后缀",
+    "chat-only": "提供方只有 /chat/completions，没有 /responses", "4k-window": "提供方窗口只有 4096 tokens",
+    "flaky-channel": "大部分请求返回 502 或连接被重置",
+}

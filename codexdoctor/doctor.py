@@ -58,7 +58,7 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
         results += live_results
         notes += live_notes
         live_ran = any(r.status.value in ("pass", "warn", "fail") for r in live_results)
-    findings = evaluate(results)
+    findings = evaluate(results, lang=opts.lang)
     return build_report("check", ctx, results, findings, live_ran, notes, opts.lang), ctx
 
 
@@ -80,7 +80,7 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
     blockers = live.blocked_by_static(static)
     if blockers:
         note = "Probe not run: Codex would stop before sending a request (" + ", ".join(blockers) + "); no tokens were spent."
-        return build_report("probe", ctx, static, evaluate(static), False, [note], opts.lang), ctx
+        return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [note], opts.lang), ctx
     tok = tokens.for_model(str(ctx.resolution.model or ""))
     probe = probe_mod.Probe(ctx, settings, tok, progress=progress)
     requests, estimate = probe.estimate()
@@ -112,7 +112,7 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
     notes = [f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
              f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."]
     sections = [_steps_section(outcome), *_summary_section(facts)]
-    return build_report("probe", ctx, checks, evaluate(checks), True, notes, opts.lang, sections=sections), ctx
+    return build_report("probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections), ctx
 
 
 def _probe_check(facts: Mapping[str, Any]) -> CheckResult:
@@ -181,14 +181,14 @@ def _summary_section(facts: Mapping[str, Any]) -> list[Section]:
 
 
 def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], last: int | None, since, session_id: str | None,
-                 show_content: bool) -> tuple[Report, Any]:
+                 show_content: bool, lang: str = "en") -> tuple[Report, Any]:
     """Read the rollouts (default: $CODEX_HOME/sessions and archived_sessions) and build the report."""
     from datetime import timezone
 
     from codexdoctor import sessions as sessions_mod
     from codexdoctor.redact import Redactor, shorten_home
 
-    opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True)
+    opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True, lang=lang)
     ctx = make_context(opts)
     codex_home = ctx.resolution.codex_home
     roots = list(paths) or [codex_home / "sessions", codex_home / "archived_sessions"]
@@ -199,7 +199,7 @@ def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], la
     check = sessions_mod.build_check(loaded, [shorten_home(p, str(home)) for p in problems], shown, str(home))
     failing = {d["id"] for d in check.facts["sessions"] if d["kind"] != "none"}
     detail = {d["id"] for d in check.facts["sessions"]} if (session_id or len(loaded) <= 3) else failing
-    report = build_report("sessions", ctx, [check], evaluate([check]), True,
+    report = build_report("sessions", ctx, [check], evaluate([check], lang=lang), True,
                           ["Read offline from Codex's own logs; no request was sent."] +
                           ([] if show_content else ["Message contents are not shown (--show-content shows them)."]),
                           opts.lang, sections=sessions_mod.sections(check, detail), show_provider=False)
@@ -211,7 +211,7 @@ def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
 
     ctx = make_context(opts)
     checks = checks_for(text, ctx)
-    findings = evaluate(checks)
+    findings = evaluate(checks, lang=opts.lang)
     notes = [] if findings else ["This text does not match a known Codex or provider error shape; "
                                  "run `codexdoctor check` to test the channel directly."]
     return build_report("diagnose-error", ctx, checks, findings, True, notes, opts.lang, warnings_decide=True), ctx

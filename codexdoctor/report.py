@@ -94,6 +94,8 @@ def build_report(command: str, ctx: CheckContext, checks: list[CheckResult], fin
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     findings = sorted(findings, key=lambda f: (order[f.severity], f.code))
     verdict, reason = decide_verdict(findings, checks, live_ran, warnings_decide)
+    if lang != "en":
+        checks, notes, reason = localize_texts(checks, notes, reason, lang)
     return Report(
         schema_version=SCHEMA_VERSION, tool_version=__version__, command=command, verdict=verdict,
         verdict_reason=reason, checks=tuple(checks), findings=tuple(findings),
@@ -101,6 +103,16 @@ def build_report(command: str, ctx: CheckContext, checks: list[CheckResult], fin
         provider=provider_summary(ctx) if show_provider and ctx.resolution.provider.defined else None,
         notes=tuple(notes), lang=lang, sections=tuple(sections),
     )
+
+
+def localize_texts(checks, notes, reason: str, lang: str):
+    """Check titles and summaries, notes and the verdict reason in the report's language."""
+    from dataclasses import replace
+
+    from codexdoctor.i18n import check_title, localize
+
+    checks = [replace(c, title=check_title(c.id, c.title, lang), summary=localize(c.summary, lang)) for c in checks]
+    return checks, [localize(n, lang) for n in notes], localize(reason, lang)
 
 
 def exit_code(report: Report, fail_on: str) -> int:

@@ -54,6 +54,20 @@ class Rule:
         return names
 
 
+@dataclass(frozen=True)
+class Loc:
+    """Prose a rule computes (a hint, an advice sentence) in both languages; resolved when the text is rendered."""
+
+    en: str
+    zh: str
+
+    def __str__(self) -> str:
+        return self.en
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
 def once(pred: Callable[[Mapping[str, Any]], bool]) -> When:
     """Fire once, with the check's facts, when pred holds."""
     return lambda f: [{}] if pred(f) else []
@@ -69,30 +83,52 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
     real = d.get("real_window")
     turns = d.get("turns_per_session")
     window_value = real or d.get("peak") or d.get("window") or 0
+    growth = int(d.get("median_growth") or 0)
     return {
         **d, "start_text": (d.get("start") or "?")[:16].replace("T", " "),
         "peak_text": f"{d['peak']:,}" if d.get("peak") else "?",
         "compact_text": f"{d['compact_at']:,}" if d.get("compact_at") else "?",
-        "share_text": f"{share:.0%}" if share is not None else "an unknown share",
-        "window_text": f"{d['window']:,}" if d.get("window") else "window",
+        "share_text": f"{share:.0%}" if share is not None else Loc("an unknown share", "未知比例"),
+        "window_text": f"{d['window']:,}" if d.get("window") else Loc("window", "窗口"),
         "error_short": " ".join((d.get("error") or d.get("error_info") or "error").split(", url:")[0].split())[:160],
-        "real_text": (f" That is far below the window Codex assumes, so the provider's real window is about {real:,} tokens "
-                      "and Codex never compacted in time." if real else ""),
-        "window_step": (f"Add at the top level of ~/.codex/config.toml: model_context_window = {real // 100 * 100} "
-                        f"and model_auto_compact_token_limit = {int(real * 0.8) // 100 * 100}" if real else
-                        "Let Codex compact earlier: set model_auto_compact_token_limit at the top level of ~/.codex/config.toml "
-                        f"to about {int(window_value * 0.8):,}, or start new sessions sooner."),
-        "session_step": (f"Start a new session every {turns} turns (median growth {int(d.get('median_growth') or 0):,} tokens "
-                         "per turn) to stay under 70% of the window." if turns else
-                         "Start a new session before the context reaches 70% of the window."),
+        "evidence": _EVIDENCE.get(d.get("evidence") or "", Loc(d.get("evidence") or "", d.get("evidence") or "")),
+        "real_text": Loc(f" That is far below the window Codex assumes, so the provider's real window is about {real:,} tokens "
+                         "and Codex never compacted in time.",
+                         f"这远低于 Codex 假定的窗口，说明提供方的真实窗口只有约 {real:,} tokens，Codex 根本来不及压缩。")
+        if real else "",
+        "window_step": Loc(f"Add at the top level of ~/.codex/config.toml: model_context_window = {real // 100 * 100} "
+                           f"and model_auto_compact_token_limit = {int(real * 0.8) // 100 * 100}",
+                           f"在 ~/.codex/config.toml 顶层添加：model_context_window = {real // 100 * 100} "
+                           f"和 model_auto_compact_token_limit = {int(real * 0.8) // 100 * 100}") if real else
+        Loc("Let Codex compact earlier: set model_auto_compact_token_limit at the top level of ~/.codex/config.toml "
+            f"to about {int(window_value * 0.8):,}, or start new sessions sooner.",
+            f"让 Codex 更早压缩：在 ~/.codex/config.toml 顶层把 model_auto_compact_token_limit 设为约 {int(window_value * 0.8):,}，"
+            "或更早开新会话。"),
+        "session_step": Loc(f"Start a new session every {turns} turns (median growth {growth:,} tokens per turn) to stay under "
+                            "70% of the window.",
+                            f"每 {turns} 轮开一个新会话（每轮增长的中位数为 {growth:,} tokens），让上下文保持在窗口的 70% 以下。")
+        if turns else Loc("Start a new session before the context reaches 70% of the window.",
+                          "在上下文达到窗口的 70% 之前开一个新会话。"),
     }
 
 
-SERVER_CACHE_STEPS = {
-    "vllm": "On your vLLM server, start it with --enable-prefix-caching (the default in recent versions; check it was not disabled).",
-    "llama.cpp": "On your llama.cpp server, keep prompt caching on (cache_prompt, the default) and allow KV reuse with "
-                 "`llama-server --cache-reuse 256`.",
+_EVIDENCE = {
+    "the overflow signature (a token_count whose total equals the window, other counters zero)":
+        Loc("the overflow signature (a token_count whose total equals the window, other counters zero)",
+            "溢出特征（一条 token_count 的总数恰好等于窗口、其他计数都为 0）"),
+    "Codex's context-window error": Loc("Codex's context-window error", "Codex 的上下文窗口错误"),
 }
+
+SERVER_CACHE_STEPS = {
+    "vllm": Loc("On your vLLM server, start it with --enable-prefix-caching (the default in recent versions; check it was not "
+                "disabled).", "在你的 vLLM 服务上用 --enable-prefix-caching 启动（新版本默认开启；检查它没有被关掉）。"),
+    "llama.cpp": Loc("On your llama.cpp server, keep prompt caching on (cache_prompt, the default) and allow KV reuse with "
+                     "`llama-server --cache-reuse 256`.",
+                     "在你的 llama.cpp 服务上保持提示缓存开启（cache_prompt，默认开启），并用 `llama-server --cache-reuse 256` "
+                     "允许 KV 复用。"),
+}
+HOSTED_CACHE_STEP = Loc("If the provider is a hosted gateway, ask whether it supports prompt (prefix) caching for this model.",
+                        "如果提供方是托管网关，询问它是否对这个模型支持提示（前缀）缓存。")
 
 
 def _cache_params(f: Mapping[str, Any]) -> dict[str, Any]:
@@ -101,22 +137,25 @@ def _cache_params(f: Mapping[str, Any]) -> dict[str, Any]:
     ms = lambda v: f"{v:.0f} ms" if isinstance(v, (int, float)) else "?"  # noqa: E731
     return {"prefix_tokens": f"{first.get('sent', 0):,}", "repeat_cached": repeat.get("cached", 0),
             "first_ttft": ms(first.get("ttft_ms")), "repeat_ttft": ms(repeat.get("ttft_ms")),
-            "server_step": SERVER_CACHE_STEPS.get(f.get("family") or "",
-                                                  "If the provider is a hosted gateway, ask whether it supports prompt "
-                                                  "(prefix) caching for this model.")}
+            "server_step": SERVER_CACHE_STEPS.get(f.get("family") or "", HOSTED_CACHE_STEP)}
 
 
-def _session_advice(f: Mapping[str, Any]) -> str:
+def _session_advice(f: Mapping[str, Any]) -> Loc:
     turns = f.get("turns_per_session") or 0
     if turns < 1:
-        return ("This window cannot hold Codex's own first request (about 8,500 tokens of instructions and tool schemas) "
-                "plus a turn: serve the model with a larger window (at least 16384 tokens).")
-    return (f"Start a new session every {turns} turns (at about {f.get('turn_tokens')} tokens per turn, that stays under "
-            "70% of the window).")
+        return Loc("This window cannot hold Codex's own first request (about 8,500 tokens of instructions and tool schemas) "
+                   "plus a turn: serve the model with a larger window (at least 16384 tokens).",
+                   "这个窗口连 Codex 自己的第一个请求（约 8,500 tokens 的指令和工具定义）再加一轮都放不下："
+                   "请用更大的窗口部署模型（至少 16384 tokens）。")
+    return Loc(f"Start a new session every {turns} turns (at about {f.get('turn_tokens')} tokens per turn, that stays under "
+               "70% of the window).",
+               f"每 {turns} 轮开一个新会话（按每轮约 {f.get('turn_tokens')} tokens 计，可保持在窗口的 70% 以下）。")
 
 
-def _version_text(f: Mapping[str, Any]) -> str:
-    return f"Codex {f['codex_version']}" if f.get("codex_version") else "Codex (version unknown: `codex --version` not found)"
+def _version_text(f: Mapping[str, Any]) -> Loc | str:
+    if f.get("codex_version"):
+        return f"Codex {f['codex_version']}"
+    return Loc("Codex (version unknown: `codex --version` not found)", "Codex（版本未知：找不到 `codex --version`）")
 
 
 RULES: tuple[Rule, ...] = (
@@ -164,9 +203,13 @@ RULES: tuple[Rule, ...] = (
          "[model_providers.{provider}] ({table_where}) has no base_url, so Codex sends requests (and your key) to "
          "https://api.openai.com/v1.",
          ("{base_url_step}",),
-         lambda f: [{"base_url_step": f"Rename `{f['base_url_alias']}` to base_url in [model_providers.{f['provider']}] "
-                     f"({f['table_where']}); Codex ignores `{f['base_url_alias']}`." if f.get("base_url_alias") else
-                     f"Add base_url = \"https://<your provider>/…\" to [model_providers.{f['provider']}] in {f['table_where']}."}]
+         lambda f: [{"base_url_step": Loc(
+             f"Rename `{f['base_url_alias']}` to base_url in [model_providers.{f['provider']}] ({f['table_where']}); "
+             f"Codex ignores `{f['base_url_alias']}`.",
+             f"把 [model_providers.{f['provider']}]（{f['table_where']}）中的 `{f['base_url_alias']}` 改名为 base_url；"
+             f"Codex 不认 `{f['base_url_alias']}`。") if f.get("base_url_alias") else Loc(
+             f"Add base_url = \"https://<your provider>/…\" to [model_providers.{f['provider']}] in {f['table_where']}.",
+             f"在 {f['table_where']} 的 [model_providers.{f['provider']}] 中添加 base_url = \"https://<你的提供方>/…\"。")}]
          if f["missing_base_url"] else []),
     Rule("CFG007", "model-unset-for-custom-provider", "cfg.provider", E, CONFIG,
          "No model set for a custom provider",
@@ -177,8 +220,10 @@ RULES: tuple[Rule, ...] = (
          "Config key Codex does not read",
          "`{key}` in {table} ({where}) is not a key Codex reads; it is silently ignored.{hint}",
          ("In {where}, rename `{key}` to the key Codex reads{hint_short}, or delete the line.",),
-         lambda f: [dict(u, hint=f" Did you mean `{u['suggestion']}`?" if u.get("suggestion") else "",
-                         hint_short=f" (`{u['suggestion']}`)" if u.get("suggestion") else "") for u in f.get("unknown", [])],
+         lambda f: [dict(u, hint=Loc(f" Did you mean `{u['suggestion']}`?", f"你是不是想写 `{u['suggestion']}`？")
+                         if u.get("suggestion") else "",
+                         hint_short=Loc(f" (`{u['suggestion']}`)", f"（`{u['suggestion']}`）") if u.get("suggestion") else "")
+                    for u in f.get("unknown", [])],
          "Codex ignores unknown keys instead of rejecting them, so `baseURL` or `api_key` look configured but do nothing."),
     Rule("CFG009", "provider-keys-in-project-config", "cfg.keys", W, CONFIG,
          "Provider setting in a project config",
@@ -257,7 +302,8 @@ RULES: tuple[Rule, ...] = (
          "The names must match exactly.",
          ("Either rename the variable: export {env_key}=\"${first_near_miss}\"",
           "or change env_key in {env_key_where} to \"{first_near_miss}\"."),
-         lambda f: [{"near_miss_text": ", ".join("$" + n for n in f["near_miss"]), "first_near_miss": f["near_miss"][0]}]
+         lambda f: [{"near_miss_text": ", ".join("$" + n for n in f["near_miss"]), "first_near_miss": f["near_miss"][0],
+                     "state": Loc(f["state"], "未设置" if f["state"] == "missing" else "为空")}]
          if f["state"] in ("missing", "blank") and f["near_miss"] else []),
     Rule("ENV004", "env-key-in-rc-file-only", "env.key", E, CONFIG,
          "Key is in a shell file but not in this terminal",
@@ -273,7 +319,10 @@ RULES: tuple[Rule, ...] = (
          "provider sees no key and answers 401.",
          ("Set it again without spaces or line breaks: export {env_key}=\"$(printf %s \"${env_key}\" | tr -d '[:space:]')\"",
           "When copying the key, copy only the key itself (no trailing newline from `echo` or a file)."),
-         lambda f: [{"problem_text": " and ".join(p for p in f["problems"] if "whitespace" in p or p == "newline")}]
+         lambda f: [{"problem_text": Loc(" and ".join(p for p in f["problems"] if "whitespace" in p or p == "newline"),
+                                         "、".join({"newline": "换行", "leading or trailing whitespace": "首尾空白",
+                                                    "inner whitespace": "中间的空白"}[p]
+                                                   for p in f["problems"] if "whitespace" in p or p == "newline"))}]
          if any("whitespace" in p or p == "newline" for p in f["problems"]) else []),
     Rule("ENV006", "env-key-quoted", "env.key", E, CONFIG,
          "Key value includes quote characters",
@@ -489,7 +538,8 @@ RULES: tuple[Rule, ...] = (
          " (installed: {codex_version_text}), so this provider cannot serve current Codex.",
          ("Use a gateway or provider that offers POST /responses (many OpenAI-compatible gateways added it).",
           "Or pin an older Codex and keep wire_api = \"chat\": npm install -g @openai/codex@0.96.0"),
-         lambda f: [{"codex_version_text": f.get("codex_version") or "unknown"}] if f.get("chat_works") and not f.get("variants_work") else []),
+         lambda f: [{"codex_version_text": f.get("codex_version") or Loc("unknown", "未知")}]
+         if f.get("chat_works") and not f.get("variants_work") else []),
     Rule("API003", "rate-limited", "api.canary", W, CHANNEL,
          "Rate limited",
          "POST {url} answered 429 after {attempts} attempt(s): {message}. This is transient.",
@@ -547,7 +597,8 @@ RULES: tuple[Rule, ...] = (
          "POST {request_url} finds nothing (404), and neither do the usual variants ({tried_text}).",
          ("Look up the OpenAI-compatible base URL in the provider's documentation and set base_url in {base_url_where}; "
           "Codex appends /responses to it.",),
-         lambda f: [{"tried_text": ", ".join(f.get("tried") or []) or "none"}] if not f.get("working") and not f.get("chat_works") else []),
+         lambda f: [{"tried_text": ", ".join(f.get("tried") or []) or Loc("none", "无")}]
+         if not f.get("working") and not f.get("chat_works") else []),
     Rule("API016", "responses-path-not-found", "api.canary", E, CHANNEL,
          "Nothing at the path Codex calls",
          "POST {url} answered 404: Codex calls base_url + /responses, and this provider has nothing there.",
@@ -574,13 +625,15 @@ RULES: tuple[Rule, ...] = (
          ("Copy the exact ID from the provider's model list (GET <base_url>/models or its console), without a remembered date suffix, "
           "and set model = \"<id>\" in {model_origin}.",
           "Check wire_api: some gateways list a model but serve it only on one API."),
-         lambda f: [{"closest_text": ("Closest IDs in the catalog: " + ", ".join(f["catalog_closest"]) + ".")
+         lambda f: [{"closest_text": Loc("Closest IDs in the catalog: " + ", ".join(f["catalog_closest"]) + ".",
+                                         "模型列表中最接近的 ID：" + "、".join(f["catalog_closest"]) + "。")
                      if f.get("catalog_closest") else ""}] if f["kind"] == "model_not_found" else []),
     Rule("MODEL002", "model-id-case-or-whitespace", "api.catalog", E, CHANNEL,
          "Model ID differs only in case or spaces",
          "model = {model!r} is in the catalog as {closest_first!r} ({match} mismatch), and the provider did not accept it.",
          ("Set model = \"{closest_first}\" in {model_origin}.",),
-         lambda f: [{"closest_first": f["closest"][0]}] if f.get("match") in ("case", "whitespace") and f.get("closest")
+         lambda f: [{"closest_first": f["closest"][0], "match": Loc(f["match"], "大小写" if f["match"] == "case" else "空格")}]
+         if f.get("match") in ("case", "whitespace") and f.get("closest")
          and f.get("canary_kind") != "ok" else []),
     Rule("MODEL003", "azure-deployment-not-found", "api.canary", E, CHANNEL,
          "Azure deployment not found",
@@ -596,7 +649,8 @@ RULES: tuple[Rule, ...] = (
          "Model not in the catalog",
          "model = \"{model}\" is not among the {count} models the provider lists. {closest_text}",
          ("Copy the exact ID from the catalog into {model_origin}, or run without --no-canary to test it.",),
-         lambda f: [{"closest_text": ("Closest: " + ", ".join(f["closest"]) + ".") if f.get("closest") else ""}]
+         lambda f: [{"closest_text": Loc("Closest: " + ", ".join(f["closest"]) + ".", "最接近的：" + "、".join(f["closest"]) + "。")
+                     if f.get("closest") else ""}]
          if f.get("match") == "missing" and not f.get("canary_ran") else []),
     # ---- CTX: context and session ---------------------------------------------------------------
     Rule("CTX001", "served-window-smaller-than-assumed", "ctx.window", W, CONTEXT,
@@ -640,8 +694,8 @@ RULES: tuple[Rule, ...] = (
           "{session_advice}",
           "Carry a 5-line summary of the conclusions into the next session instead of the history.",
           "Move side questions out of the main session, and keep its start (instructions, tools) unchanged."),
-         lambda f: [{"failure_text": ", ".join(f["failure_kinds"]) or "failed",
-                     "repeat_text": "gave the same result every time",
+         lambda f: [{"failure_text": ", ".join(f["failure_kinds"]) or Loc("failed", "失败"),
+                     "repeat_text": Loc("gave the same result every time", "结果每次都一样"),
                      "session_advice": _session_advice(f)}] if f.get("stable") and f.get("last_ok") else []),
     Rule("CTX007", "unstable-breakpoint", "ctx.probe", E, CHANNEL,
          "Failures do not sit at one size: the channel, not the context",
@@ -649,7 +703,7 @@ RULES: tuple[Rule, ...] = (
          "({failure_text}). A window fails at the same size every time; this looks like rate limits, capacity or timeouts.",
          ("Run `codexdoctor check` for the channel's error codes, and look at the provider's status page and your rate limits.",
           "Retry later or at a quieter time; if it persists, try another region, key or provider."),
-         lambda f: [{"failure_text": ", ".join(f["failure_kinds"]) or "mixed"}] if f.get("stable") is False else []),
+         lambda f: [{"failure_text": ", ".join(f["failure_kinds"]) or Loc("mixed", "时好时坏")}] if f.get("stable") is False else []),
     Rule("CTX008", "silent-truncation", "ctx.probe", E, CONTEXT,
          "The provider silently cuts the conversation",
          "At {truncated_at} tokens the provider answered 200 but counted only {reported_at_truncation} input tokens: it dropped "
@@ -669,14 +723,17 @@ RULES: tuple[Rule, ...] = (
          "Stopped at the {stopped} after {requests} requests and {spent} input tokens. Learned so far: works up to "
          "{last_ok_text} tokens{fail_text}.",
          ("Raise the budget (--budget) or narrow the range (--max-context) and run `codexdoctor probe` again.",),
-         lambda f: [{"last_ok_text": f["last_ok"] if f.get("last_ok") else "(none)",
-                     "fail_text": f", fails at {f['first_fail']}" if f.get("first_fail") else ""}] if f.get("stopped") else []),
+         lambda f: [{"last_ok_text": f["last_ok"] if f.get("last_ok") else Loc("(none)", "（无）"),
+                     "stopped": Loc(f["stopped"], "预算" if f["stopped"] == "budget" else "时限"),
+                     "fail_text": Loc(f", fails at {f['first_fail']}", f"，{f['first_fail']} 时失败") if f.get("first_fail") else ""}]
+         if f.get("stopped") else []),
     Rule("CTX011", "single-question-unreliable", "ctx.probe", E, CHANNEL,
          "Even single questions fail sometimes",
          "{singles_ok} of {singles} fresh one-line requests succeeded ({single_kinds_text}). A short question in a new "
          "session does not depend on the context, so this is the channel.",
          ("Run `codexdoctor check` for the channel's error codes; check the provider's status page, rate limits and your network or proxy.",),
-         lambda f: [{"single_kinds_text": ", ".join(f["single_kinds"]) or "failed"}] if 0 < f["singles_ok"] < f["singles"] else []),
+         lambda f: [{"single_kinds_text": ", ".join(f["single_kinds"]) or Loc("failed", "失败")}]
+         if 0 < f["singles_ok"] < f["singles"] else []),
     Rule("CTX012", "session-overflowed", "ctx.sessions", E, CONTEXT,
          "A session ran out of context",
          "Session {short_id} ({start_text}) failed at turn {failed_turn}: {evidence}. The largest context that worked was "
@@ -781,8 +838,19 @@ class _Blank(dict):
         return "{" + key + "}"
 
 
-def fmt(template: str, values: Mapping[str, Any]) -> str:
-    return string.Formatter().vformat(template, (), _Blank(values))
+# Fact values that are English phrases produced by checks; in Chinese they go through the phrase table.
+PHRASE_KEYS = ("detail", "assumed_source", "malformed", "evidence")
+
+
+def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
+    resolved = {k: (v.get(lang) if isinstance(v, Loc) else v) for k, v in values.items()}
+    if lang != "en":
+        from codexdoctor.i18n import localize
+
+        for key in PHRASE_KEYS:
+            if isinstance(resolved.get(key), str):
+                resolved[key] = localize(resolved[key], lang)
+    return string.Formatter().vformat(template, (), _Blank(resolved))
 
 
 def _ms(value: Any) -> str:
@@ -794,15 +862,25 @@ def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
     if "baseline_ttft_ms" in facts:
         extra.update(baseline_text=_ms(facts.get("baseline_ttft_ms")), largest_ttft_text=_ms(facts.get("largest_ttft_ms")),
                      longest_stall_text=_ms(facts.get("longest_stall_ms")),
-                     turns_text=str(facts["turns_per_session"]) if facts.get("turns_per_session") else "few")
+                     turns_text=str(facts["turns_per_session"]) if facts.get("turns_per_session") else Loc("few", "几"))
     if "available" in facts:
-        extra["available_text"] = ", ".join(facts["available"]) or "none"
+        extra["available_text"] = ", ".join(facts["available"]) or Loc("none", "无")
     if "codex_version" in facts:
         extra["version_text"] = _version_text(facts)
     return extra
 
 
-def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES) -> list[Finding]:
+def texts(rule: Rule, lang: str) -> tuple[str, str, tuple[str, ...]]:
+    """(title, diagnosis, remedy) templates of a rule in a language."""
+    if lang == "zh":
+        from codexdoctor.i18n.zh_rules import ZH
+
+        if rule.code in ZH:
+            return ZH[rule.code]
+    return rule.title, rule.diagnosis, rule.remedy
+
+
+def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang: str = "en") -> list[Finding]:
     """Apply the catalog to check results. Skipped and crashed checks fire nothing."""
     by_id = {r.id: r for r in results}
     findings: list[Finding] = []
@@ -814,12 +892,13 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES) -> l
             settler = by_id.get(rule.settled_by[0])
             if settler is not None and settler.status not in (Status.SKIP, Status.CRASH) and rule.settled_by[1](settler.facts):
                 continue
+        title, diagnosis, remedy = texts(rule, lang)
         for params in rule.when(res.facts):
             values = {**res.facts, **_derived(res.facts), **params}
             findings.append(Finding(
                 code=rule.code, severity=rule.severity, verdict=rule.verdict,
-                title=fmt(rule.title, values), diagnosis=fmt(rule.diagnosis, values),
-                remedy=tuple(fmt(step, values) for step in rule.remedy),
+                title=fmt(title, values, lang), diagnosis=fmt(diagnosis, values, lang),
+                remedy=tuple(fmt(step, values, lang) for step in remedy),
                 checks=(res.id,), evidence=res.evidence, references=rule.references,
             ))
     return findings

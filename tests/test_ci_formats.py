@@ -43,7 +43,7 @@ def test_github_annotations_escaped(report):
     assert any(l.startswith("::error title=ENV001 API key variable is not set::") for l in lines)
     assert any(l.startswith("::warning title=URL003 base_url ends in /v1%3A the provider decides::") for l in lines)
     assert all("\n" not in l for l in lines)
-    assert lines[-1].startswith("codexdoctor check: verdict config")
+    assert lines[-1].startswith("codexdoctor check: Verdict config")
     assert escape_data("50%\nx") == "50%25%0Ax" and escape_property("a:b,c") == "a%3Ab%2Cc"
 
 

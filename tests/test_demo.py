@@ -29,3 +29,8 @@ def test_a_wrong_expectation_fails_the_self_test(monkeypatch):
     broken = demo.Scenario("healthy-but-expected-context", "x", "context")
     outcome = demo.run_scenario(broken)
     assert outcome.got == "ok" and not outcome.passed
+
+
+def test_demo_in_chinese(home, run):
+    code, out, _ = run("demo", "--lang", "zh", "--scenario", "wrong-key")
+    assert code == 0 and "提供方拒绝了这个 API Key" in out and "1/1 个场景得到了预期结论。" in out

@@ -47,6 +47,10 @@ def test_live_scenarios_leak_nothing(home, sim_server, run, monkeypatch, tmp_pat
         seen.append(out + err + target.read_text(encoding="utf-8"))
     code, out, err = run("check", "--timeout", "1.5", "--verbose", "--codex-version", "0.171.0")
     seen.append(out + err)
+    for fmt in ("text", "markdown", "json"):  # Chinese output goes through the same redaction
+        code, out, err = run("check", "--timeout", "1.5", "--verbose", "--lang", "zh", "--format", fmt,
+                             "--codex-version", "0.171.0")
+        seen.append(out + err)
     for text in seen:
         assert_clean(text)
     assert any(r.auth for r in s.records) or scenario == "hang"  # the key was really sent

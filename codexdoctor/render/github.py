@@ -6,6 +6,7 @@ produces stdout, correctly escaped per the workflow-command rules.
 
 from __future__ import annotations
 
+from codexdoctor.i18n import ui
 from codexdoctor.model import Report, Severity
 from codexdoctor.render import RenderOptions
 
@@ -25,5 +26,5 @@ def render(report: Report, opts: RenderOptions) -> str:
     for f in report.findings:
         message = f.diagnosis + "\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(f.remedy, 1))
         lines.append(f"::{LEVEL[f.severity]} title={escape_property(f'{f.code} {f.title}')}::{escape_data(message)}")
-    lines.append(f"codexdoctor {report.command}: verdict {report.verdict.value} - {report.verdict_reason}")
+    lines.append(f"codexdoctor {report.command}: {ui('verdict', report.lang)} {report.verdict.value} - {report.verdict_reason}")
     return "\n".join(lines) + "\n"

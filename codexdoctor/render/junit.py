@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from codexdoctor.i18n import ui
 from codexdoctor.model import Finding, Report, Severity, Status
 from codexdoctor.render import RenderOptions
 
 
-def _body(findings: list[Finding], evidence: tuple[str, ...]) -> str:
+def _body(findings: list[Finding], evidence: tuple[str, ...], lang: str = "en") -> str:
     parts = []
     for f in findings:
-        parts.append(f"{f.code} [{f.severity.value}] {f.title}\n{f.diagnosis}")
+        parts.append(f"{f.code} [{ui('sev_' + f.severity.value, lang)}] {f.title}\n{f.diagnosis}")
         parts += [f"  {i}. {step}" for i, step in enumerate(f.remedy, 1)]
     if evidence:
-        parts.append("Evidence:")
+        parts.append(ui("evidence_title", lang) + ":")
         parts += [f"  {line}" for line in evidence]
     return "\n".join(parts)
 
@@ -48,12 +49,12 @@ def render(report: Report, opts: RenderOptions) -> str:
                 counts["failures"] += 1
                 first = failing[0]
                 inner = (f"<failure message={quoteattr(f'{first.code} {first.title}')} type={quoteattr(first.code)}>"
-                         f"{escape(_body(findings, check.evidence))}</failure>")
+                         f"{escape(_body(findings, check.evidence, report.lang))}</failure>")
             elif check.status is Status.SKIP:
                 counts["skipped"] += 1
                 inner = f"<skipped message={quoteattr(check.summary)}/>"
             elif findings:
-                inner = f"<system-out>{escape(_body(findings, check.evidence))}</system-out>"
+                inner = f"<system-out>{escape(_body(findings, check.evidence, report.lang))}</system-out>"
             cases.append(f"    <testcase {attrs}>{inner}</testcase>" if inner else f"    <testcase {attrs}/>")
         for key in totals:
             totals[key] += counts[key]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from codexdoctor.model import Report, Severity, Status
+from codexdoctor.i18n import localize, ui
 from codexdoctor.render import RenderOptions
 from codexdoctor.render.chart import scatter
 
 MARK = {Status.PASS: "✅", Status.WARN: "⚠️", Status.FAIL: "❌", Status.SKIP: "➖", Status.CRASH: "💥"}
-SEV = {Severity.ERROR: "❌ error", Severity.WARNING: "⚠️ warning", Severity.INFO: "ℹ️ info"}
+SEV = {Severity.ERROR: "❌", Severity.WARNING: "⚠️", Severity.INFO: "ℹ️"}
 
 
 def _cell(text: str) -> str:
@@ -15,22 +16,24 @@ def _cell(text: str) -> str:
 
 
 def render(report: Report, opts: RenderOptions) -> str:
-    out = [f"# codexdoctor {report.command} report", "",
-           f"**Verdict: `{report.verdict.value}`** — {report.verdict_reason}", ""]
+    lang = report.lang
+    t = lambda key, **kw: ui(key, lang, **kw)  # noqa: E731
+    out = [f"# {t('report_title', command=report.command)}", "",
+           f"**{t('verdict')}: `{report.verdict.value}`** — {report.verdict_reason}", ""]
     env = report.environment
-    out += [f"codexdoctor {env.get('codexdoctor')} · Codex {env.get('codex') or 'not found'} · {env.get('os')} · "
-            f"Python {env.get('python')} · proxy: {'yes' if env.get('proxy') else 'no'} · "
+    out += [f"codexdoctor {env.get('codexdoctor')} · Codex {env.get('codex') or t('not_found')} · {env.get('os')} · "
+            f"Python {env.get('python')} · {t('proxy')}: {t('yes') if env.get('proxy') else t('no')} · "
             f"CODEX_HOME `{env.get('codex_home')}`", ""]
     p = report.provider
     if p is not None:
-        out += ["| provider | request URL | model | wire_api | key |", "|---|---|---|---|---|",
-                f"| `{p.id}` ({'built-in' if p.builtin else 'custom'}) | `{p.request_url}` | `{_cell(p.model)}` | "
-                f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{p.key} |", ""]
+        out += [f"| {t('provider')} | {t('request_url')} | {t('model')} | wire_api | {t('key')} |", "|---|---|---|---|---|",
+                f"| `{p.id}` ({t('builtin') if p.builtin else t('custom')}) | `{p.request_url}` | `{_cell(p.model)}` | "
+                f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{localize(p.key, lang)} |", ""]
     if report.findings:
-        out.append("## Findings")
+        out.append(f"## {t('findings')}")
         out.append("")
         for f in report.findings:
-            out.append(f"### {SEV[f.severity]} `{f.code}` {f.title}")
+            out.append(f"### {SEV[f.severity]} {t('sev_' + f.severity.value)} `{f.code}` {f.title}")
             out.append("")
             out.append(f.diagnosis)
             out.append("")
@@ -44,7 +47,7 @@ def render(report: Report, opts: RenderOptions) -> str:
                 else:
                     out.append(f"{number}. {step}")
             if f.evidence:
-                out += ["", "<details><summary>Evidence</summary>", "", "```"]
+                out += ["", f"<details><summary>{t('evidence_title')}</summary>", "", "```"]
                 out += list(f.evidence)
                 out += ["```", "", "</details>"]
             out.append("")
@@ -59,12 +62,12 @@ def render(report: Report, opts: RenderOptions) -> str:
             out += ["```"] + scatter(section.chart, section.chart_x, section.chart_y, ascii_only=True) + ["```", ""]
         if section.lines:
             out += [f"- {line}" for line in section.lines] + [""]
-    out += ["## Checks", "", "| | check | result |", "|---|---|---|"]
+    out += [f"## {t('checks')}", "", f"| | {t('check')} | {t('result')} |", "|---|---|---|"]
     out += [f"| {MARK[c.status]} | {c.title} | {_cell(c.summary)} |" for c in report.checks]
     out.append("")
     detailed = [c for c in report.checks if c.evidence]
     if detailed:
-        out += ["<details><summary>Evidence for every check</summary>", "", "```"]
+        out += [f"<details><summary>{t('evidence_all')}</summary>", "", "```"]
         for c in detailed:
             out.append(f"[{c.status.value}] {c.id}")
             out += [f"  {line}" for line in c.evidence]

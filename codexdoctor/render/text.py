@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from codexdoctor.i18n import localize, ui
 from codexdoctor.model import Report, Section, Severity, Status, Verdict
 from codexdoctor.render import RenderOptions
 from codexdoctor.render.chart import scatter
@@ -44,12 +45,15 @@ def render_section(section: Section, opts: RenderOptions) -> list[str]:
 def render(report: Report, opts: RenderOptions) -> str:
     symbols = ASCII if opts.ascii else UNICODE
     arrow = "->" if opts.ascii else "→"
+    lang = report.lang
+    t = lambda key, **kw: ui(key, lang, **kw)  # noqa: E731
     out: list[str] = []
     p = report.provider
     if p is not None:
-        out.append(f"Provider: {p.id} ({'built-in' if p.builtin else 'custom'})  {arrow} POST {p.request_url}")
-        key = f"${p.env_key} {p.key}" if p.env_key else p.key
-        out.append(f"Model: {p.model}   wire_api: {p.wire_api}   key: {key}")
+        out.append(f"{t('provider')}: {p.id} ({t('builtin') if p.builtin else t('custom')})  {arrow} POST {p.request_url}")
+        shown_key = localize(p.key, lang)
+        key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
+        out.append(f"{t('model')}: {p.model}   wire_api: {p.wire_api}   {t('key')}: {key}")
         out.append("")
     for check in report.checks:
         mark = _paint(f"[{symbols[check.status]}]", COLORS[check.status], opts)
@@ -64,11 +68,11 @@ def render(report: Report, opts: RenderOptions) -> str:
         out.extend(render_section(section, opts))
     if report.findings:
         out.append("")
-        out.append("Findings:")
+        out.append(f"{t('findings')}:")
         for f in report.findings:
             status = SEVERITY_STATUS[f.severity]
             mark = _paint(symbols[status], COLORS[status], opts)
-            out.append(f"{mark} {f.code} {f.title} [{f.severity.value}]")
+            out.append(f"{mark} {f.code} {f.title} [{t('sev_' + f.severity.value)}]")
             out.append(_indent(f.diagnosis, "    "))
             for number, step in enumerate(f.remedy, 1):
                 first, *rest = step.splitlines() or [""]
@@ -76,15 +80,17 @@ def render(report: Report, opts: RenderOptions) -> str:
                 for line in rest:
                     out.append(f"         {line}")
             if opts.verbose:
-                out.append(f"    evidence ({', '.join(f.checks)}):")
+                out.append(f"    {t('evidence')} ({', '.join(f.checks)}):")
                 for line in f.evidence:
                     out.append(f"      {line}")
     if report.notes:
         out.append("")
-        out.extend(f"Note: {n}" for n in report.notes)
+        out.extend(f"{t('note')}: {n}" for n in report.notes)
     out.append("")
-    verdict = _paint(report.verdict.value.upper(), VERDICT_COLORS.get(report.verdict, "31;1"), opts)
-    out.append(f"Verdict: {verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}")
+    verdict = _paint(t("verdict_" + report.verdict.value), VERDICT_COLORS.get(report.verdict, "31;1"), opts)
+    if lang != "en":
+        verdict += f" ({report.verdict.value})"
+    out.append(f"{t('verdict')}: {verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}")
     if report.findings and not opts.verbose:
-        out.append("Run with --verbose for the evidence behind each finding; `codexdoctor explain CODE` for details.")
+        out.append(t("hint_verbose"))
     return "\n".join(out) + "\n"

@@ -1,0 +1,269 @@
+"""English and Simplified Chinese for everything a person reads; codes, JSON keys and field values stay neutral.
+
+Rule texts live in the catalog (English) and i18n/zh_rules.py (Chinese). Check
+summaries, notes and verdict reasons are produced in English by the checks and
+translated here by pattern at render time, so checks stay language-neutral and
+a test can prove that no zh output falls back to English.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+LANGS = ("en", "zh")
+
+
+def detect_lang(env: Mapping[str, str]) -> str:
+    """LC_ALL, then LC_MESSAGES, then LANG, as POSIX orders them; zh_* -> zh, anything else -> en."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+UI: dict[str, dict[str, str]] = {
+    "provider": {"en": "Provider", "zh": "提供方"},
+    "builtin": {"en": "built-in", "zh": "内置"},
+    "custom": {"en": "custom", "zh": "自定义"},
+    "model": {"en": "Model", "zh": "模型"},
+    "key": {"en": "key", "zh": "密钥"},
+    "findings": {"en": "Findings", "zh": "发现的问题"},
+    "verdict": {"en": "Verdict", "zh": "结论"},
+    "note": {"en": "Note", "zh": "说明"},
+    "evidence": {"en": "evidence", "zh": "证据"},
+    "hint_verbose": {"en": "Run with --verbose for the evidence behind each finding; `codexdoctor explain CODE` for details.",
+                     "zh": "加 --verbose 查看每条结论背后的证据；`codexdoctor explain 代码` 查看详细说明。"},
+    "report_title": {"en": "codexdoctor {command} report", "zh": "codexdoctor {command} 报告"},
+    "checks": {"en": "Checks", "zh": "检查项"},
+    "check": {"en": "check", "zh": "检查"},
+    "result": {"en": "result", "zh": "结果"},
+    "evidence_title": {"en": "Evidence", "zh": "证据"},
+    "evidence_all": {"en": "Evidence for every check", "zh": "全部检查的证据"},
+    "request_url": {"en": "request URL", "zh": "请求地址"},
+    "not_found": {"en": "not found", "zh": "未找到"},
+    "proxy": {"en": "proxy", "zh": "代理"},
+    "yes": {"en": "yes", "zh": "是"},
+    "no": {"en": "no", "zh": "否"},
+    "sev_error": {"en": "error", "zh": "错误"},
+    "sev_warning": {"en": "warning", "zh": "警告"},
+    "sev_info": {"en": "info", "zh": "提示"},
+    "verdict_ok": {"en": "OK", "zh": "正常"},
+    "verdict_config": {"en": "CONFIG", "zh": "配置问题"},
+    "verdict_channel": {"en": "CHANNEL", "zh": "通道问题"},
+    "verdict_context": {"en": "CONTEXT", "zh": "上下文问题"},
+    "verdict_inconclusive": {"en": "INCONCLUSIVE", "zh": "无法判定"},
+    "demo_scenario": {"en": "scenario", "zh": "场景"},
+    "demo_wrong": {"en": "what is wrong", "zh": "问题"},
+    "demo_expected": {"en": "expected", "zh": "预期"},
+    "demo_top": {"en": "top finding", "zh": "首要发现"},
+    "demo_summary": {"en": "{ok}/{total} scenarios got their expected verdict.", "zh": "{ok}/{total} 个场景得到了预期结论。"},
+}
+
+CHECK_TITLES_ZH = {
+    "cfg.home": "Codex 主目录", "cfg.files": "配置文件", "cfg.profile": "配置档案（profile）", "cfg.provider": "模型提供方",
+    "cfg.keys": "配置键", "env.key": "API Key 环境变量", "env.auth": "已保存的登录", "url.base_url": "base_url",
+    "net.reach": "连通性", "api.catalog": "模型列表", "api.canary": "探测请求", "api.variants": "base_url 变体",
+    "api.wire": "接口协议（wire API）", "ctx.window": "服务端上下文窗口", "ctx.probe": "会话探测",
+    "ctx.sessions": "会话日志", "ctx.pasted": "粘贴的报错",
+}
+TITLE_OVERRIDES_ZH = {"Single question": "单次提问", "Pasted error": "粘贴的报错"}
+
+
+def ui(key: str, lang: str, **params: object) -> str:
+    text = UI[key].get(lang) or UI[key]["en"]
+    return text.format(**params) if params else text
+
+
+def check_title(check_id: str, title: str, lang: str) -> str:
+    if lang != "zh":
+        return title
+    return TITLE_OVERRIDES_ZH.get(title) or CHECK_TITLES_ZH.get(check_id, title)
+
+
+# (English pattern, Chinese template). Groups are re-inserted as {1}, {2}...; order matters (first match wins).
+_PATTERNS_ZH: list[tuple[str, str]] = [
+    (r"((?:~|/|https?://)\S*)", "{1}"),  # a bare path or URL is the same in every language
+    # cfg
+    (r"(.+) is unusable", "{1} 不可用"),
+    (r"Codex home is unusable", "Codex 主目录不可用"),
+    (r"(.+) cannot be read", "{1} 无法读取"),
+    (r"(.+) does not exist", "{1} 不存在"),
+    (r"(.+) parsed", "{1} 解析成功"),
+    (r"no profile selected", "未选择 profile"),
+    (r"profile `(.+)` not found", "找不到 profile `{1}`"),
+    (r"profile `(.+)` holds ignored keys", "profile `{1}` 中有会被忽略的键"),
+    (r"profile `(.+)`", "profile `{1}`"),
+    (r"config could not be parsed", "配置无法解析"),
+    (r"config unusable", "配置不可用"),
+    (r"no table \[model_providers\.(.+)\]", "没有 [model_providers.{1}] 表"),
+    (r"(\S+) \(built-in\)", "{1}（内置）"),
+    (r"(\S+) \(custom\)", "{1}（自定义）"),
+    (r"(\d+) key\(s\) Codex ignores", "{1} 个键会被 Codex 忽略"),
+    (r"every key is one Codex reads", "所有键都会被 Codex 读取"),
+    # env
+    (r"no provider resolved", "未解析出提供方"),
+    (r"built-in `(.+)` provider: Codex uses its stored login, not a variable", "内置提供方 `{1}`：Codex 使用已保存的登录，不读环境变量"),
+    (r"provider has no env_key", "提供方没有设置 env_key"),
+    (r"env_key is not a string", "env_key 不是字符串"),
+    (r"env_key is not a variable name", "env_key 不是环境变量名"),
+    (r"\$(\S+) is missing", "${1} 未设置"),
+    (r"\$(\S+) is blank", "${1} 为空"),
+    (r"\$(\S+) has stray characters", "${1} 含有多余字符"),
+    (r"\$(\S+) set \((.+)\)", "${1} 已设置（{2~}）"),
+    (r"(\d+) chars, sha256:(\w+)", "{1} 个字符，sha256:{2}"),
+    (r"set, (\d+) chars, sha256:(\w+)", "已设置，{1} 个字符，sha256:{2}"),
+    (r"unset", "未设置"),
+    (r"auth\.json unreadable", "auth.json 无法读取"),
+    (r"no stored login for the built-in provider", "内置提供方没有已保存的登录"),
+    (r"stored OpenAI login may reach a custom provider", "已保存的 OpenAI 登录可能被发给自定义提供方"),
+    (r"requires_openai_auth but no login stored", "设置了 requires_openai_auth，但没有已保存的登录"),
+    (r"stored key differs from \$OPENAI_API_KEY", "已保存的密钥与 $OPENAI_API_KEY 不同"),
+    (r"no interference", "无干扰"),
+    # url
+    (r"base_url unset", "未设置 base_url"),
+    (r"base_url is not a string", "base_url 不是字符串"),
+    # live
+    (r"redirected to (.+)", "被重定向到 {1}"),
+    (r"an HTML site answers, not an API", "返回的是 HTML 网页，不是 API"),
+    (r"answered in (\d+) ms", "{1} ms 内响应"),
+    (r"no usable catalog \((.+)\)", "没有可用的模型列表（{1}）"),
+    (r"(\d+) models, '(.*)' (exact|case|whitespace|missing)", "{1} 个模型，'{2}'：{3}"),
+    (r"skipped \(--no-canary\)", "已跳过（--no-canary）"),
+    (r"streamed answer in (\d+) ms, first token (\d+) ms", "流式回答用时 {1} ms，首字 {2} ms"),
+    (r"streamed answer in (\d+) ms", "流式回答用时 {1} ms"),
+    (r"the configured path answered", "配置的路径有响应"),
+    (r"(.+) serves the API", "{1} 提供该 API"),
+    (r"no variant of base_url serves the API", "base_url 的各个变体都不提供该 API"),
+    (r"not needed", "无需检查"),
+    (r"no chat probe", "未做 chat 探测"),
+    (r"serves /chat/completions but not /responses", "提供 /chat/completions，但没有 /responses"),
+    (r"chat probe: (.+)", "chat 探测：{1}"),
+    (r"the provider does not publish its window", "提供方没有公开上下文窗口"),
+    (r"serves (\d+) tokens; Codex assumes (\d+)", "服务端窗口 {1} tokens；Codex 假定 {2}"),
+    (r"serves (\d+) tokens \(Codex assumes (\d+)\)", "服务端窗口 {1} tokens（Codex 假定 {2}）"),
+    (r"Codex would stop before sending a request \((.+)\): fix that first", "Codex 在发出请求前就会停止（{1}）：请先修复"),
+    (r"internal error: (.+)", "内部错误：{1}"),
+    (r"([a-z_]+): (.+)", "{1}：{2~}"),
+    # probe / sessions / diagnose
+    (r"breaks between ([\d,]+) and ([\d,]+) tokens \(stable\)", "在 {1} 到 {2} tokens 之间断开（稳定）"),
+    (r"breaks between ([\d,]+) and ([\d,]+) tokens \(unstable\)", "在 {1} 到 {2} tokens 之间断开（不稳定）"),
+    (r"breaks between ([\d,]+) and ([\d,]+) tokens", "在 {1} 到 {2} tokens 之间断开"),
+    (r"single question failed; session not probed", "单次提问失败；未做会话探测"),
+    (r"no break up to ([\d,]+) tokens", "直到 {1} tokens 都没有断开"),
+    (r"stopped at the (budget|deadline)", "在{1}处停止"),
+    (r"no session logs found in (.+)", "在 {1} 中没有找到会话日志"),
+    (r"(\d+) session\(s\), (\d+) failed \((.+)\)", "{1} 个会话，{2} 个失败（{3}）"),
+    (r"(\d+) session\(s\), 0 failed", "{1} 个会话，0 个失败"),
+    (r"context window exhausted", "上下文窗口已耗尽"),
+    (r"context window exceeded", "超出上下文窗口"),
+    (r"not a known Codex or provider error shape", "不是已知的 Codex 或提供方报错格式"),
+    # notes
+    (r"Offline: no request was sent; the key, base_url reachability and model ID were not tested\.",
+     "离线模式：未发送任何请求；密钥、base_url 连通性和模型 ID 都未经测试。"),
+    (r"Live checks skipped: (.+)\.", "已跳过在线检查：{1}。"),
+    (r"Live checks took (\d+) ms \(deadline (.+) s\)\.", "在线检查用时 {1} ms（时限 {2} 秒）。"),
+    (r"The canary request spends a few tokens \(max_output_tokens=(\d+)\); --no-canary skips it\.",
+     "探测请求会消耗少量 token（max_output_tokens={1}）；加 --no-canary 可跳过。"),
+    (r"Requests went through the proxy configured in this environment\.", "请求经过了当前环境中配置的代理。"),
+    (r"Probe not run: Codex would stop before sending a request \((.+)\); no tokens were spent\.",
+     "未运行探测：Codex 在发出请求前就会停止（{1}）；没有消耗 token。"),
+    (r"Tokens counted with (\S+) \(exact\); ([\d,]+) input tokens spent in (\d+) requests\.",
+     "使用 {1} 计数（精确）；{3} 次请求共消耗 {2} 个输入 token。"),
+    (r"Tokens counted with (\S+) \(approximate: vocabulary unavailable\); ([\d,]+) input tokens spent in (\d+) requests\.",
+     "使用 {1} 计数（近似：词表不可用）；{3} 次请求共消耗 {2} 个输入 token。"),
+    (r"Read offline from Codex's own logs; no request was sent\.", "离线读取 Codex 自己的日志；未发送任何请求。"),
+    (r"Message contents are not shown \(--show-content shows them\)\.", "不显示消息内容（加 --show-content 显示）。"),
+    (r"This text does not match a known Codex or provider error shape; run `codexdoctor check` to test the channel directly\.",
+     "这段文字不是已知的 Codex 或提供方报错格式；请运行 `codexdoctor check` 直接测试通道。"),
+    # verdict reasons
+    (r"(\d+) error\(s\) of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类错误：{3}"),
+    (r"(\d+) warning\(s\) of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类警告：{3}"),
+    (r"a check crashed: (.+)", "有检查项崩溃：{1}"),
+    (r"a check failed without a known diagnosis: (.+)", "有检查项失败但没有已知诊断：{1}"),
+    (r"nothing could be checked: (.+)", "没有可检查的内容：{1}"),
+    (r"static checks found no error; live checks were skipped \(--offline\), so the channel itself is untested",
+     "静态检查没有发现错误；在线检查已跳过（--offline），通道本身未经测试"),
+    (r"no error found, but the canary was skipped \(--no-canary\): the key and model are not proven by the request Codex sends",
+     "没有发现错误，但跳过了探测请求（--no-canary）：密钥和模型未经 Codex 实际请求的验证"),
+    (r"the probe stopped at the (budget|deadline) before locating and confirming the break \(([\d,]+) input tokens spent\)",
+     "探测在{1}处停止，尚未定位并确认断点（已消耗 {2} 个输入 token）"),
+    (r"the pasted text is not a known Codex or provider error", "粘贴的文字不是已知的 Codex 或提供方报错"),
+    (r"no errors", "没有错误"),
+    # classifier and transport details (inside "kind: detail" summaries)
+    (r"the provider received no API key", "提供方没有收到 API Key"),
+    (r"the provider rejected the API key", "提供方拒绝了这个 API Key"),
+    (r"the account has no credits or balance left", "账户没有额度或余额了"),
+    (r"quota or billing limit", "配额或账单限制"),
+    (r"blocked before reaching the API \(firewall, region or IP rule\)", "请求在到达 API 之前被拦截（防火墙、地区或 IP 规则）"),
+    (r"the key is valid but not allowed to do this", "密钥有效，但没有执行此操作的权限"),
+    (r"quota exhausted \(not transient: waiting will not help\)", "配额已用尽（不是临时问题：等待没有用）"),
+    (r"rate limited \(transient\)", "触发限流（临时）"),
+    (r"the provider or a proxy in front of it failed \((\d+)\): an HTML error page", "提供方或其前面的代理出错（{1}）：返回 HTML 错误页"),
+    (r"the provider or a proxy in front of it failed \((\d+)\)", "提供方或其前面的代理出错（{1}）"),
+    (r"Azure deployment not found", "找不到 Azure 部署"),
+    (r"the request exceeds the model's context window", "请求超出了模型的上下文窗口"),
+    (r"the provider does not serve this model ID", "提供方不提供这个模型 ID"),
+    (r"LiteLLM without a database answers a bad key with 400 'No connected db\.'", "没有数据库的 LiteLLM 对错误密钥返回 400 'No connected db.'"),
+    (r"nothing at this path \((\d+)\) - an HTML page", "这个路径下没有内容（{1}）——返回的是 HTML 页面"),
+    (r"nothing at this path \((\d+)\)", "这个路径下没有内容（{1}）"),
+    (r"the endpoint rejects the Responses request format", "该端点不接受 Responses 请求格式"),
+    (r"the provider rejected the request \((\d+)\)", "提供方拒绝了请求（{1}）"),
+    (r"output budget reached.*", "达到输出上限"),
+    (r"context error inside the stream", "流中返回了上下文错误"),
+    (r"model error inside the stream", "流中返回了模型错误"),
+    (r"quota error inside the stream", "流中返回了配额错误"),
+    (r"rate limit inside the stream", "流中返回了限流错误"),
+    (r"an error event inside a 200 stream", "200 流中出现了 error 事件"),
+    (r"an error object inside a 200 response", "200 响应中带有 error 对象"),
+    (r"response\.incomplete: (.+)", "response.incomplete：{1}"),
+    (r"no event for the idle limit after (\d+) events", "收到 {1} 个事件后，在空闲时限内再无事件"),
+    (r"the stream was still running at the deadline", "到时限时流仍未结束"),
+    (r"broken SSE framing: no valid event in the stream", "SSE 格式损坏：流中没有有效事件"),
+    (r"stream closed before response\.completed after (\d+) events", "收到 {1} 个事件后，流在 response.completed 之前关闭"),
+    (r"an HTML page answered where the API should be", "本应是 API 的地方返回了 HTML 页面"),
+    (r"the body is neither JSON nor an event stream", "响应体既不是 JSON 也不是事件流"),
+    (r"the host name does not resolve", "主机名无法解析"),
+    (r"nothing listens on that host and port \(connection refused\)", "该主机端口上没有服务在监听（连接被拒绝）"),
+    (r"the network cannot reach that host", "网络无法到达该主机"),
+    (r"no answer while connecting", "连接时没有响应"),
+    (r"no answer while waiting for the response", "等待响应时没有回应"),
+    (r"no answer while sending", "发送时没有响应"),
+    (r"no answer while waiting for a connection", "等待连接时没有响应"),
+    (r"the server's certificate is self-signed \(not trusted\)", "服务器证书是自签名的（不受信任）"),
+    (r"the server's certificate has expired", "服务器证书已过期"),
+    (r"the certificate is for a different host name", "证书对应的是另一个主机名"),
+    (r"the certificate is issued by an unknown authority \(corporate proxy or private CA\?\)", "证书由未知机构签发（公司代理或私有 CA？）"),
+    (r"the server does not speak TLS on this port \(http:// vs https://\?\)", "该端口上的服务不使用 TLS（http:// 还是 https://？）"),
+    (r"the connection was closed by the server: (.+)", "连接被服务器关闭：{1}"),
+    (r"the answer was still arriving at the deadline", "到时限时响应仍在传输"),
+    (r"still streaming at the deadline after (\d+) events", "收到 {1} 个事件后到达时限，流仍在继续"),
+    (r"the check's deadline was reached before this request", "在发出这个请求之前已到达检查时限"),
+    (r"redirect to another origin \(not followed with the key\)", "重定向到其他站点（未携带密钥跟随）"),
+    (r"the body could not be decoded \(declared compression does not match\): (.+)", "响应体无法解码（声明的压缩格式不符）：{1}"),
+]
+_COMPILED_ZH = [(re.compile(f"^{p}$", re.S), t) for p, t in _PATTERNS_ZH]
+_WORDS_ZH = {"budget": "预算", "deadline": "时限"}
+
+
+def translate(text: str, lang: str) -> str | None:
+    """The Chinese form of a summary, note or verdict reason, or None when no pattern knows it."""
+    if lang != "zh" or not text:
+        return text
+    for pattern, template in _COMPILED_ZH:
+        m = pattern.match(text)
+        if m:
+            out = template
+            for i, group in enumerate(m.groups(), 1):
+                group = group or ""
+                if "{" + str(i) + "~}" in out:  # a nested phrase, translated too
+                    out = out.replace("{" + str(i) + "~}", localize(group, lang))
+                out = out.replace("{" + str(i) + "}", _WORDS_ZH.get(group, group))
+            return out
+    return None
+
+
+def localize(text: str, lang: str) -> str:
+    translated = translate(text, lang)
+    return text if translated is None else translated
