@@ -100,6 +100,8 @@ common_config_options = [
     click.option("--codex-version", default=None, metavar="X.Y.Z",
                  help="Assume this Codex version instead of running `codex --version`."),
     lang_option,
+    click.option("--shell", "shell", type=click.Choice(["bash", "zsh", "fish", "powershell", "cmd"]), default=None,
+                 help="Write remedy commands for this shell (default: detected from SHELL, or PowerShell/cmd on Windows)."),
 ]
 
 
@@ -109,7 +111,8 @@ def with_config_options(func):
     return func
 
 
-def _check_options(overrides, profile, model, codex_version, offline=True, timeout=10.0, canary=True, lang=None):
+def _check_options(overrides, profile, model, codex_version, offline=True, timeout=10.0, canary=True, lang=None,
+                   shell=None):
     from codexdoctor import codexversion
     from codexdoctor.doctor import CheckOptions
 
@@ -119,7 +122,7 @@ def _check_options(overrides, profile, model, codex_version, offline=True, timeo
         version = codexversion.detect(env)
     return CheckOptions(env=env, home=_home(env), cwd=Path.cwd(), overrides=tuple(overrides), profile=profile,
                         model=model, offline=offline, codex_version=version, timeout=timeout, canary=canary,
-                        lang=_lang(lang))
+                        lang=_lang(lang), shell=shell)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -145,11 +148,11 @@ def cli() -> None:
               help="Exit 1 when a finding of this severity or worse exists.")
 @click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
 @click.option("--no-color", is_flag=True, help="No ANSI colours (NO_COLOR is honoured too).")
-def check(overrides, profile, model, codex_version, lang, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
+def check(overrides, profile, model, codex_version, lang, shell, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
     """Run every static and live check of the active provider."""
     from codexdoctor.doctor import run_check
 
-    opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang)
+    opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell)
     report, ctx = run_check(opts)
     publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
 
@@ -178,7 +181,7 @@ def check(overrides, profile, model, codex_version, lang, offline, timeout, no_c
 @click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 @click.option("--no-color", is_flag=True)
-def probe(overrides, profile, model, codex_version, lang, max_context, repeat, budget, yes, stall_threshold, request_timeout,
+def probe(overrides, profile, model, codex_version, lang, shell, max_context, repeat, budget, yes, stall_threshold, request_timeout,
           timeout, turn_tokens, no_cache_step, fmt, output, fail_on, verbose, quiet, no_color):
     """Single question vs a growing session: find where it breaks, and whether the break is stable.
 
@@ -200,7 +203,7 @@ def probe(overrides, profile, model, codex_version, lang, max_context, repeat, b
             return click.confirm("The estimate exceeds --budget. Run anyway (it stops at the budget)?", default=False, err=True)
         return False
 
-    opts = _check_options(overrides, profile, model, codex_version, offline=False, lang=lang)
+    opts = _check_options(overrides, profile, model, codex_version, offline=False, lang=lang, shell=shell)
     try:
         report, ctx = run_probe(opts, settings, confirm, progress)
     except ProbeRefused:
@@ -240,7 +243,7 @@ def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fa
 @click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
 @click.option("-v", "--verbose", is_flag=True)
 @click.option("--no-color", is_flag=True)
-def diagnose_error(text, overrides, profile, model, codex_version, lang, fmt, output, fail_on, verbose, no_color):
+def diagnose_error(text, overrides, profile, model, codex_version, lang, shell, fmt, output, fail_on, verbose, no_color):
     """Classify a pasted Codex or provider error (TEXT, or - to read stdin) into verdict, code and remedy."""
     from codexdoctor.doctor import run_diagnose
 
@@ -251,14 +254,14 @@ def diagnose_error(text, overrides, profile, model, codex_version, lang, fmt, ou
             raise click.BadParameter(f"cannot read the error text from stdin: {exc}", param_hint="TEXT") from None
     if not text.strip():
         raise click.BadParameter("the error text is empty", param_hint="TEXT")
-    report, ctx = run_diagnose(_check_options(overrides, profile, model, codex_version, lang=lang), text)
+    report, ctx = run_diagnose(_check_options(overrides, profile, model, codex_version, lang=lang, shell=shell), text)
     publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command("config")
 @with_config_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def config_cmd(overrides, profile, model, codex_version, lang, fmt):
+def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
     """Print the resolved provider and where each value came from (redacted)."""
     from codexdoctor.configview import render_config
     from codexdoctor.doctor import make_context

@@ -39,6 +39,9 @@ class Layer:
     toml_problem: tomlsource.TomlProblem | None = None
     read_error: str | None = None
     encoding: str = "utf-8"
+    crlf: bool = False
+    # 1-based lines of the TOML error that hold a backslash inside double quotes ("C:\Users\me")
+    backslash_in_string: bool = False
 
     def where(self, path: tuple[str, ...]) -> str:
         if self.kind == "override":
@@ -192,8 +195,13 @@ def read_layer(kind: str, path: Path, home: Path) -> Layer:
     except UnicodeDecodeError as exc:
         return Layer(kind, label, path, exists=True, read_error=f"not valid UTF-8 (byte {exc.start})")
     data, problem = tomlsource.parse(text)
+    backslash = False
+    if problem is not None and problem.line:
+        lines = text.splitlines()
+        bad = lines[problem.line - 1] if 0 < problem.line <= len(lines) else ""
+        backslash = "\\" in bad and '"' in bad
     return Layer(kind, label, path, exists=True, data=data, lines=tomlsource.key_lines(text),
-                 toml_problem=problem, encoding=encoding)
+                 toml_problem=problem, encoding=encoding, crlf="\r\n" in text, backslash_in_string=backslash)
 
 
 def parse_overrides(raw_overrides: tuple[str, ...] | list[str]) -> dict[str, Any]:

@@ -32,16 +32,20 @@ class CheckOptions:
     timeout: float = 10.0
     canary: bool = True
     lang: str = "en"
+    shell: str | None = None  # override; detected from the environment otherwise
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 def make_context(opts: CheckOptions) -> CheckContext:
     resolution = config_mod.resolve(opts.env, opts.home, opts.cwd, opts.overrides, opts.profile, opts.model,
                                     opts.system_config)
+    from codexdoctor.shells import detect_platform, detect_shell
+
     redactor = Redactor(secrets.collect(resolution, opts.env), home=str(opts.home))
+    shell = detect_shell(opts.env, detect_platform(opts.env), opts.shell)
     return CheckContext(resolution=resolution, env=opts.env, home=opts.home, redactor=redactor,
                         codex_version=opts.codex_version, offline=opts.offline,
-                        options={"timeout": opts.timeout, "canary": opts.canary, **opts.extra})
+                        options={"timeout": opts.timeout, "canary": opts.canary, **opts.extra}, shell=shell)
 
 
 def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
@@ -106,9 +110,9 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
     if outcome.single_exchange is not None:
         runner = live.LiveRun(ctx, Deadline(1), client=probe.client)
         single = outcome.single_exchange
-        checks.append(runner.reach_result(single, single))
-        checks.append(runner.canary_result(single, classify(single, probe.plan.wire)))
-    checks.append(_probe_check(facts))
+        checks.append(ctx.stamp(runner.reach_result(single, single)))
+        checks.append(ctx.stamp(runner.canary_result(single, classify(single, probe.plan.wire))))
+    checks.append(ctx.stamp(_probe_check(facts)))
     notes = [f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
              f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."]
     sections = [_steps_section(outcome), *_summary_section(facts)]
@@ -210,7 +214,7 @@ def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
     from codexdoctor.diagnose import checks_for
 
     ctx = make_context(opts)
-    checks = checks_for(text, ctx)
+    checks = [ctx.stamp(c) for c in checks_for(text, ctx)]
     findings = evaluate(checks, lang=opts.lang)
     notes = [] if findings else ["This text does not match a known Codex or provider error shape; "
                                  "run `codexdoctor check` to test the channel directly."]

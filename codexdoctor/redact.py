@@ -40,11 +40,11 @@ def redact_url(url: str) -> str:
 
 
 def shorten_home(text: str, home: str | None) -> str:
-    """Show the home directory as `~` so reports do not carry user names."""
+    """Show the home directory as `~` (`%USERPROFILE%` on Windows) so reports do not carry user names."""
     if not home or home in ("/", ""):
         return text
     home = home.rstrip("/\\")
-    return text.replace(home, "~")
+    return text.replace(home, "%USERPROFILE%" if "\\" in home else "~")
 
 
 class Redactor:

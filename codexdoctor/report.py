@@ -84,6 +84,8 @@ def environment_summary(ctx: CheckContext, proxy_used: bool | None = None) -> di
         "proxy": proxy_used if proxy_used is not None else bool(proxy),
         "proxy_variable": proxy,
         "offline": ctx.offline,
+        "platform": ctx.shell.platform,
+        "shell": ctx.shell.name,
     }
 
 

@@ -166,7 +166,7 @@ RULES: tuple[Rule, ...] = (
          "no custom provider, base_url or key variable is configured.",
          ("Create {user_path} (create the folder too if needed) with a provider table, for example:\n" + MINIMAL_CONFIG,
           "Replace the placeholders with your provider's base URL, the exact model ID from its catalog, and a variable name; "
-          "then export that variable in your shell: export MYGATEWAY_API_KEY=<your key>",
+          "then set that variable in your shell: {example_set_cmd}",
           "If you meant to use another folder, set CODEX_HOME to it (Codex reads $CODEX_HOME/config.toml)."),
          once(lambda f: f["user_missing"] and not f["provider_configured_elsewhere"]),
          "Codex reads `$CODEX_HOME/config.toml` (default `~/.codex/config.toml`). Without it the built-in "
@@ -182,7 +182,7 @@ RULES: tuple[Rule, ...] = (
     Rule("CFG003", "config-unreadable", "cfg.files", E, CONFIG,
          "Config file cannot be read",
          "{path}: {read_error}.",
-         ("Make {path} a readable UTF-8 text file (check its permissions with `ls -l {path}`; re-save it as UTF-8).",),
+         ("Make {path} a readable UTF-8 text file (check its permissions and owner; re-save it as UTF-8).",),
          lambda f: [dict(path=x["path"], read_error=x["read_error"]) for x in f.get("files", []) if "read_error" in x]),
     Rule("CFG004", "provider-not-found", "cfg.provider", E, CONFIG,
          "model_provider names no provider table",
@@ -252,12 +252,12 @@ RULES: tuple[Rule, ...] = (
     Rule("CFG013", "codex-home-missing", "cfg.home", E, CONFIG,
          "CODEX_HOME points to a folder that does not exist",
          "CODEX_HOME is {codex_home}, which does not exist; Codex stops with `CODEX_HOME points to …, but that path does not exist`.",
-         ("Create it (mkdir -p {codex_home}) or unset CODEX_HOME to use ~/.codex: unset CODEX_HOME",),
+         ("Create it ({mkdir_cmd}) or stop setting CODEX_HOME to use the default folder: {unset_home_cmd}",),
          once(lambda f: f["problem"] == "missing")),
     Rule("CFG014", "codex-home-not-directory", "cfg.home", E, CONFIG,
          "CODEX_HOME is not a folder",
          "CODEX_HOME is {codex_home}, which is a file, not a folder.",
-         ("Point CODEX_HOME at a folder (export CODEX_HOME=~/.codex) or unset it: unset CODEX_HOME",),
+         ("Point CODEX_HOME at a folder ({set_home_cmd}) or unset it: {unset_home_cmd}",),
          once(lambda f: f["problem"] == "not_dir")),
     Rule("CFG015", "profile-not-found", "cfg.profile", E, CONFIG,
          "Selected profile does not exist",
@@ -281,26 +281,47 @@ RULES: tuple[Rule, ...] = (
          ("Re-save {path} as UTF-8 without BOM (in Notepad: Save As → Encoding: UTF-8).",),
          lambda f: [dict(path=x["path"], encoding=x["encoding"]) for x in f.get("files", [])
                     if x.get("encoding") not in (None, "utf-8") and "read_error" not in x]),
+    Rule("CFG019", "windows-config-also-exists", "cfg.files", W, CONFIG,
+         "Running in WSL, and Windows has its own Codex config",
+         "codexdoctor read {user_path} (the Linux side of WSL). Windows also has {windows_text}: Codex started from Windows "
+         "(PowerShell, cmd, an editor on Windows) reads that file, not this one.",
+         ("Make the change in the config of the Codex you actually run: inside WSL edit {user_path}; from Windows edit "
+          "%USERPROFILE%\\.codex\\config.toml.",
+          "Keep both in sync, or run Codex only on one side."),
+         lambda f: [{"windows_text": ", ".join(f["windows_configs"])}] if f.get("windows_configs") else []),
+    Rule("CFG020", "config-crlf-line-endings", "cfg.files", I, CONFIG,
+         "Config uses Windows line endings",
+         "{path} has CRLF (Windows) line endings. That is valid TOML and Codex reads it; nothing to fix.",
+         ("Nothing to do; if another tool complains, save the file with LF line endings.",),
+         lambda f: [dict(path=x["path"]) for x in f.get("files", []) if x.get("crlf") and "toml_error" not in x]),
+    Rule("CFG021", "backslash-in-toml-string", "cfg.files", E, CONFIG,
+         "A Windows path in double quotes",
+         "{path}:{line} has a backslash inside a double-quoted string, such as \"C:\\Users\\me\". In TOML, \\U, \\m and "
+         "the like are escape sequences, so the file does not parse.",
+         ("Use single quotes, which take backslashes literally: 'C:\\Users\\me', or forward slashes: \"C:/Users/me\", "
+          "on line {line} of {path}.",),
+         lambda f: [dict(path=x["path"], line=x["toml_error"]["line"]) for x in f.get("files", [])
+                    if x.get("toml_error", {}).get("backslash_in_string")]),
     # ---- ENV: the API key variable ---------------------------------------------------------------
     Rule("ENV001", "env-key-unset", "env.key", E, CONFIG,
          "API key variable is not set",
          "env_key = \"{env_key}\" ({env_key_where}) but ${env_key} is not set in this environment; Codex stops with "
          "``Missing environment variable: `{env_key}`.`` before sending anything.",
-         ("Set it in this terminal: export {env_key}=<your key>",
-          "Make it permanent by adding that line to your shell start-up file (~/.bashrc, ~/.zshrc), then open a new terminal.",
-          "Check that env_key holds the variable's name, spelled exactly as you export it."),
+         ("Set it in this terminal: {set_cmd}",
+          "Make it permanent: {persist_cmd} (then open a new terminal).",
+          "Check that env_key holds the variable's name, spelled exactly as you set it."),
          once(lambda f: f["state"] == "missing" and not f["near_miss"] and not f["rc_hits"])),
     Rule("ENV002", "env-key-blank", "env.key", E, CONFIG,
          "API key variable is empty",
          "${env_key} is set but empty or only whitespace; Codex treats that as missing.",
-         ("Set it to your key: export {env_key}=<your key>",
+         ("Set it to your key: {set_cmd}",
           "Look for an empty assignment in your shell start-up files that overrides it."),
          once(lambda f: f["state"] == "blank" and not f["near_miss"])),
     Rule("ENV003", "env-key-near-miss", "env.key", E, CONFIG,
          "Key is in a variable with a different name",
          "Codex reads ${env_key} (env_key, {env_key_where}), which is {state}, but {near_miss_text} is set. "
          "The names must match exactly.",
-         ("Either rename the variable: export {env_key}=\"${first_near_miss}\"",
+         ("Either copy it to the name Codex reads: {rename_cmd}",
           "or change env_key in {env_key_where} to \"{first_near_miss}\"."),
          lambda f: [{"near_miss_text": ", ".join("$" + n for n in f["near_miss"]), "first_near_miss": f["near_miss"][0],
                      "state": Loc(f["state"], "未设置" if f["state"] == "missing" else "为空")}]
@@ -309,7 +330,7 @@ RULES: tuple[Rule, ...] = (
          "Key is in a shell file but not in this terminal",
          "{rc_text} sets {env_key}, but this environment does not have it: the file was edited after this terminal "
          "started, or it is not read by this shell.",
-         ("Load it now: source {rc_file} (or open a new terminal).",
+         ("Load it now: {reload_cmd} (or open a new terminal).",
           "If Codex runs from an editor or GUI, restart it from a terminal that has the variable."),
          lambda f: [{"rc_text": ", ".join(f"{h['file']}:{h['line']}" for h in f["rc_hits"]), "rc_file": f["rc_hits"][0]["file"]}]
          if f["state"] in ("missing", "blank") and f["rc_hits"] and not f["near_miss"] else []),
@@ -317,7 +338,7 @@ RULES: tuple[Rule, ...] = (
          "Key value has whitespace or a newline",
          "${env_key} ({key_fingerprint}) contains {problem_text}. Codex drops a header value with a newline, so the "
          "provider sees no key and answers 401.",
-         ("Set it again without spaces or line breaks: export {env_key}=\"$(printf %s \"${env_key}\" | tr -d '[:space:]')\"",
+         ("Set it again without spaces or line breaks: {strip_cmd}",
           "When copying the key, copy only the key itself (no trailing newline from `echo` or a file)."),
          lambda f: [{"problem_text": Loc(" and ".join(p for p in f["problems"] if "whitespace" in p or p == "newline"),
                                          "、".join({"newline": "换行", "leading or trailing whitespace": "首尾空白",
@@ -327,41 +348,41 @@ RULES: tuple[Rule, ...] = (
     Rule("ENV006", "env-key-quoted", "env.key", E, CONFIG,
          "Key value includes quote characters",
          "${env_key} ({key_fingerprint}) starts and ends with quotes, which are sent as part of the key.",
-         ("Set it without literal quotes: export {env_key}=sk-… (the shell's own quotes are fine; quotes inside them are not).",),
+         ("Set it without literal quotes: {set_cmd} (the shell's own quotes are fine; quotes inside them are not).",),
          once(lambda f: "quotes" in f["problems"])),
     Rule("ENV007", "env-key-bearer-prefix", "env.key", E, CONFIG,
          "Key value starts with `Bearer `",
          "${env_key} starts with `Bearer `; Codex adds that itself, so the provider receives `Bearer Bearer …`.",
-         ("Remove the prefix: export {env_key}=<key without 'Bearer '>",),
+         ("Remove the prefix and set only the key: {set_cmd}",),
          once(lambda f: "bearer prefix" in f["problems"])),
     Rule("ENV008", "env-key-non-ascii", "env.key", E, CONFIG,
          "Key value has non-ASCII characters",
          "${env_key} contains non-ASCII characters (often a full-width space or a smart quote from a chat app or document).",
-         ("Copy the key again from the provider's console and set it with only ASCII characters: export {env_key}=<key>",),
+         ("Copy the key again from the provider's console and set it with only ASCII characters: {set_cmd}",),
          once(lambda f: "non-ascii" in f["problems"])),
     Rule("ENV009", "env-key-holds-key", "env.key", E, CONFIG,
          "env_key holds a key, not a variable name",
          "env_key ({env_key_where}) must name an environment variable; its value {env_key} looks like the API key itself. "
          "Codex will look for a variable with that name and stop with `Missing environment variable`.",
-         ("In {env_key_where}, set env_key = \"MYGATEWAY_API_KEY\" (a name), and put the key in that variable: export MYGATEWAY_API_KEY=<your key>",
+         ("In {env_key_where}, set env_key = \"MYGATEWAY_API_KEY\" (a name), and put the key in that variable: {example_set_cmd}",
           "Treat the key as exposed if the config file was shared; create a new key at the provider."),
          once(lambda f: f["state"] == "not_a_name")),
     Rule("ENV010", "provider-without-env-key", "env.key", W, CONFIG,
          "Custom provider has no env_key",
          "[model_providers.{provider}] has no env_key (and no experimental_bearer_token), so current Codex sends no "
          "API key; a provider that needs one answers 401.",
-         ("Add env_key = \"MYGATEWAY_API_KEY\" to [model_providers.{provider}] in {user_config}, and export MYGATEWAY_API_KEY=<your key>",),
+         ("Add env_key = \"MYGATEWAY_API_KEY\" to [model_providers.{provider}] in {user_config}, and set the variable: {example_set_cmd}",),
          once(lambda f: f["state"] == "no_env_key" and not (f["local"] or f["bearer_token"] or f["requires_openai_auth"]))),
     Rule("ENV011", "openai-api-key-ignored", "env.auth", W, CONFIG,
          "OPENAI_API_KEY is set but the CLI does not read it",
          "$OPENAI_API_KEY is set, but Codex CLI ignores it for the built-in openai provider (since Sep 2025); "
          "only a stored login counts, and none was found in {auth_path}.",
-         ("Store the key once: printenv OPENAI_API_KEY | codex login --with-api-key",),
+         ("Store the key once: {login_cmd}",),
          once(lambda f: f["provider"] == "openai" and f["builtin"] and f["openai_api_key_env"] and not f.get("logged_in"))),
     Rule("ENV012", "not-logged-in", "env.auth", E, CONFIG,
          "Built-in provider without a login",
          "model_provider is the built-in `openai`, which authenticates with a stored login, and {auth_path} has none.",
-         ("Log in: codex login (ChatGPT) or printenv OPENAI_API_KEY | codex login --with-api-key",
+         ("Log in: codex login (ChatGPT) or {login_cmd}",
           "Or configure a custom provider with base_url and env_key in config.toml (see `codexdoctor explain CFG001`)."),
          once(lambda f: f["provider"] == "openai" and f["builtin"] and not f.get("logged_in") and not f["openai_api_key_env"])),
     Rule("ENV013", "stored-login-may-leak", "env.auth", W, CONFIG,
@@ -383,7 +404,7 @@ RULES: tuple[Rule, ...] = (
     Rule("ENV016", "stored-key-differs", "env.auth", I, CONFIG,
          "Stored key differs from $OPENAI_API_KEY",
          "The built-in provider uses the key stored in {auth_path}, not $OPENAI_API_KEY, and the two differ.",
-         ("If the variable holds the key you want, store it: printenv OPENAI_API_KEY | codex login --with-api-key",),
+         ("If the variable holds the key you want, store it: {login_cmd}",),
          once(lambda f: f["provider"] == "openai" and f["env_differs_from_stored"])),
     # ---- URL: base_url as written ---------------------------------------------------------------
     Rule("URL001", "base-url-not-http", "url.base_url", E, CONFIG,
@@ -456,7 +477,7 @@ RULES: tuple[Rule, ...] = (
     Rule("NET003", "tls-failure", "net.reach", E, CHANNEL,
          "TLS handshake failed",
          "Connecting to {host} over TLS failed: {detail}.",
-         ("If the provider uses a private or corporate CA, point Codex at it: export CODEX_CA_CERTIFICATE=/path/to/ca.pem (codexdoctor honours it and SSL_CERT_FILE too).",
+         ("If the provider uses a private or corporate CA, point Codex at it: {ca_cmd} (codexdoctor honours it and SSL_CERT_FILE too).",
           "If the server speaks plain HTTP on that port, use http:// (local servers only); if the certificate is for another name, use the host name it was issued for.",
           "An expired certificate must be renewed by the provider."),
          once(lambda f: f["failure"] == "tls")),
@@ -491,17 +512,17 @@ RULES: tuple[Rule, ...] = (
          "The provider rejected the API key",
          "POST {url} answered {status}: {message}. Codex retries 401 five times, then prints "
          "`unexpected status 401 Unauthorized`.",
-         ("Check the key this terminal has: `printf %s \"${env_key}\" | sha256sum | cut -c1-8` prints {key_fp8}; "
+         ("Check the key this terminal has: `{fp_cmd}` prints {key_fp8}; "
           "compare with the key in the provider's console (same command on a copy).",
-          "Check that env_key ({env_key_where}) names the variable you exported, spelled exactly.",
-          "Copy the key again, whole, with no spaces or line breaks, and export it again.",
+          "Check that env_key ({env_key_where}) names the variable you set, spelled exactly.",
+          "Copy the key again, whole, with no spaces or line breaks, and set the variable again.",
           "If it still fails, create a new key at the provider (the old one may be revoked, expired or for another project)."),
          once(lambda f: f["kind"] == "auth_rejected")),
     Rule("AUTH002", "key-not-received", "api.canary", E, CHANNEL,
          "The provider received no API key",
          "POST {url} answered {status}: {message}. Codex sent no usable key: the variable is unset, the provider has no env_key, "
          "or the value contains a newline (Codex then drops the header).",
-         ("Make sure env_key is set in the provider table and the variable holds only the key: export {env_key}=<your key>",
+         ("Make sure env_key is set in the provider table and the variable holds only the key: {set_cmd}",
           "Run `codexdoctor check --offline` to see the key variable findings."),
          once(lambda f: f["kind"] == "auth_missing")),
     Rule("AUTH003", "forbidden", "api.canary", E, CHANNEL,
@@ -857,8 +878,36 @@ def _ms(value: Any) -> str:
     return f"{value / 1000:.1f} s" if isinstance(value, (int, float)) and value >= 1000 else f"{value:.0f} ms" if isinstance(value, (int, float)) else "?"
 
 
+_VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _commands(f: Mapping[str, Any]) -> dict[str, Any]:
+    """Every command a remedy may show, in the syntax of the user's shell (from the facts the runner stamped)."""
+    from codexdoctor.shells import Shell
+
+    sh = Shell(f.get("shell") or "bash", f.get("platform") or "linux")
+    key = Loc("<your key>", "<你的密钥>")
+    both = lambda build: Loc(build(key.en), build(key.zh))  # noqa: E731
+    out: dict[str, Any] = {
+        "example_set_cmd": both(lambda k: sh.set_var("MYGATEWAY_API_KEY", k)),
+        "login_cmd": sh.pipe_var_to("OPENAI_API_KEY", "codex login --with-api-key"),
+        "unset_home_cmd": sh.unset_var("CODEX_HOME"), "set_home_cmd": sh.set_var("CODEX_HOME", sh.codex_home_display()),
+        "ca_cmd": sh.set_var("CODEX_CA_CERTIFICATE", "/path/to/ca.pem"),
+        "mkdir_cmd": sh.mkdir(str(f.get("codex_home") or sh.codex_home_display())),
+    }
+    var = f.get("env_key")
+    if isinstance(var, str) and _VAR_NAME.match(var):
+        out.update(set_cmd=both(lambda k: sh.set_var(var, k)), persist_cmd=both(lambda k: sh.persist_var(var, k)),
+                   strip_cmd=sh.strip_var(var), fp_cmd=sh.fingerprint_var(var))
+        if f.get("near_miss"):
+            out["rename_cmd"] = sh.copy_var(var, f["near_miss"][0])
+    if f.get("rc_hits"):
+        out["reload_cmd"] = sh.reload(f["rc_hits"][0]["file"])
+    return out
+
+
 def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = _commands(facts)
     if "baseline_ttft_ms" in facts:
         extra.update(baseline_text=_ms(facts.get("baseline_ttft_ms")), largest_ttft_text=_ms(facts.get("largest_ttft_ms")),
                      longest_stall_text=_ms(facts.get("longest_stall_ms")),

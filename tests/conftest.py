@@ -25,6 +25,9 @@ def clean_machine(tmp_path, monkeypatch):
     work.mkdir()
     (work / ".git").mkdir()
     monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("SHELL", "/bin/bash")
+    for name in ("PROMPT", "WSL_DISTRO_NAME", "PSModulePath"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("CODEXDOCTOR_NO_CODEX_PROBE", "1")
     monkeypatch.chdir(work)
     return home

@@ -25,8 +25,8 @@ def run_one(check: Check, ctx: CheckContext) -> CheckResult:
                           ctx.redactor(f"internal error: {type(exc).__name__}: {exc}{where}"),
                           facts={"exception": type(exc).__name__})
     elapsed = (time.perf_counter() - started) * 1000
-    return CheckResult(res.id, res.title, res.status, res.summary, res.facts,
-                       tuple(ctx.redactor(e) for e in res.evidence), round(elapsed, 1))
+    return ctx.stamp(CheckResult(res.id, res.title, res.status, res.summary, res.facts,
+                                 tuple(ctx.redactor(e) for e in res.evidence), round(elapsed, 1)))
 
 
 def run_static(ctx: CheckContext, checks: Iterable[Check] = STATIC_CHECKS) -> list[CheckResult]:

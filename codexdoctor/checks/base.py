@@ -9,6 +9,7 @@ from typing import Any, Callable, Mapping
 from codexdoctor.config import Resolution
 from codexdoctor.model import CheckResult, Status
 from codexdoctor.redact import Redactor
+from codexdoctor.shells import Shell
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,13 @@ class CheckContext:
     codex_version: tuple[int, ...] | None = None
     offline: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
+    shell: Shell = field(default_factory=lambda: Shell("bash", "linux"))
+
+    def stamp(self, res: CheckResult) -> CheckResult:
+        """Add the shell and platform to a result's facts, so remedies come out in the user's syntax."""
+        from dataclasses import replace
+
+        return replace(res, facts={**res.facts, "shell": self.shell.name, "platform": self.shell.platform})
 
     @property
     def provider(self):

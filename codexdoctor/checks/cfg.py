@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Mapping
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalise_name, result
@@ -69,10 +70,11 @@ def check_files(ctx: CheckContext) -> CheckResult:
             evidence.append("-c overrides: " + ", ".join(o.split("=", 1)[0] for o in r.overrides))
             continue
         entry: dict[str, Any] = {"kind": layer.kind, "path": layer.label, "exists": layer.exists,
-                                 "encoding": layer.encoding}
+                                 "encoding": layer.encoding, "crlf": layer.crlf}
         if layer.toml_problem:
             p = layer.toml_problem
-            entry["toml_error"] = {"line": p.line, "column": p.column, "message": p.message}
+            entry["toml_error"] = {"line": p.line, "column": p.column, "message": p.message,
+                                   "backslash_in_string": layer.backslash_in_string}
             evidence.append(f"{layer.label}:{p.line}:{p.column}: {p.message}")
         elif layer.read_error:
             entry["read_error"] = layer.read_error
@@ -86,13 +88,25 @@ def check_files(ctx: CheckContext) -> CheckResult:
     anything_configures_provider = "model_provider" in r.merged or "model_providers" in r.merged
     broken = [f for f in files if "toml_error" in f or "read_error" in f]
     facts = {"files": files, "user_missing": user_missing, "user_path": user.label if user else None,
-             "provider_configured_elsewhere": anything_configures_provider}
+             "provider_configured_elsewhere": anything_configures_provider,
+             "windows_configs": windows_side_configs(ctx) if ctx.shell.platform == "wsl" else []}
+    if facts["windows_configs"]:
+        evidence.append("Windows-side Codex config: " + ", ".join(facts["windows_configs"]))
     if broken:
         return result("cfg.files", "Config files", Status.FAIL, f"{broken[0]['path']} cannot be read", evidence, **facts)
     if user_missing:
         status = Status.WARN if anything_configures_provider else Status.FAIL
         return result("cfg.files", "Config files", status, f"{user.label} does not exist", evidence, **facts)
     return result("cfg.files", "Config files", Status.PASS, f"{user.label if user else 'config'} parsed", evidence, **facts)
+
+
+def windows_side_configs(ctx: CheckContext) -> list[str]:
+    """Under WSL, Windows keeps its own %USERPROFILE%\\.codex: Codex started from Windows reads that one."""
+    root = Path(ctx.options.get("wsl_windows_users", "/mnt/c/Users"))
+    try:
+        return sorted(str(p) for p in root.glob("*/.codex/config.toml"))[:5]
+    except OSError:
+        return []
 
 
 def check_profile(ctx: CheckContext) -> CheckResult:

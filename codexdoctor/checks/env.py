@@ -13,7 +13,9 @@ from codexdoctor.model import CheckResult, Status
 from codexdoctor.redact import fingerprint
 
 RC_FILES = (".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv",
-            ".config/fish/config.fish", ".config/fish/fish_variables")
+            ".config/fish/config.fish", ".config/fish/fish_variables",
+            ".config/powershell/Microsoft.PowerShell_profile.ps1", "Documents/PowerShell/Microsoft.PowerShell_profile.ps1",
+            "Documents/WindowsPowerShell/Microsoft.PowerShell_profile.ps1")
 _VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _KEY_SHAPED = re.compile(r"^(sk|pk|rk|tt|ak|gsk|xai)[-_]|^[A-Za-z0-9_\-]{32,}$")
 _SUFFIXES = ("_API_KEY", "_APIKEY", "_KEY", "_TOKEN", "_SECRET")
@@ -70,10 +72,14 @@ def value_problems(value: str) -> list[str]:
 
 def find_in_rc_files(var: str, home: Path) -> list[dict[str, Any]]:
     """Shell start-up files that set the variable (value never read into the report)."""
+    name = re.escape(var)
     patterns = [
-        re.compile(rf"^\s*(export\s+)?{re.escape(var)}\s*="),
-        re.compile(rf"^\s*set\s+(-[A-Za-z]+\s+)*{re.escape(var)}\b"),
-        re.compile(rf"^\s*SETUVAR\s+(--export\s+)?{re.escape(var)}:"),
+        re.compile(rf"^\s*(export\s+)?{name}\s*="),  # bash, zsh, sh
+        re.compile(rf"^\s*set\s+(-[A-Za-z]+\s+)*{name}\b"),  # fish set -gx / -Ux
+        re.compile(rf"^\s*SETUVAR\s+(--export\s+)?{name}:"),  # fish universal variables file
+        re.compile(rf"^\s*\$env:{name}\s*=", re.I),  # PowerShell profile
+        re.compile(rf"SetEnvironmentVariable\(\s*['\"]{name}['\"]", re.I),
+        re.compile(rf"^\s*setx\s+{name}\b", re.I),
     ]
     hits = []
     for rel in RC_FILES:

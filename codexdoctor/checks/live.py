@@ -436,6 +436,7 @@ def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple
     finally:
         if client is None:
             run.client.close()
+    results = [ctx.stamp(r) for r in results]
     notes = [f"Live checks took {(time.perf_counter() - started) * 1000:.0f} ms (deadline {deadline.total:g} s)."]
     if ctx.options.get("canary", True):
         notes.append(f"The canary request spends a few tokens (max_output_tokens={CANARY_MAX_OUTPUT}); --no-canary skips it.")
