@@ -258,6 +258,80 @@ def diagnose_error(text, overrides, profile, model, codex_version, lang, shell, 
     publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
 
 
+@cli.command()
+@with_config_options
+@click.option("-y", "--yes", is_flag=True, help="Apply every edit without asking.")
+@click.option("--dry-run", is_flag=True, help="Show the diff and exit; change nothing.")
+@click.option("--only", multiple=True, metavar="CODE", help="Only fix these findings (repeatable).")
+@click.option("--offline", is_flag=True, help="Static checks only (no request is sent; live-only fixes are not offered).")
+@click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True)
+@click.option("--no-canary", is_flag=True)
+@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
+def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, only, offline, timeout, no_canary, fail_on):
+    """Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again."""
+    from codexdoctor import fix as fix_mod
+    from codexdoctor import secrets as secrets_mod
+    from codexdoctor.doctor import run_check
+    from codexdoctor.report import exit_code
+
+    opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell)
+    before, ctx = run_check(opts)
+    plan = fix_mod.build_plan(before, ctx, only)
+    redact = ctx.redactor
+    click.echo(redact(f"Before: verdict {before.verdict.value}; findings: "
+                      + (", ".join(f.code for f in before.findings) or "none")))
+    for note in plan.skipped:
+        click.echo(redact(f"  not fixed automatically: {note}"))
+    for finding in plan.commands:
+        click.echo(redact(f"\n{finding.code} {finding.title} -- codexdoctor never edits shell files; run this yourself:"))
+        for number, step in enumerate(finding.remedy, 1):
+            click.echo(redact(f"  {number}. {step}"))
+    if not plan.edits:
+        click.echo("\nNothing in the config files to fix automatically.")
+        raise SystemExit(exit_code(before, fail_on))
+    try:
+        changes = fix_mod.prepare(plan.edits)
+    except (fix_mod.FixError, OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(redact(f"cannot prepare the edits: {exc}")) from None
+    chosen: list = []
+    for change in changes:
+        for edit in change.edits:
+            single = fix_mod.apply_edit(change.before, edit) if edit.op == "rename" or len(change.edits) == 1 else None
+            click.echo(redact(f"\n{edit.code}: {edit.describe()} in {change.shown}"))
+            if single is not None:
+                click.echo(redact(fix_mod.unified_diff(change.before, single, change.shown)).rstrip())
+        click.echo(redact(f"\nAll edits to {change.shown}:"))
+        click.echo(redact(fix_mod.unified_diff(change.before, change.after, change.shown)).rstrip())
+    if dry_run:
+        click.echo("\nDry run: nothing was changed.")
+        raise SystemExit(EXIT_OK)
+    if yes:
+        chosen = [e for c in changes for e in c.edits]
+    elif sys.stdin is not None and sys.stdin.isatty():
+        chosen = [e for c in changes for e in c.edits
+                  if click.confirm(redact(f"Apply {e.code}: {e.describe()}?"), default=True)]
+    else:
+        click.echo("\nNothing applied: pass --yes to apply these edits (stdin is not a terminal, so codexdoctor does not ask).",
+                   err=True)
+        raise SystemExit(EXIT_USAGE)
+    if not chosen:
+        click.echo("Nothing applied.")
+        raise SystemExit(EXIT_OK)
+    secret_values = secrets_mod.collect(ctx.resolution, ctx.env)
+    try:
+        for change in fix_mod.prepare(chosen):
+            backup = fix_mod.write_atomic(change.path, change.original, change.after, secret_values)
+            click.echo(redact(f"\nWrote {change.shown} (backup: {ctx.resolution.show(backup)})"))
+    except (fix_mod.FixError, OSError) as exc:
+        raise click.ClickException(redact(f"nothing more was written: {exc}")) from None
+    after, _ = run_check(opts)
+    click.echo(redact(f"After: verdict {after.verdict.value}; findings: " + (", ".join(f.code for f in after.findings) or "none")))
+    fixed = sorted({e.code for e in chosen} - {f.code for f in after.findings})
+    if fixed:
+        click.echo("Fixed: " + ", ".join(fixed))
+    raise SystemExit(exit_code(after, fail_on))
+
+
 @cli.command("config")
 @with_config_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from typing import Iterable
-from urllib.parse import SplitResult, parse_qsl, urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 _KEYLIKE = re.compile(
     r"\b(?:sk|pk|rk|ak|tt|key|api|ghp|gsk|xai|sess)[-_][A-Za-z0-9_\-]{8,}"
@@ -33,8 +33,12 @@ def redact_url(url: str) -> str:
         netloc = "***@" + netloc.rsplit("@", 1)[1]
     query = parts.query
     if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        query = "&".join(f"{k}=***" if v else k for k, v in pairs) if pairs else "***"
+        # Keep each key and its `=`; mask every value that is not already empty or masked.
+        masked = []
+        for piece in query.split("&"):
+            key, eq, value = piece.partition("=")
+            masked.append(f"{key}{eq}{'***' if value and not value.startswith('<redacted') else value}")
+        query = "&".join(masked)
     fragment = "***" if parts.fragment else ""
     return urlunsplit(SplitResult(parts.scheme, netloc, parts.path, query, fragment))
 

@@ -37,6 +37,9 @@ def collect(resolution: Resolution, env: Mapping[str, str]) -> list[str]:
                 for key, value in table.items():
                     if key == "env_key" and isinstance(value, str) and display_env_key(value) == value:
                         continue
+                    if isinstance(value, str) and value.strip().lower().startswith(("http://", "https://")):
+                        secrets += _url_secrets(value)  # a URL under a misspelled key: only its credentials are secret
+                        continue
                     if isinstance(value, str) and key not in ("name", "base_url", "wire_api", "env_key_instructions"):
                         secrets.append(value)
                     if key == "base_url" and isinstance(value, str):

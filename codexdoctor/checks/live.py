@@ -338,15 +338,17 @@ class LiveRun:
         if not path_404:
             return result("api.variants", TITLES["api.variants"], Status.SKIP, "the configured path answered", working=None)
         working = None
+        working_index = None
         evidence = []
-        for base, ex in variants:
+        for index, (base, ex) in enumerate(variants):
             kind = classify(ex, self.plan.wire)
             evidence.append(f"{ex.line()} => {kind.kind}")
             # The route exists when it answers anything but 404/HTML: even 401 or a model error proves the path.
             if working is None and ex.status is not None and kind.kind not in ("path_not_found", "html", "not_json", "redirect"):
                 working = {"base_url": self.redact(base), "kind": kind.kind, "status": ex.status}
+                working_index = index  # `fix` rebuilds the URL from the raw base_url, not from this redacted copy
         facts = {"working": working, "tried": [self.redact(b) for b, _ in variants], "configured": self.redact(self.plan.base_url),
-                 "request_url": self.redact(self.plan.request_url), "chat_works": chat_ok,
+                 "request_url": self.redact(self.plan.request_url), "chat_works": chat_ok, "working_index": working_index,
                  "base_url_where": self.ctx.resolution.provider_field_origin("base_url"), "user_config": self._user_config()}
         if working:
             return result("api.variants", TITLES["api.variants"], Status.PASS, f"{working['base_url']} serves the API",

@@ -1,0 +1,350 @@
+"""`codexdoctor fix`: apply the config remedies whose fix is certain — previewed, backed up, written atomically.
+
+Only edits that cannot be wrong get a structured form: a misspelled key with a
+known meaning, a landing-page query or a doubled path in base_url, a wire_api
+Codex rejects, a base_url the live check proved, a model ID that differs only
+in case, the window the provider publishes. Keys the user must create, and
+variables in shell files, are never written: `fix` prints the command instead.
+
+Edits keep every other byte of the file: renames rewrite only the key token on
+its line; values are set through tomlkit, which keeps comments, order and
+spacing. The new file must parse and differ from the old one only at the
+intended keys, and it must not contain any secret the old one did not.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from codexdoctor import tomlsource
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.checks.url import analyse_base_url
+from codexdoctor.config import Layer
+from codexdoctor.model import Finding, Report
+
+# Misspellings whose meaning is certain and whose value is never a secret.
+SAFE_RENAMES = {"base_url", "wire_api", "query_params", "http_headers", "env_http_headers"}
+_VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+BASE_URL_FIX_CODES = ("URL002", "URL004", "URL005", "URL006")
+
+
+class FixError(Exception):
+    """An edit that must not be written (the file changed, a secret would be written, the result is wrong)."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    code: str
+    layer_path: Path
+    shown: str
+    table: tuple[str, ...]
+    key: str
+    op: str  # "set" | "rename"
+    value: Any = None
+    new_key: str | None = None
+
+    @property
+    def target(self) -> tuple[str, ...]:
+        return self.table + ((self.new_key,) if self.op == "rename" else (self.key,))
+
+    def describe(self) -> str:
+        where = ".".join(self.table + (self.key,))
+        if self.op == "rename":
+            return f"rename `{where}` to `{self.new_key}`"
+        return f"set `{where}` = {self.value!r}"
+
+
+@dataclass
+class Plan:
+    edits: list[Edit] = field(default_factory=list)
+    commands: list[Finding] = field(default_factory=list)  # ENV findings: shown, never applied
+    skipped: list[str] = field(default_factory=list)  # fixable in principle, but not here (and why)
+
+
+def _layer_defining(ctx: CheckContext, path: tuple[str, ...]) -> Layer | None:
+    for layer in reversed(ctx.resolution.layers):
+        if layer.data is None:
+            continue
+        cur: Any = layer.data
+        for part in path:
+            if not isinstance(cur, Mapping) or part not in cur:
+                break
+            cur = cur[part]
+        else:
+            return layer
+    return None
+
+
+def _user_layer(ctx: CheckContext) -> Layer | None:
+    return ctx.resolution.user_layer
+
+
+def _editable(layer: Layer | None, plan: Plan, code: str) -> bool:
+    if layer is None or layer.path is None:
+        plan.skipped.append(f"{code}: the value comes from a -c override or a default; nothing to edit in a file")
+        return False
+    if layer.kind == "system":
+        plan.skipped.append(f"{code}: the value is in {layer.label} (system config); edit it yourself with care")
+        return False
+    if layer.encoding != "utf-8":
+        plan.skipped.append(f"{code}: {layer.label} is saved as {layer.encoding}; re-save it as UTF-8, then run fix again")
+        return False
+    return True
+
+
+def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> Plan:
+    only = {c.upper() for c in only}
+    plan = Plan()
+    facts = {c.id: c.facts for c in report.checks}
+    p = ctx.provider
+    provider_table = ("model_providers", p.id)
+
+    def add(edit: Edit) -> None:
+        if only and edit.code not in only:
+            return
+        if not any(e.layer_path == edit.layer_path and e.target == edit.target and e.op == edit.op for e in plan.edits):
+            plan.edits.append(edit)
+
+    codes = {f.code for f in report.findings}
+    for finding in report.findings:
+        if finding.code.startswith("ENV") and (not only or finding.code in only):
+            plan.commands.append(finding)
+
+    # Misspelled provider keys with a certain meaning (CFG006 via its alias, CFG008).
+    renamed_base_value: str | None = None
+    for unknown in facts.get("cfg.keys", {}).get("unknown", []):
+        suggestion = unknown.get("suggestion")
+        table = unknown.get("table", "")
+        if suggestion not in SAFE_RENAMES or not table.startswith("[model_providers."):
+            continue
+        pid = table[len("[model_providers."):-1]
+        path = ("model_providers", pid, unknown["key"])
+        layer = _layer_defining(ctx, path)
+        code = "CFG006" if suggestion == "base_url" and "CFG006" in codes else "CFG008"
+        if (only and code not in only and "CFG008" not in only) or not _editable(layer, plan, code):
+            continue
+        existing = (layer.data or {}).get("model_providers", {}).get(pid, {})
+        if suggestion in existing:
+            plan.skipped.append(f"{code}: [model_providers.{pid}] has both `{unknown['key']}` and `{suggestion}`; "
+                                "delete the one you do not want")
+            continue
+        add(Edit(code if code in only or not only else "CFG008", layer.path, layer.label, ("model_providers", pid),
+                 unknown["key"], "rename", new_key=suggestion))
+        if suggestion == "base_url" and pid == p.id and isinstance(existing.get(unknown["key"]), str):
+            renamed_base_value = existing[unknown["key"]]
+
+    # base_url as written: landing-page query, doubled path, whitespace, credentials (also under a renamed alias).
+    raw_base = p.base_url if isinstance(p.base_url, str) else renamed_base_value
+    if raw_base is not None and not p.builtin:
+        analysis = analyse_base_url(raw_base)
+        certain = analysis["query"] or analysis["fragment"] or analysis["doubled_path"] or analysis["whitespace"] \
+            or analysis["userinfo"]
+        if certain and analysis["suggested"] and not analysis["malformed"]:
+            layer = _layer_defining(ctx, provider_table + ("base_url",)) or (
+                _layer_defining(ctx, provider_table) if renamed_base_value is not None else None)
+            code = next((c for c in BASE_URL_FIX_CODES if c in codes), "URL004")
+            if _editable(layer, plan, code):
+                add(Edit(code, layer.path, layer.label, provider_table, "base_url", "set", analysis["suggested"]))
+
+    # A base_url the live check proved (API001).
+    variants = facts.get("api.variants", {})
+    if "API001" in codes and variants.get("working_index") is not None and isinstance(p.base_url, str):
+        from codexdoctor.checks.live import base_url_variants
+
+        working = base_url_variants(p.base_url.strip().rstrip("/"))[variants["working_index"]]
+        layer = _layer_defining(ctx, provider_table + ("base_url",))
+        if _editable(layer, plan, "API001"):
+            add(Edit("API001", layer.path, layer.label, provider_table, "base_url", "set", working))
+
+    # wire_api Codex rejects or does not know.
+    for code in ("CFG011", "CFG017"):
+        if code in codes:
+            layer = _layer_defining(ctx, provider_table + ("wire_api",))
+            if _editable(layer, plan, code):
+                add(Edit(code, layer.path, layer.label, provider_table, "wire_api", "set", "responses"))
+
+    # A model ID that differs only in case or whitespace from the catalog's.
+    catalog = facts.get("api.catalog", {})
+    if "MODEL002" in codes and catalog.get("closest"):
+        origin_path = _model_path(ctx)
+        layer = _layer_defining(ctx, origin_path)
+        if _editable(layer, plan, "MODEL002"):
+            add(Edit("MODEL002", layer.path, layer.label, origin_path[:-1], "model", "set", catalog["closest"][0]))
+
+    # The window the provider publishes, when it is smaller than the one Codex assumes.
+    window = facts.get("ctx.window", {})
+    if "CTX001" in codes and window.get("suggest_window"):
+        layer = _user_layer(ctx)
+        if layer is not None and layer.exists and _editable(layer, plan, "CTX001"):
+            add(Edit("CTX001", layer.path, layer.label, (), "model_context_window", "set", int(window["suggest_window"])))
+            add(Edit("CTX001", layer.path, layer.label, (), "model_auto_compact_token_limit", "set",
+                     int(window["suggest_compact"])))
+    return plan
+
+
+def _model_path(ctx: CheckContext) -> tuple[str, ...]:
+    r = ctx.resolution
+    if r.profile and "model" in r.profile_table:
+        return ("profiles", r.profile, "model")
+    return ("model",)
+
+
+# ---- applying edits to text ---------------------------------------------------------------------------------------
+def apply_edit(text: str, edit: Edit) -> str:
+    if edit.op == "rename":
+        line_no = tomlsource.key_lines(text).get(edit.table + (edit.key,))
+        if not line_no:
+            raise FixError(f"cannot find `{edit.key}` in {edit.shown}")
+        lines = text.splitlines(keepends=True)
+        pattern = re.compile(rf"^(\s*)(?:\"{re.escape(edit.key)}\"|'{re.escape(edit.key)}'|{re.escape(edit.key)})(\s*=)")
+        new, count = pattern.subn(lambda m: f"{m.group(1)}{edit.new_key}{m.group(2)}", lines[line_no - 1], count=1)
+        if not count:
+            raise FixError(f"`{edit.key}` on line {line_no} of {edit.shown} is not a plain key; rename it by hand")
+        lines[line_no - 1] = new
+        return "".join(lines)
+    import tomlkit
+
+    doc = tomlkit.parse(text)
+    cur: Any = doc
+    for part in edit.table:
+        if part not in cur:
+            cur[part] = tomlkit.table()
+        cur = cur[part]
+    cur[edit.key] = edit.value
+    return tomlkit.dumps(doc)
+
+
+def _get(data: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    cur: Any = data
+    for part in path:
+        if not isinstance(cur, Mapping) or part not in cur:
+            return None
+        cur = cur[part]
+    return cur
+
+
+def verify(before: str, after: str, edits: list[Edit]) -> None:
+    """The new text parses, and differs from the old one exactly at the intended keys."""
+    old, problem = tomlsource.parse(before)
+    new, problem_after = tomlsource.parse(after)
+    if problem_after is not None or new is None:
+        raise FixError(f"the edited file would not parse ({problem_after.message if problem_after else 'unknown'})")
+    if old is None:
+        raise FixError("the file does not parse now; fix the syntax first (see CFG002)")
+    intended = {e.target for e in edits} | {e.table + (e.key,) for e in edits if e.op == "rename"}
+
+    def strip(data: Mapping[str, Any]) -> Any:
+        out = _deepcopy(data)
+        for path in intended:
+            parent = _get(out, path[:-1]) if path[:-1] else out
+            if isinstance(parent, dict):
+                parent.pop(path[-1], None)
+        return out
+
+    if strip(old) != strip(new):
+        raise FixError("the edit would change more than the intended keys; nothing was written")
+    for e in edits:
+        if e.op == "set" and _get(new, e.target) != e.value:
+            raise FixError(f"`{'.'.join(e.target)}` did not end up as {e.value!r}")
+
+
+def _deepcopy(obj: Any) -> Any:
+    if isinstance(obj, Mapping):
+        return {k: _deepcopy(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_deepcopy(v) for v in obj]
+    return obj
+
+
+def unified_diff(before: str, after: str, shown: str) -> str:
+    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+                                        fromfile=f"{shown} (now)", tofile=f"{shown} (fixed)"))
+
+
+# ---- writing ---------------------------------------------------------------------------------------------------
+def backup_path(path: Path, clock=time.localtime) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S", clock())
+    candidate = path.with_name(f"{path.name}.bak-{stamp}")
+    n = 1
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.name}.bak-{stamp}-{n}")
+    return candidate
+
+
+def write_atomic(path: Path, original: bytes, new_text: str, secrets: Iterable[str]) -> Path:
+    """Backup, then temp file in the same folder, fsync, rename over; refuse if the file changed meanwhile."""
+    data = new_text.encode("utf-8")
+    for secret in secrets:
+        if secret and secret.encode() in data and secret.encode() not in original:
+            raise FixError("the edit would write a secret into the config file; nothing was written")
+    if path.read_bytes() != original:
+        raise FixError(f"{path.name} changed since codexdoctor read it; run fix again")
+    mode = path.stat().st_mode & 0o7777
+    backup = backup_path(path)
+    with open(backup, "xb") as fh:
+        fh.write(original)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.chmod(backup, mode)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        if path.read_bytes() != original:  # last look before the rename
+            raise FixError(f"{path.name} changed since codexdoctor read it; run fix again")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    if sys.platform != "win32":
+        try:
+            dir_fd = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+        except OSError:
+            pass
+    return backup
+
+
+@dataclass(frozen=True)
+class FileChange:
+    path: Path
+    shown: str
+    original: bytes
+    before: str
+    after: str
+    edits: tuple[Edit, ...]
+
+
+def prepare(plan_edits: list[Edit]) -> list[FileChange]:
+    """Apply the chosen edits in memory, per file, and verify each result."""
+    changes = []
+    by_file: dict[Path, list[Edit]] = {}
+    for e in plan_edits:
+        by_file.setdefault(e.layer_path, []).append(e)
+    for path, edits in by_file.items():
+        original = path.read_bytes()
+        before = original.decode("utf-8")
+        text = before
+        for e in sorted(edits, key=lambda e: e.op != "rename"):  # renames first: a value may then be set on the new key
+            text = apply_edit(text, e)
+        verify(before, text, edits)
+        changes.append(FileChange(path, edits[0].shown, original, before, text, tuple(edits)))
+    return changes

@@ -1,0 +1,188 @@
+"""`codexdoctor fix`: certain edits only, everything else byte-identical, backup, atomic write, re-check."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write_config
+
+KEY = "sk-fix-0123456789abcdefghij"
+MESSY = '''# My Codex setup -- comments and odd formatting must survive
+model = "gpt-5"          # the model I use
+model_provider="taotoken"   # no spaces around '='
+
+# the gateway, configured from a blog post
+[model_providers.taotoken]   # trailing comment on a header
+name = "TaoToken"
+  {base_line}  # copied from the site
+env_key = "TAOTOKEN_API_KEY"
+{wire_line}    # per the guide
+http_headers = {{ "X-Team" = "blue" }}
+
+[profiles.fast]   # another table
+model = "gpt-5-mini"
+'''
+
+
+def messy(base_line='base_url = "https://taotoken.net/api"', wire_line='wire_api = "responses"'):
+    return MESSY.format(base_line=base_line, wire_line=wire_line)
+
+
+def run_fix(run, *args):
+    return run("fix", "--offline", "--codex-version", "0.171.0", *args)
+
+
+def changed_lines(before, after):
+    b, a = before.splitlines(), after.splitlines()
+    assert len(b) == len(a), "lines were added or removed"
+    return [(x, y) for x, y in zip(b, a) if x != y]
+
+
+@pytest.fixture
+def key(monkeypatch):
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+
+
+def backups(home):
+    return sorted((home / ".codex").glob("config.toml.bak-*"))
+
+
+@pytest.mark.parametrize("base_line,wire_line,expect,codes", [
+    ('baseURL   = "https://taotoken.net/api"', 'wire_api = "responses"',
+     [('baseURL   = "https://taotoken.net/api"', 'base_url   = "https://taotoken.net/api"')], ["CFG006"]),
+    ('base_url = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"', 'wire_api = "responses"',
+     [('base_url = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"', 'base_url = "https://taotoken.net/api"')],
+     ["URL004"]),
+    ('base_url = "https://taotoken.net/api/responses"', 'wire_api = "responses"',
+     [('base_url = "https://taotoken.net/api/responses"', 'base_url = "https://taotoken.net/api"')], ["URL005"]),
+    ('base_url = " https://taotoken.net/api "', 'wire_api = "responses"',
+     [('base_url = " https://taotoken.net/api "', 'base_url = "https://taotoken.net/api"')], ["URL002"]),
+    ('base_url = "https://me:pw123456@taotoken.net/api"', 'wire_api = "responses"',
+     [('base_url = "https://me:pw123456@taotoken.net/api"', 'base_url = "https://taotoken.net/api"')], ["URL006"]),
+    ('base_url = "https://taotoken.net/api"', "wire_api = 'chat'",
+     [("wire_api = 'chat'", 'wire_api = "responses"')], ["CFG011"]),
+    ('base_url = "https://taotoken.net/api"', 'wireApi = "responses"',
+     [('wireApi = "responses"', 'wire_api = "responses"')], ["CFG008"]),
+])
+def test_each_static_fix_changes_only_its_line(home, run, key, base_line, wire_line, expect, codes):
+    path = write_config(home, messy(base_line, wire_line))
+    original = path.read_bytes()
+    code, out, err = run_fix(run, "--yes")
+    assert code == 0, out + err
+    after = path.read_text()
+    diffs = changed_lines(original.decode(), after)
+    assert [(b.split("#")[0].strip(), a.split("#")[0].strip()) for b, a in diffs] == expect
+    for _, line in diffs:
+        assert "#" in line or line.strip().startswith(("wire_api", "base_url"))  # trailing comments kept
+    assert backups(home)[0].read_bytes() == original  # byte-for-byte backup
+    recheck = run("check", "--offline", "--codex-version", "0.171.0")[1]
+    for c in codes:
+        assert c not in recheck
+
+
+def test_seed_style_config_is_fixed_in_one_run(home, run, key):
+    path = write_config(home, messy('baseURL = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"',
+                                    'wire_api = "chat"'))
+    code, out, _ = run_fix(run, "--yes")
+    assert code == 0
+    text = path.read_text()
+    assert 'base_url = "https://taotoken.net/api"  # copied from the site' in text
+    assert 'wire_api = "responses"    # per the guide' in text
+    assert "Fixed: CFG006, CFG011, URL004" in out
+    import tomllib
+    data = tomllib.loads(text)
+    assert data["model_providers"]["taotoken"]["http_headers"] == {"X-Team": "blue"}
+    assert data["profiles"]["fast"]["model"] == "gpt-5-mini"
+
+
+def test_dry_run_and_no_terminal_change_nothing(home, run, key):
+    path = write_config(home, messy(wire_line='wire_api = "chat"'))
+    original = path.read_bytes()
+    code, out, _ = run_fix(run, "--dry-run")
+    assert code == 0 and "+wire_api = \"responses\"" in out and path.read_bytes() == original
+    code, out, err = run_fix(run)
+    assert code == 2 and "--yes" in err and path.read_bytes() == original and not backups(home)
+
+
+def test_only_limits_the_edits(home, run, key):
+    path = write_config(home, messy('baseURL = "https://taotoken.net/api?utm_source=x12345678"', 'wire_api = "chat"'))
+    run_fix(run, "--yes", "--only", "CFG011")
+    text = path.read_text()
+    assert 'wire_api = "responses"' in text and "baseURL" in text
+
+
+def test_env_findings_print_commands_and_touch_no_file(home, run, monkeypatch):
+    write_config(home, messy())
+    monkeypatch.setenv("TAOTOKEN_KEY", KEY)
+    rc = home / ".bashrc"
+    rc.write_text("# nothing\n")
+    code, out, _ = run_fix(run, "--yes")
+    assert "ENV003" in out and 'export TAOTOKEN_API_KEY="$TAOTOKEN_KEY"' in out and "never edits shell files" in out
+    assert rc.read_text() == "# nothing\n" and not backups(home)
+
+
+def test_failure_mid_write_leaves_the_original(home, run, key, monkeypatch):
+    path = write_config(home, messy(wire_line='wire_api = "chat"'))
+    original = path.read_bytes()
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    code, out, err = run_fix(run, "--yes")
+    assert code == 2 and "No space left" in err
+    assert path.read_bytes() == original
+    assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]  # no temp file left behind
+
+
+def test_refuses_when_the_file_changed_since_read(home, key, tmp_path):
+    from codexdoctor import fix
+
+    path = write_config(home, messy(wire_line='wire_api = "chat"'))
+    original = path.read_bytes()
+    path.write_text(messy(wire_line='wire_api = "chat"') + "# edited meanwhile\n")
+    with pytest.raises(fix.FixError, match="changed since"):
+        fix.write_atomic(path, original, "model = 'x'\n", [])
+    assert path.read_text().endswith("# edited meanwhile\n")
+
+
+def test_never_writes_a_secret(home, key):
+    from codexdoctor import fix
+
+    path = write_config(home, messy())
+    with pytest.raises(fix.FixError, match="secret"):
+        fix.write_atomic(path, path.read_bytes(), messy() + f'note = "{KEY}"\n', [KEY])
+
+
+def test_permissions_are_kept(home, run, key):
+    path = write_config(home, messy(wire_line='wire_api = "chat"'))
+    os.chmod(path, 0o600)
+    run_fix(run, "--yes")
+    assert (path.stat().st_mode & 0o777) == 0o600 and (backups(home)[0].stat().st_mode & 0o777) == 0o600
+
+
+def test_edit_that_would_change_more_is_refused():
+    from codexdoctor import fix
+
+    before = 'a = 1\n[t]\nb = 2\n'
+    with pytest.raises(fix.FixError, match="more than the intended"):
+        fix.verify(before, 'a = 2\n[t]\nb = 3\n', [fix.Edit("X", Path("f"), "f", ("t",), "b", "set", 3)])
+
+
+def test_live_fixes_api001_model002_ctx001(home, run, sim_server, monkeypatch):
+    s = sim_server(api_key=KEY, prefix="/api", models=("Sim-Model",), context_window=32768, publish_window=True)
+    path = write_config(home, f'model = "sim-model"   # lower case\nmodel_provider = "sim"\n\n'
+                              f'[model_providers.sim]\nname = "sim"\nbase_url = "{s.url}/api/v1"  # wrong prefix\n'
+                              f'env_key = "SIM_KEY"\n')
+    monkeypatch.setenv("SIM_KEY", KEY)
+    code, out, err = run("fix", "--yes", "--codex-version", "0.171.0")
+    text = path.read_text()
+    assert f'base_url = "{s.url}/api"  # wrong prefix' in text
+    assert "API001" in out
+    code, out, err = run("fix", "--yes", "--codex-version", "0.171.0")  # now the catalog and window are reachable
+    text = path.read_text()
+    assert 'model = "Sim-Model"   # lower case' in text
+    assert "model_context_window = 32768" in text and "model_auto_compact_token_limit = 26214" in text
+    import tomllib
+    assert tomllib.loads(text)["model_providers"]["sim"]["name"] == "sim"
