@@ -95,3 +95,20 @@ def test_explain_rules_schema_config(home, run):
 def test_python_dash_m_and_version():
     proc = subprocess.run([sys.executable, "-m", "codexdoctor", "--version"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "codexdoctor, version" in proc.stdout
+
+
+def test_exit_codes_through_click_cli_runner(home, monkeypatch):
+    """The same codes through click's own runner (standalone mode), as a packaged entry point sees them."""
+    from click.testing import CliRunner
+
+    from codexdoctor.cli import cli
+
+    runner = CliRunner()
+    env = {"HOME": str(home), "CODEXDOCTOR_NO_CODEX_PROBE": "1"}
+    assert runner.invoke(cli, ["--version"], env=env).exit_code == 0
+    write_config(home, TAOTOKEN)
+    assert runner.invoke(cli, ["check", "--offline"], env=env).exit_code == 1
+    assert runner.invoke(cli, ["check", "--offline"], env={**env, "TAOTOKEN_API_KEY": KEY}).exit_code == 0
+    assert runner.invoke(cli, ["check", "--offline", "--fail-on", "never"], env=env).exit_code == 0
+    assert runner.invoke(cli, ["check", "--format", "yaml"], env=env).exit_code == 2
+    assert runner.invoke(cli, ["explain", "NOPE001"], env=env).exit_code == 2
