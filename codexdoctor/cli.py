@@ -105,6 +105,24 @@ common_config_options = [
 ]
 
 
+report_options = [
+    click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
+                 help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true)."),
+    click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+                 help="Write the report to FILE."),
+    click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
+                 help="Exit 1 when a finding of this severity or worse exists."),
+    click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding."),
+    click.option("--no-color", is_flag=True, help="No ANSI colours (NO_COLOR is honoured too)."),
+]
+
+
+def with_report_options(func):
+    for option in reversed(report_options):
+        func = option(func)
+    return func
+
+
 def with_config_options(func):
     for option in reversed(common_config_options):
         func = option(func)
@@ -141,13 +159,7 @@ def cli() -> None:
 @click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
               help="Deadline in seconds for the whole check.")
 @click.option("--no-canary", is_flag=True, help="Do not send the tiny request to /responses (it spends a few tokens).")
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
-              help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE.")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
-              help="Exit 1 when a finding of this severity or worse exists.")
-@click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
-@click.option("--no-color", is_flag=True, help="No ANSI colours (NO_COLOR is honoured too).")
+@with_report_options
 def check(overrides, profile, model, codex_version, lang, shell, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
     """Run every static and live check of the active provider."""
     from codexdoctor.doctor import run_check
@@ -173,14 +185,8 @@ def check(overrides, profile, model, codex_version, lang, shell, offline, timeou
 @click.option("--turn-tokens", type=click.IntRange(100), default=2000, show_default=True,
               help="Typical tokens one Codex turn adds, for the turns-per-session advice.")
 @click.option("--no-cache-step", is_flag=True, help="Skip the prefix-cache step (3 requests of ~4K tokens).")
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
-              help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE.")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
-              help="Exit 1 when a finding of this severity or worse exists.")
-@click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
+@with_report_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
-@click.option("--no-color", is_flag=True)
 def probe(overrides, profile, model, codex_version, lang, shell, max_context, repeat, budget, yes, stall_threshold, request_timeout,
           timeout, turn_tokens, no_cache_step, fmt, output, fail_on, verbose, quiet, no_color):
     """Single question vs a growing session: find where it breaks, and whether the break is stable.
@@ -221,12 +227,7 @@ def probe(overrides, profile, model, codex_version, lang, shell, max_context, re
 @click.option("--session", "session_id", default=None, help="One session (its id or an id prefix); shows its detail.")
 @click.option("--show-content", is_flag=True, help="Also show the start of each user message (never shown otherwise).")
 @lang_option
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
-              help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE.")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
-@click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding.")
-@click.option("--no-color", is_flag=True)
+@with_report_options
 def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fail_on, verbose, no_color):
     """Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline."""
     from codexdoctor.doctor import run_sessions
@@ -238,11 +239,7 @@ def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fa
 @cli.command("diagnose-error")
 @click.argument("text")
 @with_config_options
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None)
-@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
-@click.option("-v", "--verbose", is_flag=True)
-@click.option("--no-color", is_flag=True)
+@with_report_options
 def diagnose_error(text, overrides, profile, model, codex_version, lang, shell, fmt, output, fail_on, verbose, no_color):
     """Classify a pasted Codex or provider error (TEXT, or - to read stdin) into verdict, code and remedy."""
     from codexdoctor.doctor import run_diagnose

@@ -153,13 +153,17 @@ class Resolution:
 _MISSING = object()
 
 
-def _lookup(data: Mapping[str, Any], path: tuple[str, ...] | list[str]) -> Any:
+def lookup(data: Mapping[str, Any], path: tuple[str, ...] | list[str], default: Any = _MISSING) -> Any:
+    """The value at a key path of nested tables, or `default`."""
     cur: Any = data
     for part in path:
         if not isinstance(cur, Mapping) or part not in cur:
-            return _MISSING
+            return default
         cur = cur[part]
     return cur
+
+
+_lookup = lookup
 
 
 def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:

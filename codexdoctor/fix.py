@@ -14,6 +14,7 @@ intended keys, and it must not contain any secret the old one did not.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import os
 import re
@@ -27,7 +28,7 @@ from typing import Any, Iterable, Mapping
 from codexdoctor import tomlsource
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.url import analyse_base_url
-from codexdoctor.config import Layer
+from codexdoctor.config import Layer, lookup
 from codexdoctor.model import Finding, Report
 
 # Misspellings whose meaning is certain and whose value is never a secret.
@@ -70,15 +71,9 @@ class Plan:
 
 
 def _layer_defining(ctx: CheckContext, path: tuple[str, ...]) -> Layer | None:
+    """The highest-precedence file that defines this key path (where an edit must go)."""
     for layer in reversed(ctx.resolution.layers):
-        if layer.data is None:
-            continue
-        cur: Any = layer.data
-        for part in path:
-            if not isinstance(cur, Mapping) or part not in cur:
-                break
-            cur = cur[part]
-        else:
+        if layer.data is not None and lookup(layer.data, path, None) is not None:
             return layer
     return None
 
@@ -223,12 +218,7 @@ def apply_edit(text: str, edit: Edit) -> str:
 
 
 def _get(data: Mapping[str, Any], path: tuple[str, ...]) -> Any:
-    cur: Any = data
-    for part in path:
-        if not isinstance(cur, Mapping) or part not in cur:
-            return None
-        cur = cur[part]
-    return cur
+    return lookup(data, path, None)
 
 
 def verify(before: str, after: str, edits: list[Edit]) -> None:
@@ -242,7 +232,7 @@ def verify(before: str, after: str, edits: list[Edit]) -> None:
     intended = {e.target for e in edits} | {e.table + (e.key,) for e in edits if e.op == "rename"}
 
     def strip(data: Mapping[str, Any]) -> Any:
-        out = _deepcopy(data)
+        out = copy.deepcopy(data)
         for path in intended:
             parent = _get(out, path[:-1]) if path[:-1] else out
             if isinstance(parent, dict):
@@ -254,14 +244,6 @@ def verify(before: str, after: str, edits: list[Edit]) -> None:
     for e in edits:
         if e.op == "set" and _get(new, e.target) != e.value:
             raise FixError(f"`{'.'.join(e.target)}` did not end up as {e.value!r}")
-
-
-def _deepcopy(obj: Any) -> Any:
-    if isinstance(obj, Mapping):
-        return {k: _deepcopy(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_deepcopy(v) for v in obj]
-    return obj
 
 
 def unified_diff(before: str, after: str, shown: str) -> str:
