@@ -223,3 +223,25 @@ def test_reset_mid_request(home, sim_server):
     assert "NET005" in codes(report)
     canary = next(c for c in report.checks if c.id == "api.canary")
     assert canary.facts["attempts"] == 4  # 1 + 3 retries for a transient failure
+
+
+def test_builtin_openai_uses_the_stored_api_key(home, sim_server, run):
+    s = sim_server(api_key=KEY, models=("gpt-5",))
+    write_config(home, f'openai_base_url = "{s.base_url}"\nmodel = "gpt-5"\n')
+    (home / ".codex" / "auth.json").write_text(f'{{"auth_mode": "apikey", "OPENAI_API_KEY": "{KEY}"}}')
+    report, _ = live(home, {"SIM_API_KEY": None})
+    assert report.verdict is Verdict.OK, report.findings
+    assert any(r.auth for r in s.records if r.path == "/v1/responses")  # the stored key was sent, as Codex does
+    code, out, err = run("check", "--verbose", "--codex-version", "0.171.0")
+    assert KEY not in out and KEY[-12:] not in out
+
+
+@pytest.mark.parametrize("auth_json", [None, '{"auth_mode": "chatgpt", "OPENAI_API_KEY": null, "tokens": {"id_token": "x"}}'])
+def test_builtin_openai_without_api_key_sends_nothing(home, sim_server, auth_json):
+    s = sim_server(api_key=KEY)
+    write_config(home, f'openai_base_url = "{s.base_url}"\n')
+    if auth_json:
+        (home / ".codex" / "auth.json").write_text(auth_json)
+    report, _ = live(home, {"SIM_API_KEY": None})
+    assert s.records == []
+    assert any("Live checks skipped" in n for n in report.notes)

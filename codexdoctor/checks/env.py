@@ -198,6 +198,9 @@ def check_auth(ctx: CheckContext) -> CheckResult:
         return result("env.auth", "Stored login", Status.WARN, "auth.json unreadable", evidence, **facts)
     if p.id == "openai" and p.builtin and not facts["logged_in"]:
         return result("env.auth", "Stored login", Status.FAIL, "no stored login for the built-in provider", evidence, **facts)
+    if p.id == "openai" and p.builtin and not auth.get("has_api_key"):
+        return result("env.auth", "Stored login", Status.SKIP,
+                      "ChatGPT sign-in: Codex talks to the ChatGPT backend, which codexdoctor does not test", evidence, **facts)
     if facts["custom_without_env_key"] and auth["exists"]:
         return result("env.auth", "Stored login", Status.WARN, "stored OpenAI login may reach a custom provider", evidence, **facts)
     if facts["requires_openai_auth"] and not auth["exists"]:

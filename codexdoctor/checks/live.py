@@ -36,6 +36,9 @@ STATIC_BLOCKERS = {
                                or (f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)
                                or bool(f.get("redefined_builtins"))),
     "env.key": lambda f: f.get("state") in ("missing", "blank", "not_a_name", "wrong_type"),
+    # The built-in provider with no stored API key: no login at all, or a ChatGPT sign-in, whose token Codex sends to
+    # the ChatGPT backend rather than to base_url; a request from here would test nothing Codex does.
+    "env.auth": lambda f: f.get("provider") == "openai" and f.get("builtin") and not (f.get("auth") or {}).get("has_api_key"),
 }
 LIVE_IDS = ("net.reach", "api.catalog", "api.canary", "api.variants", "api.wire", "ctx.window")
 TITLES = {"net.reach": "Reachability", "api.catalog": "Model catalog", "api.canary": "Canary request",
@@ -418,11 +421,16 @@ def blocked_by_static(static: list[CheckResult]) -> list[str]:
     """Ids of static checks showing Codex would stop before sending any request."""
     by_id = {r.id: r for r in static}
     return [cid for cid, pred in STATIC_BLOCKERS.items()
-            if cid in by_id and by_id[cid].status is Status.FAIL and pred(by_id[cid].facts)]
+            if cid in by_id and by_id[cid].status in (Status.FAIL, Status.SKIP) and pred(by_id[cid].facts)]
 
 
 def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple[list[CheckResult], list[str]]:
     blockers = blocked_by_static(static)
+    if blockers == ["env.auth"]:
+        reason = ("the built-in provider has no stored API key (ChatGPT sign-in or none): Codex's requests go to the "
+                  "ChatGPT backend or nowhere, so there is no API channel to test")
+        return [result(cid, TITLES[cid], Status.SKIP, reason, blocked_by=blockers) for cid in LIVE_IDS], \
+            [f"Live checks skipped: {reason}."]
     if blockers:
         reason = "Codex would stop before sending a request (" + ", ".join(blockers) + "): fix that first"
         return [result(cid, TITLES[cid], Status.SKIP, reason, blocked_by=blockers) for cid in LIVE_IDS], \

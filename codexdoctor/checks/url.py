@@ -69,7 +69,8 @@ def check_base_url(ctx: CheckContext) -> CheckResult:
         facts["suggested"] = ctx.redactor(facts["suggested"])
     evidence = [f"base_url = {facts['shown']!r} ({where})", f"Codex will call POST {facts['request_url']}"]
     errors = facts["malformed"] or facts["whitespace"] or facts["query"] or facts["fragment"] or facts["doubled_path"] or facts["userinfo"]
-    warnings = (facts["ends_v1"] and not p.builtin) or facts["plain_http_remote"]
+    # A /v1 ending is only a question (URL003) that the live check settles; it does not make the check itself warn.
+    warnings = facts["plain_http_remote"]
     status = Status.FAIL if errors else Status.WARN if warnings else Status.PASS
     return result("url.base_url", "base_url", status, facts["shown"], evidence, **facts)
 

@@ -121,6 +121,8 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"requires_openai_auth but no login stored", "设置了 requires_openai_auth，但没有已保存的登录"),
     (r"stored key differs from \$OPENAI_API_KEY", "已保存的密钥与 $OPENAI_API_KEY 不同"),
     (r"no interference", "无干扰"),
+    (r"ChatGPT sign-in: Codex talks to the ChatGPT backend, which codexdoctor does not test",
+     "ChatGPT 登录：Codex 与 ChatGPT 后端通信，codexdoctor 不测试它"),
     # url
     (r"base_url unset", "未设置 base_url"),
     (r"base_url is not a string", "base_url 不是字符串"),
@@ -144,6 +146,9 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"serves (\d+) tokens; Codex assumes (\d+)", "服务端窗口 {1} tokens；Codex 假定 {2}"),
     (r"serves (\d+) tokens \(Codex assumes (\d+)\)", "服务端窗口 {1} tokens（Codex 假定 {2}）"),
     (r"Codex would stop before sending a request \((.+)\): fix that first", "Codex 在发出请求前就会停止（{1}）：请先修复"),
+    (r"the built-in provider has no stored API key \(ChatGPT sign-in or none\): Codex's requests go to the ChatGPT "
+     r"backend or nowhere, so there is no API channel to test",
+     "内置提供方没有已保存的 API Key（使用 ChatGPT 登录或未登录）：Codex 的请求发往 ChatGPT 后端或根本发不出，没有可测试的 API 通道"),
     (r"internal error: (.+)", "内部错误：{1}"),
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / sessions / diagnose
@@ -162,7 +167,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     # notes
     (r"Offline: no request was sent; the key, base_url reachability and model ID were not tested\.",
      "离线模式：未发送任何请求；密钥、base_url 连通性和模型 ID 都未经测试。"),
-    (r"Live checks skipped: (.+)\.", "已跳过在线检查：{1}。"),
+    (r"Live checks skipped: (.+)\.", "已跳过在线检查：{1~}。"),
     (r"Live checks took (\d+) ms \(deadline (.+) s\)\.", "在线检查用时 {1} ms（时限 {2} 秒）。"),
     (r"The canary request spends a few tokens \(max_output_tokens=(\d+)\); --no-canary skips it\.",
      "探测请求会消耗少量 token（max_output_tokens={1}）；加 --no-canary 可跳过。"),
