@@ -164,7 +164,11 @@ def check(overrides, profile, model, codex_version, lang, shell, offline, timeou
     """Run every static and live check of the active provider."""
     from codexdoctor.doctor import run_check
 
+    from dataclasses import replace
+
     opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell)
+    if sys.stderr is not None and sys.stderr.isatty():
+        opts = replace(opts, extra={**opts.extra, "progress": lambda line: click.echo(line, err=True)})
     report, ctx = run_check(opts)
     publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
 

@@ -76,6 +76,7 @@ class RequestRecord:
     input_tokens: int | None = None
     outcome: str = ""
     headers: dict[str, str] = field(default_factory=dict)
+    via_proxy: bool = False
 
 
 def _fp(secret: str) -> str:
@@ -259,11 +260,19 @@ class _Handler(BaseHTTPRequestHandler):
         return self.server.config
 
     def _record(self) -> RequestRecord:
+        if self.path.startswith(("http://", "https://")):
+            # Absolute-form request line: we were used as an HTTP proxy; serve the request ourselves.
+            from urllib.parse import urlsplit
+
+            parts = urlsplit(self.path)
+            self.path = parts.path + (f"?{parts.query}" if parts.query else "")
+            self.via_proxy = True
         auth = self.headers.get("Authorization")
         token = auth[7:] if auth and auth.startswith("Bearer ") else auth
         rec = RequestRecord(self.command, self.path, auth=_fp(token) if token else None,
                             headers={k.lower(): ("<redacted>" if k.lower() == "authorization" else v)
-                                     for k, v in self.headers.items()})
+                                     for k, v in self.headers.items()},
+                            via_proxy=getattr(self, "via_proxy", False))
         self.server.records.append(rec)
         return rec
 

@@ -245,3 +245,30 @@ def test_builtin_openai_without_api_key_sends_nothing(home, sim_server, auth_jso
     report, _ = live(home, {"SIM_API_KEY": None})
     assert s.records == []
     assert any("Live checks skipped" in n for n in report.notes)
+
+
+def test_http_proxy_is_honoured_reported_and_bypassed(home, sim_server):
+    proxy = sim_server(api_key=KEY)  # serves absolute-form requests itself, like a forward proxy to the provider
+    dead = socket.socket()
+    dead.bind(("127.0.0.1", 0))
+    port = dead.getsockname()[1]
+    dead.close()
+    configure(home, f"http://127.0.0.1:{port}/v1")  # nothing listens here: only the proxy can answer
+    report, _ = live(home, {"HTTP_PROXY": proxy.url})
+    assert report.verdict is Verdict.OK, report.findings
+    assert proxy.records and all(r.via_proxy for r in proxy.records)
+    assert report.environment["proxy"] is True
+    assert any("proxy" in n for n in report.notes)
+    bypass, _ = live(home, {"HTTP_PROXY": proxy.url, "NO_PROXY": "127.0.0.1"})
+    assert "NET002" in codes(bypass)  # NO_PROXY: straight to the dead port
+
+
+def test_slow_provider_prints_still_waiting(home, sim_server):
+    s = sim_server(hang=True, hang_seconds=10)
+    configure(home, s.base_url)
+    lines = []
+    report, _ = run_check(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(),
+                                       system_config=None, codex_version=(0, 171, 0), timeout=2.6,
+                                       extra={"progress": lines.append}))
+    assert lines and lines[0].startswith("still waiting for 127.0.0.1 (2 s of 2.6 s)")
+    assert "NET004" in codes(report)

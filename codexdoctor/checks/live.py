@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ KNOWN_WINDOWS = (("gpt-5", 272000), ("gpt-4.1", 1047576), ("gpt-4o", 128000), ("
 EFFECTIVE_SHARE = 0.95  # Codex uses 95% of the window
 COMPACT_SHARE = 0.90  # and compacts at 90% by default
 TRANSIENT_RETRIES = 3
+STILL_WAITING_EVERY = 2.0  # seconds between "still waiting" lines on a terminal
 STATIC_BLOCKERS = {
     "cfg.home": lambda f: bool(f.get("problem")),
     "cfg.files": lambda f: any("toml_error" in x or "read_error" in x for x in f.get("files", [])),
@@ -438,12 +440,23 @@ def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple
     deadline = Deadline(float(ctx.options.get("timeout", 10.0)))
     started = time.perf_counter()
     run = LiveRun(ctx, deadline, client=client)
+    done = threading.Event()
+    progress = ctx.options.get("progress")
+    if callable(progress):
+        host = urlsplit(run.plan.base_url).hostname or run.plan.base_url
+
+        def still_waiting() -> None:
+            while not done.wait(STILL_WAITING_EVERY):
+                progress(f"still waiting for {host} ({time.perf_counter() - started:.0f} s of {deadline.total:g} s)...")
+
+        threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True).start()
     try:
         results = run.run()
     except Exception as exc:  # noqa: BLE001 - one broken probe must not kill the report
         detail = ctx.redactor(f"internal error: {type(exc).__name__}: {exc}")
         results = [CheckResult(cid, TITLES[cid], Status.CRASH, detail, {"exception": type(exc).__name__}) for cid in LIVE_IDS]
     finally:
+        done.set()
         if client is None:
             run.client.close()
     results = [ctx.stamp(r) for r in results]
