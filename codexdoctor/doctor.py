@@ -200,7 +200,9 @@ def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], la
                                        session=session_id, show_content=show_content)
     loaded, problems = sessions_mod.load(roots, selection, codex_home / "log" / "codex-tui.log")
     shown = ", ".join(shorten_home(str(r), str(home)) for r in roots)
-    check = sessions_mod.build_check(loaded, [shorten_home(p, str(home)) for p in problems], shown, str(home))
+    limit = ctx.resolution.merged.get("model_auto_compact_token_limit")
+    check = sessions_mod.build_check(loaded, [shorten_home(p, str(home)) for p in problems], shown, str(home),
+                                     limit if isinstance(limit, int) and limit > 0 else None)
     failing = {d["id"] for d in check.facts["sessions"] if d["kind"] != "none"}
     detail = {d["id"] for d in check.facts["sessions"]} if (session_id or len(loaded) <= 3) else failing
     report = build_report("sessions", ctx, [check], evaluate([check], lang=lang), True,

@@ -91,7 +91,7 @@ def attach_errors(sessions: list[Session], errors: list[tuple[datetime, str, str
                 break
 
 
-def classify_session(s: Session) -> dict[str, Any]:
+def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, Any]:
     """How the session ended, and whether that was the context or the channel."""
     window = s.window
     contexts = s.contexts
@@ -128,8 +128,9 @@ def classify_session(s: Session) -> dict[str, Any]:
                 if added > max(3 * median_growth, 2000):
                     outsized.append({"turn": turn.index, "added": added})
     effective = window or 0
-    # The logged window is Codex's effective one (95% of the model's); compaction fires at 90% of the model's.
-    compact_at = int(effective / 0.95 * 0.9) if effective else None
+    # The logged window is Codex's effective one (95% of the model's); compaction fires at 90% of the model's,
+    # unless model_auto_compact_token_limit says otherwise.
+    compact_at = compact_limit or (int(effective / 0.95 * 0.9) if effective else None)
     real_window = last_ok if kind == "context" and share is not None and share < 0.5 else None
     basis = real_window or effective
     first = contexts[0] if contexts else CODEX_FIRST_REQUEST
@@ -187,8 +188,9 @@ def across(sessions: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def build_check(sessions: list[Session], problems: list[str], show: Path | str, home: str) -> CheckResult:
-    data = [classify_session(s) for s in sessions]
+def build_check(sessions: list[Session], problems: list[str], show: Path | str, home: str,
+                compact_limit: int | None = None) -> CheckResult:
+    data = [classify_session(s, compact_limit) for s in sessions]
     summary = across(data)
     lines_bad = sum(s.bad_lines + s.huge_lines + s.decode_errors + int(s.truncated_tail) for s in sessions)
     facts = {"sessions": data, "across": summary, "problems": problems, "unreadable_lines": lines_bad,

@@ -206,3 +206,12 @@ def test_diagnose_error_stdin_and_unknown(home, run, monkeypatch):
     assert rc == 1 and "ENV001" in out
     rc, out, _ = run("diagnose-error", "something odd happened")
     assert rc == 0 and "INCONCLUSIVE" in out
+
+
+def test_configured_compaction_limit_is_used(tmp_path):
+    from codexdoctor.sessions import classify_session
+
+    d = classify_session(read_session(overflowed(tmp_path / "a", sizes=(20000, 60000))), compact_limit=50000)
+    assert d["compact_at"] == 50000 and d["compaction_would_fire"]
+    d = classify_session(read_session(overflowed(tmp_path / "b", sizes=(20000, 60000))))
+    assert d["compact_at"] == int(258400 / 0.95 * 0.9) and not d["compaction_would_fire"]

@@ -150,7 +150,7 @@ def catalog_entries(body: Any) -> list[dict[str, Any]]:
         if isinstance(item, str):
             out.append({"id": item})
         elif isinstance(item, dict):
-            mid = item.get("id") or item.get("name") or item.get("model")
+            mid = item.get("id") or item.get("name") or item.get("model") or item.get("model_name")  # LiteLLM /model/info
             if isinstance(mid, str):
                 out.append({**item, "id": mid})
     return out
