@@ -865,6 +865,8 @@ PHRASE_KEYS = ("detail", "assumed_source", "malformed", "evidence")
 
 def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
     resolved = {k: (v.get(lang) if isinstance(v, Loc) else v) for k, v in values.items()}
+    if isinstance(resolved.get("message"), str):
+        resolved["message"] = resolved["message"].rstrip(" .。")  # templates end the sentence themselves
     if lang != "en":
         from codexdoctor.i18n import localize
 
