@@ -125,3 +125,9 @@ def test_codes_and_values_stay_neutral_in_json(home, run):
     assert data["lang"] == "zh" and data["verdict"] == "config"
     assert data["findings"][0]["code"] == "ENV001" and data["findings"][0]["severity"] == "error"
     assert "未设置" in data["findings"][0]["title"]
+
+
+@pytest.mark.parametrize("phrase", ["Codex's fallback metadata for unknown models", "Codex's metadata for gpt-5*",
+                                    "model_context_window (~/.codex/config.toml:3)", "failure at 93% of the window"])
+def test_rule_phrases_have_chinese(phrase):
+    assert translate(phrase, "zh") is not None

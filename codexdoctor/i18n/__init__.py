@@ -196,6 +196,13 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
      "探测在{1}处停止，尚未定位并确认断点（已消耗 {2} 个输入 token）"),
     (r"the pasted text is not a known Codex or provider error", "粘贴的文字不是已知的 Codex 或提供方报错"),
     (r"no errors", "没有错误"),
+    # where the window Codex assumes comes from (CTX001)
+    (r"Codex's fallback metadata for unknown models", "Codex 对未知模型的默认元数据"),
+    (r"Codex's metadata for (.+)", "Codex 对 {1} 的模型元数据"),
+    (r"model_context_window \((.+)\)", "model_context_window（{1}）"),
+    # how a session failed (CTX012)
+    (r"failure at (\d+)% of the window", "在窗口的 {1}% 处失败"),
+    (r"a provider or network error", "提供方或网络错误"),
     # classifier and transport details (inside "kind: detail" summaries)
     (r"the provider received no API key", "提供方没有收到 API Key"),
     (r"the provider rejected the API key", "提供方拒绝了这个 API Key"),
