@@ -272,3 +272,14 @@ def test_slow_provider_prints_still_waiting(home, sim_server):
                                        extra={"progress": lines.append}))
     assert lines and lines[0].startswith("still waiting for 127.0.0.1 (2 s of 2.6 s)")
     assert "NET004" in codes(report)
+
+
+def test_chat_wire_on_an_older_codex_uses_chat_completions(home, sim_server):
+    s = sim_server(api_key=KEY, chat_only=True)
+    configure(home, s.base_url, extra="")
+    path = home / ".codex" / "config.toml"
+    path.write_text(path.read_text().replace('wire_api = "responses"', 'wire_api = "chat"'))
+    report, _ = run_check(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(),
+                                       system_config=None, codex_version=(0, 90, 0), timeout=5))
+    assert [f.code for f in report.findings] == ["CFG012"] and report.verdict is Verdict.OK
+    assert [r.path for r in s.records if r.method == "POST"] == ["/v1/chat/completions"]
