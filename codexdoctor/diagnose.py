@@ -108,7 +108,8 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
             env_key_where=where, problems=[], provider=ctx.provider.id, builtin=False, local=False,
             bearer_token=False, requires_openai_auth=False, user_config="~/.codex/config.toml", env_key_looks_like_key=False)]
     if kind == "context":
-        return [result("ctx.pasted", "Pasted error", Status.FAIL, "context window exhausted", evidence, kind="context")]
+        return [result("ctx.pasted", "Pasted error", Status.FAIL, "context window exhausted", evidence, kind="context",
+                       user_config=_user_config(ctx))]
     if kind == "unknown":
         return [result("ctx.pasted", "Pasted error", Status.WARN, "not a known Codex or provider error shape", evidence,
                        kind="unknown", inconclusive_reason="the pasted text is not a known Codex or provider error")]
@@ -123,10 +124,16 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
         ex = _exchange(200, "", None, stream_kind=detail)
         classified = classify(ex)
     if classified.kind == "context_exceeded":
-        return [result("ctx.pasted", "Pasted error", Status.FAIL, "context window exceeded", evidence, kind="context")]
+        return [result("ctx.pasted", "Pasted error", Status.FAIL, "context window exceeded", evidence, kind="context",
+                       user_config=_user_config(ctx))]
     runner = LiveRun(ctx, Deadline(1), client=_NoClient())
     canary = runner.canary_result(ex, classified)
     return [CheckResult(canary.id, "Pasted error", canary.status, canary.summary, canary.facts, evidence)]
+
+
+def _user_config(ctx: CheckContext) -> str:
+    layer = ctx.resolution.user_layer
+    return layer.label if layer else "~/.codex/config.toml"
 
 
 class _NoClient:

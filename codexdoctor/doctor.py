@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -190,7 +190,7 @@ def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], la
     from datetime import timezone
 
     from codexdoctor import sessions as sessions_mod
-    from codexdoctor.redact import Redactor, shorten_home
+    from codexdoctor.redact import shorten_home
 
     opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True, lang=lang)
     ctx = make_context(opts)
@@ -203,13 +203,16 @@ def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], la
     limit = ctx.resolution.merged.get("model_auto_compact_token_limit")
     check = sessions_mod.build_check(loaded, [shorten_home(p, str(home)) for p in problems], shown, str(home),
                                      limit if isinstance(limit, int) and limit > 0 else None)
+    user_config = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
+    check = replace(check, facts={**check.facts, "user_config": user_config,
+                                  "sessions": [{**d, "user_config": user_config} for d in check.facts["sessions"]]})
     failing = {d["id"] for d in check.facts["sessions"] if d["kind"] != "none"}
     detail = {d["id"] for d in check.facts["sessions"]} if (session_id or len(loaded) <= 3) else failing
     report = build_report("sessions", ctx, [check], evaluate([check], lang=lang), True,
                           ["Read offline from Codex's own logs; no request was sent."] +
                           ([] if show_content else ["Message contents are not shown (--show-content shows them)."]),
                           opts.lang, sections=sessions_mod.sections(check, detail), show_provider=False)
-    return report, Redactor(secrets.collect(ctx.resolution, env), home=str(home))
+    return report, ctx.redactor
 
 
 def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:

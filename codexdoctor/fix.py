@@ -33,7 +33,6 @@ from codexdoctor.model import Finding, Report
 
 # Misspellings whose meaning is certain and whose value is never a secret.
 SAFE_RENAMES = {"base_url", "wire_api", "query_params", "http_headers", "env_http_headers"}
-_VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 BASE_URL_FIX_CODES = ("URL002", "URL004", "URL005", "URL006")
 
 

@@ -84,6 +84,7 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
     turns = d.get("turns_per_session")
     window_value = real or d.get("peak") or d.get("window") or 0
     growth = int(d.get("median_growth") or 0)
+    cfg = d.get("user_config") or "~/.codex/config.toml"
     return {
         **d, "start_text": (d.get("start") or "?")[:16].replace("T", " "),
         "peak_text": f"{d['peak']:,}" if d.get("peak") else "?",
@@ -96,13 +97,13 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
                          "and Codex never compacted in time.",
                          f"这远低于 Codex 假定的窗口，说明提供方的真实窗口只有约 {real:,} tokens，Codex 根本来不及压缩。")
         if real else "",
-        "window_step": Loc(f"Add at the top level of ~/.codex/config.toml: model_context_window = {real // 100 * 100} "
+        "window_step": Loc(f"Add at the top level of {cfg}: model_context_window = {real // 100 * 100} "
                            f"and model_auto_compact_token_limit = {int(real * 0.8) // 100 * 100}",
-                           f"在 ~/.codex/config.toml 顶层添加：model_context_window = {real // 100 * 100} "
+                           f"在 {cfg} 顶层添加：model_context_window = {real // 100 * 100} "
                            f"和 model_auto_compact_token_limit = {int(real * 0.8) // 100 * 100}") if real else
-        Loc("Let Codex compact earlier: set model_auto_compact_token_limit at the top level of ~/.codex/config.toml "
+        Loc(f"Let Codex compact earlier: set model_auto_compact_token_limit at the top level of {cfg} "
             f"to about {int(window_value * 0.8):,}, or start new sessions sooner.",
-            f"让 Codex 更早压缩：在 ~/.codex/config.toml 顶层把 model_auto_compact_token_limit 设为约 {int(window_value * 0.8):,}，"
+            f"让 Codex 更早压缩：在 {cfg} 顶层把 model_auto_compact_token_limit 设为约 {int(window_value * 0.8):,}，"
             "或更早开新会话。"),
         "session_step": Loc(f"Start a new session every {turns} turns (median growth {growth:,} tokens per turn) to stay under "
                             "70% of the window.",
@@ -776,7 +777,8 @@ RULES: tuple[Rule, ...] = (
          "so the limit is the context, about {median} tokens.",
          ("Set model_context_window = {median} at the top level of {user_config_text} so Codex compacts before that point.",
           "Start new sessions before they reach about {seventy} tokens."),
-         lambda f: [{**f["across"], "spread_pct": f"{f['across']['spread']:.0%}", "user_config_text": "~/.codex/config.toml",
+         lambda f: [{**f["across"], "spread_pct": f"{f['across']['spread']:.0%}",
+                     "user_config_text": f.get("user_config") or "~/.codex/config.toml",
                      "seventy": int(f["across"]["median"] * 0.7)}] if f.get("across", {}).get("pattern") == "cluster" else []),
     Rule("CTX015", "failures-scattered", "ctx.sessions", E, CHANNEL,
          "Failures scatter at low usage",
@@ -796,7 +798,7 @@ RULES: tuple[Rule, ...] = (
          "Session {short_id} overflowed at {peak_text} tokens, but Codex only compacts at about {compact_text} tokens "
          "(90% of the window it assumes): the provider's limit came first.",
          ("Set model_context_window (and model_auto_compact_token_limit) below the provider's real window at the top level "
-          "of ~/.codex/config.toml; `codexdoctor probe` measures it.",),
+          "of {user_config}; `codexdoctor probe` measures it.",),
          lambda f: [_session_params(d) for d in f.get("sessions", [])
                     if d["kind"] == "context" and not d["compaction_would_fire"] and d["compact_at"]]),
     Rule("CTX018", "unreadable-log-lines", "ctx.sessions", I, CONTEXT,
@@ -828,7 +830,7 @@ RULES: tuple[Rule, ...] = (
          "early in a session, the provider's window is smaller than the one Codex assumes.",
          ("Start a new session (or /compact) and carry a short summary instead of the history.",
           "Measure the provider's real window with `codexdoctor probe`, then set model_context_window (and "
-          "model_auto_compact_token_limit) below it at the top level of ~/.codex/config.toml."),
+          "model_auto_compact_token_limit) below it at the top level of {user_config}."),
          once(lambda f: f.get("kind") == "context")),
     Rule("CTX022", "prefix-cache-not-working", "ctx.probe", W, CONTEXT,
          "The provider does not reuse the conversation prefix",
@@ -880,11 +882,9 @@ def _ms(value: Any) -> str:
     return f"{value / 1000:.1f} s" if isinstance(value, (int, float)) and value >= 1000 else f"{value:.0f} ms" if isinstance(value, (int, float)) else "?"
 
 
-_VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
 def _commands(f: Mapping[str, Any]) -> dict[str, Any]:
     """Every command a remedy may show, in the syntax of the user's shell (from the facts the runner stamped)."""
+    from codexdoctor.authfile import is_var_name
     from codexdoctor.shells import Shell
 
     sh = Shell(f.get("shell") or "bash", f.get("platform") or "linux")
@@ -898,7 +898,7 @@ def _commands(f: Mapping[str, Any]) -> dict[str, Any]:
         "mkdir_cmd": sh.mkdir(str(f.get("codex_home") or sh.codex_home_display())),
     }
     var = f.get("env_key")
-    if isinstance(var, str) and _VAR_NAME.match(var):
+    if is_var_name(var):
         out.update(set_cmd=both(lambda k: sh.set_var(var, k)), persist_cmd=both(lambda k: sh.persist_var(var, k)),
                    strip_cmd=sh.strip_var(var), fp_cmd=sh.fingerprint_var(var))
         if f.get("near_miss"):

@@ -21,7 +21,7 @@ def collect(resolution: Resolution, env: Mapping[str, str]) -> list[str]:
     for key in ("OPENAI_API_KEY", "CODEX_API_KEY"):
         if env.get(key):
             secrets.append(env[key])
-    from codexdoctor.checks.base import stored_api_key
+    from codexdoctor.authfile import stored_api_key
 
     stored = stored_api_key(resolution.codex_home) if resolution.codex_home_problem is None else None
     if stored:

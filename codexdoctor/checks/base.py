@@ -46,6 +46,8 @@ class CheckContext:
         if isinstance(token, str) and token:
             return token
         if self.uses_stored_login:
+            from codexdoctor.authfile import stored_api_key
+
             return stored_api_key(self.resolution.codex_home)
         return None
 
@@ -54,18 +56,6 @@ class CheckContext:
         """The built-in openai provider, or requires_openai_auth: Codex sends the login stored in auth.json."""
         p = self.provider
         return (p.builtin and p.id == "openai") or bool(p.get("requires_openai_auth"))
-
-
-def stored_api_key(codex_home) -> str | None:
-    """The API key `codex login --with-api-key` stored, or None (ChatGPT sign-in stores tokens, not a key)."""
-    import json
-
-    try:
-        data = json.loads((codex_home / "auth.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    key = data.get("OPENAI_API_KEY") if isinstance(data, dict) else None
-    return key if isinstance(key, str) and key.strip() else None
 
 
 @dataclass(frozen=True)

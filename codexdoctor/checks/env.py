@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
+from codexdoctor.authfile import VAR_NAME, read_auth_json
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, is_loopback_host, normalise_name, result
 from codexdoctor.model import CheckResult, Status
 from codexdoctor.redact import fingerprint
@@ -16,14 +16,13 @@ RC_FILES = (".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zsh
             ".config/fish/config.fish", ".config/fish/fish_variables",
             ".config/powershell/Microsoft.PowerShell_profile.ps1", "Documents/PowerShell/Microsoft.PowerShell_profile.ps1",
             "Documents/WindowsPowerShell/Microsoft.PowerShell_profile.ps1")
-_VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _KEY_SHAPED = re.compile(r"^(sk|pk|rk|tt|ak|gsk|xai)[-_]|^[A-Za-z0-9_\-]{32,}$")
 _SUFFIXES = ("_API_KEY", "_APIKEY", "_KEY", "_TOKEN", "_SECRET")
 
 
 def display_env_key(env_key: str) -> str:
     """The env_key value as it may be shown: a name as is, a pasted key only as its fingerprint."""
-    if _VAR_NAME.match(env_key) and not _KEY_SHAPED.search(env_key):
+    if VAR_NAME.match(env_key) and not _KEY_SHAPED.search(env_key):
         return env_key
     return f"<{fingerprint(env_key)}>"
 
@@ -126,7 +125,7 @@ def check_key(ctx: CheckContext) -> CheckResult:
     if not isinstance(env_key, str):
         facts["state"] = "wrong_type"
         return result("env.key", "API key variable", Status.FAIL, "env_key is not a string", **facts)
-    if not _VAR_NAME.match(env_key):
+    if not VAR_NAME.match(env_key):
         facts["state"] = "not_a_name"
         # The value itself may be a pasted key: show only its fingerprint.
         facts["env_key_looks_like_key"] = bool(_KEY_SHAPED.search(env_key.strip())) or len(env_key) >= 20
@@ -152,23 +151,6 @@ def check_key(ctx: CheckContext) -> CheckResult:
         evidence.append("value contains: " + ", ".join(facts["problems"]))
         return result("env.key", "API key variable", Status.FAIL, f"${env_key} has stray characters", evidence, **facts)
     return result("env.key", "API key variable", Status.PASS, f"${env_key} set ({fingerprint(value)})", evidence, **facts)
-
-
-def read_auth_json(codex_home: Path) -> dict[str, Any]:
-    path = codex_home / "auth.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {"exists": False}
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        return {"exists": True, "error": type(exc).__name__}
-    if not isinstance(data, dict):
-        return {"exists": True, "error": "not a JSON object"}
-    mode = data.get("auth_mode") or ("chatgpt" if data.get("tokens") else "apikey" if data.get("OPENAI_API_KEY") else None)
-    stored = data.get("OPENAI_API_KEY")
-    return {"exists": True, "mode": mode, "has_api_key": isinstance(stored, str) and bool(stored),
-            "has_tokens": bool(data.get("tokens")), "api_key_fp": fingerprint(stored) if isinstance(stored, str) and stored else None,
-            "_stored": stored if isinstance(stored, str) else None}
 
 
 def check_auth(ctx: CheckContext) -> CheckResult:

@@ -377,8 +377,9 @@ class LiveRun:
 
     def window_result(self, catalog: Exchange, probes: list[Exchange]) -> CheckResult:
         served, source = None, None
-        for entry in catalog_entries(catalog.body_json) if catalog.ok else []:
-            if entry["id"] == self.plan.model or len(catalog_entries(catalog.body_json)) == 1:
+        entries = catalog_entries(catalog.body_json) if catalog.ok else []
+        for entry in entries:
+            if entry["id"] == self.plan.model or len(entries) == 1:
                 served = window_from_entry(entry)
                 if served:
                     source = f"GET {catalog.url} ({'max_model_len/context_length/meta.n_ctx'})"

@@ -1,0 +1,39 @@
+"""Codex's stored login ($CODEX_HOME/auth.json), read in one place; the key itself never leaves this module's callers' hands."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from codexdoctor.redact import fingerprint
+
+VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def is_var_name(value: object) -> bool:
+    return isinstance(value, str) and bool(VAR_NAME.match(value))
+
+
+def read_auth_json(codex_home: Path) -> dict[str, Any]:
+    """What the stored login is (mode, whether a key or tokens are stored), plus `_stored`: the raw key or None."""
+    path = codex_home / "auth.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {"exists": False, "_stored": None}
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return {"exists": True, "error": type(exc).__name__, "_stored": None}
+    if not isinstance(data, dict):
+        return {"exists": True, "error": "not a JSON object", "_stored": None}
+    mode = data.get("auth_mode") or ("chatgpt" if data.get("tokens") else "apikey" if data.get("OPENAI_API_KEY") else None)
+    stored = data.get("OPENAI_API_KEY")
+    stored = stored if isinstance(stored, str) and stored.strip() else None
+    return {"exists": True, "mode": mode, "has_api_key": stored is not None, "has_tokens": bool(data.get("tokens")),
+            "api_key_fp": fingerprint(stored) if stored else None, "_stored": stored}
+
+
+def stored_api_key(codex_home: Path) -> str | None:
+    """The API key `codex login --with-api-key` stored, or None (a ChatGPT sign-in stores tokens, not a key)."""
+    return read_auth_json(codex_home)["_stored"]
