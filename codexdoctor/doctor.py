@@ -115,7 +115,7 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
     checks.append(ctx.stamp(_probe_check(facts)))
     notes = [f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
              f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."]
-    sections = [_steps_section(outcome), *_summary_section(facts)]
+    sections = [_steps_section(outcome, opts.lang), *_summary_section(facts, opts.lang)]
     return build_report("probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections), ctx
 
 
@@ -146,42 +146,55 @@ def _probe_check(facts: Mapping[str, Any]) -> CheckResult:
     return CheckResult("ctx.probe", "Session probe", status, summary, facts, tuple(evidence))
 
 
-def _steps_section(outcome) -> Section:
+def _steps_section(outcome, lang: str = "en") -> Section:
+    zh = lang == "zh"
     rows = []
     for i, s in enumerate(outcome.steps, 1):
         rows.append((i, s.phase, f"{s.sent:,}", "-" if s.ttft_ms is None else f"{s.ttft_ms:,.0f}",
                      "-" if s.max_gap_ms is None else f"{s.max_gap_ms:,.0f}", "ok" if s.ok else s.kind))
     points = tuple((float(s.sent), float(s.ttft_ms)) for s in outcome.steps if s.ok and s.ttft_ms is not None)
-    return Section("probe.steps", "Session probe steps", ("#", "phase", "tokens sent", "first token ms",
-                                                         "longest gap ms", "result"), tuple(rows), points,
-                   "tokens sent", "time to first token (ms)")
+    headers = (("#", "阶段", "发送的 tokens", "首字 ms", "最长停顿 ms", "结果") if zh else
+               ("#", "phase", "tokens sent", "first token ms", "longest gap ms", "result"))
+    return Section("probe.steps", "会话探测步骤" if zh else "Session probe steps", headers, tuple(rows), points,
+                   "发送的 tokens" if zh else "tokens sent", "首字延迟（ms）" if zh else "time to first token (ms)")
 
 
-def _summary_section(facts: Mapping[str, Any]) -> list[Section]:
+def _summary_section(facts: Mapping[str, Any], lang: str = "en") -> list[Section]:
+    zh = lang == "zh"
+    t = (lambda en, cn: cn if zh else en)  # noqa: E731
     lines = []
     if facts.get("last_ok") and facts.get("first_fail"):
-        spread = (facts["first_fail"] - facts["last_ok"]) / facts["last_ok"] * 100
-        lines.append(f"Usable window: about {facts['last_ok']:,} tokens (break between {facts['last_ok']:,} and "
-                     f"{facts['first_fail']:,}, within {spread:.1f}%)")
-        lines.append("Breakpoint: " + ("stable" if facts.get("stable") else "unstable" if facts.get("stable") is False
-                                        else "not confirmed"))
+        low, high = facts["last_ok"], facts["first_fail"]
+        spread = (high - low) / low * 100
+        lines.append(t(f"Usable window: about {low:,} tokens (break between {low:,} and {high:,}, within {spread:.1f}%)",
+                       f"可用窗口：约 {low:,} tokens（断点在 {low:,} 到 {high:,} 之间，误差 {spread:.1f}% 以内）"))
+        stable = facts.get("stable")
+        lines.append(t("Breakpoint: ", "断点：") + (t("stable", "稳定") if stable else t("unstable", "不稳定")
+                                                    if stable is False else t("not confirmed", "未确认")))
     elif facts.get("no_break"):
-        lines.append(f"Usable window: at least {facts['max_context']:,} tokens (no break found)")
-    stages = [name for name, key in (("1 latency grows", "stage1"), ("2 mid-stream stalls", "stage2"),
-                                     ("3 failure", "stage3")) if facts.get(key)]
-    lines.append("Stages seen: " + (", ".join(stages) if stages else "none"))
+        lines.append(t(f"Usable window: at least {facts['max_context']:,} tokens (no break found)",
+                       f"可用窗口：至少 {facts['max_context']:,} tokens（未发现断点）"))
+    stages = [name for name, key in ((t("1 latency grows", "1 首字延迟增长"), "stage1"),
+                                     (t("2 mid-stream stalls", "2 回答中途停顿"), "stage2"),
+                                     (t("3 failure", "3 失败"), "stage3")) if facts.get(key)]
+    lines.append(t("Stages seen: ", "出现的阶段：") + ((t(", ", "、")).join(stages) if stages else t("none", "无")))
     cache = facts.get("cache")
     if cache:
         runs = cache["runs"]
-        lines.append(f"Prefix cache: {cache['verdict']} (cached tokens: repeated prefix "
-                     f"{runs['repeat']['cached'] if runs['repeat']['cached'] is not None else 'not reported'}, changed start "
-                     f"{runs['changed_start']['cached'] if runs['changed_start']['cached'] is not None else 'not reported'}; "
-                     f"first token {runs['first']['ttft_ms'] or 0:.0f} / {runs['repeat']['ttft_ms'] or 0:.0f} / "
-                     f"{runs['changed_start']['ttft_ms'] or 0:.0f} ms)")
+        shown = lambda v: f"{v}" if v is not None else t("not reported", "未报告")  # noqa: E731
+        verdict = {"works": t("works", "有效"), "not working": t("not working", "无效"),
+                   "not reported": t("not reported", "未报告"), "failed": t("failed", "失败")}[cache["verdict"]]
+        ttfts = " / ".join(f"{runs[k]['ttft_ms'] or 0:.0f}" for k in ("first", "repeat", "changed_start"))
+        lines.append(t(f"Prefix cache: {verdict} (cached tokens: repeated prefix {shown(runs['repeat']['cached'])}, "
+                       f"changed start {shown(runs['changed_start']['cached'])}; first token {ttfts} ms)",
+                       f"前缀缓存：{verdict}（缓存命中 token：重复前缀 {shown(runs['repeat']['cached'])}，"
+                       f"改动开头 {shown(runs['changed_start']['cached'])}；首字延迟 {ttfts} ms）"))
     if facts.get("turns_per_session") is not None:
-        lines.append(f"Turns per session to stay under 70% of the window: {facts['turns_per_session']} "
-                     f"(at ~{facts['turn_tokens']:,} tokens per turn on top of Codex's ~8,500-token first request)")
-    return [Section("probe.summary", "Measured", lines=tuple(lines))]
+        turns, per = facts["turns_per_session"], f"{facts['turn_tokens']:,}"
+        lines.append(t(f"Turns per session to stay under 70% of the window: {turns} "
+                       f"(at ~{per} tokens per turn on top of Codex's ~8,500-token first request)",
+                       f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} tokens，加上 Codex 约 8,500 tokens 的首个请求）"))
+    return [Section("probe.summary", t("Measured", "测量结果"), lines=tuple(lines))]
 
 
 def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], last: int | None, since, session_id: str | None,
@@ -211,7 +224,7 @@ def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], la
     report = build_report("sessions", ctx, [check], evaluate([check], lang=lang), True,
                           ["Read offline from Codex's own logs; no request was sent."] +
                           ([] if show_content else ["Message contents are not shown (--show-content shows them)."]),
-                          opts.lang, sections=sessions_mod.sections(check, detail), show_provider=False)
+                          opts.lang, sections=sessions_mod.sections(check, detail, lang), show_provider=False)
     return report, ctx.redactor
 
 

@@ -207,7 +207,9 @@ def build_check(sessions: list[Session], problems: list[str], show: Path | str, 
     return CheckResult("ctx.sessions", "Session logs", status, text, facts, tuple(evidence))
 
 
-def sections(check: CheckResult, detail_ids: set[str]) -> list[Section]:
+def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list[Section]:
+    zh = lang == "zh"
+    t = (lambda en, cn: cn if zh else en)  # noqa: E731
     data = check.facts["sessions"]
     rows = []
     for d in data:
@@ -215,27 +217,32 @@ def sections(check: CheckResult, detail_ids: set[str]) -> list[Section]:
         share = f"{d['share']:.0%}" if d["share"] is not None else "-"
         rows.append((d["short_id"], (d["start"] or "-")[:16].replace("T", " "), d["cli_version"] or "-", d["model"] or "-",
                      d["turns"], peak, share, d["compactions"], d["ended"], d["kind"] if d["kind"] != "none" else "-"))
-    out = [Section("sessions.summary", "Sessions", ("session", "start", "codex", "model", "turns", "peak context",
-                                                   "of window", "compactions", "ended", "failure"), tuple(rows))]
+    headers = (("会话", "开始", "codex", "模型", "轮数", "峰值上下文", "占窗口", "压缩次数", "结束方式", "失败类型") if zh else
+               ("session", "start", "codex", "model", "turns", "peak context", "of window", "compactions", "ended", "failure"))
+    out = [Section("sessions.summary", t("Sessions", "会话"), headers, tuple(rows))]
     for d in data:
         if d["id"] not in detail_ids and d["short_id"] not in detail_ids:
             continue
         points = tuple((float(i + 1), float(c)) for i, c in enumerate(d["contexts"]))
         window = f"{d['window']:,}" if d["window"] else "unknown"
         compact = f"{d['compact_at']:,}" if d["compact_at"] else "?"
-        lines = [f"window (Codex's, effective): {window}; auto-compaction at ~{compact}; compactions: {d['compactions']}"]
+        lines = [t(f"window (Codex's, effective): {window}; auto-compaction at ~{compact}; compactions: {d['compactions']}",
+                   f"窗口（Codex 的有效窗口）：{window}；自动压缩约在 {compact}；压缩次数：{d['compactions']}")]
         if d["median_growth"]:
-            lines.append(f"median growth per turn: {d['median_growth']:,.0f} tokens")
+            lines.append(t(f"median growth per turn: {d['median_growth']:,.0f} tokens",
+                           f"每轮增长中位数：{d['median_growth']:,.0f} tokens"))
         if d["error"]:
-            lines.append(f"failed at turn {d['failed_turn']}: {d['error'][:160]}")
+            lines.append(t(f"failed at turn {d['failed_turn']}: ", f"在第 {d['failed_turn']} 轮失败：") + d["error"][:160])
         for o in d["outsized"]:
-            lines.append(f"turn {o['turn']} added {o['added']:,} tokens")
+            lines.append(t(f"turn {o['turn']} added {o['added']:,} tokens", f"第 {o['turn']} 轮新增 {o['added']:,} tokens"))
         if d["cache"]["reported"]:
-            lines.append("cached share per turn: " + ", ".join(f"{i}:{r:.0%}" for i, r in d["cache"]["turns"][:40]))
+            lines.append(t("cached share per turn: ", "每轮缓存命中比例：")
+                         + ", ".join(f"{i}:{r:.0%}" for i, r in d["cache"]["turns"][:40]))
         for preview in d["previews"][:20]:
             lines.append(f"> {preview}")
         if d["legacy"]:
-            lines.append("legacy rollout format (before Sep 2025): no token counts were recorded, so context size is unknown")
-        out.append(Section(f"session.{d['short_id']}", f"Session {d['short_id']}", chart=points, chart_x="turn",
-                           chart_y="context tokens", lines=tuple(lines)))
+            lines.append(t("legacy rollout format (before Sep 2025): no token counts were recorded, so context size is unknown",
+                           "旧版日志格式（2025 年 9 月以前）：没有记录 token 数，无法得知上下文大小"))
+        out.append(Section(f"session.{d['short_id']}", t("Session ", "会话 ") + d["short_id"], chart=points,
+                           chart_x=t("turn", "轮次"), chart_y=t("context tokens", "上下文 tokens"), lines=tuple(lines)))
     return out

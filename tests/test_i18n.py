@@ -131,3 +131,17 @@ def test_codes_and_values_stay_neutral_in_json(home, run):
                                     "model_context_window (~/.codex/config.toml:3)", "failure at 93% of the window"])
 def test_rule_phrases_have_chinese(phrase):
     assert translate(phrase, "zh") is not None
+
+
+def test_sections_in_chinese(home):
+    from codexdoctor.doctor import _steps_section, _summary_section, run_sessions
+    from codexdoctor.render.text import display_width, table_lines
+
+    fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
+    report, _ = run_sessions({"HOME": str(home)}, home, (fixtures,), None, None, None, False, lang="zh")
+    assert report.sections[0].title == "会话" and report.sections[0].headers[0] == "会话"
+    facts = {"last_ok": 8000, "first_fail": 8200, "stable": True, "stage3": True, "singles_ok": 3, "singles": 3}
+    lines = _summary_section(facts, "zh")[0].lines
+    assert lines[0].startswith("可用窗口：约 8,000 tokens") and lines[1] == "断点：稳定" and lines[2] == "出现的阶段：3 失败"
+    header, rule = table_lines(("会话", "x"), (("abc", "1"),))[:2]
+    assert display_width(header.split("  ")[0]) == len(rule.split("  ")[0])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from codexdoctor.i18n import localize, ui
 from codexdoctor.model import Report, Section, Severity, Status, Verdict
 from codexdoctor.render import RenderOptions
@@ -22,10 +24,20 @@ def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line if line else line for line in text.splitlines())
 
 
+def display_width(text: str) -> int:
+    """Terminal cells: East Asian wide and full-width characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    gap = " " * max(0, width - display_width(text))
+    return gap + text if right else text + gap
+
+
 def table_lines(headers: tuple[str, ...], rows: tuple[tuple, ...]) -> list[str]:
     cells = [list(map(str, headers))] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    fmt = lambda r: "  ".join(c.rjust(w) if c[:1].isdigit() else c.ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
+    widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
+    fmt = lambda r: "  ".join(_pad(c, w, c[:1].isdigit()) for c, w in zip(r, widths)).rstrip()  # noqa: E731
     return [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
 
 
