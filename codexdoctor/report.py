@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import platform
-import sys
 from typing import Any, Iterable, Mapping
 
 from codexdoctor import __version__

@@ -159,7 +159,7 @@ def cache_profile(s: Session) -> dict[str, Any]:
     shares = [(t.index, t.context, (t.cached or 0) / t.context) for t in s.turns
               if t.context and t.cached is not None]
     collapse = None
-    for (i0, c0, r0), (i1, c1, r1) in zip(shares, shares[1:]):
+    for (_, c0, r0), (i1, c1, r1) in zip(shares, shares[1:]):
         if r0 >= 0.5 and r1 < r0 * 0.5 and c1 >= c0:
             collapse = {"turn": i1, "before": round(r0, 2), "after": round(r1, 2), "context": c1}
             break

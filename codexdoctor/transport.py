@@ -12,7 +12,7 @@ import os
 import ssl
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit
 

@@ -134,7 +134,7 @@ def test_rule_phrases_have_chinese(phrase):
 
 
 def test_sections_in_chinese(home):
-    from codexdoctor.doctor import _steps_section, _summary_section, run_sessions
+    from codexdoctor.doctor import _summary_section, run_sessions
     from codexdoctor.render.text import display_width, table_lines
 
     fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"

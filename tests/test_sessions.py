@@ -1,6 +1,6 @@
 """`codexdoctor sessions`: rollouts told apart by how and why they ended; tolerant of damaged logs."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest

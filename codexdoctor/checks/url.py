@@ -21,7 +21,7 @@ def analyse_base_url(raw: str) -> dict[str, Any]:
     try:
         parts = urlsplit(url)
         host = parts.hostname
-        parts.port  # raises on a bad port
+        _ = parts.port  # accessing it raises ValueError on a bad port
     except ValueError as exc:
         facts["malformed"] = f"cannot be parsed ({exc})"
         return facts
