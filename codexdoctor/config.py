@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from codexdoctor import tomlsource
+from codexdoctor import dotenvfile, tomlsource
 from codexdoctor.redact import shorten_home
 
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -20,6 +20,18 @@ BUILTIN_PROVIDERS: dict[str, dict[str, Any]] = {
 PROFILE_IGNORED_KEYS = ("model_context_window", "model_auto_compact_token_limit", "model_providers")
 # Keys current Codex ignores in a project's .codex/config.toml (#20098).
 PROJECT_IGNORED_KEYS = ("model_provider", "model_providers")
+# The Codex whose config semantics codexdoctor verified with the real CLI (docs/codex-behaviour.md). When the
+# installed version is unknown, verdicts assume this one; known older versions get the legacy rules below.
+VERIFIED_CODEX = (0, 171, 0)
+# 0.171 semantics: profiles are files ($CODEX_HOME/<name>.config.toml, chosen with --profile), the top-level
+# `profile = "x"` selector and [profiles.x] tables are legacy, a project config is read only when the project is
+# trusted, and every provider table needs a `name`. Older versions: [profiles.x] tables, project configs always read.
+MODERN_SINCE = VERIFIED_CODEX
+
+
+def modern(version: tuple[int, ...] | None) -> bool:
+    """Whether the 0.171 rules apply: the installed version is that or newer, or unknown."""
+    return version is None or tuple(version) >= MODERN_SINCE
 
 
 class OverrideError(ValueError):
@@ -30,7 +42,7 @@ class OverrideError(ValueError):
 class Layer:
     """One config file (or the -c overrides) as read, with whatever went wrong reading it."""
 
-    kind: str  # system | user | project | override
+    kind: str  # system | user | profile | project | override
     label: str  # path shown to the user (home as ~), or "-c"
     path: Path | None
     exists: bool
@@ -42,6 +54,8 @@ class Layer:
     crlf: bool = False
     # 1-based lines of the TOML error that hold a backslash inside double quotes ("C:\Users\me")
     backslash_in_string: bool = False
+    # Why Codex does not merge this layer (an untrusted project), or None when it does.
+    ignored: str | None = None
 
     def where(self, path: tuple[str, ...]) -> str:
         if self.kind == "override":
@@ -78,13 +92,14 @@ class Provider:
     def request_url(self) -> str | None:
         """`base_url` with trailing slashes trimmed + the wire API path + query_params.
 
-        Codex never inserts `/v1`; it only appears because built-in defaults carry it.
+        Codex never inserts `/v1`; it only appears because built-in defaults carry it. It drops leading
+        whitespace but keeps trailing whitespace, which reaches the path as `%20` (observed with 0.171.0).
         """
         base = self.base_url if self.base_url is not None else DEFAULT_OPENAI_BASE_URL
         if not isinstance(base, str):
             return None
         path = "/chat/completions" if self.wire_api == "chat" else "/responses"
-        url = base.strip().rstrip("/") + path
+        url = base.lstrip().rstrip("/") + path
         params = self.table.get("query_params")
         if isinstance(params, Mapping) and params:
             url += "?" + "&".join(f"{k}={v}" for k, v in params.items())
@@ -110,8 +125,28 @@ class Resolution:
     provider: Provider
     model: Any
     model_origin: str
-    env: Mapping[str, str]
+    env: Mapping[str, str]  # the environment Codex runs with: the shell's plus $CODEX_HOME/.env
     overrides: tuple[str, ...] = ()
+    codex_version: tuple[int, ...] | None = None
+    profile_mode: str = "file"  # file (0.171: <name>.config.toml) | table (legacy [profiles.x])
+    profile_path: Path | None = None
+    # `profile = "x"` at the top level of a config file: 0.171 refuses to start ({"value", "where"})
+    legacy_selectors: tuple[Mapping[str, str], ...] = ()
+    legacy_tables: tuple[Mapping[str, str], ...] = ()  # [profiles.x] tables, ignored by 0.171 ({"name", "where"})
+    profile_conflict: bool = False  # --profile x while config.toml still has [profiles.x]: 0.171 refuses
+    dotenv: dotenvfile.DotEnv | None = None
+    shell_env: Mapping[str, str] = field(default_factory=dict)  # the environment before .env
+    cwd: Path | None = None
+
+    @property
+    def modern(self) -> bool:
+        return modern(self.codex_version)
+
+    def env_source(self, name: str) -> str:
+        """Where Codex gets a variable from: `$CODEX_HOME/.env` (which wins) or the shell."""
+        if self.dotenv is not None and name in self.dotenv.values:
+            return self.show(self.dotenv.path)
+        return "environment"
 
     @property
     def user_layer(self) -> Layer | None:
@@ -119,7 +154,7 @@ class Resolution:
 
     @property
     def parse_failed(self) -> bool:
-        return any(l.toml_problem or l.read_error for l in self.layers if l.kind != "override")
+        return any(l.toml_problem or l.read_error for l in self.layers if l.kind != "override" and not l.ignored)
 
     @property
     def unusable(self) -> bool:
@@ -131,12 +166,7 @@ class Resolution:
 
     def origin(self, *path: str) -> str:
         """Where the effective value of a top-level key path came from."""
-        for layer in reversed(self.layers):
-            if layer.data is not None and _lookup(layer.data, path) is not _MISSING:
-                if layer.kind == "project" and path and path[0] in PROJECT_IGNORED_KEYS:
-                    continue
-                return layer.where(tuple(path))
-        return "default"
+        return _origin_in(self.layers, tuple(path))
 
     def provider_field_origin(self, key: str) -> str:
         if self.provider.builtin and not self.provider.redefines_builtin:
@@ -233,21 +263,52 @@ def project_config_paths(cwd: Path, codex_home: Path) -> list[Path]:
     found: list[Path] = []
     for directory in [cwd, *cwd.parents]:
         candidate = directory / ".codex" / "config.toml"
-        if candidate.parent.resolve() != codex_home.resolve() and candidate.is_file():
-            found.append(candidate)
-        if (directory / ".git").exists():
-            break
+        try:
+            if candidate.parent.resolve() != codex_home.resolve() and candidate.is_file():
+                found.append(candidate)
+            if (directory / ".git").exists():
+                break
+        except (OSError, RuntimeError):  # unreadable folder, symlink loop: Codex cannot read it either
+            continue
     return list(reversed(found))
+
+
+def project_root(cwd: Path) -> Path:
+    """The folder Codex keys project trust by: the repository root, else cwd."""
+    for directory in [cwd, *cwd.parents]:
+        try:
+            if (directory / ".git").exists():
+                return directory
+        except OSError:
+            break
+    return cwd
+
+
+def trust_level(user_data: Mapping[str, Any] | None, cwd: Path) -> str | None:
+    """`[projects."<path>"] trust_level` for cwd or the nearest folder above it that has one."""
+    projects = (user_data or {}).get("projects")
+    if not isinstance(projects, Mapping):
+        return None
+    for directory in [cwd, *cwd.parents]:
+        entry = projects.get(str(directory))
+        if isinstance(entry, Mapping) and isinstance(entry.get("trust_level"), str):
+            return entry["trust_level"]
+    return None
 
 
 def locate_codex_home(env: Mapping[str, str], home: Path) -> tuple[Path, bool, str | None]:
     value = env.get("CODEX_HOME", "")
     if value:
-        path = Path(value).expanduser()
-        if not path.exists():
+        # Codex does not expand `~`: CODEX_HOME="~/.codex" (quoted, so the shell kept the tilde) is a relative
+        # path that does not exist (observed with 0.171.0).
+        path = Path(value)
+        try:
+            if not path.exists():
+                return path, True, "missing"
+            if not path.is_dir():
+                return path, True, "not_dir"
+        except OSError:
             return path, True, "missing"
-        if not path.is_dir():
-            return path, True, "not_dir"
         return path, True, None
     return home / ".codex", False, None
 
@@ -260,25 +321,45 @@ def resolve(
     profile: str | None = None,
     model: str | None = None,
     system_config: Path | None = Path("/etc/codex/config.toml"),
+    codex_version: tuple[int, ...] | None = None,
 ) -> Resolution:
-    """Build the effective config. Precedence: flags > profile > -c > project > user > system > defaults."""
+    """Build the effective config. Precedence: flags > -c > project > profile > user > system > defaults.
+
+    With legacy semantics (a known Codex older than 0.171) the profile is a [profiles.x] table that sits
+    between the flags and the merged files.
+    """
+    cwd = cwd or Path.cwd()
+    is_modern = modern(codex_version)
     override_data = parse_overrides(overrides)
     codex_home, from_env, home_problem = locate_codex_home(env, home)
+    dotenv = dotenvfile.read(codex_home) if home_problem is None else None
+    effective_env = dotenvfile.apply(env, dotenv) if dotenv is not None else dict(env)
     layers: list[Layer] = []
     if system_config is not None:
         sys_layer = read_layer("system", system_config, home)
         if sys_layer.exists:
             layers.append(sys_layer)
+    profile_path: Path | None = None
     if home_problem is None:
-        layers.append(read_layer("user", codex_home / "config.toml", home))
-        for path in project_config_paths(cwd or Path.cwd(), codex_home):
-            layers.append(read_layer("project", path, home))
+        user = read_layer("user", codex_home / "config.toml", home)
+        layers.append(user)
+        if is_modern and profile:
+            profile_path = codex_home / f"{profile}.config.toml"
+            profile_layer = read_layer("profile", profile_path, home)
+            if profile_layer.exists:
+                layers.append(profile_layer)
+        trust = trust_level(user.data, cwd)
+        for path in project_config_paths(cwd, codex_home):
+            layer = read_layer("project", path, home)
+            if is_modern and trust != "trusted":
+                layer = replace(layer, ignored="untrusted" if trust != "untrusted" else "marked untrusted")
+            layers.append(layer)
     if override_data:
         layers.append(Layer("override", "-c", None, exists=True, data=override_data))
 
     merged: dict[str, Any] = {}
     for layer in layers:
-        if layer.data is None:
+        if layer.data is None or layer.ignored:
             continue
         data = dict(layer.data)
         if layer.kind == "project":
@@ -286,21 +367,32 @@ def resolve(
                 data.pop(key, None)
         _deep_merge(merged, data)
 
+    selectors = tuple({"value": str(l.data["profile"]), "where": l.where(("profile",))} for l in layers
+                      if l.data is not None and not l.ignored and l.kind != "override" and "profile" in l.data)
+    tables = tuple({"name": str(name), "where": l.where(("profiles", name))} for l in layers
+                   if l.data is not None and not l.ignored and isinstance(l.data.get("profiles"), Mapping)
+                   for name in l.data["profiles"])
     profile_name, profile_origin = None, None
-    if profile:
-        profile_name, profile_origin = profile, "--profile"
-    elif isinstance(merged.get("profile"), str):
-        profile_name = merged["profile"]
-        profile_origin = _origin_in(layers, ("profile",))
-    profiles = merged.get("profiles") if isinstance(merged.get("profiles"), Mapping) else {}
     profile_table: Mapping[str, Any] = {}
     profile_missing = False
-    if profile_name is not None:
-        table = profiles.get(profile_name)
-        if isinstance(table, Mapping):
-            profile_table = table
-        else:
-            profile_missing = True
+    if is_modern:
+        # 0.171: --profile picks a file; without it, nothing is selected (the legacy selector is refused).
+        if profile:
+            profile_name, profile_origin = profile, "--profile"
+            profile_missing = not any(l.kind == "profile" for l in layers)
+    else:
+        if profile:
+            profile_name, profile_origin = profile, "--profile"
+        elif isinstance(merged.get("profile"), str):
+            profile_name = merged["profile"]
+            profile_origin = _origin_in(layers, ("profile",))
+        profiles = merged.get("profiles") if isinstance(merged.get("profiles"), Mapping) else {}
+        if profile_name is not None:
+            table = profiles.get(profile_name)
+            if isinstance(table, Mapping):
+                profile_table = table
+            else:
+                profile_missing = True
 
     def pick(key: str, flag: Any = None) -> tuple[Any, str]:
         if flag is not None:
@@ -315,21 +407,25 @@ def resolve(
     provider_id, provider_origin = pick("model_provider")
     if provider_id is None:
         provider_id = "openai"
-    provider = _build_provider(str(provider_id), merged, env)
+    provider = _build_provider(str(provider_id), merged, effective_env)
     model_value, model_origin = pick("model", model)
     return Resolution(
         home=home, codex_home=codex_home, codex_home_from_env=from_env, codex_home_problem=home_problem,
         layers=tuple(layers), merged=merged, profile=profile_name, profile_origin=profile_origin,
         profile_missing=profile_missing, profile_table=profile_table, provider_id=str(provider_id),
         provider_origin=provider_origin, provider=provider, model=model_value, model_origin=model_origin,
-        env=env, overrides=tuple(overrides),
+        env=effective_env, overrides=tuple(overrides), codex_version=codex_version,
+        profile_mode="file" if is_modern else "table", profile_path=profile_path,
+        legacy_selectors=selectors if is_modern else (), legacy_tables=tables if is_modern else (),
+        profile_conflict=bool(is_modern and profile and any(t["name"] == profile for t in tables)),
+        dotenv=dotenv, shell_env=dict(env), cwd=cwd,
     )
 
 
-def _origin_in(layers: list[Layer], path: tuple[str, ...]) -> str:
+def _origin_in(layers: list[Layer] | tuple[Layer, ...], path: tuple[str, ...]) -> str:
     for layer in reversed(layers):
-        if layer.data is not None and _lookup(layer.data, path) is not _MISSING:
-            if layer.kind == "project" and path[0] in PROJECT_IGNORED_KEYS:
+        if layer.data is not None and not layer.ignored and _lookup(layer.data, path) is not _MISSING:
+            if layer.kind == "project" and path and path[0] in PROJECT_IGNORED_KEYS:
                 continue
             return layer.where(path)
     return "default"

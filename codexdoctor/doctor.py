@@ -38,12 +38,14 @@ class CheckOptions:
 
 def make_context(opts: CheckOptions) -> CheckContext:
     resolution = config_mod.resolve(opts.env, opts.home, opts.cwd, opts.overrides, opts.profile, opts.model,
-                                    opts.system_config)
+                                    opts.system_config, opts.codex_version)
     from codexdoctor.shells import detect_platform, detect_shell
 
-    redactor = Redactor(secrets.collect(resolution, opts.env), home=str(opts.home))
+    # Codex runs with the shell's environment plus $CODEX_HOME/.env on top: checks see what Codex sees.
+    env = resolution.env
+    redactor = Redactor(secrets.collect(resolution, env), home=str(opts.home))
     shell = detect_shell(opts.env, detect_platform(opts.env), opts.shell)
-    return CheckContext(resolution=resolution, env=opts.env, home=opts.home, redactor=redactor,
+    return CheckContext(resolution=resolution, env=env, home=opts.home, redactor=redactor,
                         codex_version=opts.codex_version, offline=opts.offline,
                         options={"timeout": opts.timeout, "canary": opts.canary, **opts.extra}, shell=shell)
 

@@ -18,7 +18,7 @@ PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PRO
 
 
 def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], live_ran: bool,
-                   warnings_decide: bool = False) -> tuple[Verdict, str]:
+                   warnings_decide: bool = False, offline: bool = True) -> tuple[Verdict, str]:
     """`warnings_decide`: for a pasted error, a warning (a rate limit) still says which side failed."""
     findings = list(findings)
     errors = [f for f in findings if f.severity is Severity.ERROR]
@@ -42,7 +42,8 @@ def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], l
     if checks and all(c.status is Status.SKIP for c in checks):
         return Verdict.INCONCLUSIVE, "nothing could be checked: " + checks[0].summary
     if not live_ran:
-        return Verdict.INCONCLUSIVE, ("static checks found no error; live checks were skipped (--offline), "
+        why = "--offline" if offline else "see the note"
+        return Verdict.INCONCLUSIVE, (f"static checks found no error; live checks were skipped ({why}), "
                                       "so the channel itself is untested")
     pending = next((c for c in checks if c.facts.get("inconclusive_reason")), None)
     if pending is not None:
@@ -93,7 +94,7 @@ def build_report(command: str, ctx: CheckContext, checks: list[CheckResult], fin
                  show_provider: bool = True, warnings_decide: bool = False) -> Report:
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     findings = sorted(findings, key=lambda f: (order[f.severity], f.code))
-    verdict, reason = decide_verdict(findings, checks, live_ran, warnings_decide)
+    verdict, reason = decide_verdict(findings, checks, live_ran, warnings_decide, offline=ctx.offline)
     if lang != "en":
         checks, notes, reason = localize_texts(checks, notes, reason, lang)
     return Report(

@@ -159,6 +159,24 @@ def _version_text(f: Mapping[str, Any]) -> Loc | str:
     return Loc("Codex (version unknown: `codex --version` not found)", "Codex（版本未知：找不到 `codex --version`）")
 
 
+def _home_missing_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """CFG013: a literal `~` needs a different fix than a folder that is simply missing."""
+    from codexdoctor.shells import Shell
+
+    c = _commands(f)
+    if f.get("literal_tilde") and f.get("expanded"):
+        sh = Shell(f.get("shell") or "bash", f.get("platform") or "linux")
+        set_cmd = sh.set_var("CODEX_HOME", f["expanded"])
+        return {"tilde_hint": Loc(" The `~` was kept literally (it was inside quotes), and Codex does not expand it.",
+                                  " `~` 被原样保留（写在了引号里），而 Codex 不会展开它。"),
+                "home_step": Loc(f"Set CODEX_HOME to the full path: {set_cmd} (or unset it: {c['unset_home_cmd']})",
+                                 f"把 CODEX_HOME 设为完整路径：{set_cmd}（或取消设置：{c['unset_home_cmd']}）")}
+    return {"tilde_hint": "",
+            "home_step": Loc(f"Create it ({c['mkdir_cmd']}) or stop setting CODEX_HOME to use the default folder: "
+                             f"{c['unset_home_cmd']}",
+                             f"创建它（{c['mkdir_cmd']}），或不再设置 CODEX_HOME 以使用默认目录：{c['unset_home_cmd']}")}
+
+
 RULES: tuple[Rule, ...] = (
     # ---- CFG: finding and parsing the config ---------------------------------------------------
     Rule("CFG001", "config-file-missing", "cfg.files", E, CONFIG,
@@ -252,9 +270,9 @@ RULES: tuple[Rule, ...] = (
          once(lambda f: f.get("wire_api") == "chat" and f.get("chat_rejected") is False)),
     Rule("CFG013", "codex-home-missing", "cfg.home", E, CONFIG,
          "CODEX_HOME points to a folder that does not exist",
-         "CODEX_HOME is {codex_home}, which does not exist; Codex stops with `CODEX_HOME points to …, but that path does not exist`.",
-         ("Create it ({mkdir_cmd}) or stop setting CODEX_HOME to use the default folder: {unset_home_cmd}",),
-         once(lambda f: f["problem"] == "missing")),
+         "CODEX_HOME is {codex_home}, which does not exist; Codex stops with `CODEX_HOME points to …, but that path does not exist`.{tilde_hint}",
+         ("{home_step}",),
+         lambda f: [_home_missing_params(f)] if f["problem"] == "missing" else []),
     Rule("CFG014", "codex-home-not-directory", "cfg.home", E, CONFIG,
          "CODEX_HOME is not a folder",
          "CODEX_HOME is {codex_home}, which is a file, not a folder.",
@@ -303,6 +321,55 @@ RULES: tuple[Rule, ...] = (
           "on line {line} of {path}.",),
          lambda f: [dict(path=x["path"], line=x["toml_error"]["line"]) for x in f.get("files", [])
                     if x.get("toml_error", {}).get("backslash_in_string")]),
+    Rule("CFG022", "legacy-profile-selector", "cfg.profile", E, CONFIG,
+         "Legacy `profile = ...` selector",
+         "`profile = \"{value}\"` ({where}) selects a profile the old way. Codex {codex_version} refuses to start: "
+         "``legacy `profile = \"{value}\"` config is no longer supported``.",
+         ("Delete the line `profile = \"{value}\"` from {where}.",
+          "Move the keys of [profiles.{value}] to the top level of a new file {codex_home}/{value}.config.toml, "
+          "and remove the [profiles.{value}] table.",
+          "Select the profile when you start Codex: codex --profile {value} (check it with: codexdoctor check --profile {value})."),
+         each("legacy_selectors"),
+         "Codex 0.171 reads profiles from `$CODEX_HOME/<name>.config.toml`, chosen with `--profile <name>`; "
+         "a top-level `profile` key makes it stop at start-up (observed with the real CLI)."),
+    Rule("CFG023", "legacy-profile-table-conflict", "cfg.profile", E, CONFIG,
+         "--profile and a legacy [profiles] table with the same name",
+         "--profile {selected} is given while {user_config} still has [profiles.{selected}]; Codex {codex_version} refuses "
+         "to start (``--profile `{selected}` cannot be used while … contains legacy … `[profiles.{selected}]` config``).",
+         ("Move the keys of [profiles.{selected}] to the top level of {profile_file} and delete the table from {user_config}.",),
+         once(lambda f: bool(f.get("conflict")))),
+    Rule("CFG024", "profile-file-missing", "cfg.profile", E, CONFIG,
+         "Profile file not found",
+         "--profile {selected} reads {profile_file}, which does not exist. Codex {codex_version} does not stop: it "
+         "silently runs with {user_config} alone, so the model and provider are not the ones the profile should set. "
+         "Profile files found: {available_text}.",
+         ("Create {profile_file} with the profile's settings as top-level keys (model = \"…\", model_provider = \"…\"), "
+          "or start Codex with one of the existing profiles.",),
+         once(lambda f: bool(f.get("file_missing")) and not f.get("conflict"))),
+    Rule("CFG025", "legacy-profile-table-ignored", "cfg.profile", W, CONFIG,
+         "Legacy [profiles] table is ignored",
+         "[profiles.{name}] ({where}) is a legacy profile table; Codex {codex_version} ignores it, so `--profile {name}` "
+         "does not use these settings.",
+         ("Move the keys of [profiles.{name}] to the top level of {codex_home}/{name}.config.toml, delete the table, "
+          "and start Codex with codex --profile {name}.",),
+         lambda f: [dict(t) for t in f.get("legacy_tables") or []] if not (f.get("legacy_selectors") or f.get("conflict")) else []),
+    Rule("CFG026", "provider-name-missing", "cfg.provider", E, CONFIG,
+         "Provider table has no name",
+         "[model_providers.{provider}] ({table_where}) has no `name`; Codex {codex_version_text} refuses to load the config "
+         "(`model_providers.{provider}: provider name must not be empty`).",
+         ("Add name = \"{provider}\" to [model_providers.{provider}] in {table_where}.",),
+         once(lambda f: bool(f.get("missing_name")))),
+    Rule("CFG027", "project-config-untrusted", "cfg.files", W, CONFIG,
+         "Project config is not read: the project is not trusted",
+         "{path} sets {keys_text}, but Codex reads a project's .codex/config.toml only when the project is trusted "
+         "(here: {ignored}), so none of it applies.",
+         ("Trust the project: add to {user_config}\n[projects.\"{project_root}\"]\ntrust_level = \"trusted\"",
+          "Or move the settings you need into {user_config}."),
+         lambda f: [dict(x, keys_text=", ".join(x.get("keys") or []) or Loc("nothing", "任何设置"),
+                         ignored=Loc("not trusted", "未信任") if x["ignored"] == "untrusted" else Loc("marked untrusted", "被标记为不信任"))
+                    for x in f.get("untrusted") or []],
+         "Codex 0.171 warns `Untrusted project-local configuration is disabled` and skips the file; provider keys "
+         "(`model_provider`, `model_providers`) in it are ignored even when the project is trusted."),
     # ---- ENV: the API key variable ---------------------------------------------------------------
     Rule("ENV001", "env-key-unset", "env.key", E, CONFIG,
          "API key variable is not set",
@@ -317,7 +384,7 @@ RULES: tuple[Rule, ...] = (
          "${env_key} is set but empty or only whitespace; Codex treats that as missing.",
          ("Set it to your key: {set_cmd}",
           "Look for an empty assignment in your shell start-up files that overrides it."),
-         once(lambda f: f["state"] == "blank" and not f["near_miss"])),
+         once(lambda f: f["state"] == "blank" and not f["near_miss"] and not f.get("from_dotenv"))),
     Rule("ENV003", "env-key-near-miss", "env.key", E, CONFIG,
          "Key is in a variable with a different name",
          "Codex reads ${env_key} (env_key, {env_key_where}), which is {state}, but {near_miss_text} is set. "
@@ -385,7 +452,8 @@ RULES: tuple[Rule, ...] = (
          "model_provider is the built-in `openai`, which authenticates with a stored login, and {auth_path} has none.",
          ("Log in: codex login (ChatGPT) or {login_cmd}",
           "Or configure a custom provider with base_url and env_key in config.toml (see `codexdoctor explain CFG001`)."),
-         once(lambda f: f["provider"] == "openai" and f["builtin"] and not f.get("logged_in") and not f["openai_api_key_env"])),
+         # $OPENAI_API_KEY does not count (ENV011 says so): without a stored login Codex has nothing to send.
+         once(lambda f: f["provider"] == "openai" and f["builtin"] and not f.get("logged_in"))),
     Rule("ENV013", "stored-login-may-leak", "env.auth", W, CONFIG,
          "Stored OpenAI login and a custom provider without env_key",
          "{auth_path} holds an OpenAI login and [model_providers.{provider}] has no env_key. Older Codex versions send "
@@ -407,6 +475,18 @@ RULES: tuple[Rule, ...] = (
          "The built-in provider uses the key stored in {auth_path}, not $OPENAI_API_KEY, and the two differ.",
          ("If the variable holds the key you want, store it: {login_cmd}",),
          once(lambda f: f["provider"] == "openai" and f["env_differs_from_stored"])),
+    Rule("ENV017", "dotenv-blank-key", "env.key", E, CONFIG,
+         "The key variable is blank in Codex's .env file",
+         "{dotenv_path} sets {env_key} to an empty value. Codex loads that file at start-up over your shell's environment, "
+         "so it stops with ``Missing environment variable: `{env_key}`.`` even if the shell has the key.",
+         ("Put the key on that line of {dotenv_path} ({env_key}=<your key>), or delete the line so the shell's value is used.",),
+         once(lambda f: f["state"] == "blank" and bool(f.get("from_dotenv")))),
+    Rule("ENV018", "dotenv-overrides-shell", "env.key", W, CONFIG,
+         "Codex's .env file overrides the key in your shell",
+         "Codex takes {env_key} from {dotenv_path} ({key_fingerprint}), not from your shell ({shell_fp}): the file is loaded "
+         "at start-up and wins. A key you export in the terminal is not the one Codex sends.",
+         ("If the shell's key is the right one, delete the {env_key} line from {dotenv_path}; otherwise update it there.",),
+         once(lambda f: bool(f.get("shell_differs")) and f["state"] != "blank")),
     # ---- URL: base_url as written ---------------------------------------------------------------
     Rule("URL001", "base-url-not-http", "url.base_url", E, CONFIG,
          "base_url is not an http(s) URL",
@@ -414,8 +494,9 @@ RULES: tuple[Rule, ...] = (
          ("Write the full URL with scheme and host in {where}, e.g. base_url = \"https://api.example.com/v1\".",),
          once(lambda f: bool(f.get("malformed")))),
     Rule("URL002", "base-url-whitespace", "url.base_url", E, CONFIG,
-         "base_url has spaces or a line break",
-         "base_url ({where}) has leading or trailing whitespace, which ends up in the request URL.",
+         "base_url ends in a space or a line break",
+         "base_url ({where}) ends in whitespace. Codex keeps it, so the request goes to {request_url} with `%20` in the "
+         "path, and the provider answers 404.",
          ("Remove the spaces inside the quotes in {where}: base_url = \"{suggested}\"",),
          once(lambda f: f.get("whitespace") and not f.get("malformed"))),
     Rule("URL003", "base-url-ends-in-v1", "url.base_url", W, CONFIG,

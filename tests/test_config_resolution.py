@@ -61,14 +61,58 @@ def test_codex_home_env_and_missing(home, tmp_path):
     assert resolve(home, {"CODEX_HOME": str(f)}).codex_home_problem == "not_dir"
 
 
-def test_profile_overrides_top_level_and_flag_overrides_profile(home):
+LEGACY = (0, 170, 0)  # before 0.171: [profiles.x] tables, project configs always read
+
+
+def test_legacy_profile_overrides_top_level_and_flag_overrides_profile(home):
     write_config(home, TAOTOKEN.replace('model = "gpt-5"\n', 'model = "gpt-5"\nprofile = "fast"\n')
                  + '\n[profiles.fast]\nmodel = "fast-model"\nmodel_context_window = 8000\n')
-    r = resolve(home)
-    assert r.profile == "fast" and r.model == "fast-model"
+    r = resolve(home, codex_version=LEGACY)
+    assert r.profile == "fast" and r.model == "fast-model" and r.profile_mode == "table"
     assert r.model_origin.startswith("profile `fast` (~/.codex/config.toml:")
-    assert resolve(home, model="flag-model").model == "flag-model"
-    assert resolve(home, profile="missing").profile_missing
+    assert resolve(home, model="flag-model", codex_version=LEGACY).model == "flag-model"
+    assert resolve(home, profile="missing", codex_version=LEGACY).profile_missing
+
+
+def test_0171_profile_is_a_file_and_the_legacy_selector_is_recorded(home):
+    write_config(home, TAOTOKEN.replace('model = "gpt-5"\n', 'model = "gpt-5"\nprofile = "fast"\n')
+                 + '\n[profiles.fast]\nmodel = "fast-model"\n')
+    r = resolve(home)  # version unknown: 0.171 rules
+    assert r.profile is None and r.model == "gpt-5"  # the selector selects nothing: Codex refuses it
+    assert r.legacy_selectors == ({"value": "fast", "where": "~/.codex/config.toml:2"},)
+    assert [t["name"] for t in r.legacy_tables] == ["fast"]
+    assert resolve(home, profile="fast").profile_conflict
+
+
+def test_0171_profile_file_is_a_layer_below_overrides(home):
+    write_config(home, TAOTOKEN)
+    (home / ".codex" / "work.config.toml").write_text('model = "m2"\nmodel_provider = "p2"\n'
+                                                      '[model_providers.p2]\nname = "p2"\nbase_url = "http://127.0.0.1:9/v1"\n')
+    r = resolve(home, profile="work")
+    assert r.model == "m2" and r.provider_id == "p2" and not r.profile_missing
+    assert r.model_origin == "~/.codex/work.config.toml:1"
+    assert resolve(home, profile="work", overrides=("model=m5",)).model == "m5"
+    missing = resolve(home, profile="nope")
+    assert missing.profile_missing and missing.provider_id == "taotoken"  # Codex silently uses config.toml
+
+
+def test_tilde_in_codex_home_is_not_expanded(home):
+    (home / ".codex").mkdir()
+    assert resolve(home, {"CODEX_HOME": "~/.codex"}).codex_home_problem == "missing"
+
+
+def test_dotenv_in_codex_home_overrides_the_shell(home):
+    write_config(home, TAOTOKEN)
+    (home / ".codex" / ".env").write_text('# keys\nexport TAOTOKEN_API_KEY="from-dotenv"\nCODEX_HOME=/elsewhere\n')
+    r = resolve(home, {"TAOTOKEN_API_KEY": "from-shell"})
+    assert r.env["TAOTOKEN_API_KEY"] == "from-dotenv" and r.shell_env["TAOTOKEN_API_KEY"] == "from-shell"
+    assert "CODEX_HOME" not in r.env and r.dotenv.reserved == ("CODEX_HOME",)
+    assert r.env_source("TAOTOKEN_API_KEY") == "~/.codex/.env"
+
+
+def test_base_url_leading_whitespace_dropped_trailing_kept(home):
+    write_config(home, TAOTOKEN.replace('"https://taotoken.net/api"', '"  https://taotoken.net/api "'))
+    assert resolve(home).provider.request_url() == "https://taotoken.net/api /responses"
 
 
 def test_overrides_parse_toml_and_nest(home):
@@ -91,8 +135,12 @@ def test_project_config_provider_keys_ignored(home):
     project = Path.cwd() / ".codex"
     project.mkdir()
     (project / "config.toml").write_text('model_provider = "other"\nmodel = "project-model"\n')
+    untrusted = resolve(home)
+    assert untrusted.model == "gpt-5" and untrusted.layers[-1].ignored == "untrusted"
+    assert resolve(home, codex_version=LEGACY).model == "project-model"  # older Codex read it regardless
+    write_config(home, TAOTOKEN + f'\n[projects."{Path.cwd()}"]\ntrust_level = "trusted"\n')
     r = resolve(home)
-    assert r.provider_id == "taotoken"  # provider keys in a project config are ignored
+    assert r.provider_id == "taotoken"  # provider keys in a project config are ignored even when trusted
     assert r.model == "project-model"  # other keys are honoured
     assert [l.kind for l in r.layers] == ["user", "project"]
 

@@ -155,11 +155,90 @@ def test_local_provider_without_env_key_is_fine(home):
     assert codes(offline_report(home)) == ["URL003"]
 
 
-def test_profile_problems(home):
+def test_legacy_profile_problems(home):
     write_config(home, TAOTOKEN + '\n[profiles.big]\nmodel_context_window = 100000\n')
-    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY}, profile="big")
+    legacy = (0, 170, 0)
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY}, profile="big", codex_version=legacy)
     assert codes(report) == ["CFG010"]
-    assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY}, profile="nope")) == ["CFG015"]
+    assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY}, profile="nope", codex_version=legacy)) == ["CFG015"]
+
+
+def test_0171_profile_findings(home):
+    env = {"TAOTOKEN_API_KEY": KEY}
+    write_config(home, TAOTOKEN.replace('model = "gpt-5"\n', 'model = "gpt-5"\nprofile = "big"\n')
+                 + '\n[profiles.big]\nmodel = "m"\n')
+    report = offline_report(home, env)
+    assert codes(report) == ["CFG022"]  # Codex refuses to start; the table is part of the same fix
+    assert "legacy `profile = \"big\"` config is no longer supported" in report.findings[0].diagnosis
+    assert "~/.codex/big.config.toml" in report.findings[0].remedy[1]
+    assert report.verdict.value == "config"
+    write_config(home, TAOTOKEN + '\n[profiles.big]\nmodel = "m"\n')
+    assert codes(offline_report(home, env)) == ["CFG025"]  # ignored table: a warning
+    assert codes(offline_report(home, env, profile="big")) == ["CFG023"]
+    missing = offline_report(home, env, profile="nope")
+    assert codes(missing) == ["CFG024", "CFG025"]
+    assert "silently runs with ~/.codex/config.toml alone" in missing.findings[0].diagnosis
+    write_config(home, TAOTOKEN)
+    (home / ".codex" / "big.config.toml").write_text('model = "big-model"\n')
+    ok = offline_report(home, env, profile="big")
+    assert codes(ok) == [] and ok.provider.model == "big-model"
+
+
+def test_provider_without_name_is_refused_by_0171(home):
+    write_config(home, TAOTOKEN.replace('name = "TaoToken"\n', ''))
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(report) == ["CFG026"]
+    assert "provider name must not be empty" in report.findings[0].diagnosis
+    assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY}, codex_version=(0, 150, 0))) == []
+
+
+def test_literal_tilde_codex_home(home):
+    (home / ".codex").mkdir()
+    report = offline_report(home, {"CODEX_HOME": "~/.codex"})
+    assert codes(report) == ["CFG013"]
+    f = report.findings[0]
+    assert "does not expand it" in f.diagnosis
+    assert f"export CODEX_HOME={home}/.codex" in f.remedy[0] or "CODEX_HOME" in f.remedy[0] and "~/.codex" in f.remedy[0]
+    assert "mkdir" not in f.remedy[0]
+
+
+def test_untrusted_project_config_is_not_read(home, tmp_path, monkeypatch):
+    write_config(home, TAOTOKEN)
+    project = tmp_path / "proj"
+    (project / ".codex").mkdir(parents=True)
+    (project / ".git").mkdir()
+    (project / ".codex" / "config.toml").write_text('model = "project-model"\n')
+    monkeypatch.chdir(project)
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(report) == ["CFG027"]
+    assert report.provider.model == "gpt-5"
+    assert f'[projects."{project}"]' in report.findings[0].remedy[0]
+    write_config(home, TAOTOKEN + f'\n[projects."{project}"]\ntrust_level = "trusted"\n')
+    trusted = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(trusted) == [] and trusted.provider.model == "project-model"
+
+
+def test_dotenv_blank_and_override(home):
+    write_config(home, TAOTOKEN)
+    dotenv = home / ".codex" / ".env"
+    dotenv.write_text("TAOTOKEN_API_KEY=\n")
+    blank = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(blank) == ["ENV017"] and "~/.codex/.env" in blank.findings[0].diagnosis
+    dotenv.write_text("TAOTOKEN_API_KEY=sk-other-key-from-dotenv\n")
+    other = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(other) == ["ENV018"]
+    assert KEY not in str(other.findings[0].diagnosis) and "sha256:" in other.findings[0].diagnosis
+    only_dotenv = offline_report(home, {})
+    assert codes(only_dotenv) == []  # the key Codex will send comes from .env: nothing missing
+
+
+def test_base_url_trailing_space_is_an_error_leading_is_not(home):
+    write_config(home, TAOTOKEN.replace('"https://taotoken.net/api"', '"  https://taotoken.net/api"'))
+    assert "URL002" not in codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY}))
+    write_config(home, TAOTOKEN.replace('"https://taotoken.net/api"', '"https://taotoken.net/api "'))
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert "URL002" in codes(report)
+    assert "%20" in next(f for f in report.findings if f.code == "URL002").diagnosis
 
 
 def test_codex_home_missing(home, tmp_path):
@@ -174,7 +253,7 @@ def test_wrong_types(home):
 
 
 @pytest.mark.parametrize("url,code", [("ftp://x.example/api", "URL001"), ("taotoken.net/api", "URL001"),
-                                      (" https://taotoken.net/api", "URL002"),
+                                      ("https://taotoken.net/api ", "URL002"),
                                       ("https://taotoken.net/api/responses", "URL005"),
                                       ("https://taotoken.net/api/v1/chat/completions", "URL005"),
                                       ("https://user:pw@taotoken.net/api", "URL006"),
@@ -191,12 +270,16 @@ def test_project_provider_keys_warn(home):
     write_config(home, TAOTOKEN)
     (Path.cwd() / ".codex").mkdir()
     (Path.cwd() / ".codex" / "config.toml").write_text('model_provider = "x"\n')
-    assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY})) == ["CFG009"]
+    assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY})) == ["CFG027"]  # untrusted: not read at all
+    write_config(home, TAOTOKEN + f'\n[projects."{Path.cwd()}"]\ntrust_level = "trusted"\n')
+    assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY})) == ["CFG009"]  # trusted: provider keys ignored
 
 
 def test_openai_api_key_env_without_login(home):
     report = offline_report(home, {"OPENAI_API_KEY": KEY})
-    assert "ENV011" in codes(report) and "ENV012" not in codes(report)
+    # The variable does not count for the built-in provider: the missing login is the error, ENV011 says why.
+    assert "ENV011" in codes(report) and "ENV012" in codes(report)
+    assert report.verdict.value == "config"
 
 
 def test_stored_login_may_leak_to_custom_provider(home):

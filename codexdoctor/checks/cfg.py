@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalise_name, result
+from codexdoctor import config as config_mod
 from codexdoctor.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
 from codexdoctor.model import CheckResult, Status
 
@@ -52,7 +53,10 @@ def _suggest(key: str, known: tuple[str, ...], aliases: Mapping[str, str]) -> st
 def check_home(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     shown = r.show(r.codex_home)
-    facts = {"codex_home": shown, "from_env": r.codex_home_from_env, "problem": r.codex_home_problem}
+    raw = str(r.codex_home)
+    facts = {"codex_home": shown, "from_env": r.codex_home_from_env, "problem": r.codex_home_problem,
+             "literal_tilde": r.codex_home_from_env and raw.startswith("~"),
+             "expanded": r.show(r.home / raw[2:]) if raw.startswith("~/") else None}
     evidence = [f"CODEX_HOME={shown}" if r.codex_home_from_env else f"CODEX_HOME unset -> {shown}"]
     if r.codex_home_problem:
         return result("cfg.home", "Codex home", Status.FAIL, f"{shown} is unusable", evidence, **facts)
@@ -71,6 +75,13 @@ def check_files(ctx: CheckContext) -> CheckResult:
             continue
         entry: dict[str, Any] = {"kind": layer.kind, "path": layer.label, "exists": layer.exists,
                                  "encoding": layer.encoding, "crlf": layer.crlf}
+        if layer.ignored:
+            # Codex does not read an untrusted project's config at all, so its contents cannot break anything.
+            entry["ignored"] = layer.ignored
+            entry["keys"] = sorted(layer.data)[:12] if layer.data else []
+            evidence.append(f"{layer.label}: not read by Codex (project {layer.ignored})")
+            files.append(entry)
+            continue
         if layer.toml_problem:
             p = layer.toml_problem
             entry["toml_error"] = {"line": p.line, "column": p.column, "message": p.message,
@@ -87,7 +98,9 @@ def check_files(ctx: CheckContext) -> CheckResult:
     user_missing = user is not None and not user.exists
     anything_configures_provider = "model_provider" in r.merged or "model_providers" in r.merged
     broken = [f for f in files if "toml_error" in f or "read_error" in f]
+    untrusted = [f for f in files if f.get("ignored")]
     facts = {"files": files, "user_missing": user_missing, "user_path": user.label if user else None,
+             "untrusted": untrusted, "project_root": str(config_mod.project_root(r.cwd or Path.cwd())),
              "provider_configured_elsewhere": anything_configures_provider,
              "windows_configs": windows_side_configs(ctx) if ctx.shell.platform == "wsl" else []}
     if facts["windows_configs"]:
@@ -97,6 +110,9 @@ def check_files(ctx: CheckContext) -> CheckResult:
     if user_missing:
         status = Status.WARN if anything_configures_provider else Status.FAIL
         return result("cfg.files", "Config files", status, f"{user.label} does not exist", evidence, **facts)
+    if untrusted:
+        return result("cfg.files", "Config files", Status.WARN, f"{untrusted[0]['path']} is not read (untrusted project)",
+                      evidence, **facts)
     return result("cfg.files", "Config files", Status.PASS, f"{user.label if user else 'config'} parsed", evidence, **facts)
 
 
@@ -111,13 +127,16 @@ def windows_side_configs(ctx: CheckContext) -> list[str]:
 
 def check_profile(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
+    if r.profile_mode == "file":
+        return _check_profile_file(ctx)
     if r.profile is None:
-        return result("cfg.profile", "Profile", Status.SKIP, "no profile selected", selected=None)
+        return result("cfg.profile", "Profile", Status.SKIP, "no profile selected", selected=None, mode="table")
     available = sorted(r.merged.get("profiles", {}).keys()) if isinstance(r.merged.get("profiles"), Mapping) else []
     ignored = [k for k in PROFILE_IGNORED_KEYS if k in r.profile_table]
     ignored_where = [r.origin("profiles", r.profile, k) for k in ignored]
-    facts = {"selected": r.profile, "origin": r.profile_origin, "missing": r.profile_missing,
-             "available": available, "ignored_keys": [{"key": k, "where": w} for k, w in zip(ignored, ignored_where)]}
+    facts = {"selected": r.profile, "origin": r.profile_origin, "missing": r.profile_missing, "mode": "table",
+             "available": available, "ignored_keys": [{"key": k, "where": w} for k, w in zip(ignored, ignored_where)],
+             "codex_version": _version_text(ctx.codex_version)}
     evidence = [f"profile `{r.profile}` selected by {r.profile_origin}"]
     if r.profile_missing:
         evidence.append("profiles defined: " + (", ".join(available) or "none"))
@@ -125,6 +144,44 @@ def check_profile(ctx: CheckContext) -> CheckResult:
     if ignored:
         return result("cfg.profile", "Profile", Status.WARN, f"profile `{r.profile}` holds ignored keys", evidence, **facts)
     return result("cfg.profile", "Profile", Status.PASS, f"profile `{r.profile}`", evidence, **facts)
+
+
+def _check_profile_file(ctx: CheckContext) -> CheckResult:
+    """Codex 0.171: `--profile x` reads $CODEX_HOME/x.config.toml; the `profile = "x"` selector is refused."""
+    r = ctx.resolution
+    home_label = r.show(r.codex_home)
+    version = _version_text(ctx.codex_version) or ".".join(map(str, config_mod.VERIFIED_CODEX))
+    facts: dict[str, Any] = {
+        "mode": "file", "selected": r.profile, "origin": r.profile_origin, "missing": False,
+        "file_missing": bool(r.profile and r.profile_missing), "conflict": r.profile_conflict,
+        "profile_file": r.show(r.profile_path) if r.profile_path else None,
+        "legacy_selectors": list(r.legacy_selectors), "legacy_tables": list(r.legacy_tables),
+        "codex_home": home_label, "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
+        "codex_version": version, "version_assumed": ctx.codex_version is None,
+        "available": sorted(p.name[: -len(".config.toml")] for p in _profile_files(r.codex_home)),
+    }
+    evidence = [f"profiles are files ($CODEX_HOME/<name>.config.toml) in Codex {version}"
+                + (" (assumed: installed version unknown)" if ctx.codex_version is None else "")]
+    evidence += [f"{s['where']}: legacy selector profile = \"{s['value']}\"" for s in r.legacy_selectors]
+    evidence += [f"{t['where']}: legacy table [profiles.{t['name']}]" for t in r.legacy_tables]
+    if r.profile:
+        evidence.append(f"--profile {r.profile}: {facts['profile_file']} " + ("not found" if facts["file_missing"] else "read"))
+    if r.legacy_selectors or r.profile_conflict:
+        return result("cfg.profile", "Profile", Status.FAIL, "legacy profile config: Codex refuses to start", evidence, **facts)
+    if facts["file_missing"]:
+        return result("cfg.profile", "Profile", Status.FAIL, f"{facts['profile_file']} does not exist", evidence, **facts)
+    if r.legacy_tables:
+        return result("cfg.profile", "Profile", Status.WARN, "[profiles.*] tables are ignored", evidence, **facts)
+    if r.profile:
+        return result("cfg.profile", "Profile", Status.PASS, f"profile `{r.profile}` ({facts['profile_file']})", evidence, **facts)
+    return result("cfg.profile", "Profile", Status.SKIP, "no profile selected", evidence, **facts)
+
+
+def _profile_files(codex_home: Path) -> list[Path]:
+    try:
+        return sorted(p for p in codex_home.glob("*.config.toml") if p.is_file())[:20]
+    except OSError:
+        return []
 
 
 def _version_text(version: tuple[int, ...] | None) -> str | None:
@@ -141,7 +198,8 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         "missing_base_url": False, "missing_model": False, "wrong_types": [], "wire_api": None,
         "wire_api_invalid": None, "codex_version": _version_text(ctx.codex_version),
         "chat_rejected": None, "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
-        "table_where": None,
+        "table_where": None, "missing_name": False,
+        "codex_version_text": _version_text(ctx.codex_version) or ".".join(map(str, config_mod.VERIFIED_CODEX)),
     }
     evidence = [f"model_provider = {p.id!r} ({r.provider_origin})"]
     facts["redefined_builtins"] = [
@@ -168,6 +226,9 @@ def check_provider(ctx: CheckContext) -> CheckResult:
             facts["base_url_alias"] = aliases[0] if aliases else None
         if r.model is None:
             facts["missing_model"] = True
+        name = p.table.get("name")
+        if r.modern and (name is None or (isinstance(name, str) and not name.strip())):
+            facts["missing_name"] = True
         wire = p.table.get("wire_api", "responses")
         facts["wire_api"] = wire if isinstance(wire, str) else None
         facts["wire_api_where"] = r.provider_field_origin("wire_api")
@@ -181,7 +242,7 @@ def check_provider(ctx: CheckContext) -> CheckResult:
     evidence.append(f"base_url = {ctx.redactor(str(p.base_url)) if p.base_url is not None else '(unset)'} "
                     f"({r.provider_field_origin('base_url')})")
     evidence.append(f"model = {r.model!r} ({r.model_origin})" if r.model is not None else "model unset (Codex default)")
-    bad = (facts["missing_base_url"] or facts["missing_model"] or facts["wrong_types"] or facts["wire_api_invalid"]
+    bad = (facts["missing_base_url"] or facts["missing_model"] or facts["missing_name"] or facts["wrong_types"] or facts["wire_api_invalid"]
            or facts["wire_api"] == "chat" or facts["redefined_builtins"])
     status = Status.FAIL if bad else Status.PASS
     return result("cfg.provider", "Provider", status, f"{p.id} ({'built-in' if p.builtin else 'custom'})", evidence, **facts)
@@ -193,7 +254,7 @@ def check_keys(ctx: CheckContext) -> CheckResult:
     unknown: list[dict[str, Any]] = []
     project_provider_keys: list[dict[str, str]] = []
     for layer in r.layers:
-        if layer.data is None:
+        if layer.data is None or layer.ignored:
             continue
         data = layer.data
         for key in data:

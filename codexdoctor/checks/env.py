@@ -134,7 +134,17 @@ def check_key(ctx: CheckContext) -> CheckResult:
                       [f"env_key = {facts['env_key']} ({facts['env_key_where']})"], **facts)
     facts["env_key"] = env_key
     value = ctx.env.get(env_key)
-    evidence = [f"env_key = {env_key!r} ({facts['env_key_where']})"]
+    evidence = [f"env_key = {env_key} ({facts['env_key_where']})"]
+    source = r.env_source(env_key)
+    shell_value = r.shell_env.get(env_key)
+    facts.update(source=source, from_dotenv=source != "environment",
+                 dotenv_path=r.show(r.dotenv.path) if r.dotenv is not None else None,
+                 shell_differs=bool(source != "environment" and shell_value is not None and shell_value.strip()
+                                    and shell_value != value),
+                 shell_fp=fingerprint(shell_value) if shell_value else None)
+    if facts["from_dotenv"]:
+        evidence.append(f"${env_key} comes from {source}, which Codex loads over the shell's environment"
+                        + (f" (the shell has another value, {facts['shell_fp']})" if facts["shell_differs"] else ""))
     if value is None or not value.strip():
         facts["state"] = "missing" if value is None else "blank"
         facts["near_miss"] = near_miss_names(env_key, ctx.env)

@@ -33,10 +33,12 @@ STILL_WAITING_EVERY = 2.0  # seconds between "still waiting" lines on a terminal
 STATIC_BLOCKERS = {
     "cfg.home": lambda f: bool(f.get("problem")),
     "cfg.files": lambda f: any("toml_error" in x or "read_error" in x for x in f.get("files", [])),
-    "cfg.profile": lambda f: bool(f.get("missing")),
+    "cfg.profile": lambda f: bool(f.get("missing") or f.get("legacy_selectors") or f.get("conflict")),
     "cfg.provider": lambda f: (f.get("defined") is False or bool(f.get("wrong_types")) or bool(f.get("wire_api_invalid"))
                                or (f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)
-                               or bool(f.get("redefined_builtins"))),
+                               or bool(f.get("redefined_builtins")) or bool(f.get("missing_name"))
+                               # Codex would send the gateway's key to api.openai.com; codexdoctor never does.
+                               or bool(f.get("missing_base_url"))),
     "env.key": lambda f: f.get("state") in ("missing", "blank", "not_a_name", "wrong_type"),
     # The built-in provider with no stored API key: no login at all, or a ChatGPT sign-in, whose token Codex sends to
     # the ChatGPT backend rather than to base_url; a request from here would test nothing Codex does.
@@ -432,6 +434,12 @@ def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple
     if blockers == ["env.auth"]:
         reason = ("the built-in provider has no stored API key (ChatGPT sign-in or none): Codex's requests go to the "
                   "ChatGPT backend or nowhere, so there is no API channel to test")
+        return [result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
+                for cid in LIVE_IDS], [f"Live checks skipped: {reason}."]
+    provider_facts = next((r.facts for r in static if r.id == "cfg.provider"), {})
+    if "cfg.provider" in blockers and provider_facts.get("missing_base_url") and len(blockers) == 1:
+        reason = (f"[model_providers.{provider_facts.get('provider')}] has no base_url, so Codex would send your key to "
+                  "https://api.openai.com/v1; codexdoctor does not send it anywhere you did not configure")
         return [result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
                 for cid in LIVE_IDS], [f"Live checks skipped: {reason}."]
     if blockers:

@@ -13,7 +13,8 @@ DOUBLED_SUFFIXES = ("/responses", "/chat/completions", "/completions")
 
 def analyse_base_url(raw: str) -> dict[str, Any]:
     """Every static problem with a base_url string, as facts."""
-    facts: dict[str, Any] = {"whitespace": raw != raw.strip(), "malformed": None, "scheme": None, "host": None,
+    # Codex drops leading whitespace but keeps trailing whitespace, which reaches the path as %20 (0.171.0).
+    facts: dict[str, Any] = {"whitespace": raw != raw.rstrip(), "leading_whitespace": raw != raw.lstrip(), "malformed": None, "scheme": None, "host": None,
                              "ends_v1": False, "query": False, "fragment": False, "doubled_path": None,
                              "userinfo": False, "plain_http_remote": False, "trailing_slash": False,
                              "suggested": None}

@@ -150,6 +150,14 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"the built-in provider has no stored API key \(ChatGPT sign-in or none\): Codex's requests go to the ChatGPT "
      r"backend or nowhere, so there is no API channel to test",
      "内置提供方没有已保存的 API Key（使用 ChatGPT 登录或未登录）：Codex 的请求发往 ChatGPT 后端或根本发不出，没有可测试的 API 通道"),
+    (r"\[model_providers\.(\S+)\] has no base_url, so Codex would send your key to https://api\.openai\.com/v1; "
+     r"codexdoctor does not send it anywhere you did not configure",
+     "[model_providers.{1}] 没有 base_url，所以 Codex 会把你的密钥发到 https://api.openai.com/v1；codexdoctor 不会把它发到你没有配置的任何地方"),
+    (r"legacy profile config: Codex refuses to start", "旧式 profile 配置：Codex 会拒绝启动"),
+    (r"\[profiles\.\*\] tables are ignored", "[profiles.*] 表会被忽略"),
+    (r"(\S+) is not read \(untrusted project\)", "{1} 未被读取（项目未受信任）"),
+    (r"profile `([^`]+)` \((\S+)\)", "profile `{1}`（{2}）"),
+    (r"(\S+\.config\.toml) does not exist", "{1} 不存在"),
     (r"internal error: (.+)", "内部错误：{1}"),
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / sessions / diagnose
@@ -191,6 +199,8 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"nothing could be checked: (.+)", "没有可检查的内容：{1}"),
     (r"static checks found no error; live checks were skipped \(--offline\), so the channel itself is untested",
      "静态检查没有发现错误；在线检查已跳过（--offline），通道本身未经测试"),
+    (r"static checks found no error; live checks were skipped \(see the note\), so the channel itself is untested",
+     "静态检查没有发现错误；在线检查已跳过（见备注），通道本身未经测试"),
     (r"no error found, but the canary was skipped \(--no-canary\): the key and model are not proven by the request Codex sends",
      "没有发现错误，但跳过了探测请求（--no-canary）：密钥和模型未经 Codex 实际请求的验证"),
     (r"the probe stopped at the (budget|deadline) before locating and confirming the break \(([\d,]+) input tokens spent\)",
