@@ -399,10 +399,13 @@ def schema():
 @click.option("--publish-window", is_flag=True, help="Publish the window (/props n_ctx, max_model_len in /models).")
 @click.option("--prefix-cache", is_flag=True, help="Reuse repeated prompt prefixes and report cached_tokens.")
 @click.option("--hang", is_flag=True, help="Accept connections and never answer.")
+@click.option("--reject-field", "reject_fields", multiple=True,
+              help="Answer 400 'Unsupported parameter' when the request has this top-level field (e.g. reasoning); repeatable.")
+@click.option("--reject-developer", is_flag=True, help="Answer 400 to `developer` input items, as a broken gateway translation does.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every request (keys redacted).")
 def sim(port, prefix, api_key, models, context_window, error_style, latency_ms, latency_per_1k_ms, stall_after,
         stall_seconds, failure_rate, seed, chat_only, models_unauthenticated, no_models, landing_page, publish_window,
-        prefix_cache, hang, verbose):
+        prefix_cache, hang, reject_fields, reject_developer, verbose):
     """Serve a local OpenAI-compatible provider with fault injection, on 127.0.0.1."""
     import time as _time
 
@@ -413,7 +416,8 @@ def sim(port, prefix, api_key, models, context_window, error_style, latency_ms, 
         context_window=context_window, error_style=error_style, latency_ms=latency_ms, latency_per_1k_ms=latency_per_1k_ms,
         stall_after_tokens=stall_after, stall_seconds=stall_seconds, failure_rate=failure_rate, failure_seed=seed,
         chat_only=chat_only, models_unauthenticated=models_unauthenticated, models_route=not no_models,
-        landing_page=landing_page, publish_window=publish_window, prefix_cache=prefix_cache, hang=hang, quiet=not verbose)
+        landing_page=landing_page, publish_window=publish_window, prefix_cache=prefix_cache, hang=hang,
+        reject_fields=tuple(reject_fields), reject_developer=reject_developer, quiet=not verbose)
     try:
         running = sim_mod.RunningSim(cfg).start()
     except OSError as exc:

@@ -52,6 +52,10 @@ def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], l
     if canary is not None and canary.facts.get("skipped"):
         return Verdict.INCONCLUSIVE, ("no error found, but the canary was skipped (--no-canary): the key and model "
                                       "are not proven by the request Codex sends")
+    window = next((c for c in checks if c.id == "ctx.window"), None)
+    if window is not None and window.facts.get("first_fit") is True:
+        return Verdict.OK, ("no errors; the provider does not publish its window: Codex's first request fits, "
+                            "the room left for a session is unknown (codexdoctor probe measures it)")
     return Verdict.OK, "no errors"
 
 

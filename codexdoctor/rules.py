@@ -714,6 +714,16 @@ RULES: tuple[Rule, ...] = (
          "POST {url} answered {status}: {message}. The path exists but does not understand Responses requests.",
          ("Use a provider or gateway version that implements the Responses API, or pin Codex 0.96 with wire_api = \"chat\".",),
          once(lambda f: f["kind"] == "wire_mismatch")),
+    Rule("API017", "codex-request-rejected", "api.canary", E, CHANNEL,
+         "The provider rejects part of Codex's request",
+         "POST {url} rejected Codex's own request ({status}: {message}) while a minimal request to the same URL passed: "
+         "the provider or gateway does not accept {field_text} that Codex {codex_version} sends. Every Codex turn fails this way.",
+         ("Use a provider or gateway version that implements the Responses API as Codex uses it ({field_text} included).",
+          "If a gateway sits in front (e.g. LiteLLM), let it drop parameters the model does not support "
+          "(LiteLLM: litellm_settings: drop_params: true) or update it; then run codexdoctor check again."),
+         lambda f: [{"field_text": f["field"] or Loc("a field it did not name", "某个它没有指明的字段")}] if f["kind"] == "codex_rejected" else [],
+         "The canary is Codex's first request (same fields, developer items and tool schemas), so a field or item a "
+         "provider refuses shows up here instead of in the first Codex session."),
     Rule("API015", "unreliable-channel", "api.canary", W, CHANNEL,
          "The request only succeeded after retries",
          "POST {url} needed {attempts} attempts (earlier: {earlier_text}). Codex retries too, but a channel this flaky "
@@ -764,12 +774,22 @@ RULES: tuple[Rule, ...] = (
           "model_context_window = {suggest_window}\nmodel_auto_compact_token_limit = {suggest_compact}",
           "Start a new session every few turns for long work; carry a short summary instead of the history."),
          once(lambda f: f["served"] is not None and f["served"] >= f["min_usable"] and f["served"] < f["compact_at"])),
+    Rule("CTX025", "window-unpublished", "ctx.window", I, CONTEXT,
+         "The provider does not publish its window",
+         "Neither /models nor the server's info pages say how large {model}'s window is. Codex's first request for you "
+         "({first_request} tokens) fit, so the first turn works; how much room is left for a session is unknown, and Codex "
+         "assumes {assumed} ({assumed_source}).",
+         ("Measure the usable window with a bounded number of tokens: codexdoctor probe",
+          "Then set model_context_window (and model_auto_compact_token_limit at about 80% of it) at the top level of {user_config}."),
+         once(lambda f: f.get("unpublished") and f.get("first_fit") is True)),
     Rule("CTX002", "window-too-small-for-codex", "ctx.window", E, CONTEXT,
          "Window too small for Codex's first request",
-         "The provider serves {served} tokens ({source}); Codex's first request alone is about {first_request} tokens "
-         "(instructions plus tool schemas), so even the first turn fails while a one-line test passes.",
-         ("Serve the model with a larger window (e.g. llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`), at least 16384 tokens.",
-          "Then tell Codex the real size in {user_config}:\nmodel_context_window = <served window>"),
+         "The provider serves {served} tokens ({source}); Codex's first request for you is about {first_request} tokens "
+         "({first_text}), plus room for the answer, so even the first turn fails while a one-line test passes.",
+         ("Serve the model with a larger window (e.g. llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`), "
+          "at least {min_usable} tokens; 32768 leaves room for a session.",
+          "Then tell Codex the real size in {user_config}:\nmodel_context_window = <served window>",
+          "{docs_step}"),
          once(lambda f: f["served"] is not None and f["served"] < f["min_usable"])),
     Rule("CTX004", "latency-grows-with-context", "ctx.probe", W, CONTEXT,
          "Stage 1: time to first token grows with the session",
@@ -931,7 +951,18 @@ RULES: tuple[Rule, ...] = (
          "Even a one-line request overflows the window",
          "POST {url} answered {status}: {message}. A tiny request exceeds the context window, so every Codex turn will fail.",
          ("Serve the model with a larger context window (at least 16384 tokens for Codex), then set model_context_window in {user_config}.",),
-         once(lambda f: f["kind"] == "context_exceeded")),
+         once(lambda f: f["kind"] == "context_exceeded" and (not f.get("codex_shaped") or f.get("minimal_kind") == "context_exceeded"))),
+    Rule("CTX024", "first-request-overflows", "api.canary", E, CONTEXT,
+         "Codex's first request does not fit the window",
+         "POST {url} with Codex's own first request ({first_request} tokens: {first_text}) answered {status}: {message}.{minimal_text} "
+         "The first turn of every Codex session fails this way.",
+         ("Serve the model with a larger context window: at least {min_usable_text} tokens, 32768 to leave room for a session "
+          "(llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`).",
+          "{docs_step}"),
+         once(lambda f: f["kind"] == "context_exceeded" and bool(f.get("codex_shaped")) and f.get("minimal_kind") != "context_exceeded"),
+         "Codex 0.171 sends about 8,500 tokens of instructions and tool schemas before the user's words, plus every "
+         "AGENTS.md file it finds; a one-line test passes where this fails.",
+         settled_by=("ctx.window", lambda f: f.get("served") is not None and f["served"] < f["min_usable"])),
 )
 
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}
@@ -989,6 +1020,28 @@ def _commands(f: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """How Codex's first request is made up, and what the user can shrink (their AGENTS.md files)."""
+    parts = f.get("first_parts") or []
+    docs = f.get("docs") or []
+    n = f.get("first_request")
+    first_text = Loc(", ".join(f"{p['part']} {p['tokens']:,}" for p in parts) or "instructions plus tool schemas",
+                     "，".join(f"{p['part']} {p['tokens']:,}" for p in parts) or "指令加工具定义")
+    docs_text = ", ".join(f"{d['path']} {d['tokens']:,} tokens" for d in docs)
+    minimal = f.get("minimal_kind")
+    return {
+        "first_request": f"{n:,}" if isinstance(n, int) else n,
+        "first_text": first_text,
+        "min_usable_text": f"{(n or 0) + 2048:,}" if isinstance(n, int) else "16,384",
+        "minimal_text": Loc(" A one-line request to the same URL passed, so the size is the cause.",
+                            " 同一地址的一行请求可以通过，所以原因在于大小。") if minimal == "ok" else "",
+        "docs_step": Loc(f"Your AGENTS.md files are part of it ({docs_text}): shorten them, or move detail into files Codex "
+                         "reads only when needed.", f"你的 AGENTS.md 文件也在其中（{docs_text}）：精简它们，或把细节挪到 Codex 需要时才读取的文件里。")
+        if docs else Loc("Codex's own instructions and tool schemas are most of it; they cannot be shortened from the config.",
+                         "其中大部分是 Codex 自己的指令和工具定义，无法通过配置缩短。"),
+    }
+
+
 def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
     extra: dict[str, Any] = _commands(facts)
     if "baseline_ttft_ms" in facts:
@@ -999,6 +1052,8 @@ def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
         extra["available_text"] = ", ".join(facts["available"]) or Loc("none", "无")
     if "codex_version" in facts:
         extra["version_text"] = _version_text(facts)
+    if "first_request" in facts:
+        extra.update(_first_request_params(facts))
     return extra
 
 

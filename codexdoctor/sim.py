@@ -60,6 +60,10 @@ class SimConfig:
     cache_speedup: float = 0.1  # fraction of the per-token latency paid for cached tokens
     # Faults in the answer itself: reset_mid_stream | broken_sse | error_event | gzip_garbage | drip (1 byte/s)
     stream_fault: str | None = None
+    # Gateways that break on Codex's request: refuse these top-level fields with 400 "Unsupported parameter",
+    # or refuse `developer` input items (a Responses-to-Chat translation whose template knows no such role).
+    reject_fields: tuple[str, ...] = ()
+    reject_developer: bool = False
     tls_certfile: str | None = None  # serve https with this certificate (tests: self-signed, wrong host)
     tls_keyfile: str | None = None
     quiet: bool = True
@@ -411,6 +415,17 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "timeout":
             return self._hang(rec)
         chat = route == "/chat/completions"
+        refused = next((f for f in self.cfg.reject_fields if f in body), None)
+        if refused:
+            return self._send_json(rec, 400, {"error": {"message": f"Unsupported parameter: '{refused}' is not supported with this model.",
+                                                        "type": "invalid_request_error", "param": refused,
+                                                        "code": "unsupported_parameter"}}, "rejected_field")
+        if self.cfg.reject_developer and not chat and any(isinstance(i, dict) and i.get("role") == "developer"
+                                                          for i in body.get("input") or []):
+            return self._send_json(rec, 400, {"error": {"message": "Conversation roles must alternate user/assistant/user/"
+                                                                   "assistant/... (got role 'developer')",
+                                                        "type": "BadRequestError", "param": None, "code": "400"}},
+                                   "rejected_developer")
         model = str(body.get("model", ""))
         if self.cfg.error_style != "llamacpp" and model not in self.cfg.models:
             status, err = model_error(self.cfg.error_style, model)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
+from codexdoctor import codexrequest
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.classify import Classified, classify
 from codexdoctor.model import CheckResult, Status
@@ -19,6 +20,10 @@ from codexdoctor.transport import Deadline, Exchange, make_client, proxy_for, se
 CANARY_INSTRUCTIONS = "You are a connectivity check. Answer with one short word."
 CANARY_PROMPT = "Reply with: ok"
 CANARY_MAX_OUTPUT = 16
+# Room Codex needs beyond its first request for the answer itself.
+ANSWER_ROOM = 2048
+# Kinds after which the minimal canary is sent too: was it Codex's request (its size, a field, an item) or the channel?
+CONTRAST_KINDS = ("bad_request", "wire_mismatch", "context_exceeded", "stream_error", "stream_closed", "not_json")
 # Codex's first request carries ~4.2K tokens of instructions and context plus ~4.3K of tool
 # schemas (codex-facts §10): a window below this cannot serve even the first turn.
 CODEX_FIRST_REQUEST_TOKENS = 8500
@@ -60,6 +65,7 @@ class Plan:
     headers: Mapping[str, str]
     query: str
     idle_s: float
+    first: codexrequest.FirstRequest | None = None  # Codex's first request for this user (responses wire only)
 
 
 def assumed_window(ctx: CheckContext) -> tuple[int, str]:
@@ -96,12 +102,41 @@ def _headers(ctx: CheckContext, key: str | None) -> dict[str, str]:
 def make_plan(ctx: CheckContext) -> Plan:
     p = ctx.provider
     request_url = p.request_url() or ""
-    base = (p.base_url if isinstance(p.base_url, str) else "https://api.openai.com/v1").strip().rstrip("/")
+    base = (p.base_url if isinstance(p.base_url, str) else "https://api.openai.com/v1").lstrip().rstrip("/")
     query = request_url.split("?", 1)[1] if "?" in request_url else ""
     idle_ms = p.get("stream_idle_timeout_ms")
     idle_s = idle_ms / 1000 if isinstance(idle_ms, (int, float)) and idle_ms > 0 else 300.0
-    return Plan(base, request_url, "chat" if p.wire_api == "chat" else "responses", str(ctx.resolution.model or "gpt-5"),
-                _headers(ctx, ctx.key_value()), query, idle_s)
+    wire = "chat" if p.wire_api == "chat" else "responses"
+    model = str(ctx.resolution.model or "gpt-5")
+    first = None
+    if wire == "responses":
+        from codexdoctor import tokens
+
+        tok = tokens.for_model(model)
+        first = codexrequest.build(ctx.resolution, model, CANARY_PROMPT, tok.count, tok.name, shell=ctx.shell.name,
+                                   max_output_tokens=CANARY_MAX_OUTPUT)
+    return Plan(base, request_url, wire, model, _headers(ctx, ctx.key_value()), query, idle_s, first)
+
+
+def rejected_field(ex: Exchange, message: str) -> str | None:
+    """Which part of Codex's request a provider refused, from its error body: `param`, or a field it names."""
+    body = ex.body_json if isinstance(ex.body_json, dict) else {}
+    err = body.get("error") if isinstance(body.get("error"), dict) else body
+    param = err.get("param") if isinstance(err, dict) else None
+    text = f"{message} {ex.body_excerpt}".lower()
+    if isinstance(param, str) and param.split(".")[0].split("[")[0] in codexrequest.CODEX_FIELDS:
+        return param
+    if "developer" in text or "roles must alternate" in text or "system message" in text:
+        return "a `developer` input item"
+    for tool_type in ("namespace", "web_search"):
+        if tool_type in text:
+            return f"a `{tool_type}` tool"
+    for name in codexrequest.CODEX_FIELDS:
+        if name in ("input", "stream", "tools"):
+            continue
+        if name in text:
+            return name
+    return "tools" if "tool" in text else None
 
 
 def canary_body(wire: str, model: str) -> dict[str, Any]:
@@ -213,6 +248,32 @@ class LiveRun:
         url = with_query(root + ("/chat/completions" if wire == "chat" else "/responses"), self.plan.query)
         return self._send("POST", url, body=canary_body(wire, self.plan.model), stream=True, retries=TRANSIENT_RETRIES)
 
+    def codex_canary(self, body: Mapping[str, Any] | None = None) -> Exchange:
+        """POST {base_url}/responses with Codex's own first request (only the answer capped)."""
+        assert self.plan.first is not None
+        url = with_query(self.plan.base_url.rstrip("/") + "/responses", self.plan.query)
+        return self._send("POST", url, body=body or self.plan.first.body, stream=True, retries=TRANSIENT_RETRIES)
+
+    def main_canary(self) -> Exchange:
+        return self.codex_canary() if self.plan.first is not None else self.canary()
+
+    def contrast(self, canary: Exchange, kind: Classified) -> tuple[Exchange, Classified, Exchange | None, str | None]:
+        """After Codex's request failed in a way its shape or size may explain, send the minimal one too.
+
+        Returns the canary (re-sent without max_output_tokens when only that was refused: Codex never sends it),
+        its kind, the minimal exchange, and the field the provider named."""
+        if self.plan.first is None or kind.kind not in CONTRAST_KINDS or self.deadline.expired:
+            return canary, kind, None, None
+        field = rejected_field(canary, kind.message) if kind.kind != "context_exceeded" else None
+        if field == "max_output_tokens":
+            body = {k: v for k, v in self.plan.first.body.items() if k != "max_output_tokens"}
+            canary = self.codex_canary(body)
+            kind = classify(canary, self.plan.wire)
+            if kind.kind not in CONTRAST_KINDS:
+                return canary, kind, None, None
+            field = rejected_field(canary, kind.message) if kind.kind != "context_exceeded" else None
+        return canary, kind, self.canary(), field
+
     def catalog(self, key: bool = True) -> Exchange:
         return self._send("GET", with_query(self.plan.base_url + "/models", self.plan.query), key=key,
                           retries=TRANSIENT_RETRIES if key else 0)
@@ -228,13 +289,16 @@ class LiveRun:
         with ThreadPoolExecutor(max_workers=6) as pool:
             f_cat = pool.submit(self.catalog, True)
             f_open = pool.submit(self.catalog, False)
-            f_can = pool.submit(self.canary) if canary_on else None
+            f_can = pool.submit(self.main_canary) if canary_on else None
             f_win = [pool.submit(self._send, "GET", url) for url in self.window_probe_urls()]
             catalog, open_catalog = f_cat.result(), f_open.result()
             canary = f_can.result() if f_can else None
             window_exchanges = [f.result() for f in f_win]
         cat_kind = classify(catalog, "models")
         can_kind = classify(canary, self.plan.wire) if canary else None
+        minimal, field = None, None
+        if canary is not None and can_kind is not None:
+            canary, can_kind, minimal, field = self.contrast(canary, can_kind)
         path_404 = (can_kind is not None and can_kind.kind in ("path_not_found", "html")) or \
                    (can_kind is None and cat_kind.kind in ("path_not_found", "html"))
         variants: list[tuple[str, Exchange]] = []
@@ -251,10 +315,10 @@ class LiveRun:
         return [
             self.reach_result(catalog, canary),
             catalog_res,
-            self.canary_result(canary, can_kind, catalog_res.facts),
+            self.canary_result(canary, can_kind, catalog_res.facts, minimal, field),
             self.variants_result(path_404, variants, chat_ok),
             self.wire_result(path_404, variants, chat),
-            self.window_result(catalog, window_exchanges),
+            self.window_result(catalog, window_exchanges, can_kind),
         ]
 
     def _variant_catalog(self, base: str) -> Exchange:
@@ -314,9 +378,16 @@ class LiveRun:
         return result("api.catalog", TITLES["api.catalog"], status, f"{len(ids)} models, {model!r} {facts['match']}", evidence, **facts)
 
     def canary_result(self, canary: Exchange | None, kind: Classified | None,
-                      catalog: Mapping[str, Any] | None = None) -> CheckResult:
+                      catalog: Mapping[str, Any] | None = None, minimal: Exchange | None = None,
+                      field: str | None = None) -> CheckResult:
         if canary is None or kind is None:
             return result("api.canary", TITLES["api.canary"], Status.SKIP, "skipped (--no-canary)", skipped=True)
+        first = self.plan.first
+        minimal_kind = classify(minimal, self.plan.wire) if minimal is not None else None
+        # Codex's request failed where a minimal one passes: its shape (a field, an item) or its size is the cause.
+        if minimal_kind is not None and minimal_kind.kind == "ok" and kind.kind != "context_exceeded":
+            kind = Classified("codex_rejected", f"the provider rejects Codex's request ({field or 'a field it did not name'})",
+                              kind.message)
         s = canary.stream
         facts: dict[str, Any] = {
             "kind": kind.kind, "detail": kind.detail, "message": kind.message, "status": canary.status,
@@ -333,8 +404,20 @@ class LiveRun:
             "catalog_closest": list((catalog or {}).get("closest") or []),
             "catalog_count": (catalog or {}).get("count", 0),
             "env_key_where": self.ctx.resolution.provider_field_origin("env_key"),
+            "codex_shaped": first is not None, "first_request": first.tokens if first else None,
+            "first_parts": [{"part": n, "tokens": t} for n, t in first.parts] if first else [],
+            "docs": [{"path": d.path, "tokens": d.tokens, "bytes": d.bytes} for d in first.docs] if first else [],
+            "codex_version": first.codex_version if first else None,
+            "minimal_kind": minimal_kind.kind if minimal_kind else None,
+            "minimal_status": minimal.status if minimal is not None else None, "field": field,
+            "reported_input": (s.usage or {}).get("input_tokens") if s and s.usage else None,
         }
-        evidence = [canary.line(), f"spent about {CANARY_MAX_OUTPUT} output tokens at most"]
+        evidence = [canary.line()]
+        if first is not None:
+            evidence += first.evidence()
+        if minimal is not None:
+            evidence.append(f"minimal request (one instruction line, no tools): {minimal.line()}")
+        evidence.append(f"answer capped at {CANARY_MAX_OUTPUT} output tokens")
         if kind.kind == "ok":
             ttft = f", first token {s.first_token_ms:.0f} ms" if s and s.first_token_ms is not None else ""
             return result("api.canary", TITLES["api.canary"], Status.PASS, f"streamed answer in {canary.elapsed_ms:.0f} ms{ttft}",
@@ -377,7 +460,7 @@ class LiveRun:
             return result("api.wire", TITLES["api.wire"], Status.FAIL, "serves /chat/completions but not /responses", evidence, **facts)
         return result("api.wire", TITLES["api.wire"], Status.PASS, f"chat probe: {chat_kind.kind}", evidence, **facts)
 
-    def window_result(self, catalog: Exchange, probes: list[Exchange]) -> CheckResult:
+    def window_result(self, catalog: Exchange, probes: list[Exchange], canary_kind: Classified | None = None) -> CheckResult:
         served, source = None, None
         entries = catalog_entries(catalog.body_json) if catalog.ok else []
         for entry in entries:
@@ -401,20 +484,37 @@ class LiveRun:
                         served, source = w, f"GET {info.url} (max_input_tokens)"
                         break
         assumed, assumed_source = assumed_window(self.ctx)
+        first = self.plan.first
+        first_tokens = first.tokens if first else CODEX_FIRST_REQUEST_TOKENS
+        min_usable = first_tokens + ANSWER_ROOM if first else MIN_USABLE_WINDOW
         facts = {"served": served, "source": source, "assumed": assumed, "assumed_source": assumed_source,
                  "effective": int(assumed * EFFECTIVE_SHARE), "compact_at": int(assumed * COMPACT_SHARE),
                  "suggest_window": served, "suggest_compact": int(served * 0.8) if served else None,
-                 "first_request": CODEX_FIRST_REQUEST_TOKENS, "min_usable": MIN_USABLE_WINDOW,
-                 "user_config": self._user_config(), "model": self.plan.model}
-        evidence = [x.line() for x in probes] + [f"Codex assumes {assumed} tokens ({assumed_source})"]
+                 "first_request": first_tokens, "first_counted": first is not None, "min_usable": min_usable,
+                 "docs": [{"path": d.path, "tokens": d.tokens} for d in first.docs] if first else [],
+                 "user_config": self._user_config(), "model": self.plan.model, "unpublished": served is None,
+                 "first_fit": None}
+        evidence = [x.line() for x in probes] + [f"Codex assumes {assumed:,} tokens ({assumed_source})"]
+        if first is not None:
+            evidence += first.evidence()
         if served is None:
+            # Nobody publishes the window: Codex's own first request, sent as the canary, answers "will it fit".
+            if first is not None and canary_kind is not None and canary_kind.kind == "ok":
+                facts["first_fit"] = True
+                return result("ctx.window", TITLES["ctx.window"], Status.PASS,
+                              f"not published; Codex's first request ({first_tokens:,} tokens) fit, headroom unknown",
+                              evidence, **facts)
+            if first is not None and canary_kind is not None and canary_kind.kind == "context_exceeded":
+                facts["first_fit"] = False
+                return result("ctx.window", TITLES["ctx.window"], Status.SKIP,
+                              f"not published; Codex's first request ({first_tokens:,} tokens) did not fit", evidence, **facts)
             return result("ctx.window", TITLES["ctx.window"], Status.SKIP, "the provider does not publish its window",
                           evidence, **facts)
-        evidence.append(f"served window {served} tokens from {source}")
-        if served < MIN_USABLE_WINDOW or served < assumed * COMPACT_SHARE:
-            return result("ctx.window", TITLES["ctx.window"], Status.FAIL if served < MIN_USABLE_WINDOW else Status.WARN,
-                          f"serves {served} tokens; Codex assumes {assumed}", evidence, **facts)
-        return result("ctx.window", TITLES["ctx.window"], Status.PASS, f"serves {served} tokens (Codex assumes {assumed})",
+        evidence.append(f"served window {served:,} tokens from {source}")
+        if served < min_usable or served < assumed * COMPACT_SHARE:
+            return result("ctx.window", TITLES["ctx.window"], Status.FAIL if served < min_usable else Status.WARN,
+                          f"serves {served:,} tokens; Codex assumes {assumed:,}", evidence, **facts)
+        return result("ctx.window", TITLES["ctx.window"], Status.PASS, f"serves {served:,} tokens (Codex assumes {assumed:,})",
                       evidence, **facts)
 
     def _user_config(self) -> str:

@@ -144,8 +144,8 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"serves /chat/completions but not /responses", "提供 /chat/completions，但没有 /responses"),
     (r"chat probe: (.+)", "chat 探测：{1}"),
     (r"the provider does not publish its window", "提供方没有公开上下文窗口"),
-    (r"serves (\d+) tokens; Codex assumes (\d+)", "服务端窗口 {1} tokens；Codex 假定 {2}"),
-    (r"serves (\d+) tokens \(Codex assumes (\d+)\)", "服务端窗口 {1} tokens（Codex 假定 {2}）"),
+    (r"serves ([\d,]+) tokens; Codex assumes ([\d,]+)", "服务端窗口 {1} tokens；Codex 假定 {2}"),
+    (r"serves ([\d,]+) tokens \(Codex assumes ([\d,]+)\)", "服务端窗口 {1} tokens（Codex 假定 {2}）"),
     (r"Codex would stop before sending a request \((.+)\): fix that first", "Codex 在发出请求前就会停止（{1}）：请先修复"),
     (r"the built-in provider has no stored API key \(ChatGPT sign-in or none\): Codex's requests go to the ChatGPT "
      r"backend or nowhere, so there is no API channel to test",
@@ -153,6 +153,11 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"\[model_providers\.(\S+)\] has no base_url, so Codex would send your key to https://api\.openai\.com/v1; "
      r"codexdoctor does not send it anywhere you did not configure",
      "[model_providers.{1}] 没有 base_url，所以 Codex 会把你的密钥发到 https://api.openai.com/v1；codexdoctor 不会把它发到你没有配置的任何地方"),
+    (r"not published; Codex's first request \(([\d,]+) tokens\) fit, headroom unknown",
+     "未公布；Codex 的第一个请求（{1} tokens）放得下，余量未知"),
+    (r"not published; Codex's first request \(([\d,]+) tokens\) did not fit",
+     "未公布；Codex 的第一个请求（{1} tokens）放不下"),
+    (r"codex_rejected: the provider rejects Codex's request \((.+)\)", "codex_rejected：提供方拒绝了 Codex 的请求（{1}）"),
     (r"legacy profile config: Codex refuses to start", "旧式 profile 配置：Codex 会拒绝启动"),
     (r"\[profiles\.\*\] tables are ignored", "[profiles.*] 表会被忽略"),
     (r"(\S+) is not read \(untrusted project\)", "{1} 未被读取（项目未受信任）"),
@@ -206,6 +211,9 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"the probe stopped at the (budget|deadline) before locating and confirming the break \(([\d,]+) input tokens spent\)",
      "探测在{1}处停止，尚未定位并确认断点（已消耗 {2} 个输入 token）"),
     (r"the pasted text is not a known Codex or provider error", "粘贴的文字不是已知的 Codex 或提供方报错"),
+    (r"no errors; the provider does not publish its window: Codex's first request fits, the room left for a session is "
+     r"unknown \(codexdoctor probe measures it\)",
+     "没有错误；提供方没有公布窗口：Codex 的第一个请求放得下，会话还剩多少空间未知（codexdoctor probe 可以测出来）"),
     (r"no errors", "没有错误"),
     # where the window Codex assumes comes from (CTX001)
     (r"Codex's fallback metadata for unknown models", "Codex 对未知模型的默认元数据"),

@@ -1,0 +1,174 @@
+"""Codex's first request for this user: its shape (from a real 0.171.0 capture), their AGENTS.md files, its size.
+
+A one-line canary passes where Codex fails (a small window, a gateway that rejects `reasoning` or a
+`developer` item), so the canary is this request: the same fields, items and tools Codex sends, with
+the user's own AGENTS.md files, and only the answer capped.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from codexdoctor.config import Resolution, project_root
+
+TEMPLATE = "codex-request-0.171.0.json"
+PROJECT_DOC_MAX_BYTES = 32768  # Codex's default project_doc_max_bytes
+DOC_NAMES = ("AGENTS.override.md", "AGENTS.md")
+PER_ITEM_TOKENS = 4  # message framing the server adds per input item
+MAX_DOC_READ = 1 << 20
+# Fields Codex sends that a provider may refuse by name; codexdoctor adds only max_output_tokens (to stay cheap).
+CODEX_FIELDS = ("reasoning", "include", "parallel_tool_calls", "tool_choice", "prompt_cache_key", "client_metadata",
+                "store", "tools", "input", "instructions", "stream", "max_output_tokens")
+
+
+@dataclass(frozen=True)
+class Doc:
+    """One AGENTS.md file Codex puts into the first request (content never leaves codexdoctor)."""
+
+    path: str  # as shown (home as ~)
+    scope: str  # global | project
+    bytes: int
+    tokens: int
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class FirstRequest:
+    body: dict[str, Any]
+    parts: tuple[tuple[str, int], ...]  # (what, tokens), in request order
+    docs: tuple[Doc, ...]
+    tokens: int
+    tokenizer: str
+    codex_version: str
+
+    def evidence(self) -> list[str]:
+        parts = ", ".join(f"{name} {n:,}" for name, n in self.parts)
+        lines = [f"Codex {self.codex_version} first request: {self.tokens:,} tokens ({self.tokenizer}): {parts}"]
+        lines += [f"{d.path}: {d.bytes:,} bytes, {d.tokens:,} tokens" + (" (cut at project_doc_max_bytes)" if d.truncated else "")
+                  for d in self.docs]
+        return lines
+
+
+@lru_cache(maxsize=1)
+def template() -> Mapping[str, Any]:
+    with resources.files("codexdoctor.data").joinpath(TEMPLATE).open("r", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _read_doc(path: Path, limit: int) -> tuple[str, int, bool] | None:
+    """Text of a doc file, at most `limit` bytes; None when absent, empty or not a regular file (never a FIFO)."""
+    try:
+        if not path.is_file():
+            return None
+        with path.open("rb") as handle:
+            raw = handle.read(min(limit, MAX_DOC_READ) + 1)
+    except OSError:
+        return None
+    truncated = len(raw) > limit
+    raw = raw[:limit]
+    text = raw.decode("utf-8", errors="replace").strip()
+    return (text, len(raw), truncated) if text else None
+
+
+def _first_doc(directory: Path, names: tuple[str, ...], limit: int) -> tuple[Path, tuple[str, int, bool]] | None:
+    for name in names:
+        found = _read_doc(directory / name, limit)
+        if found is not None:
+            return directory / name, found
+    return None
+
+
+def discover_docs(r: Resolution, cwd: Path) -> list[tuple[str, Path, tuple[str, int, bool]]]:
+    """AGENTS.md files as Codex finds them: $CODEX_HOME's, then one per folder from the project root down to cwd
+    (AGENTS.override.md before AGENTS.md, then project_doc_fallback_filenames), project docs capped in total."""
+    out: list[tuple[str, Path, tuple[str, int, bool]]] = []
+    if r.codex_home_problem is None:
+        found = _first_doc(r.codex_home, DOC_NAMES, MAX_DOC_READ)
+        if found:
+            out.append(("global", *found))
+    limit = r.merged.get("project_doc_max_bytes", PROJECT_DOC_MAX_BYTES)
+    limit = limit if isinstance(limit, int) and limit >= 0 else PROJECT_DOC_MAX_BYTES
+    fallbacks = r.merged.get("project_doc_fallback_filenames")
+    names = DOC_NAMES + tuple(n for n in (fallbacks if isinstance(fallbacks, list) else []) if isinstance(n, str) and n)
+    root = project_root(cwd)
+    chain = [cwd, *cwd.parents]
+    folders = list(reversed(chain[: chain.index(root) + 1])) if root in chain else [cwd]
+    remaining = limit
+    for folder in folders:
+        if remaining <= 0:
+            break
+        found = _first_doc(folder, names, remaining)
+        if found:
+            out.append(("project", *found))
+            remaining -= found[1][1]
+    return out
+
+
+def _message(role: str, *texts: str) -> dict[str, Any]:
+    return {"type": "message", "role": role, "content": [{"type": "input_text", "text": t} for t in texts]}
+
+
+def environment_context(cwd: Path, shell: str, today: date) -> str:
+    return (f"<environment_context>\n  <cwd>{cwd}</cwd>\n  <shell>{shell}</shell>\n  <current_date>{today.isoformat()}"
+            f"</current_date>\n  <timezone>Etc/UTC</timezone>\n  <filesystem><workspace_roots><root>{cwd}</root>"
+            "</workspace_roots><permission_profile type=\"managed\"><file_system type=\"restricted\"><entry access=\"read\">"
+            "<special>:root</special></entry></file_system></permission_profile></filesystem>\n</environment_context>")
+
+
+def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int], tokenizer: str = "o200k_base",
+          cwd: Path | None = None, shell: str = "bash", max_output_tokens: int | None = 16,
+          today: date | None = None) -> FirstRequest:
+    """The body of Codex's first POST /responses for this config and folder, and its size."""
+    tpl = template()
+    cwd = cwd or r.cwd or Path.cwd()
+    home = str(r.codex_home)
+    skills = tpl["skills_instructions"].replace("{codex_home}", home)
+    developer = [_message("developer", tpl["base_instructions"]),
+                 _message("developer", skills, tpl["permissions_instructions"])]
+    parts: list[tuple[str, int]] = [("instructions", count(tpl["base_instructions"]) + PER_ITEM_TOKENS),
+                                    ("skills and permissions", count(skills) + count(tpl["permissions_instructions"]) + PER_ITEM_TOKENS)]
+    extra = r.merged.get("developer_instructions")
+    if isinstance(extra, str) and extra.strip():
+        developer.append(_message("developer", extra))
+        parts.append(("developer_instructions", count(extra) + PER_ITEM_TOKENS))
+    user_items = []
+    docs: list[Doc] = []
+    found = discover_docs(r, cwd)
+    if found:
+        global_text = "\n\n".join(t for scope, _, (t, _, _) in found if scope == "global")
+        project_text = "\n\n".join(t for scope, _, (t, _, _) in found if scope == "project")
+        body = global_text + ("\n\n--- project-doc ---\n\n" + project_text if global_text and project_text else project_text)
+        text = f"# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{body}\n\n</INSTRUCTIONS>"
+        user_items.append(_message("user", text))
+        for scope, path, (t, size, cut) in found:
+            docs.append(Doc(r.show(path), scope, size, count(t), cut))
+        parts.append(("AGENTS.md", count(text) + PER_ITEM_TOKENS))
+    env_text = environment_context(cwd, shell, today or date.today())
+    user_items.append(_message("user", env_text))
+    parts.append(("environment", count(env_text) + PER_ITEM_TOKENS))
+    user_items.append(_message("user", prompt))
+    parts.append(("prompt", count(prompt) + PER_ITEM_TOKENS))
+    tools = json.loads(json.dumps(tpl["tools"]))
+    parts.insert(2, ("tool schemas", count(json.dumps(tools))))
+    fields = dict(tpl["fields"])
+    effort = r.merged.get("model_reasoning_effort")
+    summary = r.merged.get("model_reasoning_summary")
+    reasoning = dict(fields.get("reasoning") or {})
+    if isinstance(effort, str):
+        reasoning["effort"] = effort
+    if summary == "none":
+        reasoning.pop("summary", None)  # Codex 0.171 then sends `reasoning: {}`
+    session = str(uuid.uuid4())
+    body: dict[str, Any] = {"model": model, "stream": True, "input": developer + user_items, "tools": tools,
+                            **fields, "reasoning": reasoning, "prompt_cache_key": session,
+                            "client_metadata": {"session_id": session, "thread_id": session}}
+    if max_output_tokens is not None:
+        body["max_output_tokens"] = max_output_tokens
+    return FirstRequest(body, tuple(parts), tuple(docs), sum(n for _, n in parts), tokenizer, str(tpl["codex_version"]))

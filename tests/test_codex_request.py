@@ -1,0 +1,145 @@
+"""The canary is Codex 0.171's own first request: its fields, items and size decide what `check` predicts."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codexdoctor import codexrequest, config, tokens
+from codexdoctor.model import Verdict
+from tests.conftest import write_config
+from tests.test_live_integration import KEY, codes, configure, finding, live
+
+
+def test_template_is_codex_0171_shape():
+    tpl = codexrequest.template()
+    assert tpl["codex_version"] == "0.171.0"
+    assert tpl["base_instructions"].startswith("You are a coding agent running in the Codex CLI")
+    assert {t.get("type") for t in tpl["tools"]} == {"function", "namespace", "web_search"}
+    assert tpl["fields"] == {"tool_choice": "auto", "parallel_tool_calls": True, "reasoning": {"summary": "auto"},
+                             "store": False, "include": ["reasoning.encrypted_content"]}
+
+
+def _resolve(home, cwd):
+    return config.resolve({"HOME": str(home)}, home, cwd, system_config=None)
+
+
+def test_body_carries_codex_fields_developer_items_and_the_users_agents_files(home, tmp_path):
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    (project / "sub").mkdir()
+    (project / "AGENTS.md").write_text("Use tabs. " * 300)
+    (project / "sub" / "AGENTS.override.md").write_text("Sub rules win.")
+    (project / "sub" / "AGENTS.md").write_text("never read: the override comes first")
+    write_config(home, 'model_reasoning_effort = "high"\n')
+    (home / ".codex" / "AGENTS.md").write_text("Always write tests. " * 200)
+    tok = tokens.load("o200k_base")
+    fr = codexrequest.build(_resolve(home, project / "sub"), "m", "Reply with: ok", tok.count, cwd=project / "sub")
+    body = fr.body
+    assert [i["role"] for i in body["input"]] == ["developer", "developer", "user", "user", "user"]
+    assert body["reasoning"] == {"summary": "auto", "effort": "high"}
+    assert body["include"] == ["reasoning.encrypted_content"] and body["parallel_tool_calls"] is True
+    assert body["max_output_tokens"] == 16 and body["stream"] is True and "instructions" not in body
+    agents = body["input"][2]["content"][0]["text"]
+    assert agents.startswith(f"# AGENTS.md instructions for {project / 'sub'}\n\n<INSTRUCTIONS>\nAlways write tests.")
+    assert "--- project-doc ---" in agents and "Sub rules win." in agents and "never read" not in agents
+    assert [(d.scope, Path(d.path).name) for d in fr.docs] == [("global", "AGENTS.md"), ("project", "AGENTS.md"),
+                                                                 ("project", "AGENTS.override.md")]
+    # 3,000 chars of "Use tabs. " is 900 tokens; the whole request is Codex's ~8.5K plus the files
+    assert 8400 + 1300 < fr.tokens < 8400 + 2200
+    assert json.dumps(body)  # serialisable as sent
+
+
+def test_project_docs_are_capped_like_codex(home, tmp_path):
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    (project / "AGENTS.md").write_text("x " * 40000)  # 80 KB: Codex keeps project_doc_max_bytes (32 KiB)
+    tok = tokens.load("o200k_base")
+    fr = codexrequest.build(_resolve(home, project), "m", "hi", tok.count, cwd=project)
+    assert fr.docs[0].bytes == 32768 and fr.docs[0].truncated
+
+
+def test_fifo_agents_file_is_skipped(home, tmp_path):
+    import os
+
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    os.mkfifo(project / "AGENTS.md")
+    fr = codexrequest.build(_resolve(home, project), "m", "hi", tokens.load("o200k_base").count, cwd=project)
+    assert fr.docs == ()
+
+
+def test_provider_rejecting_a_field_codex_sends_is_a_channel_finding(home, sim_server):
+    s = sim_server(api_key=KEY, reject_fields=("reasoning",))
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert report.verdict is Verdict.CHANNEL
+    assert codes(report) == ["API017"]
+    f = finding(report, "API017")
+    assert "reasoning" in f.diagnosis and "minimal request to the same URL passed" in f.diagnosis
+    posts = [r for r in s.records if r.method == "POST"]
+    assert [r.outcome for r in posts] == ["rejected_field", "ok"]  # Codex's request, then the minimal one
+
+
+def test_gateway_breaking_on_developer_items_is_named(home, sim_server):
+    s = sim_server(api_key=KEY, reject_developer=True)
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert codes(report) == ["API017"]
+    assert "a `developer` input item" in finding(report, "API017").diagnosis
+
+
+def test_refused_max_output_tokens_is_ours_not_codexs(home, sim_server):
+    """codexdoctor adds max_output_tokens to stay cheap; Codex never sends it, so a refusal of it is no finding."""
+    s = sim_server(api_key=KEY, reject_fields=("max_output_tokens",))
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert report.verdict is Verdict.OK, report.findings
+    assert [r.outcome for r in s.records if r.method == "POST"] == ["rejected_field", "ok"]
+
+
+@pytest.mark.parametrize("style", ["openai", "llamacpp", "vllm", "litellm"])
+def test_unpublished_window_smaller_than_codexs_first_request_is_context(home, sim_server, style):
+    s = sim_server(api_key=KEY, context_window=6000, error_style=style, models=("sim-model",))
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert report.verdict is Verdict.CONTEXT, report.findings
+    assert codes(report) == ["CTX024"]
+    f = finding(report, "CTX024")
+    assert "A one-line request to the same URL passed" in f.diagnosis
+    assert "tool schemas" in f.diagnosis and "instructions" in f.diagnosis
+    window = next(c for c in report.checks if c.id == "ctx.window")
+    assert window.facts["first_fit"] is False
+
+
+def test_agents_files_named_when_they_push_the_first_request_over(home, sim_server, tmp_path, monkeypatch):
+    s = sim_server(api_key=KEY, context_window=10000)
+    configure(home, s.base_url)
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    (project / "AGENTS.md").write_text("Explain every change in detail. " * 500)
+    monkeypatch.chdir(project)
+    report, _ = live(home)
+    assert codes(report) == ["CTX024"]
+    remedy = " ".join(finding(report, "CTX024").remedy)
+    assert "AGENTS.md" in remedy and "tokens" in remedy
+    monkeypatch.chdir(home)
+    assert codes(live(home)[0]) == ["CTX025"]  # without the file the first request fits (window still unpublished)
+
+
+def test_published_window_below_first_request_names_the_size(home, sim_server):
+    s = sim_server(api_key=KEY, context_window=9000, publish_window=True)
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert codes(report) == ["CTX002"]  # one cause, one error: CTX024 is settled by the published window
+    assert "first request for you is about" in finding(report, "CTX002").diagnosis
+
+
+def test_unpublished_window_that_fits_is_never_a_silent_ok(home, sim_server):
+    s = sim_server(api_key=KEY, context_window=20000)
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert report.verdict is Verdict.OK
+    assert [f.code for f in report.findings] == ["CTX025"]
+    assert "codexdoctor probe" in finding(report, "CTX025").remedy[0]
+    assert "unknown" in report.verdict_reason
