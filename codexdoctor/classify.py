@@ -63,6 +63,18 @@ def error_message(body: Any) -> str:
     return ""
 
 
+MESSAGE_CHARS = 240
+
+
+def summarize(message: str, limit: int = MESSAGE_CHARS) -> str:
+    """A provider's message as one readable line: its first line (validation dumps go on for pages), bounded."""
+    lines = [line.strip() for line in (message or "").splitlines() if line.strip()]
+    text = " ".join(lines[0].split()) if lines else ""
+    if len(lines) > 1 and len(text) < 40:  # "20 validation errors:" alone says too little
+        text = " ".join(" ".join(lines[:2]).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def error_code(body: Any) -> str:
     if isinstance(body, dict):
         err = body.get("error", body)
@@ -89,10 +101,11 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
         return Classified(ex.failure, ex.failure_detail)
     status = ex.status or 0
     body = ex.body_json
-    msg = error_message(body)
+    full = error_message(body)
+    msg = summarize(full)
     code = error_code(body)
     # The decoded message too: JSON bodies may escape non-ASCII text (\u989d...), which markers must still see.
-    blob = (ex.body_excerpt + " " + msg + " " + code).lower()
+    blob = (ex.body_excerpt + " " + full + " " + code).lower()
     if status == 200 and ex.stream is not None:
         return _classify_stream(ex)
     if 200 <= status < 300:
@@ -147,7 +160,7 @@ def _classify_stream(ex: Exchange) -> Classified:
         return Classified("ok")
     if s.terminal in ("error", "response.failed"):
         blob = json.dumps(s.error or {}).lower()
-        msg = error_message({"error": s.error}) if s.error else ""
+        msg = summarize(error_message({"error": s.error})) if s.error else ""
         if _has(blob, CONTEXT_MARKERS):
             return Classified("context_exceeded", "context error inside the stream", msg)
         if _has(blob, MODEL_MARKERS):

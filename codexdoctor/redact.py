@@ -10,7 +10,8 @@ from urllib.parse import SplitResult, urlsplit, urlunsplit
 _KEYLIKE = re.compile(
     r"\b(?:sk|pk|rk|ak|tt|key|api|ghp|gsk|xai|sess)[-_][A-Za-z0-9_\-]{8,}"
     r"|\bBearer\s+[A-Za-z0-9._\-]{8,}"
-    r"|\b[A-Za-z0-9]{32,}\b"
+    # A long random run: keys have digits; identifiers in error bodies (ChatCompletionRequestSystemMessage) do not.
+    r"|\b(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{32,}\b"
 )
 
 

@@ -719,9 +719,8 @@ RULES: tuple[Rule, ...] = (
          "POST {url} rejected Codex's own request ({status}: {message}) while a minimal request to the same URL passed: "
          "the provider or gateway does not accept {field_text} that Codex {codex_version} sends. Every Codex turn fails this way.",
          ("Use a provider or gateway version that implements the Responses API as Codex uses it ({field_text} included).",
-          "If a gateway sits in front (e.g. LiteLLM), let it drop parameters the model does not support "
-          "(LiteLLM: litellm_settings: drop_params: true) or update it; then run codexdoctor check again."),
-         lambda f: [{"field_text": f["field"] or Loc("a field it did not name", "某个它没有指明的字段")}] if f["kind"] == "codex_rejected" else [],
+          "{field_step}"),
+         lambda f: [_rejected_params(f)] if f["kind"] == "codex_rejected" else [],
          "The canary is Codex's first request (same fields, developer items and tool schemas), so a field or item a "
          "provider refuses shows up here instead of in the first Codex session."),
     Rule("API015", "unreliable-channel", "api.canary", W, CHANNEL,
@@ -1040,6 +1039,25 @@ def _first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
         if docs else Loc("Codex's own instructions and tool schemas are most of it; they cannot be shortened from the config.",
                          "其中大部分是 Codex 自己的指令和工具定义，无法通过配置缩短。"),
     }
+
+
+def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """API017: the step depends on what was refused: a developer item is the gateway's translation, a field its filter."""
+    field = f.get("field")
+    if field and "developer" in field:
+        step = Loc("A gateway that translates Responses to Chat Completions (LiteLLM with use_chat_completions_api, "
+                   "one-api and similar) turns Codex's developer items into system messages whose content is a list of "
+                   "parts; the backend behind it refuses them. Update the backend (llama.cpp's own llama-server accepts "
+                   "them) or the gateway, or point base_url at a server that serves /responses itself.",
+                   "把 Responses 转换成 Chat Completions 的网关（开启 use_chat_completions_api 的 LiteLLM、one-api 等）会把 "
+                   "Codex 的 developer 消息变成内容为分段列表的 system 消息，而网关后面的服务端拒绝这种消息。请升级后端"
+                   "（llama.cpp 自带的 llama-server 可以接受）或网关，或把 base_url 指向自己提供 /responses 的服务。")
+    else:
+        step = Loc("If a gateway sits in front (e.g. LiteLLM), let it drop parameters the model does not support "
+                   "(LiteLLM: litellm_settings: drop_params: true) or update it; then run codexdoctor check again.",
+                   "如果前面有网关（例如 LiteLLM），让它丢弃模型不支持的参数（LiteLLM：litellm_settings: drop_params: true）"
+                   "或升级它；然后再运行 codexdoctor check。")
+    return {"field_text": field or Loc("a field it did not name", "某个它没有指明的字段"), "field_step": step}
 
 
 def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:

@@ -143,3 +143,19 @@ def test_unpublished_window_that_fits_is_never_a_silent_ok(home, sim_server):
     assert [f.code for f in report.findings] == ["CTX025"]
     assert "codexdoctor probe" in finding(report, "CTX025").remedy[0]
     assert "unknown" in report.verdict_reason
+
+
+def test_provider_messages_are_summarised_to_one_line():
+    from codexdoctor.classify import summarize
+
+    dump = "20 validation errors:\n  {'type': 'string_type', 'loc': ('body', 'messages', 0)}\n" + "  more\n" * 50
+    assert summarize(dump) == "20 validation errors: {'type': 'string_type', 'loc': ('body', 'messages', 0)}"
+    assert len(summarize("x" * 1000)) == 240 and summarize("x" * 1000).endswith("…")
+
+
+def test_identifiers_in_error_bodies_are_not_taken_for_keys():
+    from codexdoctor.redact import Redactor
+
+    r = Redactor([])
+    assert r("loc: ChatCompletionRequestSystemMessage") == "loc: ChatCompletionRequestSystemMessage"
+    assert "<redacted" in r("token a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8 leaked")

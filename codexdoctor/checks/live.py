@@ -23,7 +23,10 @@ CANARY_MAX_OUTPUT = 16
 # Room Codex needs beyond its first request for the answer itself.
 ANSWER_ROOM = 2048
 # Kinds after which the minimal canary is sent too: was it Codex's request (its size, a field, an item) or the channel?
-CONTRAST_KINDS = ("bad_request", "wire_mismatch", "context_exceeded", "stream_error", "stream_closed", "not_json")
+CONTRAST_KINDS = ("bad_request", "wire_mismatch", "context_exceeded", "stream_error", "stream_closed", "not_json",
+                  # a gateway whose translation of Codex's request fails inside it answers 500 (LiteLLM in front of
+                  # llama.cpp, observed): only the contrast with a minimal request tells that from an outage
+                  "server_error")
 # Codex's first request carries ~4.2K tokens of instructions and context plus ~4.3K of tool
 # schemas (codex-facts §10): a window below this cannot serve even the first turn.
 CODEX_FIRST_REQUEST_TOKENS = 8500
@@ -128,6 +131,9 @@ def rejected_field(ex: Exchange, message: str) -> str | None:
         return param
     if "developer" in text or "roles must alternate" in text or "system message" in text:
         return "a `developer` input item"
+    if "system" in text and "messages" in text:
+        # A Responses-to-Chat gateway turns Codex's developer items into system messages the backend refuses.
+        return "a `developer` input item (sent on as a system message)"
     for tool_type in ("namespace", "web_search"):
         if tool_type in text:
             return f"a `{tool_type}` tool"

@@ -293,7 +293,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "POST {url} 拒绝了 Codex 自己的请求（{status}：{message}），而发往同一地址的最小请求可以通过："
                "提供方或网关不接受 Codex {codex_version} 发送的 {field_text}。Codex 的每一轮都会这样失败。",
                ("换用按 Codex 的用法实现了 Responses API 的提供方或网关版本（包括 {field_text}）。",
-                "如果前面有网关（例如 LiteLLM），让它丢弃模型不支持的参数（LiteLLM：litellm_settings: drop_params: true）或升级它；然后再运行 codexdoctor check。")),
+                "{field_step}")),
     "API015": ("请求重试之后才成功",
                "POST {url} 尝试了 {attempts} 次才成功（之前：{earlier_text}）。Codex 也会重试，但这么不稳定的通道会表现为 `Reconnecting... 1/5`，回合变慢或中断。",
                ("再运行一次 `codexdoctor check` 看问题是否持续；查看提供方的状态页。",
