@@ -338,7 +338,7 @@ RULES: tuple[Rule, ...] = (
          "to start (``--profile `{selected}` cannot be used while … contains legacy … `[profiles.{selected}]` config``).",
          ("Move the keys of [profiles.{selected}] to the top level of {profile_file} and delete the table from {user_config}.",),
          once(lambda f: bool(f.get("conflict")))),
-    Rule("CFG024", "profile-file-missing", "cfg.profile", E, CONFIG,
+    Rule("CFG024", "profile-file-missing", "cfg.profile", W, CONFIG,
          "Profile file not found",
          "--profile {selected} reads {profile_file}, which does not exist. Codex {codex_version} does not stop: it "
          "silently runs with {user_config} alone, so the model and provider are not the ones the profile should set. "
@@ -768,7 +768,7 @@ RULES: tuple[Rule, ...] = (
     Rule("CTX001", "served-window-smaller-than-assumed", "ctx.window", W, CONTEXT,
          "The provider's window is smaller than Codex assumes",
          "The provider serves {served} tokens ({source}) but Codex assumes {assumed} ({assumed_source}) and only compacts at "
-         "{compact_at}. Long sessions will hit the provider's limit before Codex compacts, and break at a stable point.",
+         "{compact_at}. Long sessions will hit the provider's limit before Codex compacts, and break at a stable point.{room_text}",
          ("Add these lines at the top level of {user_config} (not inside a profile):\n"
           "model_context_window = {suggest_window}\nmodel_auto_compact_token_limit = {suggest_compact}",
           "Start a new session every few turns for long work; carry a short summary instead of the history."),
@@ -784,9 +784,9 @@ RULES: tuple[Rule, ...] = (
     Rule("CTX002", "window-too-small-for-codex", "ctx.window", E, CONTEXT,
          "Window too small for Codex's first request",
          "The provider serves {served} tokens ({source}); Codex's first request for you is about {first_request} tokens "
-         "({first_text}), plus room for the answer, so even the first turn fails while a one-line test passes.",
+         "({first_text}), so even the first turn fails while a one-line test passes.",
          ("Serve the model with a larger window (e.g. llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`), "
-          "at least {min_usable} tokens; 32768 leaves room for a session.",
+          "more than {min_usable} tokens; 32768 leaves room for a session.",
           "Then tell Codex the real size in {user_config}:\nmodel_context_window = <served window>",
           "{docs_step}"),
          once(lambda f: f["served"] is not None and f["served"] < f["min_usable"])),
@@ -955,7 +955,7 @@ RULES: tuple[Rule, ...] = (
          "Codex's first request does not fit the window",
          "POST {url} with Codex's own first request ({first_request} tokens: {first_text}) answered {status}: {message}.{minimal_text} "
          "The first turn of every Codex session fails this way.",
-         ("Serve the model with a larger context window: at least {min_usable_text} tokens, 32768 to leave room for a session "
+         ("Serve the model with a larger context window: more than {min_usable_text} tokens, 32768 to leave room for a session "
           "(llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`).",
           "{docs_step}"),
          once(lambda f: f["kind"] == "context_exceeded" and bool(f.get("codex_shaped")) and f.get("minimal_kind") != "context_exceeded"),
@@ -1031,7 +1031,10 @@ def _first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "first_request": f"{n:,}" if isinstance(n, int) else n,
         "first_text": first_text,
-        "min_usable_text": f"{(n or 0) + 2048:,}" if isinstance(n, int) else "16,384",
+        "min_usable_text": f"{n:,}" if isinstance(n, int) else "16,384",
+        "room_text": Loc(f" After Codex's first request ({n:,} tokens) only {f['room']:,} tokens are left for the session.",
+                         f" 扣除 Codex 的第一个请求（{n:,} tokens）后，会话只剩 {f['room']:,} tokens。")
+        if isinstance(n, int) and isinstance(f.get("room"), int) and f.get("first_counted") else "",
         "minimal_text": Loc(" A one-line request to the same URL passed, so the size is the cause.",
                             " 同一地址的一行请求可以通过，所以原因在于大小。") if minimal == "ok" else "",
         "docs_step": Loc(f"Your AGENTS.md files are part of it ({docs_text}): shorten them, or move detail into files Codex "

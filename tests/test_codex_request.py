@@ -128,11 +128,20 @@ def test_agents_files_named_when_they_push_the_first_request_over(home, sim_serv
 
 
 def test_published_window_below_first_request_names_the_size(home, sim_server):
-    s = sim_server(api_key=KEY, context_window=9000, publish_window=True)
+    s = sim_server(api_key=KEY, context_window=8000, publish_window=True)
     configure(home, s.base_url)
     report, _ = live(home)
     assert codes(report) == ["CTX002"]  # one cause, one error: CTX024 is settled by the published window
     assert "first request for you is about" in finding(report, "CTX002").diagnosis
+
+
+def test_published_window_just_above_first_request_warns_with_the_room_left(home, sim_server):
+    """Real Codex 0.171 answers through a 9,000-token window (first request 8,517): not an error, but little room."""
+    s = sim_server(api_key=KEY, context_window=9000, publish_window=True)
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert report.verdict is Verdict.OK and codes(report) == ["CTX001"]
+    assert "only" in finding(report, "CTX001").diagnosis and "tokens are left for the session" in finding(report, "CTX001").diagnosis
 
 
 def test_unpublished_window_that_fits_is_never_a_silent_ok(home, sim_server):

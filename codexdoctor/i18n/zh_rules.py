@@ -319,13 +319,13 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                  "model = \"{model}\" 不在提供方列出的 {count} 个模型之中。{closest_text}",
                  ("从列表中复制准确的 ID 到 {model_origin}，或去掉 --no-canary 实测一下。",)),
     "CTX001": ("提供方的窗口比 Codex 假定的小",
-               "提供方的窗口是 {served} tokens（{source}），而 Codex 假定为 {assumed}（{assumed_source}），要到 {compact_at} 才会压缩。长会话会先撞上提供方的上限，Codex 来不及压缩，于是在一个固定位置断开。",
+               "提供方的窗口是 {served} tokens（{source}），而 Codex 假定为 {assumed}（{assumed_source}），要到 {compact_at} 才会压缩。长会话会先撞上提供方的上限，Codex 来不及压缩，于是在一个固定位置断开。{room_text}",
                ("在 {user_config} 顶层（不要放在 profile 里）添加这两行：\nmodel_context_window = {suggest_window}\nmodel_auto_compact_token_limit = {suggest_compact}",
                 "长任务每隔几轮就开一个新会话；带一段简短的总结过去，而不是整段历史。")),
     "CTX002": ("窗口小到放不下 Codex 的第一个请求",
                "提供方的窗口是 {served} tokens（{source}）；Codex 为你发出的第一个请求约有 {first_request} tokens（{first_text}），"
-               "还要留出回答的空间，所以即使一行的测试能通过，第一轮也会失败。",
-               ("用更大的窗口部署模型（例如 llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`），至少 {min_usable} tokens；32768 才能给会话留出空间。",
+               "所以即使一行的测试能通过，第一轮也会失败。",
+               ("用更大的窗口部署模型（例如 llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`），大于 {min_usable} tokens；32768 才能给会话留出空间。",
                 "然后在 {user_config} 中告诉 Codex 真实大小：\nmodel_context_window = <服务端窗口>",
                 "{docs_step}")),
     "CTX003": ("一行的请求都超出了窗口",
@@ -334,7 +334,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "CTX024": ("Codex 的第一个请求放不进窗口",
                "用 Codex 自己的第一个请求（{first_request} tokens：{first_text}）调用 POST {url}，返回 {status}：{message}。{minimal_text}"
                "每个 Codex 会话的第一轮都会这样失败。",
-               ("用更大的上下文窗口部署模型：至少 {min_usable_text} tokens，32768 才能给会话留出空间"
+               ("用更大的上下文窗口部署模型：大于 {min_usable_text} tokens，32768 才能给会话留出空间"
                 "（llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`）。",
                 "{docs_step}")),
     "CTX025": ("提供方没有公布窗口大小",

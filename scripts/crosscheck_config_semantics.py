@@ -1,0 +1,97 @@
+"""Compare codexdoctor's verdict with what the real Codex CLI does, for the config and request cases of issue 14.
+
+Usage (inside a network namespace with only loopback, since Codex also tries outside hosts):
+    ../shared/tools/in-netns python scripts/crosscheck_config_semantics.py [CODEX_BINARY]
+Each case gets a throw-away CODEX_HOME, the project's simulator, `codexdoctor check` (as Codex 0.171.0) and then
+`codex exec "say hi"` with the same files and variables. Results are recorded in docs/codex-behaviour.md.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codexdoctor import sim
+from codexdoctor.doctor import CheckOptions, run_check
+
+CODEX = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parents[2] / "shared" / "tools" / "real-codex")
+KEY = "sk-crosscheck-0123456789abcdef"
+
+
+@dataclass
+class Case:
+    name: str
+    config: str  # {base} is the simulator's base_url
+    env: dict = field(default_factory=dict)
+    files: dict = field(default_factory=dict)  # name (relative to CODEX_HOME) -> text
+    sim: dict = field(default_factory=dict)
+    profile: str | None = None
+    codex_home: str | None = None  # a literal value for CODEX_HOME instead of the folder
+
+
+TABLE = 'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\nbase_url = "{base}"\nenv_key = "SIM_API_KEY"\n'
+CASES = [
+    Case("healthy", TABLE),
+    Case("legacy profile selector", 'profile = "work"\n' + TABLE + '[profiles.work]\nmodel = "sim-model"\n'),
+    Case("--profile with no file", TABLE, profile="nope"),
+    Case("--profile with a file", TABLE.replace('model = "sim-model"', 'model = "other"'),
+         files={"work.config.toml": 'model = "sim-model"\n'}, profile="work"),
+    Case("provider without name", TABLE.replace('name = "sim"\n', "")),
+    Case("CODEX_HOME=\"~/.codex\"", TABLE, codex_home="~/.codex"),
+    Case(".env blank key", TABLE, files={".env": "SIM_API_KEY=\n"}),
+    Case(".env wrong key", TABLE, files={".env": "SIM_API_KEY=sk-stale-key-in-dotenv-000\n"}),
+    Case("base_url leading space", TABLE.replace('"{base}"', '"  {base}"')),
+    Case("base_url trailing space", TABLE.replace('"{base}"', '"{base} "')),
+    Case("provider refuses reasoning", TABLE, sim={"reject_fields": ("reasoning",)}),
+    Case("gateway refuses developer", TABLE, sim={"reject_developer": True}),
+    Case("unpublished 6K window", TABLE, sim={"context_window": 6000, "error_style": "llamacpp"}),
+    Case("published 9K window", TABLE, sim={"context_window": 9000, "publish_window": True}),
+    Case("unpublished 20K window", TABLE, sim={"context_window": 20000}),
+]
+
+
+def last_line(text: str) -> str:
+    lines = [l.strip() for l in text.splitlines() if l.strip() and "bubblewrap" not in l and "PATH aliases" not in l]
+    for line in reversed(lines):
+        if line.startswith(("ERROR", "Error", "error")) or "ran out of room" in line or "stream disconnected" in line:
+            return line[:150]
+    return (lines[-1] if lines else "")[:150]
+
+
+def main() -> int:
+    print(f"{'case':30} {'codexdoctor':10} {'codes':22} codex: exit, POSTs, last line")
+    for case in CASES:
+        with sim.start(api_key=KEY, **case.sim) as server:
+            home = Path(tempfile.mkdtemp(prefix="cdx-cross-"))
+            (home / "config.toml").write_text(case.config.replace("{base}", server.base_url))
+            for name, text in case.files.items():
+                (home / name).write_text(text)
+            codex_home = case.codex_home or str(home)
+            env = {"PATH": os.environ["PATH"], "HOME": str(home.parent), "CODEX_HOME": codex_home, "SIM_API_KEY": KEY,
+                   "CODEX_CLI_CACHE": os.environ.get("CODEX_CLI_CACHE",
+                                                     str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli"))}
+            report, _ = run_check(CheckOptions(env=env, home=home.parent, cwd=home, profile=case.profile, system_config=None,
+                                               codex_version=(0, 171, 0), timeout=10))
+            server.records.clear()
+            args = [CODEX, "exec", "--skip-git-repo-check"] + (["--profile", case.profile] if case.profile else []) + ["say hi"]
+            try:
+                proc = subprocess.run(args, env=env, cwd=home, capture_output=True, text=True, timeout=60,
+                                      stdin=subprocess.DEVNULL)
+                code, out = proc.returncode, proc.stdout + proc.stderr
+            except subprocess.TimeoutExpired as exc:
+                code, out = "timeout", (exc.stdout or b"").decode() + (exc.stderr or b"").decode()
+            posts = len([r for r in server.records if r.method == "POST"])
+            shutil.rmtree(home, ignore_errors=True)
+        codes = ",".join(f.code for f in report.findings if f.severity.value != "info") or "-"
+        print(f"{case.name:30} {report.verdict.value:10} {codes:22} {code}, {posts}, {last_line(out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
