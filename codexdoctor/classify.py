@@ -75,6 +75,26 @@ def summarize(message: str, limit: int = MESSAGE_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+# How each server family states the window and the request size in its overflow error (codex-facts §5, §10).
+_WINDOW_RES = (re.compile(r"maximum context length is ([\d,]+)"), re.compile(r"available context size \(([\d,]+) tokens\)"),
+               re.compile(r"context window of ([\d,]+)"), re.compile(r'"n_ctx":\s*(\d+)'), re.compile(r"n_ctx[=:]\s*(\d+)"))
+_REQUEST_RES = (re.compile(r"resulted in ([\d,]+) tokens"), re.compile(r"request \(([\d,]+) tokens\)"),
+                re.compile(r"you requested ([\d,]+) tokens"), re.compile(r"value=([\d,]+)"),
+                re.compile(r'"n_prompt_tokens":\s*(\d+)'), re.compile(r"prompt has ([\d,]+) tokens"))
+
+
+def context_numbers(text: str) -> tuple[int | None, int | None]:
+    """(window, request size) as the server counted them, when its context error says so."""
+    def first(patterns: tuple[re.Pattern[str], ...]) -> int | None:
+        for pattern in patterns:
+            m = pattern.search(text)
+            if m:
+                return int(m.group(1).replace(",", ""))
+        return None
+
+    return first(_WINDOW_RES), first(_REQUEST_RES)
+
+
 def error_code(body: Any) -> str:
     if isinstance(body, dict):
         err = body.get("error", body)

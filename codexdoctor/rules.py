@@ -955,7 +955,7 @@ RULES: tuple[Rule, ...] = (
          "Codex's first request does not fit the window",
          "POST {url} with Codex's own first request ({first_request} tokens: {first_text}) answered {status}: {message}.{minimal_text} "
          "The first turn of every Codex session fails this way.",
-         ("Serve the model with a larger context window: more than {min_usable_text} tokens, 32768 to leave room for a session "
+         ("Serve the model with a larger context window: more than {min_usable_text}, 32768 to leave room for a session "
           "(llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`).",
           "{docs_step}"),
          once(lambda f: f["kind"] == "context_exceeded" and bool(f.get("codex_shaped")) and f.get("minimal_kind") != "context_exceeded"),
@@ -1031,7 +1031,10 @@ def _first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "first_request": f"{n:,}" if isinstance(n, int) else n,
         "first_text": first_text,
-        "min_usable_text": f"{n:,}" if isinstance(n, int) else "16,384",
+        # The server's own count beats ours: its tokenizer is the one the window is measured in.
+        "min_usable_text": (Loc(f"{f['server_request']:,} tokens as this server counts them",
+                                f"{f['server_request']:,} tokens（按该服务端的计数）")
+                            if isinstance(f.get("server_request"), int) else f"{n:,} tokens" if isinstance(n, int) else "16,384 tokens"),
         "room_text": Loc(f" After Codex's first request ({n:,} tokens) only {f['room']:,} tokens are left for the session.",
                          f" 扣除 Codex 的第一个请求（{n:,} tokens）后，会话只剩 {f['room']:,} tokens。")
         if isinstance(n, int) and isinstance(f.get("room"), int) and f.get("first_counted") else "",

@@ -168,3 +168,27 @@ def test_identifiers_in_error_bodies_are_not_taken_for_keys():
     r = Redactor([])
     assert r("loc: ChatCompletionRequestSystemMessage") == "loc: ChatCompletionRequestSystemMessage"
     assert "<redacted" in r("token a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8 leaked")
+
+
+@pytest.mark.parametrize("text,window,size", [
+    ("This model's maximum context length is 8192 tokens. However, your messages resulted in 9,300 tokens.", 8192, 9300),
+    ("litellm.ContextWindowExceededError: OpenAIException - request (20133 tokens) exceeds the available context size "
+     "(8192 tokens), try increasing it", 8192, 20133),
+    ('{"error":{"code":400,"type":"exceed_context_size_error","n_prompt_tokens":4454,"n_ctx":4096}}', 4096, 4454),
+    ("This model's maximum context length is 4096 tokens. However, you requested 5000 tokens "
+     "(parameter=input_tokens, value=5000)", 4096, 5000),
+    ("Your input exceeds the context window of this model.", None, None),
+])
+def test_context_numbers_from_every_family(text, window, size):
+    from codexdoctor.classify import context_numbers
+
+    assert context_numbers(text) == (window, size)
+
+
+def test_remedy_uses_the_servers_own_count(home, sim_server):
+    s = sim_server(api_key=KEY, context_window=6000, error_style="llamacpp")
+    configure(home, s.base_url)
+    report, _ = live(home)
+    canary = next(c for c in report.checks if c.id == "api.canary")
+    assert canary.facts["server_window"] == 6000 and canary.facts["server_request"] > 6000
+    assert f"{canary.facts['server_request']:,} tokens as this server counts them" in finding(report, "CTX024").remedy[0]

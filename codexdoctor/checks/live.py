@@ -415,7 +415,12 @@ class LiveRun:
             "minimal_kind": minimal_kind.kind if minimal_kind else None,
             "minimal_status": minimal.status if minimal is not None else None, "field": field,
             "reported_input": (s.usage or {}).get("input_tokens") if s and s.usage else None,
+            "server_window": None, "server_request": None,
         }
+        if kind.kind == "context_exceeded":
+            from codexdoctor.classify import context_numbers
+
+            facts["server_window"], facts["server_request"] = context_numbers(f"{canary.body_excerpt} {kind.message}")
         evidence = [canary.line()]
         if first is not None:
             evidence += first.evidence()

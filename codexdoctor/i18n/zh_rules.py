@@ -334,7 +334,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "CTX024": ("Codex 的第一个请求放不进窗口",
                "用 Codex 自己的第一个请求（{first_request} tokens：{first_text}）调用 POST {url}，返回 {status}：{message}。{minimal_text}"
                "每个 Codex 会话的第一轮都会这样失败。",
-               ("用更大的上下文窗口部署模型：大于 {min_usable_text} tokens，32768 才能给会话留出空间"
+               ("用更大的上下文窗口部署模型：大于 {min_usable_text}，32768 才能给会话留出空间"
                 "（llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`）。",
                 "{docs_step}")),
     "CTX025": ("提供方没有公布窗口大小",
