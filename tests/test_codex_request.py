@@ -192,3 +192,28 @@ def test_remedy_uses_the_servers_own_count(home, sim_server):
     canary = next(c for c in report.checks if c.id == "api.canary")
     assert canary.facts["server_window"] == 6000 and canary.facts["server_request"] > 6000
     assert f"{canary.facts['server_request']:,} tokens as this server counts them" in finding(report, "CTX024").remedy[0]
+
+
+def test_missing_base_url_sends_nothing_anywhere(home, sim_server):
+    """`baseURL` is ignored: Codex would send the gateway key to api.openai.com; codexdoctor sends no request at all."""
+    import httpx
+
+    s = sim_server(api_key=KEY)
+    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+                       f'baseURL = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n')
+    sent = []
+    original = httpx.Client.send
+    httpx.Client.send = lambda self, request, **kw: sent.append(str(request.url)) or original(self, request, **kw)
+    try:
+        report, _ = live(home)
+    finally:
+        httpx.Client.send = original
+    assert sent == [] and s.records == []
+    assert report.verdict is Verdict.CONFIG and "CFG006" in codes(report)
+    assert any("does not send it anywhere you did not configure" in n for n in report.notes)
+
+
+def test_builtin_provider_with_env_key_only_names_the_missing_login(home):
+    report, _ = live(home, {"SIM_API_KEY": None, "OPENAI_API_KEY": "sk-only-in-env-0123456789"})
+    assert report.verdict is Verdict.CONFIG and "ENV012" in codes(report)
+    assert "--offline" not in report.verdict_reason
