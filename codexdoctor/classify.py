@@ -18,7 +18,9 @@ from codexdoctor.transport import Exchange
 CONTEXT_MARKERS = ("context_length_exceeded", "maximum context length", "exceed_context_size_error",
                    "contextwindowexceedederror", "exceeds the context window", "context window exceeded",
                    "exceeds the available context size", "prompt is too long", "input is too long",
-                   "reduce the length of the messages", "too many tokens", "context_length")
+                   "reduce the length of the messages", "too many tokens", "context_length",
+                   # Ollama: "prompt too long; exceeded max context length by N tokens"
+                   "prompt too long", "max context length", "context length exceeded")
 MODEL_MARKERS = ("model_not_found", "does not exist", "try pulling it first", "invalid model name", "no such model",
                  "unknown model", "model not found", "is not a valid model", "not a valid model id", "model_not_supported",
                  "no endpoints found for", "unsupported model", "not supported model", "no available channel for model",
@@ -68,6 +70,10 @@ MESSAGE_CHARS = 240
 
 def summarize(message: str, limit: int = MESSAGE_CHARS) -> str:
     """A provider's message as one readable line: its first line (validation dumps go on for pages), bounded."""
+    head = (message or "").lstrip()[:300].lower()
+    if head.startswith(("<!doctype html", "<html")):
+        m = re.search(r"<title>([^<]{1,120})</title>", message, re.I)
+        return f"an HTML page ({' '.join(m.group(1).split())})" if m else "an HTML page"
     lines = [line.strip() for line in (message or "").splitlines() if line.strip()]
     text = " ".join(lines[0].split()) if lines else ""
     if len(lines) > 1 and len(text) < 40:  # "20 validation errors:" alone says too little
@@ -79,7 +85,8 @@ def summarize(message: str, limit: int = MESSAGE_CHARS) -> str:
 _WINDOW_RES = (re.compile(r"maximum context length is ([\d,]+)"), re.compile(r"available context size \(([\d,]+) tokens\)"),
                re.compile(r"context window of ([\d,]+)"), re.compile(r'"n_ctx":\s*(\d+)'), re.compile(r"n_ctx[=:]\s*(\d+)"))
 _REQUEST_RES = (re.compile(r"resulted in ([\d,]+) tokens"), re.compile(r"request \(([\d,]+) tokens\)"),
-                re.compile(r"you requested ([\d,]+) tokens"), re.compile(r"value=([\d,]+)"),
+                re.compile(r"you requested ([\d,]+) tokens"), re.compile(r"request has ([\d,]+) input tokens"),
+                re.compile(r"value=([\d,]+)"),
                 re.compile(r'"n_prompt_tokens":\s*(\d+)'), re.compile(r"prompt has ([\d,]+) tokens"))
 
 

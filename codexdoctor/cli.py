@@ -240,23 +240,50 @@ def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fa
     publish(report, redactor, fmt, output, fail_on, verbose, no_color)
 
 
+PASTE_MAX_BYTES = 1 << 20
+
+
 @cli.command("diagnose-error")
-@click.argument("text")
+@click.argument("text", required=False)
+@click.option("-f", "--file", "file_", type=click.Path(dir_okay=False), default=None,
+              help="Read the error from this file (a saved stderr of Codex), at most 1 MiB.")
 @with_config_options
 @with_report_options
-def diagnose_error(text, overrides, profile, model, codex_version, lang, shell, fmt, output, fail_on, verbose, no_color):
-    """Classify a pasted Codex or provider error (TEXT, or - to read stdin) into verdict, code and remedy."""
+def diagnose_error(text, file_, overrides, profile, model, codex_version, lang, shell, fmt, output, fail_on, verbose, no_color):
+    """Classify a pasted Codex or provider error (TEXT, - for stdin, or --file) into verdict, code and remedy.
+
+    A whole stderr works: Codex's own decoration (ERROR:, Reconnecting... n/5, ; retrying …) is read past.
+    """
     from codexdoctor.doctor import run_diagnose
 
-    if text == "-":
+    if file_ is not None:
+        text = _read_paste_file(file_)
+    elif text is None:
+        raise click.BadParameter("give the error TEXT, - to read stdin, or --file PATH", param_hint="TEXT")
+    elif text == "-":
         try:
-            text = sys.stdin.read() if sys.stdin is not None else ""
+            text = sys.stdin.read(PASTE_MAX_BYTES) if sys.stdin is not None else ""
         except (OSError, ValueError) as exc:
             raise click.BadParameter(f"cannot read the error text from stdin: {exc}", param_hint="TEXT") from None
     if not text.strip():
         raise click.BadParameter("the error text is empty", param_hint="TEXT")
     report, ctx = run_diagnose(_check_options(overrides, profile, model, codex_version, lang=lang, shell=shell), text)
     publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
+
+
+def _read_paste_file(path: str) -> str:
+    """A regular file only (a FIFO or device would block or never end), at most PASTE_MAX_BYTES."""
+    import stat
+
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise click.BadParameter(f"{path} is not a regular file", param_hint="--file")
+        with open(path, "rb") as handle:
+            raw = handle.read(PASTE_MAX_BYTES)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc.strerror or exc}", param_hint="--file") from None
+    return raw.decode("utf-8", errors="replace")
 
 
 @cli.command()

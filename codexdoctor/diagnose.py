@@ -14,10 +14,19 @@ from typing import Any
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.model import CheckResult, Status
 
-UNEXPECTED = re.compile(r"unexpected status (\d{3})(?: [A-Za-z ]+)?:\s*(.*?)(?:,\s*url:\s*(\S+))?\s*$", re.S)
+UNEXPECTED = re.compile(r"unexpected status (\d{3})(?: [A-Za-z][A-Za-z ]*?)?(?::\s*(.*?))?(?:,?\s*url:\s*(\S+(?: \S+)?))?\s*$",
+                        re.S)
 RETRY_LIMIT = re.compile(r"exceeded retry limit, last status:\s*(\d{3})", re.I)
 MISSING_ENV = re.compile(r"Missing environment variable:\s*`?([A-Za-z_][A-Za-z0-9_]*)`?")
 RECONNECTING = re.compile(r"Reconnecting\.\.\.\s*\d+/\d+\s*\((.*)\)\s*$", re.S)
+RECONNECT_BARE = re.compile(r"Reconnecting\.\.\.\s*(\d+)/(\d+)")
+# What Codex and terminals put around the message: ANSI colours, a tracing timestamp and target, `ERROR:`,
+# `⚠️ stream error:`, and a `; retrying 1/5 in 200ms…` tail.
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_PREFIXES = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z?\s+(?:ERROR|WARN|INFO|DEBUG)\s+[\w:]+(?:\{[^}]*\})?:\s*)?"
+                       r"(?:(?:⚠️|⚠|✗|■|•)\s*)?(?:stream error|error|ERROR|Error|warning|WARNING)?\s*:?\s*")
+_RETRY_TAIL = re.compile(r";?\s*retrying\s+\d+/\d+\s+in\s+[\d.]+\s*m?s\S*\s*$", re.I)
+PLACEHOLDER_URL = "(from the pasted error)"
 STREAM = re.compile(r"stream disconnected before completion:\s*(.*)", re.S | re.I)
 
 
@@ -36,12 +45,13 @@ def _exchange(status: int | None, message: str, url: str | None, stream_kind: st
     stream = None
     if stream_kind:
         stream = StreamStats(events=1, terminal=None, cut=stream_kind)
-    return Exchange("POST", url or "(from the pasted error)", status, 0.0,
+    return Exchange("POST", url or PLACEHOLDER_URL, status, 0.0,
                     "text/event-stream" if stream else "application/json", " ".join(text.split())[:300], body_json,
                     stream=stream, sent_key=True)
 
 
-def _status_from_body(body: Any) -> int:
+def _status_from_body(body: Any) -> int | None:
+    """The HTTP status a body states (llama.cpp and LiteLLM put it in `code`); None when it does not say."""
     if isinstance(body, dict):
         err = body.get("error", body)
         code = err.get("code") if isinstance(err, dict) else None
@@ -49,12 +59,54 @@ def _status_from_body(body: Any) -> int:
             return code
         if isinstance(code, str) and code.isdigit() and 400 <= int(code) < 600:
             return int(code)
-    return 400
+    return None
+
+
+def normalise(line: str) -> str:
+    """One pasted line without the decoration Codex and terminals add around the message."""
+    line = _ANSI.sub("", line).strip()
+    line = _RETRY_TAIL.sub("", line).strip()
+    return _PREFIXES.sub("", line, count=1).strip()
+
+
+def _embedded_json(text: str) -> Any:
+    """The first JSON object inside a line (`… failed: {"error": …}`), or None."""
+    start = text.find("{")
+    while start != -1:
+        try:
+            value, _ = json.JSONDecoder().raw_decode(text[start:])
+            if isinstance(value, dict):
+                return value
+        except ValueError:
+            pass
+        start = text.find("{", start + 1)
+    return None
+
+
+RANK = {"context": 5, "missing_env": 4, "http": 3, "incomplete": 2, "stream": 2, "unknown": 0}
+
+
+def pick(text: str) -> tuple[str, Any, str, int]:
+    """From a whole stderr: (kind, detail, the decisive line, retries seen). Codex prints its final error last,
+    after `Reconnecting... n/5` lines, so the last decisive line wins; a context error wins over anything."""
+    lines = [normalise(l) for l in text.splitlines()]
+    lines = [l for l in lines if l]
+    retries = len([l for l in lines if RECONNECT_BARE.search(l)])
+    best: tuple[str, Any, str] = ("unknown", None, lines[-1] if lines else "")
+    for line in lines:
+        kind, detail = interpret(line)
+        if kind != "unknown" and RANK[kind] >= RANK[best[0]] - (1 if best[0] != "context" else 0):
+            best = (kind, detail, line)
+    if best[0] == "unknown" and len(lines) > 1:
+        kind, detail = interpret(" ".join(lines))
+        if kind != "unknown":
+            best = (kind, detail, " ".join(lines))
+    return best[0], best[1], best[2], retries
 
 
 def interpret(text: str) -> tuple[str, Any]:
-    """(kind of input, parsed detail) for a pasted error."""
-    text = text.strip()
+    """(kind of input, parsed detail) for one pasted error line."""
+    text = normalise(text) if "\n" not in text else text.strip()
     m = RECONNECTING.search(text)
     if m:
         return interpret(m.group(1))
@@ -77,12 +129,14 @@ def interpret(text: str) -> tuple[str, Any]:
         if "incomplete response" in detail:
             return "incomplete", m.group(1)
         return "stream", "closed"
-    if text.startswith("{"):
-        try:
-            body = json.loads(text)
-            return "http", (_status_from_body(body), text, None)
-        except ValueError:
-            pass
+    body = _embedded_json(text)
+    if body is not None and ("error" in body or "message" in body or "detail" in body):
+        return "http", (_status_from_body(body), json.dumps(body), None)
+    from codexdoctor.classify import CONTEXT_MARKERS
+
+    lowered = text.lower()
+    if any(m in lowered for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens")):
+        return "context", None
     if re.search(r"does not exist or you do not have access|not found, try pulling it|Invalid model name", text, re.I):
         return "http", (404, text, None)
     return "unknown", None
@@ -94,9 +148,9 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     from codexdoctor.classify import Classified, classify
     from codexdoctor.transport import Deadline
 
-    kind, detail = interpret(text)
-    shown = ctx.redactor(" ".join(text.split())[:300])
-    evidence = (f"pasted: {shown}",)
+    kind, detail, line, retries = pick(text)
+    shown = ctx.redactor(" ".join(line.split())[:300])
+    evidence = (f"pasted: {shown}",) + ((f"Codex retried {retries} time(s) first (Reconnecting... lines)",) if retries else ())
     if kind == "missing_env":
         var = detail
         near = env_checks.near_miss_names(var, ctx.env)
@@ -108,14 +162,16 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
             env_key_where=where, problems=[], provider=ctx.provider.id, builtin=False, local=False,
             bearer_token=False, requires_openai_auth=False, user_config="~/.codex/config.toml", env_key_looks_like_key=False)]
     if kind == "context":
-        return [result("ctx.pasted", "Pasted error", Status.FAIL, "context window exhausted", evidence, kind="context",
-                       user_config=_user_config(ctx))]
+        return [_context_result(line, evidence, ctx, codex_message="ran out of room" in line)]
     if kind == "unknown":
         return [result("ctx.pasted", "Pasted error", Status.WARN, "not a known Codex or provider error shape", evidence,
                        kind="unknown", inconclusive_reason="the pasted text is not a known Codex or provider error")]
+    status_known = True
     if kind == "http":
         status, message, url = detail
-        ex = _exchange(status, message, ctx.redactor(url) if url else None)
+        status_known = status is not None
+        # A body without a status is judged as the 400 Codex shows it for; the report says the status was not pasted.
+        ex = _exchange(status if status_known else 400, message or "", ctx.redactor(url) if url else None)
         classified = classify(ex)
     elif kind == "incomplete":
         ex = _exchange(200, detail, None)
@@ -124,11 +180,54 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
         ex = _exchange(200, "", None, stream_kind=detail)
         classified = classify(ex)
     if classified.kind == "context_exceeded":
-        return [result("ctx.pasted", "Pasted error", Status.FAIL, "context window exceeded", evidence, kind="context",
-                       user_config=_user_config(ctx))]
-    runner = LiveRun(ctx, Deadline(1), client=_NoClient())
+        return [_context_result(line, evidence, ctx, codex_message=False)]
+    runner = LiveRun(ctx, Deadline(1), client=_NoClient(), first=False)
     canary = runner.canary_result(ex, classified)
-    return [CheckResult(canary.id, "Pasted error", canary.status, canary.summary, canary.facts, evidence)]
+    facts = dict(canary.facts)
+    if facts.get("url") == PLACEHOLDER_URL:
+        facts["url"] = "(no URL in the paste)"  # say so rather than invent one
+    else:
+        facts.update(_doubled(str(facts.get("url") or "")))
+        if not _same_host(str(facts.get("url") or ""), ctx):
+            facts["base_url_where"] = "in the provider table for this host"  # not the configured provider
+    if not status_known:
+        facts["status"] = "an error"
+    return [CheckResult(canary.id, "Pasted error", canary.status, canary.summary, facts, evidence)]
+
+
+def _context_result(line: str, evidence: tuple[str, ...], ctx: CheckContext, codex_message: bool) -> CheckResult:
+    from codexdoctor.classify import context_numbers
+
+    window, size = context_numbers(line)
+    return result("ctx.pasted", "Pasted error", Status.FAIL, "context window exceeded", evidence, kind="context",
+                  user_config=_user_config(ctx), codex_message=codex_message, server_window=window, server_request=size)
+
+
+def _doubled(url: str) -> dict[str, Any]:
+    """`…/v1/v1/responses` or `…/responses/responses`: the base_url already ended in that segment."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url.split(" ")[0])
+    except ValueError:
+        return {}
+    path = parts.path
+    for segment in ("/v1", "/responses", "/api"):
+        doubled = segment + segment
+        if doubled + "/" in path + "/":
+            base_path = path[: path.index(doubled) + len(segment)]
+            return {"doubled": segment, "doubled_fix": urlunsplit((parts.scheme, parts.netloc, base_path, "", ""))}
+    return {}
+
+
+def _same_host(url: str, ctx: CheckContext) -> bool:
+    from urllib.parse import urlsplit
+
+    base = ctx.provider.base_url
+    try:
+        return isinstance(base, str) and urlsplit(url).netloc == urlsplit(base.strip()).netloc
+    except ValueError:
+        return False
 
 
 def _user_config(ctx: CheckContext) -> str:

@@ -110,7 +110,7 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
                                         f"({outcome.spent:,} input tokens spent)")
     checks = list(static)
     if outcome.single_exchange is not None:
-        runner = live.LiveRun(ctx, Deadline(1), client=probe.client)
+        runner = live.LiveRun(ctx, Deadline(1), client=probe.client, first=False)
         single = outcome.single_exchange
         checks.append(ctx.stamp(runner.reach_result(single, single)))
         checks.append(ctx.stamp(runner.canary_result(single, classify(single, probe.plan.wire))))

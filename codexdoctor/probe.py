@@ -110,7 +110,7 @@ class Probe:
         self.ctx = ctx
         self.settings = settings
         self.tok = tokenizer
-        self.plan: Plan = make_plan(ctx)
+        self.plan: Plan = make_plan(ctx, first=False)
         needs_tls = self.plan.base_url.startswith("https:") or proxy_for(self.plan.base_url, ctx.env) is not None
         self.client = client or make_client(ctx.env, tls=needs_tls)
         self.progress = progress or (lambda _line: None)

@@ -20,6 +20,9 @@ E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 CONFIG, CHANNEL, CONTEXT = Verdict.CONFIG, Verdict.CHANNEL, Verdict.CONTEXT
 CODE_RE = re.compile(r"^(CFG|ENV|URL|NET|AUTH|API|MODEL|CTX)\d{3}$")
 
+# Codex 0.171's first request without AGENTS.md files, in o200k tokens (docs/codex-behaviour.md).
+CODEX_FIRST_REQUEST_TOKENS = 8500
+
 MINIMAL_CONFIG = """model = "<model id from your provider's catalog>"
 model_provider = "mygateway"
 
@@ -704,8 +707,8 @@ RULES: tuple[Rule, ...] = (
          if not f.get("working") and not f.get("chat_works") else []),
     Rule("API016", "responses-path-not-found", "api.canary", E, CHANNEL,
          "Nothing at the path Codex calls",
-         "POST {url} answered 404: Codex calls base_url + /responses, and this provider has nothing there.",
-         ("Run `codexdoctor check`: it tries the base_url variants (with and without /v1) and names the one that works.",
+         "POST {url} answered 404: Codex calls base_url + /responses, and this provider has nothing there.{doubled_text}",
+         ("{path_step}",
           "Check that base_url ({base_url_where}) is the provider's OpenAI-compatible API root, and that it supports the Responses API."),
          once(lambda f: f["kind"] == "path_not_found"),
          settled_by=("api.variants", lambda f: True)),
@@ -925,13 +928,12 @@ RULES: tuple[Rule, ...] = (
          lambda f: [{"short_id": d["short_id"], "late_pct": f"{d['cache']['late_share']:.0%}"}
                     for d in f.get("sessions", []) if d["cache"]["late_uncached"]]),
     Rule("CTX021", "context-exhausted-message", "ctx.pasted", E, CONTEXT,
-         "Codex ran out of room in the context window",
-         "Codex reports this when the provider rejects a request as too long (code context_length_exceeded). If it happens "
-         "early in a session, the provider's window is smaller than the one Codex assumes.",
+         "The request exceeded the model's context window",
+         "{said_text} If it happens early in a session, the provider's window is smaller than the one Codex assumes "
+         "and Codex does not compact in time.",
          ("Start a new session (or /compact) and carry a short summary instead of the history.",
-          "Measure the provider's real window with `codexdoctor probe`, then set model_context_window (and "
-          "model_auto_compact_token_limit) below it at the top level of {user_config}."),
-         once(lambda f: f.get("kind") == "context")),
+          "{window_step}"),
+         lambda f: [_pasted_context_params(f)] if f.get("kind") == "context" else []),
     Rule("CTX022", "prefix-cache-not-working", "ctx.probe", W, CONTEXT,
          "The provider does not reuse the conversation prefix",
          "The same {prefix_tokens}-token prefix sent twice came back with {repeat_cached} cached tokens the second time "
@@ -973,7 +975,7 @@ class _Blank(dict):
 
 
 # Fact values that are English phrases produced by checks; in Chinese they go through the phrase table.
-PHRASE_KEYS = ("detail", "assumed_source", "malformed", "evidence")
+PHRASE_KEYS = ("detail", "assumed_source", "malformed", "evidence", "base_url_where", "url")
 
 
 def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
@@ -1066,6 +1068,53 @@ def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
     return {"field_text": field or Loc("a field it did not name", "某个它没有指明的字段"), "field_step": step}
 
 
+def _pasted_context_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """CTX021: say what the paste said (Codex's own words, or a server's raw error with its numbers), nothing more."""
+    cfg = f.get("user_config") or "~/.codex/config.toml"
+    window, size = f.get("server_window"), f.get("server_request")
+    if f.get("codex_message"):
+        said = Loc("Codex reports this when the provider rejects a request as too long (code context_length_exceeded).",
+                   "当提供方以请求过长（code context_length_exceeded）拒绝请求时，Codex 会这样提示。")
+    elif window and size:
+        said = Loc(f"The provider's error says the request ({size:,} tokens) exceeds its window ({window:,} tokens); "
+                   "Codex shows such errors raw.", f"提供方的报错说请求（{size:,} tokens）超出了它的窗口（{window:,} tokens）；Codex 会原样显示这类错误。")
+    elif window:
+        said = Loc(f"The provider's error says its window is {window:,} tokens and the request is longer.",
+                   f"提供方的报错说它的窗口是 {window:,} tokens，而请求更长。")
+    else:
+        said = Loc("The provider's error says the request is longer than the model's context window.",
+                   "提供方的报错说请求超出了模型的上下文窗口。")
+    if window and window < CODEX_FIRST_REQUEST_TOKENS:
+        step = Loc(f"A {window:,}-token window cannot hold Codex's first request (about {CODEX_FIRST_REQUEST_TOKENS:,} tokens "
+                   "of instructions and tool schemas): serve the model with a larger window, 32768 to leave room for a "
+                   "session (llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`).",
+                   f"{window:,} tokens 的窗口放不下 Codex 的第一个请求（约 {CODEX_FIRST_REQUEST_TOKENS:,} tokens 的指令和工具定义）："
+                   "请用更大的窗口部署模型，32768 才能给会话留出空间（llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`）。")
+    elif window:
+        step = Loc(f"Tell Codex the real window at the top level of {cfg}: model_context_window = {window} and "
+                   f"model_auto_compact_token_limit = {int(window * 0.8)}.",
+                   f"在 {cfg} 顶层告诉 Codex 真实窗口：model_context_window = {window}，model_auto_compact_token_limit = {int(window * 0.8)}。")
+    else:
+        step = Loc(f"Measure the provider's real window with `codexdoctor probe`, then set model_context_window (and "
+                   f"model_auto_compact_token_limit) below it at the top level of {cfg}.",
+                   f"用 `codexdoctor probe` 测出提供方的真实窗口，然后在 {cfg} 顶层把 model_context_window（以及 "
+                   "model_auto_compact_token_limit）设到它以下。")
+    return {"said_text": said, "window_step": step}
+
+
+def _path_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """API016: a URL with /v1 twice (or /responses twice) names its own fix."""
+    fixed = f.get("doubled_fix")
+    if fixed:
+        return {"doubled_text": Loc(f" The URL has {f['doubled']} twice: base_url already ends in it.",
+                                    f" 这个地址里 {f['doubled']} 出现了两次：base_url 本身已经以它结尾。"),
+                "path_step": Loc(f"Set base_url = \"{fixed}\" ({f.get('base_url_where')}), so that Codex calls {fixed}/responses.",
+                                 f"设置 base_url = \"{fixed}\"（{f.get('base_url_where')}），让 Codex 请求 {fixed}/responses。")}
+    return {"doubled_text": "",
+            "path_step": Loc("Run `codexdoctor check`: it tries the base_url variants (with and without /v1) and names the one that works.",
+                             "运行 `codexdoctor check`：它会尝试 base_url 的各种变体（带或不带 /v1），并给出可用的那个。")}
+
+
 def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
     extra: dict[str, Any] = _commands(facts)
     if "baseline_ttft_ms" in facts:
@@ -1078,6 +1127,8 @@ def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
         extra["version_text"] = _version_text(facts)
     if "first_request" in facts:
         extra.update(_first_request_params(facts))
+    if facts.get("kind") == "path_not_found":
+        extra.update(_path_params(facts))
     return extra
 
 

@@ -100,7 +100,7 @@ def _headers(ctx: CheckContext, key: str | None) -> dict[str, str]:
     return headers
 
 
-def make_plan(ctx: CheckContext) -> Plan:
+def make_plan(ctx: CheckContext, first: bool = True) -> Plan:
     p = ctx.provider
     request_url = p.request_url() or ""
     base = (p.base_url if isinstance(p.base_url, str) else "https://api.openai.com/v1").lstrip().rstrip("/")
@@ -109,14 +109,14 @@ def make_plan(ctx: CheckContext) -> Plan:
     idle_s = idle_ms / 1000 if isinstance(idle_ms, (int, float)) and idle_ms > 0 else 300.0
     wire = "chat" if p.wire_api == "chat" else "responses"
     model = str(ctx.resolution.model or "gpt-5")
-    first = None
-    if wire == "responses":
+    first_request = None
+    if wire == "responses" and first:
         from codexdoctor import tokens
 
         tok = tokens.for_model(model)
-        first = codexrequest.build(ctx.resolution, model, CANARY_PROMPT, tok.count, tok.name, shell=ctx.shell.name,
-                                   max_output_tokens=CANARY_MAX_OUTPUT)
-    return Plan(base, request_url, wire, model, _headers(ctx, ctx.key_value()), query, idle_s, first)
+        first_request = codexrequest.build(ctx.resolution, model, CANARY_PROMPT, tok.count, tok.name, shell=ctx.shell.name,
+                                           max_output_tokens=CANARY_MAX_OUTPUT)
+    return Plan(base, request_url, wire, model, _headers(ctx, ctx.key_value()), query, idle_s, first_request)
 
 
 def rejected_field(ex: Exchange, message: str) -> str | None:
@@ -226,10 +226,12 @@ def match_model(model: str, ids: list[str]) -> dict[str, Any]:
 class LiveRun:
     """One run of the live probes. Probes in a phase run concurrently; phase 2 only when needed."""
 
-    def __init__(self, ctx: CheckContext, deadline: Deadline, client=None, sleep: Callable[[float], None] = time.sleep):
+    def __init__(self, ctx: CheckContext, deadline: Deadline, client=None, sleep: Callable[[float], None] = time.sleep,
+                 first: bool = True):
+        """`first=False` when no canary is sent (diagnose-error, the probe's summary): Codex's request is not built."""
         self.ctx = ctx
         self.deadline = deadline
-        self.plan = make_plan(ctx)
+        self.plan = make_plan(ctx, first)
         needs_tls = self.plan.base_url.startswith("https:") or proxy_for(self.plan.base_url, ctx.env) is not None
         self.client = client or make_client(ctx.env, tls=needs_tls)
         self.sleep = sleep

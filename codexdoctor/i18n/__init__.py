@@ -163,6 +163,8 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"(\S+) is not read \(untrusted project\)", "{1} 未被读取（项目未受信任）"),
     (r"profile `([^`]+)` \((\S+)\)", "profile `{1}`（{2}）"),
     (r"(\S+\.config\.toml) does not exist", "{1} 不存在"),
+    (r"in the provider table for this host", "在指向这个主机的提供方表中"),
+    (r"\(no URL in the paste\)", "（粘贴内容里没有 URL）"),
     (r"internal error: (.+)", "内部错误：{1}"),
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / sessions / diagnose

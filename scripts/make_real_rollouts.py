@@ -1,0 +1,88 @@
+"""Make real Codex 0.171.0 session logs (rollouts) against the simulator, for tests/fixtures/rollouts/real-0.171.0/.
+
+Each scenario is one CODEX_HOME; each session is `codex exec` then `codex exec resume --last` with a large pasted
+prompt per turn, until a turn fails or the turns run out. Run inside a loopback-only namespace:
+    ../shared/tools/in-netns python scripts/make_real_rollouts.py [OUT_DIR] [SCENARIO ...]
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from codexdoctor import sim
+
+CODEX = str(Path(__file__).resolve().parents[2] / "shared" / "tools" / "real-codex")
+CACHE = os.environ.get("CODEX_CLI_CACHE", str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli"))
+KEY = "sk-rollouts-0123456789abcdef"
+WORDS = ("context window provider gateway session turn token cache prefix request answer model history summary "
+         "question review refactor test commit branch config").split()
+
+
+def paste(turn: int, words: int = 2200) -> str:
+    """About 3,000 tokens of pasted material, different per turn."""
+    body = " ".join(WORDS[(turn * 7 + i * 3) % len(WORDS)] for i in range(words))
+    return f"Question {turn}: summarise the notes below in one word.\n\n{body}"
+
+
+def config(base_url: str, model: str = "sim-model", provider: str = "sim") -> str:
+    return (f'model = "{model}"\nmodel_provider = "{provider}"\n[model_providers.{provider}]\nname = "{provider}"\n'
+            f'base_url = "{base_url}"\nenv_key = "SIM_API_KEY"\n')
+
+
+def session(home: Path, turns: int, key: str = KEY) -> list[int]:
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "CODEX_HOME": str(home), "SIM_API_KEY": key,
+           "CODEX_CLI_CACHE": CACHE}
+    codes = []
+    for turn in range(1, turns + 1):
+        args = [CODEX, "exec", "--skip-git-repo-check"] + (["resume", "--last"] if turn > 1 else []) + [paste(turn)]
+        proc = subprocess.run(args, env=env, cwd=home, capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)
+        codes.append(proc.returncode)
+        if proc.returncode != 0:
+            break
+    return codes
+
+
+def scenario(name: str, out: Path) -> None:
+    home = Path(tempfile.mkdtemp(prefix="cdx-rollouts-"))
+    if name.startswith("overflow-"):
+        style = name.split("-", 1)[1]
+        with sim.start(api_key=KEY, context_window=16000, error_style=style) as s:
+            (home / "config.toml").write_text(config(s.base_url))
+            print(name, session(home, 5))
+    elif name == "truncation-ollama":
+        with sim.start(api_key=KEY, context_window=14000, error_style="ollama") as s:
+            (home / "config.toml").write_text(config(s.base_url))
+            print(name, session(home, 5))
+    elif name == "stable-break-3":
+        # Three sessions of one provider that break at the same size, and a 401 from another provider between them.
+        with sim.start(api_key=KEY, context_window=16000) as s, sim.start(api_key="sk-other-0123456789") as other:
+            for n in range(3):
+                (home / "config.toml").write_text(config(s.base_url))
+                print(name, n, session(home, 5))
+                if n == 1:
+                    (home / "config.toml").write_text(config(other.base_url, "other-model", "other"))
+                    print(name, "401", session(home, 1))
+    target = out / name
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for i, f in enumerate(sorted((home / "sessions").rglob("rollout-*.jsonl"))):
+        shutil.copy(f, target / f.name)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+def main() -> int:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("tests/fixtures/rollouts/real-0.171.0")
+    names = sys.argv[2:] or ["overflow-vllm", "overflow-llamacpp", "overflow-litellm", "truncation-ollama", "stable-break-3"]
+    for name in names:
+        scenario(name, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
