@@ -102,6 +102,47 @@ def context_numbers(text: str) -> tuple[int | None, int | None]:
     return first(_WINDOW_RES), first(_REQUEST_RES)
 
 
+# What Codex and terminals put around the message: ANSI colours, a tracing timestamp and target, `ERROR:`,
+# `⚠️ stream error:`, and a `; retrying 1/5 in 200ms…` tail.
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_PREFIXES = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z?\s+(?:ERROR|WARN|INFO|DEBUG)\s+[\w:]+(?:\{[^}]*\})?:\s*)?"
+                       r"(?:(?:⚠️|⚠|✗|■|•)\s*)?(?:stream error|error|ERROR|Error|warning|WARNING)?\s*:?\s*")
+_RETRY_TAIL = re.compile(r";?\s*retrying\s+\d+/\d+\s+in\s+[\d.]+\s*m?s\S*\s*$", re.I)
+
+
+def strip_decoration(line: str) -> str:
+    """One pasted line without the decoration Codex and terminals add around the message."""
+    line = _ANSI.sub("", line).strip()
+    line = _RETRY_TAIL.sub("", line).strip()
+    return _PREFIXES.sub("", line, count=1).strip()
+
+
+def embedded_json(text: str) -> Any:
+    """The first JSON object inside a line (`… failed: {"error": …}`), or None."""
+    start = text.find("{")
+    while start != -1:
+        try:
+            value, _ = json.JSONDecoder().raw_decode(text[start:])
+            if isinstance(value, dict):
+                return value
+        except ValueError:
+            pass
+        start = text.find("{", start + 1)
+    return None
+
+
+def summarize_text(text: str) -> str:
+    """Any error line (Codex's, a log's, a raw body) as one readable line: the JSON body's message if it has one."""
+    line = strip_decoration(" ".join((text or "").split()) if "\n" not in (text or "") else text.strip().splitlines()[-1])
+    body = embedded_json(line)
+    if body is not None:
+        message = error_message(body)
+        if message:
+            return summarize(message)
+    return summarize(line)
+
+
+
 def error_code(body: Any) -> str:
     if isinstance(body, dict):
         err = body.get("error", body)

@@ -12,6 +12,8 @@ import re
 from typing import Any
 
 from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.classify import embedded_json as _embedded_json
+from codexdoctor.classify import strip_decoration as normalise
 from codexdoctor.model import CheckResult, Status
 
 UNEXPECTED = re.compile(r"unexpected status (\d{3})(?: [A-Za-z][A-Za-z ]*?)?(?::\s*(.*?))?(?:,?\s*url:\s*(\S+(?: \S+)?))?\s*$",
@@ -20,12 +22,6 @@ RETRY_LIMIT = re.compile(r"exceeded retry limit, last status:\s*(\d{3})", re.I)
 MISSING_ENV = re.compile(r"Missing environment variable:\s*`?([A-Za-z_][A-Za-z0-9_]*)`?")
 RECONNECTING = re.compile(r"Reconnecting\.\.\.\s*\d+/\d+\s*\((.*)\)\s*$", re.S)
 RECONNECT_BARE = re.compile(r"Reconnecting\.\.\.\s*(\d+)/(\d+)")
-# What Codex and terminals put around the message: ANSI colours, a tracing timestamp and target, `ERROR:`,
-# `⚠️ stream error:`, and a `; retrying 1/5 in 200ms…` tail.
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_PREFIXES = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z?\s+(?:ERROR|WARN|INFO|DEBUG)\s+[\w:]+(?:\{[^}]*\})?:\s*)?"
-                       r"(?:(?:⚠️|⚠|✗|■|•)\s*)?(?:stream error|error|ERROR|Error|warning|WARNING)?\s*:?\s*")
-_RETRY_TAIL = re.compile(r";?\s*retrying\s+\d+/\d+\s+in\s+[\d.]+\s*m?s\S*\s*$", re.I)
 PLACEHOLDER_URL = "(from the pasted error)"
 STREAM = re.compile(r"stream disconnected before completion:\s*(.*)", re.S | re.I)
 
@@ -59,27 +55,6 @@ def _status_from_body(body: Any) -> int | None:
             return code
         if isinstance(code, str) and code.isdigit() and 400 <= int(code) < 600:
             return int(code)
-    return None
-
-
-def normalise(line: str) -> str:
-    """One pasted line without the decoration Codex and terminals add around the message."""
-    line = _ANSI.sub("", line).strip()
-    line = _RETRY_TAIL.sub("", line).strip()
-    return _PREFIXES.sub("", line, count=1).strip()
-
-
-def _embedded_json(text: str) -> Any:
-    """The first JSON object inside a line (`… failed: {"error": …}`), or None."""
-    start = text.find("{")
-    while start != -1:
-        try:
-            value, _ = json.JSONDecoder().raw_decode(text[start:])
-            if isinstance(value, dict):
-                return value
-        except ValueError:
-            pass
-        start = text.find("{", start + 1)
     return None
 
 

@@ -21,7 +21,14 @@ def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], l
                    warnings_decide: bool = False, offline: bool = True) -> tuple[Verdict, str]:
     """`warnings_decide`: for a pasted error, a warning (a rate limit) still says which side failed."""
     findings = list(findings)
+    checks = list(checks)
     errors = [f for f in findings if f.severity is Severity.ERROR]
+    # Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order.
+    decided = next((c.facts["decision"] for c in checks if isinstance(c.facts.get("decision"), dict)), None)
+    if decided and not any(f.verdict is Verdict.CONFIG for f in errors):
+        lead = Verdict(decided["verdict"])
+        codes = ", ".join(dict.fromkeys(f.code for f in errors if f.verdict is lead))
+        return lead, f"{decided['reason']}: {codes}"
     if not errors and warnings_decide:
         errors = [f for f in findings if f.severity is Severity.WARNING]
     for verdict in VERDICT_ORDER:

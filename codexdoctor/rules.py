@@ -121,6 +121,8 @@ _EVIDENCE = {
         Loc("the overflow signature (a token_count whose total equals the window, other counters zero)",
             "溢出特征（一条 token_count 的总数恰好等于窗口、其他计数都为 0）"),
     "Codex's context-window error": Loc("Codex's context-window error", "Codex 的上下文窗口错误"),
+    "the provider's context error": Loc("the provider's context error", "提供方的上下文超限错误"),
+    "silent truncation": Loc("silent truncation", "静默截断"),
 }
 
 SERVER_CACHE_STEPS = {
@@ -866,7 +868,9 @@ RULES: tuple[Rule, ...] = (
          ("{window_step}",
           "{session_step}",
           "Carry a 5-line summary into the next session instead of the history; move side questions to their own session."),
-         lambda f: [_session_params(d) for d in f.get("sessions", []) if d["kind"] == "context"]),
+         # A session in a group that breaks at one size gets the group's advice (CTX014) instead of its own.
+         lambda f: [_session_params(d) for d in f.get("sessions", [])
+                    if d["kind"] == "context" and not d.get("in_cluster") and not d.get("truncated_at")]),
     Rule("CTX013", "session-channel-failure", "ctx.sessions", E, CHANNEL,
          "A session failed on the channel, not the context",
          "Session {short_id} ({start_text}) failed at turn {failed_turn} with `{error_short}` at {share_text} of the window: "
@@ -876,19 +880,34 @@ RULES: tuple[Rule, ...] = (
          lambda f: [_session_params(d) for d in f.get("sessions", []) if d["kind"] == "channel"]),
     Rule("CTX014", "failures-cluster", "ctx.sessions", E, CONTEXT,
          "Sessions break at the same size",
-         "{failures} failed sessions broke between {low} and {high} tokens (spread {spread_pct}): a stable break point, "
-         "so the limit is the context, about {median} tokens.",
-         ("Set model_context_window = {median} at the top level of {user_config_text} so Codex compacts before that point.",
+         "{failures} failed sessions of {model} on `{provider}` broke between {low} and {high} tokens (spread {spread_pct}): "
+         "a stable break point, so the limit is the context, about {median_text} tokens. Codex never compacted: it "
+         "only compacts near the window it assumes.",
+         ("Set model_context_window = {median} and model_auto_compact_token_limit = {eighty} at the top level of "
+          "{user_config_text} so Codex compacts before that point.",
           "Start new sessions before they reach about {seventy} tokens."),
-         lambda f: [{**f["across"], "spread_pct": f"{f['across']['spread']:.0%}",
-                     "user_config_text": f.get("user_config") or "~/.codex/config.toml",
-                     "seventy": int(f["across"]["median"] * 0.7)}] if f.get("across", {}).get("pattern") == "cluster" else []),
+         lambda f: [{**g, "spread_pct": f"{g['spread']:.0%}", "user_config_text": f.get("user_config") or "~/.codex/config.toml",
+                     "low": f"{g['low']:,}", "high": f"{g['high']:,}", "median": g["median"], "median_text": f"{g['median']:,}",
+                     "seventy": f"{int(g['median'] * 0.7):,}", "eighty": int(g["median"] * 0.8) // 100 * 100}
+                    for g in f.get("across", {}).get("groups", []) if g["pattern"] == "cluster"]),
     Rule("CTX015", "failures-scattered", "ctx.sessions", E, CHANNEL,
          "Failures scatter at low usage",
-         "{failures} failed sessions broke at scattered sizes ({low}-{high} tokens), all under half the window: that points "
-         "at the channel (key, rate limits, provider availability), not the context.",
+         "{failures} failed sessions of {model} on `{provider}` broke at scattered sizes ({low}-{high} tokens), all under "
+         "half the window: that points at the channel (key, rate limits, provider availability), not the context.",
          ("Run `codexdoctor check`, and `codexdoctor probe` to see whether failures follow the session size.",),
-         lambda f: [f["across"]] if f.get("across", {}).get("pattern") == "scattered" else []),
+         lambda f: [{**g, "low": f"{g['low']:,}", "high": f"{g['high']:,}"}
+                    for g in f.get("across", {}).get("groups", []) if g["pattern"] == "scattered"]),
+    Rule("CTX026", "session-silently-truncated", "ctx.sessions", E, CONTEXT,
+         "The provider cut a session's history without an error",
+         "In session {short_id} ({start_text}) the input stayed at {truncated_text} tokens in turns {turns_text} while every "
+         "turn added more: the provider dropped the start of the conversation silently (Ollama does this at num_ctx). "
+         "Its real window is about {truncated_text} tokens; Codex never saw an error and never compacted.",
+         ("{window_step}",
+          "For Ollama, serve the model with a larger num_ctx (e.g. OLLAMA_CONTEXT_LENGTH=32768 or a Modelfile "
+          "`PARAMETER num_ctx 32768`)."),
+         lambda f: [{**_session_params(d), "truncated_text": f"{d['truncated_at']:,}",
+                     "turns_text": ", ".join(map(str, d["truncated_turns"]))}
+                    for d in f.get("sessions", []) if d.get("truncated_at")]),
     Rule("CTX016", "outsized-turn", "ctx.sessions", I, CONTEXT,
          "One turn added an outsized amount of context",
          "In session {short_id}, turn {turn} added {added} tokens (median growth {median_growth} per turn). That material "
@@ -902,8 +921,10 @@ RULES: tuple[Rule, ...] = (
          "(90% of the window it assumes): the provider's limit came first.",
          ("Set model_context_window (and model_auto_compact_token_limit) below the provider's real window at the top level "
           "of {user_config}; `codexdoctor probe` measures it.",),
+         # Said once per cause: CTX014 covers a group's sessions, CTX026 a truncated one.
          lambda f: [_session_params(d) for d in f.get("sessions", [])
-                    if d["kind"] == "context" and not d["compaction_would_fire"] and d["compact_at"]]),
+                    if d["kind"] == "context" and not d["compaction_would_fire"] and d["compact_at"]
+                    and not d.get("in_cluster") and not d.get("truncated_at")]),
     Rule("CTX018", "unreadable-log-lines", "ctx.sessions", I, CONTEXT,
          "Some log lines could not be read",
          "{unreadable_lines} line(s) were half-written, corrupted, overlong or not UTF-8 and were skipped; the rest was read.",

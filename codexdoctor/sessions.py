@@ -14,14 +14,26 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Iterable
 
+from codexdoctor.classify import CONTEXT_MARKERS, context_numbers, summarize_text
 from codexdoctor.model import CheckResult, Section, Status
 from codexdoctor.rollouts import Session, find_rollouts, parse_time, read_session, read_tui_log
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404", "http 429", "http 500", "http 502", "http 503", "http 504")
-CONTEXT_TEXT = ("ran out of room", "context_length_exceeded", "context window", "maximum context length")
+# Every server family's overflow words (the same list the live checks use); "context" alone is not one of them.
+CONTEXT_TEXT = tuple(m for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens"))
+CODEX_CONTEXT_TEXT = ("ran out of room",)
 CHANNEL_TEXT = ("unexpected status", "stream disconnected", "Missing environment variable", "exceeded retry limit",
                 "does not exist", "not found", "Unauthorized", "Forbidden", "Reconnecting")
 CODEX_FIRST_REQUEST = 8500
+
+
+class AmbiguousSession(ValueError):
+    """`--session PREFIX` matches more than one session: a usage error that lists them."""
+
+    def __init__(self, prefix: str, matches: list[str]) -> None:
+        super().__init__(f"--session {prefix} matches {len(matches)} sessions: " + ", ".join(matches[:10])
+                         + (" …" if len(matches) > 10 else "") + "; give more characters of the id")
+        self.matches = matches
 
 
 @dataclass(frozen=True)
@@ -66,7 +78,10 @@ def load(roots: Iterable[Path], selection: Selection, tui_log: Path | None) -> t
     files = find_rollouts(roots, problems)
     sessions = read_all(files, selection.show_content)
     if selection.session:
-        sessions = [s for s in sessions if s.id and s.id.startswith(selection.session)]
+        exact = [s for s in sessions if s.id == selection.session]
+        sessions = exact or [s for s in sessions if s.id and s.id.startswith(selection.session)]
+        if len(sessions) > 1:
+            raise AmbiguousSession(selection.session, sorted(str(s.id) for s in sessions))
     if selection.since:
         sessions = [s for s in sessions if (parse_time(s.start) or datetime.min.replace(tzinfo=selection.since.tzinfo)) >= selection.since]
     sessions.sort(key=lambda s: s.start or "")
@@ -77,17 +92,25 @@ def load(roots: Iterable[Path], selection: Selection, tui_log: Path | None) -> t
     return sessions, problems
 
 
-def attach_errors(sessions: list[Session], errors: list[tuple[datetime, str, str]]) -> None:
-    """Match codex-tui.log error lines to sessions by time (start .. last event + 2 minutes)."""
+def attach_errors(sessions: list[Session], errors: list[tuple]) -> None:
+    """Match codex-tui.log error lines to sessions: by the `thread_id` Codex 0.171 writes on them, else by time
+    (start .. last event + 2 minutes; concurrent sessions make time ambiguous, so a line with an id never goes by time)."""
+    by_id = {s.id: s for s in sessions if s.id}
     spans = []
     for s in sessions:
         start, end = parse_time(s.start), parse_time(s.last_time)
         if start and end:
             spans.append((start, end + timedelta(minutes=2), s))
-    for when, kind, line in errors:
+    for entry in errors:
+        when, kind, line = entry[:3]
+        thread = entry[3] if len(entry) > 3 else None
+        if thread:
+            if thread in by_id:
+                by_id[thread].errors.append(summarize_text(line))
+            continue
         for start, end, s in spans:
             if start <= when <= end:
-                s.errors.append(f"{kind}: {line}")
+                s.errors.append(summarize_text(line))
                 break
 
 
@@ -109,7 +132,9 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
                 any(m in text for m in CONTEXT_TEXT):
             kind = "context"
             evidence = ("the overflow signature (a token_count whose total equals the window, other counters zero)"
-                        if failed and failed.overflow_signature else "Codex's context-window error")
+                        if failed and failed.overflow_signature else "Codex's context-window error"
+                        if (failed and failed.error_info == "context_window_exceeded") or any(m in text for m in CODEX_CONTEXT_TEXT)
+                        else "the provider's context error")
         elif share is not None and share >= 0.9:
             kind = "context"
             evidence = f"failure at {share:.0%} of the window"
@@ -127,11 +152,16 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
                 added = turn.context - prev.context
                 if added > max(3 * median_growth, 2000):
                     outsized.append({"turn": turn.index, "added": added})
+    truncated_at, truncated_turns = (None, []) if kind != "none" else silent_truncation(s)
+    if truncated_at:
+        kind, evidence = "context", "silent truncation"
+    server_window, _ = context_numbers(text) if kind == "context" and text else (None, None)
     effective = window or 0
     # The logged window is Codex's effective one (95% of the model's); compaction fires at 90% of the model's,
     # unless model_auto_compact_token_limit says otherwise.
     compact_at = compact_limit or (int(effective / 0.95 * 0.9) if effective else None)
-    real_window = last_ok if kind == "context" and share is not None and share < 0.5 else None
+    real_window = (truncated_at or server_window
+                   or (last_ok if kind == "context" and share is not None and share < 0.5 else None))
     basis = real_window or effective
     first = contexts[0] if contexts else CODEX_FIRST_REQUEST
     turns_per_session = None
@@ -142,7 +172,9 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
         "id": s.id or Path(s.path).stem, "short_id": (s.id or Path(s.path).stem)[:8], "start": s.start,
         "cli_version": s.cli_version, "provider": s.provider, "model": s.model, "window": window,
         "turns": len(s.turns), "ended": s.ended, "kind": kind, "evidence": evidence,
-        "failed_turn": failed.index if failed else None, "error": failed.error if failed else (s.errors[0] if s.errors else None),
+        "failed_turn": failed.index if failed else None,
+        "error": summarize_text(failed.error) if failed and failed.error else (s.errors[0] if s.errors else None),
+        "server_window": server_window, "truncated_at": truncated_at, "truncated_turns": truncated_turns,
         "error_info": failed.error_info if failed else None, "peak": peak, "last_ok": last_ok,
         "share": round(share, 3) if share is not None else None, "compactions": s.compactions,
         "median_growth": median_growth, "outsized": outsized, "compact_at": compact_at,
@@ -152,6 +184,34 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
         "truncated_tail": s.truncated_tail, "read_error": s.read_error, "contexts": contexts, "cache": cache,
         "log_errors": s.errors[:5], "previews": [t.preview for t in s.turns if t.preview],
     }
+
+
+def silent_truncation(s: Session) -> tuple[int | None, list[int]]:
+    """Input tokens stuck at one value while turns keep adding: the provider cut the history (Ollama at num_ctx).
+
+    Codex resends the whole history each turn, so a real context only grows; two or more turns in a row at exactly
+    the session's maximum, after it grew, is a ceiling. Returns (ceiling, turns at it)."""
+    points = [(t.index, t.context) for t in s.turns if t.context]
+    if len(points) < 3:
+        return None, []
+    top = max(c for _, c in points)
+    at_top = [i for i, c in points if c == top]
+    grew = points[0][1] < top
+    tail = [i for i, c in points[-len(at_top):]] == at_top  # the ceiling holds to the end
+    if grew and len(at_top) >= 2 and tail:
+        return top, at_top
+    return None, []
+
+
+def unique_ids(data: list[dict[str, Any]], minimum: int = 8) -> None:
+    """Short ids long enough to tell every session apart (Codex ids are time-ordered: the first 8 collide)."""
+    ids = [d["id"] for d in data]
+    length = minimum
+    while length < max((len(i) for i in ids), default=minimum) and len({i[:length] for i in ids}) < len(set(ids)):
+        length += 1
+    for d in data:
+        cut = length + 1 if d["id"][length - 1:length] == "-" else length  # never end on the dash
+        d["short_id"] = d["id"][:cut]
 
 
 def cache_profile(s: Session) -> dict[str, Any]:
@@ -171,11 +231,10 @@ def cache_profile(s: Session) -> dict[str, Any]:
                                   and max(c for _, c, _ in late) >= 20000 and any(t.cached for t in s.turns))}
 
 
-def across(sessions: list[dict[str, Any]]) -> dict[str, Any]:
-    """Do failures cluster at one size (context) or scatter at low usage (channel)?"""
-    failures = [s for s in sessions if s["kind"] in ("context", "channel", "unknown")]
+def _pattern(failures: list[dict[str, Any]]) -> dict[str, Any]:
     sizes = [s["last_ok"] or s["peak"] for s in failures if (s["last_ok"] or s["peak"])]
-    out: dict[str, Any] = {"failures": len(failures), "sizes": sizes, "pattern": None}
+    out: dict[str, Any] = {"failures": len(failures), "sizes": sizes, "pattern": None,
+                           "ids": [s["id"] for s in failures]}
     if len(sizes) >= 2:
         med = statistics.median(sizes)
         spread = (max(sizes) - min(sizes)) / med if med else 0
@@ -188,10 +247,33 @@ def across(sessions: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def across(sessions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Do failures cluster at one size (context) or scatter at low usage (channel)? Per provider and model: a
+    window belongs to one model behind one provider, and another provider's 401 says nothing about it."""
+    failures = [s for s in sessions if s["kind"] in ("context", "channel", "unknown") and not s.get("truncated_at")]
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for s in failures:
+        groups.setdefault((s.get("provider") or "?", s.get("model") or "?"), []).append(s)
+    results = []
+    for (provider, model), members in groups.items():
+        group = _pattern(members)
+        group.update(provider=provider, model=model)
+        results.append(group)
+    # The group that decides: a cluster first, then the one with most failures.
+    results.sort(key=lambda g: (g["pattern"] != "cluster", -g["failures"]))
+    main = dict(results[0]) if results else {"failures": 0, "sizes": [], "pattern": None, "ids": []}
+    main["groups"] = results
+    return main
+
+
 def build_check(sessions: list[Session], problems: list[str], show: Path | str, home: str,
                 compact_limit: int | None = None) -> CheckResult:
     data = [classify_session(s, compact_limit) for s in sessions]
+    unique_ids(data)
     summary = across(data)
+    clustered = {i for g in summary["groups"] if g["pattern"] == "cluster" for i in g["ids"]}
+    for d in data:
+        d["in_cluster"] = d["id"] in clustered  # the group's advice (CTX014) replaces the per-session one
     lines_bad = sum(s.bad_lines + s.huge_lines + s.decode_errors + int(s.truncated_tail) for s in sessions)
     facts = {"sessions": data, "across": summary, "problems": problems, "unreadable_lines": lines_bad,
              "count": len(data), "failed": sum(1 for d in data if d["kind"] != "none"), "where": str(show)}
@@ -201,10 +283,25 @@ def build_check(sessions: list[Session], problems: list[str], show: Path | str, 
     if not data:
         return CheckResult("ctx.sessions", "Session logs", Status.SKIP, f"no session logs found in {show}", facts, tuple(evidence))
     failing = [d for d in data if d["kind"] in ("context", "channel", "unknown")]
+    facts["decision"] = decide(failing)
     status = Status.FAIL if failing else Status.PASS
     text = f"{len(data)} session(s), {len(failing)} failed" + (
         f" ({', '.join(sorted({d['kind'] for d in failing}))})" if failing else "")
     return CheckResult("ctx.sessions", "Session logs", status, text, facts, tuple(evidence))
+
+
+def decide(failing: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Which cause the report leads with when sessions failed both ways: the majority, or on a tie the most recent;
+    the reason names both."""
+    counts = {k: sum(1 for d in failing if d["kind"] == k) for k in ("context", "channel")}
+    if not counts["context"] or not counts["channel"]:
+        return None
+    latest = max((d for d in failing if d["kind"] in counts), key=lambda d: d["start"] or "")
+    lead = max(counts, key=lambda k: (counts[k], k == latest["kind"]))
+    other = "channel" if lead == "context" else "context"
+    when = (latest["start"] or "?")[:16].replace("T", " ")
+    return {"verdict": lead, "reason": f"{counts[lead]} failed session(s) of kind `{lead}` and {counts[other]} of kind "
+                                       f"`{other}`; the most recent failure ({when}) was `{latest['kind']}`"}
 
 
 def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list[Section]:
@@ -232,7 +329,12 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
             lines.append(t(f"median growth per turn: {d['median_growth']:,.0f} tokens",
                            f"每轮增长中位数：{d['median_growth']:,.0f} tokens"))
         if d["error"]:
-            lines.append(t(f"failed at turn {d['failed_turn']}: ", f"在第 {d['failed_turn']} 轮失败：") + d["error"][:160])
+            lines.append((t(f"failed at turn {d['failed_turn']}: ", f"在第 {d['failed_turn']} 轮失败：") if d["failed_turn"]
+                          else t("error: ", "错误：")) + d["error"][:160])
+        if d.get("truncated_at"):
+            lines.append(t(f"input tokens stuck at {d['truncated_at']:,} in turns {', '.join(map(str, d['truncated_turns']))}: "
+                           "the provider cut the history",
+                           f"第 {'、'.join(map(str, d['truncated_turns']))} 轮的输入 tokens 停在 {d['truncated_at']:,}：提供方截断了历史"))
         for o in d["outsized"]:
             lines.append(t(f"turn {o['turn']} added {o['added']:,} tokens", f"第 {o['turn']} 轮新增 {o['added']:,} tokens"))
         if d["cache"]["reported"]:

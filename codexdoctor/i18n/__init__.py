@@ -201,6 +201,8 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     # verdict reasons
     (r"(\d+) error\(s\) of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类错误：{3}"),
     (r"(\d+) warning\(s\) of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类警告：{3}"),
+    (r"(\d+) failed session\(s\) of kind `(\w+)` and (\d+) of kind `(\w+)`; the most recent failure \((.+?)\) was `(\w+)`: (.+)",
+     "{1} 个失败会话属于 `{2}` 类，{3} 个属于 `{4}` 类；最近一次失败（{5}）是 `{6}` 类：{7}"),
     (r"a check crashed: (.+)", "有检查项崩溃：{1}"),
     (r"a check failed without a known diagnosis: (.+)", "有检查项失败但没有已知诊断：{1}"),
     (r"nothing could be checked: (.+)", "没有可检查的内容：{1}"),
