@@ -105,8 +105,11 @@ def context_numbers(text: str) -> tuple[int | None, int | None]:
 # What Codex and terminals put around the message: ANSI colours, a tracing timestamp and target, `ERROR:`,
 # `⚠️ stream error:`, and a `; retrying 1/5 in 200ms…` tail.
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_PREFIXES = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z?\s+(?:ERROR|WARN|INFO|DEBUG)\s+[\w:]+(?:\{[^}]*\})?:\s*)?"
-                       r"(?:(?:⚠️|⚠|✗|■|•)\s*)?(?:stream error|error|ERROR|Error|warning|WARNING)?\s*:?\s*")
+# After the level: one target (`codex_core::codex:` or a span `session_loop{thread_id=…}:`), then any further
+# module-path targets (they contain `::`, so a message's own `Unauthorized:` is never taken for one).
+_PREFIXES = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z?\s+)?"
+                       r"(?:(?:ERROR|WARN|INFO|DEBUG|TRACE)\s+\w+(?:::\w+)*(?:\{[^}]*\})?:\s*(?:\w+(?:::\w+)+(?:\{[^}]*\})?:\s*)*)?"
+                       r"(?:(?:⚠️|⚠|✗|■|•)\s*)?(?:stream error|error|ERROR|Error|warning|WARNING)?\s*[:=]?\s*")
 _RETRY_TAIL = re.compile(r";?\s*retrying\s+\d+/\d+\s+in\s+[\d.]+\s*m?s\S*\s*$", re.I)
 
 

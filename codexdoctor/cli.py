@@ -236,7 +236,12 @@ def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fa
     """Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline."""
     from codexdoctor.doctor import run_sessions
 
-    report, redactor = run_sessions(_env(), _home(_env()), tuple(paths), last, since, session_id, show_content, _lang(lang))
+    from codexdoctor.sessions import AmbiguousSession
+
+    try:
+        report, redactor = run_sessions(_env(), _home(_env()), tuple(paths), last, since, session_id, show_content, _lang(lang))
+    except AmbiguousSession as exc:
+        raise click.BadParameter(str(exc), param_hint="--session") from None
     publish(report, redactor, fmt, output, fail_on, verbose, no_color)
 
 

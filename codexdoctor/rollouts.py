@@ -387,21 +387,27 @@ def parse_time(value: str | None) -> datetime | None:
 
 
 _LOG_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?)")
+# Matched against the message only (after the timestamp): a `429` inside `03:14:29.429Z` is not a rate limit, and
+# `model_context_window=…` on an info line is not a context error.
 LOG_PATTERNS = (
-    ("401", re.compile(r"401 Unauthorized|status 401|invalid_api_key|Incorrect API key", re.I)),
-    ("404", re.compile(r"404 Not Found|status 404", re.I)),
+    ("401", re.compile(r"401 Unauthorized|status 401\b|invalid_api_key|Incorrect API key", re.I)),
+    ("404", re.compile(r"404 Not Found|status 404\b", re.I)),
     ("model_not_found", re.compile(r"model .* does not exist|model_not_found|not found, try pulling", re.I)),
-    ("context", re.compile(r"ran out of room|context_length_exceeded|context window|maximum context length", re.I)),
+    ("context", re.compile(r"ran out of room|context_length_exceeded|maximum context length|exceed_context_size|"
+                           r"exceeds the available context size|ContextWindowExceeded|exceeds the context window|"
+                           r"max context length", re.I)),
     ("stream", re.compile(r"stream disconnected before completion", re.I)),
     ("reconnecting", re.compile(r"Reconnecting\.\.\.", re.I)),
     ("missing_env", re.compile(r"Missing environment variable", re.I)),
-    ("429", re.compile(r"429|rate limit|insufficient_quota", re.I)),
+    ("429", re.compile(r"\b429 Too Many Requests|status 429\b|rate_limit_exceeded|rate limit|insufficient_quota", re.I)),
 )
+# Codex 0.171 writes the thread on its log lines: `session_loop{thread_id=01a2…}` or `thread_id="…"`.
+_THREAD = re.compile(r"\b(?:thread_id|conversation_id|session_id)[=:]\s*\"?([0-9a-fA-F]{8}-[0-9a-fA-F-]{27,})")
 
 
-def read_tui_log(path: Path, problems: list[str], max_lines: int = 2_000_000) -> list[tuple[datetime, str, str]]:
-    """(time, kind, line) for error lines in codex-tui.log."""
-    out: list[tuple[datetime, str, str]] = []
+def read_tui_log(path: Path, problems: list[str], max_lines: int = 2_000_000) -> list[tuple[datetime, str, str, str | None]]:
+    """(time, kind, message, thread id or None) for error lines in codex-tui.log."""
+    out: list[tuple[datetime, str, str, str | None]] = []
     try:
         with open(path, "rb") as fh:
             for n, raw in enumerate(fh):
@@ -411,11 +417,13 @@ def read_tui_log(path: Path, problems: list[str], max_lines: int = 2_000_000) ->
                 m = _LOG_TIME.match(line)
                 if not m:
                     continue
+                message = line[m.end():]
                 for kind, pattern in LOG_PATTERNS:
-                    if pattern.search(line):
+                    if pattern.search(message):
                         when = parse_time(m.group(1))
+                        thread = _THREAD.search(message)
                         if when:
-                            out.append((when, kind, line[:300]))
+                            out.append((when, kind, message.strip()[:300], thread.group(1) if thread else None))
                         break
     except OSError as exc:
         problems.append(f"{path}: {exc.strerror or exc}")

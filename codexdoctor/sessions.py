@@ -20,8 +20,8 @@ from codexdoctor.rollouts import Session, find_rollouts, parse_time, read_sessio
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404", "http 429", "http 500", "http 502", "http 503", "http 504")
 # Every server family's overflow words (the same list the live checks use); "context" alone is not one of them.
-CONTEXT_TEXT = tuple(m for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens"))
 CODEX_CONTEXT_TEXT = ("ran out of room",)
+CONTEXT_TEXT = tuple(m for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens")) + CODEX_CONTEXT_TEXT
 CHANNEL_TEXT = ("unexpected status", "stream disconnected", "Missing environment variable", "exceeded retry limit",
                 "does not exist", "not found", "Unauthorized", "Forbidden", "Reconnecting")
 CODEX_FIRST_REQUEST = 8500

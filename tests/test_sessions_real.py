@@ -1,0 +1,116 @@
+"""`sessions` on real Codex 0.171.0 rollouts (scripts/make_real_rollouts.py) and on log lines of concurrent sessions."""
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from codexdoctor.doctor import run_sessions
+from codexdoctor.rollouts import read_tui_log
+from codexdoctor.sessions import AmbiguousSession, Selection, build_check, classify_session, load
+from tests.rollout_factory import RolloutWriter
+
+REAL = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
+
+
+def report_for(home, folder, lang="en"):
+    report, _ = run_sessions({"HOME": str(home)}, home, (folder,), None, None, None, False, lang)
+    return report
+
+
+@pytest.mark.parametrize("family", ["vllm", "llamacpp", "litellm"])
+def test_every_family_overflow_is_context_with_the_servers_window(home, family):
+    report = report_for(home, REAL / f"overflow-{family}")
+    assert report.verdict.value == "context"
+    assert [f.code for f in report.findings if f.severity.value == "error"] == ["CTX012"]
+    d = report.checks[0].facts["sessions"][0]
+    assert d["kind"] == "context" and d["evidence"] == "the provider's context error"
+    assert d["real_window"] == 16000  # stated in the provider's error, not guessed from the last turn
+    assert "model_context_window = 16000" in report.findings[0].remedy[0]
+    assert not d["error"].startswith("{") and "None" not in report.findings[0].diagnosis
+
+
+def test_openai_style_overflow_is_codexs_own_message(home):
+    report = report_for(home, REAL / "overflow-turn-2.jsonl")
+    assert report.checks[0].facts["sessions"][0]["evidence"] in (
+        "Codex's context-window error", "the overflow signature (a token_count whose total equals the window, other counters zero)")
+
+
+def test_silent_truncation_is_context_with_the_ceiling(home):
+    report = report_for(home, REAL / "truncation-ollama")
+    assert report.verdict.value == "context"
+    assert [f.code for f in report.findings if f.severity.value == "error"] == ["CTX026"]
+    f = report.findings[0]
+    assert "14,000 tokens in turns 3, 4, 5" in f.diagnosis and "model_context_window = 14000" in f.remedy[0]
+
+
+def test_stable_break_across_three_sessions_of_one_provider_mixed_with_another_failure(home):
+    report = report_for(home, REAL / "stable-break-3")
+    codes = [f.code for f in report.findings if f.severity.value == "error"]
+    assert sorted(codes) == ["CTX013", "CTX014"]  # one window advice for the group, not one per session
+    cluster = next(f for f in report.findings if f.code == "CTX014")
+    assert "3 failed sessions of sim-model on `sim`" in cluster.diagnosis
+    assert report.verdict.value == "context"  # the majority, and the most recent failure
+    assert "3 failed session(s) of kind `context` and 1 of kind `channel`" in report.verdict_reason
+    groups = report.checks[0].facts["across"]["groups"]
+    assert {(g["provider"], g["pattern"]) for g in groups} == {("sim", "cluster"), ("other", None)}
+
+
+def test_short_ids_are_unique(home):
+    report = report_for(home, REAL / "stable-break-3")
+    ids = [d["short_id"] for d in report.checks[0].facts["sessions"]]
+    assert len(set(ids)) == len(ids) == 4 and all(len(i) > 8 and not i.endswith("-") for i in ids)
+
+
+def test_ambiguous_session_prefix_lists_the_matches(home, run):
+    with pytest.raises(AmbiguousSession) as info:
+        load([REAL / "stable-break-3"], Selection(session="01a22fca"), None)
+    assert len(info.value.matches) == 4
+    code, out, err = run("sessions", str(REAL / "stable-break-3"), "--session", "01a22fca")
+    assert code == 2 and "matches 4 sessions" in out + err and "01a22fca-0190" in out + err
+
+
+def test_concurrent_sessions_take_their_log_lines_by_thread_id(tmp_path):
+    start = datetime(2026, 11, 20, 9, 0, tzinfo=timezone.utc)
+    a = RolloutWriter(tmp_path / "sessions", start=start, session_id="01a22fca-0000-7000-8000-00000000000a")
+    b = RolloutWriter(tmp_path / "sessions", start=start, session_id="01a22fca-0000-7000-8000-00000000000b")
+    for w in (a, b):
+        w.turn(10000)
+        w.turn(11000, complete=False)
+        w.close()
+    log = tmp_path / "codex-tui.log"
+    log.write_text(
+        f"2026-11-20T09:00:05.429000Z ERROR session_loop{{thread_id={b.id}}}: codex_core::codex: unexpected status 401 "
+        "Unauthorized: Incorrect API key provided\n"
+        f"2026-11-20T09:00:06.000000Z ERROR session_loop{{thread_id={a.id}}}: codex_core::codex: Codex ran out of room in "
+        "the model's context window.\n"
+        "2026-11-20T09:00:07.429000Z INFO codex_core::codex: model_context_window=258400 for this turn\n")
+    sessions, _ = load([tmp_path / "sessions"], Selection(), log)
+    by_id = {s.id: s for s in sessions}
+    assert by_id[a.id].errors == ["Codex ran out of room in the model's context window."]
+    assert by_id[b.id].errors == ["unexpected status 401 Unauthorized: Incorrect API key provided"]
+    assert classify_session(by_id[a.id])["kind"] == "context" and classify_session(by_id[b.id])["kind"] == "channel"
+
+
+def test_log_patterns_ignore_timestamps_and_the_word_context(tmp_path):
+    log = tmp_path / "codex-tui.log"
+    log.write_text("2026-11-20T09:00:29.429Z INFO codex_core: turn started, model_context_window=258400\n"
+                   "2026-11-20T09:01:00.000Z WARN codex_core: using the default context for this model\n"
+                   "2026-11-20T09:02:00.000Z ERROR codex_core: unexpected status 429 Too Many Requests: slow down\n")
+    found = read_tui_log(log, [])
+    assert [kind for _, kind, _, _ in found] == ["429"]
+
+
+def test_chinese_sessions_report_for_a_group(home):
+    report = report_for(home, REAL / "stable-break-3", lang="zh")
+    assert "失败会话" in report.verdict_reason
+    assert any("`sim` 上 sim-model 的 3 个失败会话" in f.diagnosis for f in report.findings)
+
+
+def test_build_check_decision_only_when_both_causes(tmp_path):
+    w = RolloutWriter(tmp_path)
+    w.turn(10000)
+    w.turn(0, error="Codex ran out of room in the model's context window.", error_info="context_window_exceeded")
+    w.close()
+    sessions, _ = load([tmp_path], Selection(), None)
+    assert build_check(sessions, [], "x", "/home").facts["decision"] is None
