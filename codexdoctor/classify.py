@@ -247,6 +247,9 @@ def _classify_stream(ex: Exchange) -> Classified:
         return Classified("stream_incomplete", f"response.incomplete: {s.incomplete_reason}")
     if s.cut == "idle":
         return Classified("stream_idle", f"no event for the idle limit after {s.events} events")
+    if s.cut == "oversize":
+        return Classified("not_json", f"the stream went past codexdoctor's limits (16 MB, 100,000 events or a 1 MB line) "
+                                      f"after {s.events} events without completing")
     if s.cut == "deadline":
         return Classified("timeout", "the stream was still running at the deadline")
     if s.bad_lines and s.events <= s.bad_lines:

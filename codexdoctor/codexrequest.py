@@ -122,26 +122,49 @@ def environment_context(cwd: Path, shell: str, today: date) -> str:
             "<special>:root</special></entry></file_system></permission_profile></filesystem>\n</environment_context>")
 
 
-def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int], tokenizer: str = "o200k_base",
+def approx_tokens(text: str) -> int:
+    """Short variable text (a path, the environment item, a one-line prompt) when no tokenizer is loaded: o200k
+    averages about 3.6 bytes per token on such text; a few tokens either way on a request of ~8,500."""
+    return max(1, round(len(text.encode("utf-8")) / 3.6))
+
+
+def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int] | None = None, tokenizer: str = "o200k_base",
           cwd: Path | None = None, shell: str = "bash", max_output_tokens: int | None = 16,
-          today: date | None = None) -> FirstRequest:
-    """The body of Codex's first POST /responses for this config and folder, and its size."""
+          today: date | None = None, load_counter: Callable[[], tuple[Callable[[str], int], str]] | None = None) -> FirstRequest:
+    """The body of Codex's first POST /responses for this config and folder, and its size.
+
+    Codex's own instructions and tool schemas are counted once, at capture time (the template's `token_counts`), so
+    the tokenizer (~85 MB, ~0.5 s) is loaded through `load_counter` only when the user's own files need counting."""
     tpl = template()
     cwd = cwd or r.cwd or Path.cwd()
     home = str(r.codex_home)
+    found = discover_docs(r, cwd)
+    extra = r.merged.get("developer_instructions")
+    shipped = (tpl.get("token_counts") or {}).get(tokenizer)
+    if count is None and (found or (isinstance(extra, str) and extra.strip()) or not shipped) and load_counter is not None:
+        count, tokenizer = load_counter()
+        shipped = (tpl.get("token_counts") or {}).get(tokenizer)
+    small = count or approx_tokens  # variable short text: exact when a tokenizer is loaded
     skills = tpl["skills_instructions"].replace("{codex_home}", home)
     developer = [_message("developer", tpl["base_instructions"]),
                  _message("developer", skills, tpl["permissions_instructions"])]
-    parts: list[tuple[str, int]] = [("instructions", count(tpl["base_instructions"]) + PER_ITEM_TOKENS),
-                                    ("skills and permissions", count(skills) + count(tpl["permissions_instructions"]) + PER_ITEM_TOKENS)]
-    extra = r.merged.get("developer_instructions")
+    if shipped:
+        base_n = shipped["base_instructions"]
+        skills_n = shipped["skills_instructions"] + small(home) + shipped["permissions_instructions"]
+        tools_n = shipped["tools"]
+    else:
+        assert count is not None, "no shipped counts for this tokenizer and no tokenizer to count with"
+        base_n, skills_n = count(tpl["base_instructions"]), count(skills) + count(tpl["permissions_instructions"])
+        tools_n = count(json.dumps(tpl["tools"]))
+    parts: list[tuple[str, int]] = [("instructions", base_n + PER_ITEM_TOKENS),
+                                    ("skills and permissions", skills_n + PER_ITEM_TOKENS)]
     if isinstance(extra, str) and extra.strip():
         developer.append(_message("developer", extra))
-        parts.append(("developer_instructions", count(extra) + PER_ITEM_TOKENS))
+        parts.append(("developer_instructions", small(extra) + PER_ITEM_TOKENS))
     user_items = []
     docs: list[Doc] = []
-    found = discover_docs(r, cwd)
     if found:
+        assert count is not None
         global_text = "\n\n".join(t for scope, _, (t, _, _) in found if scope == "global")
         project_text = "\n\n".join(t for scope, _, (t, _, _) in found if scope == "project")
         body = global_text + ("\n\n--- project-doc ---\n\n" + project_text if global_text and project_text else project_text)
@@ -152,11 +175,11 @@ def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int], t
         parts.append(("AGENTS.md", count(text) + PER_ITEM_TOKENS))
     env_text = environment_context(cwd, shell, today or date.today())
     user_items.append(_message("user", env_text))
-    parts.append(("environment", count(env_text) + PER_ITEM_TOKENS))
+    parts.append(("environment", small(env_text) + PER_ITEM_TOKENS))
     user_items.append(_message("user", prompt))
-    parts.append(("prompt", count(prompt) + PER_ITEM_TOKENS))
+    parts.append(("prompt", small(prompt) + PER_ITEM_TOKENS))
     tools = json.loads(json.dumps(tpl["tools"]))
-    parts.insert(2, ("tool schemas", count(json.dumps(tools))))
+    parts.insert(2, ("tool schemas", tools_n))
     fields = dict(tpl["fields"])
     effort = r.merged.get("model_reasoning_effort")
     summary = r.merged.get("model_reasoning_summary")

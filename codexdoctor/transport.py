@@ -11,9 +11,10 @@ import json
 import os
 import ssl
 import threading
+import zlib
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 from urllib.parse import urlsplit
 
 import httpx
@@ -23,6 +24,73 @@ from codexdoctor import __version__
 TRANSIENT_FAILURES = ("timeout", "reset")
 BODY_EXCERPT = 300
 MAX_BODY = 256 * 1024
+# A stream may be endless, fast, one line that never ends, or a compression bomb: every read is capped.
+MAX_STREAM_BYTES = 16 * 1024 * 1024  # decoded bytes of one answer
+MAX_LINE = 1024 * 1024  # one SSE line
+MAX_EVENTS = 100_000
+MAX_TEXT = 200  # characters of answer text kept
+
+
+class Oversize(Exception):
+    """The answer went past one of the caps above; what was read so far still counts."""
+
+
+class Undecodable(Exception):
+    """The answer declares a Content-Encoding its bytes do not follow."""
+
+
+def bounded_bytes(resp: httpx.Response, limit: int) -> Iterator[bytes]:
+    """Decoded body bytes, at most `limit`, decompressing gzip/deflate ourselves with a cap (httpx would inflate a
+    whole chunk at once). Other encodings are not decoded: their bytes are not text we can use anyway."""
+    encoding = resp.headers.get("content-encoding", "").strip().lower()
+    decoder = None
+    if encoding in ("gzip", "x-gzip"):
+        decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    elif encoding == "deflate":
+        decoder = zlib.decompressobj()
+    produced = 0
+    for raw in resp.iter_raw():
+        data = b""
+        if decoder is None:
+            chunks = [raw]
+        else:
+            chunks = []
+            data = raw
+            while data and produced + sum(map(len, chunks)) < limit:
+                try:
+                    out = decoder.decompress(data, max(1, limit - produced - sum(map(len, chunks))))
+                except zlib.error as exc:
+                    raise Undecodable(f"the answer says Content-Encoding: {encoding}, but its bytes are not ({exc})") from None
+                chunks.append(out)
+                data = decoder.unconsumed_tail
+        for chunk in chunks:
+            if produced + len(chunk) > limit:
+                yield chunk[: limit - produced]
+                raise Oversize(f"more than {limit:,} bytes")
+            produced += len(chunk)
+            yield chunk
+        if decoder is not None and produced >= limit and (data or decoder.unconsumed_tail):
+            raise Oversize(f"more than {limit:,} bytes once decompressed")
+
+
+def bounded_lines(chunks: Iterator[bytes], max_line: int = MAX_LINE) -> Iterator[str]:
+    """SSE lines (LF, CRLF or CR) from byte chunks; a line longer than max_line stops the stream."""
+    buf = b""
+    for chunk in chunks:
+        buf += chunk
+        while True:
+            cut = min((i for i in (buf.find(b"\n"), buf.find(b"\r")) if i != -1), default=-1)
+            if cut == -1:
+                break
+            line, rest = buf[:cut], buf[cut + 1:]
+            if buf[cut:cut + 2] == b"\r\n":
+                rest = buf[cut + 2:]
+            buf = rest
+            yield line.decode("utf-8", "replace")
+        if len(buf) > max_line:
+            raise Oversize(f"an SSE line longer than {max_line:,} bytes")
+    if buf:
+        yield buf.decode("utf-8", "replace")
 
 
 class Deadline:
@@ -253,7 +321,9 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
         if kind == "response.output_text.delta" or (obj.get("choices") and _chat_delta(obj)):
             if first_token is None:
                 first_token = now
-            text.append(obj.get("delta") or _chat_delta(obj) or "")
+            if sum(map(len, text)) < MAX_TEXT:
+                delta = obj.get("delta") or _chat_delta(obj) or ""
+                text.append(delta if isinstance(delta, str) else "")
         if "error" in obj and kind in (None, "error") or kind == "error":
             error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
             return "error"
@@ -273,15 +343,19 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
                 incomplete = "length"
         return None
 
+    data_bytes = 0
     try:
         for line in lines:
             if deadline.expired:
                 cut = "deadline"
                 break
+            if events >= MAX_EVENTS:
+                cut = "oversize"
+                break
             if line == "":
                 if data_buf:
                     terminal = dispatch(event_name, "\n".join(data_buf)) or terminal
-                    data_buf, event_name = [], None
+                    data_buf, event_name, data_bytes = [], None, 0
                     if terminal in ("[DONE]", "response.completed", "response.failed", "response.incomplete", "error"):
                         break
                 continue
@@ -292,12 +366,20 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
             if name == "event":
                 event_name = value
             elif name == "data":
+                data_bytes += len(value)
+                if data_bytes > MAX_LINE:  # one event's data lines without the blank line that ends it
+                    cut = "oversize"
+                    break
                 data_buf.append(value)
             else:
                 bad += 1
         else:
             if data_buf:
                 terminal = dispatch(event_name, "\n".join(data_buf)) or terminal
+    except Oversize:
+        cut = "oversize"
+    except Undecodable:
+        cut = "undecodable"
     except httpx.ReadTimeout:
         cut = "idle"
     except (httpx.RemoteProtocolError, httpx.ReadError, httpx.StreamClosed):
@@ -329,13 +411,46 @@ def send(client: httpx.Client, method: str, url: str, *, headers: Mapping[str, s
     earlier: list[str] = []
     while True:
         attempt += 1
-        ex = _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s, clock)
+        ex = _bounded(lambda: _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s,
+                                         clock), deadline, cap_s)
+        if ex is None:  # headers still dripping in at the deadline: no read timeout ever fired
+            return Exchange(method, redact(url), failure="timeout", sent_key="Authorization" in headers,
+                            failure_detail="no complete answer at the deadline (the server was still sending its headers)",
+                            attempts=attempt, earlier=tuple(earlier))
         ex = Exchange(**{**ex.__dict__, "attempts": attempt, "earlier": tuple(earlier)})
         if attempt > retries or not is_transient(ex) or deadline.remaining() < backoff * 2:
             return ex
         earlier.append(str(ex.status) if ex.status is not None else str(ex.failure))
         sleep(min(backoff, deadline.remaining() / 2))
         backoff *= 2
+
+
+HARD_GRACE_S = 0.05
+
+
+def _bounded(fn: Callable[[], Exchange], deadline: Deadline, cap_s: float | None) -> Exchange | None:
+    """Run one exchange on a daemon thread and stop waiting at the deadline, whatever phase it is in.
+
+    httpx's timeouts are per read, so a server that drips its status line and headers a byte at a time never trips
+    them, and the response watchdog only exists once headers are complete. The abandoned thread is a daemon: it
+    dies with the process and holds nothing the report needs."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["ex"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            box["exc"] = exc
+
+    worker = threading.Thread(target=run, name="codexdoctor-request", daemon=True)
+    worker.start()
+    limit = deadline.remaining() if cap_s is None else min(deadline.remaining(), cap_s)
+    worker.join(limit + HARD_GRACE_S)
+    if worker.is_alive():
+        return None
+    if "exc" in box:
+        raise box["exc"]
+    return box["ex"]
 
 
 def is_transient(ex: Exchange) -> bool:
@@ -355,7 +470,8 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
     current = url
     for _hop in range(3):
         try:
-            req = client.build_request(method, current, headers=dict(headers), json=json_body,
+            # Only encodings bounded_bytes decodes with a cap (httpx would also offer br/zstd when installed).
+            req = client.build_request(method, current, headers={"Accept-Encoding": "gzip, deflate", **headers}, json=json_body,
                                        timeout=deadline.timeout(cap_s, idle_s if stream else None))
             resp = client.send(req, stream=True)
         except Exception as exc:  # noqa: BLE001 - translated into evidence
@@ -378,13 +494,14 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                 continue
             ctype = resp.headers.get("content-type", "")
             if stream and resp.status_code == 200 and "text/event-stream" in ctype:
-                stats = parse_sse(resp.iter_lines(), started, clock, idle_s, deadline)
+                stats = parse_sse(bounded_lines(bounded_bytes(resp, MAX_STREAM_BYTES)), started, clock, idle_s, deadline)
                 cut_at_deadline = stats.cut == "deadline"
+                failure = "deadline" if cut_at_deadline else "protocol" if stats.cut == "undecodable" else None
+                detail = (f"still streaming at the deadline after {stats.events} events" if cut_at_deadline else
+                          f"the answer says Content-Encoding: {resp.headers.get('content-encoding')}, but cannot be decoded"
+                          if failure == "protocol" else "")
                 return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
-                                stream=stats, sent_key="Authorization" in headers,
-                                failure="deadline" if cut_at_deadline else None,
-                                failure_detail=f"still streaming at the deadline after {stats.events} events"
-                                if cut_at_deadline else "")
+                                stream=stats, sent_key="Authorization" in headers, failure=failure, failure_detail=detail)
             body, failure, detail = _read_body(resp, deadline)
             parsed = None
             try:
@@ -405,11 +522,15 @@ def _read_body(resp: httpx.Response, deadline: Deadline) -> tuple[str, str | Non
     chunks: list[bytes] = []
     size = 0
     try:
-        for chunk in resp.iter_bytes():
+        for chunk in bounded_bytes(resp, MAX_BODY):
             chunks.append(chunk)
             size += len(chunk)
-            if size > MAX_BODY or deadline.expired:
+            if deadline.expired:
                 break
+    except Oversize:
+        pass  # the first MAX_BODY bytes are all a report needs
+    except Undecodable as exc:
+        return b"".join(chunks).decode("utf-8", "replace"), "protocol", str(exc)
     except Exception as exc:  # noqa: BLE001
         failure, detail = classify_exception(exc)
         if deadline.expired:

@@ -217,3 +217,32 @@ def test_builtin_provider_with_env_key_only_names_the_missing_login(home):
     report, _ = live(home, {"SIM_API_KEY": None, "OPENAI_API_KEY": "sk-only-in-env-0123456789"})
     assert report.verdict is Verdict.CONFIG and "ENV012" in codes(report)
     assert "--offline" not in report.verdict_reason
+
+
+@pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
+def test_shipped_token_counts_match_the_tokenizer(name):
+    """The template's counts spare loading the tokenizer (~85 MB) on every check; they must be the real ones."""
+    tpl = codexrequest.template()
+    tok = tokens.load(name)
+    shipped = tpl["token_counts"][name]
+    assert shipped["base_instructions"] == tok.count(tpl["base_instructions"])
+    assert shipped["tools"] == tok.count(json.dumps(tpl["tools"]))
+    assert shipped["skills_instructions"] == tok.count(tpl["skills_instructions"].replace("{codex_home}", ""))
+
+
+def test_without_user_files_no_tokenizer_is_loaded_and_the_size_is_close(home, tmp_path):
+    loads = []
+    tok = tokens.load("o200k_base")
+
+    def load_counter():
+        loads.append(1)
+        return tok.count, tok.name
+
+    project = tmp_path / "p"
+    project.mkdir()
+    quick = codexrequest.build(_resolve(home, project), "m", "Reply with: ok", cwd=project, load_counter=load_counter)
+    exact = codexrequest.build(_resolve(home, project), "m", "Reply with: ok", tok.count, cwd=project)
+    assert loads == [] and abs(quick.tokens - exact.tokens) <= 20
+    (project / "AGENTS.md").write_text("Rules.")
+    codexrequest.build(_resolve(home, project), "m", "Reply with: ok", cwd=project, load_counter=load_counter)
+    assert loads == [1]

@@ -113,9 +113,13 @@ def make_plan(ctx: CheckContext, first: bool = True) -> Plan:
     if wire == "responses" and first:
         from codexdoctor import tokens
 
-        tok = tokens.for_model(model)
-        first_request = codexrequest.build(ctx.resolution, model, CANARY_PROMPT, tok.count, tok.name, shell=ctx.shell.name,
-                                           max_output_tokens=CANARY_MAX_OUTPUT)
+        def load_counter():
+            tok = tokens.for_model(model)
+            return tok.count, tok.name
+
+        first_request = codexrequest.build(ctx.resolution, model, CANARY_PROMPT, tokenizer=tokens.encoding_for_model(model),
+                                           shell=ctx.shell.name, max_output_tokens=CANARY_MAX_OUTPUT,
+                                           load_counter=load_counter)
     return Plan(base, request_url, wire, model, _headers(ctx, ctx.key_value()), query, idle_s, first_request)
 
 
