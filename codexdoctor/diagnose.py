@@ -124,7 +124,7 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     from codexdoctor.transport import Deadline
 
     kind, detail, line, retries = pick(text)
-    shown = ctx.redactor(" ".join(line.split())[:300])
+    shown = ctx.redactor(" ".join(line.split()))[:300]  # redact before cutting
     evidence = (f"pasted: {shown}",) + ((f"Codex retried {retries} time(s) first (Reconnecting... lines)",) if retries else ())
     if kind == "missing_env":
         var = detail

@@ -508,7 +508,8 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                 parsed = json.loads(body) if body.strip() else None
             except ValueError:
                 parsed = None
-            excerpt = redact(" ".join(body.split())[:BODY_EXCERPT])
+            # Redact first, then cut: a key straddling the cut would otherwise leave its first characters behind.
+            excerpt = redact(" ".join(body.split()))[:BODY_EXCERPT]
             return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
                             excerpt, _redact_json(parsed, redact), failure, redact(detail), sent_key="Authorization" in headers)
         finally:

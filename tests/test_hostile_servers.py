@@ -96,12 +96,17 @@ def gzip_bomb(conn, _, stop):
                  b"Content-Length: %d\r\n\r\n" % len(bomb) + bomb)
 
 
-def echo_key_at_excerpt_boundary(conn, request, stop):
-    """A 401 whose body puts the key it received exactly where the 300-character excerpt is cut."""
-    auth = next((line.split(b" ", 2)[2] for line in request.split(b"\r\n") if line.lower().startswith(b"authorization:")), b"")
-    body = json.dumps({"error": {"message": "x" * 280 + " key " + auth.decode() + " rejected", "type": "invalid_request_error"}})
-    conn.sendall(b"HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
-                 % len(body.encode()) + body.encode())
+def echo_key_at(offset):
+    """A 401 whose body puts the key it received at `offset`, around where the 300-character excerpt is cut."""
+    def behave(conn, request, stop):
+        auth = next((line.split(b" ", 2)[2] for line in request.split(b"\r\n")
+                     if line.lower().startswith(b"authorization:")), b"").decode()
+        head = '{"detail": "'
+        body = head + "x" * (offset - len(head)) + auth + ' rejected"}'
+        assert not auth or body.index(auth) == offset
+        conn.sendall(b"HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n"
+                     % len(body.encode()) + body.encode())
+    return behave
 
 
 def configure_and_check(home, url, timeout=1.0):
@@ -121,8 +126,9 @@ def test_hostile_stream_ends_within_the_deadline_with_a_channel_finding(home, ra
     assert report.verdict.value == "channel", report.findings
 
 
-def test_key_echoed_at_the_excerpt_boundary_never_prints(home, raw_server):
-    server = raw_server(echo_key_at_excerpt_boundary)
+@pytest.mark.parametrize("offset", [250, 280, 290, 295, 299, 300])
+def test_key_echoed_at_the_excerpt_boundary_never_prints(home, raw_server, offset):
+    server = raw_server(echo_key_at(offset))
     report, ctx, _ = configure_and_check(home, server.url, timeout=3.0)
     assert report.verdict.value == "channel"
     for fmt in FORMATS:
