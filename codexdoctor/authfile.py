@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from codexdoctor import safefile
 from codexdoctor.redact import fingerprint
 
 VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -20,10 +21,12 @@ def read_auth_json(codex_home: Path) -> dict[str, Any]:
     """What the stored login is (mode, whether a key or tokens are stored), plus `_stored`: the raw key or None."""
     path = codex_home / "auth.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(safefile.read_capped(path).decode("utf-8"))
     except FileNotFoundError:
         return {"exists": False, "_stored": None}
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except safefile.Unreadable as exc:
+        return {"exists": True, "error": str(exc), "_stored": None}
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         return {"exists": True, "error": type(exc).__name__, "_stored": None}
     if not isinstance(data, dict):
         return {"exists": True, "error": "not a JSON object", "_stored": None}

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from codexdoctor import dotenvfile, tomlsource
+from codexdoctor import dotenvfile, safefile, tomlsource
 from codexdoctor.redact import shorten_home
 
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -198,7 +198,8 @@ _lookup = lookup
 
 def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in top.items():
-        if isinstance(value, Mapping) and isinstance(base.get(key), dict):
+        # Plain dict checks: tomllib makes dicts, and an ABC check per key costs seconds on a 100,000-key file.
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
             _deep_merge(base[key], value)
         else:
             base[key] = copy.deepcopy(value) if isinstance(value, (dict, list)) else value
@@ -217,11 +218,11 @@ def decode_config_bytes(raw: bytes) -> tuple[str, str]:
 def read_layer(kind: str, path: Path, home: Path) -> Layer:
     label = shorten_home(str(path), str(home))
     try:
-        raw = path.read_bytes()
+        raw = safefile.read_capped(path)
     except FileNotFoundError:
         return Layer(kind, label, path, exists=False)
-    except IsADirectoryError:
-        return Layer(kind, label, path, exists=True, read_error="is a directory, not a file")
+    except safefile.Unreadable as exc:  # a FIFO, device, socket, folder, symlink loop, or far too large
+        return Layer(kind, label, path, exists=True, read_error=str(exc))
     except OSError as exc:
         return Layer(kind, label, path, exists=True, read_error=exc.strerror or exc.__class__.__name__)
     try:

@@ -17,6 +17,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from codexdoctor import safefile
+
 CHUNK = 1 << 20
 MAX_LINE = 8 << 20  # longer lines are skipped (counted), never held in memory
 WANTED_EVENTS = {b"token_count", b"task_started", b"turn_started", b"task_complete", b"turn_complete",
@@ -166,7 +168,7 @@ def read_session(path: Path, keep_content: bool = False) -> Session:
     if m:
         s.id = m.group(2)
     try:
-        with open(path, "rb") as fh:
+        with safefile.open_regular(path) as fh:  # a FIFO named *.jsonl must not block the whole report
             for block in iter_blocks(fh, s):
                 if s.parsed == 0 and s.skipped_items == 0 and not s.legacy and b'"payload"' not in block[:block.find(b"\n")]:
                     s.legacy = True  # before Sep 2025: no {timestamp, type, payload} envelope
@@ -178,7 +180,7 @@ def read_session(path: Path, keep_content: bool = False) -> Session:
                     continue
                 _scan_block(s, block)
     except OSError as exc:
-        s.read_error = exc.strerror or type(exc).__name__
+        s.read_error = exc.strerror or str(exc) or type(exc).__name__
     return s
 
 
@@ -264,7 +266,7 @@ def _parse(s: Session, raw: bytes) -> None:
         text = raw.decode("utf-8", "replace")
     try:
         obj = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # a nesting bomb is one more unreadable line, not a crash
         s.bad_lines += 1
         return
     if not isinstance(obj, dict):
@@ -367,6 +369,8 @@ def find_rollouts(roots: Iterable[Path], problems: list[str]) -> list[Path]:
             found.append(root)
             continue
         if not root.is_dir():
+            if root.exists():
+                problems.append(f"{root}: not a regular file or folder")
             continue
         for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: problems.append(f"{e.filename}: {e.strerror}")):
             dirnames.sort()
@@ -409,7 +413,7 @@ def read_tui_log(path: Path, problems: list[str], max_lines: int = 2_000_000) ->
     """(time, kind, message, thread id or None) for error lines in codex-tui.log."""
     out: list[tuple[datetime, str, str, str | None]] = []
     try:
-        with open(path, "rb") as fh:
+        with safefile.open_regular(path) as fh:
             for n, raw in enumerate(fh):
                 if n >= max_lines:
                     break

@@ -197,11 +197,17 @@ RULES: tuple[Rule, ...] = (
          "`openai` provider is used, which needs `codex login`."),
     Rule("CFG002", "toml-syntax-error", "cfg.files", E, CONFIG,
          "Config is not valid TOML",
-         "{path}:{line}:{column}: {message}. Codex refuses to start with `Error loading config.toml`.",
-         ("Open {path} at line {line}, column {column} and fix the syntax: strings need double quotes "
+         "{location}: {message}. Codex refuses to start with `Error loading config.toml`.",
+         ("Open {path}{at_text} and fix the syntax: strings need double quotes "
           "(base_url = \"https://…\"), a key may appear only once per table, and a [table] header may appear only once.",
           "Run `codexdoctor check` again to confirm the file parses."),
-         lambda f: [dict(path=x["path"], **x["toml_error"]) for x in f.get("files", []) if "toml_error" in x],
+         lambda f: [dict(path=x["path"], **x["toml_error"],
+                         location=f"{x['path']}:{x['toml_error']['line']}:{x['toml_error']['column']}"
+                         if x["toml_error"].get("line") else x["path"],
+                         at_text=Loc(f" at line {x['toml_error']['line']}, column {x['toml_error']['column']}",
+                                     f" 第 {x['toml_error']['line']} 行第 {x['toml_error']['column']} 列处")
+                         if x["toml_error"].get("line") else "")
+                    for x in f.get("files", []) if "toml_error" in x],
          "Codex parses every config layer with a strict TOML parser and stops on the first error."),
     Rule("CFG003", "config-unreadable", "cfg.files", E, CONFIG,
          "Config file cannot be read",

@@ -28,9 +28,32 @@ class TomlProblem:
     column: int | None
 
 
+MAX_DEPTH = 64  # Codex's deepest real key is 4 levels; anything past this is hostile or broken
+
+
+def depth(obj: Any) -> int:
+    """How deeply tables and arrays nest, without recursion (so the check itself cannot overflow)."""
+    deepest, stack = 0, [(obj, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict):
+            children = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
 def parse(text: str) -> tuple[dict[str, Any] | None, TomlProblem | None]:
     try:
-        return tomllib.loads(text), None
+        data = tomllib.loads(text)
+    except RecursionError:
+        return None, TomlProblem(f"nested too deeply to read (more than {MAX_DEPTH} levels)", None, None)
     except TOMLDecodeError as exc:
         msg = str(exc)
         m = _POS.search(msg)
@@ -39,6 +62,9 @@ def parse(text: str) -> tuple[dict[str, Any] | None, TomlProblem | None]:
             line, col = int(m.group(1)), int(m.group(2))
             msg = _POS.sub("", msg).strip()
         return None, TomlProblem(msg, line, col)
+    if depth(data) > MAX_DEPTH:
+        return None, TomlProblem(f"keys or arrays nested more than {MAX_DEPTH} levels deep", None, None)
+    return data, None
 
 
 def split_dotted(key: str) -> list[str]:
@@ -49,6 +75,9 @@ def split_dotted(key: str) -> list[str]:
             raw = raw[1:-1]
         parts.append(raw)
     return parts
+
+
+KEY_LINES_MAX = 5000
 
 
 def key_lines(text: str) -> dict[tuple[str, ...], int]:
@@ -62,6 +91,8 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
     table: tuple[str, ...] = ()
     in_multiline: str | None = None
     for number, line in enumerate(text.splitlines(), start=1):
+        if number > KEY_LINES_MAX:  # positions for the keys a real config has; a 100,000-line file gets the first ones
+            break
         if in_multiline:
             if in_multiline in line:
                 in_multiline = None
@@ -86,5 +117,5 @@ def parse_override_value(raw: str) -> Any:
     """Codex parses `-c key=value` values as TOML, falling back to a plain string."""
     try:
         return tomllib.loads(f"v = {raw}")["v"]
-    except TOMLDecodeError:
+    except (TOMLDecodeError, RecursionError):
         return raw

@@ -39,15 +39,28 @@ WIRE_APIS = ("responses", "chat")
 CHAT_REMOVED_IN = (0, 97)
 
 
+# A pathological config (100,000 unknown keys, one huge dotted key) must still be checked in well under a second:
+# only this many keys get a near-miss search, and only keys of a plausible length.
+SUGGEST_MAX_KEYS = 500
+SUGGEST_MAX_LEN = 64
+
+
 def _suggest(key: str, known: tuple[str, ...], aliases: Mapping[str, str]) -> str | None:
+    if len(key) > SUGGEST_MAX_LEN:
+        return None
     norm = normalise_name(key)
     if norm in aliases:
         return aliases[norm]
     for candidate in known:
         if normalise_name(candidate) == norm:
             return candidate
-    close = [c for c in known if edit_distance(key.lower(), c) <= (1 if len(c) <= 5 else 2)]
-    return close[0] if close else None
+    lowered = key.lower()
+    for candidate in known:
+        limit = 1 if len(candidate) <= 5 else 2
+        # Edit distance is at least the length difference: most candidates never need the table.
+        if abs(len(candidate) - len(lowered)) <= limit and edit_distance(lowered, candidate) <= limit:
+            return candidate
+    return None
 
 
 def check_home(ctx: CheckContext) -> CheckResult:
@@ -254,6 +267,7 @@ def check_keys(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     unknown: list[dict[str, Any]] = []
     project_provider_keys: list[dict[str, str]] = []
+    examined = 0
     for layer in r.layers:
         if layer.data is None or layer.ignored:
             continue
@@ -261,6 +275,9 @@ def check_keys(ctx: CheckContext) -> CheckResult:
         for key in data:
             if key in TOP_LEVEL_WATCHED:
                 continue
+            examined += 1
+            if examined > SUGGEST_MAX_KEYS:
+                break
             suggestion = TOP_LEVEL_ALIASES.get(normalise_name(key)) or _suggest(key, TOP_LEVEL_WATCHED, {})
             if suggestion and suggestion != key:
                 unknown.append({"key": key, "table": "(top level)", "suggestion": suggestion,
@@ -273,6 +290,9 @@ def check_keys(ctx: CheckContext) -> CheckResult:
                 for key in table:
                     if key in PROVIDER_KEYS:
                         continue
+                    examined += 1
+                    if examined > SUGGEST_MAX_KEYS:
+                        break
                     if key == "model":
                         suggestion = "model (top level or in a profile, not in the provider table)"
                     else:
