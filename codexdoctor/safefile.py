@@ -25,7 +25,7 @@ def kind_of(mode: int) -> str | None:
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "a folder, not a file"
+        return "is a directory, not a file"
     if stat.S_ISFIFO(mode):
         return "a named pipe (FIFO), not a file"
     if stat.S_ISSOCK(mode):

@@ -91,14 +91,16 @@ def test_config_path_is_a_directory(home, capsys):
 
 def test_unreadable_config(home, capsys, monkeypatch):
     write(home, TAOTOKEN)
-    original = Path.read_bytes
+    import os
 
-    def denied(self):
-        if self.name == "config.toml":
+    original = os.open
+
+    def denied(path, *args, **kwargs):
+        if str(path).endswith("config.toml"):
             raise PermissionError(13, "Permission denied")
-        return original(self)
+        return original(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    monkeypatch.setattr("codexdoctor.safefile.os.open", denied)
     code, out, _ = run_cli(capsys, "check", "--offline")
     assert code == 1 and "CFG003" in out and "Permission denied" in out
 
