@@ -167,8 +167,15 @@ class Probe:
         headers = {**self.plan.headers, "Accept": "text/event-stream"}
         deadline = Deadline(min(self.settings.request_timeout_s, max(0.1, self.total.remaining())), self.clock)
         idle = min(self.plan.idle_s, self.settings.request_timeout_s)
+        def resend_ok() -> bool:
+            # A same-origin redirect sends the whole body again: it counts, and it must fit the budget first.
+            if not self._affordable(sent):
+                return False
+            self.spent += sent
+            return True
+
         ex = send(self.client, "POST", url, headers=headers, deadline=deadline, redact=self.ctx.redactor,
-                  json_body=self._body(items), stream=True, idle_s=idle)
+                  json_body=self._body(items), stream=True, idle_s=idle, resend_ok=resend_ok)
         kind = classify(ex, self.plan.wire)
         s = ex.stream
         reported = None

@@ -153,6 +153,7 @@ class Exchange:
     attempts: int = 1
     sent_key: bool = False
     earlier: tuple[str, ...] = ()  # what the retried attempts got: "502", "reset", ...
+    body_sends: int = 1  # how many times the request body went on the wire (same-origin redirects resend it)
 
     @property
     def ok(self) -> bool:
@@ -405,14 +406,15 @@ def _chat_delta(obj: dict) -> str | None:
 def send(client: httpx.Client, method: str, url: str, *, headers: Mapping[str, str], deadline: Deadline,
          redact: Callable[[str], str], json_body: Any = None, stream: bool = False, idle_s: float = 8.0,
          cap_s: float | None = None, retries: int = 0, backoff: float = 0.2, sleep=time.sleep,
-         clock: Callable[[], float] = time.perf_counter) -> Exchange:
+         clock: Callable[[], float] = time.perf_counter, resend_ok: Callable[[], bool] | None = None) -> Exchange:
+    """`resend_ok`: asked before a redirect sends the body again (the probe's budget); False stops there."""
     """One logical request with transient retries, same-origin redirects only, always an Exchange."""
     attempt = 0
     earlier: list[str] = []
     while True:
         attempt += 1
         ex = _bounded(lambda: _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s,
-                                         clock), deadline, cap_s)
+                                         clock, resend_ok), deadline, cap_s)
         if ex is None:  # headers still dripping in at the deadline: no read timeout ever fired
             return Exchange(method, redact(url), failure="timeout", sent_key="Authorization" in headers,
                             failure_detail="no complete answer at the deadline (the server was still sending its headers)",
@@ -462,13 +464,20 @@ def is_transient(ex: Exchange) -> bool:
     return ex.status is not None and ex.status >= 500
 
 
-def _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s, clock) -> Exchange:
+def _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s, clock,
+               resend_ok: Callable[[], bool] | None = None) -> Exchange:
     shown = redact(url)
     started = clock()
     if deadline.expired:
         return Exchange(method, shown, failure="deadline", failure_detail="the check's deadline was reached before this request")
     current = url
+    sends = 0
     for _hop in range(3):
+        if sends and json_body is not None and resend_ok is not None and not resend_ok():
+            return Exchange(method, redact(current), None, round((clock() - started) * 1000, 1), failure="redirect",
+                            failure_detail="same-origin redirect not followed: it would send the request again past the budget",
+                            sent_key="Authorization" in headers, body_sends=sends)
+        sends += 1
         try:
             # Only encodings bounded_bytes decodes with a cap (httpx would also offer br/zstd when installed).
             req = client.build_request(method, current, headers={"Accept-Encoding": "gzip, deflate", **headers}, json=json_body,
@@ -501,7 +510,8 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                           f"the answer says Content-Encoding: {resp.headers.get('content-encoding')}, but cannot be decoded"
                           if failure == "protocol" else "")
                 return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
-                                stream=stats, sent_key="Authorization" in headers, failure=failure, failure_detail=detail)
+                                stream=stats, sent_key="Authorization" in headers, failure=failure, failure_detail=detail,
+                                body_sends=sends)
             body, failure, detail = _read_body(resp, deadline)
             parsed = None
             try:
@@ -511,7 +521,8 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
             # Redact first, then cut: a key straddling the cut would otherwise leave its first characters behind.
             excerpt = redact(" ".join(body.split()))[:BODY_EXCERPT]
             return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
-                            excerpt, _redact_json(parsed, redact), failure, redact(detail), sent_key="Authorization" in headers)
+                            excerpt, _redact_json(parsed, redact), failure, redact(detail), sent_key="Authorization" in headers,
+                            body_sends=sends)
         finally:
             watchdog.cancel()
             resp.close()

@@ -174,3 +174,18 @@ def test_prefix_cache_not_working_with_server_specific_fix(home, sim_server):
 def test_prefix_cache_not_reported(home, sim_server):
     report, f = cache_probe(home, sim_server, prefix_cache=True, report_cached_tokens=False)
     assert f["cache_verdict"] == "not reported" and "CTX023" in codes(report)
+
+
+def test_same_origin_redirect_resends_count_and_never_pass_the_budget(home, sim_server):
+    """Every hop of a same-origin redirect sends the whole body again: it is counted, and refused past --budget."""
+    s = sim_server(api_key=KEY)
+    s.reconfigure(redirect_to=s.url + "/loop")  # every request answers 307 to the same origin, again and again
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=20000, budget=50_000, repeat=1))
+    f = facts(report)
+    posts = len([r for r in s.records if r.method == "POST"])
+    per_request = f["spent"] / posts
+    assert posts >= 2 and per_request == int(per_request)  # every POST on the wire was paid for, in whole bodies
+    tight, _ = probe(home, ProbeSettings(max_context=20000, budget=int(per_request * 1.5), repeat=1))
+    tight_posts = len([r for r in s.records if r.method == "POST"]) - posts
+    assert tight_posts == 1 and facts(tight)["spent"] <= int(per_request * 1.5)  # the resend would pass the budget
