@@ -261,21 +261,43 @@ def backup_path(path: Path, clock=time.localtime) -> Path:
     return candidate
 
 
+def write_target(path: Path) -> Path:
+    """The file to write: a config.toml that is a symlink (a dotfile manager's) is edited where it points."""
+    return Path(os.path.realpath(path))
+
+
+def _stale_temps(folder: Path, name: str) -> None:
+    """Temp files a killed earlier run left (kill -9 cannot be caught); they are ours by name."""
+    for leftover in folder.glob(f".{name}.*.tmp"):
+        try:
+            leftover.unlink()
+        except OSError:
+            pass
+
+
 def write_atomic(path: Path, original: bytes, new_text: str, secrets: Iterable[str]) -> Path:
-    """Backup, then temp file in the same folder, fsync, rename over; refuse if the file changed meanwhile."""
+    """Backup, then temp file in the same folder, fsync, rename over; refuse if the file changed meanwhile.
+
+    The backup is created with the original's mode (never world-readable for an instant); a symlinked config is
+    written at its target so the link survives; SIGTERM during the write still removes the temp file."""
     data = new_text.encode("utf-8")
     for secret in secrets:
         if secret and secret.encode() in data and secret.encode() not in original:
             raise FixError("the edit would write a secret into the config file; nothing was written")
+    path = write_target(path)
     if path.read_bytes() != original:
         raise FixError(f"{path.name} changed since codexdoctor read it; run fix again")
     mode = path.stat().st_mode & 0o7777
+    _stale_temps(path.parent, path.name)
     backup = backup_path(path)
-    with open(backup, "xb") as fh:
+    fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode & 0o777)
+    with os.fdopen(fd, "wb") as fh:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fh.fileno(), mode)  # exactly the original's (the umask may have taken bits away)
         fh.write(original)
         fh.flush()
         os.fsync(fh.fileno())
-    os.chmod(backup, mode)
+    previous = _terminate_as_exit()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -292,6 +314,8 @@ def write_atomic(path: Path, original: bytes, new_text: str, secrets: Iterable[s
         except OSError:
             pass
         raise
+    finally:
+        _restore(previous)
     if sys.platform != "win32":
         try:
             dir_fd = os.open(path.parent, os.O_RDONLY)
@@ -302,6 +326,27 @@ def write_atomic(path: Path, original: bytes, new_text: str, secrets: Iterable[s
         except OSError:
             pass
     return backup
+
+
+def _terminate_as_exit():
+    """Turn SIGTERM into SystemExit while the temp file exists, so the cleanup above runs."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+        return None
+
+    def stop(signum, frame):  # noqa: ARG001
+        raise SystemExit(128 + signum)
+
+    return signal.signal(signal.SIGTERM, stop)
+
+
+def _restore(previous) -> None:
+    import signal
+
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @dataclass(frozen=True)
@@ -327,5 +372,10 @@ def prepare(plan_edits: list[Edit]) -> list[FileChange]:
         for e in sorted(edits, key=lambda e: e.op != "rename"):  # renames first: a value may then be set on the new key
             text = apply_edit(text, e)
         verify(before, text, edits)
-        changes.append(FileChange(path, edits[0].shown, original, before, text, tuple(edits)))
+        shown = edits[0].shown
+        if path.is_symlink():  # dotfile managers link config.toml: the edit goes to the file it points at
+            from codexdoctor.redact import shorten_home
+
+            shown = f"{shown} (symlink to {shorten_home(str(write_target(path)), os.path.expanduser('~'))})"
+        changes.append(FileChange(path, shown, original, before, text, tuple(edits)))
     return changes

@@ -40,8 +40,9 @@ class Undecodable(Exception):
 
 
 def bounded_bytes(resp: httpx.Response, limit: int) -> Iterator[bytes]:
-    """Decoded body bytes, at most `limit`, decompressing gzip/deflate ourselves with a cap (httpx would inflate a
-    whole chunk at once). Other encodings are not decoded: their bytes are not text we can use anyway."""
+    """Decoded body bytes, at most `limit`, decompressing gzip/deflate ourselves in 64 KB steps (httpx would inflate
+    a whole chunk at once: a 64 KB bomb becomes 64 MB). Other encodings are not decoded: their bytes are no text we
+    can use anyway. Raises Oversize past the limit, Undecodable for bytes that do not follow their encoding."""
     encoding = resp.headers.get("content-encoding", "").strip().lower()
     decoder = None
     if encoding in ("gzip", "x-gzip"):
@@ -50,27 +51,23 @@ def bounded_bytes(resp: httpx.Response, limit: int) -> Iterator[bytes]:
         decoder = zlib.decompressobj()
     produced = 0
     for raw in resp.iter_raw():
-        data = b""
-        if decoder is None:
-            chunks = [raw]
-        else:
-            chunks = []
-            data = raw
-            while data and produced + sum(map(len, chunks)) < limit:
+        data = raw
+        while data:
+            room = limit - produced
+            if room <= 0:
+                raise Oversize(f"more than {limit:,} bytes" + (" once decompressed" if decoder else ""))
+            if decoder is None:
+                out, data = data[:room], data[room:]
+            else:
                 try:
-                    out = decoder.decompress(data, max(1, limit - produced - sum(map(len, chunks))))
+                    out = decoder.decompress(data, min(1 << 16, room))
                 except zlib.error as exc:
                     raise Undecodable(f"the answer says Content-Encoding: {encoding}, but its bytes are not ({exc})") from None
-                chunks.append(out)
                 data = decoder.unconsumed_tail
-        for chunk in chunks:
-            if produced + len(chunk) > limit:
-                yield chunk[: limit - produced]
-                raise Oversize(f"more than {limit:,} bytes")
-            produced += len(chunk)
-            yield chunk
-        if decoder is not None and produced >= limit and (data or decoder.unconsumed_tail):
-            raise Oversize(f"more than {limit:,} bytes once decompressed")
+            if not out:
+                break
+            produced += len(out)
+            yield out
 
 
 def bounded_lines(chunks: Iterator[bytes], max_line: int = MAX_LINE) -> Iterator[str]:

@@ -186,3 +186,44 @@ def test_live_fixes_api001_model002_ctx001(home, run, sim_server, monkeypatch):
     assert "model_context_window = 32768" in text and "model_auto_compact_token_limit = 26214" in text
     import tomllib
     assert tomllib.loads(text)["model_providers"]["sim"]["name"] == "sim"
+
+
+def test_symlinked_config_is_edited_at_its_target(home, run, key):
+    dotfiles = home / "dotfiles"
+    dotfiles.mkdir()
+    target = dotfiles / "codex.toml"
+    target.write_text(messy(wire_line='wire_api = "chat"'))
+    link = home / ".codex" / "config.toml"
+    link.parent.mkdir(exist_ok=True)
+    link.symlink_to(target)
+    code, out, _ = run_fix(run, "--yes")
+    assert code == 0 and link.is_symlink() and os.readlink(link) == str(target)  # the dotfile manager's link survives
+    assert 'wire_api = "responses"' in target.read_text()
+    assert "(symlink to ~/dotfiles/codex.toml)" in out
+    assert [p.name for p in dotfiles.iterdir() if ".bak-" in p.name]  # the backup sits beside the real file
+
+
+def test_backup_is_created_with_the_originals_mode(home, key, monkeypatch):
+    from codexdoctor import fix
+
+    path = write_config(home, messy(wire_line='wire_api = "chat"'))
+    os.chmod(path, 0o600)
+    modes = []
+    original_open = os.open
+
+    def recording_open(file, flags, mode=0o777, *args, **kwargs):
+        if ".bak-" in str(file):
+            modes.append(mode)
+        return original_open(file, flags, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", recording_open)
+    fix.write_atomic(path, path.read_bytes(), path.read_text().replace('"chat"', '"responses"'), [])
+    assert modes == [0o600]  # never created world-readable, not even before a chmod
+
+
+def test_temp_files_of_a_killed_run_are_removed(home, run, key):
+    path = write_config(home, messy(wire_line='wire_api = "chat"'))
+    stale = path.parent / ".config.toml.k1ll3d.tmp"
+    stale.write_text("half-written")
+    run_fix(run, "--yes")
+    assert not stale.exists() and not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
