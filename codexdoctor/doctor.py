@@ -213,16 +213,18 @@ def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], la
     roots = list(paths) or [codex_home / "sessions", codex_home / "archived_sessions"]
     selection = sessions_mod.Selection(last=last, since=since.replace(tzinfo=timezone.utc) if since else None,
                                        session=session_id, show_content=show_content)
-    loaded, problems = sessions_mod.load(roots, selection, codex_home / "log" / "codex-tui.log")
-    shown = ", ".join(shorten_home(str(r), str(home)) for r in roots)
     limit = ctx.resolution.merged.get("model_auto_compact_token_limit")
-    check = sessions_mod.build_check(loaded, [shorten_home(p, str(home)) for p in problems], shown, str(home),
-                                     limit if isinstance(limit, int) and limit > 0 else None)
+    limit = limit if isinstance(limit, int) and limit > 0 else None
+    loaded, problems = sessions_mod.summarize(roots, selection, codex_home / "log" / "codex-tui.log", limit)
+    shown = ", ".join(shorten_home(str(r), str(home)) for r in roots)
+    check = sessions_mod.build_check(loaded, [shorten_home(p, str(home)) for p in problems], shown, str(home), limit)
     user_config = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
     check = replace(check, facts={**check.facts, "user_config": user_config,
                                   "sessions": [{**d, "user_config": user_config} for d in check.facts["sessions"]]})
+    # Charts and detail for the most recent failing sessions only: a corpus of thousands stays one screenful per session.
     failing = {d["id"] for d in check.facts["sessions"] if d["kind"] != "none"}
-    detail = {d["id"] for d in check.facts["sessions"]} if (session_id or len(loaded) <= 3) else failing
+    failing = set(sorted(failing, key=lambda i: next(d["start"] or "" for d in check.facts["sessions"] if d["id"] == i))[-10:])
+    detail = {d["id"] for d in check.facts["sessions"]} if (session_id or loaded.total <= 3) else failing
     report = build_report("sessions", ctx, [check], evaluate([check], lang=lang), True,
                           ["Read offline from Codex's own logs; no request was sent."] +
                           ([] if show_content else ["Message contents are not shown (--show-content shows them)."]),

@@ -361,23 +361,39 @@ def _legacy(s: Session, obj: dict[str, Any]) -> None:
         s.turns.append(Turn(len(s.turns) + 1, None))
 
 
-def find_rollouts(roots: Iterable[Path], problems: list[str]) -> list[Path]:
-    """Every rollout-*.jsonl below the roots (files are taken as given); symlink loops are not followed."""
-    found: list[Path] = []
+def iter_rollouts(roots: Iterable[Path], problems: list[str]) -> Iterator[Path]:
+    """Every rollout-*.jsonl below the roots, streamed (a folder of a million files is never listed at once);
+    files are taken as given; symlinked folders are not followed, so loops cannot hang it."""
     for root in roots:
         if root.is_file():
-            found.append(root)
+            yield root
             continue
         if not root.is_dir():
             if root.exists():
                 problems.append(f"{root}: not a regular file or folder")
             continue
-        for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: problems.append(f"{e.filename}: {e.strerror}")):
-            dirnames.sort()
-            for name in sorted(filenames):
-                if name.endswith(".jsonl") and name != "history.jsonl":
-                    found.append(Path(dirpath) / name)
-    return found
+        stack = [str(root)]
+        while stack:
+            folder = stack.pop()
+            try:
+                with os.scandir(folder) as entries:
+                    subfolders = []
+                    for entry in entries:
+                        try:
+                            if entry.is_dir(follow_symlinks=False):
+                                subfolders.append(entry.path)
+                            elif entry.name.endswith(".jsonl") and entry.name != "history.jsonl":
+                                yield Path(entry.path)
+                        except OSError:
+                            continue
+            except OSError as exc:
+                problems.append(f"{folder}: {exc.strerror or exc}")
+                continue
+            stack.extend(sorted(subfolders, reverse=True))
+
+
+def find_rollouts(roots: Iterable[Path], problems: list[str]) -> list[Path]:
+    return sorted(iter_rollouts(roots, problems))
 
 
 def parse_time(value: str | None) -> datetime | None:

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from codexdoctor.classify import CONTEXT_MARKERS, context_numbers, summarize_text
 from codexdoctor.model import CheckResult, Section, Status
-from codexdoctor.rollouts import Session, find_rollouts, parse_time, read_session, read_tui_log
+from codexdoctor.rollouts import Session, find_rollouts, iter_rollouts, parse_time, read_session, read_tui_log
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404", "http 429", "http 500", "http 502", "http 503", "http 504")
 # Every server family's overflow words (the same list the live checks use); "context" alone is not one of them.
@@ -90,6 +90,93 @@ def load(roots: Iterable[Path], selection: Selection, tui_log: Path | None) -> t
     if tui_log is not None and tui_log.is_file():
         attach_errors(sessions, read_tui_log(tui_log, problems))
     return sessions, problems
+
+
+LIST_MAX = 100  # sessions listed (the most recent)
+FAILING_MAX = 10_000  # failing sessions kept (slimmed) for the cross-session analysis
+FAILING_LISTED = 200  # failing sessions that get rows and findings of their own
+BATCH = 2000  # rollouts read and summarised at a time: a million small files never sit in memory at once
+
+
+@dataclass
+class Summaries:
+    """What the report needs from any number of sessions, in bounded memory."""
+
+    listed: list[dict[str, Any]]
+    failing: list[dict[str, Any]]
+    total: int
+    failed: int
+    unreadable_lines: int
+
+
+def _slim(d: dict[str, Any]) -> dict[str, Any]:
+    """A failing session beyond the listed ones: enough for the cross-session analysis, none of the per-turn detail."""
+    return {**d, "contexts": [], "previews": [], "cache": {**d["cache"], "turns": []}, "outsized": []}
+
+
+def summarize(roots: Iterable[Path], selection: Selection, tui_log: Path | None,
+              compact_limit: int | None = None) -> tuple[Summaries, list[str]]:
+    """Read and classify every rollout in batches, keeping only bounded lists (most recent first)."""
+    import heapq
+
+    import itertools
+
+    problems: list[str] = []
+    files = iter_rollouts(roots, problems)
+    errors = read_tui_log(tui_log, problems) if tui_log is not None and tui_log.is_file() else []
+    recent: list[tuple[str, int, dict[str, Any]]] = []
+    failing: list[tuple[str, int, dict[str, Any]]] = []
+    total = failed = bad = 0
+    exact: list[dict[str, Any]] = []
+    prefix_ids: list[str] = []
+    serial = 0
+    while True:
+        paths = list(itertools.islice(files, BATCH))
+        if not paths:
+            break
+        batch = read_all(paths, selection.show_content)
+        if selection.session:
+            batch = [x for x in batch if x.id and x.id.startswith(selection.session)]
+            prefix_ids += [str(x.id) for x in batch]
+        if selection.since:
+            floor = datetime.min.replace(tzinfo=selection.since.tzinfo)
+            batch = [x for x in batch if (parse_time(x.start) or floor) >= selection.since]
+        if errors:
+            attach_errors(batch, errors)
+        for session in batch:
+            d = classify_session(session, compact_limit)
+            if selection.session and session.id == selection.session:
+                exact.append(d)
+            total += 1
+            bad += session.bad_lines + session.huge_lines + session.decode_errors + int(session.truncated_tail)
+            key = (d["start"] or "", serial)
+            serial += 1
+            heapq.heappush(recent, (*key, d))
+            if len(recent) > LIST_MAX:
+                heapq.heappop(recent)
+            if d["kind"] != "none":
+                failed += 1
+                heapq.heappush(failing, (*key, d))
+                if len(failing) > FAILING_MAX:
+                    heapq.heappop(failing)
+        del batch
+    if selection.session:
+        if exact:
+            recent, failing = [(d["start"] or "", 0, d) for d in exact], [(d["start"] or "", 0, d) for d in exact if d["kind"] != "none"]
+            total, failed = len(exact), len(failing)
+        elif len(prefix_ids) > 1:
+            raise AmbiguousSession(selection.session, sorted(prefix_ids))
+    listed = [d for _, _, d in sorted(recent, key=lambda t: t[:2])]
+    failing_sorted = [d for _, _, d in sorted(failing, key=lambda t: t[:2])]
+    if selection.last:
+        listed = listed[-selection.last:]
+        keep = {d["id"] for d in listed}
+        failing_sorted = [d for d in failing_sorted if d["id"] in keep]
+        total, failed = len(listed), len(failing_sorted)
+    listed_ids = {d["id"] for d in listed}
+    failing_sorted = [d if d["id"] in listed_ids or i >= len(failing_sorted) - FAILING_LISTED else _slim(d)
+                      for i, d in enumerate(failing_sorted)]
+    return Summaries(listed, failing_sorted, total, failed, bad), problems
 
 
 def attach_errors(sessions: list[Session], errors: list[tuple]) -> None:
@@ -266,26 +353,40 @@ def across(sessions: list[dict[str, Any]]) -> dict[str, Any]:
     return main
 
 
-def build_check(sessions: list[Session], problems: list[str], show: Path | str, home: str,
+def build_check(sessions: list[Session] | Summaries, problems: list[str], show: Path | str, home: str,
                 compact_limit: int | None = None) -> CheckResult:
+    if isinstance(sessions, Summaries):
+        return _build_from(sessions, problems, show)
     data = [classify_session(s, compact_limit) for s in sessions]
-    unique_ids(data)
-    summary = across(data)
+    lines_bad = sum(s.bad_lines + s.huge_lines + s.decode_errors + int(s.truncated_tail) for s in sessions)
+    failing = [d for d in data if d["kind"] != "none"]
+    return _build_from(Summaries(data, failing, len(data), len(failing), lines_bad), problems, show)
+
+
+def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> CheckResult:
+    listed_ids = {d["id"] for d in summaries.listed}
+    recent_failing = [d for d in summaries.failing[-FAILING_LISTED:] if d["id"] not in listed_ids]
+    data = sorted(summaries.listed + recent_failing, key=lambda d: d["start"] or "")
+    unique_ids(data + summaries.failing)
+    summary = across(summaries.failing)
     clustered = {i for g in summary["groups"] if g["pattern"] == "cluster" for i in g["ids"]}
     for d in data:
         d["in_cluster"] = d["id"] in clustered  # the group's advice (CTX014) replaces the per-session one
-    lines_bad = sum(s.bad_lines + s.huge_lines + s.decode_errors + int(s.truncated_tail) for s in sessions)
-    facts = {"sessions": data, "across": summary, "problems": problems, "unreadable_lines": lines_bad,
-             "count": len(data), "failed": sum(1 for d in data if d["kind"] != "none"), "where": str(show)}
-    evidence = [f"{len(data)} session(s) read from {show}"] + [f"read problem: {p}" for p in problems[:5]]
+    lines_bad = summaries.unreadable_lines
+    facts = {"sessions": data, "across": summary, "problems": problems[:50], "unreadable_lines": lines_bad,
+             "count": summaries.total, "failed": summaries.failed, "where": str(show),
+             "not_listed": summaries.total - len(data)}
+    evidence = [f"{summaries.total:,} session(s) read from {show}"] + [f"read problem: {p}" for p in problems[:5]]
+    if facts["not_listed"] > 0:
+        evidence.append(f"{facts['not_listed']:,} older session(s) counted but not listed")
     if lines_bad:
         evidence.append(f"{lines_bad} unreadable line(s) skipped (half-written, corrupted, overlong or non-UTF-8)")
     if not data:
         return CheckResult("ctx.sessions", "Session logs", Status.SKIP, f"no session logs found in {show}", facts, tuple(evidence))
-    failing = [d for d in data if d["kind"] in ("context", "channel", "unknown")]
+    failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
     facts["decision"] = decide(failing)
     status = Status.FAIL if failing else Status.PASS
-    text = f"{len(data)} session(s), {len(failing)} failed" + (
+    text = f"{summaries.total} session(s), {summaries.failed} failed" + (
         f" ({', '.join(sorted({d['kind'] for d in failing}))})" if failing else "")
     return CheckResult("ctx.sessions", "Session logs", status, text, facts, tuple(evidence))
 
@@ -316,7 +417,10 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
                      d["turns"], peak, share, d["compactions"], d["ended"], d["kind"] if d["kind"] != "none" else "-"))
     headers = (("会话", "开始", "codex", "模型", "轮数", "峰值上下文", "占窗口", "压缩次数", "结束方式", "失败类型") if zh else
                ("session", "start", "codex", "model", "turns", "peak context", "of window", "compactions", "ended", "failure"))
-    out = [Section("sessions.summary", t("Sessions", "会话"), headers, tuple(rows))]
+    hidden = check.facts.get("not_listed") or 0
+    note = (t(f"{hidden:,} older session(s) were read and counted but are not listed; --last, --since or --session "
+              "selects others.", f"另有 {hidden:,} 个较早的会话已读取并计入，但没有列出；用 --last、--since 或 --session 选择其他会话。"),)
+    out = [Section("sessions.summary", t("Sessions", "会话"), headers, tuple(rows), lines=note if hidden > 0 else ())]
     for d in data:
         if d["id"] not in detail_ids and d["short_id"] not in detail_ids:
             continue

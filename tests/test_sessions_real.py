@@ -114,3 +114,22 @@ def test_build_check_decision_only_when_both_causes(tmp_path):
     w.close()
     sessions, _ = load([tmp_path], Selection(), None)
     assert build_check(sessions, [], "x", "/home").facts["decision"] is None
+
+
+def test_large_corpus_is_summarised_in_bounded_lists(tmp_path, monkeypatch):
+    """Thousands of sessions: every one is counted, only the most recent are listed (memory stays bounded)."""
+    from codexdoctor import sessions as sessions_mod
+
+    monkeypatch.setattr(sessions_mod, "LIST_MAX", 5)
+    monkeypatch.setattr(sessions_mod, "BATCH", 7)
+    for i in range(30):
+        w = RolloutWriter(tmp_path, start=datetime(2026, 11, 1, 9, i, tzinfo=timezone.utc))
+        w.turn(10000)
+        if i % 10 == 0:
+            w.turn(0, error="unexpected status 401 Unauthorized: bad key")
+        w.close()
+    summaries, _ = sessions_mod.summarize([tmp_path], Selection(), None)
+    assert summaries.total == 30 and summaries.failed == 3 and len(summaries.listed) == 5
+    assert [d["start"][:16] for d in summaries.listed] == [f"2026-11-01T09:{m:02d}" for m in range(25, 30)]
+    check = build_check(summaries, [], "x", "/home")
+    assert check.facts["count"] == 30 and check.facts["not_listed"] == 30 - len(check.facts["sessions"])
