@@ -118,14 +118,14 @@ def test_codex_home_is_a_file(home, capsys, monkeypatch, tmp_path):
 def test_unreadable_sessions_directory(home, capsys, monkeypatch):
     sessions = home / ".codex" / "sessions"
     sessions.mkdir(parents=True)
-    real_walk = os.walk
+    real_scandir = os.scandir
 
-    def failing_walk(top, onerror=None, **kw):
-        if onerror:
-            onerror(PermissionError(13, "Permission denied", str(top)))
-        return iter(())
+    def failing_scandir(path="."):
+        if str(path).endswith("sessions"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
 
-    monkeypatch.setattr(os, "walk", failing_walk)
+    monkeypatch.setattr(os, "scandir", failing_scandir)
     code, out, _ = run_cli(capsys, "sessions", "--verbose")
     assert code == 0 and "Permission denied" in out
     monkeypatch.setattr(os, "walk", real_walk)
