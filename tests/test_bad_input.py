@@ -128,7 +128,7 @@ def test_unreadable_sessions_directory(home, capsys, monkeypatch):
     monkeypatch.setattr(os, "scandir", failing_scandir)
     code, out, _ = run_cli(capsys, "sessions", "--verbose")
     assert code == 0 and "Permission denied" in out
-    monkeypatch.setattr(os, "walk", real_walk)
+    monkeypatch.setattr(os, "scandir", real_scandir)
 
 
 @pytest.mark.parametrize("args", [("sessions", "--since", "yesterday"), ("probe", "--budget", "-5"),
