@@ -21,8 +21,19 @@ def fingerprint(secret: str) -> str:
     return f"{len(secret)} chars, sha256:{digest}"
 
 
+# Query parameters whose value is a credential by name; anything else is shown unless the value looks like a key.
+# A landing page's ?utm_source=blog is a tracking tag the user must see to recognise it.
+_SECRET_PARAM = re.compile(r"(key|token|secret|sig|signature|pass|password|pwd|auth|credential|session|code|jwt)",
+                           re.I)
+
+
+def _secret_value(key: str, value: str) -> bool:
+    return bool(_SECRET_PARAM.search(key)) or bool(_KEYLIKE.search(value)) or (
+        len(value) >= 20 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
+
+
 def redact_url(url: str) -> str:
-    """Drop user-info and query values; keep scheme, host, port, path and query keys."""
+    """Drop user-info and credential-looking query values; keep scheme, host, port, path and the rest."""
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -38,7 +49,8 @@ def redact_url(url: str) -> str:
         masked = []
         for piece in query.split("&"):
             key, eq, value = piece.partition("=")
-            masked.append(f"{key}{eq}{'***' if value and not value.startswith('<redacted') else value}")
+            secret = value and not value.startswith("<redacted") and _secret_value(key, value)
+            masked.append(f"{key}{eq}{'***' if secret else value}")
         query = "&".join(masked)
     fragment = "***" if parts.fragment else ""
     return urlunsplit(SplitResult(parts.scheme, netloc, parts.path, query, fragment))

@@ -432,7 +432,7 @@ RULES: tuple[Rule, ...] = (
     Rule("ENV007", "env-key-bearer-prefix", "env.key", E, CONFIG,
          "Key value starts with `Bearer `",
          "${env_key} starts with `Bearer `; Codex adds that itself, so the provider receives `Bearer Bearer …`.",
-         ("Remove the prefix and set only the key: {set_cmd}",),
+         ("Remove the prefix, keeping the key itself: {strip_bearer_cmd}",),
          once(lambda f: "bearer prefix" in f["problems"])),
     Rule("ENV008", "env-key-non-ascii", "env.key", E, CONFIG,
          "Key value has non-ASCII characters",
@@ -501,7 +501,7 @@ RULES: tuple[Rule, ...] = (
     # ---- URL: base_url as written ---------------------------------------------------------------
     Rule("URL001", "base-url-not-http", "url.base_url", E, CONFIG,
          "base_url is not an http(s) URL",
-         "base_url = {shown!r} ({where}) {malformed}.",
+         "base_url = \"{shown}\" ({where}) {malformed}.",
          ("Write the full URL with scheme and host in {where}, e.g. base_url = \"https://api.example.com/v1\".",),
          once(lambda f: bool(f.get("malformed")))),
     Rule("URL002", "base-url-whitespace", "url.base_url", E, CONFIG,
@@ -512,7 +512,7 @@ RULES: tuple[Rule, ...] = (
          once(lambda f: f.get("whitespace") and not f.get("malformed"))),
     Rule("URL003", "base-url-ends-in-v1", "url.base_url", W, CONFIG,
          "base_url ends in /v1: the provider decides",
-         "base_url = {shown!r} ends in /v1, so Codex calls {request_url}. Codex never adds or removes /v1; some "
+         "base_url = \"{shown}\" ends in /v1, so Codex calls {request_url}. Codex never adds or removes /v1; some "
          "gateways serve /v1/responses, others (e.g. ones documented as …/api) 404 on it.",
          ("Run `codexdoctor check` without --offline: it calls the real endpoint and, on a 404, tries the variants and names the base_url that works.",
           "Use the base URL exactly as your provider's Codex/OpenAI-compatible documentation gives it."),
@@ -521,7 +521,7 @@ RULES: tuple[Rule, ...] = (
                                                                     "reset", "proxy", "protocol", "redirect"))),
     Rule("URL004", "base-url-query-string", "url.base_url", E, CONFIG,
          "base_url has a query string or fragment",
-         "base_url = {shown!r} ({where}) carries `?…` or `#…` (often a landing-page link such as ?utm_source=…); "
+         "base_url = \"{shown}\" ({where}) carries `?…` or `#…` (often a landing-page link such as ?utm_source=…); "
          "Codex appends /responses after it and the request URL breaks.",
          ("In {where}, set base_url = \"{suggested}\"",
           "If the provider really needs query parameters (e.g. Azure api-version), put them in query_params = {{ key = \"value\" }}."),
@@ -753,7 +753,7 @@ RULES: tuple[Rule, ...] = (
                      if f.get("catalog_closest") else ""}] if f["kind"] == "model_not_found" else []),
     Rule("MODEL002", "model-id-case-or-whitespace", "api.catalog", E, CHANNEL,
          "Model ID differs only in case or spaces",
-         "model = {model!r} is in the catalog as {closest_first!r} ({match} mismatch), and the provider did not accept it.",
+         "model = \"{model}\" is in the catalog as \"{closest_first}\" ({match} mismatch), and the provider did not accept it.",
          ("Set model = \"{closest_first}\" in {model_origin}.",),
          lambda f: [{"closest_first": f["closest"][0], "match": Loc(f["match"], "大小写" if f["match"] == "case" else "空格")}]
          if f.get("match") in ("case", "whitespace") and f.get("closest")
@@ -1040,7 +1040,7 @@ def _commands(f: Mapping[str, Any]) -> dict[str, Any]:
     var = f.get("env_key")
     if is_var_name(var):
         out.update(set_cmd=both(lambda k: sh.set_var(var, k)), persist_cmd=both(lambda k: sh.persist_var(var, k)),
-                   strip_cmd=sh.strip_var(var), fp_cmd=sh.fingerprint_var(var))
+                   strip_cmd=sh.strip_var(var), fp_cmd=sh.fingerprint_var(var), strip_bearer_cmd=sh.strip_bearer(var))
         if f.get("near_miss"):
             out["rename_cmd"] = sh.copy_var(var, f["near_miss"][0])
     if f.get("rc_hits"):

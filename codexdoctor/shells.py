@@ -51,6 +51,13 @@ class Shell:
                 "cmd": f"set {var}=<the key without spaces or line breaks>"}.get(
             self.name, f"export {var}=\"$(printf %s \"${var}\" | tr -d '[:space:]')\"")
 
+    def strip_bearer(self, var: str) -> str:
+        """Drop a leading `Bearer ` from a variable's value, in place (Codex adds the prefix itself)."""
+        return {"fish": f"set -gx {var} (string replace -r '^[Bb]earer +' '' -- ${var})",
+                "powershell": f"$env:{var} = $env:{var} -replace '^[Bb]earer +', ''",
+                "cmd": f"set {var}=<the key without the Bearer prefix>"}.get(
+            self.name, f'export {var}="${{{var}#Bearer }}"')
+
     def fingerprint_var(self, var: str) -> str:
         """Print the first 8 hex digits of the sha256 of a variable's value (what codexdoctor shows)."""
         if self.name == "powershell":

@@ -73,7 +73,10 @@ def test_fingerprint_shape():
 
 
 def test_redact_url_keeps_shape():
-    assert redact_url("https://u:p@h.example:8443/api?utm_source=x&flag#frag") == "https://***@h.example:8443/api?utm_source=***&flag#***"
+    # A tracking tag is shown as written (the user must recognise it); credentials and key-like values are not.
+    assert redact_url("https://u:p@h.example:8443/api?utm_source=x&flag#frag") == "https://***@h.example:8443/api?utm_source=x&flag#***"
+    assert redact_url("https://h/v1?api_key=abc&utm_medium=cpc&x=sk-abcdefghijklmnopqrst") == \
+        "https://h/v1?api_key=***&utm_medium=cpc&x=***"
 
 
 def test_redactor_home_and_keylike():

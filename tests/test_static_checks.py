@@ -304,3 +304,22 @@ def test_crashing_check_becomes_crash_result(home, monkeypatch):
     assert KEY not in crashed[0].summary
     assert len(report.checks) == len(STATIC_CHECKS)  # the others still ran
     assert report.verdict is Verdict.INCONCLUSIVE
+
+
+def test_bearer_prefix_is_one_finding_whose_command_keeps_the_key(home):
+    import subprocess
+
+    write_config(home, TAOTOKEN)
+    report = offline_report(home, {"TAOTOKEN_API_KEY": "Bearer " + KEY, "SHELL": "/bin/bash"})
+    assert codes(report) == ["ENV007"]  # one cause, one error: the space after Bearer is not a second problem
+    command = report.findings[0].remedy[0].split(": ", 1)[1]
+    out = subprocess.run(["bash", "-c", f'TAOTOKEN_API_KEY="Bearer {KEY}"; {command}; printf %s "$TAOTOKEN_API_KEY"'],
+                         capture_output=True, text=True).stdout
+    assert out == KEY  # copied verbatim, the remedy leaves exactly the key
+
+
+def test_tracking_query_is_shown_as_written(home):
+    write_config(home, TAOTOKEN.replace('"https://taotoken.net/api"', '"https://taotoken.net/api?utm_source=blog_end"'))
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    f = next(f for f in report.findings if f.code == "URL004")
+    assert "?utm_source=blog_end" in f.diagnosis and "'" not in f.diagnosis.split("(")[0]

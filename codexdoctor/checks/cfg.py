@@ -215,7 +215,7 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         "table_where": None, "missing_name": False,
         "codex_version_text": _version_text(ctx.codex_version) or ".".join(map(str, config_mod.VERIFIED_CODEX)),
     }
-    evidence = [f"model_provider = {p.id!r} ({r.provider_origin})"]
+    evidence = [f"model_provider = \"{p.id}\" ({r.provider_origin})"]
     facts["redefined_builtins"] = [
         {"id": b, "where": r.origin("model_providers", b)} for b in BUILTIN_PROVIDERS if b in tables
     ]
@@ -255,7 +255,7 @@ def check_provider(ctx: CheckContext) -> CheckResult:
                                      "where": r.model_origin})
     evidence.append(f"base_url = {ctx.redactor(str(p.base_url)) if p.base_url is not None else '(unset)'} "
                     f"({r.provider_field_origin('base_url')})")
-    evidence.append(f"model = {r.model!r} ({r.model_origin})" if r.model is not None else "model unset (Codex default)")
+    evidence.append(f"model = \"{r.model}\" ({r.model_origin})" if r.model is not None else "model unset (Codex default)")
     bad = (facts["missing_base_url"] or facts["missing_model"] or facts["missing_name"] or facts["wrong_types"] or facts["wire_api_invalid"]
            or facts["wire_api"] == "chat" or facts["redefined_builtins"])
     status = Status.FAIL if bad else Status.PASS

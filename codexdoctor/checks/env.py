@@ -62,6 +62,7 @@ def value_problems(value: str) -> list[str]:
         problems.append("quotes")
     if stripped.lower().startswith("bearer "):
         problems.append("bearer prefix")
+        stripped = stripped[7:].lstrip(" ")  # the space after `Bearer` is part of that one cause, not a second one
     if any(ord(ch) > 127 for ch in value):
         problems.append("non-ascii")
     if any(ch in value.strip() for ch in " \t"):

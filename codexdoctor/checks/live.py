@@ -382,10 +382,10 @@ class LiveRun:
             return result("api.catalog", TITLES["api.catalog"], Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html")
                           else Status.WARN, summary, evidence, **facts)
         facts.update(match_model(model, ids))
-        evidence.append(f"{len(ids)} model(s); configured {model!r}: {facts['match']}"
+        evidence.append(f"{len(ids):,} model{'' if len(ids) == 1 else 's'}; configured \"{model}\": {facts['match']}"
                         + (f"; closest: {', '.join(facts['closest'])}" if facts["closest"] else ""))
         status = Status.PASS if facts["match"] == "exact" else Status.WARN
-        return result("api.catalog", TITLES["api.catalog"], status, f"{len(ids)} models, {model!r} {facts['match']}", evidence, **facts)
+        return result("api.catalog", TITLES["api.catalog"], status, f"{len(ids):,} model{'' if len(ids) == 1 else 's'}, \"{model}\" {facts['match']}", evidence, **facts)
 
     def canary_result(self, canary: Exchange | None, kind: Classified | None,
                       catalog: Mapping[str, Any] | None = None, minimal: Exchange | None = None,

@@ -28,7 +28,7 @@ def analyse_base_url(raw: str) -> dict[str, Any]:
         return facts
     facts["scheme"], facts["host"] = parts.scheme, host
     if parts.scheme not in ("http", "https"):
-        facts["malformed"] = f"scheme is {parts.scheme!r}, not http or https" if parts.scheme else "has no http:// or https://"
+        facts["malformed"] = f"scheme is \"{parts.scheme}\", not http or https" if parts.scheme else "has no http:// or https://"
         return facts
     if not host:
         facts["malformed"] = "has no host name"
@@ -68,7 +68,7 @@ def check_base_url(ctx: CheckContext) -> CheckResult:
                  provider=p.id, builtin=p.builtin, user_config=r.user_layer.label if r.user_layer else "~/.codex/config.toml")
     if facts["suggested"]:
         facts["suggested"] = ctx.redactor(facts["suggested"])
-    evidence = [f"base_url = {facts['shown']!r} ({where})", f"Codex will call POST {facts['request_url']}"]
+    evidence = [f"base_url = \"{facts['shown']}\" ({where})", f"Codex will call POST {facts['request_url']}"]
     errors = facts["malformed"] or facts["whitespace"] or facts["query"] or facts["fragment"] or facts["doubled_path"] or facts["userinfo"]
     # A /v1 ending is only a question (URL003) that the live check settles; it does not make the check itself warn.
     warnings = facts["plain_http_remote"]

@@ -131,7 +131,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"an HTML site answers, not an API", "返回的是 HTML 网页，不是 API"),
     (r"answered in (\d+) ms", "{1} ms 内响应"),
     (r"no usable catalog \((.+)\)", "没有可用的模型列表（{1}）"),
-    (r"(\d+) models, '(.*)' (exact|case|whitespace|missing)", "{1} 个模型，'{2}'：{3}"),
+    (r"([\d,]+) models?, \"(.*)\" (exact|case|whitespace|missing)", "{1} 个模型，\"{2}\"：{3}"),
     (r"skipped \(--no-canary\)", "已跳过（--no-canary）"),
     (r"skipped \(see the note below\)", "已跳过（见下方说明）"),
     (r"streamed answer in (\d+) ms, first token (\d+) ms", "流式回答用时 {1} ms，首字 {2} ms"),
