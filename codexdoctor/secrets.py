@@ -66,5 +66,8 @@ def _url_secrets(url: str) -> list[str]:
     except ValueError:
         return []
     found = [x for x in (parts.password, parts.username) if x]
-    found += [v for _, v in parse_qsl(parts.query) if len(v) >= 8]
+    # Credentials by name or shape; a tracking tag (utm_source=blog_end) is no secret and must stay readable.
+    from codexdoctor.redact import _secret_value
+
+    found += [v for k, v in parse_qsl(parts.query) if len(v) >= 8 and _secret_value(k, v)]
     return found

@@ -65,7 +65,7 @@ def value_problems(value: str) -> list[str]:
         stripped = stripped[7:].lstrip(" ")  # the space after `Bearer` is part of that one cause, not a second one
     if any(ord(ch) > 127 for ch in value):
         problems.append("non-ascii")
-    if any(ch in value.strip() for ch in " \t"):
+    if any(ch in stripped for ch in " \t"):
         problems.append("inner whitespace")
     return problems
 
