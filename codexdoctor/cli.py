@@ -238,6 +238,9 @@ def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fa
 
     from codexdoctor.sessions import AmbiguousSession
 
+    missing = [str(p) for p in paths if not Path(p).exists()]
+    if missing:
+        raise click.BadParameter(f"{', '.join(missing)} does not exist", param_hint="PATH")
     try:
         report, redactor = run_sessions(_env(), _home(_env()), tuple(paths), last, since, session_id, show_content, _lang(lang))
     except AmbiguousSession as exc:

@@ -227,7 +227,8 @@ def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], la
     detail = {d["id"] for d in check.facts["sessions"]} if (session_id or loaded.total <= 3) else failing
     report = build_report("sessions", ctx, [check], evaluate([check], lang=lang), True,
                           ["Read offline from Codex's own logs; no request was sent."] +
-                          ([] if show_content else ["Message contents are not shown (--show-content shows them)."]),
+                          ([] if show_content or not loaded.total else
+                           ["Message contents are not shown (--show-content shows them)."]),
                           opts.lang, sections=sessions_mod.sections(check, detail, lang), show_provider=False)
     return report, ctx.redactor
 

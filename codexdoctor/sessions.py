@@ -409,6 +409,8 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
     zh = lang == "zh"
     t = (lambda en, cn: cn if zh else en)  # noqa: E731
     data = check.facts["sessions"]
+    if not data:
+        return []  # the check's one sentence says it all; an empty table says nothing
     rows = []
     for d in data:
         peak = f"{d['peak']:,}" if d["peak"] else "-"

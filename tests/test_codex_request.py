@@ -246,3 +246,17 @@ def test_without_user_files_no_tokenizer_is_loaded_and_the_size_is_close(home, t
     (project / "AGENTS.md").write_text("Rules.")
     codexrequest.build(_resolve(home, project), "m", "Reply with: ok", cwd=project, load_counter=load_counter)
     assert loads == [1]
+
+
+@pytest.mark.parametrize("chat_only,verdict_canary", [(False, "pass"), (True, "fail")])
+def test_wire_api_chat_still_tests_the_responses_fix(home, sim_server, chat_only, verdict_canary):
+    s = sim_server(api_key=KEY, chat_only=chat_only)
+    configure(home, s.base_url)
+    (home / ".codex" / "config.toml").write_text((home / ".codex" / "config.toml").read_text()
+                                                  .replace('wire_api = "responses"', 'wire_api = "chat"'))
+    report, _ = live(home)
+    assert "CFG011" in codes(report) and report.verdict is Verdict.CONFIG
+    assert any('ran as if wire_api = "responses"' in n for n in report.notes)
+    canary = next(c for c in report.checks if c.id == "api.canary")
+    assert canary.status.value == verdict_canary
+    assert any(r.path == "/v1/responses" for r in s.records if r.method == "POST")

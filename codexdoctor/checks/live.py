@@ -546,8 +546,27 @@ def blocked_by_static(static: list[CheckResult]) -> list[str]:
             if cid in by_id and by_id[cid].status in (Status.FAIL, Status.SKIP) and pred(by_id[cid].facts)]
 
 
+def _only_chat_blocks(static: list[CheckResult], blockers: list[str]) -> bool:
+    """wire_api = "chat" is the one thing stopping Codex: the rest of the provider table is usable."""
+    if blockers != ["cfg.provider"]:
+        return False
+    f = next((r.facts for r in static if r.id == "cfg.provider"), {})
+    return (f.get("wire_api") == "chat" and f.get("defined") is not False and not f.get("wrong_types")
+            and not f.get("wire_api_invalid") and not f.get("redefined_builtins") and not f.get("missing_name")
+            and not f.get("missing_base_url"))
+
+
 def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple[list[CheckResult], list[str]]:
     blockers = blocked_by_static(static)
+    if _only_chat_blocks(static, blockers):
+        # Codex stops at start-up; CFG011 recommends wire_api = "responses". Test that fix for real, and say so.
+        from dataclasses import replace
+
+        p = ctx.provider
+        fixed = replace(ctx, resolution=replace(ctx.resolution, provider=replace(p, table={**p.table, "wire_api": "responses"})))
+        results, notes = run_live(fixed, [r for r in static if r.id != "cfg.provider"], client)
+        return results, ['wire_api = "chat" stops Codex before any request; the live checks below ran as if '
+                         'wire_api = "responses", the fix CFG011 recommends.'] + notes
     if blockers == ["env.auth"]:
         reason = ("the built-in provider has no stored API key (ChatGPT sign-in or none): Codex's requests go to the "
                   "ChatGPT backend or nowhere, so there is no API channel to test")

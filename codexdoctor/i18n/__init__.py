@@ -165,6 +165,9 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"(\S+\.config\.toml) does not exist", "{1} 不存在"),
     (r"in the provider table for this host", "在指向这个主机的提供方表中"),
     (r"\(no URL in the paste\)", "（粘贴内容里没有 URL）"),
+    (r'wire_api = "chat" stops Codex before any request; the live checks below ran as if wire_api = "responses", '
+     r"the fix CFG011 recommends\.",
+     '设置 wire_api = "chat" 时 Codex 在发出任何请求之前就会停止；下面的在线检查按 CFG011 建议的 wire_api = "responses" 进行。'),
     (r"internal error: (.+)", "内部错误：{1}"),
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / sessions / diagnose
