@@ -158,7 +158,8 @@ def cli() -> None:
 @click.option("--offline", is_flag=True, help="Static checks only: send no request.")
 @click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
               help="Deadline in seconds for the whole check.")
-@click.option("--no-canary", is_flag=True, help="Do not send the tiny request to /responses (it spends a few tokens).")
+@click.option("--no-canary", is_flag=True,
+              help="Do not send Codex's first request to /responses (it spends about 8,500 input tokens and 16 output tokens).")
 @with_report_options
 def check(overrides, profile, model, codex_version, lang, shell, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
     """Run every static and live check of the active provider."""
@@ -301,7 +302,7 @@ def _read_paste_file(path: str) -> str:
 @click.option("--only", multiple=True, metavar="CODE", help="Only fix these findings (repeatable).")
 @click.option("--offline", is_flag=True, help="Static checks only (no request is sent; live-only fixes are not offered).")
 @click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True)
-@click.option("--no-canary", is_flag=True)
+@click.option("--no-canary", is_flag=True, help="Re-check without sending Codex's first request (no tokens spent).")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
 def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, only, offline, timeout, no_canary, fail_on):
     """Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again."""
@@ -423,7 +424,7 @@ def schema():
 @click.option("--latency-ms", type=float, default=0.0, show_default=True, help="Base time to first token.")
 @click.option("--latency-per-1k-ms", type=float, default=0.0, show_default=True, help="Extra time to first token per 1000 prompt tokens.")
 @click.option("--stall-after", type=click.IntRange(0), default=None, help="Pause the stream after N output tokens.")
-@click.option("--stall-seconds", type=float, default=2.0, show_default=True)
+@click.option("--stall-seconds", type=float, default=2.0, show_default=True, help="How long each --stall-after pause lasts.")
 @click.option("--failure-rate", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Share of requests that fail with a 502, a reset or a hang.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for --failure-rate.")

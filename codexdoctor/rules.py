@@ -28,7 +28,7 @@ model_provider = "mygateway"
 
 [model_providers.mygateway]
 name = "My gateway"
-base_url = "https://<your provider>/v1"
+base_url = "https://<your provider's API base URL, as its Codex docs give it>"
 env_key = "MYGATEWAY_API_KEY"
 wire_api = "responses\""""
 

@@ -607,7 +607,10 @@ def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple
     results = [ctx.stamp(r) for r in results]
     notes = [f"Live checks took {(time.perf_counter() - started) * 1000:.0f} ms (deadline {deadline.total:g} s)."]
     if ctx.options.get("canary", True):
-        notes.append(f"The canary request spends a few tokens (max_output_tokens={CANARY_MAX_OUTPUT}); --no-canary skips it.")
+        first = run.plan.first
+        size = f"about {first.tokens:,} input tokens" if first else "a few input tokens"
+        notes.append(f"The canary is Codex's own first request: {size} and at most {CANARY_MAX_OUTPUT} output tokens "
+                     "per send; --no-canary skips it.")
     if proxy_for(run.plan.request_url, ctx.env):
         notes.append("Requests went through the proxy configured in this environment.")
     return results, notes

@@ -188,6 +188,9 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
      "离线模式：未发送任何请求；密钥、base_url 连通性和模型 ID 都未经测试。"),
     (r"Live checks skipped: (.+)\.", "已跳过在线检查：{1~}。"),
     (r"Live checks took (\d+) ms \(deadline (.+) s\)\.", "在线检查用时 {1} ms（时限 {2} 秒）。"),
+    (r"The canary is Codex's own first request: about ([\d,]+) input tokens and at most (\d+) output tokens per send; "
+     r"--no-canary skips it\.",
+     "探测请求就是 Codex 自己的第一个请求：每次发送约 {1} 个输入 token，最多 {2} 个输出 token；加 --no-canary 可跳过。"),
     (r"The canary request spends a few tokens \(max_output_tokens=(\d+)\); --no-canary skips it\.",
      "探测请求会消耗少量 token（max_output_tokens={1}）；加 --no-canary 可跳过。"),
     (r"Requests went through the proxy configured in this environment\.", "请求经过了当前环境中配置的代理。"),
