@@ -61,6 +61,18 @@ def emit(text: str, output: str | None, redactor) -> None:
         click.echo(text, nl=False)
 
 
+def _terminal_width(env, output) -> int | None:
+    """COLUMNS when set, else the terminal's width; a file (-o) or a pipe is not wrapped."""
+    value = env.get("COLUMNS", "")
+    if value.isdigit() and int(value) >= 40:
+        return int(value)
+    if output or not sys.stdout.isatty():
+        return None
+    import shutil
+
+    return max(40, shutil.get_terminal_size((100, 24)).columns)
+
+
 def publish(report, redactor, fmt, output, fail_on, verbose, no_color) -> None:
     """Render in the chosen format, write it, add the GitHub step summary, and exit per --fail-on."""
     from codexdoctor.render import RenderOptions, render
@@ -70,7 +82,8 @@ def publish(report, redactor, fmt, output, fail_on, verbose, no_color) -> None:
     if fmt is None:
         fmt = "github" if env.get("GITHUB_ACTIONS") == "true" else "text"
     ropts = RenderOptions(color=_use_color(no_color, output) and fmt == "text",
-                          ascii=not _stdout_can_encode() and not output, verbose=verbose, fail_on=fail_on)
+                          ascii=not _stdout_can_encode() and not output, verbose=verbose, fail_on=fail_on,
+                          width=_terminal_width(env, output) if fmt == "text" else None)
     emit(render(report, fmt, ropts), output, redactor)
     summary = env.get("GITHUB_STEP_SUMMARY")
     if fmt == "github" and summary:

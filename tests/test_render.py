@@ -86,3 +86,32 @@ def test_report_shape_change_needs_schema_change(report):
     data["new_field"] = 1
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(data, SCHEMA)
+
+
+def test_text_wraps_to_the_width_keeping_commands_urls_and_code_whole():
+    from codexdoctor.render.text import display_width, wrap
+
+    step = 'Remove the prefix, keeping the key itself: export TAOTOKEN_API_KEY="${TAOTOKEN_API_KEY#Bearer }"'
+    lines = wrap(step, 60, "    1. ", "       ")
+    assert lines[-1].strip() == 'export TAOTOKEN_API_KEY="${TAOTOKEN_API_KEY#Bearer }"'  # one piece, copyable
+    text = ("base_url = \"https://taotoken.net/api?utm_source=blog\"（~/.codex/config.toml:5）带着 `?…` 或 `#…`"
+            "（常见的是从落地页链接复制来的 ?utm_source=…）；Codex 会在它后面追加 /responses，请求地址就坏了。")
+    for width in (60, 100):
+        out = wrap(text, width, "    ", "    ")
+        assert all(display_width(l) <= width for l in out), out
+        assert any("https://taotoken.net/api?utm_source=blog" in l for l in out)
+        assert "".join(l.strip() for l in out).replace(" ", "") == ("    " + text).strip().replace(" ", "")
+
+
+def test_cli_wraps_to_columns(home, run, monkeypatch):
+    from codexdoctor.render.text import display_width
+    from tests.conftest import TAOTOKEN, write_config
+
+    write_config(home, TAOTOKEN.replace('"https://taotoken.net/api"', '"https://taotoken.net/api?utm_source=blog"'))
+    monkeypatch.setenv("COLUMNS", "60")
+    for lang in ("en", "zh"):
+        _, out, _ = run("check", "--offline", "--lang", lang)
+        # only a line that is one copyable command or URL may be longer than the terminal
+        long = [l for l in out.splitlines() if display_width(l) > 60 and "`" not in l and "http" not in l
+                and not l.strip().startswith(("export ", "echo ", "POST "))]
+        assert not long, long

@@ -14,6 +14,7 @@ class RenderOptions:
     ascii: bool = False
     verbose: bool = False
     fail_on: str = "error"  # junit: which findings make a test case fail
+    width: int | None = None  # text: wrap prose to this many terminal cells (None: do not wrap)
 
 
 Renderer = Callable[[Report, RenderOptions], str]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from codexdoctor.i18n import localize, ui
@@ -20,8 +21,70 @@ def _paint(text: str, code: str, opts: RenderOptions) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if opts.color else text
 
 
-def _indent(text: str, prefix: str) -> str:
-    return "\n".join(prefix + line if line else line for line in text.splitlines())
+def _indent(text: str, prefix: str, width: int | None = None) -> str:
+    return "\n".join(line for raw in text.splitlines()
+                     for line in (wrap(raw, width, prefix, prefix) if raw else [raw]))
+
+
+# Never broken: `code`, URLs, and the command a remedy ends with (copied as one piece).
+_UNBREAKABLE = re.compile(r"`[^`]*`|https?://[!-~]+")
+_COMMAND_TAIL = re.compile(r"(?:: |：)((?:export|set|setx|unset|\$env:|echo|printenv|codex|codexdoctor|mkdir|npm|pip|"
+                           r"\[Environment\]|Remove-Item)\b.*)$")
+
+
+def _tokens(text: str) -> list[str]:
+    """Words to wrap between: spaces split Latin text; each wide (CJK) character may start a new line."""
+    out: list[str] = []
+    command = _COMMAND_TAIL.search(text)
+    body, tail = (text[:command.start(1)], command.group(1)) if command else (text, "")
+    pos = 0
+    for m in _UNBREAKABLE.finditer(body):
+        out += _split_plain(body[pos:m.start()])
+        if out and not body[m.start() - 1:m.start()].isspace() and m.start() > 0:
+            out[-1] += m.group(0)
+        else:
+            out.append(m.group(0))
+        pos = m.end()
+    out += _split_plain(body[pos:])
+    if tail:
+        out.append(tail)
+    return [t for t in out if t]
+
+
+def _split_plain(text: str) -> list[str]:
+    out: list[str] = []
+    for word in re.split(r"(\s+)", text):
+        if not word:
+            continue
+        if word.isspace():
+            out.append(" ")
+            continue
+        piece = ""
+        for ch in word:
+            if display_width(ch) == 2 and piece and display_width(piece[-1]) == 2:
+                out.append(piece)
+                piece = ""
+            piece += ch
+        out.append(piece)
+    return out
+
+
+def wrap(text: str, width: int | None, first: str = "", rest: str = "") -> list[str]:
+    """Lines of at most `width` cells (a single unbreakable piece may be longer); no width: one line."""
+    if not width or display_width(first + text) <= width:
+        return [first + text]
+    lines, line = [], first
+    for token in _tokens(text):
+        if token == " ":
+            if line.strip():
+                line += " "
+            continue
+        if display_width(line + token) > width and line.strip() and line != first and line != rest:
+            lines.append(line.rstrip())
+            line = rest
+        line += token
+    lines.append(line.rstrip())
+    return lines
 
 
 def display_width(text: str) -> int:
@@ -65,7 +128,7 @@ def render(report: Report, opts: RenderOptions) -> str:
         out.append(f"{t('provider')}: {p.id} ({t('builtin') if p.builtin else t('custom')})  {arrow} POST {p.request_url}")
         shown_key = localize(p.key, lang)
         key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
-        out.append(f"{t('model')}: {p.model}   wire_api: {p.wire_api}   {t('key')}: {key}")
+        out.extend(wrap(f"{t('model')}: {p.model}   wire_api: {p.wire_api}   {t('key')}: {key}", opts.width, "", "  "))
         out.append("")
     for check in report.checks:
         mark = _paint(f"[{symbols[check.status]}]", COLORS[check.status], opts)
@@ -85,11 +148,11 @@ def render(report: Report, opts: RenderOptions) -> str:
             status = SEVERITY_STATUS[f.severity]
             mark = _paint(symbols[status], COLORS[status], opts)
             out.append(f"{mark} {f.code} {f.title} [{t('sev_' + f.severity.value)}]")
-            out.append(_indent(f.diagnosis, "    "))
+            out.append(_indent(f.diagnosis, "    ", opts.width))
             for number, step in enumerate(f.remedy, 1):
                 first, *rest = step.splitlines() or [""]
-                out.append(f"    {number}. {first}")
-                for line in rest:
+                out.extend(wrap(first, opts.width, f"    {number}. ", "       "))
+                for line in rest:  # config snippets: copied as they are
                     out.append(f"         {line}")
             if opts.verbose:
                 out.append(f"    {t('evidence')} ({', '.join(f.checks)}):")
@@ -97,12 +160,13 @@ def render(report: Report, opts: RenderOptions) -> str:
                     out.append(f"      {line}")
     if report.notes:
         out.append("")
-        out.extend(f"{t('note')}: {n}" for n in report.notes)
+        for n in report.notes:
+            out.extend(wrap(n, opts.width, f"{t('note')}: ", "      "))
     out.append("")
     verdict = _paint(t("verdict_" + report.verdict.value), VERDICT_COLORS.get(report.verdict, "31;1"), opts)
     if lang != "en":
         verdict += f" ({report.verdict.value})"
-    out.append(f"{t('verdict')}: {verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}")
+    out.extend(wrap(f"{verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}", opts.width, f"{t('verdict')}: ", "  "))
     if report.findings and not opts.verbose:
         out.append(t("hint_verbose"))
     return "\n".join(out) + "\n"
