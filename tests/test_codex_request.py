@@ -260,3 +260,11 @@ def test_wire_api_chat_still_tests_the_responses_fix(home, sim_server, chat_only
     canary = next(c for c in report.checks if c.id == "api.canary")
     assert canary.status.value == verdict_canary
     assert any(r.path == "/v1/responses" for r in s.records if r.method == "POST")
+
+
+def test_flaky_5xx_is_not_blamed_on_codexs_request(home, sim_server):
+    """A 502 on Codex's request and a lucky minimal request after it: the channel, not a rejected field."""
+    s = sim_server(api_key=KEY, failure_rate=0.8, failure_kinds=("502", "reset"), failure_seed=11)
+    configure(home, s.base_url)
+    report, _ = live(home)
+    assert "API017" not in codes(report) and report.verdict is Verdict.CHANNEL

@@ -395,7 +395,10 @@ class LiveRun:
         first = self.plan.first
         minimal_kind = classify(minimal, self.plan.wire) if minimal is not None else None
         # Codex's request failed where a minimal one passes: its shape (a field, an item) or its size is the cause.
-        if minimal_kind is not None and minimal_kind.kind == "ok" and kind.kind != "context_exceeded":
+        # A 5xx, a reset or a broken stream is what a flaky channel does too: only when the error names a part of
+        # Codex's request is the contrast evidence (a 400 is deterministic and counts without a name).
+        flaky_shape = kind.kind in ("server_error", "stream_closed", "stream_error", "not_json") and field is None
+        if minimal_kind is not None and minimal_kind.kind == "ok" and kind.kind != "context_exceeded" and not flaky_shape:
             kind = Classified("codex_rejected", f"the provider rejects Codex's request ({field or 'a field it did not name'})",
                               kind.message)
         s = canary.stream
