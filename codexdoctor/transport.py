@@ -491,8 +491,15 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
         watchdog.start()
         try:
             if resp.is_redirect and resp.headers.get("location"):
-                target = str(resp.url.join(resp.headers["location"]))
-                if _origin(target) != _origin(current):
+                try:
+                    target = str(resp.url.join(resp.headers["location"]))
+                    other_origin = _origin(target) != _origin(current)
+                except (ValueError, httpx.InvalidURL):  # a port out of range, a broken host: nothing to follow
+                    return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1),
+                                    failure="redirect", failure_detail="redirect to an invalid URL (not followed)",
+                                    location=redact(resp.headers["location"][:200]), sent_key="Authorization" in headers,
+                                    body_sends=sends)
+                if other_origin:
                     return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1),
                                     failure="redirect", failure_detail="redirect to another origin (not followed with the key)",
                                     location=redact(target), sent_key="Authorization" in headers)

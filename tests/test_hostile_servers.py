@@ -176,3 +176,25 @@ def test_event_count_is_capped():
     lines = iter(["data: {\"type\":\"response.in_progress\"}", ""] * (MAX_EVENTS + 10))
     stats = parse_sse(lines, time.perf_counter(), time.perf_counter, 5.0, Deadline(30))
     assert stats.cut == "oversize" and stats.events == MAX_EVENTS
+
+
+@pytest.mark.parametrize("location", [b"http://127.0.0.1:99999/v1/responses", b"http://[::1/v1", b"http://h\x00st/"])
+def test_redirect_to_an_invalid_url_is_a_finding_not_a_crash(home, raw_server, location):
+    def behave(conn, _, stop):
+        conn.sendall(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: " + location + b"\r\nContent-Length: 0\r\n\r\n")
+
+    server = raw_server(behave)
+    report, _, _ = configure_and_check(home, server.url, timeout=3.0)
+    assert report.verdict.value == "channel", report.findings
+    assert not [c for c in report.checks if c.status.value == "crash"]
+
+
+def test_key_at_the_boundary_never_prints_in_chinese_either(home, raw_server):
+    server = raw_server(echo_key_at(295))
+    write_config(home, f'model = "m"\nmodel_provider = "evil"\n[model_providers.evil]\nname = "evil"\n'
+                       f'base_url = "{server.url}/v1"\nenv_key = "EVIL_KEY"\n')
+    report, _ = run_check(CheckOptions(env={"HOME": str(home), "EVIL_KEY": KEY}, home=home, cwd=Path.cwd(),
+                                       system_config=None, codex_version=(0, 171, 0), timeout=3.0, lang="zh"))
+    for fmt in FORMATS:
+        out = render(report, fmt, RenderOptions(verbose=True))
+        assert not [KEY[i:i + 8] for i in range(len(KEY) - 7) if KEY[i:i + 8] in out]
