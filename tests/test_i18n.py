@@ -145,3 +145,20 @@ def test_sections_in_chinese(home):
     assert lines[0].startswith("可用窗口：约 8,000 tokens") and lines[1] == "断点：稳定" and lines[2] == "出现的阶段：3 失败"
     header, rule = table_lines(("会话", "x"), (("abc", "1"),))[:2]
     assert display_width(header.split("  ")[0]) == len(rule.split("  ")[0])
+
+
+def test_demo_check_rows_in_chinese_have_no_english_phrases(home):
+    """Every check row of every demo scenario, in Chinese: no English phrase may slip through a generic pattern."""
+    import re
+
+    from codexdoctor import demo
+
+    allowed = re.compile(r"`[^`]*`|https?://\S+|/\S+|\$\w+|\b(?:base_url|wire_api|API|Key|Codex|sha256|HTML|ms|tokens?|"
+                         r"model_context_window|env_key|profile|ok|sim-model|sim-coder\S*|sk-\S+|POST|GET|SSE|TLS|"
+                         r"DNS|chars?|Responses|gpt-\S+|codexdoctor|zh)\b", re.I)
+    for scenario in demo.SCENARIOS:
+        report = demo.run_scenario(scenario, lang="zh").report
+        for check in report.checks:
+            text = allowed.sub("", check.summary)
+            words = re.findall(r"[A-Za-z]{4,}(?:\s+[A-Za-z]{2,})+", text)
+            assert not words, (scenario.name, check.summary)

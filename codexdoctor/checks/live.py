@@ -353,11 +353,11 @@ class LiveRun:
         # The request Codex makes decides: a catalog that answers does not help if the canary cannot get through.
         if first.failure and (first.status is None or first.failure != "redirect"):
             facts.update(failure=first.failure, detail=first.failure_detail, url=first.url)
-            return result("net.reach", TITLES["net.reach"], Status.FAIL, f"{first.failure}: {first.failure_detail}", evidence, **facts)
+            return result("net.reach", TITLES["net.reach"], Status.FAIL, _human(first.failure, first.failure_detail), evidence, **facts)
         if not answered:
             failure = first.failure or "protocol"
             facts.update(failure=failure, detail=first.failure_detail)
-            return result("net.reach", TITLES["net.reach"], Status.FAIL, f"{failure}: {first.failure_detail}", evidence, **facts)
+            return result("net.reach", TITLES["net.reach"], Status.FAIL, _human(failure, first.failure_detail), evidence, **facts)
         html_home = all(x.is_html for x in answered)
         facts["html"] = html_home
         status = Status.WARN if html_home else Status.PASS
@@ -440,7 +440,7 @@ class LiveRun:
             ttft = f", first token {s.first_token_ms:.0f} ms" if s and s.first_token_ms is not None else ""
             return result("api.canary", TITLES["api.canary"], Status.PASS, f"streamed answer in {canary.elapsed_ms:.0f} ms{ttft}",
                           evidence, **facts)
-        return result("api.canary", TITLES["api.canary"], Status.FAIL, f"{kind.kind}: {kind.detail}", evidence, **facts)
+        return result("api.canary", TITLES["api.canary"], Status.FAIL, _human(kind.kind, kind.detail), evidence, **facts)
 
     def variants_result(self, path_404: bool, variants: list[tuple[str, Exchange]], chat_ok: bool = False) -> CheckResult:
         if not path_404:
@@ -540,6 +540,11 @@ class LiveRun:
     def _user_config(self) -> str:
         layer = self.ctx.resolution.user_layer
         return layer.label if layer else "~/.codex/config.toml"
+
+
+def _human(kind: str | None, detail: str) -> str:
+    """A check row in words: the detail says what happened; the internal kind (`path_not_found`) stays in the facts."""
+    return detail or (kind or "failed").replace("_", " ")
 
 
 def blocked_by_static(static: list[CheckResult]) -> list[str]:
