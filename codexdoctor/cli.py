@@ -345,12 +345,10 @@ def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, onl
         raise click.ClickException(redact(f"cannot prepare the edits: {exc}")) from None
     chosen: list = []
     for change in changes:
+        # Each edit as one line, then the file's diff once: the same lines are never shown twice.
+        click.echo(redact(f"\nEdits to {change.shown}:"))
         for edit in change.edits:
-            single = fix_mod.apply_edit(change.before, edit) if edit.op == "rename" or len(change.edits) == 1 else None
-            click.echo(redact(f"\n{edit.code}: {edit.describe()} in {change.shown}"))
-            if single is not None:
-                click.echo(redact(fix_mod.unified_diff(change.before, single, change.shown)).rstrip())
-        click.echo(redact(f"\nAll edits to {change.shown}:"))
+            click.echo(redact(f"  {edit.code}: {edit.describe()}"))
         click.echo(redact(fix_mod.unified_diff(change.before, change.after, change.shown)).rstrip())
     if dry_run:
         click.echo("\nDry run: nothing was changed.")

@@ -59,7 +59,7 @@ class Edit:
         where = ".".join(self.table + (self.key,))
         if self.op == "rename":
             return f"rename `{where}` to `{self.new_key}`"
-        return f"set `{where}` = {self.value!r}"
+        return f"set `{where}` = {toml_value(self.value)}"
 
 
 @dataclass
@@ -242,7 +242,16 @@ def verify(before: str, after: str, edits: list[Edit]) -> None:
         raise FixError("the edit would change more than the intended keys; nothing was written")
     for e in edits:
         if e.op == "set" and _get(new, e.target) != e.value:
-            raise FixError(f"`{'.'.join(e.target)}` did not end up as {e.value!r}")
+            raise FixError(f"`{'.'.join(e.target)}` did not end up as {toml_value(e.value)}")
+
+
+def toml_value(value: Any) -> str:
+    """A value as it is written in config.toml (users copy it), not as Python prints it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return str(value)
 
 
 def unified_diff(before: str, after: str, shown: str) -> str:

@@ -227,3 +227,11 @@ def test_temp_files_of_a_killed_run_are_removed(home, run, key):
     stale.write_text("half-written")
     run_fix(run, "--yes")
     assert not stale.exists() and not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_each_diff_line_is_printed_once_and_values_in_toml_quoting(home, run, key):
+    write_config(home, messy('baseURL = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"',
+                             'wire_api = "chat"'))
+    code, out, _ = run_fix(run, "--dry-run")
+    assert out.count('+wire_api = "responses"') == 1 and out.count("--- ~/.codex/config.toml (now)") == 1
+    assert "= 'responses'" not in out and '`model_providers.taotoken.wire_api` = "responses"' in out
