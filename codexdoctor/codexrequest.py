@@ -19,6 +19,9 @@ from typing import Any, Callable, Mapping
 from codexdoctor.config import Resolution, project_root
 
 TEMPLATE = "codex-request-0.171.0.json"
+# Codex 0.171's first request before any AGENTS.md file, in o200k tokens (measured; docs/codex-behaviour.md):
+# the fallback wherever the request is not built for the user (sessions, pasted errors, the probe's plan).
+CODEX_FIRST_REQUEST_TOKENS = 8500
 PROJECT_DOC_MAX_BYTES = 32768  # Codex's default project_doc_max_bytes
 DOC_NAMES = ("AGENTS.override.md", "AGENTS.md")
 PER_ITEM_TOKENS = 4  # message framing the server adds per input item

@@ -27,7 +27,8 @@ _SECRET_PARAM = re.compile(r"(key|token|secret|sig|signature|pass|password|pwd|a
                            re.I)
 
 
-def _secret_value(key: str, value: str) -> bool:
+def is_secret_query_value(key: str, value: str) -> bool:
+    """A query value that is a credential by its parameter's name or by its shape."""
     return bool(_SECRET_PARAM.search(key)) or bool(_KEYLIKE.search(value)) or (
         len(value) >= 20 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
 
@@ -49,7 +50,7 @@ def redact_url(url: str) -> str:
         masked = []
         for piece in query.split("&"):
             key, eq, value = piece.partition("=")
-            secret = value and not value.startswith("<redacted") and _secret_value(key, value)
+            secret = value and not value.startswith("<redacted") and is_secret_query_value(key, value)
             masked.append(f"{key}{eq}{'***' if secret else value}")
         query = "&".join(masked)
     fragment = "***" if parts.fragment else ""

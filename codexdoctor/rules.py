@@ -11,6 +11,7 @@ import string
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
+from codexdoctor.codexrequest import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.model import CheckResult, Finding, Severity, Status, Verdict
 
 Params = Mapping[str, Any]
@@ -19,9 +20,6 @@ When = Callable[[Mapping[str, Any]], Iterable[Params]]
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 CONFIG, CHANNEL, CONTEXT = Verdict.CONFIG, Verdict.CHANNEL, Verdict.CONTEXT
 CODE_RE = re.compile(r"^(CFG|ENV|URL|NET|AUTH|API|MODEL|CTX)\d{3}$")
-
-# Codex 0.171's first request without AGENTS.md files, in o200k tokens (docs/codex-behaviour.md).
-CODEX_FIRST_REQUEST_TOKENS = 8500
 
 MINIMAL_CONFIG = """model = "<model id from your provider's catalog>"
 model_provider = "mygateway"

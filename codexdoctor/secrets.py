@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from codexdoctor.checks.env import display_env_key
 from codexdoctor.config import Resolution
+from codexdoctor.redact import is_secret_query_value
 
 
 def collect(resolution: Resolution, env: Mapping[str, str]) -> list[str]:
@@ -67,7 +68,5 @@ def _url_secrets(url: str) -> list[str]:
         return []
     found = [x for x in (parts.password, parts.username) if x]
     # Credentials by name or shape; a tracking tag (utm_source=blog_end) is no secret and must stay readable.
-    from codexdoctor.redact import _secret_value
-
-    found += [v for k, v in parse_qsl(parts.query) if len(v) >= 8 and _secret_value(k, v)]
+    found += [v for k, v in parse_qsl(parts.query) if len(v) >= 8 and is_secret_query_value(k, v)]
     return found

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from codexdoctor.classify import CONTEXT_MARKERS, context_numbers, summarize_text
+from codexdoctor.codexrequest import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.model import CheckResult, Section, Status
 from codexdoctor.rollouts import Session, find_rollouts, iter_rollouts, parse_time, read_session, read_tui_log
 
@@ -24,7 +25,6 @@ CODEX_CONTEXT_TEXT = ("ran out of room",)
 CONTEXT_TEXT = tuple(m for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens")) + CODEX_CONTEXT_TEXT
 CHANNEL_TEXT = ("unexpected status", "stream disconnected", "Missing environment variable", "exceeded retry limit",
                 "does not exist", "not found", "Unauthorized", "Forbidden", "Reconnecting")
-CODEX_FIRST_REQUEST = 8500
 
 
 class AmbiguousSession(ValueError):
@@ -250,7 +250,7 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
     real_window = (truncated_at or server_window
                    or (last_ok if kind == "context" and share is not None and share < 0.5 else None))
     basis = real_window or effective
-    first = contexts[0] if contexts else CODEX_FIRST_REQUEST
+    first = contexts[0] if contexts else CODEX_FIRST_REQUEST_TOKENS
     turns_per_session = None
     if basis and median_growth:
         turns_per_session = max(0, int((0.7 * basis - first) // median_growth))

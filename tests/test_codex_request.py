@@ -268,3 +268,17 @@ def test_flaky_5xx_is_not_blamed_on_codexs_request(home, sim_server):
     configure(home, s.base_url)
     report, _ = live(home)
     assert "API017" not in codes(report) and report.verdict is Verdict.CHANNEL
+
+
+@pytest.mark.parametrize("message,field", [
+    ("Unsupported parameter: 'store'", "store"),
+    ("could not restore the session; nothing included", None),  # no whole-word field named
+    ("Extra inputs are not permitted: include", "include"),
+    ("tools are not supported by this model", "tools"),
+])
+def test_rejected_field_matches_whole_words(message, field):
+    from codexdoctor.checks.live import rejected_field
+    from codexdoctor.transport import Exchange
+
+    ex = Exchange("POST", "http://h/v1/responses", 400, body_excerpt=message, body_json={"error": {"message": message}})
+    assert rejected_field(ex, message) == field

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -25,9 +26,7 @@ CONTRAST_KINDS = ("bad_request", "wire_mismatch", "context_exceeded", "stream_er
                   # a gateway whose translation of Codex's request fails inside it answers 500 (LiteLLM in front of
                   # llama.cpp, observed): only the contrast with a minimal request tells that from an outage
                   "server_error")
-# Codex's first request carries ~4.2K tokens of instructions and context plus ~4.3K of tool
-# schemas (codex-facts §10): a window below this cannot serve even the first turn.
-CODEX_FIRST_REQUEST_TOKENS = 8500
+CODEX_FIRST_REQUEST_TOKENS = codexrequest.CODEX_FIRST_REQUEST_TOKENS
 MIN_USABLE_WINDOW = 12000
 FALLBACK_WINDOW = 272000
 KNOWN_WINDOWS = (("gpt-5", 272000), ("gpt-4.1", 1047576), ("gpt-4o", 128000), ("o4-mini", 200000), ("o3", 200000),
@@ -140,11 +139,10 @@ def rejected_field(ex: Exchange, message: str) -> str | None:
         if tool_type in text:
             return f"a `{tool_type}` tool"
     for name in codexrequest.CODEX_FIELDS:
-        if name in ("input", "stream", "tools"):
-            continue
-        if name in text:
+        # whole words only: "store" is not in "restore", "include" not in "included"
+        if name not in ("input", "stream", "tools") and re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text):
             return name
-    return "tools" if "tool" in text else None
+    return "tools" if re.search(r"\btools?\b", text) else None
 
 
 def canary_body(wire: str, model: str) -> dict[str, Any]:
