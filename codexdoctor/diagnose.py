@@ -15,6 +15,7 @@ from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.classify import embedded_json as _embedded_json
 from codexdoctor.classify import strip_decoration as normalise
 from codexdoctor.model import CheckResult, Status
+from codexdoctor.words import plural
 
 UNEXPECTED = re.compile(r"unexpected status (\d{3})(?: [A-Za-z][A-Za-z ]*?)?(?::\s*(.*?))?(?:,?\s*url:\s*(\S+(?: \S+)?))?\s*$",
                         re.S)
@@ -125,7 +126,7 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
 
     kind, detail, line, retries = pick(text)
     shown = ctx.redactor(" ".join(line.split()))[:300]  # redact before cutting
-    evidence = (f"pasted: {shown}",) + ((f"Codex retried {retries} time(s) first (Reconnecting... lines)",) if retries else ())
+    evidence = (f"pasted: {shown}",) + ((f"Codex retried {plural(retries, 'time')} first (Reconnecting... lines)",) if retries else ())
     if kind == "missing_env":
         var = detail
         near = env_checks.near_miss_names(var, ctx.env)

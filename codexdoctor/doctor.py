@@ -85,7 +85,7 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
     static = run_static(ctx, STATIC_CHECKS)
     blockers = live.blocked_by_static(static)
     if blockers:
-        note = "Probe not run: Codex would stop before sending a request (" + ", ".join(blockers) + "); no tokens were spent."
+        note = f"Probe not run: Codex would stop before sending a request ({live.blocker_names(static, blockers)}); no tokens were spent."
         return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [note], opts.lang), ctx
     tok = tokens.for_model(str(ctx.resolution.model or ""))
     probe = probe_mod.Probe(ctx, settings, tok, progress=progress)

@@ -10,6 +10,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.env import display_env_key
 from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Section, Severity, Status, Verdict
 from codexdoctor.redact import fingerprint
+from codexdoctor.words import plural
 
 SCHEMA_VERSION = "1"
 # Fix the config before blaming the channel, and the channel before the context.
@@ -35,8 +36,8 @@ def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], l
         hits = [f for f in errors if f.verdict is verdict]
         if hits:
             codes = ", ".join(dict.fromkeys(f.code for f in hits))
-            noun = "error(s)" if hits[0].severity is Severity.ERROR else "warning(s)"
-            return verdict, f"{len(hits)} {noun} of kind `{verdict.value}`: {codes}"
+            noun = plural(len(hits), "error" if hits[0].severity is Severity.ERROR else "warning")
+            return verdict, f"{noun} of kind `{verdict.value}`: {codes}"
     checks = list(checks)
     crashed = [c.id for c in checks if c.status is Status.CRASH]
     if crashed:

@@ -148,12 +148,12 @@ def _session_advice(f: Mapping[str, Any]) -> Loc:
     turns = f.get("turns_per_session") or 0
     if turns < 1:
         return Loc("This window cannot hold Codex's own first request (about 8,500 tokens of instructions and tool schemas) "
-                   "plus a turn: serve the model with a larger window (at least 16384 tokens).",
+                   "plus a turn: serve the model with a larger window (at least 16,384 tokens).",
                    "这个窗口连 Codex 自己的第一个请求（约 8,500 tokens 的指令和工具定义）再加一轮都放不下："
-                   "请用更大的窗口部署模型（至少 16384 tokens）。")
-    return Loc(f"Start a new session every {turns} turns (at about {f.get('turn_tokens')} tokens per turn, that stays under "
+                   "请用更大的窗口部署模型（至少 16,384 tokens）。")
+    return Loc(f"Start a new session every {turns} turns (at about {_num(f.get('turn_tokens'))} tokens per turn, that stays under "
                "70% of the window).",
-               f"每 {turns} 轮开一个新会话（按每轮约 {f.get('turn_tokens')} tokens 计，可保持在窗口的 70% 以下）。")
+               f"每 {turns} 轮开一个新会话（按每轮约 {_num(f.get('turn_tokens'))} tokens 计，可保持在窗口的 70% 以下）。")
 
 
 def _version_text(f: Mapping[str, Any]) -> Loc | str:
@@ -654,7 +654,7 @@ RULES: tuple[Rule, ...] = (
          if f.get("chat_works") and not f.get("variants_work") else []),
     Rule("API003", "rate-limited", "api.canary", W, CHANNEL,
          "Rate limited",
-         "POST {url} answered 429 after {attempts} attempt(s): {message}. This is transient.",
+         "POST {url} answered 429 after {attempts:count:attempt}: {message}. This is transient.",
          ("Wait and retry; lower concurrency; check the rate limits of your plan in the provider's console.",),
          once(lambda f: f["kind"] == "rate_limited")),
     Rule("API004", "quota-exhausted", "api.canary", E, CHANNEL,
@@ -664,7 +664,7 @@ RULES: tuple[Rule, ...] = (
          once(lambda f: f["kind"] == "quota")),
     Rule("API005", "provider-error", "api.canary", E, CHANNEL,
          "Provider or proxy error (5xx)",
-         "POST {url} answered {status} after {attempts} attempt(s): {detail}.",
+         "POST {url} answered {status} after {attempts:count:attempt}: {detail}.",
          ("Retry later; check the provider's status page. An HTML 502/504 page comes from a proxy or load balancer in front of the API.",),
          once(lambda f: f["kind"] == "server_error")),
     Rule("API006", "payment-required", "api.canary", E, CHANNEL,
@@ -779,7 +779,7 @@ RULES: tuple[Rule, ...] = (
          "The provider serves {served} tokens ({source}) but Codex assumes {assumed} ({assumed_source}) and only compacts at "
          "{compact_at}. Long sessions will hit the provider's limit before Codex compacts, and break at a stable point.{room_text}",
          ("Add these lines at the top level of {user_config} (not inside a profile):\n"
-          "model_context_window = {suggest_window}\nmodel_auto_compact_token_limit = {suggest_compact}",
+          "model_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
           "Start a new session every few turns for long work; carry a short summary instead of the history."),
          once(lambda f: f["served"] is not None and f["served"] >= f["min_usable"] and f["served"] < f["compact_at"])),
     Rule("CTX025", "window-unpublished", "ctx.window", I, CONTEXT,
@@ -795,7 +795,7 @@ RULES: tuple[Rule, ...] = (
          "The provider serves {served} tokens ({source}); Codex's first request for you is about {first_request} tokens "
          "({first_text}), so even the first turn fails while a one-line test passes.",
          ("Serve the model with a larger window (e.g. llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`), "
-          "more than {min_usable} tokens; 32768 leaves room for a session.",
+          "more than {min_usable} tokens; 32,768 leaves room for a session.",
           "Then tell Codex the real size in {user_config}:\nmodel_context_window = <served window>",
           "{docs_step}"),
          once(lambda f: f["served"] is not None and f["served"] < f["min_usable"])),
@@ -809,7 +809,7 @@ RULES: tuple[Rule, ...] = (
          once(lambda f: f["stage1"])),
     Rule("CTX005", "mid-stream-stalls", "ctx.probe", W, CONTEXT,
          "Stage 2: the answer stalls mid-stream",
-         "{stall_count} answer(s) went silent for at least {stall_threshold_s} s after text had started "
+         "{stall_count:count:answer} went silent for at least {stall_threshold_s} s after text had started "
          "(longest {longest_stall_text}). Under cache pressure this comes before outright failures.",
          ("Shorten sessions (see the turns-per-session advice); if stalls reach stream_idle_timeout_ms, Codex reports "
           "`idle timeout waiting for SSE`.",
@@ -821,7 +821,7 @@ RULES: tuple[Rule, ...] = (
          "at {last_ok} tokens or less worked, and repeating both {repeat_text}. Usable window: about {last_ok} tokens "
          "(the break lies between {last_ok} and {first_fail}).",
          ("Tell Codex the real window so it compacts in time: add at the top level of {user_config}:\n"
-          "model_context_window = {suggest_window}\nmodel_auto_compact_token_limit = {suggest_compact}",
+          "model_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
           "{session_advice}",
           "Carry a 5-line summary of the conclusions into the next session instead of the history.",
           "Move side questions out of the main session, and keep its start (instructions, tools) unchanged."),
@@ -887,7 +887,7 @@ RULES: tuple[Rule, ...] = (
          "{failures} failed sessions of {model} on `{provider}` broke between {low} and {high} tokens (spread {spread_pct}): "
          "a stable break point, so the limit is the context, about {median_text} tokens. Codex never compacted: it "
          "only compacts near the window it assumes.",
-         ("Set model_context_window = {median} and model_auto_compact_token_limit = {eighty} at the top level of "
+         ("Set model_context_window = {median:d} and model_auto_compact_token_limit = {eighty:d} at the top level of "
           "{user_config_text} so Codex compacts before that point.",
           "Start new sessions before they reach about {seventy} tokens."),
          lambda f: [{**g, "spread_pct": f"{g['spread']:.0%}", "user_config_text": f.get("user_config") or "~/.codex/config.toml",
@@ -931,7 +931,7 @@ RULES: tuple[Rule, ...] = (
                     and not d.get("in_cluster") and not d.get("truncated_at")]),
     Rule("CTX018", "unreadable-log-lines", "ctx.sessions", I, CONTEXT,
          "Some log lines could not be read",
-         "{unreadable_lines} line(s) were half-written, corrupted, overlong or not UTF-8 and were skipped; the rest was read.",
+         "{unreadable_lines:count:line} were half-written, corrupted, overlong or not UTF-8 and were skipped; the rest was read.",
          ("Nothing to do unless a session you care about is affected; Codex may still be writing the newest log.",),
          once(lambda f: f.get("unreadable_lines", 0) > 0)),
     Rule("CTX019", "prefix-cache-collapsed", "ctx.sessions", W, CONTEXT,
@@ -976,13 +976,13 @@ RULES: tuple[Rule, ...] = (
     Rule("CTX003", "single-question-overflows", "api.canary", E, CONTEXT,
          "Even a one-line request overflows the window",
          "POST {url} answered {status}: {message}. A tiny request exceeds the context window, so every Codex turn will fail.",
-         ("Serve the model with a larger context window (at least 16384 tokens for Codex), then set model_context_window in {user_config}.",),
+         ("Serve the model with a larger context window (at least 16,384 tokens for Codex), then set model_context_window in {user_config}.",),
          once(lambda f: f["kind"] == "context_exceeded" and (not f.get("codex_shaped") or f.get("minimal_kind") == "context_exceeded"))),
     Rule("CTX024", "first-request-overflows", "api.canary", E, CONTEXT,
          "Codex's first request does not fit the window",
          "POST {url} with Codex's own first request ({first_request} tokens: {first_text}) answered {status}: {message}.{minimal_text} "
          "The first turn of every Codex session fails this way.",
-         ("Serve the model with a larger context window: more than {min_usable_text}, 32768 to leave room for a session "
+         ("Serve the model with a larger context window: more than {min_usable_text}, 32,768 to leave room for a session "
           "(llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`).",
           "{docs_step}"),
          once(lambda f: f["kind"] == "context_exceeded" and bool(f.get("codex_shaped")) and f.get("minimal_kind") != "context_exceeded"),
@@ -1000,7 +1000,7 @@ class _Blank(dict):
 
 
 # Fact values that are English phrases produced by checks; in Chinese they go through the phrase table.
-PHRASE_KEYS = ("detail", "assumed_source", "malformed", "evidence", "base_url_where", "url")
+PHRASE_KEYS = ("source", "detail", "assumed_source", "malformed", "evidence", "base_url_where", "url")
 
 
 def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
@@ -1013,7 +1013,28 @@ def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
         for key in PHRASE_KEYS:
             if isinstance(resolved.get(key), str):
                 resolved[key] = localize(resolved[key], lang)
-    return string.Formatter().vformat(template, (), _Blank(resolved))
+    return _ProseFormatter().vformat(template, (), _Blank(resolved))
+
+
+class _ProseFormatter(string.Formatter):
+    """Numbers in prose get thousands separators (`{served}` -> 4,096); `{served:d}` keeps a config value bare
+    (model_context_window = 4096); `{attempts:count:attempt}` writes "1 attempt" / "4 attempts"."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("count:") and isinstance(value, int):
+            from codexdoctor.words import plural
+
+            singular, _, many = format_spec[len("count:"):].partition("|")
+            return plural(value, singular, many or None)
+        if format_spec.startswith("count:"):
+            return str(value)
+        if not format_spec and isinstance(value, int) and not isinstance(value, bool):
+            return f"{value:,}"
+        return super().format_field(value, format_spec)
+
+
+def _num(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def _ms(value: Any) -> str:
@@ -1111,10 +1132,10 @@ def _pasted_context_params(f: Mapping[str, Any]) -> dict[str, Any]:
                    "提供方的报错说请求超出了模型的上下文窗口。")
     if window and window < CODEX_FIRST_REQUEST_TOKENS:
         step = Loc(f"A {window:,}-token window cannot hold Codex's first request (about {CODEX_FIRST_REQUEST_TOKENS:,} tokens "
-                   "of instructions and tool schemas): serve the model with a larger window, 32768 to leave room for a "
+                   "of instructions and tool schemas): serve the model with a larger window, 32,768 to leave room for a "
                    "session (llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`).",
                    f"{window:,} tokens 的窗口放不下 Codex 的第一个请求（约 {CODEX_FIRST_REQUEST_TOKENS:,} tokens 的指令和工具定义）："
-                   "请用更大的窗口部署模型，32768 才能给会话留出空间（llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`）。")
+                   "请用更大的窗口部署模型，32,768 才能给会话留出空间（llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`）。")
     elif window:
         step = Loc(f"Tell Codex the real window at the top level of {cfg}: model_context_window = {window} and "
                    f"model_auto_compact_token_limit = {int(window * 0.8)}.",

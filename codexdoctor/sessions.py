@@ -17,6 +17,7 @@ from typing import Any, Iterable
 from codexdoctor.classify import CONTEXT_MARKERS, context_numbers, summarize_text
 from codexdoctor.codexrequest import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.model import CheckResult, Section, Status
+from codexdoctor.words import plural
 from codexdoctor.rollouts import Session, find_rollouts, iter_rollouts, parse_time, read_session, read_tui_log
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404", "http 429", "http 500", "http 502", "http 503", "http 504")
@@ -376,17 +377,17 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
     facts = {"sessions": data, "across": summary, "problems": problems[:50], "unreadable_lines": lines_bad,
              "count": summaries.total, "failed": summaries.failed, "where": str(show),
              "not_listed": summaries.total - len(data)}
-    evidence = [f"{summaries.total:,} session(s) read from {show}"] + [f"read problem: {p}" for p in problems[:5]]
+    evidence = [f"{plural(summaries.total, 'session')} read from {show}"] + [f"read problem: {p}" for p in problems[:5]]
     if facts["not_listed"] > 0:
-        evidence.append(f"{facts['not_listed']:,} older session(s) counted but not listed")
+        evidence.append(f"{plural(facts['not_listed'], 'older session')} counted but not listed")
     if lines_bad:
-        evidence.append(f"{lines_bad} unreadable line(s) skipped (half-written, corrupted, overlong or non-UTF-8)")
+        evidence.append(f"{plural(lines_bad, 'unreadable line')} skipped (half-written, corrupted, overlong or non-UTF-8)")
     if not data:
         return CheckResult("ctx.sessions", "Session logs", Status.SKIP, f"no session logs found in {show}", facts, tuple(evidence))
     failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
     facts["decision"] = decide(failing)
     status = Status.FAIL if failing else Status.PASS
-    text = f"{summaries.total} session(s), {summaries.failed} failed" + (
+    text = f"{plural(summaries.total, 'session')}, {summaries.failed:,} failed" + (
         f" ({', '.join(sorted({d['kind'] for d in failing}))})" if failing else "")
     return CheckResult("ctx.sessions", "Session logs", status, text, facts, tuple(evidence))
 
@@ -401,7 +402,7 @@ def decide(failing: list[dict[str, Any]]) -> dict[str, Any] | None:
     lead = max(counts, key=lambda k: (counts[k], k == latest["kind"]))
     other = "channel" if lead == "context" else "context"
     when = (latest["start"] or "?")[:16].replace("T", " ")
-    return {"verdict": lead, "reason": f"{counts[lead]} failed session(s) of kind `{lead}` and {counts[other]} of kind "
+    return {"verdict": lead, "reason": f"{plural(counts[lead], 'failed session')} of kind `{lead}` and {counts[other]} of kind "
                                        f"`{other}`; the most recent failure ({when}) was `{latest['kind']}`"}
 
 
@@ -420,7 +421,7 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
     headers = (("会话", "开始", "codex", "模型", "轮数", "峰值上下文", "占窗口", "压缩次数", "结束方式", "失败类型") if zh else
                ("session", "start", "codex", "model", "turns", "peak context", "of window", "compactions", "ended", "failure"))
     hidden = check.facts.get("not_listed") or 0
-    note = (t(f"{hidden:,} older session(s) were read and counted but are not listed; --last, --since or --session "
+    note = (t(f"{plural(hidden, 'older session')} {'was' if hidden == 1 else 'were'} read and counted but {'is' if hidden == 1 else 'are'} not listed; --last, --since or --session "
               "selects others.", f"另有 {hidden:,} 个较早的会话已读取并计入，但没有列出；用 --last、--since 或 --session 选择其他会话。"),)
     out = [Section("sessions.summary", t("Sessions", "会话"), headers, tuple(rows), lines=note if hidden > 0 else ())]
     for d in data:

@@ -55,7 +55,7 @@ def test_html_502_from_proxy(home, sim_server):
     s = sim_server(api_key=KEY, failure_rate=1.0, failure_kinds=("502",))
     report, _ = check(home, s)
     f = next(x for x in report.findings if x.code == "API005")
-    assert "HTML" in f.diagnosis and "4 attempt(s)" in f.diagnosis
+    assert "HTML" in f.diagnosis and "4 attempts" in f.diagnosis
 
 
 def test_accepts_and_never_answers(home, sim_server):

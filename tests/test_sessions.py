@@ -169,7 +169,7 @@ def test_cli_sessions_default_location_and_findings(home, run, monkeypatch):
     auth_at_turn_2(codex_home / "archived_sessions")
     code, out, err = run("sessions")
     assert code == 1
-    assert "CTX012" in out and "CTX013" in out and "2 session(s), 2 failed" in out
+    assert "CTX012" in out and "CTX013" in out and "2 sessions, 2 failed" in out
     assert "next question please" not in out  # message contents only with --show-content
     code, out, _ = run("sessions", "--show-content", "--format", "json")
     assert "next question please" in out

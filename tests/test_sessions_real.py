@@ -51,7 +51,7 @@ def test_stable_break_across_three_sessions_of_one_provider_mixed_with_another_f
     cluster = next(f for f in report.findings if f.code == "CTX014")
     assert "3 failed sessions of sim-model on `sim`" in cluster.diagnosis
     assert report.verdict.value == "context"  # the majority, and the most recent failure
-    assert "3 failed session(s) of kind `context` and 1 of kind `channel`" in report.verdict_reason
+    assert "3 failed sessions of kind `context` and 1 of kind `channel`" in report.verdict_reason
     groups = report.checks[0].facts["across"]["groups"]
     assert {(g["provider"], g["pattern"]) for g in groups} == {("sim", "cluster"), ("other", None)}
 

@@ -9,6 +9,7 @@ from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalis
 from codexdoctor import config as config_mod
 from codexdoctor.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
 from codexdoctor.model import CheckResult, Status
+from codexdoctor.words import plural
 
 PROVIDER_KEYS = (
     "name", "base_url", "env_key", "env_key_instructions", "experimental_bearer_token", "wire_api",
@@ -308,7 +309,7 @@ def check_keys(ctx: CheckContext) -> CheckResult:
     evidence = [f"{u['where']}: `{u['key']}` in {u['table']} is not a key Codex reads" for u in unknown]
     evidence += [f"{p['where']}: `{p['key']}` in a project config" for p in project_provider_keys]
     if unknown or project_provider_keys:
-        return result("cfg.keys", "Config keys", Status.WARN, f"{len(unknown) + len(project_provider_keys)} key(s) Codex ignores",
+        return result("cfg.keys", "Config keys", Status.WARN, f"{plural(len(unknown) + len(project_provider_keys), 'key')} Codex ignores",
                       evidence, **facts)
     return result("cfg.keys", "Config keys", Status.PASS, "every key is one Codex reads", evidence, **facts)
 

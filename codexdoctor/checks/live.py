@@ -16,6 +16,7 @@ from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.classify import Classified, classify
 from codexdoctor.model import CheckResult, Status
 from codexdoctor.redact import fingerprint
+from codexdoctor.words import plural
 from codexdoctor.transport import Deadline, Exchange, make_client, proxy_for, send
 
 CANARY_INSTRUCTIONS = "You are a connectivity check. Answer with one short word."
@@ -199,16 +200,25 @@ def catalog_entries(body: Any) -> list[dict[str, Any]]:
     return out
 
 
-def window_from_entry(entry: Mapping[str, Any]) -> int | None:
-    for path in (("max_model_len",), ("context_length",), ("context_window",), ("max_context_length",),
+WINDOW_FIELDS = (("max_model_len",), ("context_length",), ("context_window",), ("max_context_length",),
                  ("meta", "n_ctx"), ("meta", "n_ctx_train"), ("top_provider", "context_length"),
-                 ("model_info", "max_input_tokens")):
+                 ("model_info", "max_input_tokens"))
+
+
+def window_field(entry: Mapping[str, Any]) -> tuple[int, str] | None:
+    """The served window and the field it came from (`meta.n_ctx`), so the evidence names the one actually read."""
+    for path in WINDOW_FIELDS:
         cur: Any = entry
         for key in path:
             cur = cur.get(key) if isinstance(cur, Mapping) else None
         if isinstance(cur, int) and cur > 0:
-            return cur
+            return cur, ".".join(path)
     return None
+
+
+def window_from_entry(entry: Mapping[str, Any]) -> int | None:
+    found = window_field(entry)
+    return found[0] if found else None
 
 
 def match_model(model: str, ids: list[str]) -> dict[str, Any]:
@@ -376,14 +386,15 @@ class LiveRun:
         }
         evidence = [catalog.line(), "without key: " + open_catalog.line()]
         if not entries:
-            summary = f"no usable catalog ({kind.kind}: {catalog.status or catalog.failure})"
+            summary = f"no usable catalog: {_human(kind.kind, kind.detail)}"
             return result("api.catalog", TITLES["api.catalog"], Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html")
                           else Status.WARN, summary, evidence, **facts)
         facts.update(match_model(model, ids))
         evidence.append(f"{len(ids):,} model{'' if len(ids) == 1 else 's'}; configured \"{model}\": {facts['match']}"
                         + (f"; closest: {', '.join(facts['closest'])}" if facts["closest"] else ""))
         status = Status.PASS if facts["match"] == "exact" else Status.WARN
-        return result("api.catalog", TITLES["api.catalog"], status, f"{len(ids):,} model{'' if len(ids) == 1 else 's'}, \"{model}\" {facts['match']}", evidence, **facts)
+        summary = f"{plural(len(ids), 'model')}, \"{model}\" {MATCH_WORDS[facts['match']]}"
+        return result("api.catalog", TITLES["api.catalog"], status, summary, evidence, **facts)
 
     def canary_result(self, canary: Exchange | None, kind: Classified | None,
                       catalog: Mapping[str, Any] | None = None, minimal: Exchange | None = None,
@@ -474,16 +485,17 @@ class LiveRun:
         evidence = [chat.line() + f" => {chat_kind.kind}"]
         if facts["chat_works"] and not facts["variants_work"]:
             return result("api.wire", TITLES["api.wire"], Status.FAIL, "serves /chat/completions but not /responses", evidence, **facts)
-        return result("api.wire", TITLES["api.wire"], Status.PASS, f"chat probe: {chat_kind.kind}", evidence, **facts)
+        return result("api.wire", TITLES["api.wire"], Status.PASS, f"chat probe: {_human(chat_kind.kind, chat_kind.detail)}",
+                      evidence, **facts)
 
     def window_result(self, catalog: Exchange, probes: list[Exchange], canary_kind: Classified | None = None) -> CheckResult:
         served, source = None, None
         entries = catalog_entries(catalog.body_json) if catalog.ok else []
         for entry in entries:
             if entry["id"] == self.plan.model or len(entries) == 1:
-                served = window_from_entry(entry)
-                if served:
-                    source = f"GET {catalog.url} ({'max_model_len/context_length/meta.n_ctx'})"
+                found = window_field(entry)
+                if found:
+                    served, source = found[0], f"GET {catalog.url}, field {found[1]}"
                     break
         props, info = probes
         if served is None and props.ok and isinstance(props.body_json, dict):
@@ -491,13 +503,13 @@ class LiveRun:
             n_ctx = settings.get("n_ctx") if isinstance(settings, dict) else None
             n_ctx = n_ctx or props.body_json.get("n_ctx")
             if isinstance(n_ctx, int) and n_ctx > 0:
-                served, source = n_ctx, f"GET {props.url} (n_ctx)"
+                served, source = n_ctx, f"GET {props.url}, field n_ctx"
         if served is None and info.ok:
             for entry in catalog_entries(info.body_json):
                 if entry.get("model_name") == self.plan.model or entry["id"] == self.plan.model:
                     w = window_from_entry(entry)
                     if w:
-                        served, source = w, f"GET {info.url} (max_input_tokens)"
+                        served, source = w, f"GET {info.url}, field max_input_tokens"
                         break
         assumed, assumed_source = assumed_window(self.ctx)
         first = self.plan.first
@@ -540,6 +552,10 @@ class LiveRun:
         return layer.label if layer else "~/.codex/config.toml"
 
 
+MATCH_WORDS = {"exact": "listed", "whitespace": "listed without its stray whitespace",
+               "case": "listed with different capitals", "missing": "not listed"}
+
+
 def _human(kind: str | None, detail: str) -> str:
     """A check row in words: the detail says what happened; the internal kind (`path_not_found`) stays in the facts."""
     return detail or (kind or "failed").replace("_", " ")
@@ -550,6 +566,12 @@ def blocked_by_static(static: list[CheckResult]) -> list[str]:
     by_id = {r.id: r for r in static}
     return [cid for cid, pred in STATIC_BLOCKERS.items()
             if cid in by_id and by_id[cid].status in (Status.FAIL, Status.SKIP) and pred(by_id[cid].facts)]
+
+
+def blocker_names(static: list[CheckResult], blockers: list[str]) -> str:
+    """The blocking checks as the user sees them on their rows ("API key variable"), never as internal ids."""
+    titles = {r.id: r.title for r in static}
+    return ", ".join(titles.get(b, b) for b in blockers)
 
 
 def _only_chat_blocks(static: list[CheckResult], blockers: list[str]) -> bool:
@@ -585,7 +607,7 @@ def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple
         return [result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
                 for cid in LIVE_IDS], [f"Live checks skipped: {reason}."]
     if blockers:
-        reason = "Codex would stop before sending a request (" + ", ".join(blockers) + "): fix that first"
+        reason = "Codex would stop before sending a request (" + blocker_names(static, blockers) + "): fix that first"
         return [result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
                 for cid in LIVE_IDS], [f"Live checks skipped: {reason}."]
     deadline = Deadline(float(ctx.options.get("timeout", 10.0)))

@@ -68,6 +68,11 @@ CHECK_TITLES_ZH = {
     "api.wire": "接口协议（wire API）", "ctx.window": "服务端上下文窗口", "ctx.probe": "会话探测",
     "ctx.sessions": "会话日志", "ctx.pasted": "粘贴的报错",
 }
+# The English titles the checks give themselves; a note that names a check by its title names it in Chinese too.
+CHECK_TITLES_EN_ZH = {
+    "Codex home": "Codex 主目录", "Config files": "配置文件", "Profile": "配置档案（profile）", "Provider": "模型提供方",
+    "Config keys": "配置键", "API key variable": "API Key 环境变量", "Stored login": "已保存的登录", "base_url": "base_url",
+}
 TITLE_OVERRIDES_ZH = {"Single question": "单次提问", "Pasted error": "粘贴的报错"}
 
 
@@ -100,7 +105,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"no table \[model_providers\.(.+)\]", "没有 [model_providers.{1}] 表"),
     (r"(\S+) \(built-in\)", "{1}（内置）"),
     (r"(\S+) \(custom\)", "{1}（自定义）"),
-    (r"(\d+) key\(s\) Codex ignores", "{1} 个键会被 Codex 忽略"),
+    (r"([\d,]+) keys? Codex ignores", "{1} 个键会被 Codex 忽略"),
     (r"every key is one Codex reads", "所有键都会被 Codex 读取"),
     # env
     (r"no provider resolved", "未解析出提供方"),
@@ -130,8 +135,11 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"redirected to (.+)", "被重定向到 {1}"),
     (r"an HTML site answers, not an API", "返回的是 HTML 网页，不是 API"),
     (r"answered in (\d+) ms", "{1} ms 内响应"),
-    (r"no usable catalog \((.+)\)", "没有可用的模型列表（{1}）"),
-    (r"([\d,]+) models?, \"(.*)\" (exact|case|whitespace|missing)", "{1} 个模型，\"{2}\"：{3}"),
+    (r"no usable catalog: (.+)", "没有可用的模型列表：{1~}"),
+    (r"([\d,]+) models?, \"(.*)\" listed", "{1} 个模型，包含 \"{2}\""),
+    (r"([\d,]+) models?, \"(.*)\" listed without its stray whitespace", "{1} 个模型，包含去掉多余空白后的 \"{2}\""),
+    (r"([\d,]+) models?, \"(.*)\" listed with different capitals", "{1} 个模型，包含大小写不同的 \"{2}\""),
+    (r"([\d,]+) models?, \"(.*)\" not listed", "{1} 个模型，没有 \"{2}\""),
     (r"skipped \(--no-canary\)", "已跳过（--no-canary）"),
     (r"skipped \(see the note below\)", "已跳过（见下方说明）"),
     (r"streamed answer in (\d+) ms, first token (\d+) ms", "流式回答用时 {1} ms，首字 {2} ms"),
@@ -142,11 +150,11 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"not needed", "无需检查"),
     (r"no chat probe", "未做 chat 探测"),
     (r"serves /chat/completions but not /responses", "提供 /chat/completions，但没有 /responses"),
-    (r"chat probe: (.+)", "chat 探测：{1}"),
+    (r"chat probe: (.+)", "chat 探测：{1~}"),
     (r"the provider does not publish its window", "提供方没有公开上下文窗口"),
     (r"serves ([\d,]+) tokens; Codex assumes ([\d,]+)", "服务端窗口 {1} tokens；Codex 假定 {2}"),
     (r"serves ([\d,]+) tokens \(Codex assumes ([\d,]+)\)", "服务端窗口 {1} tokens（Codex 假定 {2}）"),
-    (r"Codex would stop before sending a request \((.+)\): fix that first", "Codex 在发出请求前就会停止（{1}）：请先修复"),
+    (r"Codex would stop before sending a request \((.+)\): fix that first", "Codex 在发出请求前就会停止（{1,}）：请先修复"),
     (r"the built-in provider has no stored API key \(ChatGPT sign-in or none\): Codex's requests go to the ChatGPT "
      r"backend or nowhere, so there is no API channel to test",
      "内置提供方没有已保存的 API Key（使用 ChatGPT 登录或未登录）：Codex 的请求发往 ChatGPT 后端或根本发不出，没有可测试的 API 通道"),
@@ -168,6 +176,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r'wire_api = "chat" stops Codex before any request; the live checks below ran as if wire_api = "responses", '
      r"the fix CFG011 recommends\.",
      '设置 wire_api = "chat" 时 Codex 在发出任何请求之前就会停止；下面的在线检查按 CFG011 建议的 wire_api = "responses" 进行。'),
+    (r"GET (\S+), field (\S+)", "GET {1}，字段 {2}"),
     (r"internal error: (.+)", "内部错误：{1}"),
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / sessions / diagnose
@@ -178,8 +187,8 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"no break up to ([\d,]+) tokens", "直到 {1} tokens 都没有断开"),
     (r"stopped at the (budget|deadline)", "在{1}处停止"),
     (r"no session logs found in (.+)", "在 {1} 中没有找到会话日志"),
-    (r"(\d+) session\(s\), (\d+) failed \((.+)\)", "{1} 个会话，{2} 个失败（{3}）"),
-    (r"(\d+) session\(s\), 0 failed", "{1} 个会话，0 个失败"),
+    (r"([\d,]+) sessions?, ([\d,]+) failed \((.+)\)", "{1} 个会话，{2} 个失败（{3}）"),
+    (r"([\d,]+) sessions?, 0 failed", "{1} 个会话，0 个失败"),
     (r"context window exhausted", "上下文窗口已耗尽"),
     (r"context window exceeded", "超出上下文窗口"),
     (r"not a known Codex or provider error shape", "不是已知的 Codex 或提供方报错格式"),
@@ -195,7 +204,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
      "探测请求会消耗少量 token（max_output_tokens={1}）；加 --no-canary 可跳过。"),
     (r"Requests went through the proxy configured in this environment\.", "请求经过了当前环境中配置的代理。"),
     (r"Probe not run: Codex would stop before sending a request \((.+)\); no tokens were spent\.",
-     "未运行探测：Codex 在发出请求前就会停止（{1}）；没有消耗 token。"),
+     "未运行探测：Codex 在发出请求前就会停止（{1,}）；没有消耗 token。"),
     (r"Tokens counted with (\S+) \(exact\); ([\d,]+) input tokens spent in (\d+) requests\.",
      "使用 {1} 计数（精确）；{3} 次请求共消耗 {2} 个输入 token。"),
     (r"Tokens counted with (\S+) \(approximate: vocabulary unavailable\); ([\d,]+) input tokens spent in (\d+) requests\.",
@@ -205,9 +214,9 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"This text does not match a known Codex or provider error shape; run `codexdoctor check` to test the channel directly\.",
      "这段文字不是已知的 Codex 或提供方报错格式；请运行 `codexdoctor check` 直接测试通道。"),
     # verdict reasons
-    (r"(\d+) error\(s\) of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类错误：{3}"),
-    (r"(\d+) warning\(s\) of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类警告：{3}"),
-    (r"(\d+) failed session\(s\) of kind `(\w+)` and (\d+) of kind `(\w+)`; the most recent failure \((.+?)\) was `(\w+)`: (.+)",
+    (r"([\d,]+) errors? of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类错误：{3}"),
+    (r"([\d,]+) warnings? of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类警告：{3}"),
+    (r"([\d,]+) failed sessions? of kind `(\w+)` and (\d+) of kind `(\w+)`; the most recent failure \((.+?)\) was `(\w+)`: (.+)",
      "{1} 个失败会话属于 `{2}` 类，{3} 个属于 `{4}` 类；最近一次失败（{5}）是 `{6}` 类：{7}"),
     (r"a check crashed: (.+)", "有检查项崩溃：{1}"),
     (r"a check failed without a known diagnosis: (.+)", "有检查项失败但没有已知诊断：{1}"),
@@ -288,6 +297,11 @@ _COMPILED_ZH = [(re.compile(f"^{p}$", re.S), t) for p, t in _PATTERNS_ZH]
 _WORDS_ZH = {"budget": "预算", "deadline": "时限"}
 
 
+def _title_zh(text: str) -> str:
+    """A check title as it appears on its row, or any other phrase the table knows."""
+    return CHECK_TITLES_EN_ZH.get(text) or localize(text, "zh")
+
+
 def translate(text: str, lang: str) -> str | None:
     """The Chinese form of a summary, note or verdict reason, or None when no pattern knows it."""
     if lang != "zh" or not text:
@@ -298,6 +312,8 @@ def translate(text: str, lang: str) -> str | None:
             out = template
             for i, group in enumerate(m.groups(), 1):
                 group = group or ""
+                if "{" + str(i) + ",}" in out:  # a list of check titles or phrases, each translated
+                    out = out.replace("{" + str(i) + ",}", "、".join(_title_zh(part) for part in group.split(", ")))
                 if "{" + str(i) + "~}" in out:  # a nested phrase, translated too
                     out = out.replace("{" + str(i) + "~}", localize(group, lang))
                 out = out.replace("{" + str(i) + "}", _WORDS_ZH.get(group, group))

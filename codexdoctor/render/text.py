@@ -48,7 +48,22 @@ def _tokens(text: str) -> list[str]:
     out += _split_plain(body[pos:])
     if tail:
         out.append(tail)
-    return [t for t in out if t]
+    return _glue([t for t in out if t])
+
+
+# Chinese line-breaking rules (kinsoku): a line never starts with closing punctuation nor ends with opening.
+_NO_LINE_START = set("。，、：；！？）」』】》〉…,.:;!?)]}")
+_NO_LINE_END = set("（「『【《〈([{")
+
+
+def _glue(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    for tok in tokens:
+        if out and out[-1] != " " and tok != " " and (tok[0] in _NO_LINE_START or out[-1][-1] in _NO_LINE_END):
+            out[-1] += tok
+        else:
+            out.append(tok)
+    return out
 
 
 def _split_plain(text: str) -> list[str]:
@@ -61,7 +76,8 @@ def _split_plain(text: str) -> list[str]:
             continue
         piece = ""
         for ch in word:
-            if display_width(ch) == 2 and piece and display_width(piece[-1]) == 2:
+            if (display_width(ch) == 2 and piece and display_width(piece[-1]) == 2
+                    and ch not in _NO_LINE_START and piece[-1] not in _NO_LINE_END):
                 out.append(piece)
                 piece = ""
             piece += ch
@@ -123,16 +139,20 @@ def render(report: Report, opts: RenderOptions) -> str:
     lang = report.lang
     t = lambda key, **kw: ui(key, lang, **kw)  # noqa: E731
     out: list[str] = []
+    titles = {c.id: c.title for c in report.checks}  # a finding cites its checks by the titles on their rows
     p = report.provider
     if p is not None:
-        out.append(f"{t('provider')}: {p.id} ({t('builtin') if p.builtin else t('custom')})  {arrow} POST {p.request_url}")
+        out.extend(wrap(f"{t('provider')}: {p.id} ({t('builtin') if p.builtin else t('custom')})  {arrow} POST {p.request_url}",
+                        opts.width, "", "  "))
         shown_key = localize(p.key, lang)
         key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
         out.extend(wrap(f"{t('model')}: {p.model}   wire_api: {p.wire_api}   {t('key')}: {key}", opts.width, "", "  "))
         out.append("")
     for check in report.checks:
-        mark = _paint(f"[{symbols[check.status]}]", COLORS[check.status], opts)
-        out.append(f"{mark} {check.title}: {check.summary}")
+        plain = f"[{symbols[check.status]}]"
+        first, *more = wrap(f"{check.title}: {check.summary}", opts.width, plain + " ", "    ")
+        out.append(_paint(plain, COLORS[check.status], opts) + first[len(plain):])
+        out.extend(more)
         if opts.verbose:
             for line in check.evidence:
                 out.append(f"    {line}")
@@ -147,7 +167,10 @@ def render(report: Report, opts: RenderOptions) -> str:
         for f in report.findings:
             status = SEVERITY_STATUS[f.severity]
             mark = _paint(symbols[status], COLORS[status], opts)
-            out.append(f"{mark} {f.code} {f.title} [{t('sev_' + f.severity.value)}]")
+            plain = symbols[status]
+            head, *more = wrap(f"{f.code} {f.title} [{t('sev_' + f.severity.value)}]", opts.width, plain + " ", "  ")
+            out.append(mark + head[len(plain):])
+            out.extend(more)
             out.append(_indent(f.diagnosis, "    ", opts.width))
             for number, step in enumerate(f.remedy, 1):
                 first, *rest = step.splitlines() or [""]
@@ -155,7 +178,7 @@ def render(report: Report, opts: RenderOptions) -> str:
                 for line in rest:  # config snippets: copied as they are
                     out.append(f"         {line}")
             if opts.verbose:
-                out.append(f"    {t('evidence')} ({', '.join(f.checks)}):")
+                out.append(f"    {t('evidence')} ({', '.join(titles.get(c, c) for c in f.checks)}):")
                 for line in f.evidence:
                     out.append(f"      {line}")
     if report.notes:
@@ -168,5 +191,5 @@ def render(report: Report, opts: RenderOptions) -> str:
         verdict += f" ({report.verdict.value})"
     out.extend(wrap(f"{verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}", opts.width, f"{t('verdict')}: ", "  "))
     if report.findings and not opts.verbose:
-        out.append(t("hint_verbose"))
+        out.extend(wrap(t("hint_verbose"), opts.width))
     return "\n".join(out) + "\n"
