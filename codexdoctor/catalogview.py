@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from codexdoctor.rules import RULES, RULES_BY_CODE, Rule, texts
 
@@ -16,6 +17,38 @@ FAMILIES = {
     "MODEL": "Model ID",
     "CTX": "Context and session",
 }
+
+
+_SLOT = re.compile(r"\{([a-z_0-9]+)(?::[^}]*)?\}")
+_SUFFIXES = ("_text", "_step", "_cmd", "_where")
+# The slots a reader meets most, in Chinese; any other slot reads <…>, which a report fills in.
+_SLOTS_ZH = {"url": "地址", "request_url": "请求地址", "working_url": "可用地址", "base_url": "base_url", "model": "模型",
+             "where": "位置", "user_config": "配置文件", "served": "服务端窗口", "assumed": "Codex 假定的窗口",
+             "message": "提供方的报错", "detail": "详情", "status": "状态码", "env_key": "env_key", "provider": "提供方",
+             "first_request": "第一个请求的 token 数", "min_usable": "最小可用窗口", "attempts": "尝试次数",
+             "key": "键", "value": "值", "path": "路径", "host": "主机", "codex_version": "Codex 版本"}
+_SLOTS_EN = {"first_text": "its parts", "base_url_where": "where base_url is set", "source": "where it is published",
+             "min_usable": "Codex's first request", "user_config": "your config.toml"}
+_SLOTS_ZH["base_url_where"] = "base_url 所在位置"
+_WHOLE_STEP = {"en": "(written for your setup when codexdoctor reports this)", "zh": "（报告时按你的配置写出这一步）"}
+
+
+def _slot_name(name: str, lang: str) -> str:
+    if lang == "zh":
+        return f"<{_SLOTS_ZH.get(name, '…')}>"
+    if name in _SLOTS_EN:
+        return f"<{_SLOTS_EN[name]}>"
+    for suffix in _SUFFIXES:
+        if name.endswith(suffix) and name != suffix[1:]:
+            name = name[: -len(suffix)]
+    return f"<{name.replace('_', ' ')}>"
+
+
+def fill_slots(text: str, lang: str = "en") -> str:
+    """A template made readable: `{served}` becomes <served>, so `explain` never shows a raw placeholder."""
+    if _SLOT.fullmatch(text.strip()):
+        return _WHOLE_STEP.get(lang, _WHOLE_STEP["en"])
+    return _SLOT.sub(lambda m: _slot_name(m.group(1), lang), text)
 
 
 def _rule_data(rule: Rule, lang: str = "en") -> dict:
@@ -32,19 +65,26 @@ def explain_rule(code: str, fmt: str = "text", lang: str = "en") -> str | None:
     if fmt == "json":
         return json.dumps(_rule_data(rule, lang), indent=2, ensure_ascii=False) + "\n"
     title, diagnosis, remedy = texts(rule, lang)
+    diagnosis, remedy = fill_slots(diagnosis, lang), tuple(fill_slots(step, lang) for step in remedy)
     zh = lang == "zh"
-    lines = [f"{rule.code} {rule.name} ({rule.severity.value}, verdict: {rule.verdict.value})", "", title, ""]
+    if zh:
+        from codexdoctor.i18n import ui
+
+        head = f"{rule.code} {rule.name}（{ui('sev_' + rule.severity.value, lang)}，结论：{ui('verdict_' + rule.verdict.value, lang)}）"
+    else:
+        head = f"{rule.code} {rule.name} ({rule.severity.value}, verdict: {rule.verdict.value})"
+    lines = [head, "", title, ""]
     if rule.explanation and not zh:
         lines += [rule.explanation, ""]
-    lines += ["codexdoctor 的报告（占位符会按你的配置填入）：" if zh else
-              "What codexdoctor reports (placeholders are filled from your config):", f"  {diagnosis}", "",
+    lines += ["codexdoctor 的报告（<…> 处会按你的配置填入）：" if zh else
+              "What codexdoctor reports (each <…> is filled in from your setup):", f"  {diagnosis}", "",
               "修复方法：" if zh else "How to fix:"]
     for number, step in enumerate(remedy, 1):
         first, *rest = step.splitlines()
         lines.append(f"  {number}. {first}")
         lines += [f"       {line}" for line in rest]
     if rule.references:
-        lines += ["", "References:"] + [f"  {ref}" for ref in rule.references]
+        lines += ["", "参考资料：" if zh else "References:"] + [f"  {ref}" for ref in rule.references]
     return "\n".join(lines) + "\n"
 
 

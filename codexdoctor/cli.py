@@ -234,7 +234,11 @@ def probe(overrides, profile, model, codex_version, lang, shell, max_context, re
         click.echo(f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
                    "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context.", err=True)
         raise SystemExit(EXIT_USAGE) from None
-    publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
+    interrupted = any(c.facts.get("stopped") == "interrupted" for c in report.checks)
+    try:
+        publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
+    except SystemExit as done:  # Ctrl-C: the partial result is printed, and the exit code still says interrupted
+        raise SystemExit(130 if interrupted else done.code) from None
 
 
 @cli.command()
@@ -389,7 +393,7 @@ def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
     from codexdoctor.doctor import make_context
 
     ctx = make_context(_check_options(overrides, profile, model, codex_version))
-    emit(render_config(ctx, fmt), None, ctx.redactor)
+    emit(render_config(ctx, fmt, _lang(lang)), None, ctx.redactor)
 
 
 @cli.command()

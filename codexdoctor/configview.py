@@ -1,4 +1,8 @@
-"""`codexdoctor config`: the resolved provider and where each value came from."""
+"""`codexdoctor config`: the resolved provider and where each value came from.
+
+Values are shown the way config.toml spells them (`true`, not `True`); a value that is not set is `null` in
+JSON and words in text, in the user's language. Keys and file paths stay as they are in every language.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,26 @@ import json
 from typing import Any
 
 from codexdoctor.checks.base import CheckContext
+from codexdoctor.fix import toml_value
+from codexdoctor.i18n import localize
 from codexdoctor.report import provider_summary
+
+DEFAULT = "Codex default"
+_WORDS_ZH = {
+    "key": "键", "value": "值", "from": "来源", "request URL": "请求地址", DEFAULT: "Codex 默认值", "not set": "未设置",
+    "missing": "缺失", "(not found)": "（不存在）", "Config layers (lowest precedence first):": "配置层（优先级从低到高）：",
+    "system": "系统", "user": "用户", "profile": "profile", "project": "项目", "override": "-c 覆盖",
+}
+
+
+def _word(text: str, lang: str) -> str:
+    return _WORDS_ZH.get(text, text) if lang == "zh" else text
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
+    return toml_value(value) if isinstance(value, bool) else str(value)
 
 
 def rows(ctx: CheckContext) -> list[dict[str, Any]]:
@@ -14,20 +37,21 @@ def rows(ctx: CheckContext) -> list[dict[str, Any]]:
     p = r.provider
     s = provider_summary(ctx)
     out = [
-        {"key": "CODEX_HOME", "value": r.show(r.codex_home), "source": "$CODEX_HOME" if r.codex_home_from_env else "default"},
-        {"key": "profile", "value": r.profile or "(none)", "source": r.profile_origin or "default"},
+        {"key": "CODEX_HOME", "value": r.show(r.codex_home), "source": "$CODEX_HOME" if r.codex_home_from_env else DEFAULT},
+        {"key": "profile", "value": r.profile or None, "source": r.profile_origin or DEFAULT},
         {"key": "model_provider", "value": p.id, "source": r.provider_origin},
         {"key": "model", "value": s.model, "source": r.model_origin},
     ]
     if not p.defined:
-        out.append({"key": f"[model_providers.{p.id}]", "value": "(missing)", "source": "-"})
+        out.append({"key": f"[model_providers.{p.id}]", "value": "missing", "source": "-"})
         return out
+    path = "/chat/completions" if s.wire_api == "chat" else "/responses"
     out += [
         {"key": "base_url", "value": s.base_url, "source": r.provider_field_origin("base_url")},
         {"key": "wire_api", "value": s.wire_api, "source": r.provider_field_origin("wire_api")},
-        {"key": "env_key", "value": s.env_key or "(none)", "source": r.provider_field_origin("env_key")},
+        {"key": "env_key", "value": s.env_key, "source": r.provider_field_origin("env_key")},
         {"key": "key", "value": s.key, "source": f"${s.env_key}" if s.env_key else "-"},
-        {"key": "request URL", "value": "POST " + s.request_url, "source": "base_url + wire API path"},
+        {"key": "request URL", "value": "POST " + s.request_url, "source": f"base_url + {path}"},
     ]
     for key in ("query_params", "http_headers", "env_http_headers", "requires_openai_auth",
                 "stream_idle_timeout_ms", "request_max_retries", "stream_max_retries"):
@@ -35,20 +59,31 @@ def rows(ctx: CheckContext) -> list[dict[str, Any]]:
             value = p.table[key]
             if key == "http_headers" and isinstance(value, dict):
                 value = {k: "<redacted>" for k in value}
-            out.append({"key": key, "value": ctx.redactor(str(value)), "source": r.provider_field_origin(key)})
+            out.append({"key": key, "value": ctx.redactor(_shown(value)), "source": r.provider_field_origin(key)})
     for key in ("model_context_window", "model_auto_compact_token_limit"):
         if key in r.merged:
-            out.append({"key": key, "value": str(r.merged[key]), "source": r.origin(key)})
+            out.append({"key": key, "value": _shown(r.merged[key]), "source": r.origin(key)})
     return out
 
 
-def render_config(ctx: CheckContext, fmt: str) -> str:
-    data = rows(ctx)
+def render_config(ctx: CheckContext, fmt: str, lang: str = "en") -> str:
+    data = [{**d, "source": DEFAULT if d["source"] == "default" else d["source"]} for d in rows(ctx)]
     if fmt == "json":
         layers = [{"kind": l.kind, "path": l.label, "exists": l.exists} for l in ctx.resolution.layers]
         return json.dumps({"values": data, "layers": layers}, indent=2, ensure_ascii=False) + "\n"
-    from codexdoctor.render.text import table_lines
+    from codexdoctor.render.text import display_width, table_lines
 
-    layers = "\n".join(f"  {l.kind:8} {l.label}{'' if l.exists else ' (not found)'}" for l in ctx.resolution.layers)
-    table = "\n".join(table_lines(("key", "value", "from"), tuple((d["key"], d["value"], d["source"]) for d in data)))
-    return f"Config layers (lowest precedence first):\n{layers}\n\n{table}\n"
+    kinds = [_word(l.kind, lang) for l in ctx.resolution.layers]
+    pad = max((display_width(k) for k in kinds), default=0) + 2
+    layers = "\n".join(f"  {k}{' ' * (pad - display_width(k))}{l.label}{'' if l.exists else ' ' + _word('(not found)', lang)}"
+                       for k, l in zip(kinds, ctx.resolution.layers))
+
+    def value(d: dict[str, Any]) -> str:
+        if d["value"] is None:
+            return _word("not set", lang)
+        return _word(d["value"], lang) if d["value"] == "missing" else localize(str(d["value"]), lang)
+
+    table = "\n".join(table_lines(tuple(_word(h, lang) for h in ("key", "value", "from")),
+                                  tuple((_word(d["key"], lang) if d["key"] == "request URL" else d["key"], value(d),
+                                         _word(d["source"], lang)) for d in data)))
+    return f"{_word('Config layers (lowest precedence first):', lang)}\n{layers}\n\n{table}\n"

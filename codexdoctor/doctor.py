@@ -79,6 +79,7 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
     from codexdoctor import tokens
     from codexdoctor.checks import live
     from codexdoctor.classify import classify
+    from codexdoctor.i18n import localize
     from codexdoctor.transport import Deadline
 
     ctx = make_context(opts)
@@ -88,10 +89,19 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
         note = f"Probe not run: Codex would stop before sending a request ({live.blocker_names(static, blockers)}); no tokens were spent."
         return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [note], opts.lang), ctx
     tok = tokens.for_model(str(ctx.resolution.model or ""))
-    probe = probe_mod.Probe(ctx, settings, tok, progress=progress)
+    published, source = (None, None) if settings.max_context else live.published_window(ctx)
+    probe = probe_mod.Probe(ctx, settings, tok, progress=progress, published=published, lang=opts.lang)
     requests, estimate = probe.estimate()
-    plan = (f"Probe plan: at most {requests} requests and about {estimate:,} input tokens (worst case, no break below "
-            f"{probe.max_context:,} tokens); it stops at --budget {settings.budget:,}. Output is capped at "
+    zh = opts.lang == "zh"
+    if published:
+        progress(f"提供方公布的窗口是 {published:,} tokens（{localize(source, 'zh')}）：探测先测一半大小，再测略低于和略高于它的大小。"
+                 if zh else f"The provider publishes a {published:,}-token window ({source}): the probe checks half of it, "
+                 "then just below and just above it.")
+    plan = (f"探测计划：最多 {requests} 个请求，约 {estimate:,} 个输入 token（最坏情况：断点就在 {probe.max_context:,} tokens "
+            f"之下）；到 --budget {settings.budget:,} 即停止。每个请求的输出上限为 {settings.max_output_tokens} 个 token。"
+            if zh else
+            f"Probe plan: at most {requests} requests and about {estimate:,} input tokens (worst case, the break just "
+            f"below {probe.max_context:,} tokens); it stops at --budget {settings.budget:,}. Output is capped at "
             f"{settings.max_output_tokens} tokens per request.")
     progress(plan)
     if estimate > settings.budget and not confirm(plan):
@@ -105,8 +115,10 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
     facts["family"] = family
     facts["user_config"] = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
     facts["repeat"] = settings.repeat
+    facts["published_window"] = published
     if outcome.stopped and (outcome.first_fail is None or outcome.stable is None):
-        facts["inconclusive_reason"] = (f"the probe stopped at the {outcome.stopped} before locating and confirming the break "
+        where = {"budget": "at the budget", "deadline": "at the deadline", "interrupted": "by Ctrl-C"}[outcome.stopped]
+        facts["inconclusive_reason"] = (f"the probe stopped {where} before locating and confirming the break "
                                         f"({outcome.spent:,} input tokens spent)")
     checks = list(static)
     if outcome.single_exchange is not None:
@@ -138,7 +150,7 @@ def _probe_check(facts: Mapping[str, Any]) -> CheckResult:
     elif facts.get("no_break"):
         summary = f"no break up to {facts['max_context']:,} tokens"
     else:
-        summary = f"stopped at the {facts.get('stopped')}"
+        summary = "stopped by Ctrl-C" if facts.get("stopped") == "interrupted" else f"stopped at the {facts.get('stopped')}"
     evidence = [f"{facts['singles_ok']}/{facts['singles']} single questions ok, median first token "
                 f"{facts['baseline_ttft_ms']} ms" if facts.get("baseline_ttft_ms") is not None else
                 f"{facts['singles_ok']}/{facts['singles']} single questions ok",
@@ -149,11 +161,13 @@ def _probe_check(facts: Mapping[str, Any]) -> CheckResult:
 
 
 def _steps_section(outcome, lang: str = "en") -> Section:
+    from codexdoctor.i18n import table_word
+
     zh = lang == "zh"
     rows = []
     for i, s in enumerate(outcome.steps, 1):
-        rows.append((i, s.phase, f"{s.sent:,}", "-" if s.ttft_ms is None else f"{s.ttft_ms:,.0f}",
-                     "-" if s.max_gap_ms is None else f"{s.max_gap_ms:,.0f}", "ok" if s.ok else s.kind))
+        rows.append((i, table_word(s.phase, lang), f"{s.sent:,}", "-" if s.ttft_ms is None else f"{s.ttft_ms:,.0f}",
+                     "-" if s.max_gap_ms is None else f"{s.max_gap_ms:,.0f}", table_word("ok" if s.ok else s.kind, lang, s.detail)))
     points = tuple((float(s.sent), float(s.ttft_ms)) for s in outcome.steps if s.ok and s.ttft_ms is not None)
     headers = (("#", "阶段", "发送的 tokens", "首字 ms", "最长停顿 ms", "结果") if zh else
                ("#", "phase", "tokens sent", "first token ms", "longest gap ms", "result"))

@@ -135,6 +135,16 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
         if suggestion == "base_url" and pid == p.id and isinstance(existing.get(unknown["key"]), str):
             renamed_base_value = existing[unknown["key"]]
 
+    # A base_url the live check proved (API001) comes first: a lint guess never overrides what was verified.
+    variants = facts.get("api.variants", {})
+    if "API001" in codes and variants.get("working_index") is not None and isinstance(p.base_url, str):
+        from codexdoctor.checks.live import variants_of
+
+        working = variants_of(p.base_url)[variants["working_index"]]
+        layer = _layer_defining(ctx, provider_table + ("base_url",))
+        if _editable(layer, plan, "API001"):
+            add(Edit("API001", layer.path, layer.label, provider_table, "base_url", "set", working))
+
     # base_url as written: landing-page query, doubled path, whitespace, credentials (also under a renamed alias).
     raw_base = p.base_url if isinstance(p.base_url, str) else renamed_base_value
     if raw_base is not None and not p.builtin:
@@ -147,16 +157,6 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
             code = next((c for c in BASE_URL_FIX_CODES if c in codes), "URL004")
             if _editable(layer, plan, code):
                 add(Edit(code, layer.path, layer.label, provider_table, "base_url", "set", analysis["suggested"]))
-
-    # A base_url the live check proved (API001).
-    variants = facts.get("api.variants", {})
-    if "API001" in codes and variants.get("working_index") is not None and isinstance(p.base_url, str):
-        from codexdoctor.checks.live import base_url_variants
-
-        working = base_url_variants(p.base_url.strip().rstrip("/"))[variants["working_index"]]
-        layer = _layer_defining(ctx, provider_table + ("base_url",))
-        if _editable(layer, plan, "API001"):
-            add(Edit("API001", layer.path, layer.label, provider_table, "base_url", "set", working))
 
     # wire_api Codex rejects or does not know.
     for code in ("CFG011", "CFG017"):

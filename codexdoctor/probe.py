@@ -81,6 +81,20 @@ class ProbeOutcome:
     cache: dict | None = None
 
 
+def tolerance(settings: "ProbeSettings", max_context: int) -> float:
+    """How close the break is located: the bisection stops when low and high are this near."""
+    return max(settings.min_precision_tokens, settings.precision * max_context / 2)
+
+
+def published_schedule(settings: "ProbeSettings", window: int) -> list[int]:
+    """The provider says how large its window is: check half of it, then just below and just above it.
+
+    The two edges are one tolerance apart, so a break where the provider says needs no bisection, and the
+    plan of a 32K window fits the default budget (a doubling search from 1K would not)."""
+    edge = max(1, int(tolerance(settings, window) / 2))
+    return [window // 2, window - edge, window + edge]
+
+
 def schedule(start: int, max_context: int) -> list[int]:
     sizes, n = [], start
     while n < max_context:
@@ -90,23 +104,30 @@ def schedule(start: int, max_context: int) -> list[int]:
     return sizes
 
 
-def estimate(settings: ProbeSettings, max_context: int, single_tokens: int) -> tuple[int, int]:
-    """Worst case (no break below max_context): requests and input tokens, before anything is sent."""
-    sizes = schedule(settings.start, max_context)
+def estimate(settings: ProbeSettings, max_context: int, single_tokens: int, sizes: list[int] | None = None,
+             cache_tokens: int | None = None) -> tuple[int, int]:
+    """Worst case (the break just below the largest size): requests and input tokens, before anything is sent."""
+    sizes = sizes or schedule(settings.start, max_context)
+    max_context = sizes[-1]
     gap = max_context - (sizes[-2] if len(sizes) > 1 else 0)
-    tolerance = max(settings.min_precision_tokens, settings.precision * max_context / 2)
-    bisections = max(0, math.ceil(math.log2(max(1.0, gap / tolerance))))
+    bisections = max(0, math.ceil(math.log2(max(1.0, gap / tolerance(settings, max_context)))))
     requests = settings.singles + len(sizes) + bisections + 2 * settings.repeat
     tokens = settings.singles * single_tokens + sum(sizes) + (bisections + 2 * settings.repeat) * max_context
-    if settings.cache_step:
+    cache_tokens = settings.cache_prefix_tokens if cache_tokens is None else cache_tokens
+    if settings.cache_step and cache_tokens:
         requests += 3
-        tokens += 3 * (settings.cache_prefix_tokens + 64)
+        tokens += 3 * (cache_tokens + 64)
     return requests, tokens
+
+
+MIN_CACHE_PREFIX = 1024  # providers cache prefixes from about 1K tokens (OpenAI's minimum); smaller proves nothing
 
 
 class Probe:
     def __init__(self, ctx: CheckContext, settings: ProbeSettings, tokenizer: Tokenizer, client=None,
-                 progress: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 progress: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
+                 published: int | None = None, lang: str = "en") -> None:
+        self.lang = lang
         self.ctx = ctx
         self.settings = settings
         self.tok = tokenizer
@@ -122,10 +143,18 @@ class Probe:
         self.stopped: str | None = None
         self.single_tokens = tokenizer.count(CANARY_INSTRUCTIONS) + tokenizer.count(CANARY_PROMPT) + 3
         assumed, _ = assumed_window(ctx)
-        self.max_context = settings.max_context or int(assumed * 1.1)
+        self.published = published if not settings.max_context else None
+        if self.published:
+            self.sizes = published_schedule(settings, self.published)
+        else:
+            self.sizes = schedule(settings.start, settings.max_context or int(assumed * 1.1))
+        self.max_context = self.sizes[-1]
+        # The prefix-cache step fits the window found: a quarter of it at most, skipped when that is too small.
+        prefix = settings.cache_prefix_tokens if not self.published else min(settings.cache_prefix_tokens, self.published // 4)
+        self.cache_tokens = prefix if settings.cache_step and prefix >= MIN_CACHE_PREFIX else 0
 
     def estimate(self) -> tuple[int, int]:
-        return estimate(self.settings, self.max_context, self.single_tokens)
+        return estimate(self.settings, self.max_context, self.single_tokens, self.sizes, self.cache_tokens)
 
     # ---- requests ---------------------------------------------------------------------------------
     def _body(self, items: list[dict[str, Any]] | None) -> dict[str, Any]:
@@ -191,13 +220,32 @@ class Probe:
                     s.max_gap_after_token_ms if s else None, reported, ex.line())
         self.steps.append(step)
         ttft = f"{step.ttft_ms:.0f} ms" if step.ttft_ms is not None else "-"
-        self.progress(f"  {phase:6} {sent:>8,} tokens -> {'ok' if ok else k:18} first token {ttft:>8}   "
-                      f"(spent {self.spent:,}/{self.settings.budget:,})")
+        from codexdoctor.i18n import table_word
+
+        result = table_word("ok" if ok else k, self.lang, detail)
+        if self.lang == "zh":
+            self.progress(f"  {table_word(phase, 'zh')}  {sent:>8,} tokens -> {result}，首字 {ttft}"
+                          f"（已用 {self.spent:,}/{self.settings.budget:,}）")
+        else:
+            self.progress(f"  {table_word(phase, 'en'):15} {sent:>8,} tokens -> {result:24} first token {ttft:>8}   "
+                          f"(spent {self.spent:,}/{self.settings.budget:,})")
         return step, ex
 
     # ---- the search ---------------------------------------------------------------------------------
     def run(self) -> ProbeOutcome:
+        """The whole search; Ctrl-C stops it where it is and what was learned so far is still reported."""
         requests, tokens = self.estimate()
+        self._found: dict[str, Any] = {"single_ex": None, "cache": None, "last_ok": None, "first_fail": None, "stable": None}
+        try:
+            self._search()
+        except KeyboardInterrupt:
+            self.stopped = "interrupted"
+        f = self._found
+        return ProbeOutcome(tuple(self.steps), f["single_ex"], f["last_ok"], f["first_fail"], f["stable"], self.stopped,
+                            self.spent, tokens, requests, self.max_context, self.tok.name, self.tok.exact, f["cache"])
+
+    def _search(self) -> None:
+        found = self._found
         singles: list[tuple[bool, Exchange]] = []
         for _ in range(self.settings.singles):
             got = self.request("single", None)
@@ -206,23 +254,22 @@ class Probe:
             singles.append((got[0].ok, got[1]))
         single_ok = sum(ok for ok, _ in singles)
         # The evidence for the single question: its first failure if any, else its first answer.
-        single_ex = next((ex for ok, ex in singles if not ok), singles[0][1] if singles else None)
-        cache = self._cache_step() if single_ok > 0 and self.settings.cache_step else None
-        last_ok = first_fail = None
-        stable = None
+        if singles:
+            found["single_ex"] = next((ex for ok, ex in singles if not ok), singles[0][1])
+        if single_ok > 0 and self.cache_tokens:
+            found["cache"] = self._cache_step()
         if single_ok > 0:
-            last_ok, first_fail = self._grow()
+            self._grow()
+            last_ok, first_fail = found["last_ok"], found["first_fail"]
             if first_fail is not None and last_ok is not None:
-                last_ok, first_fail = self._bisect(last_ok, first_fail)
-                stable = self._repeat(last_ok, first_fail)
+                self._bisect(last_ok, first_fail)
+                found["stable"] = self._repeat(found["last_ok"], found["first_fail"])
             elif first_fail is not None:
-                stable = self._repeat(None, first_fail)
-        return ProbeOutcome(tuple(self.steps), single_ex, last_ok, first_fail, stable, self.stopped, self.spent, tokens,
-                            requests, self.max_context, self.tok.name, self.tok.exact, cache)
+                found["stable"] = self._repeat(None, first_fail)
 
     def _cache_step(self) -> dict[str, Any] | None:
         """Same ~4K prefix twice with different endings, then once with its first character changed."""
-        items, _ = self.conversation.build(self.settings.cache_prefix_tokens)
+        items, _ = self.conversation.build(self.cache_tokens)
         prefix = items[:-1]
 
         def variant(ending: str, change_first: bool = False) -> tuple[list, int]:
@@ -247,22 +294,22 @@ class Probe:
                           "cached": cached if isinstance(cached, int) else None}
         return summarise_cache(runs)
 
-    def _grow(self) -> tuple[int | None, int | None]:
-        last_ok = None
-        for size in schedule(self.settings.start, self.max_context):
+    def _grow(self) -> None:
+        """Larger and larger sessions until one fails; what is known is kept in `_found` at every step."""
+        for size in self.sizes:
             got = self.request("grow", size)
             if got is None:
-                return last_ok, None
+                return
             step, _ = got
             if not step.ok:
-                return last_ok, step.sent
-            last_ok = step.sent
-        return last_ok, None
+                self._found["first_fail"] = step.sent
+                return
+            self._found["last_ok"] = step.sent
 
     def _tolerance(self, low: int) -> float:
         return max(self.settings.min_precision_tokens, self.settings.precision * low)
 
-    def _bisect(self, low: int, high: int) -> tuple[int, int]:
+    def _bisect(self, low: int, high: int) -> None:
         while high - low > self._tolerance(low):
             mid = (low + high) // 2
             got = self.request("bisect", mid)
@@ -272,10 +319,9 @@ class Probe:
             if step.sent <= low or step.sent >= high:
                 break  # the filler cannot make a request strictly between them
             if step.ok:
-                low = step.sent
+                low = self._found["last_ok"] = step.sent
             else:
-                high = step.sent
-        return low, high
+                high = self._found["first_fail"] = step.sent
 
     def _repeat(self, low: int | None, high: int) -> bool | None:
         below, above = [], []
@@ -371,7 +417,9 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         "slope_ms_per_1k": round(slope, 1) if slope is not None else None,
         "largest_ok": largest[0] if largest else None, "largest_ttft_ms": largest[1] if largest else None,
         "ttft_ratio": round(ratio, 1) if ratio is not None else None,
-        "stage1": bool(ratio and ratio >= 2.5 and largest and baseline is not None and largest[1] - baseline >= 300),
+        # Growth means the trend rises too: one slow request at the largest size after faster ones is not growth.
+        "stage1": bool(ratio and ratio >= 2.5 and largest and baseline is not None and largest[1] - baseline >= 300
+                       and slope is not None and slope > 0),
         "stall_count": len(stalls), "longest_stall_ms": max((s.max_gap_ms or 0 for s in stalls), default=0),
         "stall_threshold_s": settings.stall_threshold_s, "stage2": bool(stalls),
         "failure_kinds": kinds, "stage3": bool(failures),
@@ -388,7 +436,7 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         "usable": usable, "turn_tokens": settings.turn_tokens,
         "cache": outcome.cache, "cache_verdict": (outcome.cache or {}).get("verdict"),
     }
-    if usable:
+    if usable and (outcome.first_fail is not None or facts["no_break"]):  # a partial run proves no window yet
         facts["suggest_window"] = (usable // 1000) * 1000 if usable >= 2000 else usable
         facts["suggest_compact"] = int(facts["suggest_window"] * 0.8)
         room = int(usable * 0.7) - CODEX_FIRST_REQUEST_TOKENS

@@ -46,7 +46,7 @@ class Rule:
     references: tuple[str, ...] = ()
     # (check id, predicate): the rule stays silent when that check ran and the predicate holds,
     # e.g. a static guess that a live check has since settled.
-    settled_by: tuple[str, Callable[[Mapping[str, Any]], bool]] | None = None
+    settled_by: Any = None  # (check id, predicate) or a tuple of them: a live result that makes this finding moot
 
     def placeholders(self) -> set[str]:
         names = set()
@@ -67,6 +67,17 @@ class Loc:
 
     def get(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
+
+
+def settlers(rule: "Rule") -> tuple[tuple[str, Callable[[Mapping[str, Any]], bool]], ...]:
+    """A rule's settlers: one (check, predicate) pair or several."""
+    if rule.settled_by is None:
+        return ()
+    return rule.settled_by if isinstance(rule.settled_by[0], tuple) else (rule.settled_by,)  # type: ignore[return-value]
+
+
+# A base_url the live check proved working settles every lint guess about it: one remedy per cause (API001's).
+VERIFIED_BASE_URL = ("api.variants", lambda f: bool(f.get("working")))
 
 
 def once(pred: Callable[[Mapping[str, Any]], bool]) -> When:
@@ -507,7 +518,8 @@ RULES: tuple[Rule, ...] = (
          "base_url ({where}) ends in whitespace. Codex keeps it, so the request goes to {request_url} with `%20` in the "
          "path, and the provider answers 404.",
          ("Remove the spaces inside the quotes in {where}: base_url = \"{suggested}\"",),
-         once(lambda f: f.get("whitespace") and not f.get("malformed"))),
+         once(lambda f: f.get("whitespace") and not f.get("malformed")),
+         settled_by=VERIFIED_BASE_URL),
     Rule("URL003", "base-url-ends-in-v1", "url.base_url", W, CONFIG,
          "base_url ends in /v1: the provider decides",
          "base_url = \"{shown}\" ends in /v1, so Codex calls {request_url}. Codex never adds or removes /v1; some "
@@ -515,20 +527,23 @@ RULES: tuple[Rule, ...] = (
          ("Run `codexdoctor check` without --offline: it calls the real endpoint and, on a 404, tries the variants and names the base_url that works.",
           "Use the base URL exactly as your provider's Codex/OpenAI-compatible documentation gives it."),
          once(lambda f: f.get("ends_v1") and not f.get("builtin") and not f.get("doubled_path")),
-         settled_by=("api.canary", lambda f: f.get("kind") not in (None, "timeout", "deadline", "dns", "refused", "tls",
-                                                                    "reset", "proxy", "protocol", "redirect"))),
+         settled_by=(("api.canary", lambda f: f.get("kind") not in (None, "timeout", "deadline", "dns", "refused", "tls",
+                                                                     "reset", "proxy", "protocol", "redirect")),
+                     VERIFIED_BASE_URL)),
     Rule("URL004", "base-url-query-string", "url.base_url", E, CONFIG,
          "base_url has a query string or fragment",
          "base_url = \"{shown}\" ({where}) carries `?…` or `#…` (often a landing-page link such as ?utm_source=…); "
          "Codex appends /responses after it and the request URL breaks.",
          ("In {where}, set base_url = \"{suggested}\"",
           "If the provider really needs query parameters (e.g. Azure api-version), put them in query_params = {{ key = \"value\" }}."),
-         once(lambda f: (f.get("query") or f.get("fragment")) and not f.get("malformed"))),
+         once(lambda f: (f.get("query") or f.get("fragment")) and not f.get("malformed")),
+         settled_by=VERIFIED_BASE_URL),
     Rule("URL005", "base-url-doubled-path", "url.base_url", E, CONFIG,
          "base_url already ends in the API path",
          "base_url ends in {doubled_path}; Codex appends the path again and calls {request_url}.",
          ("In {where}, set base_url = \"{suggested}\" (the part before {doubled_path}).",),
-         once(lambda f: bool(f.get("doubled_path")) and not f.get("malformed"))),
+         once(lambda f: bool(f.get("doubled_path")) and not f.get("malformed")),
+         settled_by=VERIFIED_BASE_URL),
     Rule("URL006", "base-url-userinfo", "url.base_url", E, CONFIG,
          "base_url contains a user name or password",
          "base_url ({where}) has `user:password@` before the host. That is not how OpenAI-compatible providers take keys, "
@@ -639,11 +654,10 @@ RULES: tuple[Rule, ...] = (
     # ---- API: request path and protocol ----------------------------------------------------------
     Rule("API001", "wrong-base-url-path", "api.variants", E, CHANNEL,
          "Nothing at the path Codex calls; another base_url works",
-         "POST {request_url} finds nothing (404), but {working_url} answers. This provider wants a different prefix "
-         "(the /v1 question is decided per provider).",
+         "POST {request_url} finds nothing (404), but {working_url} answers.{why_text}",
          ("In {base_url_where}, set base_url = \"{working_url}\"",
           "Run `codexdoctor check` again to confirm."),
-         lambda f: [{"working_url": f["working"]["base_url"]}] if f.get("working") else []),
+         lambda f: [{"working_url": f["working"]["base_url"], "why_text": _working_why(f)}] if f.get("working") else []),
     Rule("API002", "responses-api-missing", "api.wire", E, CHANNEL,
          "Provider serves Chat Completions but not the Responses API",
          "The provider answers POST …/chat/completions but 404s on …/responses. Codex 0.97 and newer only speak the Responses API"
@@ -851,11 +865,17 @@ RULES: tuple[Rule, ...] = (
          once(lambda f: f["no_break"])),
     Rule("CTX010", "probe-stopped-early", "ctx.probe", W, CONTEXT,
          "The probe stopped before locating the break",
-         "Stopped at the {stopped} after {requests} requests and {spent} input tokens. Learned so far: works up to "
+         "Stopped {stopped} after {requests} requests and {spent} input tokens. Learned so far: works up to "
          "{last_ok_text} tokens{fail_text}.",
-         ("Raise the budget (--budget) or narrow the range (--max-context) and run `codexdoctor probe` again.",),
+         ("{stopped_step}",),
          lambda f: [{"last_ok_text": f["last_ok"] if f.get("last_ok") else Loc("(none)", "（无）"),
-                     "stopped": Loc(f["stopped"], "预算" if f["stopped"] == "budget" else "时限"),
+                     "stopped_step": Loc("Run `codexdoctor probe` again and let it finish (the plan printed first says "
+                                         "how many requests and tokens that takes).",
+                                         "再运行一次 `codexdoctor probe` 并让它跑完（开始时打印的计划写明了需要多少请求和 token）。")
+                     if f["stopped"] == "interrupted" else
+                     Loc("Raise the budget (--budget) or narrow the range (--max-context) and run `codexdoctor probe` again.",
+                         "提高预算（--budget）或缩小范围（--max-context），再运行一次 `codexdoctor probe`。"),
+                     "stopped": STOPPED_WORDS.get(f["stopped"], Loc(str(f["stopped"]), str(f["stopped"]))),
                      "fail_text": Loc(f", fails at {f['first_fail']}", f"，{f['first_fail']} 时失败") if f.get("first_fail") else ""}]
          if f.get("stopped") else []),
     Rule("CTX011", "single-question-unreliable", "ctx.probe", E, CHANNEL,
@@ -1033,6 +1053,25 @@ class _ProseFormatter(string.Formatter):
         return super().format_field(value, format_spec)
 
 
+STOPPED_WORDS = {"budget": Loc("at the budget", "在预算处"), "deadline": Loc("at the deadline", "在时限处"),
+                 "interrupted": Loc("by Ctrl-C", "因 Ctrl-C 而")}
+
+
+def _working_why(f: Mapping[str, Any]) -> Loc:
+    """Why the verified base_url differs: only the `?…` part, a prefix, or both."""
+    configured = str(f.get("configured") or "")
+    bare = configured.split("#", 1)[0].split("?", 1)[0].rstrip("/")
+    query = Loc(" The `?…` part of base_url breaks the URL: Codex appends /responses after it.",
+                "base_url 里的 `?…` 部分会破坏地址：Codex 会把 /responses 接在它后面。")
+    prefix = Loc(" This provider wants a different prefix (the /v1 question is decided per provider).",
+                 "这个提供方要的是另一个前缀（是否带 /v1 因提供方而异）。")
+    if bare == configured.rstrip("/"):
+        return prefix
+    if bare == str(f["working"]["base_url"]).rstrip("/"):
+        return query
+    return Loc(query.get("en") + prefix.get("en"), query.get("zh") + prefix.get("zh"))
+
+
 def _num(value: Any) -> str:
     return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
@@ -1196,10 +1235,9 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
         res = by_id.get(rule.check)
         if res is None or res.status in (Status.SKIP, Status.CRASH):
             continue
-        if rule.settled_by is not None:
-            settler = by_id.get(rule.settled_by[0])
-            if settler is not None and settler.status not in (Status.SKIP, Status.CRASH) and rule.settled_by[1](settler.facts):
-                continue
+        if any(by_id.get(cid) is not None and by_id[cid].status not in (Status.SKIP, Status.CRASH) and pred(by_id[cid].facts)
+               for cid, pred in settlers(rule)):
+            continue
         title, diagnosis, remedy = texts(rule, lang)
         for params in rule.when(res.facts):
             values = {**res.facts, **_derived(res.facts), **params}

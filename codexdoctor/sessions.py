@@ -407,6 +407,8 @@ def decide(failing: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list[Section]:
+    from codexdoctor.i18n import table_word
+
     zh = lang == "zh"
     t = (lambda en, cn: cn if zh else en)  # noqa: E731
     data = check.facts["sessions"]
@@ -417,7 +419,8 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
         peak = f"{d['peak']:,}" if d["peak"] else "-"
         share = f"{d['share']:.0%}" if d["share"] is not None else "-"
         rows.append((d["short_id"], (d["start"] or "-")[:16].replace("T", " "), d["cli_version"] or "-", d["model"] or "-",
-                     d["turns"], peak, share, d["compactions"], d["ended"], d["kind"] if d["kind"] != "none" else "-"))
+                     d["turns"], peak, share, d["compactions"], table_word(d["ended"], lang),
+                     table_word(d["kind"], lang) if d["kind"] != "none" else "-"))
     headers = (("会话", "开始", "codex", "模型", "轮数", "峰值上下文", "占窗口", "压缩次数", "结束方式", "失败类型") if zh else
                ("session", "start", "codex", "model", "turns", "peak context", "of window", "compactions", "ended", "failure"))
     hidden = check.facts.get("not_listed") or 0
@@ -428,7 +431,7 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
         if d["id"] not in detail_ids and d["short_id"] not in detail_ids:
             continue
         points = tuple((float(i + 1), float(c)) for i, c in enumerate(d["contexts"]))
-        window = f"{d['window']:,}" if d["window"] else "unknown"
+        window = f"{d['window']:,}" if d["window"] else t("unknown", "未知")
         compact = f"{d['compact_at']:,}" if d["compact_at"] else "?"
         lines = [t(f"window (Codex's, effective): {window}; auto-compaction at ~{compact}; compactions: {d['compactions']}",
                    f"窗口（Codex 的有效窗口）：{window}；自动压缩约在 {compact}；压缩次数：{d['compactions']}")]

@@ -189,3 +189,66 @@ def test_same_origin_redirect_resends_count_and_never_pass_the_budget(home, sim_
     tight, _ = probe(home, ProbeSettings(max_context=20000, budget=int(per_request * 1.5), repeat=1))
     tight_posts = len([r for r in s.records if r.method == "POST"]) - posts
     assert tight_posts == 1 and facts(tight)["spent"] <= int(per_request * 1.5)  # the resend would pass the budget
+
+
+def test_published_window_plans_within_the_default_budget(home, sim_server, run, monkeypatch):
+    """A 32K window the provider publishes: with no --max-context and no --yes the plan fits 300,000 tokens, the
+    break is found where the provider says, and nothing is spent past the budget."""
+    s = sim_server(api_key=KEY, context_window=32768, publish_window=True, token_interval_ms=0)
+    configure(home, s)
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    code, out, err = run("probe", "--codex-version", "0.171.0")
+    assert code == 1, err
+    assert "publishes a 32,768-token window" in err and "field max_model_len" in err
+    planned = int(err.split("about ")[1].split(" input tokens")[0].replace(",", ""))
+    assert planned <= 300_000 and sent_tokens(s) <= planned
+    assert "CTX006" in out and "32,928" in out and "32,545" in out
+
+
+def test_cache_step_is_sized_to_the_window_or_skipped(home, sim_server):
+    s = sim_server(api_key=KEY, context_window=8192, publish_window=True, prefix_cache=True, token_interval_ms=0)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings())
+    cache_steps = [r for r in report.sections[0].rows if r[1] == "prefix cache"]
+    assert len(cache_steps) == 3 and all(int(r[2].replace(",", "")) <= 8192 // 4 + 64 for r in cache_steps)
+    s2 = sim_server(api_key=KEY, context_window=2048, publish_window=True, token_interval_ms=0)
+    configure(home, s2)
+    report, _ = probe(home, ProbeSettings())
+    assert not [r for r in report.sections[0].rows if r[1] == "prefix cache"]  # 512 tokens would prove nothing
+
+
+def test_ctrl_c_prints_the_partial_result_and_exits_130(home, sim_server, run, monkeypatch):
+    from codexdoctor import probe as probe_mod
+
+    s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
+    configure(home, s)
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    real = probe_mod.Probe.request
+    calls = []
+
+    def interrupted_on_the_sixth(self, *args, **kwargs):
+        calls.append(args[0])
+        if len(calls) == 6:
+            raise KeyboardInterrupt
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(probe_mod.Probe, "request", interrupted_on_the_sixth)
+    code, out, err = run("probe", "--max-context", "20000", "--no-cache-step", "-q", "--codex-version", "0.171.0")
+    assert code == 130
+    assert "Stopped by Ctrl-C after 5 requests" in out and "works up to 2,039 tokens" in out  # 1K and 2K answered
+    assert "let it finish" in out and "Turns per session" not in out  # no advice drawn from a partial run
+    assert "Session probe steps" in out and len([r for r in s.records if r.method == "POST"]) == 5
+
+
+def test_falling_latency_is_never_growth():
+    from codexdoctor.probe import ProbeOutcome, Step, analyse
+
+    def step(phase, sent, ttft):
+        return Step(phase, sent, sent, True, "ok", "", 200, ttft, ttft + 5, 1.0, sent, "")
+
+    # one slow request at the largest size after a falling trend: the ratio is high, the trend is not
+    steps = (step("single", 20, 100.0), step("grow", 1024, 2000.0), step("grow", 2048, 900.0), step("grow", 4096, 500.0),
+             step("grow", 8192, 450.0), step("grow", 16384, 400.0))
+    outcome = ProbeOutcome(steps, None, 16384, None, None, None, 0, 0, 0, 16384, "o200k_base", True)
+    f = analyse(outcome, ProbeSettings())
+    assert f["slope_ms_per_1k"] < 0 and f["stage1"] is False

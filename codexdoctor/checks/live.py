@@ -173,13 +173,20 @@ def base_url_variants(base: str) -> list[str]:
         parent = path.rsplit("/", 1)[0]
         candidates += [parent, parent + "/v1"]
     candidates += ["/v1", "/api", "/api/v1"]
-    seen, out = {path}, []
+    if parts.query or parts.fragment:  # a landing-page ?utm_… link: the same path without it comes first
+        candidates.insert(0, path)
+    seen, out = (set() if parts.query or parts.fragment else {path}), []
     for cand in candidates:
         cand = cand.rstrip("/")
         if cand not in seen:
             seen.add(cand)
             out.append(urlunsplit((parts.scheme, parts.netloc, cand, "", "")))
     return out[:5]
+
+
+def variants_of(raw_base_url: str) -> list[str]:
+    """The variants tried for a configured base_url, computed one way for the live check and for `fix`."""
+    return base_url_variants(raw_base_url.strip().rstrip("/"))
 
 
 def catalog_entries(body: Any) -> list[dict[str, Any]]:
@@ -324,7 +331,7 @@ class LiveRun:
         if path_404 and not self.deadline.expired:
             with ThreadPoolExecutor(max_workers=6) as pool:
                 futures = [(v, pool.submit(self.canary, v) if canary_on else pool.submit(self._variant_catalog, v))
-                           for v in base_url_variants(self.plan.base_url)]
+                           for v in variants_of(self.plan.base_url)]
                 f_chat = pool.submit(self.canary, None, "chat") if self.plan.wire == "responses" and canary_on else None
                 variants = [(v, f.result()) for v, f in futures]
                 chat = f_chat.result() if f_chat else None
@@ -488,7 +495,8 @@ class LiveRun:
         return result("api.wire", TITLES["api.wire"], Status.PASS, f"chat probe: {_human(chat_kind.kind, chat_kind.detail)}",
                       evidence, **facts)
 
-    def window_result(self, catalog: Exchange, probes: list[Exchange], canary_kind: Classified | None = None) -> CheckResult:
+    def served_window(self, catalog: Exchange, probes: list[Exchange]) -> tuple[int | None, str | None]:
+        """The window the server publishes, and where: the catalog entry, llama.cpp /props or LiteLLM /model/info."""
         served, source = None, None
         entries = catalog_entries(catalog.body_json) if catalog.ok else []
         for entry in entries:
@@ -511,6 +519,10 @@ class LiveRun:
                     if w:
                         served, source = w, f"GET {info.url}, field max_input_tokens"
                         break
+        return served, source
+
+    def window_result(self, catalog: Exchange, probes: list[Exchange], canary_kind: Classified | None = None) -> CheckResult:
+        served, source = self.served_window(catalog, probes)
         assumed, assumed_source = assumed_window(self.ctx)
         first = self.plan.first
         first_tokens = first.tokens if first else CODEX_FIRST_REQUEST_TOKENS
@@ -566,6 +578,16 @@ def blocked_by_static(static: list[CheckResult]) -> list[str]:
     by_id = {r.id: r for r in static}
     return [cid for cid, pred in STATIC_BLOCKERS.items()
             if cid in by_id and by_id[cid].status in (Status.FAIL, Status.SKIP) and pred(by_id[cid].facts)]
+
+
+def published_window(ctx: CheckContext, timeout_s: float = 10.0) -> tuple[int | None, str | None]:
+    """The window the provider publishes, read the way `check` reads it (three GETs, no tokens spent)."""
+    run = LiveRun(ctx, Deadline(timeout_s), first=False)
+    try:
+        catalog = run.catalog()
+        return run.served_window(catalog, [run._send("GET", url) for url in run.window_probe_urls()])
+    finally:
+        run.client.close()
 
 
 def blocker_names(static: list[CheckResult], blockers: list[str]) -> str:

@@ -76,6 +76,29 @@ CHECK_TITLES_EN_ZH = {
 TITLE_OVERRIDES_ZH = {"Single question": "单次提问", "Pasted error": "粘贴的报错"}
 
 
+# Values inside tables (probe phases and results, how a session ended, its failure kind), in words.
+TABLE_WORDS: dict[str, tuple[str, str]] = {
+    "single": ("single question", "单次提问"), "cache": ("prefix cache", "前缀缓存"), "grow": ("growing", "增长"),
+    "bisect": ("narrowing", "二分"), "below": ("just below", "断点下方"), "above": ("just above", "断点上方"),
+    "ok": ("ok", "正常"), "context_exceeded": ("context window exceeded", "超出上下文窗口"),
+    "truncated": ("silently truncated", "被静默截断"), "stream_incomplete": ("answer cut short", "回答不完整"),
+    "overflow": ("overflow", "上下文溢出"), "error": ("error", "出错"), "aborted": ("aborted", "中止"),
+    "completed": ("completed", "完成"), "never completed": ("never completed", "未完成"), "no turns": ("no turns", "没有轮次"),
+    "unreadable": ("unreadable", "无法读取"), "context": ("context", "上下文"), "channel": ("channel", "通道"),
+    "unknown": ("unknown", "未知"),
+}
+
+
+def table_word(value: str, lang: str, detail: str = "") -> str:
+    """A table value in words; an unknown kind falls back to its detail (translated) rather than an internal id."""
+    words = TABLE_WORDS.get(value)
+    if words:
+        return words[1] if lang == "zh" else words[0]
+    if detail:
+        return localize(detail, lang)
+    return value.replace("_", " ")
+
+
 def ui(key: str, lang: str, **params: object) -> str:
     text = UI[key].get(lang) or UI[key]["en"]
     return text.format(**params) if params else text
@@ -177,6 +200,9 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
      r"the fix CFG011 recommends\.",
      '设置 wire_api = "chat" 时 Codex 在发出任何请求之前就会停止；下面的在线检查按 CFG011 建议的 wire_api = "responses" 进行。'),
     (r"GET (\S+), field (\S+)", "GET {1}，字段 {2}"),
+    (r"\(Codex default\)", "（Codex 默认值）"),
+    (r"\(unset: https://api\.openai\.com/v1\)", "（未设置：Codex 使用 https://api.openai.com/v1）"),
+    (r"\(unknown\)", "（未知）"),
     (r"internal error: (.+)", "内部错误：{1}"),
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / sessions / diagnose
@@ -186,6 +212,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"single question failed; session not probed", "单次提问失败；未做会话探测"),
     (r"no break up to ([\d,]+) tokens", "直到 {1} tokens 都没有断开"),
     (r"stopped at the (budget|deadline)", "在{1}处停止"),
+    (r"stopped by Ctrl-C", "因 Ctrl-C 而停止"),
     (r"no session logs found in (.+)", "在 {1} 中没有找到会话日志"),
     (r"([\d,]+) sessions?, ([\d,]+) failed \((.+)\)", "{1} 个会话，{2} 个失败（{3}）"),
     (r"([\d,]+) sessions?, 0 failed", "{1} 个会话，0 个失败"),
@@ -229,6 +256,8 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
      "没有发现错误，但跳过了探测请求（--no-canary）：密钥和模型未经 Codex 实际请求的验证"),
     (r"the probe stopped at the (budget|deadline) before locating and confirming the break \(([\d,]+) input tokens spent\)",
      "探测在{1}处停止，尚未定位并确认断点（已消耗 {2} 个输入 token）"),
+    (r"the probe stopped by Ctrl-C before locating and confirming the break \(([\d,]+) input tokens spent\)",
+     "探测因 Ctrl-C 而停止，尚未定位并确认断点（已消耗 {1} 个输入 token）"),
     (r"the pasted text is not a known Codex or provider error", "粘贴的文字不是已知的 Codex 或提供方报错"),
     (r"no errors; the provider does not publish its window: Codex's first request fits, the room left for a session is "
      r"unknown \(codexdoctor probe measures it\)",

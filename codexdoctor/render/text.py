@@ -116,7 +116,9 @@ def _pad(text: str, width: int, right: bool) -> str:
 def table_lines(headers: tuple[str, ...], rows: tuple[tuple, ...]) -> list[str]:
     cells = [list(map(str, headers))] + [[str(c) for c in row] for row in rows]
     widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
-    fmt = lambda r: "  ".join(_pad(c, w, c[:1].isdigit()) for c, w in zip(r, widths)).rstrip()  # noqa: E731
+    numeric = [all(r[i][:1].isdigit() or r[i] == "-" for r in cells[1:]) and any(r[i][:1].isdigit() for r in cells[1:])
+               for i in range(len(headers))]  # a column of numbers (a "-" among them) is right-aligned as a whole
+    fmt = lambda r: "  ".join(_pad(c, w, num) for c, w, num in zip(r, widths, numeric)).rstrip()  # noqa: E731
     return [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
 
 
@@ -146,7 +148,7 @@ def render(report: Report, opts: RenderOptions) -> str:
                         opts.width, "", "  "))
         shown_key = localize(p.key, lang)
         key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
-        out.extend(wrap(f"{t('model')}: {p.model}   wire_api: {p.wire_api}   {t('key')}: {key}", opts.width, "", "  "))
+        out.extend(wrap(f"{t('model')}: {localize(p.model, lang)}   wire_api: {p.wire_api}   {t('key')}: {key}", opts.width, "", "  "))
         out.append("")
     for check in report.checks:
         plain = f"[{symbols[check.status]}]"

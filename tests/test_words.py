@@ -1,0 +1,71 @@
+"""Every word a user reads: plurals, numbers, `config` in both languages, `explain` without raw placeholders."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from codexdoctor.catalogview import explain_rule
+from codexdoctor.rules import RULES, fmt
+from codexdoctor.words import plural
+from tests.conftest import write_config
+
+
+@pytest.mark.parametrize("count,word,expected", [(1, "model", "1 model"), (2, "model", "2 models"),
+                                                 (0, "session", "0 sessions"), (4096, "token", "4,096 tokens"),
+                                                 (1, "error", "1 error"), (3, "is", "3 are")])
+def test_plural(count, word, expected):
+    assert plural(count, word) == expected
+
+
+def test_rule_numbers_read_as_prose_but_config_values_stay_bare():
+    assert fmt("serves {served} tokens after {n:count:attempt}", {"served": 4096, "n": 1}) == "serves 4,096 tokens after 1 attempt"
+    assert fmt("model_context_window = {w:d}", {"w": 32768}) == "model_context_window = 32768"
+    assert fmt("{flag}", {"flag": True}) == "True" and fmt("{n:count:attempt}", {"n": 4}) == "4 attempts"
+
+
+CONFIG = '''model = "gpt-5"
+model_provider = "tt"
+
+[model_providers.tt]
+name = "TaoToken"
+base_url = "https://taotoken.example/v1"
+env_key = "TAOTOKEN_API_KEY"
+requires_openai_auth = false
+'''
+
+
+def test_config_text_has_no_python_spellings(home, run):
+    write_config(home, CONFIG)
+    code, out, _ = run("config")
+    assert code == 0
+    assert "True" not in out and "False" not in out and "(none)" not in out
+    assert re.search(r"requires_openai_auth\s+false", out) and re.search(r"profile\s+not set\s+Codex default", out)
+    assert "base_url + /responses" in out
+
+
+def test_config_in_chinese_has_no_english_words(home, run):
+    write_config(home, CONFIG)
+    code, out, _ = run("config", "--lang", "zh")
+    assert code == 0 and "配置层（优先级从低到高）" in out and "请求地址" in out
+    allowed = re.compile(r"https?://\S+|~/\S+|\$\w+|\b(?:CODEX_HOME|profile|model_provider|model|base_url|wire_api|env_key|"
+                         r"key|requires_openai_auth|responses|gpt-5|tt|TAOTOKEN_API_KEY|false|Codex|POST)\b|/responses")
+    for line in out.splitlines():
+        assert not re.findall(r"[A-Za-z]{3,}", allowed.sub("", line)), line
+
+
+def test_config_json_says_null_for_unset(home, run):
+    write_config(home, CONFIG)
+    code, out, _ = run("config", "--format", "json")
+    values = {v["key"]: v for v in json.loads(out)["values"]}
+    assert values["profile"]["value"] is None and values["requires_openai_auth"]["value"] == "false"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_explain_never_shows_a_raw_placeholder(lang):
+    for rule in RULES:
+        text = explain_rule(rule.code, "text", lang)
+        assert not re.search(r"\{[a-z_0-9]+(?::[^}]*)?\}", text), (rule.code, text)
+    assert "<served>" in explain_rule("CTX002", "text", "en")
