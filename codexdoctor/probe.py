@@ -152,6 +152,28 @@ class Probe:
         # The prefix-cache step fits the window found: a quarter of it at most, skipped when that is too small.
         prefix = settings.cache_prefix_tokens if not self.published else min(settings.cache_prefix_tokens, self.published // 4)
         self.cache_tokens = prefix if settings.cache_step and prefix >= MIN_CACHE_PREFIX else 0
+        self.fitted = False
+        if not self.published and not settings.max_context:
+            self._fit_to_budget()
+
+    def _fit_to_budget(self) -> None:
+        """Nobody says how large the window is: search as far as the budget allows rather than refuse to start.
+
+        The window Codex assumes (272K) would take millions of tokens to probe; the largest size whose worst case
+        fits --budget is probed instead, and a break beyond it is reported as "no break up to N tokens"."""
+        if self.estimate()[1] <= self.settings.budget:
+            return
+        low, high = self.settings.start * 2, self.max_context
+        while high - low > self.settings.min_precision_tokens:
+            mid = (low + high) // 2
+            if estimate(self.settings, mid, self.single_tokens, schedule(self.settings.start, mid), self.cache_tokens)[1] \
+                    <= self.settings.budget:
+                low = mid
+            else:
+                high = mid
+        sizes = schedule(self.settings.start, low)
+        if estimate(self.settings, low, self.single_tokens, sizes, self.cache_tokens)[1] <= self.settings.budget:
+            self.sizes, self.max_context, self.fitted = sizes, low, True
 
     def estimate(self) -> tuple[int, int]:
         return estimate(self.settings, self.max_context, self.single_tokens, self.sizes, self.cache_tokens)

@@ -278,8 +278,8 @@ RULES: tuple[Rule, ...] = (
          "wire_api = \"chat\" is no longer supported",
          "[model_providers.{provider}] sets wire_api = \"chat\" ({wire_api_where}). {version_text}: Codex 0.97 and newer "
          "refuse this at start-up (`wire_api = \"chat\"` is no longer supported) and only speak the Responses API.",
-         ("Change wire_api to \"responses\" in {wire_api_where} if your provider serves POST <base_url>/responses "
-          "(`codexdoctor check` without --offline tests it).",
+         ("In {wire_api_where}, set wire_api = \"responses\" (for a provider that serves POST <base_url>/responses; "
+          "`codexdoctor check` without --offline tests it).",
           "If the provider only has /chat/completions, use a gateway that offers the Responses API, "
           "or pin an older Codex: npm install -g @openai/codex@0.96.0"),
          once(lambda f: f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)),
@@ -757,12 +757,11 @@ RULES: tuple[Rule, ...] = (
     Rule("MODEL001", "model-not-found", "api.canary", E, CHANNEL,
          "The provider does not serve this model ID",
          "model = \"{model}\" ({model_origin}): {message}. {closest_text}",
-         ("Copy the exact ID from the provider's model list (GET <base_url>/models or its console), without a remembered date suffix, "
-          "and set model = \"<id>\" in {model_origin}.",
+         ("{model_id_step}",
           "Check wire_api: some gateways list a model but serve it only on one API."),
          lambda f: [{"closest_text": Loc("Closest IDs in the catalog: " + ", ".join(f["catalog_closest"]) + ".",
                                          "模型列表中最接近的 ID：" + "、".join(f["catalog_closest"]) + "。")
-                     if f.get("catalog_closest") else ""}] if f["kind"] == "model_not_found" else []),
+                     if f.get("catalog_closest") else "", "model_id_step": _model_id_step(f)}] if f["kind"] == "model_not_found" else []),
     Rule("MODEL002", "model-id-case-or-whitespace", "api.catalog", E, CHANNEL,
          "Model ID differs only in case or spaces",
          "model = \"{model}\" is in the catalog as \"{closest_first}\" ({match} mismatch), and the provider did not accept it.",
@@ -1055,6 +1054,24 @@ class _ProseFormatter(string.Formatter):
 
 STOPPED_WORDS = {"budget": Loc("at the budget", "在预算处"), "deadline": Loc("at the deadline", "在时限处"),
                  "interrupted": Loc("by Ctrl-C", "因 Ctrl-C 而")}
+
+
+_REMEMBERED_SUFFIX = re.compile(r"[-_@.:](?:\d{4}-?\d{2}-?\d{2}|\d{4,}|latest|preview)$", re.I)
+
+
+def _model_id_step(f: Mapping[str, Any]) -> Loc:
+    """The catalog holds the configured ID minus a remembered date suffix: name the ID to set, ready to copy."""
+    model = str(f.get("model") or "")
+    for cand in f.get("catalog_closest") or []:
+        if model.startswith(cand) and _REMEMBERED_SUFFIX.fullmatch(model[len(cand):]):
+            return Loc(f"The catalog lists \"{cand}\" without the suffix \"{model[len(cand):]}\": in "
+                       f"{f.get('model_origin')}, set model = \"{cand}\"",
+                       f"模型列表里是不带后缀 \"{model[len(cand):]}\" 的 \"{cand}\"：在 {f.get('model_origin')} 中设置 "
+                       f"model = \"{cand}\"")
+    return Loc("Copy the exact ID from the provider's model list (GET <base_url>/models or its console), without a "
+               f"remembered date suffix, and set model = \"<id>\" in {f.get('model_origin')}.",
+               "从提供方的模型列表（GET <base_url>/models 或控制台）复制准确的 ID，不要凭记忆加日期后缀，然后在 "
+               f"{f.get('model_origin')} 中设置 model = \"<id>\"。")
 
 
 def _working_why(f: Mapping[str, Any]) -> Loc:

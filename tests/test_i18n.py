@@ -162,3 +162,16 @@ def test_demo_check_rows_in_chinese_have_no_english_phrases(home):
             text = allowed.sub("", check.summary)
             words = re.findall(r"[A-Za-z]{4,}(?:\s+[A-Za-z]{2,})+", text)
             assert not words, (scenario.name, check.summary)
+
+
+def test_table_values_in_chinese(home):
+    """How a session ended and its failure kind are words in the user's language, not internal values."""
+    from codexdoctor.doctor import run_sessions
+    from codexdoctor.i18n import TABLE_WORDS
+
+    fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
+    report, _ = run_sessions({"HOME": str(home)}, home, (fixtures,), None, None, None, False, lang="zh")
+    rows = report.sections[0].rows
+    zh_words = {zh for _, zh in TABLE_WORDS.values()} | {"-"}
+    assert rows and all(r[8] in zh_words and r[9] in zh_words for r in rows), rows
+    assert any(r[8] == "上下文溢出" for r in rows) and any(r[9] == "上下文" for r in rows)
