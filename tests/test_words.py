@@ -69,3 +69,23 @@ def test_explain_never_shows_a_raw_placeholder(lang):
         text = explain_rule(rule.code, "text", lang)
         assert not re.search(r"\{[a-z_0-9]+(?::[^}]*)?\}", text), (rule.code, text)
     assert "<served>" in explain_rule("CTX002", "text", "en")
+
+
+@pytest.mark.parametrize("canary", [True, False])
+def test_a_check_that_got_no_answer_never_says_answered(home, canary):
+    import socket
+    from pathlib import Path
+
+    from codexdoctor.doctor import CheckOptions, run_check
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    write_config(home, f'model = "m"\nmodel_provider = "p"\n[model_providers.p]\nname = "p"\n'
+                       f'base_url = "http://127.0.0.1:{port}/v1"\nenv_key = "P_API_KEY"\n')
+    report, _ = run_check(CheckOptions(env={"HOME": str(home), "P_API_KEY": "sk-p-0123456789abcdef"}, home=home,
+                                       cwd=Path.cwd(), system_config=None, codex_version=(0, 171, 0), timeout=5,
+                                       canary=canary))
+    rows = {c.id: c.summary for c in report.checks}
+    assert rows["api.variants"] == "not tried: the configured URL did not answer"
+    assert not any("answered" in text for cid, text in rows.items() if cid != "api.variants"), rows

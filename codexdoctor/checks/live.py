@@ -341,7 +341,7 @@ class LiveRun:
             self.reach_result(catalog, canary),
             catalog_res,
             self.canary_result(canary, can_kind, catalog_res.facts, minimal, field),
-            self.variants_result(path_404, variants, chat_ok),
+            self.variants_result(path_404, variants, chat_ok, canary if canary is not None else catalog),
             self.wire_result(path_404, variants, chat),
             self.window_result(catalog, window_exchanges, can_kind),
         ]
@@ -458,8 +458,14 @@ class LiveRun:
                           evidence, **facts)
         return result("api.canary", TITLES["api.canary"], Status.FAIL, _human(kind.kind, kind.detail), evidence, **facts)
 
-    def variants_result(self, path_404: bool, variants: list[tuple[str, Exchange]], chat_ok: bool = False) -> CheckResult:
+    def variants_result(self, path_404: bool, variants: list[tuple[str, Exchange]], chat_ok: bool = False,
+                        configured: Exchange | None = None) -> CheckResult:
         if not path_404:
+            # Only a path that answered can be said to have answered: no answer means the variants were not needed
+            # for that reason, and a row must not claim otherwise.
+            if configured is not None and configured.status is None:
+                return result("api.variants", TITLES["api.variants"], Status.SKIP, "not tried: the configured URL did not answer",
+                              working=None)
             return result("api.variants", TITLES["api.variants"], Status.SKIP, "the configured path answered", working=None)
         working = None
         working_index = None

@@ -168,6 +168,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"streamed answer in (\d+) ms, first token (\d+) ms", "流式回答用时 {1} ms，首字 {2} ms"),
     (r"streamed answer in (\d+) ms", "流式回答用时 {1} ms"),
     (r"the configured path answered", "配置的路径有响应"),
+    (r"not tried: the configured URL did not answer", "未尝试：配置的地址没有响应"),
     (r"no variant of base_url serves the API", "base_url 的各个变体都不提供该 API"),
     (r"(.+) serves the API", "{1} 提供该 API"),
     (r"not needed", "无需检查"),
@@ -214,7 +215,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"stopped at the (budget|deadline)", "在{1}处停止"),
     (r"stopped by Ctrl-C", "因 Ctrl-C 而停止"),
     (r"no session logs found in (.+)", "在 {1} 中没有找到会话日志"),
-    (r"([\d,]+) sessions?, ([\d,]+) failed \((.+)\)", "{1} 个会话，{2} 个失败（{3}）"),
+    (r"([\d,]+) sessions?, ([\d,]+) failed \((.+)\)", "{1} 个会话，{2} 个失败（{3,}）"),
     (r"([\d,]+) sessions?, 0 failed", "{1} 个会话，0 个失败"),
     (r"context window exhausted", "上下文窗口已耗尽"),
     (r"context window exceeded", "超出上下文窗口"),
@@ -328,7 +329,7 @@ _WORDS_ZH = {"budget": "预算", "deadline": "时限"}
 
 def _title_zh(text: str) -> str:
     """A check title as it appears on its row, or any other phrase the table knows."""
-    return CHECK_TITLES_EN_ZH.get(text) or localize(text, "zh")
+    return CHECK_TITLES_EN_ZH.get(text) or (TABLE_WORDS[text][1] if text in TABLE_WORDS else localize(text, "zh"))
 
 
 def translate(text: str, lang: str) -> str | None:

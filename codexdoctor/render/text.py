@@ -113,10 +113,13 @@ def _pad(text: str, width: int, right: bool) -> str:
     return gap + text if right else text + gap
 
 
+_NUMBER = re.compile(r"^-?\d[\d,.]*%?$")
+
+
 def table_lines(headers: tuple[str, ...], rows: tuple[tuple, ...]) -> list[str]:
     cells = [list(map(str, headers))] + [[str(c) for c in row] for row in rows]
     widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
-    numeric = [all(r[i][:1].isdigit() or r[i] == "-" for r in cells[1:]) and any(r[i][:1].isdigit() for r in cells[1:])
+    numeric = [all(_NUMBER.match(r[i]) or r[i] == "-" for r in cells[1:]) and any(_NUMBER.match(r[i]) for r in cells[1:])
                for i in range(len(headers))]  # a column of numbers (a "-" among them) is right-aligned as a whole
     fmt = lambda r: "  ".join(_pad(c, w, num) for c, w, num in zip(r, widths, numeric)).rstrip()  # noqa: E731
     return [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
