@@ -31,7 +31,8 @@ def tool_output(rng: random.Random, size: int) -> str:
     return " ".join(words)
 
 
-def session(root: Path, rng: random.Random, start: datetime, target_bytes: int) -> int:
+def session(root: Path, rng: random.Random, start: datetime, target_bytes: int, compacting: bool = False) -> int:
+    """One rollout of about target_bytes; with `compacting`, Codex's auto-compaction keeps a long session going."""
     sid = str(uuid.UUID(int=rng.getrandbits(128)))
     folder = root / start.strftime("%Y/%m/%d")
     folder.mkdir(parents=True, exist_ok=True)
@@ -77,6 +78,10 @@ def session(root: Path, rng: random.Random, start: datetime, target_bytes: int) 
         line("event_msg", {"type": "agent_message", "message": tool_output(rng, 400)})
         total_in += context
         cached = int(context * rng.uniform(0.5, 0.95))
+        if compacting and context > window * 0.8:
+            line("compacted", {"message": tool_output(rng, 600)})
+            line("event_msg", {"type": "context_compacted"})
+            context = 12000
         if context > window:
             line("event_msg", {"type": "token_count", "info": {"total_token_usage": {"input_tokens": 0, "cached_input_tokens": 0, "output_tokens": 0, "reasoning_output_tokens": 0, "total_tokens": window}, "last_token_usage": {"input_tokens": 0, "cached_input_tokens": 0, "output_tokens": 0, "reasoning_output_tokens": 0, "total_tokens": window}, "model_context_window": window}, "rate_limits": None})
             line("event_msg", {"type": "task_complete", "last_agent_message": None, "error": {"message": "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying.", "codex_error_info": "context_window_exceeded"}})

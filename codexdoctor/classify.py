@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from codexdoctor.transport import Exchange
+if TYPE_CHECKING:  # only a type here: reading session logs must not pay for importing httpx
+    from codexdoctor.transport import Exchange
 
 CONTEXT_MARKERS = ("context_length_exceeded", "maximum context length", "exceed_context_size_error",
                    "contextwindowexceedederror", "exceeds the context window", "context window exceeded",

@@ -50,3 +50,10 @@ def test_golden(fmt, verbose):
 
 def test_every_format_is_covered():
     assert set(FORMATS) == {"text", "markdown", "json", "junit", "github"}
+
+
+def test_json_is_the_same_without_orjson(monkeypatch):
+    """orjson is a speed-up only: the standard library writes the same report, byte for byte."""
+    fast = render(sample_report(), "json")
+    monkeypatch.setitem(__import__("sys").modules, "orjson", None)  # import orjson now raises ImportError
+    assert render(sample_report(), "json") == fast

@@ -323,7 +323,13 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"redirect to another origin \(not followed with the key\)", "重定向到其他站点（未携带密钥跟随）"),
     (r"the body could not be decoded \(declared compression does not match\): (.+)", "响应体无法解码（声明的压缩格式不符）：{1}"),
 ]
-_COMPILED_ZH = [(re.compile(f"^{p}$", re.S), t) for p, t in _PATTERNS_ZH]
+_COMPILED_ZH: list[tuple[re.Pattern[str], str]] = []  # compiled on first use: an English run never pays for it
+
+
+def _compiled_zh() -> list[tuple[re.Pattern[str], str]]:
+    if not _COMPILED_ZH:
+        _COMPILED_ZH.extend((re.compile(f"^{p}$", re.S), t) for p, t in _PATTERNS_ZH)
+    return _COMPILED_ZH
 _WORDS_ZH = {"budget": "预算", "deadline": "时限"}
 
 
@@ -336,7 +342,7 @@ def translate(text: str, lang: str) -> str | None:
     """The Chinese form of a summary, note or verdict reason, or None when no pattern knows it."""
     if lang != "zh" or not text:
         return text
-    for pattern, template in _COMPILED_ZH:
+    for pattern, template in _compiled_zh():
         m = pattern.match(text)
         if m:
             out = template

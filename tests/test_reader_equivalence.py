@@ -1,0 +1,104 @@
+"""The single-pass reader gives the same report as the reader it replaced, on every corpus we have.
+
+`tests/old_reader.py` is the previous reader, kept only for this comparison. The corpora: the real Codex 0.171
+rollouts in tests/fixtures, bench's generated corpus (tool output and reasoning dominate), and damaged files
+(garbage, non-UTF-8, an overlong line, a half-written last line, a legacy file, a re-serialised one).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codexdoctor import rollouts, sessions
+from codexdoctor.doctor import run_sessions
+from codexdoctor.render import render
+from tests import old_reader
+from tests.rollout_factory import RolloutWriter
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures" / "rollouts" / "real-0.171.0"
+
+
+def _report(home: Path, corpus: Path, reader) -> dict:
+    original = sessions.read_session
+    sessions.read_session = reader
+    try:
+        report, _ = run_sessions({"HOME": str(home)}, home, (corpus,), None, None, None, True)
+    finally:
+        sessions.read_session = original
+    data = json.loads(render(report, "json"))
+    for check in data["checks"]:
+        check.pop("duration_ms", None)  # the one field that is a timing, not a reading
+    return data
+
+
+def _sessions(corpus: Path, reader) -> list:
+    out = []
+    for path in rollouts.find_rollouts([corpus], []):
+        s = asdict(reader(path, keep_content=True))  # plain data: the two readers have their own classes
+        out.append({k: v for k, v in s.items() if k not in ("lines", "skipped_items", "parsed", "compact")})
+    return out
+
+
+def _damaged(root: Path) -> Path:
+    w = RolloutWriter(root)
+    w.turn(10000)
+    w.raw("this is not json\n\n")
+    w.raw(b'{"timestamp":"2026-11-20T09:00:09.000Z","type":"event_msg","payload":{"type":"token_count","info":\xff\xfe}}\n')
+    w.raw('{"timestamp":"2026-11-20T09:00:10.000Z","type":"response_item","payload":{"type":"function_call_output","output":"'
+          + "x" * (9 << 20) + '"}}\n')
+    w.turn(12000)
+    w.raw('{"timestamp":"2026-11-20T09:01:00.000Z","type":"event_msg","payload":{"type":"token_co')
+    w.close()
+    pretty = root / "2026" / "11" / "21" / "rollout-2026-11-21T09-00-00-00000000-0000-0000-0000-000000000001.jsonl"
+    pretty.parent.mkdir(parents=True, exist_ok=True)
+    pretty.write_text('{"timestamp": "2026-11-21T09:00:00.000Z", "type": "session_meta", "payload": {"id": "p", "cli_version": "0.171.0"}}\n'
+                      '{"timestamp": "2026-11-21T09:00:01.000Z", "type": "event_msg", "payload": {"type": "task_started", "model_context_window": 9000}}\n'
+                      '{"timestamp": "2026-11-21T09:00:02.000Z", "type": "event_msg", "payload": {"type": "token_count", "info": '
+                      '{"total_token_usage": {"input_tokens": 5000, "total_tokens": 5100}, "last_token_usage": {"input_tokens": 5000}, '
+                      '"model_context_window": 9000}}}\n', encoding="utf-8")
+    legacy = root / "2025" / "08" / "01" / "rollout-2025-08-01T09-00-00-00000000-0000-0000-0000-000000000002.jsonl"
+    legacy.parent.mkdir(parents=True, exist_ok=True)
+    legacy.write_text('{"id":"legacy","timestamp":"2025-08-01T09:00:00Z","instructions":"x"}\n'
+                      '{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}\n', encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    corpus = tmp_path_factory.mktemp("corpus")
+    subprocess.run([sys.executable, str(ROOT / "bench" / "make_corpus.py"), str(corpus), "6"], check=True,
+                   capture_output=True)
+    return corpus / "sessions"
+
+
+@pytest.mark.parametrize("which", ["fixtures", "generated", "damaged"])
+def test_new_reader_gives_the_old_report(home, tmp_path, generated, which):
+    corpus = {"fixtures": FIXTURES, "generated": generated}.get(which) or _damaged(tmp_path / "damaged")
+    assert _sessions(corpus, rollouts.read_session) == _sessions(corpus, old_reader.read_session)
+    assert _report(home, corpus, rollouts.read_session) == _report(home, corpus, old_reader.read_session)
+
+
+def test_two_process_read_equals_one_process_read(generated, monkeypatch):
+    files = rollouts.find_rollouts([generated], [])
+    serial = [asdict(s) for s in sessions.read_all(files, True)]
+    monkeypatch.setattr(sessions, "PARALLEL_MIN_BYTES", 0)
+    forked = [asdict(s) for s in sessions.read_all(files, True)]
+    assert forked == serial and len(forked) == len(files)
+    # no fork (or a child that fails): this process reads the other half itself, with the same result
+    monkeypatch.setattr(sessions, "_read_in_child", lambda fs, keep: sessions._Child(fs, keep, None, None))
+    assert [asdict(s) for s in sessions.read_all(files, True)] == serial
+
+
+@pytest.mark.parametrize("which", ["fixtures", "damaged"])
+def test_reader_without_orjson_reads_the_same(tmp_path, monkeypatch, which):
+    corpus = FIXTURES if which == "fixtures" else _damaged(tmp_path / "damaged")
+    fast = _sessions(corpus, rollouts.read_session)
+    monkeypatch.setattr(rollouts, "_orjson", None)
+    assert _sessions(corpus, rollouts.read_session) == fast
