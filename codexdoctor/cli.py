@@ -329,19 +329,28 @@ def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, onl
     from codexdoctor.report import exit_code
 
     opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell)
+    lang = opts.lang
+    say = lambda key, **values: redact(fix_mod.say(key, lang, **values))  # noqa: E731
     before, ctx = run_check(opts)
     plan = fix_mod.build_plan(before, ctx, only)
     redact = ctx.redactor
-    click.echo(redact(f"Before: verdict {before.verdict.value}; findings: "
-                      + (", ".join(f.code for f in before.findings) or "none")))
+    codes = lambda report: ", ".join(f.code for f in report.findings) or fix_mod.say("none", lang)  # noqa: E731
+
+    def verdict(report) -> str:
+        from codexdoctor.i18n import ui
+
+        value = report.verdict.value
+        return f"{ui('verdict_' + value, lang)} ({value})" if lang == "zh" else value
+
+    click.echo(say("before", verdict=verdict(before), codes=codes(before)))
     for note in plan.skipped:
-        click.echo(redact(f"  not fixed automatically: {note}"))
+        click.echo(say("skipped", note=note.get(lang)))
     for finding in plan.commands:
-        click.echo(redact(f"\n{finding.code} {finding.title} -- codexdoctor never edits shell files; run this yourself:"))
+        click.echo(say("command", code=finding.code, title=finding.title))
         for number, step in enumerate(finding.remedy, 1):
             click.echo(redact(f"  {number}. {step}"))
     if not plan.edits:
-        click.echo("\nNothing in the config files to fix automatically.")
+        click.echo(say("nothing"))
         raise SystemExit(exit_code(before, fail_on))
     try:
         changes = fix_mod.prepare(plan.edits)
@@ -350,37 +359,36 @@ def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, onl
     chosen: list = []
     for change in changes:
         # Each edit as one line, then the file's diff once: the same lines are never shown twice.
-        click.echo(redact(f"\nEdits to {change.shown}:"))
+        click.echo(say("edits", file=change.shown))
         for edit in change.edits:
-            click.echo(redact(f"  {edit.code}: {edit.describe()}"))
-        click.echo(redact(fix_mod.unified_diff(change.before, change.after, change.shown)).rstrip())
+            click.echo(redact(f"  {edit.code}: {edit.describe(lang)}"))
+        click.echo(redact(fix_mod.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
     if dry_run:
-        click.echo("\nDry run: nothing was changed.")
+        click.echo(say("dry_run"))
         raise SystemExit(EXIT_OK)
     if yes:
         chosen = [e for c in changes for e in c.edits]
     elif sys.stdin is not None and sys.stdin.isatty():
         chosen = [e for c in changes for e in c.edits
-                  if click.confirm(redact(f"Apply {e.code}: {e.describe()}?"), default=True)]
+                  if click.confirm(say("apply", code=e.code, edit=e.describe(lang)), default=True)]
     else:
-        click.echo("\nNothing applied: pass --yes to apply these edits (stdin is not a terminal, so codexdoctor does not ask).",
-                   err=True)
+        click.echo(say("no_tty"), err=True)
         raise SystemExit(EXIT_USAGE)
     if not chosen:
-        click.echo("Nothing applied.")
+        click.echo(say("none_applied"))
         raise SystemExit(EXIT_OK)
     secret_values = secrets_mod.collect(ctx.resolution, ctx.env)
     try:
         for change in fix_mod.prepare(chosen):
             backup = fix_mod.write_atomic(change.path, change.original, change.after, secret_values)
-            click.echo(redact(f"\nWrote {change.shown} (backup: {ctx.resolution.show(backup)})"))
+            click.echo(say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
     except (fix_mod.FixError, OSError) as exc:
         raise click.ClickException(redact(f"nothing more was written: {exc}")) from None
     after, _ = run_check(opts)
-    click.echo(redact(f"After: verdict {after.verdict.value}; findings: " + (", ".join(f.code for f in after.findings) or "none")))
+    click.echo(say("after", verdict=verdict(after), codes=codes(after)))
     fixed = sorted({e.code for e in chosen} - {f.code for f in after.findings})
     if fixed:
-        click.echo("Fixed: " + ", ".join(fixed))
+        click.echo(say("fixed", codes=", ".join(fixed)))
     raise SystemExit(exit_code(after, fail_on))
 
 
@@ -512,11 +520,14 @@ def demo(names, list_only, lang):
 
     lang = _lang(lang)
     ascii_only = not _stdout_can_encode()
-    outcomes = demo_mod.run_all(tuple(names), progress=lambda n: click.echo(f"  running {n}...", err=True), lang=lang)
+    running = "  正在运行 {}…" if lang == "zh" else "  running {}..."
+    outcomes = demo_mod.run_all(tuple(names), progress=lambda n: click.echo(running.format(n), err=True), lang=lang)
     if names:
+        width = _terminal_width(os.environ, None)
         for o in outcomes:
-            click.echo(f"=== {o.scenario.name}: {o.scenario.description}")
-            click.echo(render(o.report, "text", RenderOptions(ascii=ascii_only)))
+            about = demo_mod.DESCRIPTIONS_ZH[o.scenario.name] if lang == "zh" else o.scenario.description
+            click.echo(f"=== {o.scenario.name}: {about}")
+            click.echo(render(o.report, "text", RenderOptions(ascii=ascii_only, width=width)))
     click.echo(demo_mod.table(outcomes, ascii_only, lang))
     failed = [o for o in outcomes if not o.passed]
     click.echo("\n" + ui("demo_summary", lang, ok=len(outcomes) - len(failed), total=len(outcomes)))

@@ -109,16 +109,17 @@ def run_all(names: tuple[str, ...] = (), progress: Callable[[str], None] | None 
 
 
 def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en") -> str:
-    from tabulate import tabulate
-
+    """The summary table, padded by display width (a Chinese character takes two cells)."""
     from codexdoctor.i18n import ui
+    from codexdoctor.render.text import table_lines
 
     ok, bad = ("ok", "FAIL") if ascii_only else ("✓", "✗")
+    verdict = (lambda v: v) if lang == "en" else (lambda v: ui("verdict_" + v, lang))  # noqa: E731
     rows = [[o.scenario.name, o.scenario.description if lang == "en" else DESCRIPTIONS_ZH[o.scenario.name],
-             o.scenario.expected, o.got, ok if o.passed else bad, o.top] for o in outcomes]
+             verdict(o.scenario.expected), verdict(o.got), ok if o.passed else bad, o.top] for o in outcomes]
     headers = [ui("demo_scenario", lang), ui("demo_wrong", lang), ui("demo_expected", lang), "codexdoctor", "",
                ui("demo_top", lang)]
-    return tabulate(rows, headers=headers)
+    return "\n".join(table_lines(tuple(headers), tuple(tuple(r) for r in rows)))
 
 
 DESCRIPTIONS_ZH = {

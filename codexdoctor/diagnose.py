@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from codexdoctor.rules import NO_URL_IN_PASTE
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.classify import embedded_json as _embedded_json
 from codexdoctor.classify import strip_decoration as normalise
@@ -161,7 +162,7 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     canary = runner.canary_result(ex, classified)
     facts = dict(canary.facts)
     if facts.get("url") == PLACEHOLDER_URL:
-        facts["url"] = "(no URL in the paste)"  # say so rather than invent one
+        facts["url"] = NO_URL_IN_PASTE  # say so rather than invent one
     else:
         facts.update(_doubled(str(facts.get("url") or "")))
         if not _same_host(str(facts.get("url") or ""), ctx):

@@ -30,6 +30,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.url import analyse_base_url
 from codexdoctor.config import Layer, lookup
 from codexdoctor.model import Finding, Report
+from codexdoctor.rules import Loc
 
 # Misspellings whose meaning is certain and whose value is never a secret.
 SAFE_RENAMES = {"base_url", "wire_api", "query_params", "http_headers", "env_http_headers"}
@@ -55,18 +56,18 @@ class Edit:
     def target(self) -> tuple[str, ...]:
         return self.table + ((self.new_key,) if self.op == "rename" else (self.key,))
 
-    def describe(self) -> str:
+    def describe(self, lang: str = "en") -> str:
         where = ".".join(self.table + (self.key,))
         if self.op == "rename":
-            return f"rename `{where}` to `{self.new_key}`"
-        return f"set `{where}` = {toml_value(self.value)}"
+            return f"把 `{where}` 改名为 `{self.new_key}`" if lang == "zh" else f"rename `{where}` to `{self.new_key}`"
+        return f"{'设置' if lang == 'zh' else 'set'} `{where}` = {toml_value(self.value)}"
 
 
 @dataclass
 class Plan:
     edits: list[Edit] = field(default_factory=list)
     commands: list[Finding] = field(default_factory=list)  # ENV findings: shown, never applied
-    skipped: list[str] = field(default_factory=list)  # fixable in principle, but not here (and why)
+    skipped: list[Loc] = field(default_factory=list)  # fixable in principle, but not here (and why), in both languages
 
 
 def _layer_defining(ctx: CheckContext, path: tuple[str, ...]) -> Layer | None:
@@ -83,13 +84,16 @@ def _user_layer(ctx: CheckContext) -> Layer | None:
 
 def _editable(layer: Layer | None, plan: Plan, code: str) -> bool:
     if layer is None or layer.path is None:
-        plan.skipped.append(f"{code}: the value comes from a -c override or a default; nothing to edit in a file")
+        plan.skipped.append(Loc(f"{code}: the value comes from a -c override or a default; nothing to edit in a file",
+                                f"{code}：这个值来自 -c 覆盖或默认值；没有可编辑的文件"))
         return False
     if layer.kind == "system":
-        plan.skipped.append(f"{code}: the value is in {layer.label} (system config); edit it yourself with care")
+        plan.skipped.append(Loc(f"{code}: the value is in {layer.label} (system config); edit it yourself with care",
+                                f"{code}：这个值在 {layer.label}（系统配置）中；请自己小心修改"))
         return False
     if layer.encoding != "utf-8":
-        plan.skipped.append(f"{code}: {layer.label} is saved as {layer.encoding}; re-save it as UTF-8, then run fix again")
+        plan.skipped.append(Loc(f"{code}: {layer.label} is saved as {layer.encoding}; re-save it as UTF-8, then run fix again",
+                                f"{code}：{layer.label} 的编码是 {layer.encoding}；请另存为 UTF-8 后再运行 fix"))
         return False
     return True
 
@@ -127,8 +131,10 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
             continue
         existing = (layer.data or {}).get("model_providers", {}).get(pid, {})
         if suggestion in existing:
-            plan.skipped.append(f"{code}: [model_providers.{pid}] has both `{unknown['key']}` and `{suggestion}`; "
-                                "delete the one you do not want")
+            plan.skipped.append(Loc(f"{code}: [model_providers.{pid}] has both `{unknown['key']}` and `{suggestion}`; "
+                                    "delete the one you do not want",
+                                    f"{code}：[model_providers.{pid}] 中同时有 `{unknown['key']}` 和 `{suggestion}`；"
+                                    "删掉不需要的那个"))
             continue
         add(Edit(code if code in only or not only else "CFG008", layer.path, layer.label, ("model_providers", pid),
                  unknown["key"], "rename", new_key=suggestion))
@@ -254,9 +260,35 @@ def toml_value(value: Any) -> str:
     return str(value)
 
 
-def unified_diff(before: str, after: str, shown: str) -> str:
+def unified_diff(before: str, after: str, shown: str, lang: str = "en") -> str:
+    now, fixed = ("（现在）", "（修复后）") if lang == "zh" else (" (now)", " (fixed)")
     return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile=f"{shown} (now)", tofile=f"{shown} (fixed)"))
+                                        fromfile=f"{shown}{now}", tofile=f"{shown}{fixed}"))
+
+
+# What `fix` says, in both languages (the command's own lines; findings come translated from the catalog).
+SAY = {
+    "before": ("Before: verdict {verdict}; findings: {codes}", "修复前：结论 {verdict}；发现的问题：{codes}"),
+    "after": ("After: verdict {verdict}; findings: {codes}", "修复后：结论 {verdict}；发现的问题：{codes}"),
+    "none": ("none", "无"),
+    "skipped": ("  not fixed automatically: {note}", "  不会自动修复：{note}"),
+    "command": ("\n{code} {title} -- codexdoctor never edits shell files; run this yourself:",
+                "\n{code} {title} —— codexdoctor 从不修改 shell 配置文件；请自己运行："),
+    "nothing": ("\nNothing in the config files to fix automatically.", "\n配置文件中没有可以自动修复的内容。"),
+    "edits": ("\nEdits to {file}:", "\n对 {file} 的修改："),
+    "dry_run": ("\nDry run: nothing was changed.", "\n演练模式：没有做任何修改。"),
+    "no_tty": ("\nNothing applied: pass --yes to apply these edits (stdin is not a terminal, so codexdoctor does not ask).",
+               "\n没有应用任何修改：加 --yes 才会应用（标准输入不是终端，codexdoctor 不会询问）。"),
+    "none_applied": ("Nothing applied.", "没有应用任何修改。"),
+    "apply": ("Apply {code}: {edit}?", "应用 {code}：{edit}？"),
+    "wrote": ("\nWrote {file} (backup: {backup})", "\n已写入 {file}（备份：{backup}）"),
+    "fixed": ("Fixed: {codes}", "已修复：{codes}"),
+}
+
+
+def say(key: str, lang: str, **values: object) -> str:
+    en, zh = SAY[key]
+    return (zh if lang == "zh" else en).format(**values)
 
 
 # ---- writing ---------------------------------------------------------------------------------------------------

@@ -1013,6 +1013,9 @@ RULES: tuple[Rule, ...] = (
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}
 
 
+NO_URL_IN_PASTE = "(no URL in the paste)"
+
+
 class _Blank(dict):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -1023,6 +1026,9 @@ PHRASE_KEYS = ("source", "detail", "assumed_source", "malformed", "evidence", "b
 
 
 def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
+    if values.get("url") == NO_URL_IN_PASTE:  # a pasted error without a URL: never "POST (no URL…) answered"
+        template = template.replace("POST {url} ", "请求").replace("POST {url}", "请求") if lang == "zh" else \
+            template.replace("POST {url}", "The request")
     resolved = {k: (v.get(lang) if isinstance(v, Loc) else v) for k, v in values.items()}
     if isinstance(resolved.get("message"), str):
         resolved["message"] = resolved["message"].rstrip(" .。")  # templates end the sentence themselves

@@ -34,3 +34,19 @@ def test_a_wrong_expectation_fails_the_self_test(monkeypatch):
 def test_demo_in_chinese(home, run):
     code, out, _ = run("demo", "--lang", "zh", "--scenario", "wrong-key")
     assert code == 0 and "提供方拒绝了这个 API Key" in out and "1/1 个场景得到了预期结论。" in out
+
+
+def test_chinese_table_is_aligned_by_display_width():
+    from codexdoctor.render.text import display_width
+
+    outcomes = [demo.run_scenario(s, lang="zh") for s in demo.SCENARIOS if s.name in ("key-unset", "wrong-key")]
+    lines = demo.table(outcomes, lang="zh").splitlines()
+    starts, pos = [], 0
+    for dashes in lines[1].split("  "):
+        starts.append(pos)
+        pos += len(dashes) + 2
+    for line, o in zip(lines[2:], outcomes):
+        after_description = line.index(demo.DESCRIPTIONS_ZH[o.scenario.name]) + len(demo.DESCRIPTIONS_ZH[o.scenario.name])
+        verdict_at = line.index("问题", after_description) - 2  # the expected verdict (配置问题 / 通道问题)
+        # the third column starts at the same terminal cell on every row, whatever the Chinese before it
+        assert display_width(line[:verdict_at]) == starts[2], line

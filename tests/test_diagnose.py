@@ -95,8 +95,8 @@ def test_context_is_not_a_word_match(home):
 def test_never_invents_a_url_or_status(home):
     report = diagnose(home, '{"error": {"message": "Invalid role developer", "type": "invalid_request_error"}}')
     f = report.findings[0]
-    assert "(no URL in the paste)" in f.diagnosis and "answered an error" in f.diagnosis
-    assert "400" not in f.diagnosis
+    assert f.diagnosis.startswith("The request answered an error") and "http" not in f.diagnosis
+    assert "400" not in f.diagnosis and "POST" not in f.diagnosis
 
 
 def test_server_window_named_and_too_small_window_not_recommended(home):

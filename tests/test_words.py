@@ -89,3 +89,19 @@ def test_a_check_that_got_no_answer_never_says_answered(home, canary):
     rows = {c.id: c.summary for c in report.checks}
     assert rows["api.variants"] == "not tried: the configured URL did not answer"
     assert not any("answered" in text for cid, text in rows.items() if cid != "api.variants"), rows
+
+
+def test_fix_speaks_chinese(home, run, sim_server, monkeypatch):
+    key = "sk-fix-zh-0123456789abcdef"
+    s = sim_server(api_key=key, prefix="/api")
+    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+                       f'base_url = "{s.url}/api/v1?utm_source=guide"\nenv_key = "SIM_KEY"\n')
+    monkeypatch.setenv("SIM_KEY", key)
+    code, out, _ = run("fix", "--yes", "--lang", "zh", "--codex-version", "0.171.0", "--no-canary")
+    assert "修复前：结论 通道问题 (channel)" in out and "已写入" in out and "已修复：API001" in out
+    allowed = re.compile(r"https?://\S+|~/\S+|`[^`]*`|\"[^\"]*\"|\b(?:API|CTX|URL)\d+\b|\b(?:channel|ok|config|context|"
+                         r"codexdoctor|name|sim|model|model_provider|base_url|env_key|SIM_KEY|inconclusive)\b|[-+@ ,0-9]+")
+    for line in out.splitlines():
+        if line.startswith(("---", "+++", "@@", " ", "-", "+")):
+            continue  # the diff shows the file as it is
+        assert not re.findall(r"[A-Za-z]{3,}", allowed.sub("", line)), line
