@@ -318,9 +318,11 @@ def _read_paste_file(path: str) -> str:
 @click.option("--dry-run", is_flag=True, help="Show the diff and exit; change nothing.")
 @click.option("--only", multiple=True, metavar="CODE", help="Only fix these findings (repeatable).")
 @click.option("--offline", is_flag=True, help="Static checks only (no request is sent; live-only fixes are not offered).")
-@click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True)
+@click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
+              help="Deadline in seconds for each check run (before and after the edits).")
 @click.option("--no-canary", is_flag=True, help="Re-check without sending Codex's first request (no tokens spent).")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True)
+@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
+              help="Exit 1 when a finding of this severity or worse is left after the fix.")
 def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, only, offline, timeout, no_canary, fail_on):
     """Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again."""
     from codexdoctor import fix as fix_mod
@@ -394,7 +396,8 @@ def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, onl
 
 @cli.command("config")
 @with_config_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text (a table) or json (values with their sources, for scripts).")
 def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
     """Print the resolved provider and where each value came from (redacted)."""
     from codexdoctor.configview import render_config
@@ -406,7 +409,8 @@ def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
 
 @cli.command()
 @click.argument("code")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text or json (the rule as data).")
 @lang_option
 def explain(code, fmt, lang):
     """Explain a finding code: what it means, why it happens, how to fix it."""
@@ -419,7 +423,8 @@ def explain(code, fmt, lang):
 
 
 @cli.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True,
+              help="text (a table), json, or markdown (the text of docs/rules.md).")
 @lang_option
 def rules(fmt, lang):
     """List every finding code."""

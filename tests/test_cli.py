@@ -112,3 +112,13 @@ def test_exit_codes_through_click_cli_runner(home, monkeypatch):
     assert runner.invoke(cli, ["check", "--offline", "--fail-on", "never"], env=env).exit_code == 0
     assert runner.invoke(cli, ["check", "--format", "yaml"], env=env).exit_code == 2
     assert runner.invoke(cli, ["explain", "NOPE001"], env=env).exit_code == 2
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    import click
+
+    from codexdoctor.cli import cli
+
+    missing = [(name, p.opts) for name, cmd in cli.commands.items() for p in cmd.params
+               if isinstance(p, click.Option) and not (p.help or "").strip()]
+    assert not missing, missing
