@@ -13,6 +13,7 @@ Run: python bench/make_corpora.py DIR [MEGABYTES]   (default 300 MB each; determ
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import uuid
@@ -116,6 +117,11 @@ def make(shape: str, root: Path, megabytes: int) -> Path:
     if not sessions.is_dir():
         sessions.mkdir(parents=True)
         {"typical": typical, "real": real, "few-huge": few_huge, "short-lines": short_lines}[shape](sessions, megabytes)
+        # Finished sessions are not written any more: old mtimes, as on a real machine (the reader treats a file
+        # written in the last minutes as a live session and reads it the careful way).
+        settled = datetime(2026, 10, 1, tzinfo=timezone.utc).timestamp()
+        for path in sessions.rglob("*.jsonl"):
+            os.utime(path, (settled, settled))
     return sessions.parent
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 
 try:
     import orjson as _orjson
@@ -145,6 +146,7 @@ def read_session(path: Path, keep_content: bool = False) -> Session:
     return s
 
 
+LIVE_SECONDS = 300
 WINDOW = MAX_LINE + (mmap.ALLOCATIONGRANULARITY if mmap else 4096)  # a line that does not fit a window starting where it starts is overlong
 
 
@@ -152,11 +154,16 @@ def _read_mapped(fh, s: Session) -> bool:
     """Scan the file through read-only windows of the page cache: no copy of the bytes, at most one window
     (8 MB) mapped at a time so memory does not grow with the file. False when the file cannot be mapped."""
     try:
-        size = os.fstat(fh.fileno()).st_size
+        info = os.fstat(fh.fileno())
     except OSError:
         return False
+    size = info.st_size
     if size == 0 or mmap is None:
         return size == 0
+    # A file written in the last minutes may be a live session: read it with read(). A mapped file that shrinks
+    # under us would kill the process (SIGBUS); Codex only appends, but a live file is not worth that risk.
+    if time.time() - info.st_mtime < LIVE_SECONDS:
+        return False
     pos = 0  # the next line start, in file offsets
     while pos < size:
         base = pos - pos % mmap.ALLOCATIONGRANULARITY

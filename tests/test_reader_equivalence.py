@@ -78,8 +78,11 @@ def generated(tmp_path_factory) -> Path:
     return corpus / "sessions"
 
 
+@pytest.mark.parametrize("mode", ["mapped", "read"])
 @pytest.mark.parametrize("which", ["fixtures", "generated", "damaged"])
-def test_new_reader_gives_the_old_report(home, tmp_path, generated, which):
+def test_new_reader_gives_the_old_report(home, tmp_path, generated, monkeypatch, which, mode):
+    """Both ways the new reader reads a file (mmap windows for settled files, read() for live ones)."""
+    monkeypatch.setattr(rollouts, "LIVE_SECONDS", 0 if mode == "mapped" else 10 ** 9)
     corpus = {"fixtures": FIXTURES, "generated": generated}.get(which) or _damaged(tmp_path / "damaged")
     assert _sessions(corpus, rollouts.read_session) == _sessions(corpus, old_reader.read_session)
     assert _report(home, corpus, rollouts.read_session) == _report(home, corpus, old_reader.read_session)
@@ -102,3 +105,21 @@ def test_reader_without_orjson_reads_the_same(tmp_path, monkeypatch, which):
     fast = _sessions(corpus, rollouts.read_session)
     monkeypatch.setattr(rollouts, "_orjson", None)
     assert _sessions(corpus, rollouts.read_session) == fast
+
+
+def test_a_live_file_is_read_not_mapped(tmp_path, monkeypatch):
+    """A session written in the last minutes may still be growing: it is read with read(), never mapped."""
+    import os
+    import time
+
+    path = _damaged(tmp_path / "live")
+    files = rollouts.find_rollouts([path], [])
+    mapped = []
+    real_mmap = rollouts.mmap.mmap
+    monkeypatch.setattr(rollouts.mmap, "mmap", lambda *a, **k: mapped.append(1) or real_mmap(*a, **k))
+    live = [asdict(rollouts.read_session(f)) for f in files]
+    assert not mapped
+    old = time.time() - 3600
+    for f in files:
+        os.utime(f, (old, old))
+    assert [asdict(rollouts.read_session(f)) for f in files] == live and mapped
