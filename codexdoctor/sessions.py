@@ -12,7 +12,7 @@ import statistics
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from codexdoctor.classify import CONTEXT_MARKERS, context_numbers, summarize_text
 from codexdoctor.codexrequest import CODEX_FIRST_REQUEST_TOKENS
@@ -48,12 +48,18 @@ class Selection:
 PARALLEL_MIN_BYTES = 32 << 20
 
 
-def read_all(files: list[Path], keep_content: bool) -> list[Session]:
+def read_all(files: list[Path], keep_content: bool, digest: Callable[[Session], Any] | None = None) -> list[Any]:
     """Sequentially for small corpora; for large ones the files are split in two halves of equal bytes, one read
     by a forked child (its sessions come back pickled through a pipe), the other by this process at the same time.
 
     One child, not a pool: a pool's per-task round trips cost more than they save on two cores (measured).
-    Wherever fork is missing or the child fails, this process reads the child's half itself."""
+    Wherever fork is missing or the child fails, this process reads the child's half itself.
+    With `digest`, each process also applies it to the sessions it read and returns (session, digest) pairs,
+    so the classification is shared between the two processes as well."""
+    def one(path: Path) -> Any:
+        session = read_session(path, keep_content=keep_content)
+        return (session, digest(session)) if digest else session
+
     sizes = []
     for f in files:
         try:
@@ -61,7 +67,7 @@ def read_all(files: list[Path], keep_content: bool) -> list[Session]:
         except OSError:
             sizes.append(0)
     if (os.cpu_count() or 1) < 2 or len(files) < 2 or sum(sizes) < PARALLEL_MIN_BYTES or not hasattr(os, "fork"):
-        return [read_session(f, keep_content=keep_content) for f in files]
+        return [one(f) for f in files]
     half, acc, cut = sum(sizes) / 2, 0, len(files)
     for i, size in enumerate(sizes):
         if acc >= half:
@@ -69,14 +75,14 @@ def read_all(files: list[Path], keep_content: bool) -> list[Session]:
             break
         acc += size
     cut = max(1, min(cut, len(files) - 1))
-    theirs = _read_in_child(files[cut:], keep_content)
-    mine = [read_session(f, keep_content=keep_content) for f in files[:cut]]
+    theirs = _read_in_child(files[cut:], one)
+    mine = [one(f) for f in files[:cut]]
     return mine + theirs.result()
 
 
 class _Child:
-    def __init__(self, files: list[Path], keep_content: bool, pid: int | None, fd: int | None) -> None:
-        self.files, self.keep_content, self.pid, self.fd = files, keep_content, pid, fd
+    def __init__(self, files: list[Path], one: Callable[[Path], Any], pid: int | None, fd: int | None) -> None:
+        self.files, self.one, self.pid, self.fd = files, one, pid, fd
 
     def result(self) -> list[Session]:
         import pickle
@@ -93,29 +99,29 @@ class _Child:
                     return sessions
             except Exception:  # noqa: BLE001 - a damaged answer means: read them here
                 pass
-        return [read_session(f, keep_content=self.keep_content) for f in self.files]
+        return [self.one(f) for f in self.files]
 
 
-def _read_in_child(files: list[Path], keep_content: bool) -> _Child:
+def _read_in_child(files: list[Path], one: Callable[[Path], Any]) -> _Child:
     try:
         read_fd, write_fd = os.pipe()
         pid = os.fork()
     except OSError:
-        return _Child(files, keep_content, None, None)
+        return _Child(files, one, None, None)
     if pid == 0:  # the child: read, answer, leave without running the parent's cleanup
         code = 1
         try:
             import pickle
 
             os.close(read_fd)
-            data = pickle.dumps([read_session(f, keep_content=keep_content) for f in files], protocol=pickle.HIGHEST_PROTOCOL)
+            data = pickle.dumps([one(f) for f in files], protocol=pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write_fd, "wb") as pipe:
                 pipe.write(data)
             code = 0
         finally:
             os._exit(code)
     os.close(write_fd)
-    return _Child(files, keep_content, pid, read_fd)
+    return _Child(files, one, pid, read_fd)
 
 
 def load(roots: Iterable[Path], selection: Selection, tui_log: Path | None) -> tuple[list[Session], list[str]]:
@@ -179,7 +185,10 @@ def summarize(roots: Iterable[Path], selection: Selection, tui_log: Path | None,
         paths = list(itertools.islice(files, BATCH))
         if not paths:
             break
-        batch = read_all(paths, selection.show_content)
+        # Without log lines to attach first, each reading process classifies the sessions it read.
+        digested = read_all(paths, selection.show_content, None if errors else (lambda s: classify_session(s, compact_limit)))
+        batch = [x[0] for x in digested] if not errors else digested
+        ready = {id(x[0]): x[1] for x in digested} if not errors else {}
         if selection.session:
             batch = [x for x in batch if x.id and x.id.startswith(selection.session)]
             prefix_ids += [str(x.id) for x in batch]
@@ -189,7 +198,7 @@ def summarize(roots: Iterable[Path], selection: Selection, tui_log: Path | None,
         if errors:
             attach_errors(batch, errors)
         for session in batch:
-            d = classify_session(session, compact_limit)
+            d = ready.get(id(session)) or classify_session(session, compact_limit)
             if selection.session and session.id == selection.session:
                 exact.append(d)
             total += 1

@@ -95,8 +95,15 @@ def test_two_process_read_equals_one_process_read(generated, monkeypatch):
     forked = [asdict(s) for s in sessions.read_all(files, True)]
     assert forked == serial and len(forked) == len(files)
     # no fork (or a child that fails): this process reads the other half itself, with the same result
-    monkeypatch.setattr(sessions, "_read_in_child", lambda fs, keep: sessions._Child(fs, keep, None, None))
+    monkeypatch.setattr(sessions, "_read_in_child", lambda fs, one: sessions._Child(fs, one, None, None))
     assert [asdict(s) for s in sessions.read_all(files, True)] == serial
+
+
+def test_classified_in_both_processes_as_in_one(home, generated, monkeypatch):
+    """The report is the same whether each reading process classifies its own sessions or this one does all."""
+    serial = _report(home, generated, rollouts.read_session)
+    monkeypatch.setattr(sessions, "PARALLEL_MIN_BYTES", 0)
+    assert _report(home, generated, rollouts.read_session) == serial
 
 
 @pytest.mark.parametrize("which", ["fixtures", "damaged"])
