@@ -316,15 +316,18 @@ class Probe:
                           "cached": cached if isinstance(cached, int) else None}
         return summarise_cache(runs)
 
-    def _grow(self) -> None:
+    def _grow(self, sizes: list[int] | None = None) -> None:
         """Larger and larger sessions until one fails; what is known is kept in `_found` at every step."""
-        for size in self.sizes:
+        for size in self.sizes if sizes is None else sizes:
             got = self.request("grow", size)
             if got is None:
                 return
             step, _ = got
             if not step.ok:
                 self._found["first_fail"] = step.sent
+                if self.published and sizes is None and self._found["last_ok"] is None:
+                    # Even half the published window fails: the provider's number is wrong; search below it.
+                    self._grow(schedule(self.settings.start, step.sent)[:-1])
                 return
             self._found["last_ok"] = step.sent
 

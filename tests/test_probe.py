@@ -252,3 +252,22 @@ def test_falling_latency_is_never_growth():
     outcome = ProbeOutcome(steps, None, 16384, None, None, None, 0, 0, 0, 16384, "o200k_base", True)
     f = analyse(outcome, ProbeSettings())
     assert f["slope_ms_per_1k"] < 0 and f["stage1"] is False
+
+
+def test_a_published_window_that_is_wrong_is_searched_below(home, sim_server):
+    """The provider says 32K but serves 8K: half the published size fails, and the probe searches below it."""
+    from codexdoctor import tokens
+    from codexdoctor.doctor import make_context
+    from codexdoctor.probe import Probe, analyse
+
+    s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
+    configure(home, s)
+    opts = CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(), system_config=None,
+                        codex_version=(0, 171, 0))
+    probe_run = Probe(make_context(opts), ProbeSettings(cache_step=False), tokens.for_model("sim-model"), published=32768)
+    try:
+        outcome = probe_run.run()
+    finally:
+        probe_run.client.close()
+    f = analyse(outcome, ProbeSettings())
+    assert f["stable"] is True and abs(f["last_ok"] - 8192) / 8192 <= 0.03 and f["first_fail"] > 8192

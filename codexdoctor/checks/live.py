@@ -397,7 +397,7 @@ class LiveRun:
             return result("api.catalog", TITLES["api.catalog"], Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html")
                           else Status.WARN, summary, evidence, **facts)
         facts.update(match_model(model, ids))
-        evidence.append(f"{len(ids):,} model{'' if len(ids) == 1 else 's'}; configured \"{model}\": {facts['match']}"
+        evidence.append(f"{plural(len(ids), 'model')}; configured \"{model}\": {facts['match']}"
                         + (f"; closest: {', '.join(facts['closest'])}" if facts["closest"] else ""))
         status = Status.PASS if facts["match"] == "exact" else Status.WARN
         summary = f"{plural(len(ids), 'model')}, \"{model}\" {MATCH_WORDS[facts['match']]}"
@@ -521,9 +521,9 @@ class LiveRun:
         if served is None and info.ok:
             for entry in catalog_entries(info.body_json):
                 if entry.get("model_name") == self.plan.model or entry["id"] == self.plan.model:
-                    w = window_from_entry(entry)
-                    if w:
-                        served, source = w, f"GET {info.url}, field max_input_tokens"
+                    found = window_field(entry)
+                    if found:
+                        served, source = found[0], f"GET {info.url}, field {found[1]}"
                         break
         return served, source
 
