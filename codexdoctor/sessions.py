@@ -8,6 +8,7 @@ failures cluster at one size (context) or scatter at low usage (channel).
 from __future__ import annotations
 
 import os
+import pickle
 import statistics
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -80,17 +81,42 @@ def read_all(files: list[Path], keep_content: bool, digest: Callable[[Session], 
     return mine + theirs.result()
 
 
+CHILD_MIN_SECONDS = 60.0
+CHILD_BYTES_PER_SECOND = 20e6  # a tenth of the slowest rate measured: past it, the child is stuck, not slow
+
+
 class _Child:
     def __init__(self, files: list[Path], one: Callable[[Path], Any], pid: int | None, fd: int | None) -> None:
         self.files, self.one, self.pid, self.fd = files, one, pid, fd
 
-    def result(self) -> list[Session]:
-        import pickle
+    def _answer(self) -> bytes | None:
+        """The child's pickled sessions, or None when it does not answer in time (then it is killed)."""
+        import select
+        import signal
+        import time
 
-        data = b""
-        if self.fd is not None:
-            with os.fdopen(self.fd, "rb") as pipe:
-                data = pipe.read()
+        size = 0
+        for f in self.files:
+            try:
+                size += f.stat().st_size
+            except OSError:
+                pass
+        deadline = time.monotonic() + max(CHILD_MIN_SECONDS, size / CHILD_BYTES_PER_SECOND)
+        chunks = []
+        with os.fdopen(self.fd, "rb", buffering=0) as pipe:
+            while True:
+                left = deadline - time.monotonic()
+                ready = select.select([pipe], [], [], max(0.0, left))[0] if left > 0 else []
+                if not ready:
+                    os.kill(self.pid, signal.SIGKILL)
+                    return None
+                chunk = pipe.read(1 << 20)
+                if not chunk:
+                    return b"".join(chunks)
+                chunks.append(chunk)
+
+    def result(self) -> list[Session]:
+        data = self._answer() if self.fd is not None else None
         status = os.waitpid(self.pid, 0)[1] if self.pid else 1
         if status == 0 and data:
             try:
@@ -111,8 +137,6 @@ def _read_in_child(files: list[Path], one: Callable[[Path], Any]) -> _Child:
     if pid == 0:  # the child: read, answer, leave without running the parent's cleanup
         code = 1
         try:
-            import pickle
-
             os.close(read_fd)
             data = pickle.dumps([one(f) for f in files], protocol=pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write_fd, "wb") as pipe:

@@ -130,3 +130,25 @@ def test_a_live_file_is_read_not_mapped(tmp_path, monkeypatch):
     for f in files:
         os.utime(f, (old, old))
     assert [asdict(rollouts.read_session(f)) for f in files] == live and mapped
+
+
+def test_a_stuck_child_is_killed_and_its_half_read_here(generated, monkeypatch):
+    import os
+    import time
+
+    files = rollouts.find_rollouts([generated], [])
+    serial = [asdict(s) for s in sessions.read_all(files, True)]
+    parent = os.getpid()
+    real = rollouts.read_session
+
+    def stuck_in_child(path, keep_content=False):
+        if os.getpid() != parent:
+            time.sleep(60)  # a child that never answers
+        return real(path, keep_content=keep_content)
+
+    monkeypatch.setattr(sessions, "read_session", stuck_in_child)
+    monkeypatch.setattr(sessions, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(sessions, "CHILD_MIN_SECONDS", 0.5)
+    started = time.monotonic()
+    assert [asdict(s) for s in sessions.read_all(files, True)] == serial
+    assert time.monotonic() - started < 20
