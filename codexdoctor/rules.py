@@ -1083,6 +1083,9 @@ def _model_id_step(f: Mapping[str, Any]) -> Loc:
 def _working_why(f: Mapping[str, Any]) -> Loc:
     """Why the verified base_url differs: only the `?…` part, a prefix, or both."""
     configured = str(f.get("configured") or "")
+    if configured != configured.rstrip() and configured.strip().rstrip("/") == str(f["working"]["base_url"]).rstrip("/"):
+        return Loc(" The space at the end of base_url reaches the path as %20; without it the URL works.",
+                   "base_url 末尾的空格会以 %20 进入路径；去掉它地址就能用。")
     bare = configured.split("#", 1)[0].split("?", 1)[0].rstrip("/")
     query = Loc(" The `?…` part of base_url breaks the URL: Codex appends /responses after it.",
                 "base_url 里的 `?…` 部分会破坏地址：Codex 会把 /responses 接在它后面。")

@@ -185,8 +185,16 @@ def base_url_variants(base: str) -> list[str]:
 
 
 def variants_of(raw_base_url: str) -> list[str]:
-    """The variants tried for a configured base_url, computed one way for the live check and for `fix`."""
-    return base_url_variants(raw_base_url.strip().rstrip("/"))
+    """The variants tried for a configured base_url, computed one way for the live check and for `fix`.
+
+    Trailing whitespace reaches Codex's path as %20: the same URL without it is the first variant to try."""
+    base = raw_base_url.strip().rstrip("/")
+    variants = base_url_variants(base)
+    if raw_base_url.rstrip() != raw_base_url:
+        parts = urlsplit(base)
+        bare = urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+        variants = [bare] + [v for v in variants if v != bare][:4]
+    return variants
 
 
 def catalog_entries(body: Any) -> list[dict[str, Any]]:
