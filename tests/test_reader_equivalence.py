@@ -78,10 +78,16 @@ def generated(tmp_path_factory) -> Path:
     return corpus / "sessions"
 
 
+@pytest.mark.parametrize("scanner", ["compiled", "python"])
 @pytest.mark.parametrize("mode", ["mapped", "read"])
 @pytest.mark.parametrize("which", ["fixtures", "generated", "damaged"])
-def test_new_reader_gives_the_old_report(home, tmp_path, generated, monkeypatch, which, mode):
-    """Both ways the new reader reads a file (mmap windows for settled files, read() for live ones)."""
+def test_new_reader_gives_the_old_report(home, tmp_path, generated, monkeypatch, which, mode, scanner):
+    """Both ways the new reader reads a file (mmap windows for settled files, read() for live ones), with the
+    compiled line-start prefilter and with the pure-Python scan that stands in where it could not be built."""
+    if scanner == "compiled" and rollouts._linescan is None:
+        pytest.skip("the optional C prefilter was not built here (no compiler)")
+    if scanner == "python":
+        monkeypatch.setattr(rollouts, "_linescan", None)
     monkeypatch.setattr(rollouts, "LIVE_SECONDS", 0 if mode == "mapped" else 10 ** 9)
     corpus = {"fixtures": FIXTURES, "generated": generated}.get(which) or _damaged(tmp_path / "damaged")
     assert _sessions(corpus, rollouts.read_session) == _sessions(corpus, old_reader.read_session)
@@ -152,3 +158,22 @@ def test_a_stuck_child_is_killed_and_its_half_read_here(generated, monkeypatch):
     started = time.monotonic()
     assert [asdict(s) for s in sessions.read_all(files, True)] == serial
     assert time.monotonic() - started < 20
+
+
+@pytest.mark.skipif(rollouts._linescan is None, reason="the optional C prefilter was not built here")
+def test_compiled_prefilter_on_edge_lines():
+    """Candidates are a superset of the lines the regex takes; unreadable lines are counted exactly as the regex does."""
+    scan = rollouts._linescan.scan
+    env = b'{"timestamp":"2026-11-20T09:00:00.000Z",'
+    lines = [env + b'"type":"event_msg","payload":{"type":"token_count","info":null}}',
+             env + b'"ordinal":12,"type":"turn_context","payload":{"model":"m"}}',
+             env + b'"type":"response_item","payload":{"type":"message"}}',
+             b"", b"\r", b"garbage", b'{"timestamp', env + b'"type":"event_msg","payload":{"type":"agent_message_delta"}}']
+    buf = b"\n".join(lines) + b"\n"
+    candidates, bad = scan(buf, 0, len(buf))
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    assert candidates == [starts[0], starts[1]] and bad == 2  # "garbage" and the cut-off envelope
+    with pytest.raises(ValueError):
+        scan(buf, 5, len(buf) + 1)
