@@ -4,7 +4,6 @@ finding (or a skipped line), never a hang and never exit 3."""
 import os
 import socket
 import time
-from pathlib import Path
 
 import pytest
 

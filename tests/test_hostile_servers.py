@@ -1,6 +1,5 @@
 """Hostile providers: every deadline and memory bound holds, and no piece of the key is ever printed."""
 
-import json
 import socket
 import threading
 import time
