@@ -134,7 +134,8 @@ def render_section(section: Section, opts: RenderOptions) -> list[str]:
         out += ["  " + line for line in scatter(section.chart, section.chart_x, section.chart_y, ascii_only=opts.ascii)]
     if section.lines:
         out.append("")
-        out += ["  " + line for line in section.lines]
+        for line in section.lines:
+            out.extend(wrap(line, opts.width, "  ", "    "))
     return out
 
 
