@@ -121,7 +121,9 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
     facts["repeat"] = settings.repeat
     facts["published_window"] = published
     if outcome.stopped and (outcome.first_fail is None or outcome.stable is None):
-        where = {"budget": "at the budget", "deadline": "at the deadline", "interrupted": "by Ctrl-C"}[outcome.stopped]
+        from codexdoctor.rules import STOPPED_WORDS
+
+        where = STOPPED_WORDS[outcome.stopped].get("en")  # one wording for the finding and the verdict reason
         facts["inconclusive_reason"] = (f"the probe stopped {where} before locating and confirming the break "
                                         f"({outcome.spent:,} input tokens spent)")
     checks = list(static)
