@@ -5,4 +5,4 @@ scanner (same results, slower on large corpora; docs/performance.md)."""
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("codexdoctor._linescan", ["codexdoctor/_linescan.c"], optional=True)])
+setup(ext_modules=[Extension("codexdoctor.codex._linescan", ["codexdoctor/codex/_linescan.c"], optional=True)])

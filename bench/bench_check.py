@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from codexdoctor import sim
-from codexdoctor.doctor import CheckOptions, run_check
+from codexdoctor.commands.doctor import CheckOptions, run_check
 
 LATENCY_MS = 200
 KEY = "sk-bench-0123456789abcdef"

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import httpx
 
-from codexdoctor import sim, tokens
-from codexdoctor.doctor import CheckOptions, run_probe
-from codexdoctor.filler import INSTRUCTIONS, Conversation
-from codexdoctor.probe import ProbeSettings
+from codexdoctor import sim
+from codexdoctor.common import tokens
+from codexdoctor.commands.doctor import CheckOptions, run_probe
+from codexdoctor.checks.filler import INSTRUCTIONS, Conversation
+from codexdoctor.checks.probe import ProbeSettings
 
 KEY = "sk-bench-0123456789abcdef"
 WINDOWS = (8192, 32768, 131072)

@@ -38,7 +38,7 @@ def _use_color(no_color: bool, output: str | None) -> bool:
 
 
 def _parse_version_option(value: str | None) -> tuple[int, ...] | None:
-    from codexdoctor.codexversion import parse_version
+    from codexdoctor.codex.version import parse_version
 
     if value is None:
         return None
@@ -75,8 +75,8 @@ def _terminal_width(env, output) -> int | None:
 
 def publish(report, redactor, fmt, output, fail_on, verbose, no_color) -> None:
     """Render in the chosen format, write it, add the GitHub step summary, and exit per --fail-on."""
-    from codexdoctor.render import RenderOptions, render
-    from codexdoctor.report import exit_code
+    from codexdoctor.report.render import RenderOptions, render
+    from codexdoctor.report.build import exit_code
 
     env = os.environ
     if fmt is None:
@@ -144,8 +144,8 @@ def with_config_options(func):
 
 def _check_options(overrides, profile, model, codex_version, offline=True, timeout=10.0, canary=True, lang=None,
                    shell=None):
-    from codexdoctor import codexversion
-    from codexdoctor.doctor import CheckOptions
+    from codexdoctor.codex import version as codexversion
+    from codexdoctor.commands.doctor import CheckOptions
 
     env = _env()
     version = _parse_version_option(codex_version)
@@ -176,7 +176,7 @@ def cli() -> None:
 @with_report_options
 def check(overrides, profile, model, codex_version, lang, shell, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
     """Run every static and live check of the active provider."""
-    from codexdoctor.doctor import run_check
+    from codexdoctor.commands.doctor import run_check
 
     from dataclasses import replace
 
@@ -212,8 +212,8 @@ def probe(overrides, profile, model, codex_version, lang, shell, max_context, re
     Spends tokens: the plan (requests and input tokens) is printed before anything is sent,
     and the probe never goes past --budget.
     """
-    from codexdoctor.doctor import ProbeRefused, run_probe
-    from codexdoctor.probe import ProbeSettings
+    from codexdoctor.commands.doctor import ProbeRefused, run_probe
+    from codexdoctor.checks.probe import ProbeSettings
 
     settings = ProbeSettings(max_context=max_context, repeat=repeat, budget=budget, stall_threshold_s=stall_threshold,
                              request_timeout_s=request_timeout, total_timeout_s=timeout, turn_tokens=turn_tokens,
@@ -252,9 +252,9 @@ def probe(overrides, profile, model, codex_version, lang, shell, max_context, re
 @with_report_options
 def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fail_on, verbose, no_color):
     """Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline."""
-    from codexdoctor.doctor import run_sessions
+    from codexdoctor.commands.doctor import run_sessions
 
-    from codexdoctor.sessions import AmbiguousSession
+    from codexdoctor.checks.sessions import AmbiguousSession
 
     missing = [str(p) for p in paths if not Path(p).exists()]
     if missing:
@@ -280,7 +280,7 @@ def diagnose_error(text, file_, overrides, profile, model, codex_version, lang, 
 
     A whole stderr works: Codex's own decoration (ERROR:, Reconnecting... n/5, ; retrying …) is read past.
     """
-    from codexdoctor.doctor import run_diagnose
+    from codexdoctor.commands.doctor import run_diagnose
 
     if file_ is not None:
         text = _read_paste_file(file_)
@@ -325,10 +325,10 @@ def _read_paste_file(path: str) -> str:
               help="Exit 1 when a finding of this severity or worse is left after the fix.")
 def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, only, offline, timeout, no_canary, fail_on):
     """Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again."""
-    from codexdoctor import fix as fix_mod
-    from codexdoctor import secrets as secrets_mod
-    from codexdoctor.doctor import run_check
-    from codexdoctor.report import exit_code
+    from codexdoctor.report import fixes as fix_mod
+    from codexdoctor.codex import secrets as secrets_mod
+    from codexdoctor.commands.doctor import run_check
+    from codexdoctor.report.build import exit_code
 
     opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell)
     lang = opts.lang
@@ -400,8 +400,8 @@ def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, onl
               help="text (a table) or json (values with their sources, for scripts).")
 def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
     """Print the resolved provider and where each value came from (redacted)."""
-    from codexdoctor.configview import render_config
-    from codexdoctor.doctor import make_context
+    from codexdoctor.report.configview import render_config
+    from codexdoctor.commands.doctor import make_context
 
     ctx = make_context(_check_options(overrides, profile, model, codex_version))
     emit(render_config(ctx, fmt, _lang(lang)), None, ctx.redactor)
@@ -414,7 +414,7 @@ def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
 @lang_option
 def explain(code, fmt, lang):
     """Explain a finding code: what it means, why it happens, how to fix it."""
-    from codexdoctor.catalogview import explain_rule
+    from codexdoctor.report.catalogview import explain_rule
 
     text = explain_rule(code.strip().upper(), fmt, _lang(lang))
     if text is None:
@@ -428,7 +428,7 @@ def explain(code, fmt, lang):
 @lang_option
 def rules(fmt, lang):
     """List every finding code."""
-    from codexdoctor.catalogview import list_rules
+    from codexdoctor.report.catalogview import list_rules
 
     click.echo(list_rules(fmt, _lang(lang)), nl=False)
 
@@ -509,8 +509,8 @@ def demo(names, list_only, lang):
     Never reads or writes your ~/.codex: each scenario has its own temporary CODEX_HOME.
     Exits 0 only when every scenario got its expected verdict (a self-test).
     """
-    from codexdoctor import demo as demo_mod
-    from codexdoctor.render import RenderOptions, render
+    from codexdoctor.commands import demo as demo_mod
+    from codexdoctor.report.render import RenderOptions, render
 
     known = {s.name for s in demo_mod.SCENARIOS}
     unknown = [n for n in names if n not in known]
@@ -547,7 +547,7 @@ def _known_secrets() -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback."""
-    from codexdoctor.config import OverrideError
+    from codexdoctor.codex.config import OverrideError
 
     try:
         cli.main(args=argv, prog_name="codexdoctor", standalone_mode=False)
@@ -570,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
         exc.show()
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the boundary
-        from codexdoctor.redact import Redactor
+        from codexdoctor.common.redact import Redactor
 
         import traceback
 

@@ -11,7 +11,7 @@ import string
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from codexdoctor.codexrequest import CODEX_FIRST_REQUEST_TOKENS
+from codexdoctor.codex.request import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.model import CheckResult, Finding, Severity, Status, Verdict
 
 Params = Mapping[str, Any]
@@ -175,7 +175,7 @@ def _version_text(f: Mapping[str, Any]) -> Loc | str:
 
 def _home_missing_params(f: Mapping[str, Any]) -> dict[str, Any]:
     """CFG013: a literal `~` needs a different fix than a folder that is simply missing."""
-    from codexdoctor.shells import Shell
+    from codexdoctor.common.shells import Shell
 
     c = _commands(f)
     if f.get("literal_tilde") and f.get("expanded"):
@@ -1047,7 +1047,7 @@ class _ProseFormatter(string.Formatter):
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec.startswith("count:") and isinstance(value, int):
-            from codexdoctor.words import plural
+            from codexdoctor.common.words import plural
 
             singular, _, many = format_spec[len("count:"):].partition("|")
             return plural(value, singular, many or None)
@@ -1108,8 +1108,8 @@ def _ms(value: Any) -> str:
 
 def _commands(f: Mapping[str, Any]) -> dict[str, Any]:
     """Every command a remedy may show, in the syntax of the user's shell (from the facts the runner stamped)."""
-    from codexdoctor.authfile import is_var_name
-    from codexdoctor.shells import Shell
+    from codexdoctor.codex.authfile import is_var_name
+    from codexdoctor.common.shells import Shell
 
     sh = Shell(f.get("shell") or "bash", f.get("platform") or "linux")
     key = Loc("<your key>", "<你的密钥>")

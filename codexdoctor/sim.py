@@ -95,7 +95,7 @@ class _Tokens:
     @classmethod
     def count(cls, text: str) -> int:
         if cls._tok is None:
-            from codexdoctor import tokens
+            from codexdoctor.common import tokens
 
             cls._tok = tokens.load("o200k_base")
         return cls._tok.count(text)
@@ -251,7 +251,7 @@ class _Handler(BaseHTTPRequestHandler):
     # ---- plumbing -------------------------------------------------------------------------------
     def log_message(self, fmt: str, *args: Any) -> None:
         if not self.server.config.quiet:
-            from codexdoctor.redact import redact_url
+            from codexdoctor.common.redact import redact_url
 
             line = fmt % args
             if "?" in line:  # query values may carry tokens; the Authorization header is never logged
@@ -527,7 +527,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "total_slots": 1}
 
     def _pieces(self, n_out: int) -> list[str]:
-        from codexdoctor import tokens
+        from codexdoctor.common import tokens
 
         tok = tokens.load("o200k_base")
         text = ANSWER * (1 + n_out // 20)

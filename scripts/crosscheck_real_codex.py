@@ -15,7 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from codexdoctor import demo, sim
+from codexdoctor.commands import demo
+from codexdoctor import sim
 
 CODEX = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parents[2] / "shared" / "tools" / "real-codex")
 

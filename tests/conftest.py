@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.doctor import CheckOptions, run_check
+from codexdoctor.commands.doctor import CheckOptions, run_check
 
 STRIP_PREFIXES = ("CODEX", "OPENAI", "TAOTOKEN", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
                   "SSL_CERT", "REQUESTS_CA", "CURL_CA", "GITHUB_", "LC_", "LANG", "NO_COLOR")

@@ -2,7 +2,7 @@
 that the new one reads every corpus into the same sessions and report. Do not use it elsewhere.
 
 Only what changed is here (block reading with counting passes, the `"type":"` regex, and line classification);
-the rest (token_count fast path, events, the legacy format) is the shared code in codexdoctor.rollouts.
+the rest (token_count fast path, events, the legacy format) is the shared code in codexdoctor.codex.rollouts.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from codexdoctor import safefile
-from codexdoctor.rollouts import _FILE_NAME, MAX_LINE, WANTED_EVENTS, Session, _consume, _consume_enveloped, _parse
+from codexdoctor.common import safefile
+from codexdoctor.codex.rollouts import _FILE_NAME, MAX_LINE, WANTED_EVENTS, Session, _consume, _consume_enveloped, _parse
 
 CHUNK = 1 << 20
 

@@ -100,7 +100,7 @@ def test_unreadable_config(home, capsys, monkeypatch):
             raise PermissionError(13, "Permission denied")
         return original(path, *args, **kwargs)
 
-    monkeypatch.setattr("codexdoctor.safefile.os.open", denied)
+    monkeypatch.setattr("codexdoctor.common.safefile.os.open", denied)
     code, out, _ = run_cli(capsys, "check", "--offline")
     assert code == 1 and "CFG003" in out and "Permission denied" in out
 

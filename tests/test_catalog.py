@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from codexdoctor.catalogview import explain_rule, list_rules, rules_markdown
+from codexdoctor.report.catalogview import explain_rule, list_rules, rules_markdown
 from codexdoctor.checks import STATIC_CHECKS
 from codexdoctor.rules import CODE_RE, RULES, RULES_BY_CODE
 

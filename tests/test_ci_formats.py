@@ -4,8 +4,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from codexdoctor.render import RenderOptions, render
-from codexdoctor.render.github import escape_data, escape_property
+from codexdoctor.report.render import RenderOptions, render
+from codexdoctor.report.render.github import escape_data, escape_property
 from tests.conftest import TAOTOKEN, offline_report, write_config
 
 

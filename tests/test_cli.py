@@ -44,7 +44,7 @@ def test_exit_2_on_usage_error(home, run, args):
 
 
 def test_exit_3_on_internal_error_without_traceback(home, run, monkeypatch):
-    import codexdoctor.doctor as doctor
+    import codexdoctor.commands.doctor as doctor
 
     def broken(opts):
         raise ValueError("unexpected " + KEY)
@@ -57,7 +57,7 @@ def test_exit_3_on_internal_error_without_traceback(home, run, monkeypatch):
 
 
 def test_exit_130_on_interrupt(home, run, monkeypatch):
-    import codexdoctor.doctor as doctor
+    import codexdoctor.commands.doctor as doctor
 
     def interrupted(opts):
         raise KeyboardInterrupt

@@ -5,7 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor import codexrequest, config, tokens
+from codexdoctor.codex import request as codexrequest
+from codexdoctor.codex import config
+from codexdoctor.common import tokens
 from codexdoctor.model import Verdict
 from tests.conftest import write_config
 from tests.test_live_integration import KEY, codes, configure, finding, live
@@ -155,7 +157,7 @@ def test_unpublished_window_that_fits_is_never_a_silent_ok(home, sim_server):
 
 
 def test_provider_messages_are_summarised_to_one_line():
-    from codexdoctor.classify import summarize
+    from codexdoctor.net.classify import summarize
 
     dump = "20 validation errors:\n  {'type': 'string_type', 'loc': ('body', 'messages', 0)}\n" + "  more\n" * 50
     assert summarize(dump) == "20 validation errors: {'type': 'string_type', 'loc': ('body', 'messages', 0)}"
@@ -163,7 +165,7 @@ def test_provider_messages_are_summarised_to_one_line():
 
 
 def test_identifiers_in_error_bodies_are_not_taken_for_keys():
-    from codexdoctor.redact import Redactor
+    from codexdoctor.common.redact import Redactor
 
     r = Redactor([])
     assert r("loc: ChatCompletionRequestSystemMessage") == "loc: ChatCompletionRequestSystemMessage"
@@ -180,7 +182,7 @@ def test_identifiers_in_error_bodies_are_not_taken_for_keys():
     ("Your input exceeds the context window of this model.", None, None),
 ])
 def test_context_numbers_from_every_family(text, window, size):
-    from codexdoctor.classify import context_numbers
+    from codexdoctor.net.classify import context_numbers
 
     assert context_numbers(text) == (window, size)
 
@@ -278,7 +280,7 @@ def test_flaky_5xx_is_not_blamed_on_codexs_request(home, sim_server):
 ])
 def test_rejected_field_matches_whole_words(message, field):
     from codexdoctor.checks.live import rejected_field
-    from codexdoctor.transport import Exchange
+    from codexdoctor.net.transport import Exchange
 
     ex = Exchange("POST", "http://h/v1/responses", 400, body_excerpt=message, body_json={"error": {"message": message}})
     assert rejected_field(ex, message) == field

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor import config
+from codexdoctor.codex import config
 from tests.conftest import TAOTOKEN, write_config
 
 

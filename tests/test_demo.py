@@ -1,6 +1,6 @@
 """`codexdoctor demo` is a self-test a user can run: every scenario gets its expected verdict."""
 
-from codexdoctor import demo
+from codexdoctor.commands import demo
 
 
 def test_every_scenario_gets_its_verdict(home, run):
@@ -37,7 +37,7 @@ def test_demo_in_chinese(home, run):
 
 
 def test_chinese_table_is_aligned_by_display_width():
-    from codexdoctor.render.text import display_width
+    from codexdoctor.report.render.text import display_width
 
     outcomes = [demo.run_scenario(s, lang="zh") for s in demo.SCENARIOS if s.name in ("key-unset", "wrong-key")]
     lines = demo.table(outcomes, lang="zh").splitlines()

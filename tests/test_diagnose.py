@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.diagnose import normalise, pick
-from codexdoctor.doctor import CheckOptions, run_diagnose
+from codexdoctor.checks.diagnose import normalise, pick
+from codexdoctor.commands.doctor import CheckOptions, run_diagnose
 
 STDERR = Path(__file__).parent / "fixtures" / "codex-stderr"
 
@@ -114,7 +114,7 @@ def test_doubled_v1_names_the_fixed_base_url(home):
 
 
 def test_html_body_is_summarised(home):
-    from codexdoctor.classify import summarize
+    from codexdoctor.net.classify import summarize
 
     assert summarize("<!DOCTYPE html><html><head><title>502 Bad Gateway</title>") == "an HTML page (502 Bad Gateway)"
 

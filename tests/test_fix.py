@@ -137,7 +137,7 @@ def test_failure_mid_write_leaves_the_original(home, run, key, monkeypatch):
 
 
 def test_refuses_when_the_file_changed_since_read(home, key, tmp_path):
-    from codexdoctor import fix
+    from codexdoctor.report import fixes as fix
 
     path = write_config(home, messy(wire_line='wire_api = "chat"'))
     original = path.read_bytes()
@@ -148,7 +148,7 @@ def test_refuses_when_the_file_changed_since_read(home, key, tmp_path):
 
 
 def test_never_writes_a_secret(home, key):
-    from codexdoctor import fix
+    from codexdoctor.report import fixes as fix
 
     path = write_config(home, messy())
     with pytest.raises(fix.FixError, match="secret"):
@@ -163,7 +163,7 @@ def test_permissions_are_kept(home, run, key):
 
 
 def test_edit_that_would_change_more_is_refused():
-    from codexdoctor import fix
+    from codexdoctor.report import fixes as fix
 
     before = 'a = 1\n[t]\nb = 2\n'
     with pytest.raises(fix.FixError, match="more than the intended"):
@@ -204,7 +204,7 @@ def test_symlinked_config_is_edited_at_its_target(home, run, key):
 
 
 def test_backup_is_created_with_the_originals_mode(home, key, monkeypatch):
-    from codexdoctor import fix
+    from codexdoctor.report import fixes as fix
 
     path = write_config(home, messy(wire_line='wire_api = "chat"'))
     os.chmod(path, 0o600)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Section, Severity, Status, Verdict
-from codexdoctor.render import FORMATS, RenderOptions, render
+from codexdoctor.report.render import FORMATS, RenderOptions, render
 
 GOLDEN = Path(__file__).parent / "snapshots"
 

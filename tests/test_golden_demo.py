@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor import demo
-from codexdoctor.render import RenderOptions, render
-from codexdoctor.render.text import display_width
+from codexdoctor.commands import demo
+from codexdoctor.report.render import RenderOptions, render
+from codexdoctor.report.render.text import display_width
 
 GOLDEN = Path(__file__).parent / "snapshots" / "demo"
 WIDTHS = (60, 100)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from codexdoctor import safefile
+from codexdoctor.common import safefile
 from tests.conftest import TAOTOKEN, offline_report, write_config
 
 KEY = "sk-tt-0123456789abcdefghijklmnopqrstuv"
@@ -87,7 +87,7 @@ def test_unreadable_project_folder_and_symlink_loop_in_project(home, tmp_path, m
 
 
 def test_rollout_fifo_and_json_bomb_are_skipped_and_other_sessions_still_report(home, tmp_path):
-    from codexdoctor.doctor import run_sessions
+    from codexdoctor.commands.doctor import run_sessions
     from tests.rollout_factory import RolloutWriter
 
     root = tmp_path / "sessions"
@@ -109,7 +109,7 @@ def test_rollout_fifo_and_json_bomb_are_skipped_and_other_sessions_still_report(
 
 
 def test_fifo_log_is_not_opened(tmp_path):
-    from codexdoctor.rollouts import read_tui_log
+    from codexdoctor.codex.rollouts import read_tui_log
 
     os.mkfifo(tmp_path / "codex-tui.log")
     problems = []

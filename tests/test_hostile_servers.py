@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.doctor import CheckOptions, run_check
-from codexdoctor.render import FORMATS, RenderOptions, render
-from codexdoctor.transport import MAX_EVENTS, MAX_LINE, MAX_STREAM_BYTES, Oversize, bounded_bytes, bounded_lines
+from codexdoctor.commands.doctor import CheckOptions, run_check
+from codexdoctor.report.render import FORMATS, RenderOptions, render
+from codexdoctor.net.transport import MAX_EVENTS, MAX_LINE, MAX_STREAM_BYTES, Oversize, bounded_bytes, bounded_lines
 from tests.conftest import write_config
 
 KEY = "sk-hostile-" + "0123456789abcdef" * 3
@@ -170,7 +170,7 @@ def test_gzip_bomb_is_inflated_only_up_to_the_cap():
 
 
 def test_event_count_is_capped():
-    from codexdoctor.transport import Deadline, parse_sse
+    from codexdoctor.net.transport import Deadline, parse_sse
 
     lines = iter(["data: {\"type\":\"response.in_progress\"}", ""] * (MAX_EVENTS + 10))
     stats = parse_sse(lines, time.perf_counter(), time.perf_counter, 5.0, Deadline(30))

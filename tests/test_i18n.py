@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.catalogview import rules_markdown
+from codexdoctor.report.catalogview import rules_markdown
 from codexdoctor.i18n import UI, detect_lang, translate
 from codexdoctor.i18n.zh_rules import ZH
 from codexdoctor.rules import RULES
@@ -83,7 +83,7 @@ def test_static_texts_have_chinese(home, name):
                                      {"hang": True, "hang_seconds": 5}, {"stream_fault": "error_event"},
                                      {"failure_rate": 1.0, "failure_kinds": ("502",)}, {"landing_page": True}])
 def test_live_texts_have_chinese(home, sim_server, options):
-    from codexdoctor.doctor import CheckOptions, run_check
+    from codexdoctor.commands.doctor import CheckOptions, run_check
 
     s = sim_server(**{"api_key": "sk-zh-0123456789abcdef", **options})
     write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
@@ -94,7 +94,7 @@ def test_live_texts_have_chinese(home, sim_server, options):
 
 
 def test_sessions_and_diagnose_texts_have_chinese(home, run):
-    from codexdoctor.doctor import CheckOptions, run_diagnose, run_sessions
+    from codexdoctor.commands.doctor import CheckOptions, run_diagnose, run_sessions
 
     fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
     report, _ = run_sessions({"HOME": str(home)}, home, (fixtures,), None, None, None, False)
@@ -134,8 +134,8 @@ def test_rule_phrases_have_chinese(phrase):
 
 
 def test_sections_in_chinese(home):
-    from codexdoctor.doctor import _summary_section, run_sessions
-    from codexdoctor.render.text import display_width, table_lines
+    from codexdoctor.commands.doctor import _summary_section, run_sessions
+    from codexdoctor.report.render.text import display_width, table_lines
 
     fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
     report, _ = run_sessions({"HOME": str(home)}, home, (fixtures,), None, None, None, False, lang="zh")
@@ -151,7 +151,7 @@ def test_demo_check_rows_in_chinese_have_no_english_phrases(home):
     """Every check row of every demo scenario, in Chinese: no English phrase may slip through a generic pattern."""
     import re
 
-    from codexdoctor import demo
+    from codexdoctor.commands import demo
 
     allowed = re.compile(r"`[^`]*`|https?://\S+|/\S+|\$\w+|\b(?:base_url|wire_api|API|Key|Codex|sha256|HTML|ms|tokens?|"
                          r"model_context_window|env_key|profile|ok|sim-model|sim-coder\S*|sk-\S+|POST|GET|SSE|TLS|"
@@ -166,7 +166,7 @@ def test_demo_check_rows_in_chinese_have_no_english_phrases(home):
 
 def test_table_values_in_chinese(home):
     """How a session ended and its failure kind are words in the user's language, not internal values."""
-    from codexdoctor.doctor import run_sessions
+    from codexdoctor.commands.doctor import run_sessions
     from codexdoctor.i18n import TABLE_WORDS
 
     fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"

@@ -57,7 +57,7 @@ def test_live_scenarios_leak_nothing(home, sim_server, run, monkeypatch, tmp_pat
 
 
 def test_debug_traceback_is_redacted(home, run, monkeypatch):
-    import codexdoctor.doctor as doctor
+    import codexdoctor.commands.doctor as doctor
 
     def broken(opts):
         raise RuntimeError(f"failed talking to https://gw.example/v1?token={QUERY_TOKEN} with {KEY}")

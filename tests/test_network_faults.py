@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.doctor import CheckOptions, run_check
+from codexdoctor.commands.doctor import CheckOptions, run_check
 from codexdoctor.model import Verdict
 from tests.conftest import write_config
 

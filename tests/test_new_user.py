@@ -15,7 +15,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from codexdoctor.doctor import CheckOptions, run_check
+from codexdoctor.commands.doctor import CheckOptions, run_check
 from codexdoctor.model import Severity, Verdict
 from tests.conftest import write_config
 

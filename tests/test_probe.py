@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.doctor import CheckOptions, ProbeRefused, run_probe
+from codexdoctor.commands.doctor import CheckOptions, ProbeRefused, run_probe
 from codexdoctor.model import Verdict
-from codexdoctor.probe import ProbeSettings, estimate, schedule
+from codexdoctor.checks.probe import ProbeSettings, estimate, schedule
 from tests.conftest import write_config
 
 KEY = "sk-sim-probe-0123456789ab"
@@ -218,7 +218,7 @@ def test_cache_step_is_sized_to_the_window_or_skipped(home, sim_server):
 
 
 def test_ctrl_c_prints_the_partial_result_and_exits_130(home, sim_server, run, monkeypatch):
-    from codexdoctor import probe as probe_mod
+    from codexdoctor.checks import probe as probe_mod
 
     s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
     configure(home, s)
@@ -241,7 +241,7 @@ def test_ctrl_c_prints_the_partial_result_and_exits_130(home, sim_server, run, m
 
 
 def test_falling_latency_is_never_growth():
-    from codexdoctor.probe import ProbeOutcome, Step, analyse
+    from codexdoctor.checks.probe import ProbeOutcome, Step, analyse
 
     def step(phase, sent, ttft):
         return Step(phase, sent, sent, True, "ok", "", 200, ttft, ttft + 5, 1.0, sent, "")
@@ -256,9 +256,9 @@ def test_falling_latency_is_never_growth():
 
 def test_a_published_window_that_is_wrong_is_searched_below(home, sim_server):
     """The provider says 32K but serves 8K: half the published size fails, and the probe searches below it."""
-    from codexdoctor import tokens
-    from codexdoctor.doctor import make_context
-    from codexdoctor.probe import Probe, analyse
+    from codexdoctor.common import tokens
+    from codexdoctor.commands.doctor import make_context
+    from codexdoctor.checks.probe import Probe, analyse
 
     s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
     configure(home, s)

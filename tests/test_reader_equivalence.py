@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor import rollouts, sessions
-from codexdoctor.doctor import run_sessions
-from codexdoctor.render import render
+from codexdoctor.codex import rollouts
+from codexdoctor.checks import sessions
+from codexdoctor.commands.doctor import run_sessions
+from codexdoctor.report.render import render
 from tests import old_reader
 from tests.rollout_factory import RolloutWriter
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from codexdoctor.redact import Redactor, fingerprint, redact_url
+from codexdoctor.common.redact import Redactor, fingerprint, redact_url
 from tests.conftest import TAOTOKEN, write_config
 
 KEY = "sk-live-9f8e7d6c5b4a39281706fedcba98765432"

@@ -6,7 +6,7 @@ from importlib.resources import files
 import jsonschema
 import pytest
 
-from codexdoctor.render import FORMATS, RenderOptions, render
+from codexdoctor.report.render import FORMATS, RenderOptions, render
 from tests.conftest import TAOTOKEN, offline_report, write_config
 
 SCHEMA = json.loads(files("codexdoctor").joinpath("data/report.schema.json").read_text(encoding="utf-8"))
@@ -72,7 +72,7 @@ def test_markdown_is_ticket_ready(report):
 def test_schema_is_published_and_versioned():
     from pathlib import Path
 
-    from codexdoctor.report import SCHEMA_VERSION
+    from codexdoctor.report.build import SCHEMA_VERSION
 
     docs = Path(__file__).resolve().parents[1] / "docs" / "report-schema.json"
     assert json.loads(docs.read_text()) == SCHEMA, "docs/report-schema.json differs from the packaged schema"
@@ -89,7 +89,7 @@ def test_report_shape_change_needs_schema_change(report):
 
 
 def test_text_wraps_to_the_width_keeping_commands_urls_and_code_whole():
-    from codexdoctor.render.text import display_width, wrap
+    from codexdoctor.report.render.text import display_width, wrap
 
     step = 'Remove the prefix, keeping the key itself: export TAOTOKEN_API_KEY="${TAOTOKEN_API_KEY#Bearer }"'
     lines = wrap(step, 60, "    1. ", "       ")
@@ -104,7 +104,7 @@ def test_text_wraps_to_the_width_keeping_commands_urls_and_code_whole():
 
 
 def test_cli_wraps_to_columns(home, run, monkeypatch):
-    from codexdoctor.render.text import display_width
+    from codexdoctor.report.render.text import display_width
     from tests.conftest import TAOTOKEN, write_config
 
     write_config(home, TAOTOKEN.replace('"https://taotoken.net/api"', '"https://taotoken.net/api?utm_source=blog"'))

@@ -1,7 +1,7 @@
 """Verdict decisions and exit codes from the report alone."""
 
 from codexdoctor.model import CheckResult, Finding, Severity, Status, Verdict
-from codexdoctor.report import decide_verdict
+from codexdoctor.report.build import decide_verdict
 
 
 def check(cid, status, **facts):

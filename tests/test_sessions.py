@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.rollouts import read_session
-from codexdoctor.sessions import Selection, build_check, classify_session, load
+from codexdoctor.codex.rollouts import read_session
+from codexdoctor.checks.sessions import Selection, build_check, classify_session, load
 from tests.rollout_factory import RolloutWriter, legacy_rollout
 
 REAL = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
@@ -209,7 +209,7 @@ def test_diagnose_error_stdin_and_unknown(home, run, monkeypatch):
 
 
 def test_configured_compaction_limit_is_used(tmp_path):
-    from codexdoctor.sessions import classify_session
+    from codexdoctor.checks.sessions import classify_session
 
     d = classify_session(read_session(overflowed(tmp_path / "a", sizes=(20000, 60000))), compact_limit=50000)
     assert d["compact_at"] == 50000 and d["compaction_would_fire"]

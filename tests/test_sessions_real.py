@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.doctor import run_sessions
-from codexdoctor.rollouts import read_tui_log
-from codexdoctor.sessions import AmbiguousSession, Selection, build_check, classify_session, load
+from codexdoctor.commands.doctor import run_sessions
+from codexdoctor.codex.rollouts import read_tui_log
+from codexdoctor.checks.sessions import AmbiguousSession, Selection, build_check, classify_session, load
 from tests.rollout_factory import RolloutWriter
 
 REAL = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
@@ -118,7 +118,7 @@ def test_build_check_decision_only_when_both_causes(tmp_path):
 
 def test_large_corpus_is_summarised_in_bounded_lists(tmp_path, monkeypatch):
     """Thousands of sessions: every one is counted, only the most recent are listed (memory stays bounded)."""
-    from codexdoctor import sessions as sessions_mod
+    from codexdoctor.checks import sessions as sessions_mod
 
     monkeypatch.setattr(sessions_mod, "LIST_MAX", 5)
     monkeypatch.setattr(sessions_mod, "BATCH", 7)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.doctor import CheckOptions, run_check
-from codexdoctor.shells import Shell, detect_platform, detect_shell
+from codexdoctor.commands.doctor import CheckOptions, run_check
+from codexdoctor.common.shells import Shell, detect_platform, detect_shell
 from tests.conftest import TAOTOKEN, write_config
 
 KEY = "sk-shell-0123456789abcdef"
@@ -91,7 +91,7 @@ def test_detection(env, system, release, platform, shell):
 
 
 def test_windows_paths_in_remedies(monkeypatch):
-    from codexdoctor.redact import shorten_home
+    from codexdoctor.common.redact import shorten_home
 
     assert shorten_home("C:\\Users\\me\\.codex\\config.toml", "C:\\Users\\me") == "%USERPROFILE%\\.codex\\config.toml"
     assert Shell("powershell", "windows").codex_home_display() == "%USERPROFILE%\\.codex"

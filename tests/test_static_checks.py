@@ -289,7 +289,7 @@ def test_stored_login_may_leak_to_custom_provider(home):
 
 
 def test_crashing_check_becomes_crash_result(home, monkeypatch):
-    import codexdoctor.doctor as doctor
+    import codexdoctor.commands.doctor as doctor
     from codexdoctor.checks import STATIC_CHECKS
     from codexdoctor.checks.base import Check
 

@@ -6,9 +6,9 @@ import httpx
 import pytest
 import respx
 
-from codexdoctor.classify import classify
-from codexdoctor.redact import Redactor
-from codexdoctor.transport import Deadline, make_client, send
+from codexdoctor.net.classify import classify
+from codexdoctor.common.redact import Redactor
+from codexdoctor.net.transport import Deadline, make_client, send
 
 URL = "https://gw.example/v1/responses"
 KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz012345"
@@ -218,7 +218,7 @@ def test_canary_request_is_exactly_what_codex_sends(home):
     from pathlib import Path
 
     from codexdoctor.checks.live import LiveRun
-    from codexdoctor.doctor import CheckOptions, make_context
+    from codexdoctor.commands.doctor import CheckOptions, make_context
     from tests.conftest import write_config
 
     write_config(home, 'model = "gw-model"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
@@ -245,7 +245,7 @@ def test_key_with_newline_is_not_sent_like_codex(home):
     from pathlib import Path
 
     from codexdoctor.checks.live import make_plan
-    from codexdoctor.doctor import CheckOptions, make_context
+    from codexdoctor.commands.doctor import CheckOptions, make_context
     from tests.conftest import TAOTOKEN, write_config
 
     write_config(home, TAOTOKEN)

@@ -4,7 +4,7 @@ import socket
 
 import pytest
 
-from codexdoctor import tokens
+from codexdoctor.common import tokens
 
 
 @pytest.fixture(autouse=True)

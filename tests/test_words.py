@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from codexdoctor.catalogview import explain_rule
+from codexdoctor.report.catalogview import explain_rule
 from codexdoctor.rules import RULES, fmt
-from codexdoctor.words import plural
+from codexdoctor.common.words import plural
 from tests.conftest import write_config
 
 
@@ -76,7 +76,7 @@ def test_a_check_that_got_no_answer_never_says_answered(home, canary):
     import socket
     from pathlib import Path
 
-    from codexdoctor.doctor import CheckOptions, run_check
+    from codexdoctor.commands.doctor import CheckOptions, run_check
 
     with socket.socket() as sock:  # a port nothing listens on
         sock.bind(("127.0.0.1", 0))

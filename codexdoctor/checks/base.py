@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from codexdoctor.config import Resolution
+from codexdoctor.codex.config import Resolution
 from codexdoctor.model import CheckResult, Status
-from codexdoctor.redact import Redactor
-from codexdoctor.shells import Shell
+from codexdoctor.common.redact import Redactor
+from codexdoctor.common.shells import Shell
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class CheckContext:
         if isinstance(token, str) and token:
             return token
         if self.uses_stored_login:
-            from codexdoctor.authfile import stored_api_key
+            from codexdoctor.codex.authfile import stored_api_key
 
             return stored_api_key(self.resolution.codex_home)
         return None

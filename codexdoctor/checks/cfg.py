@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalise_name, result
-from codexdoctor import config as config_mod
-from codexdoctor.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
+from codexdoctor.codex import config as config_mod
+from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
 from codexdoctor.model import CheckResult, Status
-from codexdoctor.words import plural
+from codexdoctor.common.words import plural
 
 PROVIDER_KEYS = (
     "name", "base_url", "env_key", "env_key_instructions", "experimental_bearer_token", "wire_api",

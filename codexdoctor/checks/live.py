@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-from codexdoctor import codexrequest
+from codexdoctor.codex import request as codexrequest
 from codexdoctor.checks.base import CheckContext, result
-from codexdoctor.classify import Classified, classify
+from codexdoctor.net.classify import Classified, classify
 from codexdoctor.model import CheckResult, Status
-from codexdoctor.redact import fingerprint
-from codexdoctor.words import plural
-from codexdoctor.transport import Deadline, Exchange, make_client, proxy_for, send
+from codexdoctor.common.redact import fingerprint
+from codexdoctor.common.words import plural
+from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
 
 CANARY_INSTRUCTIONS = "You are a connectivity check. Answer with one short word."
 CANARY_PROMPT = "Reply with: ok"
@@ -111,7 +111,7 @@ def make_plan(ctx: CheckContext, first: bool = True) -> Plan:
     model = str(ctx.resolution.model or "gpt-5")
     first_request = None
     if wire == "responses" and first:
-        from codexdoctor import tokens
+        from codexdoctor.common import tokens
 
         def load_counter():
             tok = tokens.for_model(model)
@@ -451,7 +451,7 @@ class LiveRun:
             "server_window": None, "server_request": None,
         }
         if kind.kind == "context_exceeded":
-            from codexdoctor.classify import context_numbers
+            from codexdoctor.net.classify import context_numbers
 
             facts["server_window"], facts["server_request"] = context_numbers(f"{canary.body_excerpt} {kind.message}")
         evidence = [canary.line()]

@@ -21,27 +21,27 @@ Renderer = Callable[[Report, RenderOptions], str]
 
 
 def _text(report: Report, opts: RenderOptions) -> str:
-    from codexdoctor.render.text import render
+    from codexdoctor.report.render.text import render
     return render(report, opts)
 
 
 def _markdown(report: Report, opts: RenderOptions) -> str:
-    from codexdoctor.render.markdown import render
+    from codexdoctor.report.render.markdown import render
     return render(report, opts)
 
 
 def _json(report: Report, opts: RenderOptions) -> str:
-    from codexdoctor.render.json import render
+    from codexdoctor.report.render.json import render
     return render(report, opts)
 
 
 def _junit(report: Report, opts: RenderOptions) -> str:
-    from codexdoctor.render.junit import render
+    from codexdoctor.report.render.junit import render
     return render(report, opts)
 
 
 def _github(report: Report, opts: RenderOptions) -> str:
-    from codexdoctor.render.github import render
+    from codexdoctor.report.render.github import render
     return render(report, opts)
 
 

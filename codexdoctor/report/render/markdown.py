@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from codexdoctor.model import Report, Severity, Status
 from codexdoctor.i18n import localize, ui
-from codexdoctor.render import RenderOptions
-from codexdoctor.render.chart import scatter
+from codexdoctor.report.render import RenderOptions
+from codexdoctor.report.render.chart import scatter
 
 MARK = {Status.PASS: "✅", Status.WARN: "⚠️", Status.FAIL: "❌", Status.SKIP: "➖", Status.CRASH: "💥"}
 SEV = {Severity.ERROR: "❌", Severity.WARNING: "⚠️", Severity.INFO: "ℹ️"}

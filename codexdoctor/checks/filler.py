@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from codexdoctor.tokens import Tokenizer
+from codexdoctor.common.tokens import Tokenizer
 
 TOPICS = ("the KV cache", "prefix caching", "self-attention cost", "context windows", "rotary position embeddings",
           "speculative decoding", "batching at inference time", "quantisation", "tokenisers", "sampling temperature",

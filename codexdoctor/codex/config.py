@@ -7,8 +7,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from codexdoctor import dotenvfile, safefile, tomlsource
-from codexdoctor.redact import shorten_home
+from codexdoctor.codex import dotenvfile
+from codexdoctor.common import safefile
+from codexdoctor.codex import tomlsource
+from codexdoctor.common.redact import shorten_home
 
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 BUILTIN_PROVIDERS: dict[str, dict[str, Any]] = {

@@ -93,7 +93,7 @@ def list_rules(fmt: str = "text", lang: str = "en") -> str:
         return json.dumps([_rule_data(r, lang) for r in RULES], indent=2, ensure_ascii=False) + "\n"
     if fmt == "markdown":
         return rules_markdown(lang)
-    from codexdoctor.render.text import table_lines
+    from codexdoctor.report.render.text import table_lines
 
     return "\n".join(table_lines(("code", "severity", "verdict", "title"),
                                   tuple((r.code, r.severity.value, r.verdict.value, texts(r, lang)[0]) for r in RULES))) + "\n"

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from codexdoctor import tomlsource
+from codexdoctor.codex import tomlsource
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.url import analyse_base_url
-from codexdoctor.config import Layer, lookup
+from codexdoctor.codex.config import Layer, lookup
 from codexdoctor.model import Finding, Report
 from codexdoctor.rules import Loc
 
@@ -415,7 +415,7 @@ def prepare(plan_edits: list[Edit]) -> list[FileChange]:
         verify(before, text, edits)
         shown = edits[0].shown
         if path.is_symlink():  # dotfile managers link config.toml: the edit goes to the file it points at
-            from codexdoctor.redact import shorten_home
+            from codexdoctor.common.redact import shorten_home
 
             shown = f"{shown} (symlink to {shorten_home(str(write_target(path)), os.path.expanduser('~'))})"
         changes.append(FileChange(path, shown, original, before, text, tuple(edits)))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from codexdoctor import sim
-from codexdoctor.doctor import CheckOptions, run_check
+from codexdoctor.commands.doctor import CheckOptions, run_check
 from codexdoctor.model import Report
 
 DEMO_KEY = "sk-demo-7f3a9c2e5b1d4f60a8e2"
@@ -111,7 +111,7 @@ def run_all(names: tuple[str, ...] = (), progress: Callable[[str], None] | None 
 def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en") -> str:
     """The summary table, padded by display width (a Chinese character takes two cells)."""
     from codexdoctor.i18n import ui
-    from codexdoctor.render.text import table_lines
+    from codexdoctor.report.render.text import table_lines
 
     ok, bad = ("ok", "FAIL") if ascii_only else ("✓", "✗")
     verdict = (lambda v: v) if lang == "en" else (lambda v: ui("verdict_" + v, lang))  # noqa: E731

@@ -6,8 +6,8 @@ from typing import Iterable, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from codexdoctor.checks.env import display_env_key
-from codexdoctor.config import Resolution
-from codexdoctor.redact import is_secret_query_value
+from codexdoctor.codex.config import Resolution
+from codexdoctor.common.redact import is_secret_query_value
 
 
 def collect(resolution: Resolution, env: Mapping[str, str]) -> list[str]:
@@ -22,7 +22,7 @@ def collect(resolution: Resolution, env: Mapping[str, str]) -> list[str]:
     for key in ("OPENAI_API_KEY", "CODEX_API_KEY"):
         if env.get(key):
             secrets.append(env[key])
-    from codexdoctor.authfile import stored_api_key
+    from codexdoctor.codex.authfile import stored_api_key
 
     stored = stored_api_key(resolution.codex_home) if resolution.codex_home_problem is None else None
     if stored:

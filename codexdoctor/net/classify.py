@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # only a type here: reading session logs must not pay for importing httpx
-    from codexdoctor.transport import Exchange
+    from codexdoctor.net.transport import Exchange
 
 CONTEXT_MARKERS = ("context_length_exceeded", "maximum context length", "exceed_context_size_error",
                    "contextwindowexceedederror", "exceeds the context window", "context window exceeded",

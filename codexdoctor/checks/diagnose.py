@@ -13,10 +13,10 @@ from typing import Any
 
 from codexdoctor.rules import NO_URL_IN_PASTE
 from codexdoctor.checks.base import CheckContext, result
-from codexdoctor.classify import embedded_json as _embedded_json
-from codexdoctor.classify import strip_decoration as normalise
+from codexdoctor.net.classify import embedded_json as _embedded_json
+from codexdoctor.net.classify import strip_decoration as normalise
 from codexdoctor.model import CheckResult, Status
-from codexdoctor.words import plural
+from codexdoctor.common.words import plural
 
 UNEXPECTED = re.compile(r"unexpected status (\d{3})(?: [A-Za-z][A-Za-z ]*?)?(?::\s*(.*?))?(?:,?\s*url:\s*(\S+(?: \S+)?))?\s*$",
                         re.S)
@@ -29,7 +29,7 @@ STREAM = re.compile(r"stream disconnected before completion:\s*(.*)", re.S | re.
 
 
 def _exchange(status: int | None, message: str, url: str | None, stream_kind: str | None = None):
-    from codexdoctor.transport import Exchange, StreamStats
+    from codexdoctor.net.transport import Exchange, StreamStats
 
     body_json: Any = None
     text = message.strip()
@@ -109,7 +109,7 @@ def interpret(text: str) -> tuple[str, Any]:
     body = _embedded_json(text)
     if body is not None and ("error" in body or "message" in body or "detail" in body):
         return "http", (_status_from_body(body), json.dumps(body), None)
-    from codexdoctor.classify import CONTEXT_MARKERS
+    from codexdoctor.net.classify import CONTEXT_MARKERS
 
     lowered = text.lower()
     if any(m in lowered for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens")):
@@ -122,8 +122,8 @@ def interpret(text: str) -> tuple[str, Any]:
 def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     from codexdoctor.checks import env as env_checks
     from codexdoctor.checks.live import LiveRun
-    from codexdoctor.classify import Classified, classify
-    from codexdoctor.transport import Deadline
+    from codexdoctor.net.classify import Classified, classify
+    from codexdoctor.net.transport import Deadline
 
     kind, detail, line, retries = pick(text)
     shown = ctx.redactor(" ".join(line.split()))[:300]  # redact before cutting
@@ -173,7 +173,7 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
 
 
 def _context_result(line: str, evidence: tuple[str, ...], ctx: CheckContext, codex_message: bool) -> CheckResult:
-    from codexdoctor.classify import context_numbers
+    from codexdoctor.net.classify import context_numbers
 
     window, size = context_numbers(line)
     return result("ctx.pasted", "Pasted error", Status.FAIL, "context window exceeded", evidence, kind="context",

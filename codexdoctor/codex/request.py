@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from codexdoctor.config import Resolution, project_root
+from codexdoctor.codex.config import Resolution, project_root
 
 TEMPLATE = "codex-request-0.171.0.json"
 # Codex 0.171's first request before any AGENTS.md file, in o200k tokens (measured; docs/codex-behaviour.md):

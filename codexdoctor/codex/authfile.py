@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from codexdoctor import safefile
-from codexdoctor.redact import fingerprint
+from codexdoctor.common import safefile
+from codexdoctor.common.redact import fingerprint
 
 VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 

@@ -9,8 +9,8 @@ from codexdoctor import __version__
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.env import display_env_key
 from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Section, Severity, Status, Verdict
-from codexdoctor.redact import fingerprint
-from codexdoctor.words import plural
+from codexdoctor.common.redact import fingerprint
+from codexdoctor.common.words import plural
 
 SCHEMA_VERSION = "1"
 # Fix the config before blaming the channel, and the channel before the context.

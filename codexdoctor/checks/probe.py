@@ -19,10 +19,10 @@ from typing import Any, Callable
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.live import (CANARY_INSTRUCTIONS, CANARY_PROMPT, CODEX_FIRST_REQUEST_TOKENS, Plan,
                                      assumed_window, canary_body, make_plan, with_query)
-from codexdoctor.classify import classify
-from codexdoctor.filler import INSTRUCTIONS, Conversation, as_chat_messages
-from codexdoctor.tokens import Tokenizer
-from codexdoctor.transport import Deadline, Exchange, make_client, proxy_for, send
+from codexdoctor.net.classify import classify
+from codexdoctor.checks.filler import INSTRUCTIONS, Conversation, as_chat_messages
+from codexdoctor.common.tokens import Tokenizer
+from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
 
 CONTEXT_KINDS = ("context_exceeded", "truncated", "stream_incomplete")
 

@@ -10,9 +10,9 @@ import json
 from typing import Any
 
 from codexdoctor.checks.base import CheckContext
-from codexdoctor.fix import toml_value
+from codexdoctor.report.fixes import toml_value
 from codexdoctor.i18n import localize
-from codexdoctor.report import provider_summary
+from codexdoctor.report.build import provider_summary
 
 DEFAULT = "Codex default"
 _WORDS_ZH = {
@@ -71,7 +71,7 @@ def render_config(ctx: CheckContext, fmt: str, lang: str = "en") -> str:
     if fmt == "json":
         layers = [{"kind": l.kind, "path": l.label, "exists": l.exists} for l in ctx.resolution.layers]
         return json.dumps({"values": data, "layers": layers}, indent=2, ensure_ascii=False) + "\n"
-    from codexdoctor.render.text import display_width, table_lines
+    from codexdoctor.report.render.text import display_width, table_lines
 
     kinds = [_word(l.kind, lang) for l in ctx.resolution.layers]
     pad = max((display_width(k) for k in kinds), default=0) + 2

@@ -20,7 +20,7 @@ except ImportError:  # optional speed: the standard library reads the same lines
     _orjson = None
 
 try:  # the compiled line-start prefilter (setup.py, optional): the same lines, found 4-6x faster
-    from codexdoctor import _linescan
+    from codexdoctor.codex import _linescan
 except ImportError:
     _linescan = None
 
@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from codexdoctor import safefile
+from codexdoctor.common import safefile
 
 SCAN_CHUNK = 4 << 20  # big enough that the per-chunk cost vanishes, small enough for the 50 MB memory target
 MAX_LINE = 8 << 20  # longer lines are skipped (counted), never held in memory

@@ -6,13 +6,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from codexdoctor import config as config_mod
-from codexdoctor import secrets
+from codexdoctor.codex import config as config_mod
+from codexdoctor.codex import secrets
 from codexdoctor.checks import STATIC_CHECKS, run_static
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.model import CheckResult, Report, Section, Status
-from codexdoctor.redact import Redactor
-from codexdoctor.report import build_report
+from codexdoctor.common.redact import Redactor
+from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
 
@@ -39,7 +39,7 @@ class CheckOptions:
 def make_context(opts: CheckOptions) -> CheckContext:
     resolution = config_mod.resolve(opts.env, opts.home, opts.cwd, opts.overrides, opts.profile, opts.model,
                                     opts.system_config, opts.codex_version)
-    from codexdoctor.shells import detect_platform, detect_shell
+    from codexdoctor.common.shells import detect_platform, detect_shell
 
     # Codex runs with the shell's environment plus $CODEX_HOME/.env on top: checks see what Codex sees.
     env = resolution.env
@@ -75,12 +75,12 @@ class ProbeRefused(Exception):
 def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
               progress: Callable[[str], None]) -> tuple[Report, CheckContext]:
     """Static checks, then (if Codex would send anything) the announced, budgeted session probe."""
-    from codexdoctor import probe as probe_mod
-    from codexdoctor import tokens
+    from codexdoctor.checks import probe as probe_mod
+    from codexdoctor.common import tokens
     from codexdoctor.checks import live
-    from codexdoctor.classify import classify
+    from codexdoctor.net.classify import classify
     from codexdoctor.i18n import localize
-    from codexdoctor.transport import Deadline
+    from codexdoctor.net.transport import Deadline
 
     ctx = make_context(opts)
     static = run_static(ctx, STATIC_CHECKS)
@@ -224,8 +224,8 @@ def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], la
     """Read the rollouts (default: $CODEX_HOME/sessions and archived_sessions) and build the report."""
     from datetime import timezone
 
-    from codexdoctor import sessions as sessions_mod
-    from codexdoctor.redact import shorten_home
+    from codexdoctor.checks import sessions as sessions_mod
+    from codexdoctor.common.redact import shorten_home
 
     opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True, lang=lang)
     ctx = make_context(opts)
@@ -254,7 +254,7 @@ def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], la
 
 
 def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
-    from codexdoctor.diagnose import checks_for
+    from codexdoctor.checks.diagnose import checks_for
 
     ctx = make_context(opts)
     checks = [ctx.stamp(c) for c in checks_for(text, ctx)]

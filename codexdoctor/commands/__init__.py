@@ -1,0 +1,1 @@
+"""One module per command: thin orchestration of checks, rules and the report."""

@@ -1,0 +1,1 @@
+"""Talking to providers: the bounded transport and the error taxonomy."""
