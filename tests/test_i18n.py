@@ -8,7 +8,7 @@ import pytest
 
 from codexdoctor.report.catalogview import rules_markdown
 from codexdoctor.i18n import UI, detect_lang, translate
-from codexdoctor.i18n.zh_rules import ZH
+from codexdoctor.rules import ZH
 from codexdoctor.rules import RULES
 from tests.conftest import TAOTOKEN, offline_report, write_config
 

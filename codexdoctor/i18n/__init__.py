@@ -1,6 +1,6 @@
 """English and Simplified Chinese for everything a person reads; codes, JSON keys and field values stay neutral.
 
-Rule texts live in the catalog (English) and i18n/zh_rules.py (Chinese). Check
+Rule texts live in the catalog, English and Chinese side by side in each family (codexdoctor/rules/). Check
 summaries, notes and verdict reasons are produced in English by the checks and
 translated here by pattern at render time, so checks stay language-neutral and
 a test can prove that no zh output falls back to English.

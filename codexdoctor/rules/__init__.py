@@ -1,0 +1,16 @@
+"""The rule catalog: stable codes, each with when it fires, a diagnosis and numbered remedies.
+
+`codexdoctor explain`, `codexdoctor rules` and docs/rules.md are all generated
+from RULES, so they cannot drift. A code is never reused or renumbered.
+
+One module per family (cfg, env, url, net, auth, api, model, ctx), each with its Chinese texts;
+`catalog` puts them together, `engine` applies them.
+"""
+
+from codexdoctor.rules.base import CODE_RE, MINIMAL_CONFIG, Loc, Rule, settlers
+from codexdoctor.rules.catalog import RULES, RULES_BY_CODE, ZH
+from codexdoctor.rules.ctx import STOPPED_WORDS
+from codexdoctor.rules.engine import NO_URL_IN_PASTE, PHRASE_KEYS, evaluate, fmt, texts
+
+__all__ = ["CODE_RE", "MINIMAL_CONFIG", "NO_URL_IN_PASTE", "PHRASE_KEYS", "RULES", "RULES_BY_CODE", "STOPPED_WORDS", "ZH",
+           "Loc", "Rule", "evaluate", "fmt", "settlers", "texts"]

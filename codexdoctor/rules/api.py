@@ -1,0 +1,225 @@
+"""API: request path and protocol. The rules, their Simplified Chinese texts and the helpers only they use.
+
+Chinese texts keep the English placeholders; config keys, commands, product names and codes stay untranslated.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from codexdoctor.rules.base import CHANNEL, E, W, Loc, Rule, once
+
+
+def _working_why(f: Mapping[str, Any]) -> Loc:
+    """Why the verified base_url differs: only the `?…` part, a prefix, or both."""
+    configured = str(f.get("configured") or "")
+    if configured != configured.rstrip() and configured.strip().rstrip("/") == str(f["working"]["base_url"]).rstrip("/"):
+        return Loc(" The space at the end of base_url reaches the path as %20; without it the URL works.",
+                   "base_url 末尾的空格会以 %20 进入路径；去掉它地址就能用。")
+    bare = configured.split("#", 1)[0].split("?", 1)[0].rstrip("/")
+    query = Loc(" The `?…` part of base_url breaks the URL: Codex appends /responses after it.",
+                "base_url 里的 `?…` 部分会破坏地址：Codex 会把 /responses 接在它后面。")
+    prefix = Loc(" This provider wants a different prefix (the /v1 question is decided per provider).",
+                 "这个提供方要的是另一个前缀（是否带 /v1 因提供方而异）。")
+    if bare == configured.rstrip("/"):
+        return prefix
+    if bare == str(f["working"]["base_url"]).rstrip("/"):
+        return query
+    return Loc(query.get("en") + prefix.get("en"), query.get("zh") + prefix.get("zh"))
+
+
+def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """API017: the step depends on what was refused: a developer item is the gateway's translation, a field its filter."""
+    field = f.get("field")
+    if field and "developer" in field:
+        step = Loc("A gateway that translates Responses to Chat Completions (LiteLLM with use_chat_completions_api, "
+                   "one-api and similar) turns Codex's developer items into system messages whose content is a list of "
+                   "parts; the backend behind it refuses them. Update the backend (llama.cpp's own llama-server accepts "
+                   "them) or the gateway, or point base_url at a server that serves /responses itself.",
+                   "把 Responses 转换成 Chat Completions 的网关（开启 use_chat_completions_api 的 LiteLLM、one-api 等）会把 "
+                   "Codex 的 developer 消息变成内容为分段列表的 system 消息，而网关后面的服务端拒绝这种消息。请升级后端"
+                   "（llama.cpp 自带的 llama-server 可以接受）或网关，或把 base_url 指向自己提供 /responses 的服务。")
+    else:
+        step = Loc("If a gateway sits in front (e.g. LiteLLM), let it drop parameters the model does not support "
+                   "(LiteLLM: litellm_settings: drop_params: true) or update it; then run codexdoctor check again.",
+                   "如果前面有网关（例如 LiteLLM），让它丢弃模型不支持的参数（LiteLLM：litellm_settings: drop_params: true）"
+                   "或升级它；然后再运行 codexdoctor check。")
+    return {"field_text": field or Loc("a field it did not name", "某个它没有指明的字段"), "field_step": step}
+
+
+def path_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """API016: a URL with /v1 twice (or /responses twice) names its own fix."""
+    fixed = f.get("doubled_fix")
+    if fixed:
+        return {"doubled_text": Loc(f" The URL has {f['doubled']} twice: base_url already ends in it.",
+                                    f" 这个地址里 {f['doubled']} 出现了两次：base_url 本身已经以它结尾。"),
+                "path_step": Loc(f"Set base_url = \"{fixed}\" ({f.get('base_url_where')}), so that Codex calls {fixed}/responses.",
+                                 f"设置 base_url = \"{fixed}\"（{f.get('base_url_where')}），让 Codex 请求 {fixed}/responses。")}
+    return {"doubled_text": "",
+            "path_step": Loc("Run `codexdoctor check`: it tries the base_url variants (with and without /v1) and names the one that works.",
+                             "运行 `codexdoctor check`：它会尝试 base_url 的各种变体（带或不带 /v1），并给出可用的那个。")}
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("API001", "wrong-base-url-path", "api.variants", E, CHANNEL,
+         "Nothing at the path Codex calls; another base_url works",
+         "POST {request_url} finds nothing (404), but {working_url} answers.{why_text}",
+         ("In {base_url_where}, set base_url = \"{working_url}\"",
+          "Run `codexdoctor check` again to confirm."),
+         lambda f: [{"working_url": f["working"]["base_url"], "why_text": _working_why(f)}] if f.get("working") else []),
+    Rule("API002", "responses-api-missing", "api.wire", E, CHANNEL,
+         "Provider serves Chat Completions but not the Responses API",
+         "The provider answers POST …/chat/completions but 404s on …/responses. Codex 0.97 and newer only speak the Responses API"
+         " (installed: {codex_version_text}), so this provider cannot serve current Codex.",
+         ("Use a gateway or provider that offers POST /responses (many OpenAI-compatible gateways added it).",
+          "Or pin an older Codex and keep wire_api = \"chat\": npm install -g @openai/codex@0.96.0"),
+         lambda f: [{"codex_version_text": f.get("codex_version") or Loc("unknown", "未知")}]
+         if f.get("chat_works") and not f.get("variants_work") else []),
+    Rule("API003", "rate-limited", "api.canary", W, CHANNEL,
+         "Rate limited",
+         "POST {url} answered 429 after {attempts:count:attempt}: {message}. This is transient.",
+         ("Wait and retry; lower concurrency; check the rate limits of your plan in the provider's console.",),
+         once(lambda f: f["kind"] == "rate_limited")),
+    Rule("API004", "quota-exhausted", "api.canary", E, CHANNEL,
+         "Quota exhausted",
+         "POST {url}: {message}. Waiting will not help (Codex does not retry this).",
+         ("Add credit or raise the quota in the provider's console, or use another key.",),
+         once(lambda f: f["kind"] == "quota")),
+    Rule("API005", "provider-error", "api.canary", E, CHANNEL,
+         "Provider or proxy error (5xx)",
+         "POST {url} answered {status} after {attempts:count:attempt}: {detail}.",
+         ("Retry later; check the provider's status page. An HTML 502/504 page comes from a proxy or load balancer in front of the API.",),
+         once(lambda f: f["kind"] == "server_error")),
+    Rule("API006", "payment-required", "api.canary", E, CHANNEL,
+         "No credits left",
+         "POST {url}: {message}.",
+         ("Top up the account in the provider's console.",),
+         once(lambda f: f["kind"] == "payment")),
+    Rule("API007", "error-inside-stream", "api.canary", E, CHANNEL,
+         "Error inside a 200 stream",
+         "POST {url} started a 200 stream and then sent an error: {message}.",
+         ("The provider accepted the request but failed while answering; retry, and report the message to the provider.",),
+         once(lambda f: f["kind"] == "stream_error")),
+    Rule("API008", "stream-closed-early", "api.canary", E, CHANNEL,
+         "Stream closed before completion",
+         "The stream from {url} ended without response.completed ({detail}). Codex reports "
+         "`stream disconnected before completion: stream closed before response.completed`.",
+         ("Check for a proxy that buffers or cuts server-sent events; retry; report to the provider if it persists.",),
+         once(lambda f: f["kind"] == "stream_closed")),
+    Rule("API009", "stream-idle", "api.canary", E, CHANNEL,
+         "Stream went silent",
+         "The stream from {url} stopped sending events ({detail}). Codex gives up after stream_idle_timeout_ms "
+         "(`idle timeout waiting for SSE`).",
+         ("Retry; if the provider is slow but alive, raise stream_idle_timeout_ms in the provider table.",),
+         once(lambda f: f["kind"] == "stream_idle")),
+    Rule("API010", "request-rejected", "api.canary", E, CHANNEL,
+         "Request rejected",
+         "POST {url} answered {status}: {message}.",
+         ("Read the provider's message above; check model, wire_api and query_params against its documentation.",),
+         once(lambda f: f["kind"] == "bad_request")),
+    Rule("API011", "not-an-api-answer", "api.canary", E, CHANNEL,
+         "Answer is not JSON or an event stream",
+         "POST {url} answered {status} with a body that is neither JSON nor server-sent events ({detail}).",
+         ("Check that base_url is the API endpoint, not a website or another service on the same host.",),
+         once(lambda f: f["kind"] == "not_json")),
+    Rule("API012", "response-incomplete", "api.canary", W, CHANNEL,
+         "Response ended incomplete",
+         "The canary ended with {detail}.",
+         ("If the reason is content_filter, the provider's moderation cut the answer; otherwise report it to the provider.",),
+         once(lambda f: f["kind"] == "stream_incomplete")),
+    Rule("API013", "path-not-found", "api.variants", E, CHANNEL,
+         "Nothing at the path Codex calls",
+         "POST {request_url} finds nothing (404), and neither do the usual variants ({tried_text}).",
+         ("Look up the OpenAI-compatible base URL in the provider's documentation and set base_url in {base_url_where}; "
+          "Codex appends /responses to it.",),
+         lambda f: [{"tried_text": ", ".join(f.get("tried") or []) or Loc("none", "无")}]
+         if not f.get("working") and not f.get("chat_works") else []),
+    Rule("API016", "responses-path-not-found", "api.canary", E, CHANNEL,
+         "Nothing at the path Codex calls",
+         "POST {url} answered 404: Codex calls base_url + /responses, and this provider has nothing there.{doubled_text}",
+         ("{path_step}",
+          "Check that base_url ({base_url_where}) is the provider's OpenAI-compatible API root, and that it supports the Responses API."),
+         once(lambda f: f["kind"] == "path_not_found"),
+         settled_by=("api.variants", lambda f: True)),
+    Rule("API014", "responses-format-rejected", "api.canary", E, CHANNEL,
+         "Endpoint rejects the Responses request format",
+         "POST {url} answered {status}: {message}. The path exists but does not understand Responses requests.",
+         ("Use a provider or gateway version that implements the Responses API, or pin Codex 0.96 with wire_api = \"chat\".",),
+         once(lambda f: f["kind"] == "wire_mismatch")),
+    Rule("API017", "codex-request-rejected", "api.canary", E, CHANNEL,
+         "The provider rejects part of Codex's request",
+         "POST {url} rejected Codex's own request ({status}: {message}) while a minimal request to the same URL passed: "
+         "the provider or gateway does not accept {field_text} that Codex {codex_version} sends. Every Codex turn fails this way.",
+         ("Use a provider or gateway version that implements the Responses API as Codex uses it ({field_text} included).",
+          "{field_step}"),
+         lambda f: [_rejected_params(f)] if f["kind"] == "codex_rejected" else [],
+         "The canary is Codex's first request (same fields, developer items and tool schemas), so a field or item a "
+         "provider refuses shows up here instead of in the first Codex session."),
+    Rule("API015", "unreliable-channel", "api.canary", W, CHANNEL,
+         "The request only succeeded after retries",
+         "POST {url} needed {attempts} attempts (earlier: {earlier_text}). Codex retries too, but a channel this flaky "
+         "shows up as `Reconnecting... 1/5` and slow or dropped turns.",
+         ("Run `codexdoctor check` again to see whether it persists; check the provider's status page.",
+          "If you go through a proxy or VPN, try without it."),
+         lambda f: [{"earlier_text": ", ".join(f.get("earlier") or [])}] if f["kind"] == "ok" and f.get("attempts", 1) > 1 else []),
+)
+
+ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "API001": ("Codex 请求的路径不存在；另一个 base_url 可用",
+               "POST {request_url} 找不到（404），但 {working_url} 有响应。{why_text}",
+               ("在 {base_url_where} 中设置 base_url = \"{working_url}\"",
+                "再运行一次 `codexdoctor check` 确认。")),
+    "API002": ("提供方只支持 Chat Completions，不支持 Responses API",
+               "提供方能响应 POST …/chat/completions，但 …/responses 返回 404。Codex 0.97 及以后的版本只使用 Responses API（已安装：{codex_version_text}），所以这个提供方无法配合当前版本的 Codex。",
+               ("换用提供 POST /responses 的网关或提供方（很多 OpenAI 兼容网关已经支持）。",
+                "或者固定使用旧版 Codex 并保留 wire_api = \"chat\"：npm install -g @openai/codex@0.96.0")),
+    "API003": ("触发限流",
+               "POST {url} 在 {attempts} 次尝试后仍返回 429：{message}。这是临时性的。",
+               ("稍后重试；降低并发；在提供方控制台查看你的套餐的限流额度。",)),
+    "API004": ("配额已用尽",
+               "POST {url}：{message}。等待没有用（Codex 不会重试这种错误）。",
+               ("在提供方控制台充值或提高配额，或换一个密钥。",)),
+    "API005": ("提供方或代理出错（5xx）",
+               "POST {url} 在 {attempts} 次尝试后返回 {status}：{detail}。",
+               ("稍后重试；查看提供方的状态页。HTML 格式的 502/504 页面来自 API 前面的代理或负载均衡。",)),
+    "API006": ("余额不足",
+               "POST {url}：{message}。",
+               ("在提供方控制台充值。",)),
+    "API007": ("200 流中途返回了错误",
+               "POST {url} 以 200 开始了流式响应，随后发来一个错误：{message}。",
+               ("提供方接受了请求，但在生成回答时出错；请重试，并把这条消息反馈给提供方。",)),
+    "API008": ("流在完成之前被关闭",
+               "来自 {url} 的流没有收到 response.completed 就结束了（{detail}）。Codex 会报 `stream disconnected before completion: stream closed before response.completed`。",
+               ("检查是否有代理缓冲或截断了 server-sent events；重试；如果持续出现，反馈给提供方。",)),
+    "API009": ("流中途没有了动静",
+               "来自 {url} 的流不再发送事件（{detail}）。Codex 在 stream_idle_timeout_ms 之后放弃（`idle timeout waiting for SSE`）。",
+               ("重试；如果提供方只是慢但仍在工作，在提供方表中调大 stream_idle_timeout_ms。",)),
+    "API010": ("请求被拒绝",
+               "POST {url} 返回 {status}：{message}。",
+               ("阅读上面提供方给出的消息；对照其文档检查 model、wire_api 和 query_params。",)),
+    "API011": ("响应既不是 JSON 也不是事件流",
+               "POST {url} 返回 {status}，但响应体既不是 JSON 也不是 server-sent events（{detail}）。",
+               ("确认 base_url 是 API 端点，而不是同一主机上的网站或其他服务。",)),
+    "API012": ("响应未完整结束",
+               "探测请求以 {detail} 结束。",
+               ("如果原因是 content_filter，说明提供方的内容审核截断了回答；否则请反馈给提供方。",)),
+    "API013": ("Codex 请求的路径不存在",
+               "POST {request_url} 找不到（404），常见的几种变体也都不行（{tried_text}）。",
+               ("在提供方文档中查到 OpenAI 兼容的 base_url 地址，在 {base_url_where} 中设置 base_url；Codex 会在它后面追加 /responses。",)),
+    "API014": ("端点不接受 Responses 请求格式",
+               "POST {url} 返回 {status}：{message}。路径是存在的，但它不理解 Responses 请求。",
+               ("换用实现了 Responses API 的提供方或网关版本，或固定使用 Codex 0.96 并设置 wire_api = \"chat\"。",)),
+    "API017": ("提供方拒绝了 Codex 请求中的一部分",
+               "POST {url} 拒绝了 Codex 自己的请求（{status}：{message}），而发往同一地址的最小请求可以通过："
+               "提供方或网关不接受 Codex {codex_version} 发送的 {field_text}。Codex 的每一轮都会这样失败。",
+               ("换用按 Codex 的用法实现了 Responses API 的提供方或网关版本（包括 {field_text}）。",
+                "{field_step}")),
+    "API015": ("请求重试之后才成功",
+               "POST {url} 尝试了 {attempts} 次才成功（之前：{earlier_text}）。Codex 也会重试，但这么不稳定的通道会表现为 `Reconnecting... 1/5`，回合变慢或中断。",
+               ("再运行一次 `codexdoctor check` 看问题是否持续；查看提供方的状态页。",
+                "如果经过代理或 VPN，试试不走它们。")),
+    "API016": ("Codex 请求的路径不存在",
+               "POST {url} 返回 404：Codex 请求的是 base_url + /responses，而这个提供方在那里什么也没有。{doubled_text}",
+               ("{path_step}",
+                "确认 base_url（{base_url_where}）是提供方 OpenAI 兼容 API 的根地址，并且支持 Responses API。")),
+}

@@ -1,0 +1,107 @@
+"""What every rule family is made of: the Rule and Loc types, the firing helpers, shell commands for remedies."""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from codexdoctor.model import Severity, Verdict
+
+Params = Mapping[str, Any]
+When = Callable[[Mapping[str, Any]], Iterable[Params]]
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+CONFIG, CHANNEL, CONTEXT = Verdict.CONFIG, Verdict.CHANNEL, Verdict.CONTEXT
+CODE_RE = re.compile(r"^(CFG|ENV|URL|NET|AUTH|API|MODEL|CTX)\d{3}$")
+
+
+MINIMAL_CONFIG = """model = "<model id from your provider's catalog>"
+model_provider = "mygateway"
+
+[model_providers.mygateway]
+name = "My gateway"
+base_url = "https://<your provider's API base URL, as its Codex docs give it>"
+env_key = "MYGATEWAY_API_KEY"
+wire_api = "responses\""""
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    check: str  # id of the check whose facts it reads
+    severity: Severity
+    verdict: Verdict
+    title: str
+    diagnosis: str
+    remedy: tuple[str, ...]
+    when: When
+    explanation: str = ""
+    references: tuple[str, ...] = ()
+    # (check id, predicate): the rule stays silent when that check ran and the predicate holds,
+    # e.g. a static guess that a live check has since settled.
+    settled_by: Any = None  # (check id, predicate) or a tuple of them: a live result that makes this finding moot
+
+    def placeholders(self) -> set[str]:
+        names = set()
+        for text in (self.title, self.diagnosis, *self.remedy):
+            names |= {f for _, f, _, _ in string.Formatter().parse(text) if f}
+        return names
+
+
+@dataclass(frozen=True)
+class Loc:
+    """Prose a rule computes (a hint, an advice sentence) in both languages; resolved when the text is rendered."""
+
+    en: str
+    zh: str
+
+    def __str__(self) -> str:
+        return self.en
+
+    def get(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+def settlers(rule: "Rule") -> tuple[tuple[str, Callable[[Mapping[str, Any]], bool]], ...]:
+    """A rule's settlers: one (check, predicate) pair or several."""
+    if rule.settled_by is None:
+        return ()
+    return rule.settled_by if isinstance(rule.settled_by[0], tuple) else (rule.settled_by,)  # type: ignore[return-value]
+
+
+def once(pred: Callable[[Mapping[str, Any]], bool]) -> When:
+    """Fire once, with the check's facts, when pred holds."""
+    return lambda f: [{}] if pred(f) else []
+
+
+def each(key: str, pred: Callable[[Mapping[str, Any]], bool] = lambda item: True) -> When:
+    """Fire once per item of a list fact."""
+    return lambda f: [dict(item) for item in f.get(key) or [] if pred(item)]
+
+
+def shell_commands(f: Mapping[str, Any]) -> dict[str, Any]:
+    """Every command a remedy may show, in the syntax of the user's shell (from the facts the runner stamped)."""
+    from codexdoctor.codex.authfile import is_var_name
+    from codexdoctor.common.shells import Shell
+
+    sh = Shell(f.get("shell") or "bash", f.get("platform") or "linux")
+    key = Loc("<your key>", "<你的密钥>")
+    both = lambda build: Loc(build(key.en), build(key.zh))  # noqa: E731
+    out: dict[str, Any] = {
+        "example_set_cmd": both(lambda k: sh.set_var("MYGATEWAY_API_KEY", k)),
+        "login_cmd": sh.pipe_var_to("OPENAI_API_KEY", "codex login --with-api-key"),
+        "unset_home_cmd": sh.unset_var("CODEX_HOME"), "set_home_cmd": sh.set_var("CODEX_HOME", sh.codex_home_display()),
+        "ca_cmd": sh.set_var("CODEX_CA_CERTIFICATE", "/path/to/ca.pem"),
+        "mkdir_cmd": sh.mkdir(str(f.get("codex_home") or sh.codex_home_display())),
+    }
+    var = f.get("env_key")
+    if is_var_name(var):
+        out.update(set_cmd=both(lambda k: sh.set_var(var, k)), persist_cmd=both(lambda k: sh.persist_var(var, k)),
+                   strip_cmd=sh.strip_var(var), fp_cmd=sh.fingerprint_var(var), strip_bearer_cmd=sh.strip_bearer(var))
+        if f.get("near_miss"):
+            out["rename_cmd"] = sh.copy_var(var, f["near_miss"][0])
+    if f.get("rc_hits"):
+        out["reload_cmd"] = sh.reload(f["rc_hits"][0]["file"])
+    return out

@@ -1,0 +1,109 @@
+"""Applying the catalog: rule texts filled from check facts, in English or Chinese."""
+
+from __future__ import annotations
+
+import string
+from typing import Any, Iterable, Mapping
+
+from codexdoctor.model import CheckResult, Finding, Status
+from codexdoctor.rules.api import path_params
+from codexdoctor.rules.base import Loc, Rule, shell_commands, settlers
+from codexdoctor.rules.catalog import RULES, ZH
+from codexdoctor.rules.cfg import version_text
+from codexdoctor.rules.ctx import first_request_params
+
+
+NO_URL_IN_PASTE = "(no URL in the paste)"
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+# Fact values that are English phrases produced by checks; in Chinese they go through the phrase table.
+PHRASE_KEYS = ("source", "detail", "assumed_source", "malformed", "evidence", "base_url_where", "url")
+
+
+def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
+    if values.get("url") == NO_URL_IN_PASTE:  # a pasted error without a URL: never "POST (no URL…) answered"
+        template = template.replace("POST {url} ", "请求").replace("POST {url}", "请求") if lang == "zh" else \
+            template.replace("POST {url}", "The request")
+    resolved = {k: (v.get(lang) if isinstance(v, Loc) else v) for k, v in values.items()}
+    if isinstance(resolved.get("message"), str):
+        resolved["message"] = resolved["message"].rstrip(" .。")  # templates end the sentence themselves
+    if lang != "en":
+        from codexdoctor.i18n import localize
+
+        for key in PHRASE_KEYS:
+            if isinstance(resolved.get(key), str):
+                resolved[key] = localize(resolved[key], lang)
+    return _ProseFormatter().vformat(template, (), _Blank(resolved))
+
+
+class _ProseFormatter(string.Formatter):
+    """Numbers in prose get thousands separators (`{served}` -> 4,096); `{served:d}` keeps a config value bare
+    (model_context_window = 4096); `{attempts:count:attempt}` writes "1 attempt" / "4 attempts"."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("count:") and isinstance(value, int):
+            from codexdoctor.common.words import plural
+
+            singular, _, many = format_spec[len("count:"):].partition("|")
+            return plural(value, singular, many or None)
+        if format_spec.startswith("count:"):
+            return str(value)
+        if not format_spec and isinstance(value, int) and not isinstance(value, bool):
+            return f"{value:,}"
+        return super().format_field(value, format_spec)
+
+
+def _ms(value: Any) -> str:
+    return f"{value / 1000:.1f} s" if isinstance(value, (int, float)) and value >= 1000 else f"{value:.0f} ms" if isinstance(value, (int, float)) else "?"
+
+
+def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
+    extra: dict[str, Any] = shell_commands(facts)
+    if "baseline_ttft_ms" in facts:
+        extra.update(baseline_text=_ms(facts.get("baseline_ttft_ms")), largest_ttft_text=_ms(facts.get("largest_ttft_ms")),
+                     longest_stall_text=_ms(facts.get("longest_stall_ms")),
+                     turns_text=str(facts["turns_per_session"]) if facts.get("turns_per_session") else Loc("few", "几"))
+    if "available" in facts:
+        extra["available_text"] = ", ".join(facts["available"]) or Loc("none", "无")
+    if "codex_version" in facts:
+        extra["version_text"] = version_text(facts)
+    if "first_request" in facts:
+        extra.update(first_request_params(facts))
+    if facts.get("kind") == "path_not_found":
+        extra.update(path_params(facts))
+    return extra
+
+
+def texts(rule: Rule, lang: str) -> tuple[str, str, tuple[str, ...]]:
+    """(title, diagnosis, remedy) templates of a rule in a language."""
+    if lang == "zh" and rule.code in ZH:
+        return ZH[rule.code]
+    return rule.title, rule.diagnosis, rule.remedy
+
+
+def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang: str = "en") -> list[Finding]:
+    """Apply the catalog to check results. Skipped and crashed checks fire nothing."""
+    by_id = {r.id: r for r in results}
+    findings: list[Finding] = []
+    for rule in rules:
+        res = by_id.get(rule.check)
+        if res is None or res.status in (Status.SKIP, Status.CRASH):
+            continue
+        if any(by_id.get(cid) is not None and by_id[cid].status not in (Status.SKIP, Status.CRASH) and pred(by_id[cid].facts)
+               for cid, pred in settlers(rule)):
+            continue
+        title, diagnosis, remedy = texts(rule, lang)
+        for params in rule.when(res.facts):
+            values = {**res.facts, **_derived(res.facts), **params}
+            findings.append(Finding(
+                code=rule.code, severity=rule.severity, verdict=rule.verdict,
+                title=fmt(title, values, lang), diagnosis=fmt(diagnosis, values, lang),
+                remedy=tuple(fmt(step, values, lang) for step in remedy),
+                checks=(res.id,), evidence=res.evidence, references=rule.references,
+            ))
+    return findings

@@ -1,0 +1,108 @@
+"""URL: base_url as written. The rules, their Simplified Chinese texts and the helpers only they use.
+
+Chinese texts keep the English placeholders; config keys, commands, product names and codes stay untranslated.
+"""
+
+from __future__ import annotations
+
+from codexdoctor.rules.base import CHANNEL, CONFIG, E, I, W, Rule, once
+
+
+# A base_url the live check proved working settles every lint guess about it: one remedy per cause (API001's).
+VERIFIED_BASE_URL = ("api.variants", lambda f: bool(f.get("working")))
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("URL001", "base-url-not-http", "url.base_url", E, CONFIG,
+         "base_url is not an http(s) URL",
+         "base_url = \"{shown}\" ({where}) {malformed}.",
+         ("Write the full URL with scheme and host in {where}, e.g. base_url = \"https://api.example.com/v1\".",),
+         once(lambda f: bool(f.get("malformed")))),
+    Rule("URL002", "base-url-whitespace", "url.base_url", E, CONFIG,
+         "base_url ends in a space or a line break",
+         "base_url ({where}) ends in whitespace. Codex keeps it, so the request goes to {request_url} with `%20` in the "
+         "path, and the provider answers 404.",
+         ("Remove the spaces inside the quotes in {where}: base_url = \"{suggested}\"",),
+         once(lambda f: f.get("whitespace") and not f.get("malformed")),
+         settled_by=VERIFIED_BASE_URL),
+    Rule("URL003", "base-url-ends-in-v1", "url.base_url", W, CONFIG,
+         "base_url ends in /v1: the provider decides",
+         "base_url = \"{shown}\" ends in /v1, so Codex calls {request_url}. Codex never adds or removes /v1; some "
+         "gateways serve /v1/responses, others (e.g. ones documented as …/api) 404 on it.",
+         ("Run `codexdoctor check` without --offline: it calls the real endpoint and, on a 404, tries the variants and names the base_url that works.",
+          "Use the base URL exactly as your provider's Codex/OpenAI-compatible documentation gives it."),
+         once(lambda f: f.get("ends_v1") and not f.get("builtin") and not f.get("doubled_path")),
+         settled_by=(("api.canary", lambda f: f.get("kind") not in (None, "timeout", "deadline", "dns", "refused", "tls",
+                                                                     "reset", "proxy", "protocol", "redirect")),
+                     VERIFIED_BASE_URL)),
+    Rule("URL004", "base-url-query-string", "url.base_url", E, CONFIG,
+         "base_url has a query string or fragment",
+         "base_url = \"{shown}\" ({where}) carries `?…` or `#…` (often a landing-page link such as ?utm_source=…); "
+         "Codex appends /responses after it and the request URL breaks.",
+         ("In {where}, set base_url = \"{suggested}\"",
+          "If the provider really needs query parameters (e.g. Azure api-version), put them in query_params = {{ key = \"value\" }}."),
+         once(lambda f: (f.get("query") or f.get("fragment")) and not f.get("malformed")),
+         settled_by=VERIFIED_BASE_URL),
+    Rule("URL005", "base-url-doubled-path", "url.base_url", E, CONFIG,
+         "base_url already ends in the API path",
+         "base_url ends in {doubled_path}; Codex appends the path again and calls {request_url}.",
+         ("In {where}, set base_url = \"{suggested}\" (the part before {doubled_path}).",),
+         once(lambda f: bool(f.get("doubled_path")) and not f.get("malformed")),
+         settled_by=VERIFIED_BASE_URL),
+    Rule("URL006", "base-url-userinfo", "url.base_url", E, CONFIG,
+         "base_url contains a user name or password",
+         "base_url ({where}) has `user:password@` before the host. That is not how OpenAI-compatible providers take keys, "
+         "and it puts a secret in a config file.",
+         ("Remove the `…@` part in {where}: base_url = \"{suggested}\"; put the key in the variable named by env_key.",),
+         once(lambda f: f.get("userinfo") and not f.get("malformed"))),
+    Rule("URL007", "base-url-plain-http-remote", "url.base_url", W, CONFIG,
+         "Key sent in clear text",
+         "base_url uses http:// to {host}, which is not this machine: the API key travels unencrypted.",
+         ("Use https:// in {where} if the provider supports it; keep plain http only for localhost.",),
+         once(lambda f: f.get("plain_http_remote") and not f.get("malformed"))),
+    Rule("URL008", "base-url-trailing-slash", "url.base_url", I, CONFIG,
+         "base_url ends with a slash",
+         "base_url ends with `/`; Codex trims it, so this is harmless.",
+         ("Nothing to do; optionally drop the trailing slash in {where}.",),
+         once(lambda f: f.get("trailing_slash") and not f.get("malformed") and not f.get("query"))),
+    Rule("URL009", "html-instead-of-api", "api.canary", E, CHANNEL,
+         "An HTML page answered where the API should be",
+         "POST {url} returned a web page ({status}), not the API: base_url points at the provider's website or a landing page. "
+         "Codex ends with `stream disconnected before completion: stream closed before response.completed`.",
+         ("Find the API base URL in the provider's documentation (often https://api.<domain>/v1 or https://<domain>/api) and set it as base_url in {base_url_where}.",
+          "Remove any ?utm_… part copied from a link."),
+         once(lambda f: f["kind"] == "html")),
+)
+
+ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "URL001": ("base_url 不是 http(s) 地址",
+               "base_url = \"{shown}\"（{where}）{malformed}。",
+               ("在 {where} 中写完整的地址，带上协议和主机，例如 base_url = \"https://api.example.com/v1\"。",)),
+    "URL002": ("base_url 末尾有空格或换行",
+               "base_url（{where}）以空白结尾。Codex 会保留它，所以请求发往路径中带 `%20` 的 {request_url}，提供方返回 404。",
+               ("去掉 {where} 引号里的空白：base_url = \"{suggested}\"",)),
+    "URL003": ("base_url 以 /v1 结尾：要看提供方",
+               "base_url = \"{shown}\" 以 /v1 结尾，所以 Codex 请求的是 {request_url}。Codex 从不自动添加或去掉 /v1；有的网关提供 /v1/responses，有的（例如文档写的是 …/api 的）在这个地址上返回 404。",
+               ("不加 --offline 运行 `codexdoctor check`：它会请求真实端点，遇到 404 时尝试各种变体，并给出可用的 base_url。",
+                "按提供方 Codex / OpenAI 兼容文档中给出的原样填写 base_url。")),
+    "URL004": ("base_url 带有查询参数或片段",
+               "base_url = \"{shown}\"（{where}）带着 `?…` 或 `#…`（常见的是从落地页链接复制来的 ?utm_source=…）；Codex 会在它后面追加 /responses，请求地址就坏了。",
+               ("在 {where} 中设置 base_url = \"{suggested}\"",
+                "如果提供方确实需要查询参数（例如 Azure 的 api-version），请写在 query_params = {{ key = \"value\" }} 中。")),
+    "URL005": ("base_url 已经以 API 路径结尾",
+               "base_url 以 {doubled_path} 结尾；Codex 会再追加一次路径，实际请求的是 {request_url}。",
+               ("在 {where} 中设置 base_url = \"{suggested}\"（即 {doubled_path} 之前的部分）。",)),
+    "URL006": ("base_url 中包含用户名或密码",
+               "base_url（{where}）在主机前带有 `user:password@`。OpenAI 兼容的提供方不这样接收密钥，而且这会把机密写进配置文件。",
+               ("去掉 {where} 中的 `…@` 部分：base_url = \"{suggested}\"；把密钥放进 env_key 指定的变量里。",)),
+    "URL007": ("密钥以明文传输",
+               "base_url 用 http:// 访问 {host}，而这不是本机：API Key 在网络上不加密传输。",
+               ("如果提供方支持，在 {where} 中改用 https://；只有 localhost 才适合用明文 http。",)),
+    "URL008": ("base_url 以斜杠结尾",
+               "base_url 以 `/` 结尾；Codex 会去掉它，所以没有影响。",
+               ("无需处理；也可以去掉 {where} 末尾的斜杠。",)),
+    "URL009": ("本应是 API 的地方返回了 HTML 页面",
+               "POST {url} 返回的是网页（{status}），不是 API：base_url 指向了提供方的官网或落地页。Codex 最终会报 `stream disconnected before completion: stream closed before response.completed`。",
+               ("在提供方文档中找到 API 的 base_url 地址（通常是 https://api.<域名>/v1 或 https://<域名>/api），在 {base_url_where} 中设置为 base_url。",
+                "去掉从链接里复制来的 ?utm_… 部分。")),
+}
