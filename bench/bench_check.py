@@ -15,7 +15,8 @@ from pathlib import Path
 import httpx
 
 from codexdoctor import sim
-from codexdoctor.commands.doctor import CheckOptions, run_check
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
 
 LATENCY_MS = 200
 KEY = "sk-bench-0123456789abcdef"

@@ -18,7 +18,8 @@ import httpx
 
 from codexdoctor import sim
 from codexdoctor.common import tokens
-from codexdoctor.commands.doctor import CheckOptions, run_probe
+from codexdoctor.commands.options import CheckOptions
+from codexdoctor.commands.probe import run_probe
 from codexdoctor.checks.filler import INSTRUCTIONS, Conversation
 from codexdoctor.checks.probe import ProbeSettings
 

@@ -1,4 +1,4 @@
-"""Command line: parse options, call, render, exit. One error boundary in main()."""
+"""Command line: parse options and call a command (codexdoctor/commands/). One error boundary in main()."""
 
 from __future__ import annotations
 
@@ -10,31 +10,8 @@ import click
 
 from codexdoctor import __version__
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 2, 3, 130
 FORMAT_CHOICES = ("text", "markdown", "json", "junit", "github")
-
-
-def _env() -> dict[str, str]:
-    return dict(os.environ)
-
-
-def _home(env: dict[str, str]) -> Path:
-    return Path(env.get("HOME") or env.get("USERPROFILE") or str(Path.home()))
-
-
-def _stdout_can_encode(symbols: str = "✓✗→—") -> bool:
-    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
-    try:
-        symbols.encode(encoding)
-        return True
-    except (UnicodeEncodeError, LookupError):
-        return False
-
-
-def _use_color(no_color: bool, output: str | None) -> bool:
-    if no_color or output or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    return sys.stdout.isatty()
 
 
 def _parse_version_option(value: str | None) -> tuple[int, ...] | None:
@@ -48,61 +25,8 @@ def _parse_version_option(value: str | None) -> tuple[int, ...] | None:
     return version
 
 
-def emit(text: str, output: str | None, redactor) -> None:
-    """Write the rendered report; the redactor is the last line of defence against a leaked secret."""
-    text = redactor(text)
-    if output:
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
-        click.echo(f"codexdoctor: report written to {output}", err=True)
-    else:
-        click.echo(text, nl=False)
-
-
-def _terminal_width(env, output) -> int | None:
-    """COLUMNS when set, else the terminal's width; a file (-o) or a pipe is not wrapped."""
-    value = env.get("COLUMNS", "")
-    if value.isdigit() and int(value) >= 40:
-        return int(value)
-    if output or not sys.stdout.isatty():
-        return None
-    import shutil
-
-    return max(40, shutil.get_terminal_size((100, 24)).columns)
-
-
-def publish(report, redactor, fmt, output, fail_on, verbose, no_color) -> None:
-    """Render in the chosen format, write it, add the GitHub step summary, and exit per --fail-on."""
-    from codexdoctor.report.render import RenderOptions, render
-    from codexdoctor.report.build import exit_code
-
-    env = os.environ
-    if fmt is None:
-        fmt = "github" if env.get("GITHUB_ACTIONS") == "true" else "text"
-    ropts = RenderOptions(color=_use_color(no_color, output) and fmt == "text",
-                          ascii=not _stdout_can_encode() and not output, verbose=verbose, fail_on=fail_on,
-                          width=_terminal_width(env, output) if fmt == "text" else None)
-    emit(render(report, fmt, ropts), output, redactor)
-    summary = env.get("GITHUB_STEP_SUMMARY")
-    if fmt == "github" and summary:
-        try:
-            with open(summary, "a", encoding="utf-8") as fh:
-                fh.write(redactor(render(report, "markdown", ropts)) + "\n")
-        except OSError as exc:
-            click.echo(f"codexdoctor: cannot append to GITHUB_STEP_SUMMARY: {exc.strerror or exc}", err=True)
-    raise SystemExit(exit_code(report, fail_on))
-
-
 lang_option = click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
                            help="Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).")
-
-
-def _lang(value: str | None) -> str:
-    from codexdoctor.i18n import detect_lang
-
-    return value or detect_lang(os.environ)
 
 
 common_config_options = [
@@ -144,16 +68,10 @@ def with_config_options(func):
 
 def _check_options(overrides, profile, model, codex_version, offline=True, timeout=10.0, canary=True, lang=None,
                    shell=None):
-    from codexdoctor.codex import version as codexversion
-    from codexdoctor.commands.doctor import CheckOptions
+    from codexdoctor.commands.options import check_options
 
-    env = _env()
-    version = _parse_version_option(codex_version)
-    if version is None and not env.get("CODEXDOCTOR_NO_CODEX_PROBE"):
-        version = codexversion.detect(env)
-    return CheckOptions(env=env, home=_home(env), cwd=Path.cwd(), overrides=tuple(overrides), profile=profile,
-                        model=model, offline=offline, codex_version=version, timeout=timeout, canary=canary,
-                        lang=_lang(lang), shell=shell)
+    return check_options(overrides, profile, model, _parse_version_option(codex_version), offline, timeout, canary, lang,
+                         shell)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -176,15 +94,10 @@ def cli() -> None:
 @with_report_options
 def check(overrides, profile, model, codex_version, lang, shell, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
     """Run every static and live check of the active provider."""
-    from codexdoctor.commands.doctor import run_check
+    from codexdoctor.commands import check as command
 
-    from dataclasses import replace
-
-    opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell)
-    if sys.stderr is not None and sys.stderr.isatty():
-        opts = replace(opts, extra={**opts.extra, "progress": lambda line: click.echo(line, err=True)})
-    report, ctx = run_check(opts)
-    publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
+    command.run(_check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell),
+                fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command()
@@ -212,33 +125,14 @@ def probe(overrides, profile, model, codex_version, lang, shell, max_context, re
     Spends tokens: the plan (requests and input tokens) is printed before anything is sent,
     and the probe never goes past --budget.
     """
-    from codexdoctor.commands.doctor import ProbeRefused, run_probe
     from codexdoctor.checks.probe import ProbeSettings
+    from codexdoctor.commands import probe as command
 
     settings = ProbeSettings(max_context=max_context, repeat=repeat, budget=budget, stall_threshold_s=stall_threshold,
                              request_timeout_s=request_timeout, total_timeout_s=timeout, turn_tokens=turn_tokens,
                              cache_step=not no_cache_step)
-    progress = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
-
-    def confirm(plan: str) -> bool:
-        if yes:
-            return True
-        if sys.stdin is not None and sys.stdin.isatty():
-            return click.confirm("The estimate exceeds --budget. Run anyway (it stops at the budget)?", default=False, err=True)
-        return False
-
     opts = _check_options(overrides, profile, model, codex_version, offline=False, lang=lang, shell=shell)
-    try:
-        report, ctx = run_probe(opts, settings, confirm, progress)
-    except ProbeRefused:
-        click.echo(f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
-                   "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context.", err=True)
-        raise SystemExit(EXIT_USAGE) from None
-    interrupted = any(c.facts.get("stopped") == "interrupted" for c in report.checks)
-    try:
-        publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
-    except SystemExit as done:  # Ctrl-C: the partial result is printed, and the exit code still says interrupted
-        raise SystemExit(130 if interrupted else done.code) from None
+    command.run(opts, settings, yes, quiet, fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command()
@@ -252,21 +146,12 @@ def probe(overrides, profile, model, codex_version, lang, shell, max_context, re
 @with_report_options
 def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fail_on, verbose, no_color):
     """Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline."""
-    from codexdoctor.commands.doctor import run_sessions
+    from codexdoctor.commands import sessions as command
 
-    from codexdoctor.checks.sessions import AmbiguousSession
-
-    missing = [str(p) for p in paths if not Path(p).exists()]
+    missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise click.BadParameter(f"{', '.join(missing)} does not exist", param_hint="PATH")
-    try:
-        report, redactor = run_sessions(_env(), _home(_env()), tuple(paths), last, since, session_id, show_content, _lang(lang))
-    except AmbiguousSession as exc:
-        raise click.BadParameter(str(exc), param_hint="--session") from None
-    publish(report, redactor, fmt, output, fail_on, verbose, no_color)
-
-
-PASTE_MAX_BYTES = 1 << 20
+    command.run(paths, last, since, session_id, show_content, lang, fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command("diagnose-error")
@@ -280,36 +165,11 @@ def diagnose_error(text, file_, overrides, profile, model, codex_version, lang, 
 
     A whole stderr works: Codex's own decoration (ERROR:, Reconnecting... n/5, ; retrying …) is read past.
     """
-    from codexdoctor.commands.doctor import run_diagnose
+    from codexdoctor.commands import diagnose as command
 
-    if file_ is not None:
-        text = _read_paste_file(file_)
-    elif text is None:
-        raise click.BadParameter("give the error TEXT, - to read stdin, or --file PATH", param_hint="TEXT")
-    elif text == "-":
-        try:
-            text = sys.stdin.read(PASTE_MAX_BYTES) if sys.stdin is not None else ""
-        except (OSError, ValueError) as exc:
-            raise click.BadParameter(f"cannot read the error text from stdin: {exc}", param_hint="TEXT") from None
-    if not text.strip():
-        raise click.BadParameter("the error text is empty", param_hint="TEXT")
-    report, ctx = run_diagnose(_check_options(overrides, profile, model, codex_version, lang=lang, shell=shell), text)
-    publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
-
-
-def _read_paste_file(path: str) -> str:
-    """A regular file only (a FIFO or device would block or never end), at most PASTE_MAX_BYTES."""
-    import stat
-
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise click.BadParameter(f"{path} is not a regular file", param_hint="--file")
-        with open(path, "rb") as handle:
-            raw = handle.read(PASTE_MAX_BYTES)
-    except OSError as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc.strerror or exc}", param_hint="--file") from None
-    return raw.decode("utf-8", errors="replace")
+    text = command.read_paste(text, file_)
+    command.run(_check_options(overrides, profile, model, codex_version, lang=lang, shell=shell), text,
+                fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command()
@@ -325,73 +185,10 @@ def _read_paste_file(path: str) -> str:
               help="Exit 1 when a finding of this severity or worse is left after the fix.")
 def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, only, offline, timeout, no_canary, fail_on):
     """Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again."""
-    from codexdoctor.report import fixes as fix_mod
-    from codexdoctor.codex import secrets as secrets_mod
-    from codexdoctor.commands.doctor import run_check
-    from codexdoctor.report.build import exit_code
+    from codexdoctor.commands import fix as command
 
-    opts = _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell)
-    lang = opts.lang
-    say = lambda key, **values: redact(fix_mod.say(key, lang, **values))  # noqa: E731
-    before, ctx = run_check(opts)
-    plan = fix_mod.build_plan(before, ctx, only)
-    redact = ctx.redactor
-    codes = lambda report: ", ".join(f.code for f in report.findings) or fix_mod.say("none", lang)  # noqa: E731
-
-    def verdict(report) -> str:
-        from codexdoctor.i18n import ui
-
-        value = report.verdict.value
-        return f"{ui('verdict_' + value, lang)} ({value})" if lang == "zh" else value
-
-    click.echo(say("before", verdict=verdict(before), codes=codes(before)))
-    for note in plan.skipped:
-        click.echo(say("skipped", note=note.get(lang)))
-    for finding in plan.commands:
-        click.echo(say("command", code=finding.code, title=finding.title))
-        for number, step in enumerate(finding.remedy, 1):
-            click.echo(redact(f"  {number}. {step}"))
-    if not plan.edits:
-        click.echo(say("nothing"))
-        raise SystemExit(exit_code(before, fail_on))
-    try:
-        changes = fix_mod.prepare(plan.edits)
-    except (fix_mod.FixError, OSError, UnicodeDecodeError) as exc:
-        raise click.ClickException(redact(f"cannot prepare the edits: {exc}")) from None
-    chosen: list = []
-    for change in changes:
-        # Each edit as one line, then the file's diff once: the same lines are never shown twice.
-        click.echo(say("edits", file=change.shown))
-        for edit in change.edits:
-            click.echo(redact(f"  {edit.code}: {edit.describe(lang)}"))
-        click.echo(redact(fix_mod.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
-    if dry_run:
-        click.echo(say("dry_run"))
-        raise SystemExit(EXIT_OK)
-    if yes:
-        chosen = [e for c in changes for e in c.edits]
-    elif sys.stdin is not None and sys.stdin.isatty():
-        chosen = [e for c in changes for e in c.edits
-                  if click.confirm(say("apply", code=e.code, edit=e.describe(lang)), default=True)]
-    else:
-        click.echo(say("no_tty"), err=True)
-        raise SystemExit(EXIT_USAGE)
-    if not chosen:
-        click.echo(say("none_applied"))
-        raise SystemExit(EXIT_OK)
-    secret_values = secrets_mod.collect(ctx.resolution, ctx.env)
-    try:
-        for change in fix_mod.prepare(chosen):
-            backup = fix_mod.write_atomic(change.path, change.original, change.after, secret_values)
-            click.echo(say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
-    except (fix_mod.FixError, OSError) as exc:
-        raise click.ClickException(redact(f"nothing more was written: {exc}")) from None
-    after, _ = run_check(opts)
-    click.echo(say("after", verdict=verdict(after), codes=codes(after)))
-    fixed = sorted({e.code for e in chosen} - {f.code for f in after.findings})
-    if fixed:
-        click.echo(say("fixed", codes=", ".join(fixed)))
-    raise SystemExit(exit_code(after, fail_on))
+    command.run(_check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell),
+                yes, dry_run, only, fail_on)
 
 
 @cli.command("config")
@@ -400,11 +197,9 @@ def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, onl
               help="text (a table) or json (values with their sources, for scripts).")
 def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
     """Print the resolved provider and where each value came from (redacted)."""
-    from codexdoctor.report.configview import render_config
-    from codexdoctor.commands.doctor import make_context
+    from codexdoctor.commands import config as command
 
-    ctx = make_context(_check_options(overrides, profile, model, codex_version))
-    emit(render_config(ctx, fmt, _lang(lang)), None, ctx.redactor)
+    command.run(_check_options(overrides, profile, model, codex_version), fmt, lang)
 
 
 @cli.command()
@@ -414,12 +209,9 @@ def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
 @lang_option
 def explain(code, fmt, lang):
     """Explain a finding code: what it means, why it happens, how to fix it."""
-    from codexdoctor.report.catalogview import explain_rule
+    from codexdoctor.commands import rules as command
 
-    text = explain_rule(code.strip().upper(), fmt, _lang(lang))
-    if text is None:
-        raise click.BadParameter(f"unknown code {code!r}; `codexdoctor rules` lists them all", param_hint="CODE")
-    click.echo(text, nl=False)
+    command.explain(code, fmt, lang)
 
 
 @cli.command()
@@ -428,17 +220,17 @@ def explain(code, fmt, lang):
 @lang_option
 def rules(fmt, lang):
     """List every finding code."""
-    from codexdoctor.report.catalogview import list_rules
+    from codexdoctor.commands import rules as command
 
-    click.echo(list_rules(fmt, _lang(lang)), nl=False)
+    command.list_all(fmt, lang)
 
 
 @cli.command()
 def schema():
     """Print the JSON Schema of the `--format json` report."""
-    from importlib.resources import files
+    from codexdoctor.commands import rules as command
 
-    click.echo(files("codexdoctor").joinpath("data/report.schema.json").read_text(encoding="utf-8"), nl=False)
+    command.schema()
 
 
 @cli.command()
@@ -471,32 +263,16 @@ def sim(port, prefix, api_key, models, context_window, error_style, latency_ms, 
         stall_seconds, failure_rate, seed, chat_only, models_unauthenticated, no_models, landing_page, publish_window,
         prefix_cache, hang, reject_fields, reject_developer, verbose):
     """Serve a local OpenAI-compatible provider with fault injection, on 127.0.0.1."""
-    import time as _time
-
     from codexdoctor import sim as sim_mod
+    from codexdoctor.commands import sim as command
 
-    cfg = sim_mod.SimConfig(
+    command.serve(sim_mod.SimConfig(
         port=port, prefix="/" + prefix.strip("/") if prefix.strip("/") else "", api_key=api_key, models=tuple(models),
         context_window=context_window, error_style=error_style, latency_ms=latency_ms, latency_per_1k_ms=latency_per_1k_ms,
         stall_after_tokens=stall_after, stall_seconds=stall_seconds, failure_rate=failure_rate, failure_seed=seed,
         chat_only=chat_only, models_unauthenticated=models_unauthenticated, models_route=not no_models,
         landing_page=landing_page, publish_window=publish_window, prefix_cache=prefix_cache, hang=hang,
-        reject_fields=tuple(reject_fields), reject_developer=reject_developer, quiet=not verbose)
-    try:
-        running = sim_mod.RunningSim(cfg).start()
-    except OSError as exc:
-        raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
-    click.echo(f"codexdoctor sim: serving {running.base_url}  (Ctrl-C to stop)")
-    click.echo("\nPaste into $CODEX_HOME/config.toml (use a throw-away CODEX_HOME to keep your real config):\n")
-    click.echo(sim_mod.config_snippet(running.base_url, models[0]))
-    click.echo(f"export SIM_API_KEY={api_key or 'any-value'}   # the simulator's own key, not a real one")
-    try:
-        while True:
-            _time.sleep(0.5)
-    except KeyboardInterrupt:
-        click.echo("\ncodexdoctor sim: stopped", err=True)
-    finally:
-        running.stop()
+        reject_fields=tuple(reject_fields), reject_developer=reject_developer, quiet=not verbose))
 
 
 @cli.command()
@@ -509,34 +285,9 @@ def demo(names, list_only, lang):
     Never reads or writes your ~/.codex: each scenario has its own temporary CODEX_HOME.
     Exits 0 only when every scenario got its expected verdict (a self-test).
     """
-    from codexdoctor.commands import demo as demo_mod
-    from codexdoctor.report.render import RenderOptions, render
+    from codexdoctor.commands import demo as command
 
-    known = {s.name for s in demo_mod.SCENARIOS}
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise click.BadParameter(f"unknown scenario {unknown[0]!r}; choose from: {', '.join(sorted(known))}",
-                                 param_hint="--scenario")
-    if list_only:
-        for s in demo_mod.SCENARIOS:
-            click.echo(f"{s.name:20} expected {s.expected:8} {s.description}")
-        return
-    from codexdoctor.i18n import ui
-
-    lang = _lang(lang)
-    ascii_only = not _stdout_can_encode()
-    running = "  正在运行 {}…" if lang == "zh" else "  running {}..."
-    outcomes = demo_mod.run_all(tuple(names), progress=lambda n: click.echo(running.format(n), err=True), lang=lang)
-    if names:
-        width = _terminal_width(os.environ, None)
-        for o in outcomes:
-            about = demo_mod.DESCRIPTIONS_ZH[o.scenario.name] if lang == "zh" else o.scenario.description
-            click.echo(f"=== {o.scenario.name}: {about}")
-            click.echo(render(o.report, "text", RenderOptions(ascii=ascii_only, width=width)))
-    click.echo(demo_mod.table(outcomes, ascii_only, lang))
-    failed = [o for o in outcomes if not o.passed]
-    click.echo("\n" + ui("demo_summary", lang, ok=len(outcomes) - len(failed), total=len(outcomes)))
-    raise SystemExit(1 if failed else 0)
+    command.run(tuple(names), list_only, lang)
 
 
 def _known_secrets() -> list[str]:

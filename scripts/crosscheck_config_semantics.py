@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codexdoctor import sim
-from codexdoctor.commands.doctor import CheckOptions, run_check
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
 
 CODEX = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parents[2] / "shared" / "tools" / "real-codex")
 KEY = "sk-crosscheck-0123456789abcdef"

@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from codexdoctor import sim  # noqa: E402
-from codexdoctor.commands.doctor import CheckOptions, run_check  # noqa: E402
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions  # noqa: E402
 from codexdoctor.model import Severity, Verdict  # noqa: E402
 from tests.test_new_user import KEY, apply_command, apply_edit  # noqa: E402
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.commands.doctor import CheckOptions, run_check
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
 
 STRIP_PREFIXES = ("CODEX", "OPENAI", "TAOTOKEN", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
                   "SSL_CERT", "REQUESTS_CA", "CURL_CA", "GITHUB_", "LC_", "LANG", "NO_COLOR")

@@ -44,12 +44,12 @@ def test_exit_2_on_usage_error(home, run, args):
 
 
 def test_exit_3_on_internal_error_without_traceback(home, run, monkeypatch):
-    import codexdoctor.commands.doctor as doctor
+    import codexdoctor.commands.check as command
 
     def broken(opts):
         raise ValueError("unexpected " + KEY)
 
-    monkeypatch.setattr(doctor, "run_check", broken)
+    monkeypatch.setattr(command, "run_check", broken)
     code, out, err = run("check", "--offline")
     assert code == 3
     assert "internal error" in err and "Traceback" not in err
@@ -57,12 +57,12 @@ def test_exit_3_on_internal_error_without_traceback(home, run, monkeypatch):
 
 
 def test_exit_130_on_interrupt(home, run, monkeypatch):
-    import codexdoctor.commands.doctor as doctor
+    import codexdoctor.commands.check as command
 
     def interrupted(opts):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(doctor, "run_check", interrupted)
+    monkeypatch.setattr(command, "run_check", interrupted)
     assert run("check", "--offline")[0] == 130
 
 

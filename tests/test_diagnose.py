@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from codexdoctor.checks.diagnose import normalise, pick
-from codexdoctor.commands.doctor import CheckOptions, run_diagnose
+from codexdoctor.commands.diagnose import run_diagnose
+from codexdoctor.commands.options import CheckOptions
 
 STDERR = Path(__file__).parent / "fixtures" / "codex-stderr"
 

@@ -87,7 +87,7 @@ def test_unreadable_project_folder_and_symlink_loop_in_project(home, tmp_path, m
 
 
 def test_rollout_fifo_and_json_bomb_are_skipped_and_other_sessions_still_report(home, tmp_path):
-    from codexdoctor.commands.doctor import run_sessions
+    from codexdoctor.commands.sessions import run_sessions
     from tests.rollout_factory import RolloutWriter
 
     root = tmp_path / "sessions"

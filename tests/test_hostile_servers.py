@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.commands.doctor import CheckOptions, run_check
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
 from codexdoctor.report.render import FORMATS, RenderOptions, render
 from codexdoctor.net.transport import MAX_EVENTS, MAX_LINE, MAX_STREAM_BYTES, Oversize, bounded_bytes, bounded_lines
 from tests.conftest import write_config

@@ -83,7 +83,8 @@ def test_static_texts_have_chinese(home, name):
                                      {"hang": True, "hang_seconds": 5}, {"stream_fault": "error_event"},
                                      {"failure_rate": 1.0, "failure_kinds": ("502",)}, {"landing_page": True}])
 def test_live_texts_have_chinese(home, sim_server, options):
-    from codexdoctor.commands.doctor import CheckOptions, run_check
+    from codexdoctor.commands.check import run_check
+    from codexdoctor.commands.options import CheckOptions
 
     s = sim_server(**{"api_key": "sk-zh-0123456789abcdef", **options})
     write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
@@ -94,7 +95,9 @@ def test_live_texts_have_chinese(home, sim_server, options):
 
 
 def test_sessions_and_diagnose_texts_have_chinese(home, run):
-    from codexdoctor.commands.doctor import CheckOptions, run_diagnose, run_sessions
+    from codexdoctor.commands.diagnose import run_diagnose
+    from codexdoctor.commands.options import CheckOptions
+    from codexdoctor.commands.sessions import run_sessions
 
     fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
     report, _ = run_sessions({"HOME": str(home)}, home, (fixtures,), None, None, None, False)
@@ -134,7 +137,8 @@ def test_rule_phrases_have_chinese(phrase):
 
 
 def test_sections_in_chinese(home):
-    from codexdoctor.commands.doctor import _summary_section, run_sessions
+    from codexdoctor.checks.probe import summary_section as _summary_section
+    from codexdoctor.commands.sessions import run_sessions
     from codexdoctor.report.render.text import display_width, table_lines
 
     fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
@@ -166,7 +170,7 @@ def test_demo_check_rows_in_chinese_have_no_english_phrases(home):
 
 def test_table_values_in_chinese(home):
     """How a session ended and its failure kind are words in the user's language, not internal values."""
-    from codexdoctor.commands.doctor import run_sessions
+    from codexdoctor.commands.sessions import run_sessions
     from codexdoctor.i18n import TABLE_WORDS
 
     fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"

@@ -57,14 +57,14 @@ def test_live_scenarios_leak_nothing(home, sim_server, run, monkeypatch, tmp_pat
 
 
 def test_debug_traceback_is_redacted(home, run, monkeypatch):
-    import codexdoctor.commands.doctor as doctor
+    import codexdoctor.commands.check as command
 
     def broken(opts):
         raise RuntimeError(f"failed talking to https://gw.example/v1?token={QUERY_TOKEN} with {KEY}")
 
     monkeypatch.setenv("SIM_API_KEY", KEY)
     monkeypatch.setenv("CODEXDOCTOR_DEBUG", "1")
-    monkeypatch.setattr(doctor, "run_check", broken)
+    monkeypatch.setattr(command, "run_check", broken)
     code, out, err = run("check", "--offline")
     assert code == 3 and "Traceback" in err  # the traceback is shown, redacted
     assert_clean(out + err)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.commands.doctor import CheckOptions, run_check
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
 from codexdoctor.model import Verdict
 from tests.conftest import write_config
 

@@ -15,7 +15,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from codexdoctor.commands.doctor import CheckOptions, run_check
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
 from codexdoctor.model import Severity, Verdict
 from tests.conftest import write_config
 

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.commands.doctor import CheckOptions, ProbeRefused, run_probe
+from codexdoctor.commands.options import CheckOptions
+from codexdoctor.commands.probe import ProbeRefused, run_probe
 from codexdoctor.model import Verdict
 from codexdoctor.checks.probe import ProbeSettings, estimate, schedule
 from tests.conftest import write_config
@@ -257,7 +258,7 @@ def test_falling_latency_is_never_growth():
 def test_a_published_window_that_is_wrong_is_searched_below(home, sim_server):
     """The provider says 32K but serves 8K: half the published size fails, and the probe searches below it."""
     from codexdoctor.common import tokens
-    from codexdoctor.commands.doctor import make_context
+    from codexdoctor.commands.options import make_context
     from codexdoctor.checks.probe import Probe, analyse
 
     s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)

@@ -17,7 +17,7 @@ import pytest
 
 from codexdoctor.codex import rollouts
 from codexdoctor.checks import sessions
-from codexdoctor.commands.doctor import run_sessions
+from codexdoctor.commands.sessions import run_sessions
 from codexdoctor.report.render import render
 from tests import old_reader
 from tests.rollout_factory import RolloutWriter

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.commands.doctor import run_sessions
+from codexdoctor.commands.sessions import run_sessions
 from codexdoctor.codex.rollouts import read_tui_log
 from codexdoctor.checks.sessions import AmbiguousSession, Selection, build_check, classify_session, load
 from tests.rollout_factory import RolloutWriter

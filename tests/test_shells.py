@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.commands.doctor import CheckOptions, run_check
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
 from codexdoctor.common.shells import Shell, detect_platform, detect_shell
 from tests.conftest import TAOTOKEN, write_config
 

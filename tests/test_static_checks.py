@@ -289,7 +289,7 @@ def test_stored_login_may_leak_to_custom_provider(home):
 
 
 def test_crashing_check_becomes_crash_result(home, monkeypatch):
-    import codexdoctor.commands.doctor as doctor
+    import codexdoctor.commands.check as command
     from codexdoctor.checks import STATIC_CHECKS
     from codexdoctor.checks.base import Check
 
@@ -297,7 +297,7 @@ def test_crashing_check_becomes_crash_result(home, monkeypatch):
         raise RuntimeError("kaboom " + KEY)
 
     write_config(home, TAOTOKEN)
-    monkeypatch.setattr(doctor, "STATIC_CHECKS", STATIC_CHECKS[:-1] + (Check("url.base_url", "base_url", boom),))
+    monkeypatch.setattr(command, "STATIC_CHECKS", STATIC_CHECKS[:-1] + (Check("url.base_url", "base_url", boom),))
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
     crashed = [c for c in report.checks if c.status.value == "crash"]
     assert len(crashed) == 1 and "kaboom" in crashed[0].summary

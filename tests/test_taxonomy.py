@@ -218,7 +218,7 @@ def test_canary_request_is_exactly_what_codex_sends(home):
     from pathlib import Path
 
     from codexdoctor.checks.live import LiveRun
-    from codexdoctor.commands.doctor import CheckOptions, make_context
+    from codexdoctor.commands.options import CheckOptions, make_context
     from tests.conftest import write_config
 
     write_config(home, 'model = "gw-model"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
@@ -245,7 +245,7 @@ def test_key_with_newline_is_not_sent_like_codex(home):
     from pathlib import Path
 
     from codexdoctor.checks.live import make_plan
-    from codexdoctor.commands.doctor import CheckOptions, make_context
+    from codexdoctor.commands.options import CheckOptions, make_context
     from tests.conftest import TAOTOKEN, write_config
 
     write_config(home, TAOTOKEN)

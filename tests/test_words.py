@@ -76,7 +76,8 @@ def test_a_check_that_got_no_answer_never_says_answered(home, canary):
     import socket
     from pathlib import Path
 
-    from codexdoctor.commands.doctor import CheckOptions, run_check
+    from codexdoctor.commands.check import run_check
+    from codexdoctor.commands.options import CheckOptions
 
     with socket.socket() as sock:  # a port nothing listens on
         sock.bind(("127.0.0.1", 0))

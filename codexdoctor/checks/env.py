@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
-from codexdoctor.codex.authfile import VAR_NAME, read_auth_json
+from codexdoctor.codex.authfile import KEY_SHAPED, VAR_NAME, display_env_key, read_auth_json
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, is_loopback_host, normalise_name, result
 from codexdoctor.model import CheckResult, Status
 from codexdoctor.common.redact import fingerprint
@@ -16,15 +16,7 @@ RC_FILES = (".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zsh
             ".config/fish/config.fish", ".config/fish/fish_variables",
             ".config/powershell/Microsoft.PowerShell_profile.ps1", "Documents/PowerShell/Microsoft.PowerShell_profile.ps1",
             "Documents/WindowsPowerShell/Microsoft.PowerShell_profile.ps1")
-_KEY_SHAPED = re.compile(r"^(sk|pk|rk|tt|ak|gsk|xai)[-_]|^[A-Za-z0-9_\-]{32,}$")
 _SUFFIXES = ("_API_KEY", "_APIKEY", "_KEY", "_TOKEN", "_SECRET")
-
-
-def display_env_key(env_key: str) -> str:
-    """The env_key value as it may be shown: a name as is, a pasted key only as its fingerprint."""
-    if VAR_NAME.match(env_key) and not _KEY_SHAPED.search(env_key):
-        return env_key
-    return f"<{fingerprint(env_key)}>"
 
 
 def _stem(name: str) -> str:
@@ -129,7 +121,7 @@ def check_key(ctx: CheckContext) -> CheckResult:
     if not VAR_NAME.match(env_key):
         facts["state"] = "not_a_name"
         # The value itself may be a pasted key: show only its fingerprint.
-        facts["env_key_looks_like_key"] = bool(_KEY_SHAPED.search(env_key.strip())) or len(env_key) >= 20
+        facts["env_key_looks_like_key"] = bool(KEY_SHAPED.search(env_key.strip())) or len(env_key) >= 20
         facts["env_key"] = f"<{fingerprint(env_key)}>" if facts["env_key_looks_like_key"] else display_env_key(env_key)
         return result("env.key", "API key variable", Status.FAIL, "env_key is not a variable name",
                       [f"env_key = {facts['env_key']} ({facts['env_key_where']})"], **facts)

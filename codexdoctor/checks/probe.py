@@ -14,9 +14,10 @@ import math
 import statistics
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from codexdoctor.checks.base import CheckContext
+from codexdoctor.model import CheckResult, Section, Status
 from codexdoctor.checks.live import (CANARY_INSTRUCTIONS, CANARY_PROMPT, CODEX_FIRST_REQUEST_TOKENS, Plan,
                                      assumed_window, canary_body, make_plan, with_query)
 from codexdoctor.net.classify import classify
@@ -469,3 +470,82 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
     return facts
 
 
+def probe_result(facts: Mapping[str, Any]) -> CheckResult:
+    """The probe's facts as the ctx.probe check result the CTX rules read."""
+    if facts.get("stable") is not None or facts.get("truncated") or 0 < facts["singles_ok"] < facts["singles"]:
+        status = Status.FAIL
+    elif facts.get("stage1") or facts.get("stage2") or facts.get("stopped"):
+        status = Status.WARN
+    elif facts["singles_ok"] == 0:
+        status = Status.SKIP
+    else:
+        status = Status.PASS
+    if facts.get("last_ok") and facts.get("first_fail"):
+        summary = f"breaks between {facts['last_ok']:,} and {facts['first_fail']:,} tokens" + (
+            " (stable)" if facts.get("stable") else " (unstable)" if facts.get("stable") is False else "")
+    elif facts["singles_ok"] == 0:
+        summary = "single question failed; session not probed"
+    elif facts.get("no_break"):
+        summary = f"no break up to {facts['max_context']:,} tokens"
+    else:
+        summary = "stopped by Ctrl-C" if facts.get("stopped") == "interrupted" else f"stopped at the {facts.get('stopped')}"
+    evidence = [f"{facts['singles_ok']}/{facts['singles']} single questions ok, median first token "
+                f"{facts['baseline_ttft_ms']} ms" if facts.get("baseline_ttft_ms") is not None else
+                f"{facts['singles_ok']}/{facts['singles']} single questions ok",
+                f"{facts['requests']} requests, {facts['spent']:,} input tokens (budget {facts['budget']:,})"]
+    if facts.get("slope_ms_per_1k") is not None:
+        evidence.append(f"first-token slope {facts['slope_ms_per_1k']} ms per 1K tokens; ratio {facts.get('ttft_ratio')}x")
+    return CheckResult("ctx.probe", "Session probe", status, summary, facts, tuple(evidence))
+
+
+def steps_section(outcome, lang: str = "en") -> Section:
+    from codexdoctor.i18n import table_word
+
+    zh = lang == "zh"
+    rows = []
+    for i, s in enumerate(outcome.steps, 1):
+        rows.append((i, table_word(s.phase, lang), f"{s.sent:,}", "-" if s.ttft_ms is None else f"{s.ttft_ms:,.0f}",
+                     "-" if s.max_gap_ms is None else f"{s.max_gap_ms:,.0f}", table_word("ok" if s.ok else s.kind, lang, s.detail)))
+    points = tuple((float(s.sent), float(s.ttft_ms)) for s in outcome.steps if s.ok and s.ttft_ms is not None)
+    headers = (("#", "阶段", "发送的 tokens", "首字 ms", "最长停顿 ms", "结果") if zh else
+               ("#", "phase", "tokens sent", "first token ms", "longest gap ms", "result"))
+    return Section("probe.steps", "会话探测步骤" if zh else "Session probe steps", headers, tuple(rows), points,
+                   "发送的 tokens" if zh else "tokens sent", "首字延迟（ms）" if zh else "time to first token (ms)")
+
+
+def summary_section(facts: Mapping[str, Any], lang: str = "en") -> list[Section]:
+    zh = lang == "zh"
+    t = (lambda en, cn: cn if zh else en)  # noqa: E731
+    lines = []
+    if facts.get("last_ok") and facts.get("first_fail"):
+        low, high = facts["last_ok"], facts["first_fail"]
+        spread = (high - low) / low * 100
+        lines.append(t(f"Usable window: about {low:,} tokens (break between {low:,} and {high:,}, within {spread:.1f}%)",
+                       f"可用窗口：约 {low:,} tokens（断点在 {low:,} 到 {high:,} 之间，误差 {spread:.1f}% 以内）"))
+        stable = facts.get("stable")
+        lines.append(t("Breakpoint: ", "断点：") + (t("stable", "稳定") if stable else t("unstable", "不稳定")
+                                                    if stable is False else t("not confirmed", "未确认")))
+    elif facts.get("no_break"):
+        lines.append(t(f"Usable window: at least {facts['max_context']:,} tokens (no break found)",
+                       f"可用窗口：至少 {facts['max_context']:,} tokens（未发现断点）"))
+    stages = [name for name, key in ((t("1 latency grows", "1 首字延迟增长"), "stage1"),
+                                     (t("2 mid-stream stalls", "2 回答中途停顿"), "stage2"),
+                                     (t("3 failure", "3 失败"), "stage3")) if facts.get(key)]
+    lines.append(t("Stages seen: ", "出现的阶段：") + ((t(", ", "、")).join(stages) if stages else t("none", "无")))
+    cache = facts.get("cache")
+    if cache:
+        runs = cache["runs"]
+        shown = lambda v: f"{v}" if v is not None else t("not reported", "未报告")  # noqa: E731
+        verdict = {"works": t("works", "有效"), "not working": t("not working", "无效"),
+                   "not reported": t("not reported", "未报告"), "failed": t("failed", "失败")}[cache["verdict"]]
+        ttfts = " / ".join(f"{runs[k]['ttft_ms'] or 0:.0f}" for k in ("first", "repeat", "changed_start"))
+        lines.append(t(f"Prefix cache: {verdict} (cached tokens: repeated prefix {shown(runs['repeat']['cached'])}, "
+                       f"changed start {shown(runs['changed_start']['cached'])}; first token {ttfts} ms)",
+                       f"前缀缓存：{verdict}（缓存命中 token：重复前缀 {shown(runs['repeat']['cached'])}，"
+                       f"改动开头 {shown(runs['changed_start']['cached'])}；首字延迟 {ttfts} ms）"))
+    if facts.get("turns_per_session") is not None:
+        turns, per = facts["turns_per_session"], f"{facts['turn_tokens']:,}"
+        lines.append(t(f"Turns per session to stay under 70% of the window: {turns} "
+                       f"(at ~{per} tokens per turn on top of Codex's ~8,500-token first request)",
+                       f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} tokens，加上 Codex 约 8,500 tokens 的首个请求）"))
+    return [Section("probe.summary", t("Measured", "测量结果"), lines=tuple(lines))]

@@ -11,10 +11,18 @@ from codexdoctor.common import safefile
 from codexdoctor.common.redact import fingerprint
 
 VAR_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+KEY_SHAPED = re.compile(r"^(sk|pk|rk|tt|ak|gsk|xai)[-_]|^[A-Za-z0-9_\-]{32,}$")
 
 
 def is_var_name(value: object) -> bool:
     return isinstance(value, str) and bool(VAR_NAME.match(value))
+
+
+def display_env_key(env_key: str) -> str:
+    """The env_key value as it may be shown: a name as is, a pasted key only as its fingerprint."""
+    if VAR_NAME.match(env_key) and not KEY_SHAPED.search(env_key):
+        return env_key
+    return f"<{fingerprint(env_key)}>"
 
 
 def read_auth_json(codex_home: Path) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
-from codexdoctor.checks.env import display_env_key
+from codexdoctor.codex.authfile import display_env_key
 from codexdoctor.codex.config import Resolution
 from codexdoctor.common.redact import is_secret_query_value
 

@@ -8,14 +8,19 @@ It doubles as a self-test: exit 0 only when every scenario got its verdict.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+import click
+
 from codexdoctor import sim
-from codexdoctor.commands.doctor import CheckOptions, run_check
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions, language
+from codexdoctor.commands.output import stdout_can_encode, terminal_width
 from codexdoctor.model import Report
 
 DEMO_KEY = "sk-demo-7f3a9c2e5b1d4f60a8e2"
@@ -129,3 +134,33 @@ DESCRIPTIONS_ZH = {
     "chat-only": "提供方只有 /chat/completions，没有 /responses", "4k-window": "提供方窗口只有 4096 tokens",
     "flaky-channel": "大部分请求返回 502 或连接被重置",
 }
+
+
+def run(names: tuple[str, ...], list_only: bool, lang: str | None) -> None:
+    """The command: the scenarios' table (and full reports for the ones named); exit 0 only when all got their verdict."""
+    from codexdoctor.i18n import ui
+    from codexdoctor.report.render import RenderOptions, render
+
+    known = {s.name for s in SCENARIOS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise click.BadParameter(f"unknown scenario {unknown[0]!r}; choose from: {', '.join(sorted(known))}",
+                                 param_hint="--scenario")
+    if list_only:
+        for s in SCENARIOS:
+            click.echo(f"{s.name:20} expected {s.expected:8} {s.description}")
+        return
+    lang = language(lang)
+    ascii_only = not stdout_can_encode()
+    running = "  正在运行 {}…" if lang == "zh" else "  running {}..."
+    outcomes = run_all(tuple(names), progress=lambda n: click.echo(running.format(n), err=True), lang=lang)
+    if names:
+        width = terminal_width(os.environ, None)
+        for o in outcomes:
+            about = DESCRIPTIONS_ZH[o.scenario.name] if lang == "zh" else o.scenario.description
+            click.echo(f"=== {o.scenario.name}: {about}")
+            click.echo(render(o.report, "text", RenderOptions(ascii=ascii_only, width=width)))
+    click.echo(table(outcomes, ascii_only, lang))
+    failed = [o for o in outcomes if not o.passed]
+    click.echo("\n" + ui("demo_summary", lang, ok=len(outcomes) - len(failed), total=len(outcomes)))
+    raise SystemExit(1 if failed else 0)

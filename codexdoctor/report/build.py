@@ -7,7 +7,7 @@ from typing import Any, Iterable, Mapping
 
 from codexdoctor import __version__
 from codexdoctor.checks.base import CheckContext
-from codexdoctor.checks.env import display_env_key
+from codexdoctor.codex.authfile import display_env_key
 from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Section, Severity, Status, Verdict
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.common.words import plural

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 from codexdoctor.model import Report
+from codexdoctor.report.render.options import RenderOptions
 
-
-@dataclass(frozen=True)
-class RenderOptions:
-    color: bool = False
-    ascii: bool = False
-    verbose: bool = False
-    fail_on: str = "error"  # junit: which findings make a test case fail
-    width: int | None = None  # text: wrap prose to this many terminal cells (None: do not wrap)
+__all__ = ["FORMATS", "RenderOptions", "Renderer", "render"]
 
 
 Renderer = Callable[[Report, RenderOptions], str]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from codexdoctor.i18n import ui
 from codexdoctor.model import Report, Severity
-from codexdoctor.report.render import RenderOptions
+from codexdoctor.report.render.options import RenderOptions
 
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 

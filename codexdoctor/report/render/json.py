@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from codexdoctor.model import Report
-from codexdoctor.report.render import RenderOptions
+from codexdoctor.report.render.options import RenderOptions
 
 
 def to_data(obj: Any) -> Any:

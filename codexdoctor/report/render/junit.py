@@ -10,7 +10,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from codexdoctor.i18n import ui
 from codexdoctor.model import Finding, Report, Severity, Status
-from codexdoctor.report.render import RenderOptions
+from codexdoctor.report.render.options import RenderOptions
 
 
 def _body(findings: list[Finding], evidence: tuple[str, ...], lang: str = "en") -> str:

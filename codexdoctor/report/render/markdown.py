@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from codexdoctor.model import Report, Severity, Status
 from codexdoctor.i18n import localize, ui
-from codexdoctor.report.render import RenderOptions
+from codexdoctor.report.render.options import RenderOptions
 from codexdoctor.report.render.chart import scatter
 
 MARK = {Status.PASS: "✅", Status.WARN: "⚠️", Status.FAIL: "❌", Status.SKIP: "➖", Status.CRASH: "💥"}

@@ -7,7 +7,7 @@ import unicodedata
 
 from codexdoctor.i18n import localize, ui
 from codexdoctor.model import Report, Section, Severity, Status, Verdict
-from codexdoctor.report.render import RenderOptions
+from codexdoctor.report.render.options import RenderOptions
 from codexdoctor.report.render.chart import scatter
 
 UNICODE = {Status.PASS: "✓", Status.WARN: "!", Status.FAIL: "✗", Status.SKIP: "-", Status.CRASH: "‼"}

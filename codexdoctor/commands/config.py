@@ -1,0 +1,13 @@
+"""`codexdoctor config`: the resolved provider and where each value came from (redacted)."""
+
+from __future__ import annotations
+
+from codexdoctor.commands.options import CheckOptions, language, make_context
+from codexdoctor.commands.output import emit
+
+
+def run(opts: CheckOptions, fmt: str, lang: str | None) -> None:
+    from codexdoctor.report.configview import render_config
+
+    ctx = make_context(opts)
+    emit(render_config(ctx, fmt, language(lang)), None, ctx.redactor)

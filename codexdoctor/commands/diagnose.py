@@ -1,0 +1,66 @@
+"""`codexdoctor diagnose-error`: a pasted Codex or provider error, read as the facts a live check would have
+gathered, through the same catalog."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.commands.options import CheckOptions, make_context
+from codexdoctor.commands.output import publish
+from codexdoctor.model import Report
+from codexdoctor.report.build import build_report
+from codexdoctor.rules import evaluate
+
+PASTE_MAX_BYTES = 1 << 20
+
+
+def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
+    from codexdoctor.checks.diagnose import checks_for
+
+    ctx = make_context(opts)
+    checks = [ctx.stamp(c) for c in checks_for(text, ctx)]
+    findings = evaluate(checks, lang=opts.lang)
+    notes = [] if findings else ["This text does not match a known Codex or provider error shape; "
+                                 "run `codexdoctor check` to test the channel directly."]
+    return build_report("diagnose-error", ctx, checks, findings, True, notes, opts.lang, warnings_decide=True), ctx
+
+
+def read_paste(text: str | None, file_: str | None) -> str:
+    """TEXT, `-` for stdin, or --file: the error as text, or a usage error that says which."""
+
+    if file_ is not None:
+        text = read_paste_file(file_)
+    elif text is None:
+        raise click.BadParameter("give the error TEXT, - to read stdin, or --file PATH", param_hint="TEXT")
+    elif text == "-":
+        try:
+            text = sys.stdin.read(PASTE_MAX_BYTES) if sys.stdin is not None else ""
+        except (OSError, ValueError) as exc:
+            raise click.BadParameter(f"cannot read the error text from stdin: {exc}", param_hint="TEXT") from None
+    if not text.strip():
+        raise click.BadParameter("the error text is empty", param_hint="TEXT")
+    return text
+
+
+def read_paste_file(path: str) -> str:
+    """A regular file only (a FIFO or device would block or never end), at most PASTE_MAX_BYTES."""
+    import stat
+
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise click.BadParameter(f"{path} is not a regular file", param_hint="--file")
+        with open(path, "rb") as handle:
+            raw = handle.read(PASTE_MAX_BYTES)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc.strerror or exc}", param_hint="--file") from None
+    return raw.decode("utf-8", errors="replace")
+
+
+def run(opts: CheckOptions, text: str, fmt, output, fail_on, verbose, no_color) -> None:
+    report, ctx = run_diagnose(opts, text)
+    publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)

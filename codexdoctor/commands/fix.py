@@ -1,0 +1,80 @@
+"""`codexdoctor fix`: check, show the certain edits as a diff, apply the chosen ones (backup, atomic write), check
+again."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
+from codexdoctor.commands.output import EXIT_OK, EXIT_USAGE
+
+
+def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> None:
+    from codexdoctor.report import fixes as fix_mod
+    from codexdoctor.codex import secrets as secrets_mod
+    from codexdoctor.report.build import exit_code
+
+    lang = opts.lang
+    say = lambda key, **values: redact(fix_mod.say(key, lang, **values))  # noqa: E731
+    before, ctx = run_check(opts)
+    plan = fix_mod.build_plan(before, ctx, only)
+    redact = ctx.redactor
+    codes = lambda report: ", ".join(f.code for f in report.findings) or fix_mod.say("none", lang)  # noqa: E731
+
+    def verdict(report) -> str:
+        from codexdoctor.i18n import ui
+
+        value = report.verdict.value
+        return f"{ui('verdict_' + value, lang)} ({value})" if lang == "zh" else value
+
+    click.echo(say("before", verdict=verdict(before), codes=codes(before)))
+    for note in plan.skipped:
+        click.echo(say("skipped", note=note.get(lang)))
+    for finding in plan.commands:
+        click.echo(say("command", code=finding.code, title=finding.title))
+        for number, step in enumerate(finding.remedy, 1):
+            click.echo(redact(f"  {number}. {step}"))
+    if not plan.edits:
+        click.echo(say("nothing"))
+        raise SystemExit(exit_code(before, fail_on))
+    try:
+        changes = fix_mod.prepare(plan.edits)
+    except (fix_mod.FixError, OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(redact(f"cannot prepare the edits: {exc}")) from None
+    chosen: list = []
+    for change in changes:
+        # Each edit as one line, then the file's diff once: the same lines are never shown twice.
+        click.echo(say("edits", file=change.shown))
+        for edit in change.edits:
+            click.echo(redact(f"  {edit.code}: {edit.describe(lang)}"))
+        click.echo(redact(fix_mod.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
+    if dry_run:
+        click.echo(say("dry_run"))
+        raise SystemExit(EXIT_OK)
+    if yes:
+        chosen = [e for c in changes for e in c.edits]
+    elif sys.stdin is not None and sys.stdin.isatty():
+        chosen = [e for c in changes for e in c.edits
+                  if click.confirm(say("apply", code=e.code, edit=e.describe(lang)), default=True)]
+    else:
+        click.echo(say("no_tty"), err=True)
+        raise SystemExit(EXIT_USAGE)
+    if not chosen:
+        click.echo(say("none_applied"))
+        raise SystemExit(EXIT_OK)
+    secret_values = secrets_mod.collect(ctx.resolution, ctx.env)
+    try:
+        for change in fix_mod.prepare(chosen):
+            backup = fix_mod.write_atomic(change.path, change.original, change.after, secret_values)
+            click.echo(say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
+    except (fix_mod.FixError, OSError) as exc:
+        raise click.ClickException(redact(f"nothing more was written: {exc}")) from None
+    after, _ = run_check(opts)
+    click.echo(say("after", verdict=verdict(after), codes=codes(after)))
+    fixed = sorted({e.code for e in chosen} - {f.code for f in after.findings})
+    if fixed:
+        click.echo(say("fixed", codes=", ".join(fixed)))
+    raise SystemExit(exit_code(after, fail_on))

@@ -1,0 +1,77 @@
+"""What the user asked for, as one value, and the context every check runs in (config resolved, secrets
+known to the redactor, the user's shell)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.codex import config as config_mod
+from codexdoctor.codex import secrets
+from codexdoctor.common.redact import Redactor
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """What the user asked for; everything that touches the machine is passed in here."""
+
+    env: Mapping[str, str]
+    home: Path
+    cwd: Path
+    overrides: tuple[str, ...] = ()
+    profile: str | None = None
+    model: str | None = None
+    offline: bool = False
+    codex_version: tuple[int, ...] | None = None
+    system_config: Path | None = Path("/etc/codex/config.toml")
+    timeout: float = 10.0
+    canary: bool = True
+    lang: str = "en"
+    shell: str | None = None  # override; detected from the environment otherwise
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+def make_context(opts: CheckOptions) -> CheckContext:
+    resolution = config_mod.resolve(opts.env, opts.home, opts.cwd, opts.overrides, opts.profile, opts.model,
+                                    opts.system_config, opts.codex_version)
+    from codexdoctor.common.shells import detect_platform, detect_shell
+
+    # Codex runs with the shell's environment plus $CODEX_HOME/.env on top: checks see what Codex sees.
+    env = resolution.env
+    redactor = Redactor(secrets.collect(resolution, env), home=str(opts.home))
+    shell = detect_shell(opts.env, detect_platform(opts.env), opts.shell)
+    return CheckContext(resolution=resolution, env=env, home=opts.home, redactor=redactor,
+                        codex_version=opts.codex_version, offline=opts.offline,
+                        options={"timeout": opts.timeout, "canary": opts.canary, **opts.extra}, shell=shell)
+
+
+def environment() -> dict[str, str]:
+    return dict(os.environ)
+
+
+def home_of(env: Mapping[str, str]) -> Path:
+    return Path(env.get("HOME") or env.get("USERPROFILE") or str(Path.home()))
+
+
+def language(value: str | None) -> str:
+    """--lang when given, else the locale's (LC_ALL / LC_MESSAGES / LANG)."""
+    from codexdoctor.i18n import detect_lang
+
+    return value or detect_lang(os.environ)
+
+
+def check_options(overrides, profile, model, codex_version: tuple[int, ...] | None, offline=True, timeout=10.0, canary=True,
+                  lang=None, shell=None) -> CheckOptions:
+    """CheckOptions from the command line's values; the Codex version is detected when not given."""
+    from codexdoctor.codex import version as codexversion
+
+    env = environment()
+    version = codex_version
+    if version is None and not env.get("CODEXDOCTOR_NO_CODEX_PROBE"):
+        version = codexversion.detect(env)
+    return CheckOptions(env=env, home=home_of(env), cwd=Path.cwd(), overrides=tuple(overrides), profile=profile,
+                        model=model, offline=offline, codex_version=version, timeout=timeout, canary=canary,
+                        lang=language(lang), shell=shell)

@@ -1,0 +1,74 @@
+"""Where a report goes: rendered in the chosen format, redacted once more, written, added to the GitHub step
+summary, and turned into the exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def stdout_can_encode(symbols: str = "✓✗→—") -> bool:
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        symbols.encode(encoding)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+def use_color(no_color: bool, output: str | None) -> bool:
+    if no_color or output or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return sys.stdout.isatty()
+
+
+def emit(text: str, output: str | None, redactor) -> None:
+    """Write the rendered report; the redactor is the last line of defence against a leaked secret."""
+    text = redactor(text)
+    if output:
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
+        click.echo(f"codexdoctor: report written to {output}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+def terminal_width(env, output) -> int | None:
+    """COLUMNS when set, else the terminal's width; a file (-o) or a pipe is not wrapped."""
+    value = env.get("COLUMNS", "")
+    if value.isdigit() and int(value) >= 40:
+        return int(value)
+    if output or not sys.stdout.isatty():
+        return None
+    import shutil
+
+    return max(40, shutil.get_terminal_size((100, 24)).columns)
+
+
+def publish(report, redactor, fmt, output, fail_on, verbose, no_color) -> None:
+    """Render in the chosen format, write it, add the GitHub step summary, and exit per --fail-on."""
+    from codexdoctor.report.render import RenderOptions, render
+    from codexdoctor.report.build import exit_code
+
+    env = os.environ
+    if fmt is None:
+        fmt = "github" if env.get("GITHUB_ACTIONS") == "true" else "text"
+    ropts = RenderOptions(color=use_color(no_color, output) and fmt == "text",
+                          ascii=not stdout_can_encode() and not output, verbose=verbose, fail_on=fail_on,
+                          width=terminal_width(env, output) if fmt == "text" else None)
+    emit(render(report, fmt, ropts), output, redactor)
+    summary = env.get("GITHUB_STEP_SUMMARY")
+    if fmt == "github" and summary:
+        try:
+            with open(summary, "a", encoding="utf-8") as fh:
+                fh.write(redactor(render(report, "markdown", ropts)) + "\n")
+        except OSError as exc:
+            click.echo(f"codexdoctor: cannot append to GITHUB_STEP_SUMMARY: {exc.strerror or exc}", err=True)
+    raise SystemExit(exit_code(report, fail_on))

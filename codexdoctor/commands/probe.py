@@ -1,0 +1,113 @@
+"""`codexdoctor probe`: static checks first, then the announced, budgeted session probe and its report."""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+import click
+
+from codexdoctor.checks import STATIC_CHECKS, run_static
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.checks.probe import ProbeSettings, probe_result, steps_section, summary_section
+from codexdoctor.commands.options import CheckOptions, make_context
+from codexdoctor.commands.output import EXIT_INTERRUPTED, EXIT_USAGE, publish
+from codexdoctor.model import Report
+from codexdoctor.report.build import build_report
+from codexdoctor.rules import evaluate
+
+
+class ProbeRefused(Exception):
+    """The announced estimate is above --budget and the user did not agree (--yes or the prompt)."""
+
+
+def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
+              progress: Callable[[str], None]) -> tuple[Report, CheckContext]:
+    """Static checks, then (if Codex would send anything) the announced, budgeted session probe."""
+    from codexdoctor.checks import probe as probe_mod
+    from codexdoctor.common import tokens
+    from codexdoctor.checks import live
+    from codexdoctor.net.classify import classify
+    from codexdoctor.i18n import localize
+    from codexdoctor.net.transport import Deadline
+
+    ctx = make_context(opts)
+    static = run_static(ctx, STATIC_CHECKS)
+    blockers = live.blocked_by_static(static)
+    if blockers:
+        note = f"Probe not run: Codex would stop before sending a request ({live.blocker_names(static, blockers)}); no tokens were spent."
+        return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [note], opts.lang), ctx
+    tok = tokens.for_model(str(ctx.resolution.model or ""))
+    published, source = (None, None) if settings.max_context else live.published_window(ctx)
+    probe = probe_mod.Probe(ctx, settings, tok, progress=progress, published=published, lang=opts.lang)
+    requests, estimate = probe.estimate()
+    zh = opts.lang == "zh"
+    if published:
+        progress(f"提供方公布的窗口是 {published:,} tokens（{localize(source, 'zh')}）：探测先测一半大小，再测略低于和略高于它的大小。"
+                 if zh else f"The provider publishes a {published:,}-token window ({source}): the probe checks half of it, "
+                 "then just below and just above it.")
+    elif probe.fitted:
+        progress(f"提供方没有公布窗口：在默认预算内最多探测到 {probe.max_context:,} tokens；用 --max-context 和 --budget 可以探测得更远。"
+                 if zh else f"The provider does not publish its window: the probe goes up to {probe.max_context:,} tokens, "
+                 "as far as --budget allows; --max-context and --budget go further.")
+    plan = (f"探测计划：最多 {requests} 个请求，约 {estimate:,} 个输入 token（最坏情况：断点就在 {probe.max_context:,} tokens "
+            f"之下）；到 --budget {settings.budget:,} 即停止。每个请求的输出上限为 {settings.max_output_tokens} 个 token。"
+            if zh else
+            f"Probe plan: at most {requests} requests and about {estimate:,} input tokens (worst case, the break just "
+            f"below {probe.max_context:,} tokens); it stops at --budget {settings.budget:,}. Output is capped at "
+            f"{settings.max_output_tokens} tokens per request.")
+    progress(plan)
+    if estimate > settings.budget and not confirm(plan):
+        raise ProbeRefused(plan)
+    try:
+        family = probe_mod.identify_family(probe)
+        outcome = probe.run()
+    finally:
+        probe.client.close()
+    facts = probe_mod.analyse(outcome, settings)
+    facts["family"] = family
+    facts["user_config"] = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
+    facts["repeat"] = settings.repeat
+    facts["published_window"] = published
+    if outcome.stopped and (outcome.first_fail is None or outcome.stable is None):
+        from codexdoctor.rules import STOPPED_WORDS
+
+        where = STOPPED_WORDS[outcome.stopped].get("en")  # one wording for the finding and the verdict reason
+        facts["inconclusive_reason"] = (f"the probe stopped {where} before locating and confirming the break "
+                                        f"({outcome.spent:,} input tokens spent)")
+    checks = list(static)
+    if outcome.single_exchange is not None:
+        runner = live.LiveRun(ctx, Deadline(1), client=probe.client, first=False)
+        single = outcome.single_exchange
+        checks.append(ctx.stamp(runner.reach_result(single, single)))
+        checks.append(ctx.stamp(runner.canary_result(single, classify(single, probe.plan.wire))))
+    checks.append(ctx.stamp(probe_result(facts)))
+    notes = [f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
+             f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."]
+    sections = [steps_section(outcome, opts.lang), *summary_section(facts, opts.lang)]
+    return build_report("probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections), ctx
+
+
+def run(opts: CheckOptions, settings: ProbeSettings, yes: bool, quiet: bool, fmt, output, fail_on, verbose, no_color) -> None:
+    """The command: the plan on stderr, a prompt when the estimate exceeds --budget, the report (partial on Ctrl-C)."""
+    budget = settings.budget
+    progress = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
+
+    def confirm(plan: str) -> bool:
+        if yes:
+            return True
+        if sys.stdin is not None and sys.stdin.isatty():
+            return click.confirm("The estimate exceeds --budget. Run anyway (it stops at the budget)?", default=False, err=True)
+        return False
+
+    try:
+        report, ctx = run_probe(opts, settings, confirm, progress)
+    except ProbeRefused:
+        click.echo(f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
+                   "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context.", err=True)
+        raise SystemExit(EXIT_USAGE) from None
+    interrupted = any(c.facts.get("stopped") == "interrupted" for c in report.checks)
+    try:
+        publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
+    except SystemExit as done:  # Ctrl-C: the partial result is printed, and the exit code still says interrupted
+        raise SystemExit(EXIT_INTERRUPTED if interrupted else done.code) from None

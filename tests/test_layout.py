@@ -1,0 +1,101 @@
+"""The package layout is the data flow: a module imports only from its own stage or a lower one, and no two
+modules import each other, directly or round a loop (function-level imports count too). docs/architecture.md
+says what each package may import; this test keeps it true."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import codexdoctor
+
+PACKAGE = Path(codexdoctor.__file__).parent
+
+# Lowest first. A module may import from its own stage and any stage below it.
+STAGES: dict[str, int] = {
+    "codexdoctor": 0,  # the package itself: __version__
+    "codexdoctor.model": 0,
+    "codexdoctor.common": 0,
+    "codexdoctor.i18n": 0,
+    "codexdoctor.codex": 1,
+    "codexdoctor.net": 1,
+    "codexdoctor.sim": 1,
+    "codexdoctor.checks": 2,
+    "codexdoctor.rules": 2,
+    "codexdoctor.report": 3,
+    "codexdoctor.commands": 4,
+    "codexdoctor.cli": 5,
+    "codexdoctor.__main__": 5,
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def stage(module: str) -> int:
+    best = max((prefix for prefix in STAGES if module == prefix or module.startswith(prefix + ".")), key=len)
+    return STAGES[best]
+
+
+def imports(module: str) -> set[str]:
+    """Every codexdoctor module this one imports, anywhere in the file."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            submodules = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in MODULES]
+            names = submodules if len(submodules) == len(node.names) else [base] + submodules
+        else:
+            continue
+        found |= {n for n in names if n in MODULES and n != module}
+    return found
+
+
+GRAPH = {m: imports(m) for m in MODULES}
+
+
+def test_every_module_has_a_stage():
+    assert all(stage(m) >= 0 for m in MODULES)
+    assert {m.split(".")[1] for m in MODULES if m.count(".")} <= {p.split(".")[1] for p in STAGES if "." in p} | {"data"}
+
+
+def test_no_module_imports_from_a_higher_stage():
+    upward = sorted(f"{m} (stage {stage(m)}) imports {t} (stage {stage(t)})"
+                    for m, targets in GRAPH.items() for t in targets if stage(t) > stage(m))
+    assert upward == []
+
+
+def test_no_import_cycles():
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for t in sorted(GRAPH[m]):
+            if state.get(t) == 1:
+                cycles.append(path[path.index(t):] + [t])
+            elif t not in state:
+                visit(t, path + [t])
+        state[m] = 2
+
+    for m in sorted(GRAPH):
+        if m not in state:
+            visit(m, [m])
+    assert cycles == []
+
+
+def test_the_checker_sees_an_upward_import():
+    """The stage test can fail: a lower module importing the report is caught."""
+    assert stage("codexdoctor.codex.config") < stage("codexdoctor.report.build")
+    assert "codexdoctor.report.build" in imports("codexdoctor.commands.check")
