@@ -1,0 +1,72 @@
+"""What the simulated provider is told to be (SimConfig) and what it saw (RequestRecord)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ERROR_STYLES = ("openai", "vllm", "llamacpp", "litellm", "ollama")
+FAULTS = ("502", "reset", "timeout")
+ANSWER = ("The simulator answers deterministically. Each reply repeats this sentence so that token counts, "
+          "timings and failures are reproducible across runs. ")
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """Every knob of the simulated provider. Defaults: healthy, fast, no key required."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    prefix: str = "/v1"
+    api_key: str | None = None
+    models: tuple[str, ...] = ("sim-model",)
+    context_window: int | None = None
+    error_style: str = "openai"
+    latency_ms: float = 0.0  # time to first token, base
+    latency_per_1k_ms: float = 0.0  # time to first token added per 1000 input tokens
+    token_interval_ms: float = 1.0  # between streamed deltas
+    output_tokens: int = 24
+    stall_after_tokens: int | None = None
+    stall_seconds: float = 2.0
+    failure_rate: float = 0.0
+    failure_kinds: tuple[str, ...] = FAULTS
+    failure_seed: int = 1
+    request_latency_ms: float = 0.0  # added before answering any request (network round trip + gateway)
+    hang_seconds: float = 30.0  # how long a "timeout" fault or --hang keeps the client waiting
+    chat_only: bool = False
+    models_unauthenticated: bool = False
+    models_route: bool = True
+    landing_page: bool = False
+    publish_window: bool = False
+    hang: bool = False
+    redirect_to: str | None = None
+    prefix_cache: bool = False
+    report_cached_tokens: bool = True
+    cache_speedup: float = 0.1  # fraction of the per-token latency paid for cached tokens
+    # Faults in the answer itself: reset_mid_stream | broken_sse | error_event | gzip_garbage | drip (1 byte/s)
+    stream_fault: str | None = None
+    # Gateways that break on Codex's request: refuse these top-level fields with 400 "Unsupported parameter",
+    # or refuse `developer` input items (a Responses-to-Chat translation whose template knows no such role).
+    reject_fields: tuple[str, ...] = ()
+    reject_developer: bool = False
+    tls_certfile: str | None = None  # serve https with this certificate (tests: self-signed, wrong host)
+    tls_keyfile: str | None = None
+    quiet: bool = True
+
+
+@dataclass
+class RequestRecord:
+    """What the simulator saw; the key only as a fingerprint."""
+
+    method: str
+    path: str
+    status: int = 0
+    auth: str | None = None  # "sha256:1a2b3c4d" of the bearer token, or None
+    input_tokens: int | None = None
+    outcome: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    via_proxy: bool = False
+
+
+def config_snippet(sim_base_url: str, model: str, env_key: str = "SIM_API_KEY", provider: str = "sim") -> str:
+    return (f'model = "{model}"\nmodel_provider = "{provider}"\n\n[model_providers.{provider}]\n'
+            f'name = "codexdoctor simulator"\nbase_url = "{sim_base_url}"\nenv_key = "{env_key}"\nwire_api = "responses"\n')

@@ -1,0 +1,95 @@
+"""Faults on demand: for every request (latency, redirect, hang), per request drawn at random (502, reset,
+timeout), and inside an answer that started well (reset mid-stream, broken SSE, an error event, bad gzip, a drip)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+
+from codexdoctor.sim.config import RequestRecord
+from codexdoctor.sim.errors import BAD_GATEWAY
+from codexdoctor.sim.plumbing import Plumbing
+
+
+class Faults(Plumbing):
+    """The misbehaviours a route can call on; each returns having answered (or not answered) the request."""
+
+    def _common(self, rec: RequestRecord) -> bool:
+        """Faults that apply to every request. Returns True when the request was already answered."""
+        self._sleep(self.cfg.request_latency_ms / 1000)
+        if self.cfg.redirect_to:
+            rec.status, rec.outcome = 307, "redirect"
+            self.send_response(307)
+            self.send_header("Location", self.cfg.redirect_to.rstrip("/") + self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return True
+        if self.cfg.hang:
+            self._hang(rec)
+            return True
+        return False
+
+    def _reset(self, rec: RequestRecord) -> None:
+        rec.outcome = "reset"
+        try:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        except OSError:
+            pass
+        self.connection.close()
+        self.close_connection = True
+
+    def _hang(self, rec: RequestRecord) -> None:
+        rec.outcome = "hang"
+        self.server.stopping.wait(self.cfg.hang_seconds)
+        self.close_connection = True
+
+    def _stream_fault(self, rec: RequestRecord, model: str, n_out: int, usage, chat: bool) -> bool:
+        """Answer 200 and then misbehave, as broken gateways and proxies do. True when it answered."""
+        fault = self.cfg.stream_fault
+        rec.status, rec.outcome = 200, f"fault_{fault}"
+        self.send_response(200)
+        if fault == "gzip_garbage":
+            data = b"\x13\x37 this is not gzip at all \x00\xff" * 8
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return True
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        events = list(self._chat_events(model, n_out, usage) if chat else self._response_events(model, n_out, usage))
+        try:
+            if fault == "reset_mid_stream":
+                for chunk in events[:4]:
+                    self.wfile.write(chunk)
+                self.wfile.flush()
+                self._reset(rec)
+            elif fault == "broken_sse":
+                self.wfile.write(b"data: {not json\n\nevent response.created\ndata {}\n\ngarbage without a colon\n\n")
+            elif fault == "error_event":
+                self.wfile.write(events[0])
+                err = {"type": "error", "code": "server_error", "message": "The upstream model crashed while generating."}
+                self.wfile.write(f"event: error\ndata: {json.dumps(err)}\n\n".encode())
+            elif fault == "drip":
+                for byte in events[0]:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    self._sleep(1.0)
+                    if self.server.stopping.is_set():
+                        break
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            rec.outcome = "client_gone"
+        return True
+
+    def _drawn_fault(self, rec: RequestRecord) -> bool:
+        """A 502, a reset or a hang, drawn at --failure-rate. True when the request was answered that way."""
+        fault = self.server.draw_fault()
+        if fault == "502":
+            self._send_html(rec, 502, BAD_GATEWAY, "fault_502")
+        elif fault == "reset":
+            self._reset(rec)
+        elif fault == "timeout":
+            self._hang(rec)
+        return fault is not None

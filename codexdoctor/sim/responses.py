@@ -1,0 +1,54 @@
+"""POST /responses bodies: the JSON answer and the SSE event sequence of the Responses API."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Iterator
+
+from codexdoctor.sim.answer import Answer
+
+
+class ResponsesBodies(Answer):
+    """The Responses API as OpenAI streams it."""
+
+    def _response_obj(self, rid: str, model: str, status: str, text: str | None, usage=None) -> dict[str, Any]:
+        obj: dict[str, Any] = {"id": rid, "object": "response", "created_at": int(time.time()), "status": status,
+                               "model": model, "output": []}
+        if text is not None:
+            obj["output"] = [{"id": rid.replace("resp", "msg"), "type": "message", "status": "completed", "role": "assistant",
+                              "content": [{"type": "output_text", "text": text, "annotations": []}]}]
+        if usage is not None:
+            obj["usage"] = self._usage(usage, chat=False)
+        return obj
+
+    def _response_json(self, model: str, n_out: int, usage) -> dict[str, Any]:
+        rid = f"resp_sim_{self.server.next_id()}"
+        return self._response_obj(rid, model, "completed", "".join(self._pieces(n_out)), usage)
+
+    def _response_events(self, model: str, n_out: int, usage) -> Iterator[bytes]:
+        rid = f"resp_sim_{self.server.next_id()}"
+        mid = rid.replace("resp", "msg")
+        seq = iter(range(10**6))
+
+        def ev(kind: str, **data: Any) -> bytes:
+            payload = {"type": kind, "sequence_number": next(seq), **data}
+            return f"event: {kind}\ndata: {json.dumps(payload)}\n\n".encode()
+
+        yield ev("response.created", response=self._response_obj(rid, model, "in_progress", None))
+        yield ev("response.in_progress", response=self._response_obj(rid, model, "in_progress", None))
+        item = {"id": mid, "type": "message", "status": "in_progress", "role": "assistant", "content": []}
+        yield ev("response.output_item.added", output_index=0, item=item)
+        yield ev("response.content_part.added", item_id=mid, output_index=0, content_index=0,
+                 part={"type": "output_text", "text": "", "annotations": []})
+        pieces = self._pieces(n_out)
+        for i, piece in enumerate(pieces):
+            if self.cfg.stall_after_tokens is not None and i == self.cfg.stall_after_tokens:
+                self._sleep(self.cfg.stall_seconds)
+            yield ev("response.output_text.delta", item_id=mid, output_index=0, content_index=0, delta=piece)
+        text = "".join(pieces)
+        yield ev("response.output_text.done", item_id=mid, output_index=0, content_index=0, text=text)
+        done_item = {**item, "status": "completed", "content": [{"type": "output_text", "text": text, "annotations": []}]}
+        yield ev("response.content_part.done", item_id=mid, output_index=0, content_index=0, part=done_item["content"][0])
+        yield ev("response.output_item.done", output_index=0, item=done_item)
+        yield ev("response.completed", response=self._response_obj(rid, model, "completed", text, usage))
