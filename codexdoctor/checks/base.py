@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from codexdoctor.codex.config import Resolution
-from codexdoctor.model import CheckResult, Status
 from codexdoctor.common.redact import Redactor
 from codexdoctor.common.shells import Shell
+from codexdoctor.model import CheckResult, Status
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from typing import Any, Mapping
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalise_name, result
 from codexdoctor.codex import config as config_mod
 from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
-from codexdoctor.model import CheckResult, Status
 from codexdoctor.common.words import plural
+from codexdoctor.model import CheckResult, Status
 
 PROVIDER_KEYS = (
     "name", "base_url", "env_key", "env_key_instructions", "experimental_bearer_token", "wire_api",

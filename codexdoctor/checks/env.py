@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
-from codexdoctor.codex.authfile import KEY_SHAPED, VAR_NAME, display_env_key, read_auth_json
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, is_loopback_host, normalise_name, result
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.codex.authfile import KEY_SHAPED, VAR_NAME, display_env_key, read_auth_json
 from codexdoctor.common.redact import fingerprint
+from codexdoctor.model import CheckResult, Status
 
 RC_FILES = (".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv",
             ".config/fish/config.fish", ".config/fish/fish_variables",

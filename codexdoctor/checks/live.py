@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
-from codexdoctor.codex import request as codexrequest
 from codexdoctor.checks.base import CheckContext, result
-from codexdoctor.net.classify import Classified, classify
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.codex import request as codexrequest
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.common.words import plural
+from codexdoctor.model import CheckResult, Status
+from codexdoctor.net.classify import Classified, classify
 from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
 
 CANARY_INSTRUCTIONS = "You are a connectivity check. Answer with one short word."

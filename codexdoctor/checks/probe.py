@@ -20,9 +20,9 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.model import CheckResult, Section, Status
 from codexdoctor.checks.live import (CANARY_INSTRUCTIONS, CANARY_PROMPT, CODEX_FIRST_REQUEST_TOKENS, Plan,
                                      assumed_window, canary_body, make_plan, with_query)
-from codexdoctor.net.classify import classify
 from codexdoctor.checks.filler import INSTRUCTIONS, Conversation, as_chat_messages
 from codexdoctor.common.tokens import Tokenizer
+from codexdoctor.net.classify import classify
 from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
 
 CONTEXT_KINDS = ("context_exceeded", "truncated", "stream_incomplete")

@@ -15,11 +15,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from codexdoctor.net.classify import CONTEXT_MARKERS, context_numbers, summarize_text
 from codexdoctor.codex.request import CODEX_FIRST_REQUEST_TOKENS
-from codexdoctor.model import CheckResult, Section, Status
-from codexdoctor.common.words import plural
 from codexdoctor.codex.rollouts import Session, find_rollouts, iter_rollouts, parse_time, read_session, read_tui_log
+from codexdoctor.common.words import plural
+from codexdoctor.model import CheckResult, Section, Status
+from codexdoctor.net.classify import CONTEXT_MARKERS, context_numbers, summarize_text
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404", "http 429", "http 500", "http 502", "http 503", "http 504")
 # Every server family's overflow words (the same list the live checks use); "context" alone is not one of them.

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from codexdoctor.codex import dotenvfile
-from codexdoctor.common import safefile
 from codexdoctor.codex import tomlsource
+from codexdoctor.common import safefile
 from codexdoctor.common.redact import shorten_home
 
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"

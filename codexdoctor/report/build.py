@@ -8,9 +8,9 @@ from typing import Any, Iterable, Mapping
 from codexdoctor import __version__
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.codex.authfile import display_env_key
-from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Section, Severity, Status, Verdict
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.common.words import plural
+from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Section, Severity, Status, Verdict
 
 SCHEMA_VERSION = "1"
 # Fix the config before blaming the channel, and the channel before the context.

@@ -10,9 +10,9 @@ import json
 from typing import Any
 
 from codexdoctor.checks.base import CheckContext
-from codexdoctor.report.fixes import toml_value
 from codexdoctor.i18n import localize
 from codexdoctor.report.build import provider_summary
+from codexdoctor.report.fixes import toml_value
 
 DEFAULT = "Codex default"
 _WORDS_ZH = {

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from codexdoctor.codex import tomlsource
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.url import analyse_base_url
+from codexdoctor.codex import tomlsource
 from codexdoctor.codex.config import Layer, lookup
 from codexdoctor.model import Finding, Report
 from codexdoctor.rules import Loc

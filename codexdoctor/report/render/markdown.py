@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from codexdoctor.model import Report, Severity, Status
 from codexdoctor.i18n import localize, ui
-from codexdoctor.report.render.options import RenderOptions
+from codexdoctor.model import Report, Severity, Status
 from codexdoctor.report.render.chart import scatter
+from codexdoctor.report.render.options import RenderOptions
 
 MARK = {Status.PASS: "✅", Status.WARN: "⚠️", Status.FAIL: "❌", Status.SKIP: "➖", Status.CRASH: "💥"}
 SEV = {Severity.ERROR: "❌", Severity.WARNING: "⚠️", Severity.INFO: "ℹ️"}

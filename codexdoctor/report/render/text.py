@@ -7,8 +7,8 @@ import unicodedata
 
 from codexdoctor.i18n import localize, ui
 from codexdoctor.model import Report, Section, Severity, Status, Verdict
-from codexdoctor.report.render.options import RenderOptions
 from codexdoctor.report.render.chart import scatter
+from codexdoctor.report.render.options import RenderOptions
 
 UNICODE = {Status.PASS: "✓", Status.WARN: "!", Status.FAIL: "✗", Status.SKIP: "-", Status.CRASH: "‼"}
 ASCII = {Status.PASS: "+", Status.WARN: "!", Status.FAIL: "x", Status.SKIP: "-", Status.CRASH: "#"}
