@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 
+# The `url` fact of a pasted error that names no URL: produced by checks/diagnose.py, read by the rule engine
+# (which then writes "the request" instead of "POST <url>"). A fact value both stages share, so it lives here.
+NO_URL_IN_PASTE = "(no URL in the paste)"
+
+
 class Status(str, enum.Enum):
     """Closed set of check outcomes; `crash` keeps one broken check from killing the report."""
 

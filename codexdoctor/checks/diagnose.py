@@ -13,10 +13,9 @@ from typing import Any
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Status
 from codexdoctor.net.classify import embedded_json as _embedded_json
 from codexdoctor.net.classify import strip_decoration as normalise
-from codexdoctor.rules import NO_URL_IN_PASTE
 
 UNEXPECTED = re.compile(r"unexpected status (\d{3})(?: [A-Za-z][A-Za-z ]*?)?(?::\s*(.*?))?(?:,?\s*url:\s*(\S+(?: \S+)?))?\s*$",
                         re.S)

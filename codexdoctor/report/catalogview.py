@@ -104,7 +104,7 @@ def rules_markdown(lang: str = "en") -> str:
     zh = lang == "zh"
     target = "docs/rules.zh.md" if zh else "docs/rules.md"
     out = ["# 问题代码" if zh else "# Finding codes", "",
-           f"Generated from `codexdoctor/rules.py` by `codexdoctor rules --format markdown{' --lang zh' if zh else ''} > {target}`; "
+           f"Generated from the catalog in `codexdoctor/rules/` by `codexdoctor rules --format markdown{' --lang zh' if zh else ''} > {target}`; "
            "do not edit by hand.",
            "Codes are a public contract: a code is never reused or renumbered.", ""]
     for family, about in FAMILIES.items():

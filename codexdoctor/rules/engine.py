@@ -5,15 +5,12 @@ from __future__ import annotations
 import string
 from typing import Any, Iterable, Mapping
 
-from codexdoctor.model import CheckResult, Finding, Status
+from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Status
 from codexdoctor.rules.api import path_params
 from codexdoctor.rules.base import Loc, Rule, shell_commands, settlers
 from codexdoctor.rules.catalog import RULES, ZH
 from codexdoctor.rules.cfg import version_text
 from codexdoctor.rules.ctx import first_request_params
-
-
-NO_URL_IN_PASTE = "(no URL in the paste)"
 
 
 class _Blank(dict):
