@@ -19,8 +19,10 @@ COMMANDS = (["--version"], ["--help"], ["explain", "ENV001"], ["rules"], ["check
 
 
 def once(tree: str, args: list[str], env: dict[str, str]) -> float:
+    # Run from a neutral folder: `python -m` puts the working directory first on sys.path, so run from a checkout
+    # it would import that checkout's package whatever PYTHONPATH says.
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "codexdoctor", *args], env={**env, "PYTHONPATH": tree},
+    subprocess.run([sys.executable, "-m", "codexdoctor", *args], env={**env, "PYTHONPATH": tree}, cwd=env["HOME"],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - started
 
@@ -33,6 +35,10 @@ def main() -> int:
     env.update(HOME=home, CODEX_HOME=home, CODEXDOCTOR_NO_CODEX_PROBE="1", NO_COLOR="1")
     for tree in (old, new):  # bytecode cached, as after an install
         subprocess.run([sys.executable, "-m", "compileall", "-q", tree + "/codexdoctor"], env=env, check=False)
+    for tree in (old, new):  # each run must import the checkout it names
+        where = subprocess.run([sys.executable, "-c", "import codexdoctor; print(codexdoctor.__file__)"], cwd=home,
+                               env={**env, "PYTHONPATH": tree}, capture_output=True, text=True).stdout.strip()
+        assert where.startswith(tree), f"{tree} imports {where}"
     print(f"median of {RUNS} interleaved runs each; old = {old}, new = {new}")
     print(f"{'command':28} {'old ms':>8} {'new ms':>8} {'new/old':>8}")
     for args in COMMANDS:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from codexdoctor.commands.options import CheckOptions, language, make_context
+from codexdoctor.commands.environment import language
+from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import emit
 
 

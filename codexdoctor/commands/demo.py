@@ -19,7 +19,8 @@ import click
 
 from codexdoctor import sim
 from codexdoctor.commands.check import run_check
-from codexdoctor.commands.options import CheckOptions, language
+from codexdoctor.commands.environment import language
+from codexdoctor.commands.options import CheckOptions
 from codexdoctor.commands.output import stdout_can_encode, terminal_width
 from codexdoctor.model import Report
 

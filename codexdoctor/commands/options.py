@@ -3,7 +3,6 @@ known to the redactor, the user's shell)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -11,6 +10,7 @@ from typing import Any, Mapping
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.codex import config as config_mod
 from codexdoctor.codex import secrets
+from codexdoctor.commands.environment import environment, home_of, language
 from codexdoctor.common.redact import Redactor
 
 
@@ -48,19 +48,7 @@ def make_context(opts: CheckOptions) -> CheckContext:
                         options={"timeout": opts.timeout, "canary": opts.canary, **opts.extra}, shell=shell)
 
 
-def environment() -> dict[str, str]:
-    return dict(os.environ)
 
-
-def home_of(env: Mapping[str, str]) -> Path:
-    return Path(env.get("HOME") or env.get("USERPROFILE") or str(Path.home()))
-
-
-def language(value: str | None) -> str:
-    """--lang when given, else the locale's (LC_ALL / LC_MESSAGES / LANG)."""
-    from codexdoctor.i18n import detect_lang
-
-    return value or detect_lang(os.environ)
 
 
 def check_options(overrides, profile, model, codex_version: tuple[int, ...] | None, offline=True, timeout=10.0, canary=True,

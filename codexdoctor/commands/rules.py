@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from codexdoctor.commands.options import language
+from codexdoctor.commands.environment import language
 
 
 def explain(code: str, fmt: str, lang: str | None) -> None:

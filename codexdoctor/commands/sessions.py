@@ -8,7 +8,8 @@ from typing import Any, Mapping
 
 import click
 
-from codexdoctor.commands.options import CheckOptions, environment, home_of, language, make_context
+from codexdoctor.commands.environment import environment, home_of, language
+from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import publish
 from codexdoctor.model import Report
 from codexdoctor.report.build import build_report

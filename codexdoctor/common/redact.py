@@ -88,7 +88,7 @@ class Redactor:
             if secret in text:
                 text = text.replace(secret, f"<redacted {fingerprint(secret)}>")
         text = _KEYLIKE.sub(_mask_keylike, text)
-        text = _URL.sub(_redacted_url, text)
+        text = redact_urls(text)
         return shorten_home(text, self._home)
 
 
@@ -100,9 +100,28 @@ def _redacted_url_text(url: str) -> str:
     return redact_url(url)
 
 
-def _redacted_url(match: re.Match[str]) -> str:
-    """A report repeats the same URLs (one per session or check): each is redacted once."""
-    return _redacted_url_text(match.group(0))
+def redact_urls(text: str) -> str:
+    """Every URL `_URL` finds, redacted (each distinct URL once: a report repeats them, one per session or check).
+
+    The same matches as `_URL.sub`, found without it: a pattern that begins with `\b` keeps the regex engine from
+    jumping to its literal prefix, so `sub` tries every position of the text (16 ms for a 0.9 MB sessions report
+    with no URL at all). A match can only start at an "http": jump there with str.find and try the pattern at that
+    position (`match(text, pos)` sees the real character before pos, so the word boundary means the same)."""
+    out: list[str] = []
+    last = 0
+    at = text.find("http")
+    while at >= 0:
+        m = _URL.match(text, at)
+        if m is None:
+            at = text.find("http", at + 1)
+            continue
+        out += (text[last:at], _redacted_url_text(m.group(0)))
+        last = m.end()
+        at = text.find("http", last)
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
 
 
 def _mask_keylike(match: re.Match[str]) -> str:
