@@ -83,13 +83,14 @@ def generated(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("mode", ["mapped", "read"])
 @pytest.mark.parametrize("which", ["fixtures", "generated", "damaged"])
 def test_new_reader_gives_the_old_report(home, tmp_path, generated, monkeypatch, which, mode, scanner):
-    """Both ways the new reader reads a file (mmap windows for settled files, read() for live ones), with the
+    """Both ways the new reader reads a file (mmap windows for large settled files, read() for the others), with the
     compiled line-start prefilter and with the pure-Python scan that stands in where it could not be built."""
     if scanner == "compiled" and rollouts._linescan is None:
         pytest.skip("the optional C prefilter was not built here (no compiler)")
     if scanner == "python":
         monkeypatch.setattr(rollouts, "_linescan", None)
     monkeypatch.setattr(rollouts, "LIVE_SECONDS", 0 if mode == "mapped" else 10 ** 9)
+    monkeypatch.setattr(rollouts, "MAP_MIN_BYTES", 0 if mode == "mapped" else 1 << 60)
     corpus = {"fixtures": FIXTURES, "generated": generated}.get(which) or _damaged(tmp_path / "damaged")
     assert _sessions(corpus, rollouts.read_session) == _sessions(corpus, old_reader.read_session)
     assert _report(home, corpus, rollouts.read_session) == _report(home, corpus, old_reader.read_session)
@@ -128,6 +129,7 @@ def test_a_live_file_is_read_not_mapped(tmp_path, monkeypatch):
 
     path = _damaged(tmp_path / "live")
     files = rollouts.find_rollouts([path], [])
+    monkeypatch.setattr(rollouts, "MAP_MIN_BYTES", 0)  # the fixture's files are small: sized as if large
     mapped = []
     real_mmap = rollouts.mmap.mmap
     monkeypatch.setattr(rollouts.mmap, "mmap", lambda *a, **k: mapped.append(1) or real_mmap(*a, **k))
@@ -137,6 +139,25 @@ def test_a_live_file_is_read_not_mapped(tmp_path, monkeypatch):
     for f in files:
         os.utime(f, (old, old))
     assert [asdict(rollouts.read_session(f)) for f in files] == live and mapped
+
+
+def test_a_small_settled_file_is_read_a_large_one_mapped(tmp_path, monkeypatch):
+    """Below MAP_MIN_BYTES a copy is cheaper than faulting a mapping in; above it the file is mapped."""
+    import os
+    import time
+
+    path = _damaged(tmp_path / "settled")
+    files = rollouts.find_rollouts([path], [])
+    old = time.time() - 3600
+    for f in files:
+        os.utime(f, (old, old))
+    mapped = []
+    real_mmap = rollouts.mmap.mmap
+    monkeypatch.setattr(rollouts.mmap, "mmap", lambda *a, **k: mapped.append(1) or real_mmap(*a, **k))
+    small = [asdict(rollouts.read_session(f)) for f in files]
+    assert not mapped and max(f.stat().st_size for f in files) < rollouts.MAP_MIN_BYTES
+    monkeypatch.setattr(rollouts, "MAP_MIN_BYTES", 1)
+    assert [asdict(rollouts.read_session(f)) for f in files] == small and mapped
 
 
 def test_a_stuck_child_is_killed_and_its_half_read_here(generated, monkeypatch):
