@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import pickle
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -56,10 +56,11 @@ def read_all(files: list[Path], keep_content: bool, digest: Callable[[Session], 
     One child, not a pool: a pool's per-task round trips cost more than they save on two cores (measured).
     Wherever fork is missing or the child fails, this process reads the child's half itself.
     With `digest`, each process also applies it to the sessions it read and returns (session, digest) pairs,
-    so the classification is shared between the two processes as well."""
+    so the classification is shared between the two processes as well. The session in a pair has no turns: the
+    digest is all a caller needs of them, and thousands of Turn objects less cross the pipe and are unpickled."""
     def one(path: Path) -> Any:
         session = read_session(path, keep_content=keep_content)
-        return (session, digest(session)) if digest else session
+        return (replace(session, turns=[]), digest(session)) if digest else session
 
     sizes = []
     for f in files:
