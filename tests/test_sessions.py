@@ -4,6 +4,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codexdoctor.codex.rollouts import read_session
 from codexdoctor.checks.sessions import Selection, build_check, classify_session, load
@@ -215,3 +217,16 @@ def test_configured_compaction_limit_is_used(tmp_path):
     assert d["compact_at"] == 50000 and d["compaction_would_fire"]
     d = classify_session(read_session(overflowed(tmp_path / "b", sizes=(20000, 60000))))
     assert d["compact_at"] == int(258400 / 0.95 * 0.9) and not d["compaction_would_fire"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.integers(-10**9, 10**9), st.floats(-1e9, 1e9, allow_nan=False)), min_size=1, max_size=30))
+def test_local_median_and_mean_are_the_standard_librarys(values):
+    """sessions avoids importing statistics at start-up; its two stand-ins must give the very same numbers."""
+    import statistics
+
+    from codexdoctor.checks.sessions import _fmean, _median
+
+    assert _median(values) == statistics.median(values)
+    assert type(_median(values)) is type(statistics.median(values))
+    assert _fmean(iter(values)) == statistics.fmean(values)
