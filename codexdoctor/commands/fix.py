@@ -7,16 +7,17 @@ import sys
 
 import click
 
+from codexdoctor.codex import secrets as secrets_mod
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
 from codexdoctor.commands.output import EXIT_OK, EXIT_USAGE
+from codexdoctor.i18n import ui
+from codexdoctor.report import fixes as fix_mod
+from codexdoctor.report.build import exit_code
 
 
 def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> None:
-    from codexdoctor.report import fixes as fix_mod
-    from codexdoctor.codex import secrets as secrets_mod
-    from codexdoctor.report.build import exit_code
-
+    """Every line the user reads goes through the run's redactor; nothing is written without a diff shown first."""
     lang = opts.lang
     say = lambda key, **values: redact(fix_mod.say(key, lang, **values))  # noqa: E731
     before, ctx = run_check(opts)
@@ -25,8 +26,6 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
     codes = lambda report: ", ".join(f.code for f in report.findings) or fix_mod.say("none", lang)  # noqa: E731
 
     def verdict(report) -> str:
-        from codexdoctor.i18n import ui
-
         value = report.verdict.value
         return f"{ui('verdict_' + value, lang)} ({value})" if lang == "zh" else value
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 import click
 
 from codexdoctor import sim as sim_mod
 
 
-def serve(cfg: "sim_mod.SimConfig") -> None:
-    import time as _time
-
+def serve(cfg: sim_mod.SimConfig) -> None:
+    """Until Ctrl-C; prints the config snippet that points Codex at it."""
     try:
         running = sim_mod.RunningSim(cfg).start()
     except OSError as exc:
@@ -20,7 +21,7 @@ def serve(cfg: "sim_mod.SimConfig") -> None:
     click.echo(f"export SIM_API_KEY={cfg.api_key or 'any-value'}   # the simulator's own key, not a real one")
     try:
         while True:
-            _time.sleep(0.5)
+            time.sleep(0.5)
     except KeyboardInterrupt:
         click.echo("\ncodexdoctor sim: stopped", err=True)
     finally:
