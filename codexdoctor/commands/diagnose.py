@@ -31,7 +31,6 @@ def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
 
 def read_paste(text: str | None, file_: str | None) -> str:
     """TEXT, `-` for stdin, or --file: the error as text, or a usage error that says which."""
-
     if file_ is not None:
         text = read_paste_file(file_)
     elif text is None:

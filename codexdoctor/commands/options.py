@@ -48,9 +48,6 @@ def make_context(opts: CheckOptions) -> CheckContext:
                         options={"timeout": opts.timeout, "canary": opts.canary, **opts.extra}, shell=shell)
 
 
-
-
-
 def check_options(overrides, profile, model, codex_version: tuple[int, ...] | None, offline=True, timeout=10.0, canary=True,
                   lang=None, shell=None) -> CheckOptions:
     """CheckOptions from the command line's values; the Codex version is detected when not given."""
