@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-import traceback
 from typing import Iterable
 
 from codexdoctor.checks import cfg, env, url
@@ -19,6 +18,8 @@ def run_one(check: Check, ctx: CheckContext) -> CheckResult:
     try:
         res = check.run(ctx)
     except Exception as exc:  # noqa: BLE001 - crash isolation is the point
+        import traceback
+
         frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         where = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
         res = CheckResult(check.id, check.title, Status.CRASH,

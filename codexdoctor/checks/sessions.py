@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -76,7 +76,11 @@ def read_all(files: list[Path], keep_content: bool, digest: Callable[[Session], 
     digest is all a caller needs of them, and thousands of Turn objects less cross the pipe and are unpickled."""
     def one(path: Path) -> Any:
         session = read_session(path, keep_content=keep_content)
-        return (replace(session, turns=[]), digest(session)) if digest else session
+        if digest is None:
+            return session
+        summary = digest(session)
+        session.turns = []  # this process's own new object, read just now: emptied in place (`replace` costs 30 us)
+        return session, summary
 
     sizes = []
     for f in files:

@@ -8,11 +8,9 @@ the user's own AGENTS.md files, and only the answer capped.
 from __future__ import annotations
 
 import json
-import uuid
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -61,6 +59,8 @@ class FirstRequest:
 
 @lru_cache(maxsize=1)
 def template() -> Mapping[str, Any]:
+    from importlib import resources  # here: 6 ms of imports (tempfile, zipfile) that `sessions` and `rules` never use
+
     with resources.files("codexdoctor.data").joinpath(TEMPLATE).open("r", encoding="utf-8") as handle:
         return json.load(handle)
 
@@ -191,6 +191,8 @@ def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int] | 
         reasoning["effort"] = effort
     if summary == "none":
         reasoning.pop("summary", None)  # Codex 0.171 then sends `reasoning: {}`
+    import uuid
+
     session = str(uuid.uuid4())
     body: dict[str, Any] = {"model": model, "stream": True, "input": developer + user_items, "tools": tools,
                             **fields, "reasoning": reasoning, "prompt_cache_key": session,
