@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codexdoctor.codex import rollouts
 from codexdoctor.checks import sessions
@@ -199,3 +201,29 @@ def test_compiled_prefilter_on_edge_lines():
     assert candidates == [starts[0], starts[1]] and bad == 2  # "garbage" and the cut-off envelope
     with pytest.raises(ValueError):
         scan(buf, 5, len(buf) + 1)
+
+
+_ENV = '{"timestamp":"2026-11-20T09:00:00.000Z",'
+_NAMES = [n.decode() for n in (*rollouts.TOP_TYPES, *rollouts.WANTED_EVENTS)] + [
+    "task_startedx", "t", "", "event_msg", "response_item", "agent_message_delta", "errors", "user", "é"]
+_ENVELOPE_LINE = st.tuples(
+    st.sampled_from([_ENV, _ENV, '{"timestamp":"x",', "{", "", "x"]), st.sampled_from(["", '"ordinal":7,', '"ordinal":,']),
+    st.sampled_from(['"type":"', '"type": "', '"kind":"']), st.sampled_from(["", "", 'event_msg","payload":{"type":"']),
+    st.sampled_from(_NAMES), st.sampled_from(['"', '"}}', "", "x", '"\r'])).map("".join)
+_LINE_PARTS = st.one_of(_ENVELOPE_LINE, st.sampled_from(["", "\r", "garbage", "{}", '{"timestamp']))
+
+
+@pytest.mark.skipif(rollouts._linescan is None, reason="the optional C prefilter was not built here")
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_LINE_PARTS, min_size=1, max_size=12))
+def test_compiled_prefilter_finds_every_line_the_pattern_takes(lines):
+    """The C prefilter's candidates, confirmed by `_SCAN`, are exactly the line starts where `_SCAN` matches, and its
+    count of non-envelope lines is the pattern's: whatever the type names and their first letters."""
+    buf = "\n".join(lines).encode() + b"\n"
+    candidates, bad = rollouts._linescan.scan(buf, 0, len(buf))
+    starts = [0] + [i + 1 for i, c in enumerate(buf[:-1]) if c == 10]
+    head = b"\n" + buf
+    by_pattern = [at for at in starts if (m := rollouts._SCAN.match(head, at)) is not None and m.group(13) is None]
+    by_scan = [at for at in candidates if (m := rollouts._SCAN.match(head, at)) is not None and m.group(13) is None]
+    assert by_scan == by_pattern
+    assert bad == sum(1 for at in starts if (m := rollouts._SCAN.match(head, at)) is not None and m.group(13) is not None)
