@@ -114,3 +114,28 @@ def test_fifo_log_is_not_opened(tmp_path):
     os.mkfifo(tmp_path / "codex-tui.log")
     problems = []
     assert read_tui_log(tmp_path / "codex-tui.log", problems) == [] and "named pipe" in problems[0]
+
+
+@pytest.mark.parametrize("fmt", ["json", "text", "markdown", "junit", "github"])
+def test_a_token_count_beyond_64_bits_is_reported_in_every_format(home, tmp_path, fmt):
+    """A corrupt log's 20-digit token count once crashed the JSON writer (orjson stops at 64 bits): every format
+    now writes the number as read."""
+    from codexdoctor.commands.sessions import run_sessions
+    from codexdoctor.report.render import render
+    from tests.rollout_factory import RolloutWriter
+
+    root = tmp_path / "sessions"
+    w = RolloutWriter(root)
+    w.turn(10000)
+    w.raw('{"timestamp":"2026-11-20T09:00:05.000Z","type":"event_msg","payload":{"type":"token_count","info":'
+          '{"total_token_usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,'
+          '"total_tokens":2},"last_token_usage":{"input_tokens":123456789012345678901,"cached_input_tokens":0,'
+          '"output_tokens":1,"reasoning_output_tokens":0,"total_tokens":2},"model_context_window":9000}}\n')
+    w.close()
+    report, _ = run_sessions({"HOME": str(home)}, home, (root,), None, None, None, False)
+    out = render(report, fmt)
+    assert report.checks[0].facts["sessions"][0]["peak"] == 123456789012345678901
+    if fmt == "json":
+        import json
+
+        assert json.loads(out)["checks"][0]["facts"]["sessions"][0]["peak"] == 123456789012345678901

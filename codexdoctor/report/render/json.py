@@ -45,4 +45,7 @@ def render(report: Report, opts: RenderOptions) -> str:
     except ImportError:
         return json.dumps(report, indent=2, ensure_ascii=False, default=_plain) + "\n"
     option = orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
-    return orjson.dumps(report, default=_plain, option=option).decode() + "\n"
+    try:
+        return orjson.dumps(report, default=_plain, option=option).decode() + "\n"
+    except TypeError:  # an integer beyond 64 bits (a corrupt log's token count): the standard library writes it
+        return json.dumps(report, indent=2, ensure_ascii=False, default=_plain) + "\n"
