@@ -19,8 +19,10 @@ try:
 except ImportError:  # optional speed: the standard library reads the same lines
     _orjson = None
 
-try:  # the compiled line-start prefilter (setup.py, optional): the same lines, found 4-6x faster
+try:  # the compiled line scanner (setup.py, optional): the same lines and numbers as the regex, found faster
     from codexdoctor.codex import _linescan
+    if not hasattr(_linescan, "lines"):  # a stale build from before `lines` existed
+        _linescan = None
 except ImportError:
     _linescan = None
 
@@ -298,17 +300,10 @@ def _scan(s: Session, buf: bytes, start: int, end: int) -> None:
             if raw.strip():
                 (_consume if s.legacy else _consume_enveloped)(s, raw)
         return
-    if _linescan is not None:  # the C prefilter walks the line starts; the regex confirms each candidate
-        candidates, bad = _linescan.scan(buf, start, end)
+    if _linescan is not None:  # the compiled scanner does the regex's work: lines to parse, token counts read out
+        items, bad = _linescan.lines(buf, start, end)
         s.bad_lines += bad
-        if candidates and candidates[0] == start and not (start > 0 and buf[start - 1] == 10):
-            first_end = buf.find(b"\n", start, end) + 1
-            head = b"\n" + buf[start:first_end]
-            first = _SCAN.match(head)
-            if first is not None:
-                _lines(s, head, ((first, 1),), len(head))
-            candidates = candidates[1:]
-        _lines(s, buf, ((m, at) for at in candidates if (m := _SCAN.match(buf, at - 1, end)) is not None), end)
+        _items(s, buf, items, end)
         return
     if start > 0 and buf[start - 1] == 10:  # the newline before the first line is there: one scan does all
         _lines(s, buf, ((m, m.start() + 1) for m in _SCAN.finditer(buf, start - 1, end)), end)
@@ -351,6 +346,49 @@ def _lines(s: Session, buf: bytes, matches, end: int) -> None:
         _parse(s, buf[line_start:line_end if line_end >= 0 else end])
     if pending is not None:
         s.last_time = pending.decode()
+
+
+def _items(s: Session, buf: bytes, items: list, end: int) -> None:
+    """`_lines` for what the compiled scanner hands over: the same steps, without a regex match per line."""
+    pending = None
+    for item in items:
+        if type(item) is tuple:  # a token_count line in Codex's shape: as in `_lines`
+            ts, t_in, t_cached, t_out, t_reason, t_total, l_in, l_cached, l_out, window = item
+            pending = ts
+            if s.start is None:
+                s.start = ts.decode()
+            s.parsed += 1
+            s.window = window or s.window
+            turn = s.turns[-1] if s.turns else _current(s, ts.decode())
+            if s.window and t_total == s.window and not (t_in or t_cached or t_out or t_reason):
+                turn.overflow_signature = True  # Codex marks a full window this way when the provider rejects it
+                continue
+            if turn.context is None or l_in > turn.context:
+                turn.context = l_in
+            turn.cached = l_cached
+            turn.output = l_out
+            continue
+        if pending is not None:
+            s.last_time, pending = pending.decode(), None
+        if type(item) is bytes:
+            _parse(s, item)
+        else:  # the offset of a line with a number too long for the scanner: the regex reads it
+            _regex_line(s, buf, item, end)
+    if pending is not None:
+        s.last_time = pending.decode()
+
+
+def _regex_line(s: Session, buf: bytes, at: int, end: int) -> None:
+    if at > 0 and buf[at - 1] == 10:
+        m = _SCAN.match(buf, at - 1, end)
+        if m is not None:
+            _lines(s, buf, ((m, at),), end)
+        return
+    line_end = buf.find(b"\n", at, end)
+    head = b"\n" + buf[at:line_end + 1 if line_end >= 0 else end]  # no newline before it in buf: a small copy
+    m = _SCAN.match(head)
+    if m is not None:
+        _lines(s, head, ((m, 1),), len(head))
 
 
 def _current(s: Session, when: str | None) -> Turn:
