@@ -38,6 +38,8 @@ INSTRUCTIONS = ("You are answering a series of interview questions about large l
 
 @dataclass(frozen=True)
 class Turn:
+    """One made-up question and answer pair the probe grows a context with, and its token count."""
+
     question: str
     answer: str
     tokens: int  # of both texts, plus per-item overhead

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.codex import request as codexrequest
+from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Status
@@ -27,7 +28,6 @@ CONTRAST_KINDS = ("bad_request", "wire_mismatch", "context_exceeded", "stream_er
                   # a gateway whose translation of Codex's request fails inside it answers 500 (LiteLLM in front of
                   # llama.cpp, observed): only the contrast with a minimal request tells that from an outage
                   "server_error")
-CODEX_FIRST_REQUEST_TOKENS = codexrequest.CODEX_FIRST_REQUEST_TOKENS
 MIN_USABLE_WINDOW = 12000
 FALLBACK_WINDOW = 272000
 KNOWN_WINDOWS = (("gpt-5", 272000), ("gpt-4.1", 1047576), ("gpt-4o", 128000), ("o4-mini", 200000), ("o3", 200000),

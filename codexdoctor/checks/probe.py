@@ -30,6 +30,8 @@ CONTEXT_KINDS = ("context_exceeded", "truncated", "stream_incomplete")
 
 @dataclass(frozen=True)
 class ProbeSettings:
+    """How far and how carefully the probe may search: the ceiling, the repeats and the token budget it announces."""
+
     max_context: int | None = None  # None: the window Codex assumes x 1.1
     repeat: int = 3
     budget: int = 300_000  # input tokens, all requests together
@@ -67,6 +69,8 @@ class Step:
 
 @dataclass(frozen=True)
 class ProbeOutcome:
+    """What the probe learned: every step it took and the bracket the window lies in."""
+
     steps: tuple[Step, ...]
     single_exchange: Exchange | None
     last_ok: int | None  # largest context that worked (tokens sent)

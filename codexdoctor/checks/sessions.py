@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from codexdoctor.codex.request import CODEX_FIRST_REQUEST_TOKENS
+from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.codex.rollouts import Session, find_rollouts, iter_rollouts, parse_time, read_session, read_tui_log
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Section, Status
@@ -39,6 +39,8 @@ class AmbiguousSession(ValueError):
 
 @dataclass(frozen=True)
 class Selection:
+    """Which sessions the user asked about (--last, --since, --session) and whether contents may be shown."""
+
     last: int | None = None
     since: datetime | None = None
     session: str | None = None

@@ -17,9 +17,6 @@ from typing import Any, Callable, Mapping
 from codexdoctor.codex.config import Resolution, project_root
 
 TEMPLATE = "codex-request-0.171.0.json"
-# Codex 0.171's first request before any AGENTS.md file, in o200k tokens (measured; docs/codex-behaviour.md):
-# the fallback wherever the request is not built for the user (sessions, pasted errors, the probe's plan).
-CODEX_FIRST_REQUEST_TOKENS = 8500
 PROJECT_DOC_MAX_BYTES = 32768  # Codex's default project_doc_max_bytes
 DOC_NAMES = ("AGENTS.override.md", "AGENTS.md")
 PER_ITEM_TOKENS = 4  # message framing the server adds per input item
@@ -42,6 +39,8 @@ class Doc:
 
 @dataclass(frozen=True)
 class FirstRequest:
+    """Codex's first request for this user, with the token count of each part, so a window can be judged against it."""
+
     body: dict[str, Any]
     parts: tuple[tuple[str, int], ...]  # (what, tokens), in request order
     docs: tuple[Doc, ...]

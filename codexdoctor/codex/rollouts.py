@@ -47,6 +47,8 @@ _FILE_NAME = re.compile(r"rollout-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})-([0-9a-f
 
 @dataclass
 class Turn:
+    """One user turn as the rollout records it: what went in, what came back and how it ended."""
+
     index: int
     started: str | None = None
     completed: bool = False
@@ -69,6 +71,8 @@ class Turn:
 
 @dataclass
 class Session:
+    """One rollout file, read once: its turns plus what made it hard to read, so damage is counted, not fatal."""
+
     path: str
     id: str | None = None
     start: str | None = None
@@ -455,8 +459,11 @@ def _loads(s: Session, raw: bytes) -> Any:
     return json.loads(text)
 
 
+_TOKEN_COUNT_MARK = b'"payload":{"type":"token_count","info":{'
+
+
 def _parse(s: Session, raw: bytes) -> None:
-    if b'"payload":{"type":"token_count","info":{' in raw[:200] and _fast_token_count(s, raw):
+    if raw.find(_TOKEN_COUNT_MARK, 0, 200) >= 0 and _fast_token_count(s, raw):  # within the first 200 bytes, no copy
         return
     try:
         obj = _loads(s, raw)

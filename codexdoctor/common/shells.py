@@ -18,6 +18,8 @@ SHELLS = ("bash", "zsh", "fish", "powershell", "cmd")
 
 @dataclass(frozen=True)
 class Shell:
+    """A shell the user runs Codex from: fix commands are written in its syntax."""
+
     name: str  # bash | zsh | fish | powershell | cmd
     platform: str  # linux | macos | windows | wsl
 

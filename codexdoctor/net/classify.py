@@ -42,6 +42,8 @@ PAYMENT_MARKERS = ("insufficient credits", "insufficient balance", "payment requ
 
 @dataclass(frozen=True)
 class Classified:
+    """What a provider's answer means, in the error taxonomy's terms, with its own words kept for evidence."""
+
     kind: str
     detail: str = ""
     message: str = ""  # the provider's own error message, redacted

@@ -28,6 +28,8 @@ wire_api = "responses\""""
 
 @dataclass(frozen=True)
 class Rule:
+    """One catalog entry: which check's facts it reads, when it fires, and what it tells the user to change."""
+
     code: str
     name: str
     check: str  # id of the check whose facts it reads

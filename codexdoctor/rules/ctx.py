@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from codexdoctor.codex.request import CODEX_FIRST_REQUEST_TOKENS
+from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.rules.base import CHANNEL, CONTEXT, E, I, W, Loc, Rule, once
 
 
