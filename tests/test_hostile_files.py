@@ -139,3 +139,38 @@ def test_a_token_count_beyond_64_bits_is_reported_in_every_format(home, tmp_path
         import json
 
         assert json.loads(out)["checks"][0]["facts"]["sessions"][0]["peak"] == 123456789012345678901
+
+
+@pytest.mark.parametrize("scanner", ["compiled", "python"])
+def test_wrong_types_and_undecodable_timestamps_in_a_log_are_not_a_crash(home, tmp_path, monkeypatch, scanner):
+    """Found by fuzzing real 0.171 rollouts: an id, start or model that is a number, a list or an object, and a
+    token_count whose timestamp is not valid UTF-8, crashed `sessions` (sorting, hashing, slicing, decoding).
+    Only strings are taken from a log; a timestamp JSON would have to decode goes through the full parse."""
+    from codexdoctor.codex import rollouts
+    from codexdoctor.commands.sessions import run_sessions
+    from codexdoctor.report.render import render
+
+    if scanner == "python":
+        monkeypatch.setattr(rollouts, "_linescan", None)
+    elif rollouts._linescan is None:
+        pytest.skip("the optional C scanner was not built here")
+    usage = (b'"info":{"total_token_usage":{"input_tokens":5,"cached_input_tokens":1,"output_tokens":2,'
+             b'"reasoning_output_tokens":0,"total_tokens":7},"last_token_usage":{"input_tokens":%d,"cached_input_tokens":1,'
+             b'"output_tokens":2,"reasoning_output_tokens":0,"total_tokens":7},"model_context_window":9000}}}\n')
+    day = tmp_path / "sessions" / "2026" / "11" / "20"
+    day.mkdir(parents=True)
+    for i, (meta, ts) in enumerate([(b'{"id":5,"timestamp":1.5,"cli_version":["0.171.0"],"model_provider":{"a":1}}', b"\xed\xa0\x80"),
+                                    (b'{"id":[1],"timestamp":{"t":1},"cli_version":null}', b"2026-11-20T09:00:0\\u0031Z"),
+                                    (b'{"id":{"x":1},"timestamp":true}', b"2026-11-20\xff")]):
+        (day / f"rollout-2026-11-20T09-00-0{i}-0000000{i}-0000-0000-0000-00000000000{i}.jsonl").write_bytes(
+            b'{"timestamp":"2026-11-20T09:00:00.000Z","type":"session_meta","payload":' + meta + b'}\n'
+            b'{"timestamp":"2026-11-20T09:00:01.000Z","type":"turn_context","payload":{"model":{"name":"m"}}}\n'
+            b'{"timestamp":"' + ts + b'","type":"event_msg","payload":{"type":"token_count",' + usage % (1000 * (i + 1)))
+    report, _ = run_sessions({"HOME": str(home)}, home, (tmp_path / "sessions",), None, None, None, True)
+    for fmt in ("json", "text", "markdown", "junit", "github"):
+        assert render(report, fmt)
+    found = report.checks[0].facts["sessions"]
+    assert len(found) == 3 and all(isinstance(d["id"], str) and d["model"] is None for d in found)
+    assert all(d["start"] is None or isinstance(d["start"], str) for d in found)
+    assert sorted(d["peak"] for d in found) == [1000, 2000, 3000]  # every token count still read, by whichever path
+    assert sum(d["decode_errors"] for d in found) == 2  # the two undecodable timestamps, counted as the parse counts them

@@ -252,7 +252,9 @@ def _line(rng) -> str:
     roll = rng.random()
     if roll < 0.1:
         return rng.choice(["", "\r", "garbage", "{}", '{"timestamp', "é"])
-    head = "".join([_pick(rng, _ENV, '{"timestamp":"x",', "{", "", "x", '{"timestamp":"' + "1" * 41 + '",'),
+    head = "".join([_pick(rng, _ENV, '{"timestamp":"x",', "{", "", "x", '{"timestamp":"' + "1" * 41 + '",',
+                          '{"timestamp":"2026-11-20T09:00:0\\u0030Z",', '{"timestamp":"2026-11-20T09:00:00é",',
+                          '{"timestamp":"2026-11-20\tT09",'),
                     _pick(rng, rng.choice(["", '"ordinal":7,']), '"ordinal":,', '"ordinal":' + "9" * 20 + ",", '"ordinal":1'),
                     _pick(rng, '"type":"', '"type": "', '"kind":"')])
     if roll < 0.55:
@@ -275,7 +277,7 @@ def _by_regex(buf: bytes) -> tuple[list, int]:
             continue
         if m.group(13) is not None:
             bad += 1
-        elif m.group(12) is not None:
+        elif m.group(12) is not None and rollouts._plain(m.group(1)):
             numbers = m.groups()[3:11]
             if max(len(n) for n in (*numbers, m.group(12))) > 18:
                 items.append(at)

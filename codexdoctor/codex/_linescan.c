@@ -163,6 +163,13 @@ static int envelope(const char *p, const char *line_end, const char **ts_end, co
     return 1;
 }
 
+/* rollouts._plain: a timestamp taken as it is (printable ASCII, no backslash); any other goes to the JSON parse */
+static int plain(const char *p, const char *end) {
+    for (; p < end; p++)
+        if (*p < 0x20 || *p > 0x7e || *p == '\\') return 0;
+    return 1;
+}
+
 /* lines(buffer, start, end) -> (items, unreadable line count), in line order. An item is the line's bytes (parse
    it), a tuple (timestamp bytes, total in/cached/out/reasoning/total, last in/cached/out, window or None) for a
    token_count line in Codex's shape, or the line's offset (a number too large here: let the regex read it). */
@@ -186,7 +193,7 @@ static PyObject *lines(PyObject *self, PyObject *args) {
         if (kind) {
             long long v[9] = {0};
             int null = 0, big = 0;
-            if (!token_tail(after, stop, v, &null, &big)) {
+            if (!token_tail(after, stop, v, &null, &big) || !plain(p + LEN(ENVELOPE), ts_end)) {
                 item = PyBytes_FromStringAndSize(p, line_end - p);
             } else if (big) {
                 item = PyLong_FromSsize_t(p - base);

@@ -42,6 +42,9 @@ MAX_LINE = 8 << 20  # longer lines are skipped (counted), never held in memory
 WANTED_EVENTS = {b"token_count", b"task_started", b"turn_started", b"task_complete", b"turn_complete",
                  b"turn_aborted", b"context_compacted", b"user_message", b"error", b"stream_error"}
 _TYPE_AT = re.compile(rb'"type"\s*:\s*"([a-z_]+)"')
+# A timestamp the fast paths may take as it is: printable ASCII, nothing for JSON to unescape. Codex writes RFC 3339;
+# anything else (an escape, a non-ASCII or invalid byte) goes through the full parse, which decodes or counts it.
+_plain = re.compile(rb'[ !#-\[\]-~]*+').fullmatch
 _FILE_NAME = re.compile(r"rollout-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})-([0-9a-fA-F-]{36})\.jsonl$")
 
 
@@ -135,6 +138,10 @@ def _event_type(line: bytes) -> bytes | None:
 def _envelope_type(line: bytes) -> bytes | None:
     m = _TYPE_AT.search(line, 0, 160)
     return m.group(1) if m else None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _int(value: Any) -> int | None:
@@ -327,7 +334,7 @@ def _lines(s: Session, buf: bytes, matches, end: int) -> None:
         if bad is not None:
             s.bad_lines += 1
             continue
-        if window is not None:  # a token_count line in Codex's shape: the `_event` branch, on the numbers alone
+        if window is not None and _plain(ts):  # a token_count line in Codex's shape: `_event`, on the numbers alone
             pending = ts
             if s.start is None:
                 s.start = ts.decode()
@@ -346,7 +353,7 @@ def _lines(s: Session, buf: bytes, matches, end: int) -> None:
             continue
         if pending is not None:
             s.last_time, pending = pending.decode(), None
-        line_end = buf.find(b"\n", m.end(), end)
+        line_end = buf.find(b"\n", m.end() if window is None else line_start, end)  # a token tail may run past it
         _parse(s, buf[line_start:line_end if line_end >= 0 else end])
     if pending is not None:
         s.last_time = pending.decode()
@@ -432,6 +439,8 @@ def _fast_token_count(s: Session, raw: bytes) -> bool:
     if "last_token_usage" not in usage or "total_token_usage" not in usage:
         return False
     m = _TIMESTAMP.match(raw)
+    if m and not _plain(m.group(1)):
+        return False  # bytes JSON would have to decode (escapes, non-ASCII): the full parse reads it
     when = m.group(1).decode() if m else None
     if when:
         s.last_time = when
@@ -483,13 +492,13 @@ def _parse(s: Session, raw: bytes) -> None:
     if s.legacy:
         _legacy(s, obj)
         return
-    if etype == "session_meta":
-        s.id = payload.get("id") or s.id
-        s.cli_version = payload.get("cli_version") or s.cli_version
-        s.provider = payload.get("model_provider") or s.provider
-        s.start = payload.get("timestamp") or s.start
+    if etype == "session_meta":  # only strings: a number or an object in a damaged log must not reach the report
+        s.id = _str(payload.get("id")) or s.id
+        s.cli_version = _str(payload.get("cli_version")) or s.cli_version
+        s.provider = _str(payload.get("model_provider")) or s.provider
+        s.start = _str(payload.get("timestamp")) or s.start
     elif etype == "turn_context":
-        s.model = payload.get("model") or s.model
+        s.model = _str(payload.get("model")) or s.model
     elif etype == "compacted":
         s.compactions += 1
         _current(s, when).compacted = True
@@ -556,8 +565,8 @@ def _legacy(s: Session, obj: dict[str, Any]) -> None:
     """Rollouts from before Sep 2025: a bare header line then bare items, no token counts."""
     s.legacy = True
     if "instructions" in obj or ("id" in obj and "git" in obj):
-        s.id = obj.get("id") or s.id
-        s.start = obj.get("timestamp") or s.start
+        s.id = _str(obj.get("id")) or s.id
+        s.start = _str(obj.get("timestamp")) or s.start
     elif obj.get("type") == "message" and obj.get("role") == "user":
         s.turns.append(Turn(len(s.turns) + 1, None))
 
