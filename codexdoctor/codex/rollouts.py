@@ -292,7 +292,7 @@ _LINE_BODY = (rb'(?:\{"timestamp":"([^"]{0,40}+)",(?:"ordinal":\d++,)?+"type":"(
               rb'event_msg","payload":\{"type":"(' + b"|".join(sorted(WANTED_EVENTS)) + rb'))"' + _TOKEN_TAIL +
               rb'|(?!\{"timestamp":")([^\n\r]))')
 _SCAN = re.compile(rb"\n" + _LINE_BODY)
-if _linescan is not None:  # the compiled prefilter looks for the same names the regex does
+if _linescan is not None:  # the compiled scanner looks for the same names the regex does
     _linescan.wanted(TOP_TYPES, tuple(sorted(WANTED_EVENTS)))
 _COMPACT = b'{"timestamp":"'
 
