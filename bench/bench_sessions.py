@@ -20,7 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-RUNS = 3
+RUNS = 3  # rounds; ccusage runs once a round (seconds a run)
+SHORT_REPEATS = 3  # codexdoctor and grep run this many times a round (a fraction of a second each)
 CCUSAGE_VERSION = "18.0.11"
 HERE = Path(__file__).resolve().parent
 
@@ -92,7 +93,8 @@ def main() -> int:
     peer = ccusage()
     home = tempfile.mkdtemp(prefix="cdx-bench-home-")
     print(f"machine: {platform.machine()} {platform.system()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"median of {RUNS} timed runs per tool and shape, peak PSS from one more sampled run; all in this run")
+          f"{RUNS} interleaved rounds per shape (codexdoctor and grep {SHORT_REPEATS}x a round, ccusage once): medians; "
+          f"peak PSS from one more sampled run; all in this run")
     print(f"{'shape':12} {'files':>6} {'MB':>5} | {'codexdoctor s':>13} {'MB/s':>6} {'PSS MB':>6} | "
           f"{'ccusage s':>9} {'MB/s':>5} {'PSS MB':>6} | {'grep s':>6} | {'x ccusage':>9} {'x grep':>6}")
     for shape in ("typical", "real", "few-huge", "short-lines"):
@@ -103,11 +105,18 @@ def main() -> int:
         our_cmd = [sys.executable, "-m", "codexdoctor", "sessions", "--format", "json", "-o", os.devnull]
         their_cmd = [peer, "session", "--json", "--offline"] if peer else None
         timed(our_cmd, env)  # warm the page cache and the bytecode cache once
-        o = statistics.median(timed(our_cmd, env) for _ in range(RUNS))
-        g = statistics.median(timed(grep_baseline(corpus / "sessions"), env) for _ in range(RUNS))
+        # Interleaved rounds, so that all three see the same machine (it is shared: a busy minute slows a short,
+        # start-up-bound run more than a long one); the short runs are repeated within a round to steady them.
+        ours, greps, theirs = [], [], []
+        for _ in range(RUNS):
+            ours += [timed(our_cmd, env) for _ in range(SHORT_REPEATS)]
+            greps += [timed(grep_baseline(corpus / "sessions"), env) for _ in range(SHORT_REPEATS)]
+            if their_cmd:
+                theirs.append(timed(their_cmd, env))
+        o, g = statistics.median(ours), statistics.median(greps)
         o_pss = measure(our_cmd, env)[1] / 1024
         if their_cmd:
-            c = statistics.median(timed(their_cmd, env) for _ in range(RUNS))
+            c = statistics.median(theirs)
             c_pss = measure(their_cmd, env)[1] / 1024
             peer_cols = f"{c:>9.2f} {size_mb / c:>5.0f} {c_pss:>6.0f} | {g:>6.2f} | {c / o:>8.1f}x"
         else:

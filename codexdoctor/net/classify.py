@@ -8,6 +8,7 @@ OpenRouter, Azure); the markers below come from their real error bodies
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -93,8 +94,9 @@ _REQUEST_RES = (re.compile(r"resulted in ([\d,]+) tokens"), re.compile(r"request
                 re.compile(r'"n_prompt_tokens":\s*(\d+)'), re.compile(r"prompt has ([\d,]+) tokens"))
 
 
+@functools.lru_cache(maxsize=1024)
 def context_numbers(text: str) -> tuple[int | None, int | None]:
-    """(window, request size) as the server counted them, when its context error says so."""
+    """(window, request size) as the server counted them, when its context error says so (cached, as above)."""
     def first(patterns: tuple[re.Pattern[str], ...]) -> int | None:
         for pattern in patterns:
             m = pattern.search(text)
@@ -137,8 +139,11 @@ def embedded_json(text: str) -> Any:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
 def summarize_text(text: str) -> str:
-    """Any error line (Codex's, a log's, a raw body) as one readable line: the JSON body's message if it has one."""
+    """Any error line (Codex's, a log's, a raw body) as one readable line: the JSON body's message if it has one.
+
+    Cached: `sessions` meets the same provider error in session after session (a pure function of the text)."""
     line = strip_decoration(" ".join((text or "").split()) if "\n" not in (text or "") else text.strip().splitlines()[-1])
     body = embedded_json(line)
     if body is not None:
