@@ -43,7 +43,7 @@ def _sessions(corpus: Path, reader) -> list:
     out = []
     for path in rollouts.find_rollouts([corpus], []):
         s = asdict(reader(path, keep_content=True))  # plain data: the two readers have their own classes
-        out.append({k: v for k, v in s.items() if k not in ("lines", "skipped_items", "parsed", "compact")})
+        out.append({k: v for k, v in s.items() if k not in ("lines", "skipped_items", "parsed", "compact", "careful")})
     return out
 
 

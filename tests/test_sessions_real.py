@@ -133,3 +133,53 @@ def test_large_corpus_is_summarised_in_bounded_lists(tmp_path, monkeypatch):
     assert [d["start"][:16] for d in summaries.listed] == [f"2026-11-01T09:{m:02d}" for m in range(25, 30)]
     check = build_check(summaries, [], "x", "/home")
     assert check.facts["count"] == 30 and check.facts["not_listed"] == 30 - len(check.facts["sessions"])
+
+
+def _rewrite(text: str, how: str) -> str:
+    """A real rollout as another writer (or a later Codex) could put the same content down."""
+    import json
+
+    out = []
+    for line in text.splitlines():
+        obj = json.loads(line)
+        if how == "field after timestamp":  # a later Codex adding a field, as 0.171 added "ordinal"
+            obj = {"timestamp": obj["timestamp"], "thread_seq": 7, **{k: v for k, v in obj.items() if k != "timestamp"}}
+        elif how == "field before the payload type":
+            payload = obj.get("payload")
+            if isinstance(payload, dict):
+                obj["payload"] = {"trace_id": "t-1", **payload}
+        elif how == "keys sorted":  # jq -S, json.dumps(sort_keys=True)
+            obj = json.loads(json.dumps(obj, sort_keys=True))
+        elif how == "ascii escapes":
+            out.append(json.dumps(obj, ensure_ascii=True, separators=(",", ":")))
+            continue
+        out.append(json.dumps(obj, separators=(",", ":") if how != "spaced" else (", ", ": "), ensure_ascii=False)
+                   + ("\r" if how == "crlf" else ""))
+    return "\n".join(out) + "\n"
+
+
+_SAME = ("kind", "failed_turn", "peak", "window", "turns", "ended", "server_window", "truncated_at", "error_info",
+         "provider", "model", "cli_version", "start")
+
+
+@pytest.mark.parametrize("scanner", ["compiled", "python"])
+@pytest.mark.parametrize("how", ["field after timestamp", "field before the payload type", "keys sorted", "spaced",
+                                 "ascii escapes", "crlf"])
+def test_the_same_content_written_another_way_reads_the_same(tmp_path, monkeypatch, how, scanner):
+    """Found by rewriting the real rollouts: with a field before "type" (as a later Codex may add one) or its keys
+    sorted, every line looked like one to skip and an overflow read as "no turns". The fast scan now checks that a
+    file is in the field order it relies on, and reads it line by line, by parsed type, when it is not."""
+    from codexdoctor.codex import rollouts
+    from codexdoctor.codex.rollouts import read_session
+
+    if scanner == "python":
+        monkeypatch.setattr(rollouts, "_linescan", None)
+    elif rollouts._linescan is None:
+        pytest.skip("the optional C scanner was not built here")
+    for original in sorted(REAL.rglob("*.jsonl")):
+        copy = tmp_path / how.replace(" ", "-") / original.name
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_text(_rewrite(original.read_text(encoding="utf-8"), how), encoding="utf-8")
+        want, got = classify_session(read_session(original)), classify_session(read_session(copy))
+        assert {k: got[k] for k in _SAME} == {k: want[k] for k in _SAME}, original.name
+        assert want["turns"] > 0

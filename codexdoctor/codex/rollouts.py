@@ -99,6 +99,7 @@ class Session:
     errors: list[str] = field(default_factory=list)  # error texts matched from codex-tui.log
     keep_content: bool = False
     compact: bool = False  # Codex's own one-line-per-item form, read by the fast scan
+    careful: bool = False  # envelopes, but not in the field order the fast scan relies on: read line by line
 
     @property
     def contexts(self) -> list[int]:
@@ -292,6 +293,9 @@ _LINE_BODY = (rb'(?:\{"timestamp":"([^"]{0,40}+)",(?:"ordinal":\d++,)?+"type":"(
               rb'event_msg","payload":\{"type":"(' + b"|".join(sorted(WANTED_EVENTS)) + rb'))"' + _TOKEN_TAIL +
               rb'|(?!\{"timestamp":")([^\n\r]))')
 _SCAN = re.compile(rb"\n" + _LINE_BODY)
+_WANTED_NAME = re.compile(rb'"(?:' + b"|".join((*TOP_TYPES, *sorted(WANTED_EVENTS))) + rb')"')
+_TOP_NAMES = frozenset(t.decode() for t in TOP_TYPES)
+_EVENT_NAMES = frozenset(e.decode() for e in WANTED_EVENTS)
 if _linescan is not None:  # the compiled scanner looks for the same names the regex does
     _linescan.wanted(TOP_TYPES, tuple(sorted(WANTED_EVENTS)))
 _COMPACT = b'{"timestamp":"'
@@ -299,14 +303,16 @@ _COMPACT = b'{"timestamp":"'
 
 def _scan(s: Session, buf: bytes, start: int, end: int) -> None:
     """Complete lines buf[start:end] (start is a line start, end just after a newline)."""
-    if s.parsed == 0 and not s.legacy and not s.compact:
+    if s.parsed == 0 and not s.legacy and not s.compact and not s.careful:
         first_end = buf.find(b"\n", start, end)
+        first = start if buf[start:start + len(_COMPACT)] == _COMPACT else buf.find(b"\n" + _COMPACT, start, end) + 1
         if b'"payload"' not in buf[start:first_end]:
             s.legacy = True  # before Sep 2025: no {timestamp, type, payload} envelope
-        elif buf[start:start + len(_COMPACT)] == _COMPACT or buf.find(b"\n" + _COMPACT, start, end) >= 0:
-            s.compact = True
-    if s.legacy or not (s.compact or buf[start:start + len(_COMPACT)] == _COMPACT
-                        or buf.find(b"\n" + _COMPACT, start, end) >= 0):
+        elif first > 0 or buf[start:start + len(_COMPACT)] == _COMPACT:
+            s.compact = _in_scan_order(buf, first, end)
+            s.careful = not s.compact
+    if s.legacy or s.careful or not (s.compact or buf[start:start + len(_COMPACT)] == _COMPACT
+                                     or buf.find(b"\n" + _COMPACT, start, end) >= 0):
         for raw in buf[start:end].splitlines():  # legacy, or not Codex's compact form (re-serialised): line by line
             if raw.strip():
                 (_consume if s.legacy else _consume_enveloped)(s, raw)
@@ -325,6 +331,23 @@ def _scan(s: Session, buf: bytes, start: int, end: int) -> None:
     if first is not None:
         _lines(s, head, ((first, 1),), len(head))
     _lines(s, buf, ((m, m.start() + 1) for m in _SCAN.finditer(buf, first_end - 1, end)), end)
+
+
+# The field order the fast scan relies on, which Codex (serde) writes: timestamp, ordinal (0.171), type, and for
+# event_msg a payload whose first field is its type. A Codex that adds a field before them (as 0.171 added
+# "ordinal") must not make every line look like one we skip: such a file is read line by line instead.
+_SCAN_ORDER = re.compile(rb'\{"timestamp":"[^"]{0,40}+",(?:"ordinal":\d++,)?+"type":"')
+_EVENT_ORDER = b'"type":"event_msg",'
+_PAYLOAD_TYPE = b'"payload":{"type":"'
+
+
+def _in_scan_order(buf: bytes, first: int, end: int) -> bool:
+    """Is this file's first envelope (at `first`), and its first event, in the order `_SCAN` expects?"""
+    if _SCAN_ORDER.match(buf, first, end) is None:
+        return False
+    event = buf.find(_EVENT_ORDER, first, end)
+    after = event + len(_EVENT_ORDER)
+    return event < 0 or buf[after:after + len(_PAYLOAD_TYPE)] == _PAYLOAD_TYPE  # a slice: buf may be an mmap
 
 
 def _lines(s: Session, buf: bytes, matches, end: int) -> None:
@@ -409,14 +432,24 @@ def _current(s: Session, when: str | None) -> Turn:
 
 
 def _consume_enveloped(s: Session, raw: bytes) -> None:
-    kind = _envelope_type(raw)
-    if kind is None:
-        s.bad_lines += 1
-    elif kind not in (b"session_meta", b"turn_context", b"compacted", b"event_msg") or (
-            kind == b"event_msg" and _event_type(raw) not in WANTED_EVENTS):
-        s.skipped_items += 1
+    """A line of a log that is not in Codex's compact form (re-serialised: other spacing, other key order, keys
+    sorted): whether it is one we need is read from the parsed line, not from where its keys stand."""
+    if _WANTED_NAME.search(raw) is None:  # no wanted type name anywhere: not a line we need
+        if _envelope_type(raw) is None:
+            s.bad_lines += 1
+        else:
+            s.skipped_items += 1
+        return
+    obj = _object(s, raw)
+    if obj is None:
+        return
+    kind, payload = obj.get("type"), obj.get("payload")
+    event = payload.get("type") if isinstance(payload, dict) else None
+    if kind in _TOP_NAMES or (kind == "event_msg" and event in _EVENT_NAMES):
+        s.parsed += 1
+        _take(s, obj)
     else:
-        _parse(s, raw)
+        s.skipped_items += 1
 
 
 def _consume(s: Session, raw: bytes) -> None:
@@ -474,15 +507,27 @@ _TOKEN_COUNT_MARK = b'"payload":{"type":"token_count","info":{'
 def _parse(s: Session, raw: bytes) -> None:
     if raw.find(_TOKEN_COUNT_MARK, 0, 200) >= 0 and _fast_token_count(s, raw):  # within the first 200 bytes, no copy
         return
+    obj = _object(s, raw)
+    if obj is not None:
+        s.parsed += 1
+        _take(s, obj)
+
+
+def _object(s: Session, raw: bytes) -> dict[str, Any] | None:
+    """The line as a JSON object, or None (counted as unreadable)."""
     try:
         obj = _loads(s, raw)
     except (ValueError, RecursionError):  # a nesting bomb is one more unreadable line, not a crash
         s.bad_lines += 1
-        return
+        return None
     if not isinstance(obj, dict):
         s.bad_lines += 1
-        return
-    s.parsed += 1
+        return None
+    return obj
+
+
+def _take(s: Session, obj: dict[str, Any]) -> None:
+    """What one parsed line tells about the session."""
     when = obj.get("timestamp") if isinstance(obj.get("timestamp"), str) else None
     if when:
         s.last_time = when
