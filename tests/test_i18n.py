@@ -1,6 +1,7 @@
 """Both languages for every user-facing text; codes and field values stay language-neutral."""
 
 import json
+import re
 import string
 from pathlib import Path
 
@@ -49,10 +50,17 @@ def test_docs_rules_zh_is_current():
     assert (ROOT / "docs" / "rules.zh.md").read_text(encoding="utf-8") == rules_markdown("zh")
 
 
+_NOT_WORDS = re.compile(r"`[^`]*`|https?://\S+|[~/.$][\w./~-]*|\b[\w.-]*[\d_][\w.-]*\b|\([^()]*\)")
+_ENGLISH_RUN = re.compile(r"[A-Za-z]+(?: [A-Za-z]+){2,}")
+
+
 def assert_translatable(report):
     texts = [c.summary for c in report.checks] + list(report.notes) + [report.verdict_reason]
     missing = [t for t in texts if translate(t, "zh") is None]
     assert not missing, f"no Chinese for: {missing}"
+    # and no English phrase left inside a translation (a nested summary the pattern passed through as it was)
+    leftover = [z for t in texts if (z := translate(t, "zh")) and _ENGLISH_RUN.search(_NOT_WORDS.sub(" ", z))]
+    assert not leftover, f"English left in: {leftover}"
 
 
 SCENARIOS = {
@@ -179,3 +187,27 @@ def test_table_values_in_chinese(home):
     zh_words = {zh for _, zh in TABLE_WORDS.values()} | {"-"}
     assert rows and all(r[8] in zh_words and r[9] in zh_words for r in rows), rows
     assert any(r[8] == "上下文溢出" for r in rows) and any(r[9] == "上下文" for r in rows)
+
+
+def test_no_phrase_is_taken_by_an_earlier_pattern():
+    """First match wins: "config could not be parsed" was taken by "(.+) parsed" and read in Chinese as
+    "config could not be 解析成功" (parsed successfully), the opposite of what it says. Each pattern's own sample
+    (its groups filled in) must reach it, not an earlier one."""
+    from codexdoctor.i18n import _PATTERNS_ZH
+
+    fills = [(r"(.+?)", "some thing"), (r"(.+)", "some thing"), (r"(\S+)", "thing"), (r"([\d,]+)", "1,234"),
+             (r"(\d+)", "12"), (r"(\w+)", "word"), (r"([a-z_]+)", "word_x"), (r"(\S*)", "thing"), (r".*", "")]
+    compiled = [re.compile(f"^{p}$", re.S) for p, _ in _PATTERNS_ZH]
+    shadowed, checked = [], 0
+    for i, (pattern, _) in enumerate(_PATTERNS_ZH):
+        sample = pattern
+        for group, text in fills:
+            sample = sample.replace(group, text)
+        sample = re.sub(r"\\(.)", r"\1", sample).replace("(?:", "").replace(")?", "").replace("?", "")
+        if not compiled[i].match(sample):
+            continue  # a pattern this simple filling cannot instantiate
+        checked += 1
+        first = next(j for j, c in enumerate(compiled) if c.match(sample))
+        if first != i:
+            shadowed.append((pattern, _PATTERNS_ZH[first][0]))
+    assert checked > 100 and not shadowed, shadowed

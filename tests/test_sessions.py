@@ -95,8 +95,20 @@ def test_symlink_loop_does_not_hang(tmp_path):
     root = tmp_path / "sessions"
     overflowed(root)
     (root / "2026" / "loop").symlink_to(root)
-    sessions, _ = load([root], Selection(), None)
-    assert len(sessions) == 1
+    sessions, problems = load([root], Selection(), None)
+    assert len(sessions) == 1 and problems == []
+
+
+def test_a_linked_folder_is_followed_once(tmp_path):
+    """Sessions moved to another disk and linked back were skipped without a word ("no session logs found")."""
+    elsewhere = tmp_path / "disk2" / "2026"
+    overflowed(tmp_path / "disk2")
+    root = tmp_path / "sessions"
+    root.mkdir()
+    (root / "2026").symlink_to(elsewhere)
+    (root / "again").symlink_to(elsewhere)  # the same folder twice: read once
+    sessions, problems = load([root], Selection(), None)
+    assert len(sessions) == 1 and problems == [] and sessions[0].turns
 
 
 def test_breakpoints_cluster_means_context(tmp_path):

@@ -617,8 +617,12 @@ def _legacy(s: Session, obj: dict[str, Any]) -> None:
 
 
 def iter_rollouts(roots: Iterable[Path], problems: list[str]) -> Iterator[Path]:
-    """Every rollout-*.jsonl below the roots, streamed (a folder of a million files is never listed at once);
-    files are taken as given; symlinked folders are not followed, so loops cannot hang it."""
+    """Every rollout-*.jsonl below the roots, streamed (a folder of a million files is never listed at once).
+
+    Files are taken as given. A linked folder is followed (sessions moved to another disk and linked back must
+    not go missing), but each folder is read once, by its device and inode: a link loop, or a link to a folder
+    read elsewhere, adds nothing and cannot hang it."""
+    seen: set[tuple[int, int]] = set()
     for root in roots:
         if root.is_file():
             yield root
@@ -631,11 +635,15 @@ def iter_rollouts(roots: Iterable[Path], problems: list[str]) -> Iterator[Path]:
         while stack:
             folder = stack.pop()
             try:
+                info = os.stat(folder)
+                if (info.st_dev, info.st_ino) in seen:
+                    continue
+                seen.add((info.st_dev, info.st_ino))
                 with os.scandir(folder) as entries:
                     subfolders = []
                     for entry in entries:
                         try:
-                            if entry.is_dir(follow_symlinks=False):
+                            if entry.is_dir():  # a linked folder too: `seen` stops loops
                                 subfolders.append(entry.path)
                             elif entry.name.endswith(".jsonl") and entry.name != "history.jsonl":
                                 yield Path(entry.path)

@@ -114,8 +114,9 @@ def check_title(check_id: str, title: str, lang: str) -> str:
 _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"((?:~|/|https?://)\S*)", "{1}"),  # a bare path or URL is the same in every language
     # cfg
+    (r"Codex home is unusable", "Codex 主目录不可用"),  # the specific phrases before the patterns that would take them
+    (r"config could not be parsed", "配置无法解析"),
     (r"(.+) is unusable", "{1} 不可用"),
-    (r"Codex home is unusable", "Codex 主目录不可用"),
     (r"(.+) cannot be read", "{1} 无法读取"),
     (r"(.+) does not exist", "{1} 不存在"),
     (r"(.+) parsed", "{1} 解析成功"),
@@ -123,7 +124,6 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"profile `(.+)` not found", "找不到 profile `{1}`"),
     (r"profile `(.+)` holds ignored keys", "profile `{1}` 中有会被忽略的键"),
     (r"profile `(.+)`", "profile `{1}`"),
-    (r"config could not be parsed", "配置无法解析"),
     (r"config unusable", "配置不可用"),
     (r"no table \[model_providers\.(.+)\]", "没有 [model_providers.{1}] 表"),
     (r"(\S+) \(built-in\)", "{1}（内置）"),
@@ -248,7 +248,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
      "{1} 个失败会话属于 `{2}` 类，{3} 个属于 `{4}` 类；最近一次失败（{5}）是 `{6}` 类：{7}"),
     (r"a check crashed: (.+)", "有检查项崩溃：{1}"),
     (r"a check failed without a known diagnosis: (.+)", "有检查项失败但没有已知诊断：{1}"),
-    (r"nothing could be checked: (.+)", "没有可检查的内容：{1}"),
+    (r"nothing could be checked: (.+)", "没有可检查的内容：{1~}"),
     (r"static checks found no error; live checks were skipped \(--offline\), so the channel itself is untested",
      "静态检查没有发现错误；在线检查已跳过（--offline），通道本身未经测试"),
     (r"static checks found no error; live checks were skipped \(see the note\), so the channel itself is untested",
