@@ -127,15 +127,6 @@ class Session:
         return "never completed"
 
 
-def _event_type(line: bytes) -> bytes | None:
-    """The payload type of an event_msg line, read from the raw bytes."""
-    idx = line.find(b'"payload"')
-    if idx < 0:
-        return None
-    m = _TYPE_AT.search(line, idx, idx + 200)
-    return m.group(1) if m else None
-
-
 def _envelope_type(line: bytes) -> bytes | None:
     m = _TYPE_AT.search(line, 0, 160)
     return m.group(1) if m else None
@@ -359,20 +350,8 @@ def _lines(s: Session, buf: bytes, matches, end: int) -> None:
             continue
         if window is not None and _plain(ts):  # a token_count line in Codex's shape: `_event`, on the numbers alone
             pending = ts
-            if s.start is None:
-                s.start = ts.decode()
-            s.parsed += 1
-            w = int(window) if window != b"null" else None
-            s.window = w or s.window
-            turn = s.turns[-1] if s.turns else _current(s, ts.decode())
-            if s.window and int(t_total) == s.window and not (int(t_in) or int(t_cached) or int(t_out) or int(t_reason)):
-                turn.overflow_signature = True  # Codex marks a full window this way when the provider rejects it
-                continue
-            ctx = int(l_in)
-            if turn.context is None or ctx > turn.context:
-                turn.context = ctx
-            turn.cached = int(l_cached)
-            turn.output = int(l_out)
+            _token(s, ts, int(t_in), int(t_cached), int(t_out), int(t_reason), int(t_total), int(l_in), int(l_cached),
+                   int(l_out), int(window) if window != b"null" else None)
             continue
         if pending is not None:
             s.last_time, pending = pending.decode(), None
@@ -382,11 +361,30 @@ def _lines(s: Session, buf: bytes, matches, end: int) -> None:
         s.last_time = pending.decode()
 
 
+def _token(s: Session, ts: bytes, t_in: int, t_cached: int, t_out: int, t_reason: int, t_total: int, l_in: int,
+           l_cached: int, l_out: int, window: int | None) -> None:
+    """The `token_count` branch of `_event`, from the numbers the scan cut out of the line (no JSON parse)."""
+    if s.start is None:
+        s.start = ts.decode()
+    s.parsed += 1
+    s.window = window or s.window
+    turn = s.turns[-1] if s.turns else _current(s, ts.decode())
+    if s.window and t_total == s.window and not (t_in or t_cached or t_out or t_reason):
+        turn.overflow_signature = True  # Codex marks a full window this way when the provider rejects it
+        return
+    if turn.context is None or l_in > turn.context:
+        turn.context = l_in
+    turn.cached = l_cached
+    turn.output = l_out
+
+
 def _items(s: Session, buf: bytes, items: list, end: int) -> None:
     """`_lines` for what the compiled scanner hands over: the same steps, without a regex match per line."""
     pending = None
     for item in items:
-        if type(item) is tuple:  # a token_count line in Codex's shape: as in `_lines`
+        if type(item) is tuple:  # a token_count line in Codex's shape, its numbers read by the scanner
+            # `_token`, inlined: a call per line cost 10% of the whole read of a typical log. The two are held
+            # equal by tests/test_reader_equivalence.py (this path against the regex path, on every corpus).
             ts, t_in, t_cached, t_out, t_reason, t_total, l_in, l_cached, l_out, window = item
             pending = ts
             if s.start is None:
@@ -395,7 +393,7 @@ def _items(s: Session, buf: bytes, items: list, end: int) -> None:
             s.window = window or s.window
             turn = s.turns[-1] if s.turns else _current(s, ts.decode())
             if s.window and t_total == s.window and not (t_in or t_cached or t_out or t_reason):
-                turn.overflow_signature = True  # Codex marks a full window this way when the provider rejects it
+                turn.overflow_signature = True
                 continue
             if turn.context is None or l_in > turn.context:
                 turn.context = l_in
