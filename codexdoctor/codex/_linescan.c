@@ -28,7 +28,7 @@ static const char EVENT[] = "event_msg\",\"payload\":{\"type\":\"";
 
 /* `name"` at p, for one of the names: the length of `name"`, 0 for none */
 static size_t one_of(const char *p, const char *end, char names[][MAX_NAME + 1], const size_t *lens,
-                  const uint32_t *first) {
+                     const uint32_t *first) {
     if (p >= end) return 0;
     uint32_t candidates = first[(unsigned char)*p];
     for (int i = 0; candidates; i++, candidates >>= 1) {
@@ -44,6 +44,7 @@ static int store(PyObject *seq, char names[][MAX_NAME + 1], size_t *lens, int *c
     if (!fast) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     if (n > MAX_NAMES) { Py_DECREF(fast); PyErr_SetString(PyExc_ValueError, "too many names"); return -1; }
+    *count = 0;  /* a failure below leaves no names rather than half of them */
     memset(first, 0, 256 * sizeof(uint32_t));
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(fast, i);

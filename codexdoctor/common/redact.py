@@ -142,9 +142,9 @@ def redact_keylike(text: str) -> str:
     sessions report. But a match either begins with "Bearer" or is a run of 11 or more of [A-Za-z0-9_-] that
     starts where `\b` holds: at the run's first character, or right after a `-` inside it (`-` is the only run
     character that is not a word character), and only where a key prefix or 32 characters without a `-` follow.
-    Those positions are found with C-speed byte operations on a mask of the
-    text (one byte per character: non-ASCII becomes `?`, so offsets are the text's), and the pattern is tried at each
-    of them in order, on the real text, exactly as `sub` would there; every other position cannot match."""
+    Those positions are found with C-speed byte operations on a mask of the text (one byte per character: non-ASCII
+    becomes `?`, so offsets are the text's), and the pattern is tried at each of them in order, on the real text,
+    exactly as `sub` would there; every other position cannot match."""
     if len(text) < _SMALL_TEXT:
         return _KEYLIKE.sub(_mask_keylike, text)
     starts: list[int] = []
