@@ -136,3 +136,18 @@ def test_file_option_and_fifo_refused(home, run, tmp_path):
     os.mkfifo(fifo)
     rc, out, err = run("diagnose-error", "--file", str(fifo))
     assert rc == 2 and "not a regular file" in out + err
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_new_api_no_channel_is_the_model_not_an_outage(home, lang):
+    """one-api / new-api answer 503 "当前分组 X 下对于模型 Y 无可用渠道" (middleware/distributor.go): it was read as a
+    provider outage (API005: wait and retry). It is the gateway saying no channel serves that model for the key's
+    group, so the finding is MODEL001 with the two ways out; and the remedy names the config file, not "default",
+    when the model is Codex's default."""
+    paste = ("ERROR: unexpected status 503 Service Unavailable: 当前分组 default 下对于模型 gpt-5-codex 无可用渠道 "
+             "(request id: 20261201093011123), url: https://api.example.cn/v1/responses")
+    report = diagnose(home, paste, lang)
+    assert report.verdict.value == "channel" and [f.code for f in report.findings] == ["MODEL001"]
+    remedy = " ".join(report.findings[0].remedy)
+    assert "~/.codex/config.toml" in remedy and " default;" not in remedy and "在 default 中" not in remedy
+    assert ("ask the gateway's admin" in remedy) if lang == "en" else ("联系网关管理员" in remedy)

@@ -398,6 +398,7 @@ class LiveRun:
             "model": model, "open_without_key": bool(open_entries), "match": None, "closest": [],
             "canary_ran": canary_kind is not None, "canary_kind": canary_kind.kind if canary_kind else None,
             "url": catalog.url, "user_config": self._user_config(), "model_origin": self.ctx.resolution.model_origin,
+            "model_where": self._model_where(),
         }
         evidence = [catalog.line(), "without key: " + open_catalog.line()]
         if not entries:
@@ -434,6 +435,7 @@ class LiveRun:
             "max_gap_ms": s.max_gap_ms if s else None, "terminal": (s.terminal or s.cut) if s else None,
             "sent_key": canary.sent_key, "env_key": self.ctx.provider.env_key if isinstance(self.ctx.provider.env_key, str) else None,
             "user_config": self._user_config(), "model_origin": self.ctx.resolution.model_origin,
+            "model_where": self._model_where(),
             "base_url_where": self.ctx.resolution.provider_field_origin("base_url"),
             "usage": dict(s.usage) if s and s.usage else None, "location": canary.location,
             "key_fp": fingerprint(key) if (key := self.ctx.key_value()) else None,
@@ -576,6 +578,12 @@ class LiveRun:
     def _user_config(self) -> str:
         layer = self.ctx.resolution.user_layer
         return layer.label if layer else "~/.codex/config.toml"
+
+    def _model_where(self) -> str:
+        """Where a remedy tells the user to set `model`: where it is set now, or their config file when it is
+        Codex's default (the origin "default" is not a place to write to)."""
+        origin = self.ctx.resolution.model_origin
+        return self._user_config() if origin == "default" else origin
 
 
 MATCH_WORDS = {"exact": "listed", "whitespace": "listed without its stray whitespace",

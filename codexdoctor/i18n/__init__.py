@@ -285,6 +285,8 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"Azure deployment not found", "找不到 Azure 部署"),
     (r"the request exceeds the model's context window", "请求超出了模型的上下文窗口"),
     (r"the provider does not serve this model ID", "提供方不提供这个模型 ID"),
+    (r"the gateway has no channel serving this model for the key's group \((\d+)\)",
+     "网关在这个密钥所属的分组下没有提供该模型的渠道（{1}）"),
     (r"LiteLLM without a database answers a bad key with 400 'No connected db\.'", "没有数据库的 LiteLLM 对错误密钥返回 400 'No connected db.'"),
     (r"nothing at this path \((\d+)\) - an HTML page", "这个路径下没有内容（{1}）——返回的是 HTML 页面"),
     (r"nothing at this path \((\d+)\)", "这个路径下没有内容（{1}）"),

@@ -27,6 +27,9 @@ MODEL_MARKERS = ("model_not_found", "does not exist", "try pulling it first", "i
                  "unknown model", "model not found", "is not a valid model", "not a valid model id", "model_not_supported",
                  "no endpoints found for", "unsupported model", "not supported model", "no available channel for model",
                  "模型不存在", "无可用渠道")
+# one-api / new-api and their forks answer 503 when no channel serves the model for the key's group: a reply of the
+# gateway's own, the same for a mistyped model ID and for one whose channels are all disabled, never an outage to wait out.
+NO_CHANNEL_MARKERS = ("无可用渠道", "no available channel")
 NO_KEY_MARKERS = ("didn't provide an api key", "no api key", "missing api key", "missing authentication",
                   "authorization header is missing", "missing bearer", "no auth credentials found", "api key is required",
                   "未提供令牌", "未提供 api key")
@@ -211,6 +214,8 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
         if _has(blob, QUOTA_MARKERS):
             return Classified("quota", "quota exhausted (not transient: waiting will not help)", msg)
         return Classified("rate_limited", "rate limited (transient)", msg)
+    if status >= 500 and _has(blob, NO_CHANNEL_MARKERS):
+        return Classified("model_not_found", f"the gateway has no channel serving this model for the key's group ({status})", msg)
     if status >= 500:
         return Classified("server_error", f"the provider or a proxy in front of it failed ({status})"
                           + (": an HTML error page" if ex.is_html else ""), msg)

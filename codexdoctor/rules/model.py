@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from codexdoctor.net.classify import NO_CHANNEL_MARKERS
 from codexdoctor.rules.base import CHANNEL, E, I, W, Loc, Rule, once
 
 
@@ -17,16 +18,26 @@ _REMEMBERED_SUFFIX = re.compile(r"[-_@.:](?:\d{4}-?\d{2}-?\d{2}|\d{4,}|latest|pr
 def _model_id_step(f: Mapping[str, Any]) -> Loc:
     """The catalog holds the configured ID minus a remembered date suffix: name the ID to set, ready to copy."""
     model = str(f.get("model") or "")
+    where = f.get("model_where") or f.get("model_origin")
     for cand in f.get("catalog_closest") or []:
         if model.startswith(cand) and _REMEMBERED_SUFFIX.fullmatch(model[len(cand):]):
             return Loc(f"The catalog lists \"{cand}\" without the suffix \"{model[len(cand):]}\": in "
-                       f"{f.get('model_origin')}, set model = \"{cand}\"",
-                       f"模型列表里是不带后缀 \"{model[len(cand):]}\" 的 \"{cand}\"：在 {f.get('model_origin')} 中设置 "
+                       f"{where}, set model = \"{cand}\"",
+                       f"模型列表里是不带后缀 \"{model[len(cand):]}\" 的 \"{cand}\"：在 {where} 中设置 "
                        f"model = \"{cand}\"")
+    message = str(f.get("message") or "").lower()
+    if any(m in message for m in NO_CHANNEL_MARKERS):  # one-api / new-api: no channel for this model in the key's group
+        return Loc(f"The gateway has no channel for model = \"{model}\" in your key's group. If the model is not in its "
+                   f"list (GET <base_url>/models), set an ID from that list in {where}; if it is, its "
+                   "channels are disabled or your group may not use it: ask the gateway's admin, or use a key of a group "
+                   "that has it.",
+                   f"网关在你的密钥所属分组下没有模型 \"{model}\" 的渠道。如果该模型不在它的列表里（GET <base_url>/models），"
+                   f"请在 {where} 中改用列表里的 ID；如果在列表里，说明它的渠道已被禁用，或你的分组无权使用："
+                   "请联系网关管理员，或改用有该模型的分组的密钥。")
     return Loc("Copy the exact ID from the provider's model list (GET <base_url>/models or its console), without a "
-               f"remembered date suffix, and set model = \"<id>\" in {f.get('model_origin')}.",
+               f"remembered date suffix, and set model = \"<id>\" in {where}.",
                "从提供方的模型列表（GET <base_url>/models 或控制台）复制准确的 ID，不要凭记忆加日期后缀，然后在 "
-               f"{f.get('model_origin')} 中设置 model = \"<id>\"。")
+               f"{where} 中设置 model = \"<id>\"。")
 
 
 RULES: tuple[Rule, ...] = (
@@ -41,14 +52,14 @@ RULES: tuple[Rule, ...] = (
     Rule("MODEL002", "model-id-case-or-whitespace", "api.catalog", E, CHANNEL,
          "Model ID differs only in case or spaces",
          "model = \"{model}\" is in the catalog as \"{closest_first}\" ({match} mismatch), and the provider did not accept it.",
-         ("Set model = \"{closest_first}\" in {model_origin}.",),
+         ("Set model = \"{closest_first}\" in {model_where}.",),
          lambda f: [{"closest_first": f["closest"][0], "match": Loc(f["match"], "大小写" if f["match"] == "case" else "空格")}]
          if f.get("match") in ("case", "whitespace") and f.get("closest")
          and f.get("canary_kind") != "ok" else []),
     Rule("MODEL003", "azure-deployment-not-found", "api.canary", E, CHANNEL,
          "Azure deployment not found",
          "Azure answered DeploymentNotFound for model = \"{model}\": on Azure, `model` must be the deployment name, not the model name.",
-         ("Set model to your deployment's name from the Azure portal (Deployments), in {model_origin}.",),
+         ("Set model to your deployment's name from the Azure portal (Deployments), in {model_where}.",),
          once(lambda f: f["kind"] == "deployment_not_found")),
     Rule("MODEL004", "model-absent-from-catalog", "api.catalog", I, CHANNEL,
          "Model not listed, but it works",
@@ -58,7 +69,7 @@ RULES: tuple[Rule, ...] = (
     Rule("MODEL005", "model-missing-unverified", "api.catalog", W, CHANNEL,
          "Model not in the catalog",
          "model = \"{model}\" is not among the {count} models the provider lists. {closest_text}",
-         ("Copy the exact ID from the catalog into {model_origin}, or run without --no-canary to test it.",),
+         ("Copy the exact ID from the catalog into {model_where}, or run without --no-canary to test it.",),
          lambda f: [{"closest_text": Loc("Closest: " + ", ".join(f["closest"]) + ".", "最接近的：" + "、".join(f["closest"]) + "。")
                      if f.get("closest") else ""}]
          if f.get("match") == "missing" and not f.get("canary_ran") else []),
@@ -71,14 +82,14 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                   "检查 wire_api：有些网关列出了模型，却只在其中一种接口上提供它。")),
     "MODEL002": ("模型 ID 只差大小写或空格",
                  "model = \"{model}\" 在模型列表中是 \"{closest_first}\"（{match}不一致），提供方不接受现在的写法。",
-                 ("在 {model_origin} 中设置 model = \"{closest_first}\"。",)),
+                 ("在 {model_where} 中设置 model = \"{closest_first}\"。",)),
     "MODEL003": ("找不到 Azure 部署",
                  "Azure 对 model = \"{model}\" 返回 DeploymentNotFound：在 Azure 上，`model` 必须填部署名，而不是模型名。",
-                 ("在 {model_origin} 中把 model 设为 Azure 门户（部署）里你的部署名称。",)),
+                 ("在 {model_where} 中把 model 设为 Azure 门户（部署）里你的部署名称。",)),
     "MODEL004": ("模型不在列表中，但可以使用",
                  "model = \"{model}\" 不在模型列表中（共 {count} 个模型），但探测请求成功了（可能是别名，或者服务端只提供一个模型、不看名字）。",
                  ("无需处理；如果提供方文档给出了准确 ID，优先使用它。",)),
     "MODEL005": ("模型不在列表中",
                  "model = \"{model}\" 不在提供方列出的 {count} 个模型之中。{closest_text}",
-                 ("从列表中复制准确的 ID 到 {model_origin}，或去掉 --no-canary 实测一下。",)),
+                 ("从列表中复制准确的 ID 到 {model_where}，或去掉 --no-canary 实测一下。",)),
 }
