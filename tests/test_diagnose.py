@@ -151,3 +151,19 @@ def test_new_api_no_channel_is_the_model_not_an_outage(home, lang):
     remedy = " ".join(report.findings[0].remedy)
     assert "~/.codex/config.toml" in remedy and " default;" not in remedy and "在 default 中" not in remedy
     assert ("ask the gateway's admin" in remedy) if lang == "en" else ("联系网关管理员" in remedy)
+
+
+@pytest.mark.parametrize("body,window", [
+    ('{"error":{"message":"Invalid request: Your request exceeded model token limit: 262144 (requested: 291351)",'
+     '"type":"invalid_request_error"}}', 262144),  # Moonshot Kimi
+    ('{"error":{"message":"<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 30720]",'
+     '"type":"invalid_request_error","code":"invalid_parameter_error"}}', 30720),  # Alibaba DashScope
+    ('{"error":{"message":"invalid params, context window exceeds limit (2013)"}}', None),  # MiniMax
+    ('{"error":{"code":"1261","message":"Prompt exceeds max length","type":"model_context_window_exceeded"}}', None),  # z.ai
+])
+def test_chinese_providers_overflow_is_context(home, body, window):
+    """These overflows were read as a generic 400 (API010: the channel); each provider names the overflow its own way.
+    Where the body states the window, it is the number the report gives."""
+    report = diagnose(home, f"ERROR: unexpected status 400 Bad Request: {body}, url: https://api.example.cn/v1/responses")
+    assert report.verdict.value == "context" and report.findings[0].code == "CTX021", report.findings
+    assert report.checks[0].facts.get("server_window") == window

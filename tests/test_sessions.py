@@ -242,3 +242,17 @@ def test_local_median_and_mean_are_the_standard_librarys(values):
     assert _median(values) == statistics.median(values)
     assert type(_median(values)) is type(statistics.median(values))
     assert _fmean(iter(values)) == statistics.fmean(values)
+
+
+def test_a_kimi_overflow_in_a_log_is_context_with_its_window(tmp_path):
+    """Moonshot's "exceeded model token limit: N (requested: M)" was read as a channel error; it is the context,
+    and N is the window to configure."""
+    w = RolloutWriter(tmp_path / "s", window=258400)  # Codex assumed its default window; the model holds 131,072
+    for size in (20000, 70000, 125000):
+        w.turn(size)
+    w.turn(0, error='unexpected status 400 Bad Request: {"error":{"message":"Invalid request: Your request exceeded model '
+                    'token limit: 131072 (requested: 140210)","type":"invalid_request_error"}}',
+           error_info={"http_connection_failed": {"http_status_code": 400}})
+    session = read_session(w.close())
+    d = classify_session(session)
+    assert d["kind"] == "context" and d["server_window"] == 131072 and d["real_window"] == 131072

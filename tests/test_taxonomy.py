@@ -87,6 +87,14 @@ CASES = {
         ("vllm", 400, "application/json", j({"object": "error", "message": "This model's maximum context length is 8192 tokens. However, your request has 9000 input tokens. (parameter=input_tokens, value=9000)", "type": "BadRequestError", "param": None, "code": 400})),
         ("llamacpp", 400, "application/json", j({"error": {"code": 400, "message": "the request exceeds the available context size, try increasing it", "type": "exceed_context_size_error", "n_prompt_tokens": 4454, "n_ctx": 4096}})),
         ("litellm", 400, "application/json", j({"error": {"message": "litellm.ContextWindowExceededError: ContextWindowExceededError: This model's maximum context length is 8192 tokens.", "type": None, "param": None, "code": "400"}})),
+        # Providers Chinese developers put behind Codex (docs/provider-errors.md): each names the overflow its own way
+        ("kimi", 400, "application/json", j({"error": {"message": "Invalid request: Your request exceeded model token limit: 262144 (requested: 291351)", "type": "invalid_request_error"}})),
+        ("minimax", 400, "application/json", j({"error": {"message": "invalid params, context window exceeds limit (2013)", "type": "invalid_request_error"}})),
+        ("dashscope", 400, "application/json", j({"error": {"message": "<400> InternalError.Algo.InvalidParameter: Range of input length should be [1, 30720]", "type": "invalid_request_error", "code": "invalid_parameter_error"}})),
+        ("zai", 400, "application/json", j({"error": {"code": "1261", "message": "Prompt exceeds max length", "type": "model_context_window_exceeded"}})),
+        ("lmstudio", 400, "application/json", j({"error": "The number of tokens to keep from the initial prompt is greater than the context length. Try to load the model with a larger context length."})),
+        ("gemini", 400, "application/json", j([{"error": {"code": 400, "message": "The input token count (1196265) exceeds the maximum number of tokens allowed (1048575).", "status": "INVALID_ARGUMENT"}}])),
+        ("xai", 400, "application/json", j({"code": "Client specified an invalid argument", "error": "This model's maximum prompt length is 131072 but the request contains 537812 tokens."})),
     ],
     "rate_limited": [
         ("openai", 429, "application/json", j({"error": {"message": "Rate limit reached for gpt-5 in organization org-x on tokens per min (TPM): Limit 30000, Used 29000.", "type": "tokens", "param": None, "code": "rate_limit_exceeded"}})),

@@ -22,7 +22,19 @@ CONTEXT_MARKERS = ("context_length_exceeded", "maximum context length", "exceed_
                    "exceeds the available context size", "prompt is too long", "input is too long",
                    "reduce the length of the messages", "too many tokens", "context_length",
                    # Ollama: "prompt too long; exceeded max context length by N tokens"
-                   "prompt too long", "max context length", "context length exceeded")
+                   "prompt too long", "max context length", "context length exceeded",
+                   # Providers Chinese developers put behind Codex, and local servers (docs/provider-errors.md):
+                   "exceeded model token limit",  # Moonshot Kimi: "…exceeded model token limit: 262144 (requested: N)"
+                   "context window exceeds limit",  # MiniMax: "invalid params, context window exceeds limit"
+                   "model_context_window_exceeded",  # Zhipu z.ai
+                   "range of input length should be",  # Alibaba DashScope (Qwen): "…should be [1, 30720]"
+                   "greater than the context length",  # LM Studio
+                   "maximum model length is",  # vLLM, older wording
+                   "configured context size is",  # "prompt has N tokens, but the configured context size is M tokens"
+                   "prompt token count of",  # GitHub Copilot: "prompt token count of N exceeds the limit of M"
+                   "input token count",  # Google Gemini: "The input token count (N) exceeds the maximum number of tokens…"
+                   "maximum prompt length is",  # xAI: "This model's maximum prompt length is N but the request contains M"
+                   "输入长度超过", "上下文长度超", "超出最大长度", "超过最大长度", "prompt 超长")
 MODEL_MARKERS = ("model_not_found", "does not exist", "try pulling it first", "invalid model name", "no such model",
                  "unknown model", "model not found", "is not a valid model", "not a valid model id", "model_not_supported",
                  "no endpoints found for", "unsupported model", "not supported model", "no available channel for model",
@@ -90,16 +102,24 @@ def summarize(message: str, limit: int = MESSAGE_CHARS) -> str:
 
 # How each server family states the window and the request size in its overflow error (codex-facts §5, §10).
 _WINDOW_RES = (re.compile(r"maximum context length is ([\d,]+)"), re.compile(r"available context size \(([\d,]+) tokens\)"),
-               re.compile(r"context window of ([\d,]+)"), re.compile(r'"n_ctx":\s*(\d+)'), re.compile(r"n_ctx[=:]\s*(\d+)"))
+               re.compile(r"context window of ([\d,]+)"), re.compile(r'"n_ctx":\s*(\d+)'), re.compile(r"n_ctx[=:]\s*(\d+)"),
+               re.compile(r"model token limit: ([\d,]+)"), re.compile(r"maximum model length is ([\d,]+)"),
+               re.compile(r"configured context size is ([\d,]+)"), re.compile(r"range of input length should be \[1, ?([\d,]+)\]"),
+               re.compile(r"prompt token count of [\d,]+ exceeds the limit of ([\d,]+)"),
+               re.compile(r"maximum number of tokens allowed \(([\d,]+)\)"), re.compile(r"maximum prompt length is ([\d,]+)"))
 _REQUEST_RES = (re.compile(r"resulted in ([\d,]+) tokens"), re.compile(r"request \(([\d,]+) tokens\)"),
                 re.compile(r"you requested ([\d,]+) tokens"), re.compile(r"request has ([\d,]+) input tokens"),
                 re.compile(r"value=([\d,]+)"),
-                re.compile(r'"n_prompt_tokens":\s*(\d+)'), re.compile(r"prompt has ([\d,]+) tokens"))
+                re.compile(r'"n_prompt_tokens":\s*(\d+)'), re.compile(r"prompt has ([\d,]+) tokens"),
+                re.compile(r"\(requested: ([\d,]+)\)"), re.compile(r"prompt token count of ([\d,]+)"),
+                re.compile(r"input token count \(([\d,]+)\)"), re.compile(r"request contains ([\d,]+) tokens"))
 
 
 @functools.lru_cache(maxsize=1024)
 def context_numbers(text: str) -> tuple[int | None, int | None]:
     """(window, request size) as the server counted them, when its context error says so (cached, as above)."""
+    text = text.lower()  # the patterns are lower case: "Prompt has", "Range of input length"
+
     def first(patterns: tuple[re.Pattern[str], ...]) -> int | None:
         for pattern in patterns:
             m = pattern.search(text)
