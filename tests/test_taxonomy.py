@@ -59,6 +59,8 @@ CASES = {
         ("openrouter", 402, "application/json", j({"error": {"message": "Insufficient credits. Add more using https://openrouter.ai/credits", "code": 402}})),
         ("generic", 402, "application/json", j({"error": {"message": "Payment Required"}})),
         ("anthropic-style", 400, "application/json", j({"type": "error", "error": {"type": "invalid_request_error", "message": "Your credit balance is too low to access the API."}})),
+        # DashScope in arrears answers 400, not 402: it read as a generic bad request
+        ("dashscope", 400, "application/json", j({"error": {"message": "Access denied, please make sure your account is in good standing. For details, see: https://help.aliyun.com/zh/model-studio/error-code#overdue-payment", "type": "Arrearage", "code": "Arrearage"}})),
     ],
     "model_not_found": [
         ("openai", 404, "application/json", j({"error": {"message": "The model `gpt-5-codx` does not exist or you do not have access to it.", "type": "invalid_request_error", "param": None, "code": "model_not_found"}})),

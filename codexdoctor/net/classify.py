@@ -53,7 +53,10 @@ BLOCK_MARKERS = ("cloudflare", "attention required", "cf-ray", "unsupported_coun
 QUOTA_MARKERS = ("insufficient_quota", "exceeded your current quota", "quota exceeded", "billing", "budget has been exceeded",
                  "exceeded budget", "额度不足", "余额不足", "额度已用尽")
 PAYMENT_MARKERS = ("insufficient credits", "insufficient balance", "payment required", "requires more credits",
-                   "credit balance", "add credits")
+                   "credit balance", "add credits",
+                   # Alibaba DashScope, an account in arrears: 400 "Access denied, please make sure your account is in
+                   # good standing" (code Arrearage, help page #overdue-payment)
+                   "arrearage", "overdue-payment")
 
 
 @dataclass(frozen=True)
