@@ -68,6 +68,8 @@ CASES = {
         ("litellm", 400, "application/json", j({"error": {"message": "{'error': '/chat/completions: Invalid model name passed in model=gpt-5. Call `/v1/models` to view available models for your key.'}", "type": "None", "param": "None", "code": "400"}})),
         ("vllm", 404, "application/json", j({"object": "error", "message": "The model `Qwen/Qwen3` does not exist.", "type": "NotFoundError", "param": None, "code": 404})),
         ("openrouter", 400, "application/json", j({"error": {"message": "qwen/qwen3-codr is not a valid model ID", "code": 400}})),
+        # Moonshot: a 404 about the model, not the path (it read as a wrong base_url, API001)
+        ("moonshot", 404, "application/json", j({"error": {"message": "Not found the model kimi-latest or Permission denied", "type": "resource_not_found_error"}})),
         # one-api / new-api: 503, but the gateway's own answer about the model, not an outage (middleware/distributor.go)
         ("new-api", 503, "application/json", j({"error": {"message": "当前分组 default 下对于模型 gpt-5-codex 无可用渠道 (request id: 20261201093011123)", "type": "new_api_error"}})),
         ("new-api-en", 503, "application/json", j({"error": {"message": "No available channel for model gpt-5-codex under group default", "type": "new_api_error", "code": "model_not_found"}})),

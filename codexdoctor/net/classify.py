@@ -38,7 +38,9 @@ CONTEXT_MARKERS = ("context_length_exceeded", "maximum context length", "exceed_
 MODEL_MARKERS = ("model_not_found", "does not exist", "try pulling it first", "invalid model name", "no such model",
                  "unknown model", "model not found", "is not a valid model", "not a valid model id", "model_not_supported",
                  "no endpoints found for", "unsupported model", "not supported model", "no available channel for model",
-                 "模型不存在", "无可用渠道")
+                 "模型不存在", "无可用渠道",
+                 # Moonshot (Kimi), 404: "Not found the model kimi-latest or Permission denied" (not a wrong path)
+                 "not found the model", "无权访问模型")
 # one-api / new-api and their forks answer 503 when no channel serves the model for the key's group: a reply of the
 # gateway's own, the same for a mistyped model ID and for one whose channels are all disabled, never an outage to wait out.
 NO_CHANNEL_MARKERS = ("无可用渠道", "no available channel")
