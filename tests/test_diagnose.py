@@ -160,6 +160,8 @@ def test_new_api_no_channel_is_the_model_not_an_outage(home, lang):
      '"type":"invalid_request_error","code":"invalid_parameter_error"}}', 30720),  # Alibaba DashScope
     ('{"error":{"message":"invalid params, context window exceeds limit (2013)"}}', None),  # MiniMax
     ('{"error":{"code":"1261","message":"Prompt exceeds max length","type":"model_context_window_exceeded"}}', None),  # z.ai
+    ('{"code":20015,"message":"length of prompt_tokens (40960) must be less than max_seq_len (32768).","data":null}',
+     32768),  # hosted inference APIs
 ])
 def test_chinese_providers_overflow_is_context(home, body, window):
     """These overflows were read as a generic 400 (API010: the channel); each provider names the overflow its own way.

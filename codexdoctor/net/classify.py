@@ -34,6 +34,7 @@ CONTEXT_MARKERS = ("context_length_exceeded", "maximum context length", "exceed_
                    "prompt token count of",  # GitHub Copilot: "prompt token count of N exceeds the limit of M"
                    "input token count",  # Google Gemini: "The input token count (N) exceeds the maximum number of tokens…"
                    "maximum prompt length is",  # xAI: "This model's maximum prompt length is N but the request contains M"
+                   "must be less than max_seq_len",  # hosted APIs: "prompt_tokens (N) must be less than max_seq_len (M)"
                    "输入长度超过", "上下文长度超", "超出最大长度", "超过最大长度", "prompt 超长")
 MODEL_MARKERS = ("model_not_found", "does not exist", "try pulling it first", "invalid model name", "no such model",
                  "unknown model", "model not found", "is not a valid model", "not a valid model id", "model_not_supported",
@@ -111,13 +112,15 @@ _WINDOW_RES = (re.compile(r"maximum context length is ([\d,]+)"), re.compile(r"a
                re.compile(r"model token limit: ([\d,]+)"), re.compile(r"maximum model length is ([\d,]+)"),
                re.compile(r"configured context size is ([\d,]+)"), re.compile(r"range of input length should be \[1, ?([\d,]+)\]"),
                re.compile(r"prompt token count of [\d,]+ exceeds the limit of ([\d,]+)"),
-               re.compile(r"maximum number of tokens allowed \(([\d,]+)\)"), re.compile(r"maximum prompt length is ([\d,]+)"))
+               re.compile(r"maximum number of tokens allowed \(([\d,]+)\)"), re.compile(r"maximum prompt length is ([\d,]+)"),
+               re.compile(r"max_seq_len \(([\d,]+)\)"))
 _REQUEST_RES = (re.compile(r"resulted in ([\d,]+) tokens"), re.compile(r"request \(([\d,]+) tokens\)"),
                 re.compile(r"you requested ([\d,]+) tokens"), re.compile(r"request has ([\d,]+) input tokens"),
                 re.compile(r"value=([\d,]+)"),
                 re.compile(r'"n_prompt_tokens":\s*(\d+)'), re.compile(r"prompt has ([\d,]+) tokens"),
                 re.compile(r"\(requested: ([\d,]+)\)"), re.compile(r"prompt token count of ([\d,]+)"),
-                re.compile(r"input token count \(([\d,]+)\)"), re.compile(r"request contains ([\d,]+) tokens"))
+                re.compile(r"input token count \(([\d,]+)\)"), re.compile(r"request contains ([\d,]+) tokens"),
+                re.compile(r"prompt_tokens \(([\d,]+)\)"))
 
 
 @functools.lru_cache(maxsize=1024)
