@@ -28,7 +28,7 @@ KEY = "sk-crosscheck-0123456789abcdef"
 class Case:
     name: str
     config: str  # {base} is the simulator's base_url
-    env: dict = field(default_factory=dict)
+    env: dict = field(default_factory=dict)  # overrides of the variables; None unsets one
     files: dict = field(default_factory=dict)  # name (relative to CODEX_HOME) -> text
     sim: dict = field(default_factory=dict)
     profile: str | None = None
@@ -36,6 +36,7 @@ class Case:
 
 
 TABLE = 'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\nbase_url = "{base}"\nenv_key = "SIM_API_KEY"\n'
+NO_KEY_TABLE = TABLE.replace('env_key = "SIM_API_KEY"\n', "")
 CASES = [
     Case("healthy", TABLE),
     Case("legacy profile selector", 'profile = "work"\n' + TABLE + '[profiles.work]\nmodel = "sim-model"\n'),
@@ -53,6 +54,29 @@ CASES = [
     Case("unpublished 6K window", TABLE, sim={"context_window": 6000, "error_style": "llamacpp"}),
     Case("published 9K window", TABLE, sim={"context_window": 9000, "publish_window": True}),
     Case("unpublished 20K window", TABLE, sim={"context_window": 20000}),
+    # 2026-12-01: what new users paste and type (the key as copied, base_url as guessed, ids as remembered)
+    Case("key: trailing newline", TABLE, env={"SIM_API_KEY": KEY + "\n"}),
+    Case("key: trailing space", TABLE, env={"SIM_API_KEY": KEY + " "}),
+    Case("key: in quotes", TABLE, env={"SIM_API_KEY": '"' + KEY + '"'}),
+    Case("key: in curly quotes", TABLE, env={"SIM_API_KEY": "\u201c" + KEY + "\u201d"}),
+    Case("key: full-width space", TABLE, env={"SIM_API_KEY": KEY + "\u3000"}),
+    Case("key: zero-width space", TABLE, env={"SIM_API_KEY": "\u200b" + KEY}),
+    Case("key: Bearer prefix", TABLE, env={"SIM_API_KEY": "Bearer " + KEY}),
+    Case("env_key holds the key", TABLE.replace('env_key = "SIM_API_KEY"', f'env_key = "{KEY}"')),
+    Case("env_key lower case", TABLE.replace('env_key = "SIM_API_KEY"', 'env_key = "sim_api_key"')),
+    Case("base_url trailing slash", TABLE.replace('"{base}"', '"{base}/"')),
+    Case("base_url full endpoint", TABLE.replace('"{base}"', '"{base}/responses"')),
+    Case("base_url https to http", TABLE.replace('"{base}"', '"{base_https}"')),
+    Case("base_url no scheme", TABLE.replace('"{base}"', '"{base_noscheme}"')),
+    Case("base_url full-width colon", TABLE.replace('"{base}"', '"{base_fullwidth}"')),
+    Case("base_url localhost", TABLE.replace('"{base}"', '"{base_localhost}"')),
+    Case("wire_api chat", TABLE + 'wire_api = "chat"\n'),
+    Case("provider id case", TABLE.replace('model_provider = "sim"', 'model_provider = "Sim"')),
+    Case("model: leading space", TABLE.replace('model = "sim-model"', 'model = " sim-model"')),
+    Case("model: capitals", TABLE.replace('model = "sim-model"', 'model = "SIM-MODEL"')),
+    Case("key as bearer token in config", NO_KEY_TABLE + f'experimental_bearer_token = "{KEY}"\n', env={"SIM_API_KEY": None}),
+    Case("key in http_headers", NO_KEY_TABLE + f'http_headers = {{ Authorization = "Bearer {KEY}" }}\n',
+         env={"SIM_API_KEY": None}),
 ]
 
 
@@ -69,13 +93,22 @@ def main() -> int:
     for case in CASES:
         with sim.start(api_key=KEY, **case.sim) as server:
             home = Path(tempfile.mkdtemp(prefix="cdx-cross-"))
-            (home / "config.toml").write_text(case.config.replace("{base}", server.base_url))
+            base = server.base_url
+            (home / "config.toml").write_text(
+                case.config.replace("{base_https}", base.replace("http://", "https://"))
+                .replace("{base_noscheme}", base.replace("http://", "")).replace("{base_fullwidth}", base.replace("http:", "http："))
+                .replace("{base_localhost}", base.replace("127.0.0.1", "localhost")).replace("{base}", base))
             for name, text in case.files.items():
                 (home / name).write_text(text)
             codex_home = case.codex_home or str(home)
             env = {"PATH": os.environ["PATH"], "HOME": str(home.parent), "CODEX_HOME": codex_home, "SIM_API_KEY": KEY,
                    "CODEX_CLI_CACHE": os.environ.get("CODEX_CLI_CACHE",
                                                      str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli"))}
+            for name, value in case.env.items():  # None: the variable is not set at all
+                if value is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = value
             report, _ = run_check(CheckOptions(env=env, home=home.parent, cwd=home, profile=case.profile, system_config=None,
                                                codex_version=(0, 171, 0), timeout=10))
             server.records.clear()
