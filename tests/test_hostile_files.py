@@ -174,3 +174,19 @@ def test_wrong_types_and_undecodable_timestamps_in_a_log_are_not_a_crash(home, t
     assert all(d["start"] is None or isinstance(d["start"], str) for d in found)
     assert sorted(d["peak"] for d in found) == [1000, 2000, 3000]  # every token count still read, by whichever path
     assert sum(d["decode_errors"] for d in found) == 2  # the two undecodable timestamps, counted as the parse counts them
+
+
+def test_wrong_types_in_a_re_serialised_log_are_not_a_crash(tmp_path):
+    """The line-by-line path (a log not in Codex's compact form) looked a list-valued "type" up in a set: found by
+    the fuzzer after that path was rewritten, exit 3. Such a line is skipped; the others are still read."""
+    from codexdoctor.checks.sessions import classify_session
+    from codexdoctor.codex.rollouts import read_session
+
+    path = tmp_path / "rollout-2026-11-20T09-00-00-00000000-0000-0000-0000-000000000009.jsonl"
+    path.write_text('{"timestamp": "2026-11-20T09:00:00.000Z", "type": ["session_meta"], "payload": {"id": "x"}}\n'
+                    '{"timestamp": "2026-11-20T09:00:01.000Z", "type": "event_msg", "payload": {"type": {"a": 1}}}\n'
+                    '{"timestamp": "2026-11-20T09:00:02.000Z", "type": "event_msg", "payload": {"type": "task_started", '
+                    '"model_context_window": 9000}}\n', encoding="utf-8")
+    session = read_session(path)
+    assert len(session.turns) == 1 and session.window == 9000 and session.skipped_items == 2
+    assert classify_session(session)["kind"] == "none"

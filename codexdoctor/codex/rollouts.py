@@ -443,7 +443,8 @@ def _consume_enveloped(s: Session, raw: bytes) -> None:
         return
     kind, payload = obj.get("type"), obj.get("payload")
     event = payload.get("type") if isinstance(payload, dict) else None
-    if kind in _TOP_NAMES or (kind == "event_msg" and event in _EVENT_NAMES):
+    if isinstance(kind, str) and (kind in _TOP_NAMES or (kind == "event_msg" and isinstance(event, str)
+                                                         and event in _EVENT_NAMES)):
         s.parsed += 1
         _take(s, obj)
     else:
