@@ -1,0 +1,77 @@
+"""The least any Python `sessions` reader with this project's dependencies must do: the floor under codexdoctor.
+
+Run: python bench/floor_reader.py SESSIONS_DIR [--no-parse]   (bench/bench_sessions_floor.py runs it against ccusage)
+
+It starts the interpreter, imports click (every codexdoctor command is a click command), orjson and the compiled
+line scanner, lists the rollouts, reads each file once, has the scanner pick out the lines the report needs and
+parses those with orjson, split over two processes exactly as `sessions` splits them. It builds no session,
+classifies nothing, resolves no config and writes no report: whatever codexdoctor does on top of this is the
+product. With --no-parse it stops after the scan (no line parsed): the floor of start-up and I/O alone.
+If this alone is slower than ccusage's time divided by 25, no reader built this way reaches 25x.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import sys
+
+import click  # noqa: F401 - imported for its cost: the command line every codexdoctor command goes through
+import orjson
+
+from codexdoctor.codex import _linescan
+
+# The names codexdoctor/codex/rollouts.py hands the scanner (TOP_TYPES, WANTED_EVENTS).
+_linescan.wanted((b"session_meta", b"turn_context", b"compacted"),
+                 tuple(sorted((b"token_count", b"task_started", b"turn_started", b"task_complete", b"turn_complete",
+                               b"turn_aborted", b"context_compacted", b"user_message", b"error", b"stream_error"))))
+
+
+def rollouts(root: str) -> list[tuple[str, int]]:
+    found, stack = [], [root]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif entry.name.startswith("rollout-") and entry.name.endswith(".jsonl"):
+                    found.append((entry.path, entry.stat().st_size))
+    return found
+
+
+def read(files: list[tuple[str, int]], parse: bool) -> int:
+    parsed = 0
+    for path, size in files:
+        fd = os.open(path, os.O_RDONLY)
+        try:  # as codexdoctor does: files of 16 MB and more are mapped, smaller ones read
+            data = mmap.mmap(fd, size, access=mmap.ACCESS_READ) if size >= 16 << 20 else os.read(fd, size + 1)
+        finally:
+            os.close(fd)
+        items, _bad = _linescan.lines(data, 0, len(data))
+        for item in items if parse else ():
+            if type(item) is bytes:
+                orjson.loads(item)
+                parsed += 1
+    return parsed
+
+
+def main() -> int:
+    files = rollouts(sys.argv[1])
+    parse = "--no-parse" not in sys.argv[2:]
+    half, acc, cut = sum(s for _, s in files) / 2, 0, len(files)
+    for i, (_, size) in enumerate(files):
+        if acc >= half:
+            cut = i
+            break
+        acc += size
+    pid = os.fork()
+    if pid == 0:
+        read(files[cut:], parse)
+        os._exit(0)
+    read(files[:cut], parse)
+    os.waitpid(pid, 0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
