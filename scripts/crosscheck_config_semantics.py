@@ -29,10 +29,12 @@ class Case:
     name: str
     config: str  # {base} is the simulator's base_url
     env: dict = field(default_factory=dict)  # overrides of the variables; None unsets one
-    files: dict = field(default_factory=dict)  # name (relative to CODEX_HOME) -> text
+    files: dict = field(default_factory=dict)  # name (relative to CODEX_HOME) -> text, or bytes written as they are
     sim: dict = field(default_factory=dict)
     profile: str | None = None
     codex_home: str | None = None  # a literal value for CODEX_HOME instead of the folder
+    encoding: str = "utf-8"  # how config.toml is saved ("utf-8-sig": with a BOM, as Notepad did)
+    newline: str = "\n"  # its line ends ("\r\n": as an editor on Windows saves it)
 
 
 TABLE = 'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\nbase_url = "{base}"\nenv_key = "SIM_API_KEY"\n'
@@ -75,6 +77,17 @@ CASES = [
     Case("model: leading space", TABLE.replace('model = "sim-model"', 'model = " sim-model"')),
     Case("model: capitals", TABLE.replace('model = "sim-model"', 'model = "SIM-MODEL"')),
     Case("key as bearer token in config", NO_KEY_TABLE + f'experimental_bearer_token = "{KEY}"\n', env={"SIM_API_KEY": None}),
+    # Saved by Windows editors (round 3): a BOM, CRLF line ends, UTF-16 ("Unicode" in old Notepad).
+    Case("config BOM", TABLE, encoding="utf-8-sig"),
+    Case("config CRLF", TABLE, newline="\r\n"),
+    Case("config UTF-16", TABLE, encoding="utf-16"),
+    Case(".env BOM, key first", TABLE, env={"SIM_API_KEY": None},
+         files={".env": b"\xef\xbb\xbfSIM_API_KEY=" + KEY.encode() + b"\nOTHER=1\n"}),
+    Case(".env BOM, key second", TABLE, env={"SIM_API_KEY": None},
+         files={".env": b"\xef\xbb\xbfOTHER=1\nSIM_API_KEY=" + KEY.encode() + b"\n"}),
+    Case(".env BOM, comment first", TABLE, env={"SIM_API_KEY": None},
+         files={".env": b"\xef\xbb\xbf# keys\nSIM_API_KEY=" + KEY.encode() + b"\n"}),
+    Case(".env CRLF", TABLE, env={"SIM_API_KEY": None}, files={".env": b"SIM_API_KEY=" + KEY.encode() + b"\r\n"}),
     Case("key in http_headers", NO_KEY_TABLE + f'http_headers = {{ Authorization = "Bearer {KEY}" }}\n',
          env={"SIM_API_KEY": None}),
 ]
@@ -90,16 +103,23 @@ def last_line(text: str) -> str:
 
 def main() -> int:
     print(f"{'case':30} {'codexdoctor':10} {'codes':22} codex: exit, POSTs, last line")
+    only = os.environ.get("CROSSCHECK_ONLY")  # a part of the case names to run, e.g. "BOM"
     for case in CASES:
+        if only and only not in case.name:
+            continue
         with sim.start(api_key=KEY, **case.sim) as server:
             home = Path(tempfile.mkdtemp(prefix="cdx-cross-"))
             base = server.base_url
             (home / "config.toml").write_text(
                 case.config.replace("{base_https}", base.replace("http://", "https://"))
                 .replace("{base_noscheme}", base.replace("http://", "")).replace("{base_fullwidth}", base.replace("http:", "http："))
-                .replace("{base_localhost}", base.replace("127.0.0.1", "localhost")).replace("{base}", base))
+                .replace("{base_localhost}", base.replace("127.0.0.1", "localhost")).replace("{base}", base),
+                encoding=case.encoding, newline=case.newline)
             for name, text in case.files.items():
-                (home / name).write_text(text)
+                if isinstance(text, bytes):
+                    (home / name).write_bytes(text)
+                else:
+                    (home / name).write_text(text)
             codex_home = case.codex_home or str(home)
             env = {"PATH": os.environ["PATH"], "HOME": str(home.parent), "CODEX_HOME": codex_home, "SIM_API_KEY": KEY,
                    "CODEX_CLI_CACHE": os.environ.get("CODEX_CLI_CACHE",

@@ -151,11 +151,12 @@ def test_toml_error_has_line_and_column(home):
     assert layer.toml_problem.line == 2 and layer.toml_problem.column == 18
 
 
-def test_bom_and_utf16_are_read(home):
+def test_bom_is_read_and_utf16_is_not_as_in_codex(home):
     path = home / ".codex" / "config.toml"
     path.parent.mkdir()
     path.write_bytes(b"\xef\xbb\xbf" + TAOTOKEN.encode())
-    assert resolve(home).user_layer.encoding == "utf-8-sig"
+    r = resolve(home)
+    assert r.user_layer.encoding == "utf-8-sig" and r.provider_id == "taotoken" and not r.user_layer.read_error
     path.write_bytes(TAOTOKEN.encode("utf-16"))
     r = resolve(home)
-    assert r.user_layer.encoding == "utf-16" and r.provider_id == "taotoken"
+    assert r.user_layer.encoding == "utf-16" and r.user_layer.read_error and r.user_layer.data is None

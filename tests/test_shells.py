@@ -107,14 +107,28 @@ def codes(report):
     return [f.code for f in report.findings]
 
 
-def test_utf16_and_bom_configs_get_a_finding(home):
+def test_utf16_config_is_unreadable_as_codex_finds_it(home):
+    """Codex 0.171.0 stops on a UTF-16 config ("invalid utf-8 sequence of 1 bytes from index 0"): it is a config
+    error, not a warning about a file codexdoctor managed to read (crosscheck case "config UTF-16")."""
     path = home / ".codex" / "config.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(TAOTOKEN.encode("utf-16"))
     report = report_for_existing(home)
-    assert "CFG018" in codes(report) and "utf-16" in next(f for f in report.findings if f.code == "CFG018").diagnosis
+    assert report.verdict.value == "config" and "CFG003" in codes(report) and "CFG018" not in codes(report)
+    diagnosis = next(f for f in report.findings if f.code == "CFG003").diagnosis
+    assert "UTF-16" in diagnosis and "invalid utf-8 sequence of 1 bytes from index 0" in diagnosis
+
+
+def test_bom_config_is_read_as_codex_reads_it(home):
+    """Codex 0.171.0 reads a config with a UTF-8 BOM (crosscheck case "config BOM"): an info, and the provider and
+    key are checked as usual."""
+    path = home / ".codex" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\xef\xbb\xbf" + TAOTOKEN.encode())
-    assert "CFG018" in codes(report_for_existing(home))
+    report = report_for_existing(home)
+    bom = next(f for f in report.findings if f.code == "CFG018")
+    assert bom.severity.value == "info" and "nothing to fix" in bom.diagnosis
+    assert report.verdict.value != "config" and report.provider.id == "taotoken"
 
 
 def test_crlf_config_gets_a_finding(home):

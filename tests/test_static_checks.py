@@ -3,6 +3,7 @@
 import pytest
 
 from codexdoctor.model import Verdict
+from codexdoctor.report.render import render
 from tests.conftest import TAOTOKEN, codes, offline_report, write_config
 
 KEY = "sk-tt-0123456789abcdefghijklmnopqrstuv"
@@ -230,6 +231,25 @@ def test_dotenv_blank_and_override(home):
     assert KEY not in str(other.findings[0].diagnosis) and "sha256:" in other.findings[0].diagnosis
     only_dotenv = offline_report(home, {})
     assert codes(only_dotenv) == []  # the key Codex will send comes from .env: nothing missing
+
+
+def test_dotenv_with_a_byte_order_mark_loses_its_first_line_as_in_codex(home):
+    """Codex 0.171.0 (dotenvy) does not skip a BOM: the first line of such a .env is not loaded, the others are
+    (crosscheck cases ".env BOM, key first/second")."""
+    write_config(home, TAOTOKEN)
+    dotenv = home / ".codex" / ".env"
+    dotenv.write_bytes(b"\xef\xbb\xbfTAOTOKEN_API_KEY=" + KEY.encode() + b"\nOTHER=1\n")
+    first = offline_report(home, {})
+    assert codes(first) == ["ENV019"] and first.verdict.value == "config"
+    assert "~/.codex/.env" in first.findings[0].diagnosis
+    assert all(KEY not in render(first, fmt) for fmt in ("text", "json", "markdown", "github", "junit"))
+    shell = offline_report(home, {"TAOTOKEN_API_KEY": KEY})  # the shell's key is the one Codex sends: nothing wrong
+    assert codes(shell) == []
+    assert any("byte-order mark" in e for c in shell.checks if c.id == "env.key" for e in c.evidence)
+    dotenv.write_bytes(b"\xef\xbb\xbfOTHER=1\nTAOTOKEN_API_KEY=" + KEY.encode() + b"\n")
+    assert codes(offline_report(home, {})) == []
+    dotenv.write_bytes(b"\xef\xbb\xbf# keys\nTAOTOKEN_API_KEY=" + KEY.encode() + b"\n")  # the remedy's second way
+    assert codes(offline_report(home, {})) == []
 
 
 def test_base_url_trailing_space_is_an_error_leading_is_not(home):

@@ -135,6 +135,11 @@ def check_key(ctx: CheckContext) -> CheckResult:
                  shell_differs=bool(source != "environment" and shell_value is not None and shell_value.strip()
                                     and shell_value != value),
                  shell_fp=fingerprint(shell_value) if shell_value else None)
+    # A .env saved with a byte-order mark: its first line, which sets the key, is the one line Codex skips.
+    facts["dotenv_bom"] = bool(r.dotenv is not None and r.dotenv.bom_name == env_key)
+    if facts["dotenv_bom"]:
+        evidence.append(f"{facts['dotenv_path']} sets {env_key} on its first line, behind a byte-order mark (BOM): "
+                        "Codex does not load that line")
     if facts["from_dotenv"]:
         evidence.append(f"${env_key} comes from {source}, which Codex loads over the shell's environment"
                         + (f" (the shell has another value, {facts['shell_fp']})" if facts["shell_differs"] else ""))

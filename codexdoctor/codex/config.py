@@ -208,12 +208,19 @@ def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
     return base
 
 
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+# What Codex 0.171.0 says of a UTF-16 config (Rust's Utf8Error on the first byte of the BOM), checked with the real
+# CLI: scripts/crosscheck_config_semantics.py, case "config UTF-16".
+UTF16_ERROR = "saved as UTF-16, and Codex reads only UTF-8: it stops with `invalid utf-8 sequence of 1 bytes from index 0`"
+
+
 def decode_config_bytes(raw: bytes) -> tuple[str, str]:
-    """Decode a config file; returns (text, encoding). Raises UnicodeDecodeError."""
+    """Decode a config file as Codex does; returns (text, encoding). Raises UnicodeDecodeError.
+
+    A UTF-8 byte-order mark is skipped (Codex's TOML parser skips it too: checked with Codex 0.171.0); UTF-16 is not
+    decoded, because Codex cannot read it: the caller reports it as unreadable."""
     if raw.startswith(b"\xef\xbb\xbf"):
         return raw[3:].decode("utf-8"), "utf-8-sig"
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw.decode("utf-16"), "utf-16"
     return raw.decode("utf-8"), "utf-8"
 
 
@@ -227,6 +234,8 @@ def read_layer(kind: str, path: Path, home: Path) -> Layer:
         return Layer(kind, label, path, exists=True, read_error=str(exc))
     except OSError as exc:
         return Layer(kind, label, path, exists=True, read_error=exc.strerror or exc.__class__.__name__)
+    if raw.startswith(UTF16_BOMS):  # Notepad's "Unicode"
+        return Layer(kind, label, path, exists=True, encoding="utf-16", read_error=UTF16_ERROR)
     try:
         text, encoding = decode_config_bytes(raw)
     except UnicodeDecodeError as exc:

@@ -24,6 +24,7 @@ class DotEnv:
     reserved: tuple[str, ...] = ()  # CODEX_* names Codex ignores
     bad_lines: tuple[int, ...] = ()
     read_error: str | None = None
+    bom_name: str | None = None  # the variable on a first line behind a byte-order mark: Codex does not load it
 
 
 def _unquote(raw: str) -> str:
@@ -73,10 +74,18 @@ def read(codex_home: Path) -> DotEnv:
         return DotEnv(path, exists=True, read_error=exc.strerror or type(exc).__name__)
     if len(raw) > MAX_BYTES:
         return DotEnv(path, exists=True, read_error=f"larger than {MAX_BYTES:,} bytes")
-    values, bad = parse(raw.decode("utf-8", errors="replace").lstrip("\ufeff"))
+    text = raw.decode("utf-8", errors="replace")
+    # dotenvy (which Codex uses) does not skip a byte-order mark: it is part of the first line, whose name then does
+    # not parse, so that line is not loaded (the lines after it are). Checked against Codex 0.171.0
+    # (scripts/crosscheck_config_semantics.py, the ".env BOM" cases). Here it stays too, and the line is a bad one.
+    bom_name = None
+    if text.startswith("\ufeff"):
+        first = _LINE.match(text[1:].split("\n", 1)[0])
+        bom_name = first.group(1) if first else None
+    values, bad = parse(text)
     reserved = tuple(k for k in values if k.startswith(RESERVED_PREFIX))
     kept = {k: v for k, v in values.items() if not k.startswith(RESERVED_PREFIX)}
-    return DotEnv(path, exists=True, values=kept, reserved=reserved, bad_lines=tuple(bad))
+    return DotEnv(path, exists=True, values=kept, reserved=reserved, bad_lines=tuple(bad), bom_name=bom_name)
 
 
 def apply(env: Mapping[str, str], dotenv: DotEnv) -> dict[str, str]:

@@ -115,6 +115,17 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"((?:~|/|https?://)\S*)", "{1}"),  # a bare path or URL is the same in every language
     # cfg
     (r"Codex home is unusable", "Codex 主目录不可用"),  # the specific phrases before the patterns that would take them
+    # why a file could not be read (codex/config.py, common/safefile.py, the OS's own words)
+    (r"saved as UTF-16, and Codex reads only UTF-8: it stops with (`[^`]+`)", "以 UTF-16 保存，而 Codex 只读 UTF-8：它会报 {1} 并停止"),
+    (r"not valid UTF-8 \(byte (\d+)\)", "不是合法的 UTF-8（第 {1} 字节）"),
+    (r"a symlink loop", "符号链接形成了循环"),
+    (r"is a directory, not a file", "是目录，不是文件"),
+    (r"a named pipe \(FIFO\), not a file", "是命名管道（FIFO），不是文件"),
+    (r"a socket, not a file", "是套接字，不是文件"),
+    (r"a device, not a file", "是设备，不是文件"),
+    (r"not a regular file", "不是普通文件"),
+    (r"larger than ([\d,]+) bytes", "超过 {1} 字节"),
+    (r"Permission denied", "没有读取权限"),
     (r"config could not be parsed", "配置无法解析"),
     (r"(.+) is unusable", "{1} 不可用"),
     (r"(.+) cannot be read", "{1} 无法读取"),

@@ -156,12 +156,14 @@ RULES: tuple[Rule, ...] = (
          "wire_api = \"{wire_api_invalid}\" ({wire_api_where}) is not a value Codex accepts (\"responses\").",
          ("Set wire_api = \"responses\" in {wire_api_where}.",),
          once(lambda f: bool(f.get("wire_api_invalid")))),
-    Rule("CFG018", "config-encoding", "cfg.files", W, CONFIG,
-         "Config file is not plain UTF-8",
-         "{path} is saved as {encoding}; codexdoctor read it, but Codex may not.",
-         ("Re-save {path} as UTF-8 without BOM (in Notepad: Save As → Encoding: UTF-8).",),
-         lambda f: [dict(path=x["path"], encoding=x["encoding"]) for x in f.get("files", [])
-                    if x.get("encoding") not in (None, "utf-8") and "read_error" not in x]),
+    Rule("CFG018", "config-byte-order-mark", "cfg.files", I, CONFIG,
+         "Config file starts with a byte-order mark",
+         "{path} starts with a UTF-8 byte-order mark (BOM), as some Windows editors save it. Codex's TOML parser skips "
+         "the mark and reads the file; nothing to fix.",
+         ("Nothing to do; `codexdoctor fix` leaves such a file alone, so save it as UTF-8 without BOM if you want it to "
+          "edit the file.",),
+         lambda f: [dict(path=x["path"]) for x in f.get("files", [])
+                    if x.get("encoding") == "utf-8-sig" and "read_error" not in x and "toml_error" not in x]),
     Rule("CFG019", "windows-config-also-exists", "cfg.files", W, CONFIG,
          "Running in WSL, and Windows has its own Codex config",
          "codexdoctor read {user_path} (the Linux side of WSL). Windows also has {windows_text}: Codex started from Windows "
@@ -291,9 +293,10 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "CFG017": ("未知的 wire_api 取值",
                "wire_api = \"{wire_api_invalid}\"（{wire_api_where}）不是 Codex 接受的值（\"responses\"）。",
                ("在 {wire_api_where} 中设置 wire_api = \"responses\"。",)),
-    "CFG018": ("配置文件不是纯 UTF-8",
-               "{path} 以 {encoding} 保存；codexdoctor 能读取，但 Codex 未必能读。",
-               ("把 {path} 另存为不带 BOM 的 UTF-8（记事本：另存为 → 编码：UTF-8）。",)),
+    "CFG018": ("配置文件以字节顺序标记开头",
+               "{path} 以 UTF-8 字节顺序标记（BOM）开头，部分 Windows 编辑器会这样保存。Codex 的 TOML 解析器会跳过这个标记，"
+               "文件可以正常读取，无需修改。",
+               ("无需处理；`codexdoctor fix` 不会修改这样的文件，如果希望它帮你修改，请另存为不带 BOM 的 UTF-8。",)),
     "CFG019": ("运行在 WSL 中，而 Windows 有自己的 Codex 配置",
                "codexdoctor 读取的是 {user_path}（WSL 的 Linux 一侧）。Windows 那边还有 {windows_text}：从 Windows 启动的 Codex（PowerShell、cmd、Windows 上的编辑器）读的是那个文件，而不是这个。",
                ("在你实际运行的那个 Codex 的配置里修改：在 WSL 里就改 {user_path}；从 Windows 运行就改 %USERPROFILE%\\.codex\\config.toml。",

@@ -19,7 +19,7 @@ class _Blank(dict):
 
 
 # Fact values that are English phrases produced by checks; in Chinese they go through the phrase table.
-PHRASE_KEYS = ("source", "detail", "assumed_source", "malformed", "evidence", "base_url_where", "url")
+PHRASE_KEYS = ("source", "detail", "assumed_source", "malformed", "evidence", "base_url_where", "url", "read_error")
 
 
 def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:

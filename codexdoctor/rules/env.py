@@ -16,13 +16,14 @@ RULES: tuple[Rule, ...] = (
          ("Set it in this terminal: {set_cmd}",
           "Make it permanent: {persist_cmd} (then open a new terminal).",
           "Check that env_key holds the variable's name, spelled exactly as you set it."),
-         once(lambda f: f["state"] == "missing" and not f["near_miss"] and not f["rc_hits"])),
+         once(lambda f: f["state"] == "missing" and not f["near_miss"] and not f["rc_hits"] and not f.get("dotenv_bom"))),
     Rule("ENV002", "env-key-blank", "env.key", E, CONFIG,
          "API key variable is empty",
          "${env_key} is set but empty or only whitespace; Codex treats that as missing.",
          ("Set it to your key: {set_cmd}",
           "Look for an empty assignment in your shell start-up files that overrides it."),
-         once(lambda f: f["state"] == "blank" and not f["near_miss"] and not f.get("from_dotenv"))),
+         once(lambda f: f["state"] == "blank" and not f["near_miss"] and not f.get("from_dotenv")
+              and not f.get("dotenv_bom"))),
     Rule("ENV003", "env-key-near-miss", "env.key", E, CONFIG,
          "Key is in a variable with a different name",
          "Codex reads ${env_key} (env_key, {env_key_where}), which is {state}, but {near_miss_text} is set. "
@@ -31,7 +32,7 @@ RULES: tuple[Rule, ...] = (
           "or change env_key in {env_key_where} to \"{first_near_miss}\"."),
          lambda f: [{"near_miss_text": ", ".join("$" + n for n in f["near_miss"]), "first_near_miss": f["near_miss"][0],
                      "state": Loc(f["state"], "未设置" if f["state"] == "missing" else "为空")}]
-         if f["state"] in ("missing", "blank") and f["near_miss"] else []),
+         if f["state"] in ("missing", "blank") and f["near_miss"] and not f.get("dotenv_bom") else []),
     Rule("ENV004", "env-key-in-rc-file-only", "env.key", E, CONFIG,
          "Key is in a shell file but not in this terminal",
          "{rc_text} sets {env_key}, but this environment does not have it: the file was edited after this terminal "
@@ -39,7 +40,7 @@ RULES: tuple[Rule, ...] = (
          ("Load it now: {reload_cmd} (or open a new terminal).",
           "If Codex runs from an editor or GUI, restart it from a terminal that has the variable."),
          lambda f: [{"rc_text": ", ".join(f"{h['file']}:{h['line']}" for h in f["rc_hits"]), "rc_file": f["rc_hits"][0]["file"]}]
-         if f["state"] in ("missing", "blank") and f["rc_hits"] and not f["near_miss"] else []),
+         if f["state"] in ("missing", "blank") and f["rc_hits"] and not f["near_miss"] and not f.get("dotenv_bom") else []),
     Rule("ENV005", "env-key-whitespace", "env.key", E, CONFIG,
          "Key value has whitespace or a newline",
          "${env_key} ({key_fingerprint}) contains {problem_text}. Codex drops a header value with a newline, so the "
@@ -125,6 +126,15 @@ RULES: tuple[Rule, ...] = (
          "at start-up and wins. A key you export in the terminal is not the one Codex sends.",
          ("If the shell's key is the right one, delete the {env_key} line from {dotenv_path}; otherwise update it there.",),
          once(lambda f: bool(f.get("shell_differs")) and f["state"] != "blank")),
+    Rule("ENV019", "dotenv-bom-hides-key", "env.key", E, CONFIG,
+         "Codex's .env file starts with a byte-order mark, which hides the key",
+         "{dotenv_path} begins with a byte-order mark (BOM, added by some Windows editors), and {env_key} is on its "
+         "first line. Codex's .env reader takes the mark as part of that line and skips it, so {env_key} is not set and "
+         "Codex stops with ``Missing environment variable: `{env_key}`.``",
+         ("Save {dotenv_path} as UTF-8 without BOM (Notepad: Save As → Encoding: UTF-8; VS Code: click "
+          "\"UTF-8 with BOM\" in the status bar → Save with Encoding → UTF-8).",
+          "Or make its first line a comment (# …) and keep {env_key}=… on a line below it."),
+         once(lambda f: f["state"] in ("missing", "blank") and bool(f.get("dotenv_bom")))),
 )
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -192,4 +202,11 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "Codex 从 {dotenv_path} 读取 {env_key}（{key_fingerprint}），而不是从你的 shell（{shell_fp}）：该文件在启动时加载并优先生效。"
                "你在终端里 export 的密钥并不是 Codex 发送的那个。",
                ("如果 shell 里的密钥才是正确的，从 {dotenv_path} 删除 {env_key} 这一行；否则在那里更新它。",)),
+    "ENV019": ("Codex 的 .env 文件以字节顺序标记开头，密钥因此被跳过",
+               "{dotenv_path} 以字节顺序标记（BOM，部分 Windows 编辑器会加上）开头，而 {env_key} 正好在第一行。"
+               "Codex 读取 .env 时把这个标记当作该行的一部分并跳过这一行，所以 {env_key} 没有被设置，"
+               "Codex 会报 ``Missing environment variable: `{env_key}`.`` 并停止。",
+               ("把 {dotenv_path} 另存为不带 BOM 的 UTF-8（记事本：另存为 → 编码：UTF-8；VS Code：点击状态栏的"
+                "“UTF-8 with BOM” → 通过编码保存 → UTF-8）。",
+                "或者把第一行改成注释（# …），把 {env_key}=… 放在它下面的一行。")),
 }
