@@ -137,3 +137,26 @@ def test_keylike_pass_on_a_long_report():
     assert len(text) >= redact._SMALL_TEXT and out == redact._KEYLIKE.sub(redact._mask_keylike, text)
     assert "xx-sk-" not in out and "xx-<redacted" in out and "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345" not in out
     assert "Bearer abcdefgh.ijk" not in out and "中sk-abcdefghijkl" in out  # no word boundary after 中: not a key
+
+
+def test_short_secret_is_redacted_where_it_stands_alone_not_inside_words():
+    """A wrong, short "key" such as `_KEY` (what `$OTHER_KEY` becomes in .env) must not turn GW_KEY into
+    GW<redacted …> all over the report; where it stands alone it is still never shown."""
+    r = Redactor(["_KEY", "abc123"])
+    out = r("env_key = GW_KEY; value _KEY sent; Bearer abc123; tests abc1234 and xabc123")
+    assert "GW_KEY" in out and "abc1234" in out and "xabc123" in out
+    assert " _KEY " not in out and "Bearer abc123" not in out and out.count("<redacted") == 2
+
+
+def test_short_key_from_dotenv_substitution_never_shows_in_any_format(home):
+    from codexdoctor.report.render import render
+    from tests.conftest import offline_report
+
+    write_config(home, TAOTOKEN)
+    (home / ".codex" / ".env").write_text("OTHER_KEY=" + KEY + "\nTAOTOKEN_API_KEY=$OTHER_KEY\n")
+    report = offline_report(home, {})
+    assert [f.code for f in report.findings] == ["ENV021"]
+    for fmt in ("text", "json", "markdown", "github", "junit"):
+        text = render(report, fmt)
+        assert "TAOTOKEN_API_KEY" in text  # the short value "_KEY" does not eat the variable's name
+        assert_clean(text, KEY)

@@ -135,11 +135,25 @@ def check_key(ctx: CheckContext) -> CheckResult:
                  shell_differs=bool(source != "environment" and shell_value is not None and shell_value.strip()
                                     and shell_value != value),
                  shell_fp=fingerprint(shell_value) if shell_value else None)
-    # A .env saved with a byte-order mark: its first line, which sets the key, is the one line Codex skips.
-    facts["dotenv_bom"] = bool(r.dotenv is not None and r.dotenv.bom_name == env_key)
+    # A .env line meant to set the key that Codex's .env reader rejects: behind a byte-order mark, inside a quote
+    # that is never closed, or not `NAME=value`. Codex then goes on as if the line were not there.
+    dotenv = r.dotenv
+    facts["dotenv_bom"] = bool(dotenv is not None and dotenv.bom_name == env_key)
+    lost = next((u for u in (dotenv.unloaded if dotenv is not None else ()) if env_key in u.names
+                 and u.reason != "bom"), None)
+    facts["dotenv_unloaded"] = {"line": lost.line, "reason": lost.reason} if lost and value is None else None
     if facts["dotenv_bom"]:
         evidence.append(f"{facts['dotenv_path']} sets {env_key} on its first line, behind a byte-order mark (BOM): "
                         "Codex does not load that line")
+    elif lost is not None:
+        evidence.append(f"{facts['dotenv_path']}:{lost.line} is meant to set {env_key}, but Codex's .env reader rejects "
+                        + ("it: a quote opened there is never closed" if lost.reason == "unterminated" else "that line"))
+    facts["dotenv_unset_refs"] = list(dotenv.unset_refs.get(env_key, ())) if dotenv is not None and source != "environment" else []
+    if dotenv is not None and source != "environment" and env_key in dotenv.substituted:
+        facts["dotenv_line"] = dotenv.substituted[env_key]
+        evidence.append(f"{facts['dotenv_path']}:{facts['dotenv_line']} builds {env_key} by $ substitution"
+                        + (": " + ", ".join("$" + n for n in facts["dotenv_unset_refs"]) + " unset, replaced by nothing"
+                           if facts["dotenv_unset_refs"] else ""))
     if facts["from_dotenv"]:
         evidence.append(f"${env_key} comes from {source}, which Codex loads over the shell's environment"
                         + (f" (the shell has another value, {facts['shell_fp']})" if facts["shell_differs"] else ""))

@@ -344,7 +344,7 @@ def resolve(
     is_modern = modern(codex_version)
     override_data = parse_overrides(overrides)
     codex_home, from_env, home_problem = locate_codex_home(env, home)
-    dotenv = dotenvfile.read(codex_home) if home_problem is None else None
+    dotenv = dotenvfile.read(codex_home, env) if home_problem is None else None
     effective_env = dotenvfile.apply(env, dotenv) if dotenv is not None else dict(env)
     layers: list[Layer] = []
     if system_config is not None:

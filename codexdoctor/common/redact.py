@@ -69,6 +69,9 @@ def shorten_home(text: str, home: str | None) -> str:
     return text.replace(home, "%USERPROFILE%" if "\\" in home else "~")
 
 
+SHORT_SECRET = 8  # real keys are far longer; a shorter secret is redacted where it stands alone
+
+
 class Redactor:
     """Scrubs every known secret (and anything key-shaped) from text.
 
@@ -81,6 +84,10 @@ class Redactor:
         cleaned = {s.strip() for s in secrets if s and len(s.strip()) >= 4}
         # Longest first so a key is replaced before a substring of it.
         self._secrets = sorted(cleaned, key=len, reverse=True)
+        # A short "key" (a wrong value such as "_KEY" or "test") is replaced only where it stands alone: inside a
+        # longer word it would mangle the report ("GW_KEY" shown as "GW<redacted …>") and hide nothing.
+        self._alone = {s: re.compile(r"(?<![A-Za-z0-9_])" + re.escape(s) + r"(?![A-Za-z0-9_])")
+                       for s in self._secrets if len(s) < SHORT_SECRET}
         self._home = home
 
     def __call__(self, text: str) -> str:
@@ -88,7 +95,9 @@ class Redactor:
             return text
         for secret in self._secrets:
             if secret in text:
-                text = text.replace(secret, f"<redacted {fingerprint(secret)}>")
+                alone = self._alone.get(secret)
+                shown = f"<redacted {fingerprint(secret)}>"
+                text = alone.sub(lambda _m: shown, text) if alone else text.replace(secret, shown)
         text = redact_keylike(text)
         text = redact_urls(text)
         return shorten_home(text, self._home)

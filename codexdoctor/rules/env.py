@@ -16,7 +16,8 @@ RULES: tuple[Rule, ...] = (
          ("Set it in this terminal: {set_cmd}",
           "Make it permanent: {persist_cmd} (then open a new terminal).",
           "Check that env_key holds the variable's name, spelled exactly as you set it."),
-         once(lambda f: f["state"] == "missing" and not f["near_miss"] and not f["rc_hits"] and not f.get("dotenv_bom"))),
+         once(lambda f: f["state"] == "missing" and not f["near_miss"] and not f["rc_hits"] and not f.get("dotenv_bom")
+              and not f.get("dotenv_unloaded"))),
     Rule("ENV002", "env-key-blank", "env.key", E, CONFIG,
          "API key variable is empty",
          "${env_key} is set but empty or only whitespace; Codex treats that as missing.",
@@ -32,7 +33,8 @@ RULES: tuple[Rule, ...] = (
           "or change env_key in {env_key_where} to \"{first_near_miss}\"."),
          lambda f: [{"near_miss_text": ", ".join("$" + n for n in f["near_miss"]), "first_near_miss": f["near_miss"][0],
                      "state": Loc(f["state"], "未设置" if f["state"] == "missing" else "为空")}]
-         if f["state"] in ("missing", "blank") and f["near_miss"] and not f.get("dotenv_bom") else []),
+         if f["state"] in ("missing", "blank") and f["near_miss"] and not f.get("dotenv_bom")
+         and not f.get("dotenv_unloaded") else []),
     Rule("ENV004", "env-key-in-rc-file-only", "env.key", E, CONFIG,
          "Key is in a shell file but not in this terminal",
          "{rc_text} sets {env_key}, but this environment does not have it: the file was edited after this terminal "
@@ -40,7 +42,8 @@ RULES: tuple[Rule, ...] = (
          ("Load it now: {reload_cmd} (or open a new terminal).",
           "If Codex runs from an editor or GUI, restart it from a terminal that has the variable."),
          lambda f: [{"rc_text": ", ".join(f"{h['file']}:{h['line']}" for h in f["rc_hits"]), "rc_file": f["rc_hits"][0]["file"]}]
-         if f["state"] in ("missing", "blank") and f["rc_hits"] and not f["near_miss"] and not f.get("dotenv_bom") else []),
+         if f["state"] in ("missing", "blank") and f["rc_hits"] and not f["near_miss"] and not f.get("dotenv_bom")
+         and not f.get("dotenv_unloaded") else []),
     Rule("ENV005", "env-key-whitespace", "env.key", E, CONFIG,
          "Key value has whitespace or a newline",
          "${env_key} ({key_fingerprint}) contains {problem_text}. Codex drops a header value with a newline, so the "
@@ -119,7 +122,7 @@ RULES: tuple[Rule, ...] = (
          "{dotenv_path} sets {env_key} to an empty value. Codex loads that file at start-up over your shell's environment, "
          "so it stops with ``Missing environment variable: `{env_key}`.`` even if the shell has the key.",
          ("Put the key on that line of {dotenv_path} ({env_key}=<your key>), or delete the line so the shell's value is used.",),
-         once(lambda f: f["state"] == "blank" and bool(f.get("from_dotenv")))),
+         once(lambda f: f["state"] == "blank" and bool(f.get("from_dotenv")) and not f.get("dotenv_unset_refs"))),
     Rule("ENV018", "dotenv-overrides-shell", "env.key", W, CONFIG,
          "Codex's .env file overrides the key in your shell",
          "Codex takes {env_key} from {dotenv_path} ({key_fingerprint}), not from your shell ({shell_fp}): the file is loaded "
@@ -135,6 +138,36 @@ RULES: tuple[Rule, ...] = (
           "\"UTF-8 with BOM\" in the status bar → Save with Encoding → UTF-8).",
           "Or make its first line a comment (# …) and keep {env_key}=… on a line below it."),
          once(lambda f: f["state"] in ("missing", "blank") and bool(f.get("dotenv_bom")))),
+    Rule("ENV020", "dotenv-line-not-loaded", "env.key", E, CONFIG,
+         "Codex cannot read the .env line that sets the key",
+         "{dotenv_path}:{dotenv_line} is meant to set {env_key}, but Codex's .env reader rejects {why}, so {env_key} is "
+         "not set and Codex stops with ``Missing environment variable: `{env_key}`.``",
+         ("Write that line as {env_key}='<your key>': single quotes keep everything inside as it is.",
+          "{how_to_fix_the_line}"),
+         lambda f: [{"dotenv_line": f["dotenv_unloaded"]["line"],
+                     "why": Loc("it (a quote opened there is never closed, and the rest of the file is read as one "
+                                "broken line)", "它（那里打开的引号没有闭合，文件剩下的部分都被当作一行坏掉的内容）")
+                     if f["dotenv_unloaded"]["reason"] == "unterminated" else
+                     Loc("that line (an unquoted value ends at a space, after which only a # comment may follow, and "
+                         "only NAME=value lines are read)",
+                         "这一行（不加引号的值遇到空格就结束，后面只能跟 # 注释；而且只读取 NAME=value 形式的行）"),
+                     "how_to_fix_the_line": Loc(f"Close the quote opened on line {f['dotenv_unloaded']['line']}, or delete it; the lines "
+                                "after it are not read until then.",
+                                f"闭合第 {f['dotenv_unloaded']['line']} 行打开的引号，或删除它；在此之前，它后面的行都不会被读取。")
+                     if f["dotenv_unloaded"]["reason"] == "unterminated" else
+                     Loc("Write a variable as NAME=value with no space around the value unless it is quoted.",
+                         "变量写成 NAME=value；值里有空格时要加引号。")}]
+         if f["state"] in ("missing", "blank") and f.get("dotenv_unloaded") and not f.get("dotenv_bom") else []),
+    Rule("ENV021", "dotenv-substitutes-unset-variable", "env.key", E, CONFIG,
+         "The key in .env contains $ and Codex substitutes it",
+         "{dotenv_path}:{dotenv_line} sets {env_key} to a value with {refs} in it. Codex's .env reader replaces $NAME "
+         "and ${{NAME}} with that variable's value (a name ends at the first character that is not a letter or digit), "
+         "and {refs} is not set, so Codex sends the key without it ({sent}).",
+         ("If the $ is part of the key, put the value in single quotes ({env_key}='…'): nothing inside them is replaced.",
+          "If you meant another variable, write its whole name in braces: {env_key}=${{NAME_WITH_UNDERSCORES}}."),
+         lambda f: [{"refs": ", ".join("$" + n if n else "$" for n in f["dotenv_unset_refs"]),
+                     "sent": f.get("key_fingerprint") or Loc("an empty value", "空值")}]
+         if f["state"] in ("set", "blank") and f.get("dotenv_unset_refs") else []),
 )
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -209,4 +242,14 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                ("把 {dotenv_path} 另存为不带 BOM 的 UTF-8（记事本：另存为 → 编码：UTF-8；VS Code：点击状态栏的"
                 "“UTF-8 with BOM” → 通过编码保存 → UTF-8）。",
                 "或者把第一行改成注释（# …），把 {env_key}=… 放在它下面的一行。")),
+    "ENV020": ("Codex 无法读取 .env 中设置密钥的那一行",
+               "{dotenv_path}:{dotenv_line} 本应设置 {env_key}，但 Codex 的 .env 读取器拒绝了{why}，所以 {env_key} 没有被设置，"
+               "Codex 会报 ``Missing environment variable: `{env_key}`.`` 并停止。",
+               ("把这一行写成 {env_key}='<你的密钥>'：单引号里的内容会原样保留。",
+                "{how_to_fix_the_line}")),
+    "ENV021": (".env 中的密钥含有 $，被 Codex 当作变量替换",
+               "{dotenv_path}:{dotenv_line} 给 {env_key} 设置的值里有 {refs}。Codex 的 .env 读取器会把 $NAME 和 ${{NAME}} "
+               "替换成对应变量的值（变量名在第一个不是字母或数字的字符处结束），而 {refs} 没有设置，所以 Codex 发送的密钥少了这一部分（{sent}）。",
+               ("如果 $ 是密钥本身的一部分，给值加上单引号（{env_key}='…'）：单引号里的内容不会被替换。",
+                "如果你想引用另一个变量，用花括号写出完整的名字：{env_key}=${{NAME_WITH_UNDERSCORES}}。")),
 }
