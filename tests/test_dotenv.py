@@ -91,11 +91,19 @@ def test_a_line_codex_rejects_is_named_with_its_reason(home):
     assert codes(report) == ["ENV020"] and "NAME=value" in report.findings[0].diagnosis
 
 
-def test_a_dollar_in_the_key_is_named(home):
-    report = _with_dotenv(home, "TAOTOKEN_API_KEY=sk-ab$cd0123456789\n")
-    assert codes(report) == ["ENV021"] and "$cd0123456789" in report.findings[0].diagnosis
+def test_a_dollar_in_the_key_is_named_without_showing_the_key(home):
+    from codexdoctor.report.render import render
+
+    key = "sk-ab$cd0123456789xyzXYZ"
+    report = _with_dotenv(home, f"TAOTOKEN_API_KEY={key}\n")
+    assert codes(report) == ["ENV021"] and "$<18 characters of the value>" in report.findings[0].diagnosis
     assert "'…'" in report.findings[0].remedy[0]
-    assert codes(_with_dotenv(home, "TAOTOKEN_API_KEY='sk-ab$cd0123456789'\n")) == []
+    for fmt in ("text", "json", "markdown", "github", "junit"):  # the part after $ is a piece of the key
+        text = render(report, fmt)
+        assert "cd0123456789xyz" not in text and "sk-ab" not in text
+    assert codes(_with_dotenv(home, f"TAOTOKEN_API_KEY='{key}'\n")) == []
+    report = _with_dotenv(home, "OTHER_KEY=" + K + "\nTAOTOKEN_API_KEY=$OTHER_KEY\n")
+    assert codes(report) == ["ENV021"] and "$OTHER is not set" in report.findings[0].diagnosis
 
 
 def test_chinese_texts_of_the_new_dotenv_findings(home):

@@ -95,6 +95,20 @@ def _is_local(base_url: Any) -> bool:
         return False
 
 
+_VAR_STYLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
+
+
+def shown_ref(name: str) -> str:
+    """A `$NAME` that Codex's .env reader substituted, as the report may show it. When the `$` is part of the key
+    itself (`sk-ab$cd…`), the "name" is a piece of the key: only a name written like a variable (upper case, and
+    short or with underscores) is shown; anything else is shown by its length alone."""
+    if not name:
+        return "$"
+    if _VAR_STYLE.fullmatch(name) and (len(name) <= 7 or "_" in name):
+        return "$" + name
+    return f"$<{len(name)} characters of the value>"
+
+
 def check_key(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     p = r.provider
@@ -148,11 +162,12 @@ def check_key(ctx: CheckContext) -> CheckResult:
     elif lost is not None:
         evidence.append(f"{facts['dotenv_path']}:{lost.line} is meant to set {env_key}, but Codex's .env reader rejects "
                         + ("it: a quote opened there is never closed" if lost.reason == "unterminated" else "that line"))
-    facts["dotenv_unset_refs"] = list(dotenv.unset_refs.get(env_key, ())) if dotenv is not None and source != "environment" else []
+    facts["dotenv_unset_refs"] = [shown_ref(n) for n in dotenv.unset_refs.get(env_key, ())] \
+        if dotenv is not None and source != "environment" else []
     if dotenv is not None and source != "environment" and env_key in dotenv.substituted:
         facts["dotenv_line"] = dotenv.substituted[env_key]
         evidence.append(f"{facts['dotenv_path']}:{facts['dotenv_line']} builds {env_key} by $ substitution"
-                        + (": " + ", ".join("$" + n for n in facts["dotenv_unset_refs"]) + " unset, replaced by nothing"
+                        + (": " + ", ".join(facts["dotenv_unset_refs"]) + " unset, replaced by nothing"
                            if facts["dotenv_unset_refs"] else ""))
     if facts["from_dotenv"]:
         evidence.append(f"${env_key} comes from {source}, which Codex loads over the shell's environment"

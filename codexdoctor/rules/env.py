@@ -165,7 +165,7 @@ RULES: tuple[Rule, ...] = (
          "and {refs} is not set, so Codex sends the key without it ({sent}).",
          ("If the $ is part of the key, put the value in single quotes ({env_key}='…'): nothing inside them is replaced.",
           "If you meant another variable, write its whole name in braces: {env_key}=${{NAME_WITH_UNDERSCORES}}."),
-         lambda f: [{"refs": ", ".join("$" + n if n else "$" for n in f["dotenv_unset_refs"]),
+         lambda f: [{"refs": ", ".join(f["dotenv_unset_refs"]),
                      "sent": f.get("key_fingerprint") or Loc("an empty value", "空值")}]
          if f["state"] in ("set", "blank") and f.get("dotenv_unset_refs") else []),
 )
