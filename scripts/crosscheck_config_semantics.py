@@ -112,6 +112,20 @@ CASES = [
           ("${OTHER_KEY}", "OTHER_KEY={key}\nSIM_API_KEY=${OTHER_KEY}\n", {}),
           ("single-quoted $", "SIM_API_KEY='{key}$x'\nX=1\n", {}),
       )],
+    # Where the key comes from when it is not (only) the env_key variable (round 3).
+    Case("auth: custom provider without env_key, stored API key", NO_KEY_TABLE, env={"SIM_API_KEY": None},
+         files={"auth.json": '{"auth_mode": "apikey", "OPENAI_API_KEY": "' + KEY + '"}'}),
+    Case("auth: env_key unset, bearer token set", TABLE + f'experimental_bearer_token = "{KEY}"\n',
+         env={"SIM_API_KEY": None}),
+    Case("auth: built-in, openai_base_url, stored API key", 'model = "sim-model"\nopenai_base_url = "{base}"\n',
+         env={"SIM_API_KEY": None}, files={"auth.json": '{"auth_mode": "apikey", "OPENAI_API_KEY": "' + KEY + '"}'}),
+    Case("auth: built-in, openai_base_url, OPENAI_API_KEY only", 'model = "sim-model"\nopenai_base_url = "{base}"\n',
+         env={"SIM_API_KEY": None, "OPENAI_API_KEY": KEY}),
+    Case("auth: built-in, openai_base_url, CODEX_API_KEY", 'model = "sim-model"\nopenai_base_url = "{base}"\n',
+         env={"SIM_API_KEY": None, "CODEX_API_KEY": KEY}),
+    Case("auth: built-in, OPENAI_BASE_URL variable, stored API key", 'model = "sim-model"\n',
+         env={"SIM_API_KEY": None, "OPENAI_BASE_URL": "{base}"},
+         files={"auth.json": '{"auth_mode": "apikey", "OPENAI_API_KEY": "' + KEY + '"}'}),
     Case("key in http_headers", NO_KEY_TABLE + f'http_headers = {{ Authorization = "Bearer {KEY}" }}\n',
          env={"SIM_API_KEY": None}),
 ]
@@ -152,7 +166,7 @@ def main() -> int:
                 if value is None:
                     env.pop(name, None)
                 else:
-                    env[name] = value
+                    env[name] = value.replace("{base}", base)
             report, _ = run_check(CheckOptions(env=env, home=home.parent, cwd=home, profile=case.profile, system_config=None,
                                                codex_version=(0, 171, 0), timeout=10))
             server.records.clear()

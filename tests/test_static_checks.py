@@ -343,3 +343,34 @@ def test_tracking_query_is_shown_as_written(home):
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
     f = next(f for f in report.findings if f.code == "URL004")
     assert "?utm_source=blog_end" in f.diagnosis and "'" not in f.diagnosis.split("(")[0]
+
+
+def test_openai_base_url_variable_is_ignored_by_codex_0_171(home):
+    """openai/codex#16720 removed $OPENAI_BASE_URL; Codex 0.171.0 called api.openai.com with it set (crosscheck
+    "auth: built-in, OPENAI_BASE_URL variable"). 0.118 still read it."""
+    write_config(home, 'model = "gpt-5"\n')
+    (home / ".codex" / "auth.json").write_text('{"auth_mode": "apikey", "OPENAI_API_KEY": "' + KEY + '"}')
+    env = {"OPENAI_BASE_URL": "http://127.0.0.1:4000/v1"}
+    now = offline_report(home, env)
+    assert codes(now) == ["URL010"] and now.provider.request_url == "https://api.openai.com/v1/responses"
+    assert 'openai_base_url = "http://127.0.0.1:4000/v1"' in now.findings[0].remedy[0]
+    old = offline_report(home, env, codex_version=(0, 118, 0))
+    assert "URL010" not in codes(old) and old.provider.request_url == "http://127.0.0.1:4000/v1/responses"
+    assert codes(offline_report(home, {"OPENAI_BASE_URL": "https://api.openai.com/v1/"})) == []
+
+
+def test_codex_api_key_serves_codex_exec_not_the_interactive_cli(home):
+    """Codex 0.171.0 `codex exec` authenticated with $CODEX_API_KEY and no stored login (crosscheck "auth: built-in,
+    openai_base_url, CODEX_API_KEY"): a warning about the interactive CLI, not "no login"."""
+    from pathlib import Path
+
+    from codexdoctor.commands.options import CheckOptions, make_context
+
+    write_config(home, 'model = "gpt-5"\n')
+    report = offline_report(home, {"CODEX_API_KEY": KEY})
+    assert codes(report) == ["ENV022"] and "ENV012" not in codes(report)
+    assert "printenv CODEX_API_KEY | codex login --with-api-key" in report.findings[0].remedy[0]
+    ctx = make_context(CheckOptions(env={"HOME": str(home), "CODEX_API_KEY": KEY}, home=home, cwd=Path.cwd(),
+                                    offline=True, system_config=None))
+    assert ctx.key_value() == KEY  # what the live checks send: what `codex exec` sends
+    assert codes(offline_report(home, {})) == ["ENV012"]

@@ -48,7 +48,8 @@ class CheckContext:
         if self.uses_stored_login:
             from codexdoctor.codex.authfile import stored_api_key
 
-            return stored_api_key(self.resolution.codex_home)
+            # With no stored key, `codex exec` sends $CODEX_API_KEY (the interactive CLI sends nothing: ENV022).
+            return stored_api_key(self.resolution.codex_home) or (self.env.get("CODEX_API_KEY") or "").strip() or None
         return None
 
     @property

@@ -201,6 +201,9 @@ def check_auth(ctx: CheckContext) -> CheckResult:
     facts: dict[str, Any] = {
         "provider": p.id, "builtin": p.builtin, "auth": auth, "auth_path": r.show(r.codex_home / "auth.json"),
         "openai_api_key_env": bool(env_openai.strip()),
+        # `codex exec` (not the interactive CLI) authenticates the built-in provider with $CODEX_API_KEY: checked with
+        # Codex 0.171.0 (crosscheck "auth: built-in, openai_base_url, CODEX_API_KEY" answered with no stored login).
+        "codex_api_key_env": bool(ctx.env.get("CODEX_API_KEY", "").strip()),
         "env_differs_from_stored": bool(stored and env_openai.strip() and env_openai.strip() != stored.strip()),
         "custom_without_env_key": (not p.builtin and p.defined and p.env_key is None
                                    and not isinstance(p.get("experimental_bearer_token"), str)
@@ -215,6 +218,11 @@ def check_auth(ctx: CheckContext) -> CheckResult:
         facts["logged_in"] = auth["exists"] and not auth.get("error") and (auth.get("has_api_key") or auth.get("has_tokens"))
     if auth.get("error"):
         return result("env.auth", "Stored login", Status.WARN, "auth.json unreadable", evidence, **facts)
+    if facts["codex_api_key_env"]:
+        evidence.append(f"$CODEX_API_KEY set ({fingerprint(ctx.env['CODEX_API_KEY'])}): read by `codex exec` only")
+    if p.id == "openai" and p.builtin and not facts["logged_in"] and facts["codex_api_key_env"]:
+        return result("env.auth", "Stored login", Status.WARN, "no stored login; $CODEX_API_KEY serves `codex exec` only",
+                      evidence, **facts)
     if p.id == "openai" and p.builtin and not facts["logged_in"]:
         return result("env.auth", "Stored login", Status.FAIL, "no stored login for the built-in provider", evidence, **facts)
     if p.id == "openai" and p.builtin and not auth.get("has_api_key"):

@@ -48,7 +48,9 @@ STATIC_BLOCKERS = {
     "env.key": lambda f: f.get("state") in ("missing", "blank", "not_a_name", "wrong_type"),
     # The built-in provider with no stored API key: no login at all, or a ChatGPT sign-in, whose token Codex sends to
     # the ChatGPT backend rather than to base_url; a request from here would test nothing Codex does.
-    "env.auth": lambda f: f.get("provider") == "openai" and f.get("builtin") and not (f.get("auth") or {}).get("has_api_key"),
+    # $CODEX_API_KEY stands in for it: what `codex exec` sends (ENV022 says the interactive CLI does not).
+    "env.auth": lambda f: f.get("provider") == "openai" and f.get("builtin") and not (f.get("auth") or {}).get("has_api_key")
+    and not f.get("codex_api_key_env"),
 }
 LIVE_IDS = ("net.reach", "api.catalog", "api.canary", "api.variants", "api.wire", "ctx.window")
 TITLES = {"net.reach": "Reachability", "api.catalog": "Model catalog", "api.canary": "Canary request",

@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from codexdoctor.checks.base import Check, CheckContext, is_loopback_host, result
+from codexdoctor.codex import config as config_mod
 from codexdoctor.model import CheckResult, Status
 
 DOUBLED_SUFFIXES = ("/responses", "/chat/completions", "/completions")
@@ -66,12 +67,20 @@ def check_base_url(ctx: CheckContext) -> CheckResult:
     facts = analyse_base_url(raw)
     facts.update(where=where, shown=ctx.redactor(raw.strip()), request_url=ctx.redactor(p.request_url() or ""),
                  provider=p.id, builtin=p.builtin, user_config=r.user_layer.label if r.user_layer else "~/.codex/config.toml")
+    # $OPENAI_BASE_URL set for the built-in provider, which this Codex no longer reads (openai/codex#16720).
+    ignored = ctx.env.get("OPENAI_BASE_URL", "").strip()
+    facts["ignored_openai_base_url"] = ctx.redactor(ignored) if (
+        ignored and p.id == "openai" and p.builtin and "openai_base_url" not in r.merged
+        and ignored.rstrip("/") != config_mod.DEFAULT_OPENAI_BASE_URL
+        and not config_mod.reads_openai_base_url_variable(r.codex_version)) else None
     if facts["suggested"]:
         facts["suggested"] = ctx.redactor(facts["suggested"])
     evidence = [f"base_url = \"{facts['shown']}\" ({where})", f"Codex will call POST {facts['request_url']}"]
+    if facts["ignored_openai_base_url"]:
+        evidence.append(f"$OPENAI_BASE_URL = {facts['ignored_openai_base_url']}: not read by Codex since April 2026")
     errors = facts["malformed"] or facts["whitespace"] or facts["query"] or facts["fragment"] or facts["doubled_path"] or facts["userinfo"]
     # A /v1 ending is only a question (URL003) that the live check settles; it does not make the check itself warn.
-    warnings = facts["plain_http_remote"]
+    warnings = facts["plain_http_remote"] or facts["ignored_openai_base_url"]
     status = Status.FAIL if errors else Status.WARN if warnings else Status.PASS
     return result("url.base_url", "base_url", status, facts["shown"], evidence, **facts)
 

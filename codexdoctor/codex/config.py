@@ -174,7 +174,8 @@ class Resolution:
         if self.provider.builtin and not self.provider.redefines_builtin:
             if self.provider.id == "openai" and key == "base_url" and "openai_base_url" in self.merged:
                 return self.origin("openai_base_url")
-            if self.provider.id == "openai" and key == "base_url" and self.env.get("OPENAI_BASE_URL"):
+            if self.provider.id == "openai" and key == "base_url" and self.env.get("OPENAI_BASE_URL") \
+                    and reads_openai_base_url_variable(self.codex_version):
                 return "$OPENAI_BASE_URL (deprecated)"
             return f"built-in provider `{self.provider.id}`"
         if key not in self.provider.table:
@@ -419,7 +420,7 @@ def resolve(
     provider_id, provider_origin = pick("model_provider")
     if provider_id is None:
         provider_id = "openai"
-    provider = _build_provider(str(provider_id), merged, effective_env)
+    provider = _build_provider(str(provider_id), merged, effective_env, codex_version)
     model_value, model_origin = pick("model", model)
     return Resolution(
         home=home, codex_home=codex_home, codex_home_from_env=from_env, codex_home_problem=home_problem,
@@ -443,14 +444,27 @@ def _origin_in(layers: list[Layer] | tuple[Layer, ...], path: tuple[str, ...]) -
     return "default"
 
 
-def _build_provider(provider_id: str, merged: Mapping[str, Any], env: Mapping[str, str]) -> Provider:
+# The `OPENAI_BASE_URL` variable moved the built-in provider until openai/codex#16720 (merged 2026-04-03) removed it;
+# 0.118.0 still read it (with a deprecation warning, openai/codex#16719). Codex 0.171.0 ignores it: checked with the
+# real CLI (scripts/crosscheck_config_semantics.py, "auth: built-in, OPENAI_BASE_URL variable": it called
+# api.openai.com).
+OPENAI_BASE_URL_UNTIL = (0, 119, 0)
+
+
+def reads_openai_base_url_variable(version: tuple[int, ...] | None) -> bool:
+    return version is not None and tuple(version) < OPENAI_BASE_URL_UNTIL
+
+
+def _build_provider(provider_id: str, merged: Mapping[str, Any], env: Mapping[str, str],
+                    codex_version: tuple[int, ...] | None = None) -> Provider:
     tables = merged.get("model_providers")
     tables = tables if isinstance(tables, Mapping) else {}
     custom = tables.get(provider_id)
     if provider_id in BUILTIN_PROVIDERS:
         table = dict(BUILTIN_PROVIDERS[provider_id])
         if provider_id == "openai":
-            override = merged.get("openai_base_url") or env.get("OPENAI_BASE_URL")
+            override = merged.get("openai_base_url") or (
+                env.get("OPENAI_BASE_URL") if reads_openai_base_url_variable(codex_version) else None)
             if override:
                 table["base_url"] = override
         # Current Codex refuses a redefinition; older ones silently ignored it. Either way

@@ -142,6 +142,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"([\d,]+) keys? Codex ignores", "{1} 个键会被 Codex 忽略"),
     (r"every key is one Codex reads", "所有键都会被 Codex 读取"),
     # env
+    (r"no stored login; \$CODEX_API_KEY serves `codex exec` only", "没有已保存的登录；$CODEX_API_KEY 只供 `codex exec` 使用"),
     (r"no provider resolved", "未解析出提供方"),
     (r"built-in `(.+)` provider: Codex uses its stored login, not a variable", "内置提供方 `{1}`：Codex 使用已保存的登录，不读环境变量"),
     (r"provider has no env_key", "提供方没有设置 env_key"),

@@ -94,6 +94,7 @@ def shell_commands(f: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "example_set_cmd": both(lambda k: sh.set_var("MYGATEWAY_API_KEY", k)),
         "login_cmd": sh.pipe_var_to("OPENAI_API_KEY", "codex login --with-api-key"),
+        "codex_api_key_login_cmd": sh.pipe_var_to("CODEX_API_KEY", "codex login --with-api-key"),
         "unset_home_cmd": sh.unset_var("CODEX_HOME"), "set_home_cmd": sh.set_var("CODEX_HOME", sh.codex_home_display()),
         "ca_cmd": sh.set_var("CODEX_CA_CERTIFICATE", "/path/to/ca.pem"),
         "mkdir_cmd": sh.mkdir(str(f.get("codex_home") or sh.codex_home_display())),

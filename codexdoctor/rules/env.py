@@ -95,11 +95,13 @@ RULES: tuple[Rule, ...] = (
          ("Log in: codex login (ChatGPT) or {login_cmd}",
           "Or configure a custom provider with base_url and env_key in config.toml (see `codexdoctor explain CFG001`)."),
          # $OPENAI_API_KEY does not count (ENV011 says so): without a stored login Codex has nothing to send.
-         once(lambda f: f["provider"] == "openai" and f["builtin"] and not f.get("logged_in"))),
+         once(lambda f: f["provider"] == "openai" and f["builtin"] and not f.get("logged_in")
+              and not f.get("codex_api_key_env"))),
     Rule("ENV013", "stored-login-may-leak", "env.auth", W, CONFIG,
          "Stored OpenAI login and a custom provider without env_key",
-         "{auth_path} holds an OpenAI login and [model_providers.{provider}] has no env_key. Older Codex versions send "
-         "the stored OpenAI key or ChatGPT token to such a provider (a leak to a third party, or a confusing 401).",
+         "{auth_path} holds an OpenAI login and [model_providers.{provider}] has no env_key. Codex 0.171 sends such a "
+         "provider no key at all (it answers 401, no API key provided); older versions sent it the stored OpenAI key or "
+         "ChatGPT token (a leak to a third party).",
          ("Add env_key = \"<VARIABLE>\" to [model_providers.{provider}] so Codex sends that provider's own key.",),
          once(lambda f: f["custom_without_env_key"] and f["auth"].get("exists") and not f["auth"].get("error"))),
     Rule("ENV014", "auth-json-unreadable", "env.auth", W, CONFIG,
@@ -129,6 +131,13 @@ RULES: tuple[Rule, ...] = (
          "at start-up and wins. A key you export in the terminal is not the one Codex sends.",
          ("If the shell's key is the right one, delete the {env_key} line from {dotenv_path}; otherwise update it there.",),
          once(lambda f: bool(f.get("shell_differs")) and f["state"] != "blank")),
+    Rule("ENV022", "codex-api-key-exec-only", "env.auth", W, CONFIG,
+         "Only `codex exec` uses $CODEX_API_KEY",
+         "There is no stored login in {auth_path}, but $CODEX_API_KEY is set: `codex exec` (scripts, CI) sends it to the "
+         "built-in provider; the interactive `codex` does not read it and asks you to log in.",
+         ("For the interactive `codex` too, store the key once: {codex_api_key_login_cmd}",),
+         once(lambda f: f["provider"] == "openai" and f["builtin"] and not f.get("logged_in")
+              and bool(f.get("codex_api_key_env")))),
     Rule("ENV019", "dotenv-bom-hides-key", "env.key", E, CONFIG,
          "Codex's .env file starts with a byte-order mark, which hides the key",
          "{dotenv_path} begins with a byte-order mark (BOM, added by some Windows editors), and {env_key} is on its "
@@ -216,7 +225,8 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                ("登录：codex login（ChatGPT 账号）或 {login_cmd}",
                 "或者在 config.toml 中配置一个带 base_url 和 env_key 的自定义提供方（见 `codexdoctor explain CFG001`）。")),
     "ENV013": ("已保存的 OpenAI 登录，加上没有 env_key 的自定义提供方",
-               "{auth_path} 中保存着 OpenAI 登录，而 [model_providers.{provider}] 没有 env_key。旧版 Codex 会把已保存的 OpenAI 密钥或 ChatGPT token 发给这样的提供方（泄露给第三方，或导致莫名其妙的 401）。",
+               "{auth_path} 中保存着 OpenAI 登录，而 [model_providers.{provider}] 没有 env_key。Codex 0.171 不会给这样的提供方发送任何密钥"
+               "（它会返回 401，说没有提供 API Key）；旧版 Codex 则会把已保存的 OpenAI 密钥或 ChatGPT token 发给它（泄露给第三方）。",
                ("在 [model_providers.{provider}] 中添加 env_key = \"<变量名>\"，让 Codex 发送该提供方自己的密钥。",)),
     "ENV014": ("auth.json 无法读取",
                "{auth_path} 存在，但不是合法的 JSON；Codex 可能会要求你重新登录。",
@@ -235,6 +245,10 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "Codex 从 {dotenv_path} 读取 {env_key}（{key_fingerprint}），而不是从你的 shell（{shell_fp}）：该文件在启动时加载并优先生效。"
                "你在终端里 export 的密钥并不是 Codex 发送的那个。",
                ("如果 shell 里的密钥才是正确的，从 {dotenv_path} 删除 {env_key} 这一行；否则在那里更新它。",)),
+    "ENV022": ("只有 `codex exec` 会使用 $CODEX_API_KEY",
+               "{auth_path} 中没有已保存的登录，但设置了 $CODEX_API_KEY：`codex exec`（脚本、CI）会把它发给内置提供方；"
+               "交互式的 `codex` 不读取它，会要求你登录。",
+               ("要让交互式 `codex` 也能用，把密钥保存一次：{codex_api_key_login_cmd}",)),
     "ENV019": ("Codex 的 .env 文件以字节顺序标记开头，密钥因此被跳过",
                "{dotenv_path} 以字节顺序标记（BOM，部分 Windows 编辑器会加上）开头，而 {env_key} 正好在第一行。"
                "Codex 读取 .env 时把这个标记当作该行的一部分并跳过这一行，所以 {env_key} 没有被设置，"

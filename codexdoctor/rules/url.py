@@ -72,6 +72,15 @@ RULES: tuple[Rule, ...] = (
          ("Find the API base URL in the provider's documentation (often https://api.<domain>/v1 or https://<domain>/api) and set it as base_url in {base_url_where}.",
           "Remove any ?utm_… part copied from a link."),
          once(lambda f: f["kind"] == "html")),
+    Rule("URL010", "openai-base-url-variable-ignored", "url.base_url", W, CONFIG,
+         "Codex no longer reads $OPENAI_BASE_URL",
+         "$OPENAI_BASE_URL is set ({ignored_openai_base_url}), but Codex stopped reading it in April 2026 "
+         "(openai/codex#16720): the built-in provider calls {request_url}. If you meant Codex to use that server, "
+         "it does not; if the variable is left over for another tool, nothing is wrong.",
+         ("Put it in {user_config} instead: openai_base_url = \"{ignored_openai_base_url}\" (top level, before any [table]).",
+          "Or define your server as a provider of its own ([model_providers.<id>] with base_url and env_key) and set "
+          "model_provider to it."),
+         once(lambda f: bool(f.get("ignored_openai_base_url")))),
 )
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -105,4 +114,10 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "POST {url} 返回的是网页（{status}），不是 API：base_url 指向了提供方的官网或落地页。Codex 最终会报 `stream disconnected before completion: stream closed before response.completed`。",
                ("在提供方文档中找到 API 的 base_url 地址（通常是 https://api.<域名>/v1 或 https://<域名>/api），在 {base_url_where} 中设置为 base_url。",
                 "去掉从链接里复制来的 ?utm_… 部分。")),
+    "URL010": ("Codex 已不再读取 $OPENAI_BASE_URL",
+               "设置了 $OPENAI_BASE_URL（{ignored_openai_base_url}），但 Codex 从 2026 年 4 月起不再读取它"
+               "（openai/codex#16720）：内置提供方请求的是 {request_url}。如果你想让 Codex 使用那个服务器，它不会；"
+               "如果这个变量是留给其他工具用的，那就没有问题。",
+               ("改为写在 {user_config} 中：openai_base_url = \"{ignored_openai_base_url}\"（放在顶层，任何 [表] 之前）。",
+                "或者把你的服务器定义成单独的提供方（[model_providers.<id>]，写上 base_url 和 env_key），并把 model_provider 设为它。")),
 }
