@@ -374,3 +374,41 @@ def test_codex_api_key_serves_codex_exec_not_the_interactive_cli(home):
                                     offline=True, system_config=None))
     assert ctx.key_value() == KEY  # what the live checks send: what `codex exec` sends
     assert codes(offline_report(home, {})) == ["ENV012"]
+
+
+@pytest.mark.parametrize("line,key,codex_says", [
+    # What Codex 0.171.0 printed for each (crosscheck "string:", "float:", "number:" cases), and two of the same kind.
+    ('model_context_window = "4096"', "model_context_window", 'invalid type: string "4096", expected i64'),
+    ("model_context_window = 4096.5", "model_context_window", "invalid type: floating point `4096.5`, expected i64"),
+    ('model_auto_compact_token_limit = "9000"', "model_auto_compact_token_limit",
+     'invalid type: string "9000", expected i64'),
+    ('hide_agent_reasoning = "true"', "hide_agent_reasoning", 'invalid type: string "true", expected a boolean'),
+    ("openai_base_url = 5", "openai_base_url", "invalid type: integer `5`, expected a string"),
+])
+def test_top_level_values_of_the_wrong_type_are_what_codex_refuses(home, line, key, codex_says):
+    write_config(home, line + "\n" + TAOTOKEN)
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(report) == ["CFG016"] and report.verdict.value == "config"
+    assert f"`{key}`" in report.findings[0].diagnosis and codex_says in report.findings[0].diagnosis
+
+
+@pytest.mark.parametrize("line,codex_says", [
+    ('request_max_retries = "2"', 'invalid type: string "2", expected u64'),
+    ('stream_idle_timeout_ms = "300000"', 'invalid type: string "300000", expected u64'),
+    ("request_max_retries = -1", "invalid value: integer `-1`, expected u64"),
+    ('requires_openai_auth = "yes"', 'invalid type: string "yes", expected a boolean'),
+])
+def test_provider_values_of_the_wrong_type_are_what_codex_refuses(home, line, codex_says):
+    write_config(home, TAOTOKEN + line + "\n")
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(report) == ["CFG016"] and codex_says in report.findings[0].diagnosis
+
+
+def test_an_empty_model_is_no_model_for_codex(home):
+    """Codex 0.171.0 with model = "" and a custom provider: "No models are available…", nothing sent (crosscheck
+    "empty: model"); an unset model sends Codex's default ID instead (CFG007)."""
+    write_config(home, TAOTOKEN.replace('model = "gpt-5"', 'model = ""'))
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(report) == ["CFG028"] and "No models are available" in report.findings[0].diagnosis
+    write_config(home, TAOTOKEN.replace('model = "gpt-5"\n', ''))
+    assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY})) == ["CFG007"]

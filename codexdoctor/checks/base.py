@@ -56,7 +56,7 @@ class CheckContext:
     def uses_stored_login(self) -> bool:
         """The built-in openai provider, or requires_openai_auth: Codex sends the login stored in auth.json."""
         p = self.provider
-        return (p.builtin and p.id == "openai") or bool(p.get("requires_openai_auth"))
+        return (p.builtin and p.id == "openai") or p.get("requires_openai_auth") is True
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,59 @@ TOP_LEVEL_ALIASES = {
     "envkey": "model_providers.<id>.env_key", "apikey": "model_providers.<id>.env_key",
     "wireapi": "model_providers.<id>.wire_api", "modelname": "model",
 }
-STRING_FIELDS = ("base_url", "env_key", "wire_api", "name", "experimental_bearer_token")
-TABLE_FIELDS = ("query_params", "http_headers", "env_http_headers")
+# The types Codex's config structs give these keys (serde's names). A value of another type makes Codex refuse the
+# whole config: ``Error loading config.toml: invalid type: string "4096", expected i64`` (each kind checked with Codex
+# 0.171.0: scripts/crosscheck_config_semantics.py, the "string:", "float:" and "number:" cases).
+PROVIDER_TYPES = {
+    "base_url": "str", "env_key": "str", "wire_api": "str", "name": "str", "experimental_bearer_token": "str",
+    "query_params": "table", "http_headers": "table", "env_http_headers": "table",
+    "request_max_retries": "u64", "stream_max_retries": "u64", "stream_idle_timeout_ms": "u64",
+    "websocket_connect_timeout_ms": "u64", "requires_openai_auth": "bool", "supports_websockets": "bool",
+}
+TOP_LEVEL_TYPES = {
+    "model_provider": "str", "openai_base_url": "str", "model_context_window": "i64",
+    "model_auto_compact_token_limit": "i64", "hide_agent_reasoning": "bool", "show_raw_agent_reasoning": "bool",
+}
+_SERDE_EXPECTED = {"str": "a string", "table": "a map", "i64": "i64", "u64": "u64", "bool": "a boolean"}
+_EXPECTED_WORDS = {"str": "a string", "table": "a table", "i64": "a whole number", "u64": "a whole number, 0 or more",
+                   "bool": "true or false"}
+
+
+def _serde_value(value: Any) -> str:
+    """How serde names a value in its error (`string "4096"`, `integer `5``), as Codex prints it."""
+    if isinstance(value, bool):
+        return f"boolean `{str(value).lower()}`"
+    if isinstance(value, int):
+        return f"integer `{value}`"
+    if isinstance(value, float):
+        return f"floating point `{value}`"
+    if isinstance(value, str):
+        return f'string "{value[:40]}"' + ("…" if len(value) > 40 else "")
+    if isinstance(value, Mapping):
+        return "map"
+    if isinstance(value, list):
+        return "sequence"
+    return type(value).__name__
+
+
+def type_problem(value: Any, kind: str) -> str | None:
+    """Codex's error for `value` where `kind` is expected, or None when Codex accepts it."""
+    ok = {"str": isinstance(value, str), "table": isinstance(value, Mapping), "bool": isinstance(value, bool),
+          "i64": isinstance(value, int) and not isinstance(value, bool),
+          "u64": isinstance(value, int) and not isinstance(value, bool) and value >= 0}[kind]
+    if ok:
+        return None
+    if kind == "u64" and isinstance(value, int) and not isinstance(value, bool):
+        return f"invalid value: integer `{value}`, expected u64"
+    return f"invalid type: {_serde_value(value)}, expected {_SERDE_EXPECTED[kind]}"
+
+
+def _wrong_type(key: str, value: Any, kind: str, where: str) -> dict[str, Any] | None:
+    says = type_problem(value, kind)
+    if says is None:
+        return None
+    return {"key": key, "kind": kind, "expected": _EXPECTED_WORDS[kind], "got": _serde_value(value), "where": where,
+            "codex_says": says}
 WIRE_APIS = ("responses", "chat")
 CHAT_REMOVED_IN = (0, 97)
 
@@ -227,20 +278,19 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         return result("cfg.provider", "Provider", Status.FAIL, f"no table [model_providers.{p.id}]", evidence, **facts)
     if not p.builtin:
         facts["table_where"] = r.origin("model_providers", p.id)
-        for key in STRING_FIELDS:
-            if key in p.table and not isinstance(p.table[key], str):
-                facts["wrong_types"].append({"key": key, "expected": "a string", "got": type(p.table[key]).__name__,
-                                             "where": r.provider_field_origin(key)})
-        for key in TABLE_FIELDS:
-            if key in p.table and not isinstance(p.table[key], Mapping):
-                facts["wrong_types"].append({"key": key, "expected": "a table", "got": type(p.table[key]).__name__,
-                                             "where": r.provider_field_origin(key)})
+        for key, kind in PROVIDER_TYPES.items():
+            wrong = _wrong_type(key, p.table[key], kind, r.provider_field_origin(key)) if key in p.table else None
+            if wrong:
+                facts["wrong_types"].append(wrong)
         if "base_url" not in p.table:
             facts["missing_base_url"] = True
             aliases = [k for k in p.table if PROVIDER_ALIASES.get(normalise_name(k)) == "base_url"]
             facts["base_url_alias"] = aliases[0] if aliases else None
         if r.model is None:
             facts["missing_model"] = True
+        elif r.model == "":  # Codex 0.171 takes it as no model at all and, for a custom provider, stops at once
+            facts["empty_model"] = True
+            facts["model_where"] = r.model_origin
         name = p.table.get("name")
         if r.modern and (name is None or (isinstance(name, str) and not name.strip())):
             facts["missing_name"] = True
@@ -252,12 +302,15 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         if wire == "chat":
             facts["chat_rejected"] = None if ctx.codex_version is None else ctx.codex_version >= CHAT_REMOVED_IN
     if r.model is not None and not isinstance(r.model, str):
-        facts["wrong_types"].append({"key": "model", "expected": "a string", "got": type(r.model).__name__,
-                                     "where": r.model_origin})
+        facts["wrong_types"].append(_wrong_type("model", r.model, "str", r.model_origin))
+    for key, kind in TOP_LEVEL_TYPES.items():
+        wrong = _wrong_type(key, r.merged[key], kind, r.origin(key)) if key in r.merged else None
+        if wrong:
+            facts["wrong_types"].append(wrong)
     evidence.append(f"base_url = {ctx.redactor(str(p.base_url)) if p.base_url is not None else '(unset)'} "
                     f"({r.provider_field_origin('base_url')})")
     evidence.append(f"model = \"{r.model}\" ({r.model_origin})" if r.model is not None else "model unset (Codex default)")
-    bad = (facts["missing_base_url"] or facts["missing_model"] or facts["missing_name"] or facts["wrong_types"] or facts["wire_api_invalid"]
+    bad = (facts["missing_base_url"] or facts["missing_model"] or facts.get("empty_model") or facts["missing_name"] or facts["wrong_types"] or facts["wire_api_invalid"]
            or facts["wire_api"] == "chat" or facts["redefined_builtins"])
     status = Status.FAIL if bad else Status.PASS
     return result("cfg.provider", "Provider", status, f"{p.id} ({'built-in' if p.builtin else 'custom'})", evidence, **facts)

@@ -116,7 +116,7 @@ def check_key(ctx: CheckContext) -> CheckResult:
     facts: dict[str, Any] = {"provider": p.id, "builtin": p.builtin, "env_key": None, "state": None,
                              "near_miss": [], "rc_hits": [], "problems": [], "env_key_looks_like_key": False,
                              "bearer_token": isinstance(p.get("experimental_bearer_token"), str),
-                             "local": _is_local(p.base_url), "requires_openai_auth": bool(p.get("requires_openai_auth")),
+                             "local": _is_local(p.base_url), "requires_openai_auth": p.get("requires_openai_auth") is True,
                              "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
                              "env_key_where": r.provider_field_origin("env_key")}
     if not p.defined or r.unusable:
@@ -208,7 +208,7 @@ def check_auth(ctx: CheckContext) -> CheckResult:
         "custom_without_env_key": (not p.builtin and p.defined and p.env_key is None
                                    and not isinstance(p.get("experimental_bearer_token"), str)
                                    and not _is_local(p.base_url)),
-        "requires_openai_auth": bool(p.get("requires_openai_auth")) and not p.builtin,
+        "requires_openai_auth": p.get("requires_openai_auth") is True and not p.builtin,
     }
     evidence = [f"{facts['auth_path']}: " + ("absent" if not auth["exists"] else
                 f"unreadable ({auth['error']})" if auth.get("error") else f"auth_mode={auth.get('mode')}")]

@@ -44,7 +44,7 @@ STATIC_BLOCKERS = {
                                or (f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)
                                or bool(f.get("redefined_builtins")) or bool(f.get("missing_name"))
                                # Codex would send the gateway's key to api.openai.com; codexdoctor never does.
-                               or bool(f.get("missing_base_url"))),
+                               or bool(f.get("missing_base_url")) or bool(f.get("empty_model"))),
     "env.key": lambda f: f.get("state") in ("missing", "blank", "not_a_name", "wrong_type"),
     # The built-in provider with no stored API key: no login at all, or a ChatGPT sign-in, whose token Codex sends to
     # the ChatGPT backend rather than to base_url; a request from here would test nothing Codex does.

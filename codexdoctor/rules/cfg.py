@@ -34,6 +34,14 @@ def _home_missing_params(f: Mapping[str, Any]) -> dict[str, Any]:
                              f"创建它（{c['mkdir_cmd']}），或不再设置 CODEX_HOME 以使用默认目录：{c['unset_home_cmd']}")}
 
 
+# What a config value should be (the `kind` of a wrong_types fact), in words.
+EXPECTED_WORDS = {"str": Loc("a string", "字符串"), "table": Loc("a table", "表"), "i64": Loc("a whole number", "整数"),
+                  "u64": Loc("a whole number, 0 or more", "不小于 0 的整数"), "bool": Loc("true or false", "true 或 false")}
+
+EXAMPLES = {"str": ('{} = "…"', '{} = "…"'), "table": ("{} = {{ … }}", "{} = {{ … }}"),
+            "i64": ("{} = 128000 (no quotes)", "{} = 128000（不加引号）"), "u64": ("{} = 4 (no quotes)", "{} = 4（不加引号）"),
+            "bool": ("{} = true (no quotes)", "{} = true（不加引号）")}
+
 RULES: tuple[Rule, ...] = (
     Rule("CFG001", "config-file-missing", "cfg.files", E, CONFIG,
          "No Codex config file",
@@ -97,6 +105,13 @@ RULES: tuple[Rule, ...] = (
          "model is not set, so Codex sends its default OpenAI model ID to `{provider}`, which most gateways do not serve.",
          ("Add model = \"<exact model ID>\" at the top of {user_config} (or in the active profile), copied from the provider's model list.",),
          once(lambda f: f["missing_model"])),
+    Rule("CFG028", "model-empty", "cfg.provider", E, CONFIG,
+         "model is an empty string",
+         "model = \"\" ({model_where}). Codex takes an empty model as none, finds no model for `{provider}` and stops "
+         "before sending anything: ``No models are available. Set `model` explicitly or check your model catalog "
+         "configuration.``",
+         ("Write the exact model ID between the quotes in {model_where}, copied from the provider's model list.",),
+         once(lambda f: bool(f.get("empty_model")))),
     Rule("CFG008", "unknown-config-key", "cfg.keys", W, CONFIG,
          "Config key Codex does not read",
          "`{key}` in {table} ({where}) is not a key Codex reads; it is silently ignored.{hint}",
@@ -148,9 +163,12 @@ RULES: tuple[Rule, ...] = (
          once(lambda f: f["missing"])),
     Rule("CFG016", "config-value-wrong-type", "cfg.provider", E, CONFIG,
          "Config value has the wrong type",
-         "`{key}` ({where}) is {got}, but Codex expects {expected}; Codex refuses to load the config.",
-         ("Write `{key}` as {expected} in {where}, e.g. base_url = \"https://…\" or env_key = \"MY_API_KEY\".",),
-         each("wrong_types")),
+         "`{key}` ({where}) is {got}, but Codex expects {expected}; Codex refuses to load the config: "
+         "``Error loading config.toml: {codex_says}``.",
+         ("Write `{key}` as {expected} in {where}: {example}",),
+         lambda f: [{**w, "expected": EXPECTED_WORDS.get(w.get("kind"), w["expected"]),
+                     "example": Loc(*(t.format(w["key"]) for t in EXAMPLES.get(w.get("kind"), ("{}", "{}"))))}
+                    for w in f.get("wrong_types") or []]),
     Rule("CFG017", "wire-api-invalid", "cfg.provider", E, CONFIG,
          "Unknown wire_api value",
          "wire_api = \"{wire_api_invalid}\" ({wire_api_where}) is not a value Codex accepts (\"responses\").",
@@ -262,6 +280,11 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "CFG007": ("自定义提供方没有设置 model",
                "没有设置 model，Codex 会把它默认的 OpenAI 模型 ID 发给 `{provider}`，大多数网关并不提供这个模型。",
                ("在 {user_config} 顶层（或当前 profile 中）添加 model = \"<准确的模型 ID>\"，从提供方的模型列表中复制。",)),
+    "CFG028": ("model 是空字符串",
+               "model = \"\"（{model_where}）。Codex 把空的 model 当作没有设置，为 `{provider}` 找不到可用的模型，"
+               "于是在发送任何请求之前就停止：``No models are available. Set `model` explicitly or check your model catalog "
+               "configuration.``",
+               ("在 {model_where} 的引号里写上准确的模型 ID，从提供方的模型列表中复制。",)),
     "CFG008": ("Codex 不读取的配置键",
                "{table} 中的 `{key}`（{where}）不是 Codex 读取的键，会被悄悄忽略。{hint}",
                ("在 {where} 中把 `{key}` 改名为 Codex 读取的键{hint_short}，或删除这一行。",)),
@@ -288,8 +311,9 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "选中了 profile `{selected}`（{origin}），但没有 [profiles.{selected}] 表；Codex 会报 ``config profile `{selected}` not found`` 并停止。已定义的 profile：{available_text}。",
                ("添加 [profiles.{selected}] 表，或选择已有的 profile（{available_text}），或去掉这个选择（{origin}）。",)),
     "CFG016": ("配置值类型错误",
-               "`{key}`（{where}）的类型是 {got}，而 Codex 需要 {expected}；Codex 会拒绝加载配置。",
-               ("在 {where} 中把 `{key}` 写成 {expected}，例如 base_url = \"https://…\" 或 env_key = \"MY_API_KEY\"。",)),
+               "`{key}`（{where}）的值是 {got}，而 Codex 需要{expected}；Codex 会拒绝加载配置："
+               "``Error loading config.toml: {codex_says}``。",
+               ("在 {where} 中把 `{key}` 写成{expected}：{example}",)),
     "CFG017": ("未知的 wire_api 取值",
                "wire_api = \"{wire_api_invalid}\"（{wire_api_where}）不是 Codex 接受的值（\"responses\"）。",
                ("在 {wire_api_where} 中设置 wire_api = \"responses\"。",)),
