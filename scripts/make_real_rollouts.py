@@ -3,6 +3,10 @@
 Each scenario is one CODEX_HOME; each session is `codex exec` then `codex exec resume --last` with a large pasted
 prompt per turn, until a turn fails or the turns run out. Run inside a loopback-only namespace:
     ../shared/tools/in-netns python scripts/make_real_rollouts.py [OUT_DIR] [SCENARIO ...]
+The channel faults and the compaction (fault-*, compact-ok) live in tests/fixtures/rollouts/real-0.171.0-more, so
+that bench/make_corpora.py's `real` corpus (built from real-0.171.0) stays the one the benchmarks were run on:
+    ../shared/tools/in-netns python scripts/make_real_rollouts.py tests/fixtures/rollouts/real-0.171.0-more \
+        fault-502 fault-reset-mid-stream fault-error-event fault-broken-sse fault-stall compact-ok
 """
 
 from __future__ import annotations
@@ -29,9 +33,21 @@ def paste(turn: int, words: int = 2200) -> str:
     return f"Question {turn}: summarise the notes below in one word.\n\n{body}"
 
 
-def config(base_url: str, model: str = "sim-model", provider: str = "sim") -> str:
-    return (f'model = "{model}"\nmodel_provider = "{provider}"\n[model_providers.{provider}]\nname = "{provider}"\n'
-            f'base_url = "{base_url}"\nenv_key = "SIM_API_KEY"\n')
+def config(base_url: str, model: str = "sim-model", provider: str = "sim", top: str = "", table: str = "") -> str:
+    return (f'{top}model = "{model}"\nmodel_provider = "{provider}"\n[model_providers.{provider}]\nname = "{provider}"\n'
+            f'base_url = "{base_url}"\nenv_key = "SIM_API_KEY"\n{table}')
+
+
+# Channel faults and a compaction that works (round 3): how the sessions of a broken channel look in Codex's own log.
+# Retries are cut to one each so that a scenario takes seconds, not Codex's full back-off.
+FAST_RETRIES = "request_max_retries = 1\nstream_max_retries = 1\n"
+FAULTS = {
+    "fault-502": dict(failure_rate=1.0, failure_kinds=("502",)),
+    "fault-reset-mid-stream": dict(stream_fault="reset_mid_stream"),
+    "fault-error-event": dict(stream_fault="error_event"),
+    "fault-broken-sse": dict(stream_fault="broken_sse"),
+    "fault-stall": dict(stall_after_tokens=3, stall_seconds=20.0),
+}
 
 
 def session(home: Path, turns: int, key: str = KEY) -> list[int]:
@@ -58,6 +74,17 @@ def scenario(name: str, out: Path) -> None:
     elif name == "truncation-ollama":
         with sim.start(api_key=KEY, context_window=14000, error_style="ollama") as s:
             (home / "config.toml").write_text(config(s.base_url))
+            print(name, session(home, 5))
+    elif name in FAULTS:
+        with sim.start(api_key=KEY, **FAULTS[name]) as s:
+            table = FAST_RETRIES + ("stream_idle_timeout_ms = 3000\n" if name == "fault-stall" else "")
+            (home / "config.toml").write_text(config(s.base_url, table=table))
+            print(name, session(home, 2))
+    elif name == "compact-ok":
+        # A window that the third turn would overflow, and a compaction limit under it: Codex compacts and goes on.
+        with sim.start(api_key=KEY, context_window=16000) as s:
+            (home / "config.toml").write_text(config(s.base_url, top="model_auto_compact_token_limit = 11000\n"
+                                                     "model_context_window = 16000\n"))
             print(name, session(home, 5))
     elif name == "stable-break-3":
         # Three sessions of one provider that break at the same size, and a 401 from another provider between them.

@@ -183,3 +183,31 @@ def test_the_same_content_written_another_way_reads_the_same(tmp_path, monkeypat
         want, got = classify_session(read_session(original)), classify_session(read_session(copy))
         assert {k: got[k] for k in _SAME} == {k: want[k] for k in _SAME}, original.name
         assert want["turns"] > 0
+
+
+MORE = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0-more"
+
+
+@pytest.mark.parametrize("scenario,words", [
+    ("fault-502", "unexpected status 502 Bad Gateway: [HTML page: 502 Bad Gateway]"),
+    ("fault-reset-mid-stream", "stream disconnected before completion: Transport error"),
+    ("fault-error-event", "stream disconnected before completion"),
+    ("fault-broken-sse", "stream disconnected before completion"),
+    ("fault-stall", "idle timeout waiting for SSE"),
+])
+def test_real_channel_faults_are_channel_failures_in_plain_words(home, scenario, words):
+    """Real Codex 0.171.0 sessions against a provider that fails in one way (scripts/make_real_rollouts.py)."""
+    report = report_for(home, MORE / scenario)
+    d = report.checks[0].facts["sessions"][0]
+    assert report.verdict.value == "channel" and d["kind"] == "channel"
+    assert [f.code for f in report.findings if f.severity.value == "error"] == ["CTX013"]
+    assert words in d["error"] and "<" not in d["error"]  # an nginx error page is named by its title, not its markup
+
+
+def test_real_compactions_then_overflow(home):
+    """Codex compacted twice (model_auto_compact_token_limit under the window), then ran out of room."""
+    report = report_for(home, MORE / "compact-ok")
+    d = report.checks[0].facts["sessions"][0]
+    assert d["compactions"] == 2 and d["kind"] == "context" and report.verdict.value == "context"
+    assert d["evidence"] in ("Codex's context-window error",
+                             "the overflow signature (a token_count whose total equals the window, other counters zero)")

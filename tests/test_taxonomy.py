@@ -266,3 +266,15 @@ def test_key_with_newline_is_not_sent_like_codex(home):
     write_config(home, TAOTOKEN)
     ctx = make_context(CheckOptions(env={"TAOTOKEN_API_KEY": KEY + "\n"}, home=home, cwd=Path.cwd(), system_config=None))
     assert "Authorization" not in make_plan(ctx).headers
+
+
+def test_an_html_error_page_in_an_error_text_is_named_by_its_title():
+    """Codex writes a gateway's 502 page into its message, newlines and all; the last line was `</html>, url: …`."""
+    from codexdoctor.net.classify import summarize_text
+
+    text = ("unexpected status 502 Bad Gateway: <html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+            "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n, "
+            "url: http://127.0.0.1:9/v1/responses")
+    assert summarize_text(text).startswith("unexpected status 502 Bad Gateway: [HTML page: 502 Bad Gateway]")
+    assert summarize_text("upstream said: <!DOCTYPE html><html><body>no title").endswith("[HTML page]")
+    assert summarize_text("plain <b>not a page</b>") == "plain <b>not a page</b>"

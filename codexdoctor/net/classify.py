@@ -170,12 +170,31 @@ def embedded_json(text: str) -> Any:
     return None
 
 
+# An HTML error page inside an error text (Codex writes the body of a 502 from nginx into its message, newlines and
+# all): shown as its <title>, so that the line says "502 Bad Gateway" instead of the page's last line of markup.
+_HTML_PAGE = re.compile(r"<(?:!doctype\s+html|html)\b.*?(?:</html\s*>|\Z)", re.I | re.S)
+_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.I | re.S)
+
+
+def without_html(text: str) -> str:
+    page = _HTML_PAGE.search(text)
+    if page is None:
+        return text
+    title = _HTML_TITLE.search(page.group(0))
+    shown = f"[HTML page: {' '.join(title.group(1).split())}]" if title and title.group(1).strip() else "[HTML page]"
+    return text[:page.start()] + shown + text[page.end():]
+
+
 @functools.lru_cache(maxsize=1024)
 def summarize_text(text: str) -> str:
     """Any error line (Codex's, a log's, a raw body) as one readable line: the JSON body's message if it has one.
 
     Cached: `sessions` meets the same provider error in session after session (a pure function of the text)."""
-    line = strip_decoration(" ".join((text or "").split()) if "\n" not in (text or "") else text.strip().splitlines()[-1])
+    text = text or ""
+    plain = without_html(text)
+    if plain is not text:  # one message that carried a page: its lines are the page's, not a log's
+        plain = " ".join(plain.split())
+    line = strip_decoration(" ".join(plain.split()) if "\n" not in plain else plain.strip().splitlines()[-1])
     body = embedded_json(line)
     if body is not None:
         message = error_message(body)
