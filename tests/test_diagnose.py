@@ -1,5 +1,6 @@
 """`diagnose-error` on what users really paste: whole stderr of the real Codex 0.171.0, and each server family's words."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -169,3 +170,37 @@ def test_chinese_providers_overflow_is_context(home, body, window):
     report = diagnose(home, f"ERROR: unexpected status 400 Bad Request: {body}, url: https://api.example.cn/v1/responses")
     assert report.verdict.value == "context" and report.findings[0].code == "CTX021", report.findings
     assert report.checks[0].facts.get("server_window") == window
+
+
+@pytest.mark.parametrize("text,code,words", [
+    # Seen in Codex 0.171.0's output in this project's runs (docs/codex-behaviour.md): DNS in a loopback-only namespace,
+    # a reset mid-stream; the others are reqwest's, rustls' and the OS's fixed wording inside Codex's message.
+    ("stream disconnected before completion: failed to lookup address information: Try again", "NET001",
+     "failed to lookup address information"),
+    ("error sending request for url (http://10.0.0.5:8000/v1/responses): client error (Connect): tcp connect error: "
+     "Connection refused (os error 111)", "NET002", "http://10.0.0.5:8000/v1/responses"),
+    ("stream disconnected before completion: error sending request for url (https://gw.example/v1/responses): "
+     "invalid peer certificate: UnknownIssuer", "NET003", "gw.example"),
+    ("stream disconnected before completion: operation timed out", "NET004", "operation timed out"),
+    ("stream disconnected before completion: error sending request for url (https://gw.example/v1/responses): "
+     "connection closed before message completed", "NET005", "connection closed before message completed"),
+])
+def test_transport_failures_in_codexs_words_are_the_net_findings(home, text, code, words):
+    report = diagnose(home, text)
+    assert [f.code for f in report.findings] == [code] and report.verdict.value == "channel"
+    assert words in report.findings[0].diagnosis
+    assert "after 1 events" not in report.findings[0].diagnosis
+
+
+def test_a_send_failure_that_says_no_cause_is_inconclusive_not_a_closed_stream(home):
+    report = diagnose(home, "stream disconnected before completion: error sending request for url "
+                            "(https://gw.example/v1/responses)")
+    assert not report.findings and report.verdict.value == "inconclusive"
+    assert "does not say why" in report.verdict_reason and not report.notes
+
+
+def test_pasted_stream_errors_invent_no_event_count(home):
+    for text in ("stream disconnected before completion: idle timeout waiting for SSE",
+                 "stream disconnected before completion: stream closed before response.completed"):
+        report = diagnose(home, text)
+        assert not re.search(r"after \d+ events", report.findings[0].diagnosis)

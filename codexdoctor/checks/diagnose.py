@@ -25,6 +25,25 @@ RECONNECTING = re.compile(r"Reconnecting\.\.\.\s*\d+/\d+\s*\((.*)\)\s*$", re.S)
 RECONNECT_BARE = re.compile(r"Reconnecting\.\.\.\s*(\d+)/(\d+)")
 PLACEHOLDER_URL = "(from the pasted error)"
 STREAM = re.compile(r"stream disconnected before completion:\s*(.*)", re.S | re.I)
+# The transport failures Codex (reqwest, rustls, the OS) prints, by what they mean; the same kinds as a live check's
+# (net/transport.py), so the NET rules speak. Each was seen in Codex 0.171.0's output (docs/codex-behaviour.md) or is
+# the OS's or rustls' fixed wording. A bare "error sending request for url" says none of this: it stays unknown.
+TRANSPORT = (
+    ("dns", re.compile(r"failed to lookup address|dns error|name or service not known|nodename nor servname|"
+                       r"no such host|temporary failure in name resolution", re.I),
+     "the host name does not resolve"),
+    ("refused", re.compile(r"connection refused|os error 111\b|os error 61\b|actively refused|os error 10061", re.I),
+     "nothing listens on that host and port (connection refused)"),
+    ("tls", re.compile(r"certificate|\btls\b|\bssl\b|handshake|UnknownIssuer|InvalidCertificate", re.I),
+     None),
+    ("timeout", re.compile(r"operation timed out|timed out|os error 110\b|deadline has elapsed", re.I),
+     "no answer in time (operation timed out)"),
+    # ("error decoding response body" is a stream cut after the answer began: the stream rule's, not this one)
+    ("reset", re.compile(r"connection reset|broken pipe|unexpected eof|connection closed before message completed|"
+                         r"os error 104\b|os error 32\b", re.I),
+     None),
+)
+URL_IN_TEXT = re.compile(r"https?://[^\s()\]>,`'\"]+")
 
 
 def _exchange(status: int | None, message: str, url: str | None, stream_kind: str | None = None):
@@ -59,7 +78,8 @@ def _status_from_body(body: Any) -> int | None:
     return None
 
 
-RANK = {"context": 5, "missing_env": 4, "http": 3, "incomplete": 2, "stream": 2, "unknown": 0}
+RANK = {"context": 5, "missing_env": 4, "http": 3, "transport": 2, "incomplete": 2, "stream": 2, "send_failed": 1,
+        "unknown": 0}
 
 
 def pick(text: str) -> tuple[str, Any, str, int]:
@@ -104,7 +124,18 @@ def interpret(text: str) -> tuple[str, Any]:
             return "stream", "idle"
         if "incomplete response" in detail:
             return "incomplete", m.group(1)
+        if "stream closed before response.completed" not in detail:
+            transport = _transport(m.group(1))
+            if transport is not None:
+                return "transport", transport
+            if "error sending request" in detail:
+                return "send_failed", None
         return "stream", "closed"
+    transport = _transport(text) if re.search(r"error sending request|os error|\bdns error|certificate", text, re.I) else None
+    if transport is not None:
+        return "transport", transport
+    if re.search(r"error sending request for url", text, re.I):
+        return "send_failed", None
     body = _embedded_json(text)
     if body is not None and ("error" in body or "message" in body or "detail" in body):
         return "http", (_status_from_body(body), json.dumps(body), None)
@@ -116,6 +147,19 @@ def interpret(text: str) -> tuple[str, Any]:
     if re.search(r"does not exist or you do not have access|not found, try pulling it|Invalid model name", text, re.I):
         return "http", (404, text, None)
     return "unknown", None
+
+
+_SENDING = re.compile(r"error sending request for url\s*\([^)]*\)\s*:?\s*", re.I)
+
+
+def _transport(text: str) -> tuple[str, str, str | None] | None:
+    """(failure kind, what the text says caused it, URL named in the text) for a transport failure, or None."""
+    for kind, pattern, _words in TRANSPORT:
+        if pattern.search(text):
+            url = URL_IN_TEXT.search(text)
+            cause = " ".join(_SENDING.sub("", text).split()).strip(" :")[:200]
+            return kind, cause or _words or kind, url.group(0).rstrip(".:;") if url else None
+    return None
 
 
 def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
@@ -139,9 +183,28 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
             bearer_token=False, requires_openai_auth=False, user_config="~/.codex/config.toml", env_key_looks_like_key=False)]
     if kind == "context":
         return [_context_result(line, evidence, ctx, codex_message="ran out of room" in line)]
+    if kind == "transport":
+        failure, words, url = detail
+        shown_url = ctx.redactor(url) if url else None
+        from urllib.parse import urlsplit
+
+        try:
+            host = urlsplit(url or str(ctx.provider.base_url or "")).hostname
+        except ValueError:
+            host = None
+        if url is None and failure != "timeout":  # the paste names no host: the configured one, and the report says so
+            words += " (the pasted text names no host; this is the configured base_url's)"
+        facts = {"failure": failure, "detail": words, "proxy": False, "host": host or "the provider's host",
+                 "scheme": None, "redirect": None, "html": False, "url": shown_url or NO_URL_IN_PASTE,
+                 "base_url": shown_url or ctx.redactor(str(ctx.provider.base_url or "")) or NO_URL_IN_PASTE}
+        return [result("net.reach", "Pasted error", Status.FAIL, words, evidence, **facts)]
     if kind == "unknown":
         return [result("ctx.pasted", "Pasted error", Status.WARN, "not a known Codex or provider error shape", evidence,
                        kind="unknown", inconclusive_reason="the pasted text is not a known Codex or provider error")]
+    if kind == "send_failed":  # reqwest's wrapper alone: DNS, connection, TLS or proxy, and the paste does not say which
+        return [result("ctx.pasted", "Pasted error", Status.WARN, "Codex could not send the request; the text does not say why",
+                       evidence, kind="send_failed", inconclusive_reason="Codex could not send the request, and the pasted "
+                       "text does not say why (host name, connection, TLS or proxy): `codexdoctor check` finds out")]
     status_known = True
     if kind == "http":
         status, message, url = detail
@@ -154,7 +217,9 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
         classified = Classified("stream_incomplete", detail)
     else:
         ex = _exchange(200, "", None, stream_kind=detail)
-        classified = classify(ex)
+        # A paste says what Codex concluded, not how many events came first: no invented count in the detail.
+        classified = Classified(classify(ex).kind, "Codex's idle limit passed with no event" if detail == "idle"
+                                else "the stream ended without response.completed")
     if classified.kind == "context_exceeded":
         return [_context_result(line, evidence, ctx, codex_message=False)]
     runner = LiveRun(ctx, Deadline(1), client=_NoClient(), first=False)

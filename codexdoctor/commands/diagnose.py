@@ -24,8 +24,9 @@ def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
     ctx = make_context(opts)
     checks = [ctx.stamp(c) for c in checks_for(text, ctx)]
     findings = evaluate(checks, lang=opts.lang)
-    notes = [] if findings else ["This text does not match a known Codex or provider error shape; "
-                                 "run `codexdoctor check` to test the channel directly."]
+    unknown = not findings and any(c.facts.get("kind") == "unknown" for c in checks)
+    notes = ["This text does not match a known Codex or provider error shape; "
+             "run `codexdoctor check` to test the channel directly."] if unknown else []
     return build_report("diagnose-error", ctx, checks, findings, True, notes, opts.lang, warnings_decide=True), ctx
 
 

@@ -251,6 +251,14 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
      "使用 {1} 计数（近似：词表不可用）；{3} 次请求共消耗 {2} 个输入 token。"),
     (r"Read offline from Codex's own logs; no request was sent\.", "离线读取 Codex 自己的日志；未发送任何请求。"),
     (r"Message contents are not shown \(--show-content shows them\)\.", "不显示消息内容（加 --show-content 显示）。"),
+    (r"Codex could not send the request; the text does not say why", "Codex 没能发出请求；这段文字没有说明原因"),
+    (r"Codex could not send the request, and the pasted text does not say why \(host name, connection, TLS or proxy\): "
+     r"`codexdoctor check` finds out",
+     "Codex 没能发出请求，而粘贴的文字没有说明原因（主机名、连接、TLS 或代理）：运行 `codexdoctor check` 可以查明"),
+    (r"(.+) \(the pasted text names no host; this is the configured base_url's\)",
+     "{1}（粘贴的文字没有写主机；这是配置中 base_url 的主机）"),
+    (r"Codex's idle limit passed with no event", "超过 Codex 的空闲时限仍没有事件"),
+    (r"the stream ended without response\.completed", "流在没有 response.completed 的情况下结束"),
     (r"This text does not match a known Codex or provider error shape; run `codexdoctor check` to test the channel directly\.",
      "这段文字不是已知的 Codex 或提供方报错格式；请运行 `codexdoctor check` 直接测试通道。"),
     # verdict reasons

@@ -22,10 +22,17 @@ class _Blank(dict):
 PHRASE_KEYS = ("source", "detail", "assumed_source", "malformed", "evidence", "base_url_where", "url", "read_error")
 
 
+# How a sentence about "{url}" reads when the pasted error named none.
+_NO_URL_EN = (("POST {url}", "The request"), ("GET {url}", "The request"), ("The stream from {url}", "The stream"),
+              (" ({url})", ""), ("{url} did not answer", "The request did not answer"))
+_NO_URL_ZH = (("POST {url} ", "请求"), ("POST {url}", "请求"), ("GET {url} ", "请求"), ("GET {url}", "请求"),
+              ("来自 {url} 的流", "流"), ("（{url}）", ""), ("{url} 没有在时限内响应", "请求没有在时限内响应"))
+
+
 def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
     if values.get("url") == NO_URL_IN_PASTE:  # a pasted error without a URL: never "POST (no URL…) answered"
-        template = template.replace("POST {url} ", "请求").replace("POST {url}", "请求") if lang == "zh" else \
-            template.replace("POST {url}", "The request")
+        for old, new in (_NO_URL_ZH if lang == "zh" else _NO_URL_EN):
+            template = template.replace(old, new)
     resolved = {k: (v.get(lang) if isinstance(v, Loc) else v) for k, v in values.items()}
     if isinstance(resolved.get("message"), str):
         resolved["message"] = resolved["message"].rstrip(" .。")  # templates end the sentence themselves
