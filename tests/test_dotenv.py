@@ -5,6 +5,8 @@ Every case marked "real" was run against the real Codex CLI 0.171.0 by scripts/c
 """
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codexdoctor.codex.dotenvfile import logical_lines, parse
 from tests.conftest import TAOTOKEN, codes, offline_report, write_config
@@ -113,3 +115,16 @@ def test_chinese_texts_of_the_new_dotenv_findings(home):
     (home / ".codex" / ".env").write_text('NOTE="remember\nTAOTOKEN_API_KEY=' + K + "\n")
     text = render(offline_report(home, {}, lang="zh"), "text")
     assert "引号没有闭合" in text and "never closed" not in text
+
+
+_PIECES = st.lists(st.sampled_from(["A", "KEY", "_", "=", " ", "\t", "'", '"', "\\", "$", "{", "}", "#", "\n", "\r\n",
+                                    "\ufeff", "export ", "sk-123", "é", ".", ":", "\x00"]), max_size=60).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_PIECES)
+def test_any_dotenv_text_is_read_without_an_exception(text):
+    """A .env is the user's file: whatever it holds, reading it gives values and unloaded lines, never a crash."""
+    values, reserved, unloaded, substituted, unset = parse(text, {"A": "x"})
+    assert all(isinstance(k, str) and isinstance(v, str) for k, v in values.items())
+    assert all(u.line >= 1 and u.reason in ("bom", "unterminated", "syntax") for u in unloaded)
