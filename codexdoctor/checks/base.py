@@ -48,8 +48,12 @@ class CheckContext:
         if self.uses_stored_login:
             from codexdoctor.codex.authfile import stored_api_key
 
-            # With no stored key, `codex exec` sends $CODEX_API_KEY (the interactive CLI sends nothing: ENV022).
-            return stored_api_key(self.resolution.codex_home) or (self.env.get("CODEX_API_KEY") or "").strip() or None
+            stored = stored_api_key(self.resolution.codex_home)
+            if stored is None and self.provider.builtin:
+                # `codex exec` sends $CODEX_API_KEY to the built-in provider then (checked with Codex 0.171.0); the
+                # interactive CLI sends nothing, which ENV022 says.
+                return (self.env.get("CODEX_API_KEY") or "").strip() or None
+            return stored
         return None
 
     @property
