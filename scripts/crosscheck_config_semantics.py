@@ -35,6 +35,7 @@ class Case:
     codex_home: str | None = None  # a literal value for CODEX_HOME instead of the folder
     encoding: str = "utf-8"  # how config.toml is saved ("utf-8-sig": with a BOM, as Notepad did)
     newline: str = "\n"  # its line ends ("\r\n": as an editor on Windows saves it)
+    project: dict = field(default_factory=dict)  # files of a git project Codex runs in (cwd); {proj} is its path
 
 
 TABLE = 'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\nbase_url = "{base}"\nenv_key = "SIM_API_KEY"\n'
@@ -144,6 +145,18 @@ CASES = [
     Case("dotted keys at top level", 'model = "sim-model"\nmodel_provider = "sim"\nmodel_providers.sim.name = "sim"\n'
          'model_providers.sim.base_url = "{base}"\nmodel_providers.sim.env_key = "SIM_API_KEY"\n'),
     Case("query_params", TABLE + 'query_params = { "api-version" = "2025-04-01-preview" }\n'),
+    # A project's own .codex/config.toml (round 3): read only when the project is trusted.
+    Case("project: untrusted, sets the provider", TABLE.replace('"{base}"', '"http://127.0.0.1:9/v1"'),
+         project={".codex/config.toml": 'model_provider = "simp"\n[model_providers.simp]\nname = "simp"\n'
+                                        'base_url = "{base}"\nenv_key = "SIM_API_KEY"\n'}),
+    Case("project: trusted, sets the provider", TABLE.replace('"{base}"', '"http://127.0.0.1:9/v1"')
+         + '[projects."{proj}"]\ntrust_level = "trusted"\n',
+         project={".codex/config.toml": 'model_provider = "simp"\n[model_providers.simp]\nname = "simp"\n'
+                                        'base_url = "{base}"\nenv_key = "SIM_API_KEY"\n'}),
+    Case("project: trusted, sets the model", TABLE.replace('model = "sim-model"', 'model = "nope"')
+         + '[projects."{proj}"]\ntrust_level = "trusted"\n', project={".codex/config.toml": 'model = "sim-model"\n'}),
+    Case("headers: a number in http_headers", TABLE + 'http_headers = { "X-Retries" = 3 }\n'),
+    Case("headers: env_http_headers with an unset variable", TABLE + 'env_http_headers = { "X-Org" = "SIM_ORG" }\n'),
     Case("key in http_headers", NO_KEY_TABLE + f'http_headers = {{ Authorization = "Bearer {KEY}" }}\n',
          env={"SIM_API_KEY": None}),
 ]
@@ -166,8 +179,14 @@ def main() -> int:
         with sim.start(api_key=KEY, **case.sim) as server:
             home = Path(tempfile.mkdtemp(prefix="cdx-cross-"))
             base = server.base_url
+            proj = home / "proj"
+            if case.project:
+                (proj / ".git").mkdir(parents=True)
+                for name, text in case.project.items():
+                    (proj / name).parent.mkdir(parents=True, exist_ok=True)
+                    (proj / name).write_text(text.replace("{base}", base))
             (home / "config.toml").write_text(
-                case.config.replace("{base_https}", base.replace("http://", "https://"))
+                case.config.replace("{proj}", str(proj)).replace("{base_https}", base.replace("http://", "https://"))
                 .replace("{base_noscheme}", base.replace("http://", "")).replace("{base_fullwidth}", base.replace("http:", "http："))
                 .replace("{base_localhost}", base.replace("127.0.0.1", "localhost")).replace("{base}", base),
                 encoding=case.encoding, newline=case.newline)
@@ -185,12 +204,13 @@ def main() -> int:
                     env.pop(name, None)
                 else:
                     env[name] = value.replace("{base}", base)
-            report, _ = run_check(CheckOptions(env=env, home=home.parent, cwd=home, profile=case.profile, system_config=None,
+            cwd = proj if case.project else home
+            report, _ = run_check(CheckOptions(env=env, home=home.parent, cwd=cwd, profile=case.profile, system_config=None,
                                                codex_version=(0, 171, 0), timeout=10))
             server.records.clear()
             args = [CODEX, "exec", "--skip-git-repo-check"] + (["--profile", case.profile] if case.profile else []) + ["say hi"]
             try:
-                proc = subprocess.run(args, env=env, cwd=home, capture_output=True, text=True, timeout=60,
+                proc = subprocess.run(args, env=env, cwd=cwd, capture_output=True, text=True, timeout=60,
                                       stdin=subprocess.DEVNULL)
                 code, out = proc.returncode, proc.stdout + proc.stderr
             except subprocess.TimeoutExpired as exc:

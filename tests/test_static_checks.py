@@ -412,3 +412,11 @@ def test_an_empty_model_is_no_model_for_codex(home):
     assert codes(report) == ["CFG028"] and "No models are available" in report.findings[0].diagnosis
     write_config(home, TAOTOKEN.replace('model = "gpt-5"\n', ''))
     assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY})) == ["CFG007"]
+
+
+def test_a_header_value_that_is_not_a_string_is_refused_as_codex_refuses_it(home):
+    """Codex 0.171.0: `http_headers = { "X-Retries" = 3 }` -> invalid type: integer `3`, expected a string."""
+    write_config(home, TAOTOKEN + 'http_headers = { "X-Retries" = 3 }\n')
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert codes(report) == ["CFG016"] and "`http_headers.X-Retries`" in report.findings[0].diagnosis
+    assert "invalid type: integer `3`, expected a string" in report.findings[0].diagnosis

@@ -282,6 +282,11 @@ def check_provider(ctx: CheckContext) -> CheckResult:
             wrong = _wrong_type(key, p.table[key], kind, r.provider_field_origin(key)) if key in p.table else None
             if wrong:
                 facts["wrong_types"].append(wrong)
+            elif kind == "table" and key in p.table:  # a map of strings: `{ "X-Retries" = 3 }` is refused too
+                for name, value in p.table[key].items():
+                    inner = _wrong_type(f"{key}.{name}", value, "str", r.provider_field_origin(key))
+                    if inner:
+                        facts["wrong_types"].append(inner)
         if "base_url" not in p.table:
             facts["missing_base_url"] = True
             aliases = [k for k in p.table if PROVIDER_ALIASES.get(normalise_name(k)) == "base_url"]
