@@ -157,6 +157,15 @@ CASES = [
          + '[projects."{proj}"]\ntrust_level = "trusted"\n', project={".codex/config.toml": 'model = "sim-model"\n'}),
     Case("headers: a number in http_headers", TABLE + 'http_headers = { "X-Retries" = 3 }\n'),
     Case("headers: env_http_headers with an unset variable", TABLE + 'env_http_headers = { "X-Org" = "SIM_ORG" }\n'),
+    # The built-in local providers (round 3), served by the simulator on their default ports, without a key.
+    Case("built-in ollama", 'model_provider = "ollama"\nmodel = "sim-model"\n', env={"SIM_API_KEY": None},
+         sim={"port": 11434, "api_key": None, "error_style": "ollama"}),
+    Case("built-in lmstudio", 'model_provider = "lmstudio"\nmodel = "sim-model"\n', env={"SIM_API_KEY": None},
+         sim={"port": 1234, "api_key": None}),
+    # CODEX_HOME as people set it (round 3).
+    Case("CODEX_HOME: a file", TABLE, codex_home="{home}/config.toml"),
+    Case("CODEX_HOME: relative", TABLE, codex_home="."),
+    Case("CODEX_HOME: trailing slash", TABLE, codex_home="{home}/"),
     Case("key in http_headers", NO_KEY_TABLE + f'http_headers = {{ Authorization = "Bearer {KEY}" }}\n',
          env={"SIM_API_KEY": None}),
 ]
@@ -176,7 +185,7 @@ def main() -> int:
     for case in CASES:
         if only and only not in case.name:
             continue
-        with sim.start(api_key=KEY, **case.sim) as server:
+        with sim.start(**{"api_key": KEY, **case.sim}) as server:
             home = Path(tempfile.mkdtemp(prefix="cdx-cross-"))
             base = server.base_url
             proj = home / "proj"
@@ -195,7 +204,8 @@ def main() -> int:
                     (home / name).write_bytes(text)
                 else:
                     (home / name).write_text(text)
-            codex_home = case.codex_home or str(home)
+            # {home} is the throw-away folder; "." and relative paths are taken from the folder Codex runs in (cwd).
+            codex_home = case.codex_home.replace("{home}", str(home)) if case.codex_home is not None else str(home)
             env = {"PATH": os.environ["PATH"], "HOME": str(home.parent), "CODEX_HOME": codex_home, "SIM_API_KEY": KEY,
                    "CODEX_CLI_CACHE": os.environ.get("CODEX_CLI_CACHE",
                                                      str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli"))}

@@ -160,3 +160,13 @@ def test_bom_is_read_and_utf16_is_not_as_in_codex(home):
     path.write_bytes(TAOTOKEN.encode("utf-16"))
     r = resolve(home)
     assert r.user_layer.encoding == "utf-16" and r.user_layer.read_error and r.user_layer.data is None
+
+
+def test_a_relative_codex_home_is_taken_from_the_folder_codex_runs_in(home, monkeypatch):
+    """Codex canonicalises CODEX_HOME: `CODEX_HOME=.` worked from the folder holding config.toml (Codex 0.171.0,
+    crosscheck "CODEX_HOME: relative"); a quoted `~` is still not expanded."""
+    write_config(home, TAOTOKEN)
+    r = config.resolve({"HOME": str(home), "CODEX_HOME": "."}, home, home / ".codex", system_config=None)
+    assert r.codex_home_problem is None and r.provider_id == "taotoken" and r.codex_home == home / ".codex" / "."
+    r = config.resolve({"HOME": str(home), "CODEX_HOME": "~/.codex"}, home, home, system_config=None)
+    assert r.codex_home_problem == "missing"

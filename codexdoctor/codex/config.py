@@ -309,12 +309,15 @@ def trust_level(user_data: Mapping[str, Any] | None, cwd: Path) -> str | None:
     return None
 
 
-def locate_codex_home(env: Mapping[str, str], home: Path) -> tuple[Path, bool, str | None]:
+def locate_codex_home(env: Mapping[str, str], home: Path, cwd: Path | None = None) -> tuple[Path, bool, str | None]:
     value = env.get("CODEX_HOME", "")
     if value:
         # Codex does not expand `~`: CODEX_HOME="~/.codex" (quoted, so the shell kept the tilde) is a relative
-        # path that does not exist (observed with 0.171.0).
+        # path that does not exist (observed with 0.171.0). Any other relative path is taken from the folder Codex
+        # runs in (it canonicalises the value): CODEX_HOME=. worked from the folder holding config.toml (0.171.0).
         path = Path(value)
+        if cwd is not None and not path.is_absolute() and not value.startswith("~"):
+            path = cwd / path
         try:
             if not path.exists():
                 return path, True, "missing"
@@ -344,7 +347,7 @@ def resolve(
     cwd = cwd or Path.cwd()
     is_modern = modern(codex_version)
     override_data = parse_overrides(overrides)
-    codex_home, from_env, home_problem = locate_codex_home(env, home)
+    codex_home, from_env, home_problem = locate_codex_home(env, home, cwd)
     dotenv = dotenvfile.read(codex_home, env) if home_problem is None else None
     effective_env = dotenvfile.apply(env, dotenv) if dotenv is not None else dict(env)
     layers: list[Layer] = []
