@@ -162,6 +162,10 @@ CASES = [
          sim={"port": 11434, "api_key": None, "error_style": "ollama"}),
     Case("built-in lmstudio", 'model_provider = "lmstudio"\nmodel = "sim-model"\n', env={"SIM_API_KEY": None},
          sim={"port": 1234, "api_key": None}),
+    # A [profiles.x] table, as older Codex read them (round 3).
+    Case("profile: --profile with only a [profiles] table", TABLE + '[profiles.work]\nmodel = "nope"\n', profile="work"),
+    Case("profile: file and table disagree", TABLE + '[profiles.work]\nmodel = "nope"\n', profile="work",
+         files={"work.config.toml": 'model = "sim-model"\n'}),
     # CODEX_HOME as people set it (round 3).
     Case("CODEX_HOME: a file", TABLE, codex_home="{home}/config.toml"),
     Case("CODEX_HOME: relative", TABLE, codex_home="."),
