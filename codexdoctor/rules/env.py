@@ -151,7 +151,8 @@ RULES: tuple[Rule, ...] = (
          "Codex cannot read the .env line that sets the key",
          "{dotenv_path}:{dotenv_line} is meant to set {env_key}, but Codex's .env reader rejects {why}, so {env_key} is "
          "not set and Codex stops with ``Missing environment variable: `{env_key}`.``",
-         ("Write that line as {env_key}='<your key>': single quotes keep everything inside as it is.",
+         ("Write line {dotenv_line} of {dotenv_path} as {env_key}='<your key>': single quotes keep everything inside "
+          "as it is.",
           "{how_to_fix_the_line}"),
          lambda f: [{"dotenv_line": f["dotenv_unloaded"]["line"],
                      "why": Loc("it (a quote opened there is never closed, and the rest of the file is read as one "
@@ -164,16 +165,18 @@ RULES: tuple[Rule, ...] = (
                                 "after it are not read until then.",
                                 f"闭合第 {f['dotenv_unloaded']['line']} 行打开的引号，或删除它；在此之前，它后面的行都不会被读取。")
                      if f["dotenv_unloaded"]["reason"] == "unterminated" else
-                     Loc("Write a variable as NAME=value with no space around the value unless it is quoted.",
-                         "变量写成 NAME=value；值里有空格时要加引号。")}]
+                     Loc(f"Every line of {f['dotenv_path']} must be NAME=value (no `:`); a value with a space in it "
+                         "must be quoted.",
+                         f"{f['dotenv_path']} 的每一行都要写成 NAME=value（不能用 `:`）；值里有空格时要加引号。")}]
          if f["state"] in ("missing", "blank") and f.get("dotenv_unloaded") and not f.get("dotenv_bom") else []),
     Rule("ENV021", "dotenv-substitutes-unset-variable", "env.key", E, CONFIG,
          "The key in .env contains $ and Codex substitutes it",
          "{dotenv_path}:{dotenv_line} sets {env_key} to a value with {refs} in it. Codex's .env reader replaces $NAME "
          "and ${{NAME}} with that variable's value (a name ends at the first character that is not a letter or digit), "
          "and {refs} is not set, so Codex sends the key without it ({sent}).",
-         ("If the $ is part of the key, put the value in single quotes ({env_key}='…'): nothing inside them is replaced.",
-          "If you meant another variable, write its whole name in braces: {env_key}=${{NAME_WITH_UNDERSCORES}}."),
+         ("If the $ is part of the key, put the value on line {dotenv_line} of {dotenv_path} in single quotes "
+          "({env_key}='…'): nothing inside them is replaced.",
+          "If you meant another variable, write its whole name in braces there: {env_key}=${{NAME_WITH_UNDERSCORES}}."),
          lambda f: [{"refs": ", ".join(f["dotenv_unset_refs"]),
                      "sent": f.get("key_fingerprint") or Loc("an empty value", "空值")}]
          if f["state"] in ("set", "blank") and f.get("dotenv_unset_refs") else []),
@@ -259,11 +262,11 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "ENV020": ("Codex 无法读取 .env 中设置密钥的那一行",
                "{dotenv_path}:{dotenv_line} 本应设置 {env_key}，但 Codex 的 .env 读取器拒绝了{why}，所以 {env_key} 没有被设置，"
                "Codex 会报 ``Missing environment variable: `{env_key}`.`` 并停止。",
-               ("把这一行写成 {env_key}='<你的密钥>'：单引号里的内容会原样保留。",
+               ("把 {dotenv_path} 的第 {dotenv_line} 行写成 {env_key}='<你的密钥>'：单引号里的内容会原样保留。",
                 "{how_to_fix_the_line}")),
     "ENV021": (".env 中的密钥含有 $，被 Codex 当作变量替换",
                "{dotenv_path}:{dotenv_line} 给 {env_key} 设置的值里有 {refs}。Codex 的 .env 读取器会把 $NAME 和 ${{NAME}} "
                "替换成对应变量的值（变量名在第一个不是字母或数字的字符处结束），而 {refs} 没有设置，所以 Codex 发送的密钥少了这一部分（{sent}）。",
-               ("如果 $ 是密钥本身的一部分，给值加上单引号（{env_key}='…'）：单引号里的内容不会被替换。",
-                "如果你想引用另一个变量，用花括号写出完整的名字：{env_key}=${{NAME_WITH_UNDERSCORES}}。")),
+               ("如果 $ 是密钥本身的一部分，给 {dotenv_path} 第 {dotenv_line} 行的值加上单引号（{env_key}='…'）：单引号里的内容不会被替换。",
+                "如果你想引用另一个变量，在那里用花括号写出完整的名字：{env_key}=${{NAME_WITH_UNDERSCORES}}。")),
 }
