@@ -211,16 +211,18 @@ def parse(text: str, env: Mapping[str, str] | None = None):
 
     Returns (values, reserved, unloaded, substituted, unset_refs)."""
     process = dict(env or {})
-    earlier: dict[str, str | None] = {}
+    earlier: dict[str, str] = {}
     values: dict[str, str] = {}
     reserved: list[str] = []
     unloaded: list[Unloaded] = []
     substituted: dict[str, int] = {}
     unset_refs: dict[str, tuple[str, ...]] = {}
-    unset: list[str] = []
+    unset: list[str] = []  # the names the current line substituted that nothing sets
+    used = False  # whether the current line substituted anything
 
     def lookup(name: str) -> str:
-        lookup.used = True
+        nonlocal used
+        used = True
         if name in process:
             return process[name]
         if name not in earlier:
@@ -232,7 +234,7 @@ def parse(text: str, env: Mapping[str, str] | None = None):
         if line is None:
             unloaded.append(Unloaded(number, names, "unterminated"))
             continue
-        lookup.used = False
+        used = False
         unset.clear()
         try:
             parsed = parse_line(line, lookup)
@@ -244,7 +246,7 @@ def parse(text: str, env: Mapping[str, str] | None = None):
             continue
         key, value = parsed
         earlier[key] = value
-        if lookup.used:
+        if used:
             substituted[key] = number
             if unset:
                 unset_refs[key] = tuple(dict.fromkeys(unset))
