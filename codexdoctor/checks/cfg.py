@@ -87,6 +87,8 @@ def _wrong_type(key: str, value: Any, kind: str, where: str) -> dict[str, Any] |
         return None
     return {"key": key, "kind": kind, "expected": _EXPECTED_WORDS[kind], "got": _serde_value(value), "where": where,
             "codex_says": says}
+
+
 WIRE_APIS = ("responses", "chat")
 CHAT_REMOVED_IN = (0, 97)
 
