@@ -26,22 +26,18 @@ RECONNECT_BARE = re.compile(r"Reconnecting\.\.\.\s*(\d+)/(\d+)")
 PLACEHOLDER_URL = "(from the pasted error)"
 STREAM = re.compile(r"stream disconnected before completion:\s*(.*)", re.S | re.I)
 # The transport failures Codex (reqwest, rustls, the OS) prints, by what they mean; the same kinds as a live check's
-# (net/transport.py), so the NET rules speak. Each was seen in Codex 0.171.0's output (docs/codex-behaviour.md) or is
-# the OS's or rustls' fixed wording. A bare "error sending request for url" says none of this: it stays unknown.
+# (net/transport.py `classify_exception`, which reads Python's wording, not Codex's), so the NET rules speak; the
+# detail is Codex's own text. Each was seen in Codex 0.171.0's output (docs/codex-behaviour.md) or is
+# the OS's or rustls' fixed wording. A bare "error sending request for url" says none of this: inconclusive.
 TRANSPORT = (
     ("dns", re.compile(r"failed to lookup address|dns error|name or service not known|nodename nor servname|"
-                       r"no such host|temporary failure in name resolution", re.I),
-     "the host name does not resolve"),
-    ("refused", re.compile(r"connection refused|os error 111\b|os error 61\b|actively refused|os error 10061", re.I),
-     "nothing listens on that host and port (connection refused)"),
-    ("tls", re.compile(r"certificate|\btls\b|\bssl\b|handshake|UnknownIssuer|InvalidCertificate", re.I),
-     None),
-    ("timeout", re.compile(r"operation timed out|timed out|os error 110\b|deadline has elapsed", re.I),
-     "no answer in time (operation timed out)"),
+                       r"no such host|temporary failure in name resolution", re.I)),
+    ("refused", re.compile(r"connection refused|os error 111\b|os error 61\b|actively refused|os error 10061", re.I)),
+    ("tls", re.compile(r"certificate|\btls\b|\bssl\b|handshake|UnknownIssuer|InvalidCertificate", re.I)),
+    ("timeout", re.compile(r"operation timed out|timed out|os error 110\b|deadline has elapsed", re.I)),
     # ("error decoding response body" is a stream cut after the answer began: the stream rule's, not this one)
     ("reset", re.compile(r"connection reset|broken pipe|unexpected eof|connection closed before message completed|"
-                         r"os error 104\b|os error 32\b", re.I),
-     None),
+                         r"os error 104\b|os error 32\b", re.I)),
 )
 URL_IN_TEXT = re.compile(r"https?://[^\s()\]>,`'\"]+")
 
@@ -154,11 +150,11 @@ _SENDING = re.compile(r"error sending request for url\s*\([^)]*\)\s*:?\s*", re.I
 
 def _transport(text: str) -> tuple[str, str, str | None] | None:
     """(failure kind, what the text says caused it, URL named in the text) for a transport failure, or None."""
-    for kind, pattern, _words in TRANSPORT:
+    for kind, pattern in TRANSPORT:
         if pattern.search(text):
             url = URL_IN_TEXT.search(text)
             cause = " ".join(_SENDING.sub("", text).split()).strip(" :")[:200]
-            return kind, cause or _words or kind, url.group(0).rstrip(".:;") if url else None
+            return kind, cause or kind, url.group(0).rstrip(".:;") if url else None
     return None
 
 
