@@ -311,14 +311,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
         return EXIT_INTERRUPTED
-    except click.UsageError as exc:
+    except click.ClickException as exc:  # usage errors too: a file name or a value the user gave is shown as text
+        from codexdoctor.common.untrusted import sanitize
+
+        exc.message = sanitize(exc.message, newlines=True)
         exc.show()
         return EXIT_USAGE
     except OverrideError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        return EXIT_USAGE
-    except click.ClickException as exc:
-        exc.show()
+        from codexdoctor.common.untrusted import sanitize
+
+        click.echo(sanitize(f"Error: {exc}"), err=True)
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the boundary
         from codexdoctor.common.redact import Redactor
@@ -326,7 +328,9 @@ def main(argv: list[str] | None = None) -> int:
         import traceback
 
         redact = Redactor(_known_secrets(), home=os.environ.get("HOME"))
-        message = redact(f"{type(exc).__name__}: {exc}")
+        from codexdoctor.common.untrusted import sanitize
+
+        message = sanitize(redact(f"{type(exc).__name__}: {exc}"))
         click.echo(f"codexdoctor: internal error: {message}\nThis is a bug in codexdoctor; please report it "
                    "with the command you ran (set CODEXDOCTOR_DEBUG=1 for a traceback).", err=True)
         if os.environ.get("CODEXDOCTOR_DEBUG"):

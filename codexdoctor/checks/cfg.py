@@ -9,6 +9,7 @@ from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalis
 from codexdoctor.codex import config as config_mod
 from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
 from codexdoctor.common.words import plural
+from codexdoctor.common.untrusted import clip
 from codexdoctor.model import CheckResult, Status
 
 PROVIDER_KEYS = (
@@ -61,7 +62,7 @@ def _serde_value(value: Any) -> str:
     if isinstance(value, float):
         return f"floating point `{value}`"
     if isinstance(value, str):
-        return f'string "{value[:40]}"' + ("…" if len(value) > 40 else "")
+        return f'string "{clip(value, 41)}"'
     if isinstance(value, Mapping):
         return "map"
     if isinstance(value, list):

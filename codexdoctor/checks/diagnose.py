@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.common.untrusted import clip, sanitize
 from codexdoctor.common.words import plural
 from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Status
 from codexdoctor.net.classify import embedded_json as _embedded_json
@@ -58,7 +59,7 @@ def _exchange(status: int | None, message: str, url: str | None, stream_kind: st
     if stream_kind:
         stream = StreamStats(events=1, terminal=None, cut=stream_kind)
     return Exchange("POST", url or PLACEHOLDER_URL, status, 0.0,
-                    "text/event-stream" if stream else "application/json", " ".join(text.split())[:300], body_json,
+                    "text/event-stream" if stream else "application/json", clip(" ".join(text.split()), 300), body_json,
                     stream=stream, sent_key=True)
 
 
@@ -153,7 +154,7 @@ def _transport(text: str) -> tuple[str, str, str | None] | None:
     for kind, pattern in TRANSPORT:
         if pattern.search(text):
             url = URL_IN_TEXT.search(text)
-            cause = " ".join(_SENDING.sub("", text).split()).strip(" :")[:200]
+            cause = clip(" ".join(_SENDING.sub("", text).split()).strip(" :"), 200)
             return kind, cause or kind, url.group(0).rstrip(".:;") if url else None
     return None
 
@@ -164,8 +165,10 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     from codexdoctor.net.classify import Classified, classify
     from codexdoctor.net.transport import Deadline
 
+    # The paste is outside text: redacted whole and stripped of terminal controls before anything reads or cuts it.
+    text = sanitize(ctx.redactor(text), newlines=True)
     kind, detail, line, retries = pick(text)
-    shown = ctx.redactor(" ".join(line.split()))[:300]  # redact before cutting
+    shown = clip(" ".join(line.split()), 300)
     evidence = (f"pasted: {shown}",) + ((f"Codex retried {plural(retries, 'time')} first (Reconnecting... lines)",) if retries else ())
     if kind == "missing_env":
         var = detail

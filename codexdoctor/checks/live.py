@@ -15,6 +15,7 @@ from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.codex import request as codexrequest
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.common.redact import fingerprint
+from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Status
 from codexdoctor.net.classify import Classified, classify
@@ -666,7 +667,8 @@ def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple
 
         def still_waiting() -> None:
             while not done.wait(STILL_WAITING_EVERY):
-                progress(f"still waiting for {host} ({time.perf_counter() - started:.0f} s of {deadline.total:g} s)...")
+                progress(sanitize(ctx.redactor(
+                    f"still waiting for {host} ({time.perf_counter() - started:.0f} s of {deadline.total:g} s)...")))
 
         threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True).start()
     try:

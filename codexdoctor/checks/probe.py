@@ -22,6 +22,7 @@ from codexdoctor.checks.live import (CANARY_INSTRUCTIONS, CANARY_PROMPT, CODEX_F
                                      assumed_window, canary_body, make_plan, with_query)
 from codexdoctor.checks.filler import INSTRUCTIONS, Conversation, as_chat_messages
 from codexdoctor.common.tokens import Tokenizer
+from codexdoctor.common.untrusted import sanitize
 from codexdoctor.net.classify import classify
 from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
 
@@ -139,7 +140,8 @@ class Probe:
         self.plan: Plan = make_plan(ctx, first=False)
         needs_tls = self.plan.base_url.startswith("https:") or proxy_for(self.plan.base_url, ctx.env) is not None
         self.client = client or make_client(ctx.env, tls=needs_tls)
-        self.progress = progress or (lambda _line: None)
+        # Progress lines reach the terminal before any report exists: the same cleaning as a report's strings.
+        self.progress = (lambda line: progress(sanitize(ctx.redactor(line)))) if progress else (lambda _line: None)
         self.conversation = Conversation(tokenizer)
         self.clock = clock
         self.total = Deadline(settings.total_timeout_s, clock)

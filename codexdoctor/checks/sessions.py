@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.codex.rollouts import Session, find_rollouts, iter_rollouts, parse_time, read_session, read_tui_log
 from codexdoctor.common.words import plural
+from codexdoctor.common.untrusted import clip
 from codexdoctor.model import CheckResult, Section, Status
 from codexdoctor.net.classify import CONTEXT_MARKERS, context_numbers, summarize_text
 
@@ -544,7 +545,7 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
                            f"每轮增长中位数：{d['median_growth']:,.0f} tokens"))
         if d["error"]:
             lines.append((t(f"failed at turn {d['failed_turn']}: ", f"在第 {d['failed_turn']} 轮失败：") if d["failed_turn"]
-                          else t("error: ", "错误：")) + d["error"][:160])
+                          else t("error: ", "错误：")) + clip(d["error"], 160))
         if d.get("truncated_at"):
             lines.append(t(f"input tokens stuck at {d['truncated_at']:,} in turns {', '.join(map(str, d['truncated_turns']))}: "
                            "the provider cut the history",

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from codexdoctor.common import safefile
+from codexdoctor.common.untrusted import clip
 
 SCAN_CHUNK = 4 << 20  # big enough that the per-chunk cost vanishes, small enough for the 50 MB memory target
 MAX_LINE = 8 << 20  # longer lines are skipped (counted), never held in memory
@@ -566,12 +567,12 @@ def _event(s: Session, payload: dict[str, Any], when: str | None) -> None:
         msg = payload.get("message")
         turn.user_chars += len(msg) if isinstance(msg, str) else 0
         if s.keep_content and isinstance(msg, str) and turn.preview is None:
-            turn.preview = " ".join(msg.split())[:80]
+            turn.preview = clip(" ".join(msg.split()), 80)
     elif ptype in ("task_complete", "turn_complete"):
         turn = _current(s, when)
         error = payload.get("error")
         if isinstance(error, dict) and error.get("message"):
-            turn.error = str(error["message"])[:500]
+            turn.error = clip(str(error["message"]), 500)
             info = error.get("codex_error_info")
             if isinstance(info, str):
                 turn.error_info = info
@@ -705,7 +706,7 @@ def read_tui_log(path: Path, problems: list[str], max_lines: int = 2_000_000) ->
                         when = parse_time(m.group(1))
                         thread = _THREAD.search(message)
                         if when:
-                            out.append((when, kind, message.strip()[:300], thread.group(1) if thread else None))
+                            out.append((when, kind, clip(message.strip(), 300), thread.group(1) if thread else None))
                         break
     except OSError as exc:
         problems.append(f"{path}: {exc.strerror or exc}")

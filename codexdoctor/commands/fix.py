@@ -11,6 +11,7 @@ from codexdoctor.codex import secrets as secrets_mod
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
 from codexdoctor.commands.output import EXIT_OK, EXIT_USAGE
+from codexdoctor.common.untrusted import sanitize
 from codexdoctor.i18n import ui
 from codexdoctor.report import fixes as fix_mod
 from codexdoctor.report.build import exit_code
@@ -22,7 +23,8 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
     say = lambda key, **values: redact(fix_mod.say(key, lang, **values))  # noqa: E731
     before, ctx = run_check(opts)
     plan = fix_mod.build_plan(before, ctx, only)
-    redact = ctx.redactor
+    # Config text and remedies are shown as they will be written: redacted, with no terminal control left in them.
+    redact = lambda text, _redact=ctx.redactor: sanitize(_redact(text), newlines=True)  # noqa: E731
     codes = lambda report: ", ".join(f.code for f in report.findings) or fix_mod.say("none", lang)  # noqa: E731
 
     def verdict(report) -> str:

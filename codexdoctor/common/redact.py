@@ -88,6 +88,9 @@ class Redactor:
         # longer word it would mangle the report ("GW_KEY" shown as "GW<redacted …>") and hide nothing.
         self._alone = {s: re.compile(r"(?<![A-Za-z0-9_])" + re.escape(s) + r"(?![A-Za-z0-9_])")
                        for s in self._secrets if len(s) < SHORT_SECRET}
+        # A piece of a key left by a cut made before redaction (a prefix cut at the end of an excerpt, a suffix cut
+        # at its start) is neither the key nor key-shaped: it is found by the key's own first or last characters.
+        self._pieced = [s for s in self._secrets if len(s) >= PIECE_MIN_SECRET]
         self._home = home
 
     def __call__(self, text: str) -> str:
@@ -98,9 +101,46 @@ class Redactor:
                 alone = self._alone.get(secret)
                 shown = f"<redacted {fingerprint(secret)}>"
                 text = alone.sub(lambda _m: shown, text) if alone else text.replace(secret, shown)
+        for secret in self._pieced:
+            text = _redact_pieces(text, secret)
         text = redact_keylike(text)
         text = redact_urls(text)
         return shorten_home(text, self._home)
+
+
+PIECE = 8  # a run of this many characters of a known secret, at its start or its end, is redacted as the secret
+PIECE_MIN_SECRET = 12
+
+
+def _redact_pieces(text: str, secret: str) -> str:
+    """Every run of `secret`'s first (or last) PIECE or more characters, replaced as the whole secret would be."""
+    head, tail = secret[:PIECE], secret[-PIECE:]
+    if head not in text and tail not in text:
+        return text
+    shown = f"<redacted {fingerprint(secret)}>"
+    out: list[str] = []
+    last = 0
+    at = text.find(head)
+    while at >= 0:  # a prefix: extend while the text goes on as the secret does
+        end = at + PIECE
+        while end < len(text) and end - at < len(secret) and text[end] == secret[end - at]:
+            end += 1
+        out += (text[last:at], shown)
+        last = end
+        at = text.find(head, end)
+    out.append(text[last:])
+    text = "".join(out)
+    out, last = [], 0
+    at = text.find(tail)
+    while at >= 0:  # a suffix: extend backwards while the text matches the secret's end
+        start, end = at, at + PIECE
+        while start > last and end - start < len(secret) and text[start - 1] == secret[len(secret) - (end - start) - 1]:
+            start -= 1
+        out += (text[last:start], shown)
+        last = end
+        at = text.find(tail, end)
+    out.append(text[last:])
+    return "".join(out)
 
 
 _URL = re.compile(r"\bhttps?://[^\s'\"<>`]+")

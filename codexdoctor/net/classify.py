@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from codexdoctor.common.untrusted import clip
+
 if TYPE_CHECKING:  # only a type here: reading session logs must not pay for importing httpx
     from codexdoctor.net.transport import Exchange
 
@@ -103,7 +105,7 @@ def summarize(message: str, limit: int = MESSAGE_CHARS) -> str:
     text = " ".join(lines[0].split()) if lines else ""
     if len(lines) > 1 and len(text) < 40:  # "20 validation errors:" alone says too little
         text = " ".join(" ".join(lines[:2]).split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return clip(text, limit)
 
 
 # How each server family states the window and the request size in its overflow error (codex-facts §5, §10).

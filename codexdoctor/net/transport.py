@@ -13,13 +13,14 @@ import ssl
 import threading
 import zlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Mapping
 from urllib.parse import urlsplit
 
 import httpx
 
 from codexdoctor import __version__
+from codexdoctor.common.untrusted import clip
 
 TRANSIENT_FAILURES = ("timeout", "reset")
 BODY_EXCERPT = 300
@@ -239,7 +240,7 @@ def classify_exception(exc: Exception) -> tuple[str, str]:
     text = str(exc) or type(exc).__name__
     low = text.lower()
     if isinstance(exc, httpx.ProxyError):
-        return "proxy", text[:200]
+        return "proxy", clip(text, 200)
     if isinstance(exc, (httpx.ConnectTimeout, httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout)):
         phase = {"ConnectTimeout": "connecting", "ReadTimeout": "waiting for the response",
                  "WriteTimeout": "sending", "PoolTimeout": "waiting for a connection"}[type(exc).__name__]
@@ -255,7 +256,7 @@ def classify_exception(exc: Exception) -> tuple[str, str]:
             return "tls", "the certificate is issued by an unknown authority (corporate proxy or private CA?)"
         if "wrong version number" in low or "record layer" in low:
             return "tls", "the server does not speak TLS on this port (http:// vs https://?)"
-        return "tls", text[:200]
+        return "tls", clip(text, 200)
     if any(s in low for s in ("name or service not known", "nodename nor servname", "getaddrinfo", "temporary failure in name resolution",
                               "no address associated", "errno -2", "errno -3", "errno -5", "name resolution")):
         return "dns", "the host name does not resolve"
@@ -264,14 +265,14 @@ def classify_exception(exc: Exception) -> tuple[str, str]:
     if "network is unreachable" in low or "no route to host" in low:
         return "refused", "the network cannot reach that host"
     if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)) or "reset" in low or "disconnected" in low:
-        return "reset", "the connection was closed by the server: " + text[:160]
+        return "reset", "the connection was closed by the server: " + clip(text, 160)
     if isinstance(exc, httpx.DecodingError):
-        return "protocol", "the body could not be decoded (declared compression does not match): " + text[:120]
+        return "protocol", "the body could not be decoded (declared compression does not match): " + clip(text, 120)
     if isinstance(exc, httpx.UnsupportedProtocol):
         return "protocol", "unsupported URL scheme"
     if isinstance(exc, httpx.InvalidURL):
         return "protocol", "invalid URL"
-    return "protocol", f"{type(exc).__name__}: {text[:160]}"
+    return "protocol", f"{type(exc).__name__}: {clip(text, 160)}"
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:
@@ -390,7 +391,7 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
         if first_token is not None:
             max_gap_after_token = max(max_gap_after_token, clock() - last)
     return StreamStats(events, ms(first_event), ms(first_token), round(max_gap * 1000, 1),
-                       round(max_gap_after_token * 1000, 1), terminal, error, incomplete, usage, "".join(text)[:200], cut, bad)
+                       round(max_gap_after_token * 1000, 1), terminal, error, incomplete, usage, clip("".join(text), MAX_TEXT * 8), cut, bad)
 
 
 def _chat_delta(obj: dict) -> str | None:
@@ -497,7 +498,7 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                 except (ValueError, httpx.InvalidURL):  # a port out of range, a broken host: nothing to follow
                     return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1),
                                     failure="redirect", failure_detail="redirect to an invalid URL (not followed)",
-                                    location=redact(resp.headers["location"][:200]), sent_key="Authorization" in headers,
+                                    location=clip(redact(resp.headers["location"]), 200), sent_key="Authorization" in headers,
                                     body_sends=sends)
                 if other_origin:
                     return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1),
@@ -513,6 +514,9 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                 detail = (f"still streaming at the deadline after {stats.events} events" if cut_at_deadline else
                           f"the answer says Content-Encoding: {resp.headers.get('content-encoding')}, but cannot be decoded"
                           if failure == "protocol" else "")
+                # The stream's own words (its error event, its answer) are redacted whole here, before anything
+                # downstream cuts them for a finding.
+                stats = replace(stats, error=_redact_json(stats.error, redact), text=clip(redact(stats.text), MAX_TEXT))
                 return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
                                 stream=stats, sent_key="Authorization" in headers, failure=failure, failure_detail=detail,
                                 body_sends=sends)
@@ -523,7 +527,7 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
             except ValueError:
                 parsed = None
             # Redact first, then cut: a key straddling the cut would otherwise leave its first characters behind.
-            excerpt = redact(" ".join(body.split()))[:BODY_EXCERPT]
+            excerpt = clip(redact(" ".join(body.split())), BODY_EXCERPT)
             return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
                             excerpt, _redact_json(parsed, redact), failure, redact(detail), sent_key="Authorization" in headers,
                             body_sends=sends)

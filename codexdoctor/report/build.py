@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import platform
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from codexdoctor import __version__
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.codex.authfile import display_env_key
 from codexdoctor.common.redact import fingerprint
+from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Section, Severity, Status, Verdict
 
@@ -109,13 +110,53 @@ def build_report(command: str, ctx: CheckContext, checks: list[CheckResult], fin
     verdict, reason = decide_verdict(findings, checks, live_ran, warnings_decide, offline=ctx.offline)
     if lang != "en":
         checks, notes, reason = localize_texts(checks, notes, reason, lang)
-    return Report(
+    return clean_report(Report(
         schema_version=SCHEMA_VERSION, tool_version=__version__, command=command, verdict=verdict,
         verdict_reason=reason, checks=tuple(checks), findings=tuple(findings),
         environment=dict(environment or environment_summary(ctx)),
         provider=provider_summary(ctx) if show_provider and ctx.resolution.provider.defined else None,
         notes=tuple(notes), lang=lang, sections=tuple(sections),
-    )
+    ), ctx.redactor)
+
+
+def clean_report(report: Report, redact: Callable[[str], str]) -> Report:
+    """The one boundary where outside text enters what renderers see: every string the report shows is redacted
+    whole (before a renderer wraps or cuts it) and stripped of terminal controls; facts, which only the JSON report
+    shows (whole, and redacted again as it is written), are stripped of controls.
+
+    Line breaks stay only in the texts whose formats lay out lines (a diagnosis, a remedy, a section's lines)."""
+    from dataclasses import replace
+
+    def one(text: Any, newlines: bool = False) -> Any:
+        return sanitize(redact(text), newlines) if isinstance(text, str) else text
+
+    def many(texts: Iterable[Any], newlines: bool = False) -> tuple[Any, ...]:
+        return tuple(one(t, newlines) for t in texts)
+
+    checks = tuple(replace(c, title=one(c.title), summary=one(c.summary), evidence=many(c.evidence),
+                           facts=_controls_out(c.facts)) for c in report.checks)
+    findings = tuple(replace(f, title=one(f.title), diagnosis=one(f.diagnosis, True), remedy=many(f.remedy, True),
+                             evidence=many(f.evidence), references=many(f.references)) for f in report.findings)
+    sections = tuple(replace(s, title=one(s.title), headers=many(s.headers), rows=tuple(many(r) for r in s.rows),
+                             lines=many(s.lines, True), chart_x=one(s.chart_x), chart_y=one(s.chart_y))
+                     for s in report.sections)
+    provider = report.provider
+    if provider is not None:
+        provider = replace(provider, **{k: one(v) for k, v in provider.__dict__.items() if isinstance(v, str)})
+    return replace(report, verdict_reason=one(report.verdict_reason), checks=checks, findings=findings,
+                   sections=sections, provider=provider, notes=many(report.notes, True),
+                   environment=_controls_out(report.environment))
+
+
+def _controls_out(value: Any) -> Any:
+    """A facts tree with every string's terminal controls removed (line breaks kept: JSON escapes them)."""
+    if isinstance(value, str):
+        return sanitize(value, newlines=True)
+    if isinstance(value, Mapping):
+        return {k: _controls_out(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_controls_out(v) for v in value)
+    return value
 
 
 def localize_texts(checks, notes, reason: str, lang: str):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
+from codexdoctor.common.untrusted import clip
 from codexdoctor.rules.base import CHANNEL, CONTEXT, E, I, W, Loc, Rule, once
 
 
@@ -24,7 +25,7 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
         "compact_text": f"{d['compact_at']:,}" if d.get("compact_at") else "?",
         "share_text": f"{share:.0%}" if share is not None else Loc("an unknown share", "未知比例"),
         "window_text": f"{d['window']:,}" if d.get("window") else Loc("window", "窗口"),
-        "error_short": " ".join((d.get("error") or d.get("error_info") or "error").split(", url:")[0].split())[:160],
+        "error_short": clip(" ".join((d.get("error") or d.get("error_info") or "error").split(", url:")[0].split()), 160),
         "evidence": _EVIDENCE.get(d.get("evidence") or "", Loc(d.get("evidence") or "", d.get("evidence") or "")),
         "real_text": Loc(f" That is far below the window Codex assumes, so the provider's real window is about {real:,} tokens "
                          "and Codex never compacted in time.",

@@ -42,8 +42,13 @@ class SimConfig:
     prefix_cache: bool = False
     report_cached_tokens: bool = True
     cache_speedup: float = 0.1  # fraction of the per-token latency paid for cached tokens
-    # Faults in the answer itself: reset_mid_stream | broken_sse | error_event | gzip_garbage | drip (1 byte/s)
+    # Faults in the answer itself: reset_mid_stream | broken_sse | error_event | response_failed | gzip_garbage |
+    # drip (1 byte/s)
     stream_fault: str | None = None
+    # The message of an error_event / response_failed fault; "{auth}" stands for the bearer token the request
+    # carried, as gateways that echo the rejected header write it (tests: no piece of it may reach a report).
+    # Terminal escape sequences in it are sent as they are (tests: none may reach the terminal).
+    fault_message: str | None = None
     # Gateways that break on Codex's request: refuse these top-level fields with 400 "Unsupported parameter",
     # or refuse `developer` input items (a Responses-to-Chat translation whose template knows no such role).
     reject_fields: tuple[str, ...] = ()

@@ -70,8 +70,13 @@ class Faults(Plumbing):
                 self.wfile.write(b"data: {not json\n\nevent response.created\ndata {}\n\ngarbage without a colon\n\n")
             elif fault == "error_event":
                 self.wfile.write(events[0])
-                err = {"type": "error", "code": "server_error", "message": "The upstream model crashed while generating."}
+                err = {"type": "error", "code": "server_error", "message": self._fault_message()}
                 self.wfile.write(f"event: error\ndata: {json.dumps(err)}\n\n".encode())
+            elif fault == "response_failed":
+                self.wfile.write(events[0])
+                failed = {"type": "response.failed", "response": {"id": "resp_sim", "status": "failed", "error": {
+                    "code": "server_error", "message": self._fault_message()}}}
+                self.wfile.write(f"event: response.failed\ndata: {json.dumps(failed)}\n\n".encode())
             elif fault == "drip":
                 for byte in events[0]:
                     self.wfile.write(bytes([byte]))
@@ -82,6 +87,11 @@ class Faults(Plumbing):
         except (BrokenPipeError, ConnectionResetError, OSError):
             rec.outcome = "client_gone"
         return True
+
+    def _fault_message(self) -> str:
+        template = self.cfg.fault_message or "The upstream model crashed while generating."
+        auth = self.headers.get("Authorization", "")
+        return template.replace("{auth}", auth[7:] if auth.startswith("Bearer ") else auth)
 
     def _drawn_fault(self, rec: RequestRecord) -> bool:
         """A 502, a reset or a hang, drawn at --failure-rate. True when the request was answered that way."""
