@@ -19,7 +19,24 @@ TOML_VALUES = st.one_of(
     st.integers(-10**12, 10**12).map(str), st.booleans().map(lambda b: str(b).lower()),
     st.text(alphabet=string.printable.replace('"', "").replace("\\", ""), max_size=40).map(lambda t: f'"{t}"'),
     st.lists(st.integers(0, 9), max_size=3).map(str), st.just('{ a = 1 }'), st.just('[{ b = "x" }]'),
-    st.just("1979-05-27T07:32:00Z"), st.just("3.5"), st.just('"https://x.example/v1?utm=1"'), st.just('"\\u3000sk-abc"'))
+    st.just("1979-05-27T07:32:00Z"), st.just("3.5"), st.just('"https://x.example/v1?utm=1"'), st.just('"\\u3000sk-abc"'),
+    # issue 26: numbers Python will not convert, nesting past any real config, terminal controls in strings
+    st.integers(4200, 6000).map(lambda n: "9" * n), st.integers(1, 200).map(lambda n: "[" * n + "1" + "]" * n),
+    st.integers(1, 200).map(lambda n: "{ a = " * n + "1" + " }" * n),
+    st.sampled_from(['"\\u001b]52;c;ZWNobyBoaQ==\\u0007"', '"\\u001b]0;title\\u0007x"', '"\\u009b31m"',
+                     '"\\u001b[2J\\u001bc"', '"\\u202egnp.exe"']))
+HOSTILE_LINES = st.one_of(
+    st.integers(4200, 6000).map(lambda n: ('{"timestamp":"2026-11-30T00:00:01.000Z","type":"event_msg","payload":'
+                                           '{"type":"token_count","info":{"total_token_usage":{"input_tokens":1,'
+                                           '"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,'
+                                           '"total_tokens":2},"last_token_usage":{"input_tokens":' + "7" * n +
+                                           ',"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,'
+                                           '"total_tokens":2},"model_context_window":9000}}}').encode()),
+    st.integers(1, 3000).map(lambda n: ("[" * n + "]" * n).encode()),
+    st.sampled_from(["\x1b]52;c;ZWNobyBoaQ==\x07", "\x1b]0;t\x07", "\x9b2J", "\x1bP1$r\x1b\\", "\u202e"]).map(
+        lambda esc: ('{"timestamp":"2026-11-30T00:00:00.000Z","type":"session_meta","payload":{"id":"x",'
+                     '"cli_version":' + __import__("json").dumps("0.171.0" + esc) + ',"model_provider":"p"}}').encode()),
+)
 
 
 def run_cli(capsys, *args):
@@ -56,20 +73,25 @@ def test_wrong_types_everywhere(home, capsys, top, provider):
 
 
 @SETTINGS
-@given(st.lists(st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode)), max_size=30))
+@given(st.lists(st.one_of(st.binary(max_size=200), st.text(max_size=200).map(str.encode), HOSTILE_LINES), max_size=30))
 def test_random_garbage_in_session_logs(home, capsys, lines):
     folder = home / ".codex" / "sessions" / "2026" / "11" / "30"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "rollout-2026-11-30T00-00-00-00000000-0000-0000-0000-000000000000.jsonl").write_bytes(b"\n".join(lines))
-    code, out, err = run_cli(capsys, "sessions", "--format", "json")
-    assert code in (0, 1)
+    for fmt in ("json", "text"):
+        code, out, err = run_cli(capsys, "sessions", "--format", fmt, "-v")
+        assert code in (0, 1)
+        assert "\x1b" not in out + err and "\x9b" not in out + err
 
 
 @SETTINGS
-@given(st.text(min_size=1, max_size=300))
+@given(st.one_of(st.text(min_size=1, max_size=300),
+                 st.sampled_from(["\x1b]52;c;ZWNobyBoaQ==\x07", "\x1b]0;t\x07", "\x9b2J", "\x1bPq\x1b\\", "9" * 5000])
+                 .map(lambda esc: "unexpected status 401 Unauthorized: " + esc)))
 def test_random_pasted_errors(home, capsys, text):
     code, out, err = run_cli(capsys, "diagnose-error", "--", text if text.strip() else "x" + text)
     assert code in ((0, 1, 2) if text == "-" else (0, 1))  # "-" reads stdin, which pytest makes unreadable
+    assert "\x1b" not in out + err and "\x9b" not in out + err
 
 
 @pytest.mark.parametrize("content", [

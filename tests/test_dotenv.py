@@ -125,6 +125,49 @@ _PIECES = st.lists(st.sampled_from(["A", "KEY", "_", "=", " ", "\t", "'", '"', "
 @given(_PIECES)
 def test_any_dotenv_text_is_read_without_an_exception(text):
     """A .env is the user's file: whatever it holds, reading it gives values and unloaded lines, never a crash."""
-    values, reserved, unloaded, substituted, unset = parse(text, {"A": "x"})
+    values, reserved, unloaded, substituted, unset = parse(text, {"A": "x"})[:5]
     assert all(isinstance(k, str) and isinstance(v, str) for k, v in values.items())
     assert all(u.line >= 1 and u.reason in ("bom", "unterminated", "syntax") for u in unloaded)
+
+
+# ---- issue 26 (4): substitution is bounded, and the reader stays linear -----------------------------------------
+
+def test_doubling_substitution_is_capped_with_a_finding(home):
+    import time
+
+    from codexdoctor.codex import dotenvfile
+    from tests.conftest import codes, offline_report, write_config
+
+    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+                       'base_url = "https://gw.example/v1"\nenv_key = "GW_API_KEY"\n')
+    lines = ["A0=xxxxxxxxxxxxxxxx"] + [f"A{i}=${{A{i - 1}}}${{A{i - 1}}}" for i in range(1, 60)]
+    (home / ".codex" / ".env").write_text("\n".join(lines) + "\nGW_API_KEY=sk-fine-0123456789abcdef\n")
+    assert len((home / ".codex" / ".env").read_bytes()) < 1200
+    started = time.monotonic()
+    report = offline_report(home)
+    assert time.monotonic() - started < 10
+    assert "ENV023" in codes(report)
+    finding = next(f for f in report.findings if f.code == "ENV023")
+    assert "A13 (line 14)" in finding.diagnosis and "more" in finding.diagnosis  # 16 * 2^13: the first past the cap
+    dotenv = dotenvfile.read(home / ".codex", {})
+    assert all(len(v) <= dotenvfile.VALUE_MAX for v in dotenv.values.values())
+    assert sum(map(len, dotenv.values.values())) <= dotenvfile.TOTAL_MAX + dotenvfile.VALUE_MAX
+
+
+def test_many_references_stay_within_the_total():
+    from codexdoctor.codex import dotenvfile
+
+    text = "B=" + "b" * 1000 + "\n" + "".join(f"C{i}=" + "$B" * 100 + "\n" for i in range(3000))
+    values, *_, capped, stopped = parse(text)
+    assert stopped is not None and sum(map(len, values.values())) <= dotenvfile.TOTAL_MAX + dotenvfile.VALUE_MAX
+
+
+def test_an_unterminated_quote_after_a_space_is_linear():
+    import time
+
+    body = "X=1\n" + ("y" * 60 + "\n") * 16000  # ~1 MB
+    for text in (' A="open\n' + body, 'A="open\n' + body):
+        started = time.perf_counter()
+        unloaded = parse(text)[2]
+        assert time.perf_counter() - started < 2.0
+        assert unloaded and unloaded[0].reason == "unterminated"

@@ -190,3 +190,101 @@ def test_wrong_types_in_a_re_serialised_log_are_not_a_crash(tmp_path):
     session = read_session(path)
     assert len(session.turns) == 1 and session.window == 9000 and session.skipped_items == 2
     assert classify_session(session)["kind"] == "none"
+
+
+# ---- issue 26 (3): shell start-up files go through the same safe reader -----------------------------------------
+
+def _missing_key_config(home):
+    from tests.conftest import write_config
+
+    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+                       'base_url = "https://gw.example/v1"\nenv_key = "GW_API_KEY"\n')
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "huge"])
+def test_an_rc_file_that_is_not_a_file_is_skipped_with_a_note(home, run, kind):
+    import os
+    import time
+
+    _missing_key_config(home)
+    rc = home / ".bashrc"
+    if kind == "fifo":
+        os.mkfifo(rc)
+    elif kind == "device":
+        rc.symlink_to("/dev/zero")
+    else:
+        with open(rc, "wb") as handle:  # sparse: 2 GB on paper, nothing on disk
+            handle.truncate(2 << 30)
+    started = time.monotonic()
+    for args in (("check", "--offline", "-v"), ("fix", "--dry-run"), ("diagnose-error", "Missing environment variable: `GW_API_KEY`.")):
+        code, out, err = run(*args)
+        assert code in (0, 1), (args, err)
+        assert "Traceback" not in err and "internal error" not in err
+    assert time.monotonic() - started < 20
+    code, out, err = run("check", "--offline", "-v")
+    assert "~/.bashrc not read:" in out
+
+
+# ---- issue 26 (5, 6): TOML that would cost minutes and gigabytes, numbers Python refuses ------------------------
+
+@pytest.mark.parametrize("text, line", [
+    (".".join(["k"] * 20_000) + " = 1\n", 1),
+    ('model = "m"\n' + ".".join(["k"] * 100_000) + " = 1\n", 2),
+    ("[" + ".".join(["t"] * 50_000) + "]\nx = 1\n", 1),
+    ('model = "m"\n\na = ' + "{ b = " * 5000 + "1" + " }" * 5000 + "\n", 3),
+    ('# "quotes in a comment [[[\n' + "a = " + "[" * 70 + "]" * 70 + "\n", 2),
+])
+def test_deep_toml_is_refused_before_parsing_with_its_line(home, text, line):
+    write_config(home, text)
+    started = time.perf_counter()
+    report = offline_report(home)
+    assert time.perf_counter() - started < 3
+    assert codes(report) == ["CFG002"]
+    assert f"config.toml:{line}:" in report.findings[0].diagnosis and "nested more than 64" in report.findings[0].diagnosis
+
+
+def test_real_nesting_and_dotted_keys_still_parse(home):
+    from codexdoctor.codex.tomlsource import prescan
+
+    real = (TAOTOKEN + 'a.b.c.d = 1\nx = [[1, [2, [3]]], {y = {z = 1.5}}]\n[profiles.work.nested]\nv = "a.b[c]{d}"\n'
+            "t = '''\n[[not.a.table]]\n'''\n[[arr.of.tables]]\nw = 1979-05-27T07:32:00Z\n")
+    assert prescan(real) is None
+    write_config(home, real)
+    assert "CFG002" not in codes(offline_report(home))
+
+
+def test_too_many_keys_is_refused(home):
+    from codexdoctor.codex.tomlsource import KEYS_MAX, prescan
+
+    problem = prescan("\n".join(f"k{i} = 1" for i in range(KEYS_MAX + 5)))
+    assert problem is not None and problem.line == KEYS_MAX + 1 and problem.column == 8  # "k50000 = 1": its `=`
+
+
+def test_a_5000_digit_integer_is_a_finding_not_exit_3(home, run):
+    write_config(home, 'model = "m"\nmodel_context_window = ' + "9" * 5000 + "\n")
+    code, out, err = run("check", "--offline")
+    assert code == 1 and "CFG002" in out and "config.toml:2:24" in out and "4,300 digits" in out
+    code, out, err = run("check", "--offline", "-c", "model_context_window=" + "9" * 5000)
+    assert code in (0, 1) and "internal error" not in err
+
+
+def test_a_5000_digit_number_in_a_rollout_is_a_skipped_line(home, run, monkeypatch):
+    """Every reader path: the compiled scanner, the regex scan and the per-line fast path."""
+    import codexdoctor.codex.rollouts as rollouts
+
+    folder = home / ".codex" / "sessions" / "2026" / "11" / "30"
+    folder.mkdir(parents=True)
+    big = "9" * 5000
+    lines = ['{"timestamp":"2026-11-30T00:00:00.000Z","type":"session_meta","payload":{"id":"s1","cli_version":"0.171.0"}}',
+             '{"timestamp":"2026-11-30T00:00:01.000Z","type":"event_msg","payload":{"type":"task_started",'
+             f'"model_context_window":{big}}}}}',
+             '{"timestamp":"2026-11-30T00:00:01.000Z","type":"event_msg","payload":{"type":"token_count","info":'
+             '{"total_token_usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,'
+             f'"total_tokens":2}},"last_token_usage":{{"input_tokens":{big},"cached_input_tokens":0,"output_tokens":1,'
+             f'"reasoning_output_tokens":0,"total_tokens":2}},"model_context_window":{big}}}}}}}']
+    (folder / "rollout-2026-11-30T00-00-00-s1.jsonl").write_text("\n".join(lines) + "\n")
+    for scanner in (rollouts._linescan, None):
+        monkeypatch.setattr(rollouts, "_linescan", scanner)
+        code, out, err = run("sessions", "-v")
+        assert code in (0, 1) and "internal error" not in err, err
+        assert "unreadable line" in out

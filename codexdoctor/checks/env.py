@@ -8,7 +8,9 @@ from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, is_loopback_host, normalise_name, result
+from codexdoctor.codex import dotenvfile
 from codexdoctor.codex.authfile import KEY_SHAPED, VAR_NAME, display_env_key, read_auth_json
+from codexdoctor.common import safefile
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.model import CheckResult, Status
 
@@ -16,6 +18,7 @@ RC_FILES = (".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zsh
             ".config/fish/config.fish", ".config/fish/fish_variables",
             ".config/powershell/Microsoft.PowerShell_profile.ps1", "Documents/PowerShell/Microsoft.PowerShell_profile.ps1",
             "Documents/WindowsPowerShell/Microsoft.PowerShell_profile.ps1")
+RC_MAX = safefile.CONFIG_MAX  # a start-up file of a megabyte is already far past any real one
 _SUFFIXES = ("_API_KEY", "_APIKEY", "_KEY", "_TOKEN", "_SECRET")
 
 
@@ -62,8 +65,11 @@ def value_problems(value: str) -> list[str]:
     return problems
 
 
-def find_in_rc_files(var: str, home: Path) -> list[dict[str, Any]]:
-    """Shell start-up files that set the variable (value never read into the report)."""
+def find_in_rc_files(var: str, home: Path, skipped: list[dict[str, str]] | None = None) -> list[dict[str, Any]]:
+    """Shell start-up files that set the variable (value never read into the report).
+
+    They are read like every other file of the user's (safefile): a FIFO, a device or a file over the cap is
+    skipped, not waited on or swallowed whole, and said in `skipped` ({"file", "reason"})."""
     name = re.escape(var)
     patterns = [
         re.compile(rf"^\s*(export\s+)?{name}\s*="),  # bash, zsh, sh
@@ -77,7 +83,11 @@ def find_in_rc_files(var: str, home: Path) -> list[dict[str, Any]]:
     for rel in RC_FILES:
         path = home / rel
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = safefile.read_capped(path, RC_MAX).decode("utf-8", errors="replace")
+        except safefile.Unreadable as exc:
+            if skipped is not None:
+                skipped.append({"file": "~/" + rel, "reason": str(exc)})
+            continue
         except OSError:
             continue
         for number, line in enumerate(text.splitlines(), 1):
@@ -153,6 +163,13 @@ def check_key(ctx: CheckContext) -> CheckResult:
     # that is never closed, or not `NAME=value`. Codex then goes on as if the line were not there.
     dotenv = r.dotenv
     facts["dotenv_bom"] = bool(dotenv is not None and dotenv.bom_name == env_key)
+    facts["dotenv_capped"] = [{"name": n, "line": line} for n, line in (dotenv.capped.items() if dotenv else ())]
+    facts["dotenv_stopped_at"] = dotenv.stopped_at if dotenv is not None else None
+    evidence += [f"{facts['dotenv_path']}:{c['line']} builds {c['name']} by $ substitution past "
+                 f"{dotenvfile.VALUE_MAX:,} characters (codexdoctor read no further into it)" for c in facts["dotenv_capped"]]
+    if facts["dotenv_stopped_at"]:
+        evidence.append(f"{facts['dotenv_path']}: its values pass {dotenvfile.TOTAL_MAX:,} characters at line "
+                        f"{facts['dotenv_stopped_at']}; codexdoctor did not read that line or the ones after it")
     lost = next((u for u in (dotenv.unloaded if dotenv is not None else ()) if env_key in u.names
                  and u.reason != "bom"), None)
     facts["dotenv_unloaded"] = {"line": lost.line, "reason": lost.reason} if lost and value is None else None
@@ -175,10 +192,13 @@ def check_key(ctx: CheckContext) -> CheckResult:
     if value is None or not value.strip():
         facts["state"] = "missing" if value is None else "blank"
         facts["near_miss"] = near_miss_names(env_key, ctx.env)
-        facts["rc_hits"] = find_in_rc_files(env_key, ctx.home)
+        skipped: list[dict[str, str]] = []
+        facts["rc_hits"] = find_in_rc_files(env_key, ctx.home, skipped)
+        facts["rc_skipped"] = skipped
         evidence.append(f"${env_key}: {'not set' if value is None else 'set but blank'} in this environment")
         evidence += [f"${n} is set ({fingerprint(ctx.env[n])})" for n in facts["near_miss"]]
         evidence += [f"{h['file']}:{h['line']} sets {env_key}" for h in facts["rc_hits"]]
+        evidence += [f"{s['file']} not read: {s['reason']}" for s in skipped]
         return result("env.key", "API key variable", Status.FAIL, f"${env_key} is {facts['state']}", evidence, **facts)
     facts["state"] = "set"
     facts["key_fingerprint"] = fingerprint(value)

@@ -11,6 +11,13 @@ from typing import Mapping
 # upper-cased name).
 RESERVED_PREFIX = "CODEX_"
 MAX_BYTES = 1 << 20
+# $NAME substitution can grow a 755-byte file without bound (A1=${A0}${A0}, A2=${A1}${A1}, …: 2^N characters).
+# Codex 0.171 builds every value whole (dotenvy has no limit): a 512 MB value took it 19.7 s and 4.9 GB before its
+# first request (scripts/crosscheck_config_semantics.py, ".env substitution doubling"). codexdoctor stops at these
+# sizes, far past any real value, and says so (ENV023): a value is kept to VALUE_MAX characters, and the file is
+# read until its values reach TOTAL_MAX.
+VALUE_MAX = 64 << 10
+TOTAL_MAX = 4 << 20
 # A lenient `NAME=` (or the YAML-minded `NAME:`) at a line start: which variable a line that Codex cannot load was
 # meant to set.
 _NAME_AT = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*[=:]")
@@ -39,10 +46,20 @@ class DotEnv:
     unloaded: tuple[Unloaded, ...] = ()
     substituted: Mapping[str, int] = field(default_factory=dict)  # name -> line, for values built from $OTHER
     unset_refs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name -> the $NAMEs that were unset
+    capped: Mapping[str, int] = field(default_factory=dict)  # name -> line, for values cut at VALUE_MAX
+    stopped_at: int | None = None  # the line where the values reached TOTAL_MAX: it and the lines after are not read
 
 
 class _LineError(ValueError):
     """dotenvy's LineParse: the logical line is skipped (Codex flattens the iterator: the next line is read)."""
+
+
+class _Oversize(Exception):
+    """A value past VALUE_MAX: carries the first VALUE_MAX characters (codexdoctor's bound, not Codex's)."""
+
+    def __init__(self, head: str) -> None:
+        super().__init__("value too long")
+        self.head = head
 
 
 # The states of dotenvy's `Lines` reader, which joins physical lines while a quote is open.
@@ -90,7 +107,10 @@ def logical_lines(text: str):
             at = len(buf)
             buf += physical[i]
             i += 1
-            if buf.lstrip().startswith("#"):  # a comment line, skipped whole (quotes in it do not count)
+            # A comment line, skipped whole (quotes in it do not count). Only the first physical line can make it one:
+            # a line of white space alone is complete, so a line that goes on has text on its first physical line
+            # (and testing the whole growing buffer would be quadratic in a file whose quote is never closed).
+            if at == 0 and buf.lstrip().startswith("#"):
                 yield first + 1, "", physical[first:i]
                 break
             pos, state = _eval_end(state, buf[at:])
@@ -119,6 +139,16 @@ def _parse_value(text: str, lookup) -> str:
     strong = weak = escaped = expecting_end = False
     out: list[str] = []
     mode, name = 0, []  # 0: none, 1: $NAME, 2: ${NAME}
+    grown = 0  # characters substitution added: the only way a value outgrows its line
+
+    def substitute(ref: str) -> str:
+        nonlocal grown
+        value = lookup(ref)
+        grown += len(value)
+        if grown > VALUE_MAX:
+            raise _Oversize(("".join(out) + value)[:VALUE_MAX])
+        return value
+
     for c in text:
         if expecting_end:
             if c in " \t":
@@ -146,7 +176,7 @@ def _parse_value(text: str, lookup) -> str:
                 if c == "{" and not name:
                     mode = 2
                 else:
-                    out.append(lookup("".join(name)))
+                    out.append(substitute("".join(name)))
                     name = []
                     if c == "$":
                         mode = 1
@@ -155,7 +185,7 @@ def _parse_value(text: str, lookup) -> str:
                         out.append(c)
             elif c == "}":
                 mode = 0
-                out.append(lookup("".join(name)))
+                out.append(substitute("".join(name)))
                 name = []
             else:
                 name.append(c)
@@ -181,7 +211,7 @@ def _parse_value(text: str, lookup) -> str:
     if mode == 2 or strong or weak:
         raise _LineError(text)
     if mode == 1:
-        out.append(lookup("".join(name)))
+        out.append(substitute("".join(name)))
     return "".join(out)
 
 
@@ -200,7 +230,11 @@ def parse_line(line: str, lookup) -> tuple[str, str] | None:
     rest = rest[1:].lstrip()
     if not rest or rest.startswith("#"):
         return key, ""
-    return key, _parse_value(rest, lookup)
+    try:
+        return key, _parse_value(rest, lookup)
+    except _Oversize as exc:
+        exc.key = key  # type: ignore[attr-defined]
+        raise
 
 
 def parse(text: str, env: Mapping[str, str] | None = None):
@@ -209,7 +243,9 @@ def parse(text: str, env: Mapping[str, str] | None = None):
     swallows the rest of the file, a byte-order mark is not skipped, CODEX_* names are not set, and $NAME takes
     the environment as it stands at that line (the shell's, plus the lines set before), then earlier lines.
 
-    Returns (values, reserved, unloaded, substituted, unset_refs)."""
+    Substitution is bounded (VALUE_MAX a value, TOTAL_MAX in all): see `capped` and `stopped_at` on DotEnv.
+
+    Returns (values, reserved, unloaded, substituted, unset_refs, capped, stopped_at)."""
     process = dict(env or {})
     earlier: dict[str, str] = {}
     values: dict[str, str] = {}
@@ -219,6 +255,9 @@ def parse(text: str, env: Mapping[str, str] | None = None):
     unset_refs: dict[str, tuple[str, ...]] = {}
     unset: list[str] = []  # the names the current line substituted that nothing sets
     used = False  # whether the current line substituted anything
+    capped: dict[str, int] = {}
+    stopped_at: int | None = None
+    total = 0
 
     def lookup(name: str) -> str:
         nonlocal used
@@ -242,9 +281,16 @@ def parse(text: str, env: Mapping[str, str] | None = None):
             reason = "bom" if number == 1 and line.startswith("\ufeff") else "syntax"
             unloaded.append(Unloaded(number, names[:1], reason))
             continue
+        except _Oversize as exc:
+            parsed = (exc.key, exc.head)  # type: ignore[attr-defined]
+            capped[exc.key] = number  # type: ignore[attr-defined]
         if parsed is None:
             continue
         key, value = parsed
+        total += len(value)
+        if total > TOTAL_MAX:
+            stopped_at = number
+            break
         earlier[key] = value
         if used:
             substituted[key] = number
@@ -255,7 +301,7 @@ def parse(text: str, env: Mapping[str, str] | None = None):
             continue
         values[key] = value
         process[key] = value
-    return values, tuple(reserved), tuple(unloaded), substituted, unset_refs
+    return values, tuple(reserved), tuple(unloaded), substituted, unset_refs, capped, stopped_at
 
 
 def read(codex_home: Path, env: Mapping[str, str] | None = None) -> DotEnv:
@@ -273,11 +319,11 @@ def read(codex_home: Path, env: Mapping[str, str] | None = None) -> DotEnv:
     # name then does not parse, so that line is not loaded (the lines after it are). Checked against Codex 0.171.0
     # (scripts/crosscheck_config_semantics.py, the ".env BOM" and ".env syntax" cases).
     text = raw.decode("utf-8", errors="replace")
-    values, reserved, unloaded, substituted, unset_refs = parse(text, env)
+    values, reserved, unloaded, substituted, unset_refs, capped, stopped_at = parse(text, env)
     bom_name = next((u.names[0] for u in unloaded if u.reason == "bom" and u.names), None)
     return DotEnv(path, exists=True, values=values, reserved=reserved,
                   bad_lines=tuple(u.line for u in unloaded), bom_name=bom_name, unloaded=unloaded,
-                  substituted=substituted, unset_refs=unset_refs)
+                  substituted=substituted, unset_refs=unset_refs, capped=capped, stopped_at=stopped_at)
 
 
 def apply(env: Mapping[str, str], dotenv: DotEnv) -> dict[str, str]:

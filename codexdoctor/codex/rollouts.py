@@ -350,10 +350,15 @@ def _lines(s: Session, buf: bytes, matches, end: int) -> None:
             s.bad_lines += 1
             continue
         if window is not None and _plain(ts):  # a token_count line in Codex's shape: `_event`, on the numbers alone
-            pending = ts
-            _token(s, ts, int(t_in), int(t_cached), int(t_out), int(t_reason), int(t_total), int(l_in), int(l_cached),
-                   int(l_out), int(window) if window != b"null" else None)
-            continue
+            try:
+                numbers = (_count(t_in), _count(t_cached), _count(t_out), _count(t_reason), _count(t_total),
+                           _count(l_in), _count(l_cached), _count(l_out), _count(window) if window != b"null" else None)
+            except ValueError:  # a number no count can be: the full parse counts it as an unreadable line
+                numbers = None
+            if numbers is not None:
+                pending = ts
+                _token(s, ts, *numbers)
+                continue
         if pending is not None:
             s.last_time, pending = pending.decode(), None
         line_end = buf.find(b"\n", m.end() if window is None else line_start, end)  # a token tail may run past it
@@ -466,9 +471,38 @@ _WINDOW = re.compile(rb'"model_context_window":(\d+)')
 _TIMESTAMP = re.compile(rb'^\{"timestamp":"([^"]{1,40})"')
 
 
+# A number in a log is a count of tokens. One of more digits than this is corruption, and no arithmetic on it is safe
+# (a float holds up to 309 digits; int() refuses more than 4,300): its line is an unreadable line, never an
+# OverflowError or a ValueError out of the reader or the classification after it. Below this, a number is kept as
+# read, however implausible (a 21-digit count is shown as it is).
+COUNT_DIGITS_MAX = 300
+
+
+def _count(digits: bytes) -> int:
+    if len(digits) > COUNT_DIGITS_MAX:
+        raise ValueError("a count of more than 300 digits")
+    return int(digits)
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > COUNT_DIGITS_MAX:
+        raise ValueError("a number of more than 300 digits")
+    return int(text)
+
+
 def _fast_token_count(s: Session, raw: bytes) -> bool:
-    """token_count lines are the most frequent we need, and mostly rate-limit detail: read just the usage."""
-    usage = {k.decode(): {a.decode(): int(b) for a, b in _PAIR.findall(v)} for k, v in _USAGE.findall(raw)}
+    """token_count lines are the most frequent we need, and mostly rate-limit detail: read just the usage.
+
+    A number that no count can be (COUNT_DIGITS_MAX) sends the line to the full parse, where it is one more
+    unreadable line."""
+    try:
+        return _read_token_count(s, raw)
+    except ValueError:
+        return False
+
+
+def _read_token_count(s: Session, raw: bytes) -> bool:
+    usage = {k.decode(): {a.decode(): _count(b) for a, b in _PAIR.findall(v)} for k, v in _USAGE.findall(raw)}
     if "last_token_usage" not in usage or "total_token_usage" not in usage:
         return False
     m = _TIMESTAMP.match(raw)
@@ -479,7 +513,7 @@ def _fast_token_count(s: Session, raw: bytes) -> bool:
         s.last_time = when
         s.start = s.start or when
     w = _WINDOW.search(raw)
-    info = {**usage, "model_context_window": int(w.group(1)) if w else None}
+    info = {**usage, "model_context_window": _count(w.group(1)) if w else None}
     s.parsed += 1
     _event(s, {"type": "token_count", "info": info}, when)
     return True
@@ -498,7 +532,7 @@ def _loads(s: Session, raw: bytes) -> Any:
     except UnicodeDecodeError:
         s.decode_errors += 1
         text = raw.decode("utf-8", "replace")
-    return json.loads(text)
+    return json.loads(text, parse_int=_json_int)  # orjson refused it: past 64 bits, or not UTF-8, or not JSON
 
 
 _TOKEN_COUNT_MARK = b'"payload":{"type":"token_count","info":{'

@@ -10,6 +10,12 @@ from codexdoctor.codex.config import Resolution
 from codexdoctor.common.redact import is_secret_query_value
 
 
+# Provider keys whose string value is no secret: names and URLs (their credentials are taken apart below), and the
+# numeric and boolean settings, where a string is a mistyped number ("300000") that a report must show to fix it.
+_NOT_SECRET = ("name", "base_url", "wire_api", "env_key_instructions", "request_max_retries", "stream_max_retries",
+               "stream_idle_timeout_ms", "websocket_connect_timeout_ms", "requires_openai_auth", "supports_websockets")
+
+
 def collect(resolution: Resolution, env: Mapping[str, str]) -> list[str]:
     p = resolution.provider
     secrets: list[str] = []
@@ -46,7 +52,7 @@ def collect(resolution: Resolution, env: Mapping[str, str]) -> list[str]:
                     if isinstance(value, str) and value.strip().lower().startswith(("http://", "https://")):
                         secrets += _url_secrets(value)  # a URL under a misspelled key: only its credentials are secret
                         continue
-                    if isinstance(value, str) and key not in ("name", "base_url", "wire_api", "env_key_instructions"):
+                    if isinstance(value, str) and key not in _NOT_SECRET:
                         secrets.append(value)
                     if key == "base_url" and isinstance(value, str):
                         secrets += _url_secrets(value)

@@ -5,6 +5,8 @@ Chinese texts keep the English placeholders; config keys, commands, product name
 
 from __future__ import annotations
 
+from typing import Any
+
 from codexdoctor.rules.base import CONFIG, E, I, W, Loc, Rule, once
 
 
@@ -180,7 +182,26 @@ RULES: tuple[Rule, ...] = (
          lambda f: [{"refs": ", ".join(f["dotenv_unset_refs"]),
                      "sent": f.get("key_fingerprint") or Loc("an empty value", "空值")}]
          if f["state"] in ("set", "blank") and f.get("dotenv_unset_refs") else []),
+    Rule("ENV023", "dotenv-substitution-explodes", "env.key", W, CONFIG,
+         "Codex's .env builds values millions of characters long",
+         "{dotenv_path} builds {what} by $ substitution that feeds on itself (a line such as A2=${{A1}}${{A1}} doubles "
+         "the value before it). Codex 0.171 builds every value whole before it starts: a 512 MB value took it 20 s "
+         "and 4.9 GB of memory. codexdoctor stopped reading there, so what it says about the variables set from "
+         "that point on is unproven.",
+         ("Remove or rewrite line {first_line} of {dotenv_path} and the lines that build on it: a value should "
+          "name other variables, not repeat them.",),
+         lambda f: [{"what": _capped_names(f.get("dotenv_capped") or []) or Loc(f"values past {f['dotenv_stopped_at']:,} lines", f"到第 {f['dotenv_stopped_at']:,} 行的值"),
+                     "first_line": min([c["line"] for c in f.get("dotenv_capped") or []]
+                                       + ([f["dotenv_stopped_at"]] if f.get("dotenv_stopped_at") else []))}]
+         if f.get("dotenv_capped") or f.get("dotenv_stopped_at") else []),
 )
+
+def _capped_names(capped: list[dict[str, Any]]) -> Any:
+    shown = ", ".join(f"{c['name']} (line {c['line']})" for c in capped[:3])
+    if len(capped) > 3:
+        return Loc(f"{shown} and {len(capped) - 3} more", f"{shown} 等 {len(capped)} 个值")
+    return shown
+
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "ENV001": ("API Key 环境变量未设置",
@@ -248,6 +269,11 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "Codex 从 {dotenv_path} 读取 {env_key}（{key_fingerprint}），而不是从你的 shell（{shell_fp}）：该文件在启动时加载并优先生效。"
                "你在终端里 export 的密钥并不是 Codex 发送的那个。",
                ("如果 shell 里的密钥才是正确的，从 {dotenv_path} 删除 {env_key} 这一行；否则在那里更新它。",)),
+    "ENV023": ("Codex 的 .env 构造出了长达数百万字符的值",
+               "{dotenv_path} 通过自我引用的 $ 替换构造了 {what}（例如 A2=${{A1}}${{A1}} 会把前一个值加倍）。Codex 0.171 "
+               "在启动前会把每个值完整地构造出来：一个 512 MB 的值用了 20 秒和 4.9 GB 内存。codexdoctor 在那里停止读取，"
+               "所以它对从那里开始设置的变量的判断没有得到证实。",
+               ("删除或改写 {dotenv_path} 的第 {first_line} 行以及依赖它的行：值应该引用其他变量，而不是重复它们。",)),
     "ENV022": ("只有 `codex exec` 会使用 $CODEX_API_KEY",
                "{auth_path} 中没有已保存的登录，但设置了 $CODEX_API_KEY：`codex exec`（脚本、CI）会把它发给内置提供方；"
                "交互式的 `codex` 不读取它，会要求你登录。",
