@@ -265,3 +265,52 @@ def test_variants_try_the_same_path_without_the_query_first():
     assert variants_of("  https://gw.example/api/") == base_url_variants("https://gw.example/api")
     # trailing whitespace reaches Codex's path as %20: the same URL without it comes first
     assert variants_of("https://gw.example/api \n")[0] == "https://gw.example/api"
+
+
+def test_a_second_fix_waits_for_the_lock_and_leaves_the_others_temp_file(home, key, monkeypatch):
+    """issue 26 (7): two `fix --yes` at once. The second waits for the first's lock, then says another fix runs;
+    the first's temp file in flight is never deleted by the second's clean-up."""
+    import fcntl
+    import os
+
+    from codexdoctor.report import fixes as fix
+
+    path = write_config(home, messy(wire_line='wire_api = "chat"'))
+    lock = path.with_name(f".{path.name}.fix-lock")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # the other run, mid-write
+    in_flight = path.with_name(f".{path.name}.abc123.tmp")
+    in_flight.write_text("the other run's new config")
+    monkeypatch.setattr(fix, "LOCK_WAIT_S", 0.3)
+    with pytest.raises(fix.FixError, match="another `codexdoctor fix` is writing config.toml"):
+        fix.write_atomic(path, path.read_bytes(), path.read_text().replace('"chat"', '"responses"'), [])
+    assert in_flight.exists() and '"chat"' in path.read_text()
+    os.close(fd)  # the other run ends (its temp file renamed or, here, left behind as if killed)
+    fix.write_atomic(path, path.read_bytes(), path.read_text().replace('"chat"', '"responses"'), [])
+    assert not in_flight.exists() and '"responses"' in path.read_text()
+
+
+def test_concurrent_fix_runs_never_lose_a_temp_file(home, key):
+    """Two processes writing the same config 30 times each: every write succeeds or says why, never ENOENT."""
+    import subprocess
+    import sys
+
+    path = write_config(home, messy())
+    script = ("import sys; from pathlib import Path; from codexdoctor.report import fixes as fix\n"
+              "p = Path(sys.argv[1]); errors = []\n"
+              "for i in range(30):\n"
+              "    try:\n"
+              "        fix.write_atomic(p, p.read_bytes(), p.read_text() + f'# {sys.argv[2]} {i}\\n', [])\n"
+              "    except fix.FixError as exc:\n"
+              "        errors.append(str(exc))\n"
+              "print('\\n'.join(errors))\n")
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(path), name], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for name in ("a", "b")]
+    for proc in procs:
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        assert "No such file" not in out + err
+        assert all("changed since" in line or "another" in line for line in out.splitlines() if line), out
+    assert not list(path.parent.glob(f".{path.name}.*.tmp"))
+    for backup in path.parent.glob(f"{path.name}.bak-*"):
+        backup.unlink()

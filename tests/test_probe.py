@@ -272,3 +272,17 @@ def test_a_published_window_that_is_wrong_is_searched_below(home, sim_server):
         probe_run.client.close()
     f = analyse(outcome, ProbeSettings())
     assert f["stable"] is True and abs(f["last_ok"] - 8192) / 8192 <= 0.03 and f["first_fail"] > 8192
+
+
+def test_timeout_covers_the_whole_command(home, sim_server, run, monkeypatch):
+    """issue 26 (7): the window and server lookups before the probe run on the same clock as the probe."""
+    import time
+
+    s = sim_server(api_key=KEY, hang=True, hang_seconds=30)
+    configure(home, s)
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    started = time.monotonic()
+    code, out, err = run("probe", "--request-timeout", "2", "--timeout", "3", "--yes", "--codex-version", "0.171.0")
+    elapsed = time.monotonic() - started
+    assert elapsed < 3 + 1.5, f"{elapsed:.1f} s for --timeout 3"
+    assert code in (0, 1) and "internal error" not in err

@@ -190,10 +190,13 @@ def test_cli_sim_prints_snippet(home, tmp_path):
         assert first.startswith("codexdoctor sim: serving http://127.0.0.1:")
         url = first.split()[3]
         assert httpx.get(url + "/models", headers={"Authorization": "Bearer sk-sim-abcdef123"}).status_code == 200
+        printed = [first]
+        while not printed[-1].startswith("export SIM_API_KEY"):  # Ctrl-C once the whole snippet is out
+            printed.append(proc.stdout.readline())
     finally:
         import signal
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=10)
-    out, err = proc.stdout.read(), proc.stderr.read()
+    out, err = "".join(printed) + proc.stdout.read(), proc.stderr.read()
     assert "[model_providers.sim]" in out and "stopped" in err
     assert proc.returncode == 0 and "Traceback" not in err

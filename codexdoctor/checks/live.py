@@ -606,8 +606,9 @@ def blocked_by_static(static: list[CheckResult]) -> list[str]:
 
 
 def published_window(ctx: CheckContext, timeout_s: float = 10.0) -> tuple[int | None, str | None]:
-    """The window the provider publishes, read the way `check` reads it (three GETs, no tokens spent)."""
-    run = LiveRun(ctx, Deadline(timeout_s), first=False)
+    """The window the provider publishes, read the way `check` reads it (three GETs, no tokens spent), all of them
+    within `timeout_s`."""
+    run = LiveRun(ctx, Deadline(max(0.0, timeout_s)), first=False)
     try:
         catalog = run.catalog()
         return run.served_window(catalog, [run._send("GET", url) for url in run.window_probe_urls()])

@@ -132,7 +132,8 @@ MIN_CACHE_PREFIX = 1024  # providers cache prefixes from about 1K tokens (OpenAI
 class Probe:
     def __init__(self, ctx: CheckContext, settings: ProbeSettings, tokenizer: Tokenizer, client=None,
                  progress: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
-                 published: int | None = None, lang: str = "en") -> None:
+                 published: int | None = None, lang: str = "en", total: Deadline | None = None) -> None:
+        """`total`: the command's whole clock when it started before the probe (the window lookups spend it too)."""
         self.lang = lang
         self.ctx = ctx
         self.settings = settings
@@ -144,7 +145,7 @@ class Probe:
         self.progress = (lambda line: progress(sanitize(ctx.redactor(line)))) if progress else (lambda _line: None)
         self.conversation = Conversation(tokenizer)
         self.clock = clock
-        self.total = Deadline(settings.total_timeout_s, clock)
+        self.total = total or Deadline(settings.total_timeout_s, clock)
         self.steps: list[Step] = []
         self.spent = 0
         self.stopped: str | None = None
@@ -395,7 +396,8 @@ def identify_family(probe: "Probe") -> str | None:
     """The server software behind the provider, from its model list (no tokens spent), when it says so."""
     try:
         ex = send(probe.client, "GET", with_query(probe.plan.base_url + "/models", probe.plan.query),
-                  headers=probe.plan.headers, deadline=Deadline(5), redact=probe.ctx.redactor)
+                  headers=probe.plan.headers, deadline=Deadline(min(5.0, probe.total.remaining())),
+                  redact=probe.ctx.redactor)
     except Exception:  # noqa: BLE001 - identification is optional
         return None
     body = ex.body_json if ex.ok else None

@@ -31,6 +31,7 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
     from codexdoctor.i18n import localize
     from codexdoctor.net.transport import Deadline
 
+    total = Deadline(settings.total_timeout_s)  # --timeout covers the whole command, the lookups before the probe too
     ctx = make_context(opts)
     static = run_static(ctx, STATIC_CHECKS)
     blockers = live.blocked_by_static(static)
@@ -38,8 +39,9 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
         note = f"Probe not run: Codex would stop before sending a request ({live.blocker_names(static, blockers)}); no tokens were spent."
         return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [note], opts.lang), ctx
     tok = tokens.for_model(str(ctx.resolution.model or ""))
-    published, source = (None, None) if settings.max_context else live.published_window(ctx)
-    probe = probe_mod.Probe(ctx, settings, tok, progress=progress, published=published, lang=opts.lang)
+    published, source = (None, None) if settings.max_context else live.published_window(
+        ctx, min(10.0, settings.request_timeout_s, total.remaining()))
+    probe = probe_mod.Probe(ctx, settings, tok, progress=progress, published=published, lang=opts.lang, total=total)
     requests, estimate = probe.estimate()
     zh = opts.lang == "zh"
     if published:

@@ -15,11 +15,11 @@ def serve(cfg: sim_mod.SimConfig) -> None:
         running = sim_mod.RunningSim(cfg).start()
     except OSError as exc:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{cfg.port}: {exc.strerror or exc}") from None
-    click.echo(f"codexdoctor sim: serving {running.base_url}  (Ctrl-C to stop)")
-    click.echo("\nPaste into $CODEX_HOME/config.toml (use a throw-away CODEX_HOME to keep your real config):\n")
-    click.echo(sim_mod.config_snippet(running.base_url, cfg.models[0]))
-    click.echo(f"export SIM_API_KEY={cfg.api_key or 'any-value'}   # the simulator's own key, not a real one")
-    try:
+    try:  # Ctrl-C may come while the snippet is still being printed: the same clean stop
+        click.echo(f"codexdoctor sim: serving {running.base_url}  (Ctrl-C to stop)")
+        click.echo("\nPaste into $CODEX_HOME/config.toml (use a throw-away CODEX_HOME to keep your real config):\n")
+        click.echo(sim_mod.config_snippet(running.base_url, cfg.models[0]))
+        click.echo(f"export SIM_API_KEY={cfg.api_key or 'any-value'}   # the simulator's own key, not a real one")
         while True:
             time.sleep(0.5)
     except KeyboardInterrupt:

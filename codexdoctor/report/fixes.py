@@ -14,6 +14,7 @@ intended keys, and it must not contain any secret the old one did not.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import difflib
 import os
@@ -307,8 +308,56 @@ def write_target(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
+LOCK_WAIT_S = 10.0
+
+
+@contextlib.contextmanager
+def locked(path: Path, wait_s: float | None = None):
+    """An exclusive lock on `.<name>.fix-lock` beside the config, held while one run writes it.
+
+    Two `fix --yes` at once otherwise race: each one's start-up cleanup of stale temp files could delete the
+    other's temp file in flight. The second run waits up to LOCK_WAIT_S, then says another fix is running. POSIX
+    has flock; Windows has msvcrt.locking; a platform with neither refuses to write rather than race."""
+    wait_s = LOCK_WAIT_S if wait_s is None else wait_s
+    lock_path = path.with_name(f".{path.name}.fix-lock")
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
+    try:
+        try:
+            import fcntl
+
+            def try_lock() -> bool:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return True
+                except BlockingIOError:
+                    return False
+        except ImportError:
+            try:
+                import msvcrt
+            except ImportError:
+                raise FixError("this platform has no file locks, so codexdoctor cannot make sure no other fix is "
+                               "writing the config at the same time; nothing was written") from None
+
+            def try_lock() -> bool:
+                try:
+                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                    return True
+                except OSError:
+                    return False
+        deadline = time.monotonic() + wait_s
+        while not try_lock():
+            if time.monotonic() >= deadline:
+                raise FixError(f"another `codexdoctor fix` is writing {path.name} (it holds {lock_path.name}); "
+                               "nothing was written: run fix again when it has finished")
+            time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
 def _stale_temps(folder: Path, name: str) -> None:
-    """Temp files a killed earlier run left (kill -9 cannot be caught); they are ours by name."""
+    """Temp files a killed earlier run left (kill -9 cannot be caught); they are ours by name. Called with the
+    lock held: no live run has a temp file then."""
     for leftover in folder.glob(f".{name}.*.tmp"):
         try:
             leftover.unlink()
@@ -326,6 +375,11 @@ def write_atomic(path: Path, original: bytes, new_text: str, secrets: Iterable[s
         if secret and secret.encode() in data and secret.encode() not in original:
             raise FixError("the edit would write a secret into the config file; nothing was written")
     path = write_target(path)
+    with locked(path):
+        return _write_locked(path, original, data)
+
+
+def _write_locked(path: Path, original: bytes, data: bytes) -> Path:
     if path.read_bytes() != original:
         raise FixError(f"{path.name} changed since codexdoctor read it; run fix again")
     mode = path.stat().st_mode & 0o7777
