@@ -26,7 +26,10 @@ sys.path.insert(0, str(ROOT))
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "rollouts" / "real-0.171.0").rglob("*.jsonl"))
 STDERR = sorted((ROOT / "tests" / "fixtures" / "codex-stderr").glob("*.txt"))
 VALUES = [None, True, False, 0, -1, 1.5, -2.5e308, 10 ** 25, -10 ** 25, "", "x", "2026-13-45T99:99:99Z", "中文", [], {},
-          [1, 2], {"a": {"b": None}}, "\u0000", "\ud800x", 1e308, 2 ** 63, -(2 ** 63), "ü" * 5000]
+          [1, 2], {"a": {"b": None}}, "\u0000", "\ud800x", 1e308, 2 ** 63, -(2 ** 63), "ü" * 5000,
+          # issue 26: terminal escapes (OSC title, OSC 52 clipboard, C1 CSI, DCS), nesting, numbers no count can be
+          "x\x1b]0;title\x07", "\x1b]52;c;ZWNobyBoaQ==\x07", "\x9b2J", "\x1bPq\x1b\\", "\u202egnp.exe",
+          [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]], 10 ** 299, 10 ** 320]
 KEYS = {"timestamp", "type", "payload", "id", "cli_version", "model_provider", "model", "model_context_window", "info",
         "total_token_usage", "last_token_usage", "input_tokens", "cached_input_tokens", "output_tokens", "total_tokens",
         "error", "message", "codex_error_info", "http_status_code", "turn_id", "last_agent_message",
