@@ -69,6 +69,7 @@ def test_clip_keeps_short_text_and_cuts_at_word_ends():
     ("reset \x1bc ok", "reset  ok"),
     ("bell \x07 and nul \x00", "bell \\x07 and nul \\x00"),
     ("bidi \u202egnp.exe", "bidi \\u202egnp.exe"),
+    ("surrogate \ud800x", "surrogate \\ud800x"),
     ("unterminated \x1b]0;title", "unterminated "),
 ])
 def test_sanitize_removes_every_terminal_control(raw, shown):

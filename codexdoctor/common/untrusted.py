@@ -27,8 +27,9 @@ _CSI = r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
 # Any other ESC sequence: intermediates then one final byte (ESC c resets the terminal, ESC ( B picks a charset).
 _ESC_OTHER = r"\x1b[\x20-\x2f]*[\x30-\x7e]?"
 _SEQUENCE = re.compile(f"{_ESC_STRING}|{_CSI}|{_ESC_OTHER}")
-# Left after the sequences: lone C0/C1 controls, DEL, and the bidi controls (Trojan Source, CVE-2021-42574).
-_LONE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# Left after the sequences: lone C0/C1 controls, DEL, the bidi controls (Trojan Source, CVE-2021-42574), and lone
+# surrogates (a log's "\ud800" decodes to one; no encoder can write it, so it would crash the output).
+_LONE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 _LONE_OR_NEWLINE = re.compile(f"[{_LONE}\t\n\r]")
 _LONE_ONLY = re.compile(f"[{_LONE}\t]")
 _ANY = re.compile(f"[{_LONE}\t\n\r\x1b]")
