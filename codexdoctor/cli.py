@@ -67,11 +67,16 @@ def with_config_options(func):
 
 
 def _check_options(overrides, profile, model, codex_version, offline=True, timeout=10.0, canary=True, lang=None,
-                   shell=None):
+                   shell=None, first_token_timeout=None):
     from codexdoctor.commands.options import check_options
 
     return check_options(overrides, profile, model, _parse_version_option(codex_version), offline, timeout, canary, lang,
-                         shell)
+                         shell, first_token_timeout)
+
+
+FIRST_TOKEN_HELP = ("How long to keep waiting, past --timeout, for a provider that is alive (it answered, or accepted "
+                    "the request) but slow to answer Codex's first request or asks to retry later (429 Retry-After), "
+                    "as Codex waits. A local model on a CPU takes 10-25 s.")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -89,15 +94,18 @@ def cli() -> None:
 @click.option("--offline", is_flag=True, help="Static checks only: send no request.")
 @click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
               help="Deadline in seconds for the whole check.")
+@click.option("--first-token-timeout", type=click.FloatRange(1, 3600), default=120.0, show_default=True,
+              help=FIRST_TOKEN_HELP)
 @click.option("--no-canary", is_flag=True,
               help="Do not send Codex's first request to /responses (it spends about 8,500 input tokens and 16 output tokens).")
 @with_report_options
-def check(overrides, profile, model, codex_version, lang, shell, offline, timeout, no_canary, fmt, output, fail_on, verbose, no_color):
+def check(overrides, profile, model, codex_version, lang, shell, offline, timeout, first_token_timeout, no_canary, fmt,
+          output, fail_on, verbose, no_color):
     """Run every static and live check of the active provider."""
     from codexdoctor.commands import check as command
 
-    command.run(_check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell),
-                fmt, output, fail_on, verbose, no_color)
+    command.run(_check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell,
+                               first_token_timeout), fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command()

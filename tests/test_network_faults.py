@@ -13,12 +13,13 @@ from tests.conftest import write_config
 KEY = "sk-fault-0123456789abcdef"
 
 
-def check(home, server, timeout=4.0, suffix="/v1"):
+def check(home, server, timeout=4.0, suffix="/v1", first_token_timeout=120.0):
     write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
                        f'base_url = "{server.url}{suffix}"\nenv_key = "SIM_API_KEY"\n')
     started = time.perf_counter()
     report, _ = run_check(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(),
-                                       system_config=None, codex_version=(0, 171, 0), timeout=timeout))
+                                       system_config=None, codex_version=(0, 171, 0), timeout=timeout,
+                                       first_token_timeout=first_token_timeout))
     return report, time.perf_counter() - started
 
 
@@ -41,7 +42,8 @@ def test_stream_faults(home, sim_server, fault, code):
 
 def test_one_byte_per_second_is_cut_at_the_deadline(home, sim_server):
     s = sim_server(api_key=KEY, stream_fault="drip")
-    report, elapsed = check(home, s, timeout=2.0)
+    # The provider answered (it is alive), so the canary may wait past --timeout: --first-token-timeout bounds it.
+    report, elapsed = check(home, s, timeout=2.0, first_token_timeout=2.0)
     assert errors(report) and report.verdict is Verdict.CHANNEL
     assert elapsed < 2.5
 

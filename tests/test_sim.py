@@ -183,8 +183,13 @@ def test_cli_sim_prints_snippet(home, tmp_path):
     import subprocess
     import sys
 
+    import signal
+
+    # A suite started in the background (`pytest &` from a script) has SIGINT ignored, and a child would inherit that:
+    # Python then never turns Ctrl-C into KeyboardInterrupt. The child gets the default disposition back.
     proc = subprocess.Popen([sys.executable, "-m", "codexdoctor", "sim", "--port", "0", "--api-key", "sk-sim-abcdef123"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         first = proc.stdout.readline()
         assert first.startswith("codexdoctor sim: serving http://127.0.0.1:")
@@ -194,7 +199,6 @@ def test_cli_sim_prints_snippet(home, tmp_path):
         while not printed[-1].startswith("export SIM_API_KEY"):  # Ctrl-C once the whole snippet is out
             printed.append(proc.stdout.readline())
     finally:
-        import signal
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=10)
     out, err = "".join(printed) + proc.stdout.read(), proc.stderr.read()

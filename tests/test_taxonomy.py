@@ -183,7 +183,22 @@ def test_every_error_kind_has_three_families_where_it_exists():
 
 @pytest.mark.parametrize("family,status,ctype,body", OK_CASES, ids=[c[0] for c in OK_CASES])
 def test_success_shapes(family, status, ctype, body):
-    assert classify(exchange(status, ctype, body)).kind == "ok"
+    assert classify(exchange(status, ctype, body), "chat" if family == "chat-done" else "responses").kind == "ok"
+
+
+@pytest.mark.parametrize("ctype, body, kind", [
+    # Checked with Codex 0.171.0 (scripts/crosscheck_wire.py): both end as "stream closed before response.completed".
+    ("text/event-stream", sse((None, {"choices": [{"delta": {"content": "ok"}, "finish_reason": "stop"}]}), (None, "[DONE]")),
+     "wrong_stream_grammar"),
+    ("application/json", json.dumps({"id": "resp_1", "object": "response", "status": "completed", "output": []}),
+     "not_a_stream"),
+])
+def test_answers_codex_cannot_read_on_responses(ctype, body, kind):
+    """On /responses, with stream: true, only Responses events ending in response.completed will do."""
+    ex = exchange(200, ctype, body)
+    assert ex.requested_stream
+    assert classify(ex, "responses").kind == kind
+    assert classify(ex, "chat").kind == "ok" or kind == "not_a_stream"
 
 
 def test_401_without_key_sent_is_missing_key():

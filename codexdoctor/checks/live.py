@@ -6,7 +6,8 @@ import difflib
 import re
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit, urlunsplit
@@ -37,6 +38,10 @@ EFFECTIVE_SHARE = 0.95  # Codex uses 95% of the window
 COMPACT_SHARE = 0.90  # and compacts at 90% by default
 TRANSIENT_RETRIES = 3
 STILL_WAITING_EVERY = 2.0  # seconds between "still waiting" lines on a terminal
+# How long the canary may wait for a provider that is demonstrably alive (it answered, or accepted the request)
+# but slow to answer Codex's first request: a local model on a CPU reads its ~8,500 tokens for 10-25 s, and Codex
+# waits for it. `check --first-token-timeout` sets it; a provider that never answers still fails at --timeout.
+FIRST_TOKEN_TIMEOUT = 120.0
 STATIC_BLOCKERS = {
     "cfg.home": lambda f: bool(f.get("problem")),
     "cfg.files": lambda f: any("toml_error" in x or "read_error" in x for x in f.get("files", [])),
@@ -70,6 +75,10 @@ class Plan:
     query: str
     idle_s: float
     first: codexrequest.FirstRequest | None = None  # Codex's first request for this user (responses wire only)
+    # How often Codex re-sends its request after a 429: stream_max_retries (default 5), each after the answer's
+    # Retry-After, then `exceeded retry limit, last status: 429 Too Many Requests` (checked with Codex 0.171.0:
+    # request_max_retries = 0 changes nothing, stream_max_retries = 0 gives one request).
+    stream_retries: int = 5
 
 
 def assumed_window(ctx: CheckContext) -> tuple[int, str]:
@@ -123,7 +132,10 @@ def make_plan(ctx: CheckContext, first: bool = True) -> Plan:
         first_request = codexrequest.build(ctx.resolution, model, CANARY_PROMPT, tokenizer=tokens.encoding_for_model(model),
                                            shell=ctx.shell.name, max_output_tokens=CANARY_MAX_OUTPUT,
                                            load_counter=load_counter)
-    return Plan(base, request_url, wire, model, _headers(ctx, ctx.key_value()), query, idle_s, first_request)
+    retries = p.get("stream_max_retries")
+    stream_retries = retries if isinstance(retries, int) and not isinstance(retries, bool) and retries >= 0 else 5
+    return Plan(base, request_url, wire, model, _headers(ctx, ctx.key_value()), query, idle_s, first_request,
+                min(stream_retries, 100))
 
 
 def rejected_field(ex: Exchange, message: str) -> str | None:
@@ -266,32 +278,98 @@ class LiveRun:
         self.client = client or make_client(ctx.env, tls=needs_tls)
         self.sleep = sleep
         self.redact = ctx.redactor
+        # The main canary's own clock: the check's deadline, or longer while the provider shows it is alive (run()).
+        wait = float(ctx.options.get("first_token_timeout", FIRST_TOKEN_TIMEOUT))
+        self.canary_deadline = Deadline(max(deadline.total, wait)) if first else deadline
+        self.canary_answered = threading.Event()  # the canary's status line arrived: the provider accepted it
+        self.waiting_total = deadline.total  # what the "still waiting" line counts towards
+        self.waited_for_alive: str | None = None  # why the canary was given longer than the deadline
 
     def _send(self, method: str, url: str, *, key: bool = True, body: Any = None, stream: bool = False,
-              retries: int = 0) -> Exchange:
+              retries: int = 0, deadline: Deadline | None = None, rate_limit_retries: int | None = None,
+              on_headers: Callable[[int], None] | None = None) -> Exchange:
         headers = dict(self.plan.headers)
         if not key:
             headers.pop("Authorization", None)
         if stream:
             headers["Accept"] = "text/event-stream"
-        return send(self.client, method, url, headers=headers, deadline=self.deadline, redact=self.redact,
-                    json_body=body, stream=stream, idle_s=min(self.plan.idle_s, max(0.5, self.deadline.remaining())),
-                    retries=retries, sleep=self.sleep)
+        return send(self.client, method, url, headers=headers, deadline=deadline or self.deadline, redact=self.redact,
+                    json_body=body, stream=stream, idle_s=self.plan.idle_s, retries=retries, sleep=self.sleep,
+                    rate_limit_retries=rate_limit_retries, on_headers=on_headers)
 
-    def canary(self, base: str | None = None, wire: str | None = None) -> Exchange:
+    def canary(self, base: str | None = None, wire: str | None = None, main: bool = False) -> Exchange:
         wire = wire or self.plan.wire
         root = (base or self.plan.base_url).rstrip("/")
         url = with_query(root + ("/chat/completions" if wire == "chat" else "/responses"), self.plan.query)
-        return self._send("POST", url, body=canary_body(wire, self.plan.model), stream=True, retries=TRANSIENT_RETRIES)
+        return self._send("POST", url, body=canary_body(wire, self.plan.model), stream=True, retries=TRANSIENT_RETRIES,
+                          **(self._main_canary_options() if main else {}))
 
     def codex_canary(self, body: Mapping[str, Any] | None = None) -> Exchange:
-        """POST {base_url}/responses with Codex's own first request (only the answer capped)."""
+        """POST {base_url}/responses with Codex's own first request (only the answer capped), on the canary's clock,
+        with Codex's own patience for a 429 (stream_max_retries, each after Retry-After)."""
         assert self.plan.first is not None
         url = with_query(self.plan.base_url.rstrip("/") + "/responses", self.plan.query)
-        return self._send("POST", url, body=body or self.plan.first.body, stream=True, retries=TRANSIENT_RETRIES)
+        return self._send("POST", url, body=body or self.plan.first.body, stream=True, retries=TRANSIENT_RETRIES,
+                          **self._main_canary_options())
+
+    def _main_canary_options(self) -> dict[str, Any]:
+        return {"deadline": self.canary_deadline, "rate_limit_retries": self.plan.stream_retries,
+                "on_headers": lambda _status: self.canary_answered.set()}
 
     def main_canary(self) -> Exchange:
-        return self.codex_canary() if self.plan.first is not None else self.canary()
+        return self.codex_canary() if self.plan.first is not None else self.canary(main=True)
+
+    def _canary_in_background(self) -> Future[Exchange]:
+        """The main canary on a daemon thread: when the provider shows no sign of life by the deadline, the check
+        ends without waiting for it (a pool's worker would be joined at exit)."""
+        future: Future[Exchange] = Future()
+
+        def work() -> None:
+            try:
+                future.set_result(self.main_canary())
+            except BaseException as exc:  # noqa: BLE001 - re-raised by future.result()
+                future.set_exception(exc)
+
+        threading.Thread(target=work, name="codexdoctor-canary", daemon=True).start()
+        return future
+
+    def _await_canary(self, future: Future[Exchange], catalog: Exchange, windows: list[Exchange]) -> Exchange:
+        """The canary's answer, waited for as Codex waits when the provider is alive, and no longer than the deadline
+        when nothing shows it is."""
+        try:
+            return future.result(timeout=max(0.0, self.deadline.remaining()) + 0.2)
+        except FutureTimeout:
+            pass
+        alive = self._alive(catalog, windows)
+        if alive is None:
+            return Exchange("POST", self.redact(self.plan.request_url), failure="timeout", sent_key=True,
+                            requested_stream=True, elapsed_ms=round(self.deadline.total * 1000, 1),
+                            failure_detail=f"no answer within codexdoctor's deadline (--timeout {self.deadline.total:g} s), "
+                                           "and nothing else from this host answered either")
+        self.waited_for_alive = alive
+        self.waiting_total = self.canary_deadline.total
+        progress = self.ctx.options.get("progress")
+        if callable(progress):
+            progress(sanitize(self.redact(
+                f"the provider is alive ({alive}) but has not answered Codex's first request yet: waiting up to "
+                f"{self.canary_deadline.total:g} s (--first-token-timeout), as Codex would wait")))
+        try:
+            return future.result(timeout=max(0.0, self.canary_deadline.remaining()) + 1.0)
+        except FutureTimeout:
+            return Exchange("POST", self.redact(self.plan.request_url), failure="timeout", sent_key=True,
+                            requested_stream=True, elapsed_ms=round(self.canary_deadline.total * 1000, 1),
+                            failure_detail=f"no first token within --first-token-timeout {self.canary_deadline.total:g} s, "
+                                           f"although the provider is alive ({alive})")
+
+    def _alive(self, catalog: Exchange, windows: list[Exchange]) -> str | None:
+        """What shows the provider is up: the canary's own status line, or any other answer from the host."""
+        if self.canary_answered.is_set():
+            return "it accepted the request"
+        for ex in [catalog, *windows]:
+            if ex.status is not None:
+                path = urlsplit(ex.url).path or "/"
+                return f"GET {path} answered {ex.status} in {ex.elapsed_ms:.0f} ms"
+        return None
 
     def contrast(self, canary: Exchange, kind: Classified) -> tuple[Exchange, Classified, Exchange | None, str | None]:
         """After Codex's request failed in a way its shape or size may explain, send the minimal one too.
@@ -323,13 +401,13 @@ class LiveRun:
     def run(self) -> list[CheckResult]:
         canary_on = bool(self.ctx.options.get("canary", True))
         with ThreadPoolExecutor(max_workers=6) as pool:
+            f_can = self._canary_in_background() if canary_on else None
             f_cat = pool.submit(self.catalog, True)
             f_open = pool.submit(self.catalog, False)
-            f_can = pool.submit(self.main_canary) if canary_on else None
             f_win = [pool.submit(self._send, "GET", url) for url in self.window_probe_urls()]
             catalog, open_catalog = f_cat.result(), f_open.result()
-            canary = f_can.result() if f_can else None
             window_exchanges = [f.result() for f in f_win]
+        canary = self._await_canary(f_can, catalog, window_exchanges) if f_can else None
         cat_kind = classify(catalog, "models")
         can_kind = classify(canary, self.plan.wire) if canary else None
         minimal, field = None, None
@@ -367,7 +445,9 @@ class LiveRun:
         proxy = proxy_for(self.plan.request_url, self.ctx.env)
         facts: dict[str, Any] = {"failure": None, "detail": "", "proxy": bool(proxy), "host": urlsplit(self.plan.base_url).hostname,
                                  "scheme": urlsplit(self.plan.base_url).scheme, "redirect": None,
-                                 "html": False, "url": self.redact(first.url), "base_url": self.redact(self.plan.base_url)}
+                                 "html": False, "url": self.redact(first.url), "base_url": self.redact(self.plan.base_url),
+                                 "waited_for_alive": self.waited_for_alive if canary is not None else None,
+                                 "first_token_timeout_s": self.canary_deadline.total}
         evidence = [x.line() for x in exchanges]
         if proxy:
             evidence.append(f"via proxy {self.redact(proxy)}")
@@ -465,6 +545,24 @@ class LiveRun:
         if minimal is not None:
             evidence.append(f"minimal request (one instruction line, no tools): {minimal.line()}")
         evidence.append(f"answer capped at {CANARY_MAX_OUTPUT} output tokens")
+        facts.update(request_bytes=canary.request_bytes, waited_for_alive=self.waited_for_alive,
+                     deadline_s=self.deadline.total, first_token_timeout_s=self.canary_deadline.total,
+                     codex_retries=self.plan.stream_retries)
+        if self.waited_for_alive:
+            evidence.append(f"waited past --timeout {self.deadline.total:g} s because the provider is alive "
+                            f"({self.waited_for_alive}), as Codex waits")
+        if kind.kind == "rate_limited":
+            limited = 1 + list(canary.earlier).count("429")
+            facts.update(rate_limited_attempts=limited, codex_attempts=self.plan.stream_retries + 1,
+                         retry_after_s=canary.retry_after_s, waited_s=canary.waited_s)
+            if limited > self.plan.stream_retries:
+                kind = Classified("rate_limit_exhausted", f"429 at all {limited} attempts Codex makes", kind.message)
+            else:
+                facts["inconclusive_reason"] = (
+                    f"the provider answered 429 at each of {limited} attempts; Codex makes {self.plan.stream_retries + 1} "
+                    f"(stream_max_retries = {self.plan.stream_retries}), each after Retry-After, and codexdoctor's time ran out "
+                    "first: whether the limit lifts in time is unproven")
+            facts.update(kind=kind.kind, detail=kind.detail)
         if kind.kind == "ok":
             ttft = f", first token {s.first_token_ms:.0f} ms" if s and s.first_token_ms is not None else ""
             return result("api.canary", TITLES["api.canary"], Status.PASS, f"streamed answer in {canary.elapsed_ms:.0f} ms{ttft}",
@@ -555,6 +653,13 @@ class LiveRun:
                  "docs": [{"path": d.path, "tokens": d.tokens} for d in first.docs] if first else [],
                  "user_config": self._user_config(), "model": self.plan.model, "unpublished": served is None,
                  "first_fit": None, "room": served - first_tokens if served else None}
+        # A window (or compaction limit) set below Codex's first request: Codex still sends that request (checked
+        # with Codex 0.171.0: model_context_window = 4000 answered), then compacts before every later turn.
+        limit = self.ctx.resolution.merged.get("model_auto_compact_token_limit")
+        compact_at = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else facts["compact_at"]
+        facts["configured_below_first"] = bool(first is not None and compact_at < first_tokens and (
+            assumed_source.startswith("model_context_window") or compact_at == limit))
+        facts["configured_compact_at"] = compact_at
         evidence = [x.line() for x in probes] + [f"Codex assumes {assumed:,} tokens ({assumed_source})"]
         if first is not None:
             evidence += first.evidence()
@@ -669,7 +774,7 @@ def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple
         def still_waiting() -> None:
             while not done.wait(STILL_WAITING_EVERY):
                 progress(sanitize(ctx.redactor(
-                    f"still waiting for {host} ({time.perf_counter() - started:.0f} s of {deadline.total:g} s)...")))
+                    f"still waiting for {host} ({time.perf_counter() - started:.0f} s of {run.waiting_total:g} s)...")))
 
         threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True).start()
     try:

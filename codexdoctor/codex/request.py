@@ -142,23 +142,30 @@ def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int] | 
     home = str(r.codex_home)
     found = discover_docs(r, cwd)
     extra = r.merged.get("developer_instructions")
+    # `instructions` in config.toml replaces Codex's own base instructions (the first developer item); checked with
+    # Codex 0.171.0: `instructions = "Be brief."` made that item "Be brief." and the request 23 KB instead of 40 KB.
+    own = r.merged.get("instructions")
+    own = own if isinstance(own, str) and own.strip() else None
     shipped = (tpl.get("token_counts") or {}).get(tokenizer)
-    if count is None and (found or (isinstance(extra, str) and extra.strip()) or not shipped) and load_counter is not None:
+    if count is None and (found or (isinstance(extra, str) and extra.strip()) or own or not shipped) \
+            and load_counter is not None:
         count, tokenizer = load_counter()
         shipped = (tpl.get("token_counts") or {}).get(tokenizer)
     small = count or approx_tokens  # variable short text: exact when a tokenizer is loaded
     skills = tpl["skills_instructions"].replace("{codex_home}", home)
-    developer = [_message("developer", tpl["base_instructions"]),
+    developer = [_message("developer", own if own is not None else tpl["base_instructions"]),
                  _message("developer", skills, tpl["permissions_instructions"])]
     if shipped:
-        base_n = shipped["base_instructions"]
+        base_n = small(own) if own is not None else shipped["base_instructions"]
         skills_n = shipped["skills_instructions"] + small(home) + shipped["permissions_instructions"]
         tools_n = shipped["tools"]
     else:
         assert count is not None, "no shipped counts for this tokenizer and no tokenizer to count with"
-        base_n, skills_n = count(tpl["base_instructions"]), count(skills) + count(tpl["permissions_instructions"])
+        base_n = count(own if own is not None else tpl["base_instructions"])
+        skills_n = count(skills) + count(tpl["permissions_instructions"])
         tools_n = count(json.dumps(tpl["tools"]))
-    parts: list[tuple[str, int]] = [("instructions", base_n + PER_ITEM_TOKENS),
+    parts: list[tuple[str, int]] = [("instructions" if own is None else "instructions (yours, from config.toml)",
+                                     base_n + PER_ITEM_TOKENS),
                                     ("skills and permissions", skills_n + PER_ITEM_TOKENS)]
     if isinstance(extra, str) and extra.strip():
         developer.append(_message("developer", extra))

@@ -28,6 +28,7 @@ class CheckOptions:
     codex_version: tuple[int, ...] | None = None
     system_config: Path | None = Path("/etc/codex/config.toml")
     timeout: float = 10.0
+    first_token_timeout: float = 120.0  # past `timeout`, for a provider that is alive but slow (checks/live.py)
     canary: bool = True
     lang: str = "en"
     shell: str | None = None  # override; detected from the environment otherwise
@@ -45,11 +46,12 @@ def make_context(opts: CheckOptions) -> CheckContext:
     shell = detect_shell(opts.env, detect_platform(opts.env), opts.shell)
     return CheckContext(resolution=resolution, env=env, home=opts.home, redactor=redactor,
                         codex_version=opts.codex_version, offline=opts.offline,
-                        options={"timeout": opts.timeout, "canary": opts.canary, **opts.extra}, shell=shell)
+                        options={"timeout": opts.timeout, "first_token_timeout": opts.first_token_timeout,
+                                 "canary": opts.canary, **opts.extra}, shell=shell)
 
 
 def check_options(overrides, profile, model, codex_version: tuple[int, ...] | None, offline=True, timeout=10.0, canary=True,
-                  lang=None, shell=None) -> CheckOptions:
+                  lang=None, shell=None, first_token_timeout: float | None = None) -> CheckOptions:
     """CheckOptions from the command line's values; the Codex version is detected when not given."""
     from codexdoctor.codex import version as codexversion
 
@@ -59,4 +61,5 @@ def check_options(overrides, profile, model, codex_version: tuple[int, ...] | No
         version = codexversion.detect(env)
     return CheckOptions(env=env, home=home_of(env), cwd=Path.cwd(), overrides=tuple(overrides), profile=profile,
                         model=model, offline=offline, codex_version=version, timeout=timeout, canary=canary,
-                        lang=language(lang), shell=shell)
+                        lang=language(lang), shell=shell,
+                        first_token_timeout=first_token_timeout if first_token_timeout is not None else 120.0)

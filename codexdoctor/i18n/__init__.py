@@ -344,6 +344,18 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"the check's deadline was reached before this request", "在发出这个请求之前已到达检查时限"),
     (r"redirect to another origin \(not followed with the key\)", "重定向到其他站点（未携带密钥跟随）"),
     (r"the body could not be decoded \(declared compression does not match\): (.+)", "响应体无法解码（声明的压缩格式不符）：{1}"),
+    (r"no answer within codexdoctor's deadline \(--timeout ([\d.]+) s\), and nothing else from this host answered either",
+     "在 codexdoctor 的时限（--timeout {1} 秒）内没有响应，这台主机的其他地址也都没有响应"),
+    (r"no first token within --first-token-timeout ([\d.]+) s, although the provider is alive \((.+)\)",
+     "提供方是活着的（{2}），但在 --first-token-timeout {1} 秒内没有返回第一个 token"),
+    (r"a plain JSON body \((.+)\) answered a request with stream: true", "对 stream: true 的请求返回了普通 JSON 响应体（{1}）"),
+    (r"Chat Completions chunks ending in data: \[DONE\] \((\d+) events\), not Responses events ending in response\.completed",
+     "以 data: [DONE] 结束的 Chat Completions 分块（{1} 个事件），而不是以 response.completed 结束的 Responses 事件"),
+    (r"429 at all (\d+) attempts Codex makes", "Codex 的全部 {1} 次尝试都返回 429"),
+    (r"the ([\d,]+)-byte request body is over a size limit on the way \(413, an HTML page from a proxy\)",
+     "{1} 字节的请求体超过了途中的大小限制（413，来自代理的 HTML 页面）"),
+    (r"the ([\d,]+)-byte request body is over a size limit on the way \(413\)", "{1} 字节的请求体超过了途中的大小限制（413）"),
+    (r"the request body is over a size limit on the way \(413(?:, an HTML page from a proxy)?\)", "请求体超过了途中的大小限制（413）"),
 ]
 _COMPILED_ZH: list[tuple[re.Pattern[str], str]] = []  # compiled on first use: an English run never pays for it
 

@@ -238,7 +238,7 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
     # The decoded message too: JSON bodies may escape non-ASCII text (\u989d...), which markers must still see.
     blob = (ex.body_excerpt + " " + full + " " + code).lower()
     if status == 200 and ex.stream is not None:
-        return _classify_stream(ex)
+        return _classify_stream(ex, endpoint)
     if 200 <= status < 300:
         if ex.is_html:
             return Classified("html", "an HTML page answered where the API should be")
@@ -246,6 +246,11 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
             return Classified("not_json", "the body is neither JSON nor an event stream")
         if isinstance(body, dict) and body.get("error"):
             return Classified("stream_error", "an error object inside a 200 response", msg)
+        if ex.requested_stream and endpoint == "responses":
+            # Codex reads only server-sent events: a whole JSON answer ends its turn as "stream closed before
+            # response.completed" (checked with Codex 0.171.0: scripts/crosscheck_wire.py).
+            return Classified("not_a_stream", f"a plain JSON body ({ex.content_type or 'no Content-Type'}) answered a "
+                                              "request with stream: true")
         return Classified("ok")
     if status == 401:
         if _has(blob, NO_KEY_MARKERS) or not ex.sent_key:
@@ -272,6 +277,11 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
         return Classified("deployment_not_found", "Azure deployment not found", msg)
     if status in (400, 413, 422) and _has(blob, CONTEXT_MARKERS):
         return Classified("context_exceeded", "the request exceeds the model's context window", msg)
+    if status == 413:
+        # A size limit on the way (nginx client_max_body_size, a gateway's body cap), counted in bytes, not tokens.
+        size = f"{ex.request_bytes:,}-byte " if ex.request_bytes else ""
+        return Classified("too_large", f"the {size}request body is over a size limit on the way (413"
+                                       + (", an HTML page from a proxy" if ex.is_html else "") + ")", msg)
     if status in (400, 404, 422) and _has(blob, MODEL_MARKERS):
         return Classified("model_not_found", "the provider does not serve this model ID", msg)
     if status == 400 and "no connected db" in blob:
@@ -284,9 +294,14 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
     return Classified("bad_request", f"the provider rejected the request ({status})", msg)
 
 
-def _classify_stream(ex: Exchange) -> Classified:
+def _classify_stream(ex: Exchange, endpoint: str = "responses") -> Classified:
     s = ex.stream
     assert s is not None
+    if s.terminal == "[DONE]" and endpoint == "responses":
+        # Chat Completions chunks on /responses: Codex waits for response.completed, which never comes (checked with
+        # Codex 0.171.0: "stream closed before response.completed").
+        return Classified("wrong_stream_grammar", f"Chat Completions chunks ending in data: [DONE] ({s.events} events), "
+                                                  "not Responses events ending in response.completed")
     if s.terminal in ("response.completed", "[DONE]"):
         if s.incomplete_reason == "length":
             return Classified("ok", "output budget reached")

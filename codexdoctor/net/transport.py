@@ -152,6 +152,10 @@ class Exchange:
     sent_key: bool = False
     earlier: tuple[str, ...] = ()  # what the retried attempts got: "502", "reset", ...
     body_sends: int = 1  # how many times the request body went on the wire (same-origin redirects resend it)
+    requested_stream: bool = False  # the request asked for server-sent events (`stream: true`)
+    retry_after_s: float | None = None  # a 429's or 503's Retry-After, in seconds
+    waited_s: float = 0.0  # time spent waiting between attempts (Retry-After or backoff)
+    request_bytes: int | None = None  # the JSON body's size on the wire
 
     @property
     def ok(self) -> bool:
@@ -177,7 +181,8 @@ class Exchange:
             if self.body_excerpt and not self.ok:
                 out += f" body: {self.body_excerpt}"
         if self.attempts > 1:
-            out += f" [{self.attempts} attempts; earlier: {', '.join(self.earlier)}]"
+            waited = f", {self.waited_s:.1f} s waited between them" if self.waited_s >= 0.5 else ""
+            out += f" [{self.attempts} attempts; earlier: {', '.join(self.earlier)}{waited}]"
         return out
 
 
@@ -280,8 +285,12 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return p.scheme, (p.hostname or ""), p.port or (443 if p.scheme == "https" else 80)
 
 
-def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, deadline: Deadline) -> StreamStats:
-    """Read an SSE stream (Responses or Chat grammar) and time it."""
+def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, deadline: Deadline,
+              headers_at: float | None = None) -> StreamStats:
+    """Read an SSE stream (Responses or Chat grammar) and time it.
+
+    `idle_s` is Codex's stream_idle_timeout_ms: no event for that long after the headers (or after the last event)
+    ends the stream as `idle timeout waiting for SSE`. Comment keep-alives are no event: they do not reset it."""
     events = 0
     first_event = first_token = None
     last = None
@@ -343,10 +352,14 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
         return None
 
     data_bytes = 0
+    since = headers_at if headers_at is not None else started
     try:
         for line in lines:
             if deadline.expired:
                 cut = "deadline"
+                break
+            if idle_s and clock() - (last if last is not None else since) > idle_s:
+                cut = "idle"
                 break
             if events >= MAX_EVENTS:
                 cut = "oversize"
@@ -401,28 +414,48 @@ def _chat_delta(obj: dict) -> str | None:
         return None
 
 
+RETRY_AFTER_CAP_S = 60.0  # a Retry-After longer than this is not waited out (Codex waits whatever it says)
+
+
 def send(client: httpx.Client, method: str, url: str, *, headers: Mapping[str, str], deadline: Deadline,
          redact: Callable[[str], str], json_body: Any = None, stream: bool = False, idle_s: float = 8.0,
          cap_s: float | None = None, retries: int = 0, backoff: float = 0.2, sleep=time.sleep,
-         clock: Callable[[], float] = time.perf_counter, resend_ok: Callable[[], bool] | None = None) -> Exchange:
-    """`resend_ok`: asked before a redirect sends the body again (the probe's budget); False stops there."""
-    """One logical request with transient retries, same-origin redirects only, always an Exchange."""
+         clock: Callable[[], float] = time.perf_counter, resend_ok: Callable[[], bool] | None = None,
+         rate_limit_retries: int | None = None, on_headers: Callable[[int], None] | None = None) -> Exchange:
+    """One logical request with transient retries, same-origin redirects only, always an Exchange.
+
+    `resend_ok`: asked before a redirect sends the body again (the probe's budget); False stops there.
+    `rate_limit_retries`: how many times a 429 is retried (Codex: stream_max_retries), each after its Retry-After,
+    as Codex 0.171 waits it out exactly; None: 429 counts against `retries` like any transient failure.
+    `on_headers`: called with the status as soon as a status line arrives (the provider is alive)."""
     attempt = 0
+    limited = 0
+    waited = 0.0
     earlier: list[str] = []
     while True:
         attempt += 1
         ex = _bounded(lambda: _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s,
-                                         clock, resend_ok), deadline, cap_s)
+                                         clock, resend_ok, on_headers), deadline, cap_s)
         if ex is None:  # headers still dripping in at the deadline: no read timeout ever fired
             return Exchange(method, redact(url), failure="timeout", sent_key="Authorization" in headers,
                             failure_detail="no complete answer at the deadline (the server was still sending its headers)",
-                            attempts=attempt, earlier=tuple(earlier))
-        ex = Exchange(**{**ex.__dict__, "attempts": attempt, "earlier": tuple(earlier)})
-        if attempt > retries or not is_transient(ex) or deadline.remaining() < backoff * 2:
+                            attempts=attempt, earlier=tuple(earlier), requested_stream=stream, waited_s=round(waited, 1))
+        ex = replace(ex, attempts=attempt, earlier=tuple(earlier), waited_s=round(waited, 1))
+        if not is_transient(ex):
             return ex
+        if ex.status == 429 and rate_limit_retries is not None:
+            limited += 1
+            pause = min(ex.retry_after_s if ex.retry_after_s is not None else backoff, RETRY_AFTER_CAP_S)
+            if limited > rate_limit_retries or deadline.remaining() < pause + 0.05:
+                return ex
+        else:
+            pause = min(backoff, deadline.remaining() / 2)
+            if attempt - limited > retries or deadline.remaining() < backoff * 2:
+                return ex
+            backoff *= 2
         earlier.append(str(ex.status) if ex.status is not None else str(ex.failure))
-        sleep(min(backoff, deadline.remaining() / 2))
-        backoff *= 2
+        sleep(pause)
+        waited += pause
 
 
 HARD_GRACE_S = 0.05
@@ -462,10 +495,30 @@ def is_transient(ex: Exchange) -> bool:
     return ex.status is not None and ex.status >= 500
 
 
+def retry_after(value: str | None) -> float | None:
+    """Retry-After in seconds: a number, or an HTTP date (RFC 9110 §10.2.3)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value.strip()))
+    except ValueError:
+        pass
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    import datetime
+
+    return max(0.0, (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds()) if when.tzinfo else None
+
+
 def _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s, clock,
-               resend_ok: Callable[[], bool] | None = None) -> Exchange:
+               resend_ok: Callable[[], bool] | None = None, on_headers: Callable[[int], None] | None = None) -> Exchange:
     shown = redact(url)
     started = clock()
+    size = len(json.dumps(json_body).encode()) if json_body is not None else None
     if deadline.expired:
         return Exchange(method, shown, failure="deadline", failure_detail="the check's deadline was reached before this request")
     current = url
@@ -478,13 +531,21 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
         sends += 1
         try:
             # Only encodings bounded_bytes decodes with a cap (httpx would also offer br/zstd when installed).
+            # Waiting for the headers is bounded by the deadline alone: Codex's stream_idle_timeout_ms starts counting
+            # once they have arrived (a server that thinks before answering passes a short idle limit in Codex).
             req = client.build_request(method, current, headers={"Accept-Encoding": "gzip, deflate", **headers}, json=json_body,
-                                       timeout=deadline.timeout(cap_s, idle_s if stream else None))
+                                       timeout=deadline.timeout(cap_s))
             resp = client.send(req, stream=True)
+            headers_at = clock()
+            if on_headers is not None:
+                on_headers(resp.status_code)
+            if stream and idle_s:  # from here on, each read waits at most the idle limit (httpcore reads it now)
+                req.extensions["timeout"] = {**req.extensions["timeout"], "read": max(0.05, min(idle_s, deadline.remaining()))}
         except Exception as exc:  # noqa: BLE001 - translated into evidence
             failure, detail = classify_exception(exc)
             return Exchange(method, redact(current), elapsed_ms=round((clock() - started) * 1000, 1), failure=failure,
-                            failure_detail=redact(detail), sent_key="Authorization" in headers)
+                            failure_detail=redact(detail), sent_key="Authorization" in headers, requested_stream=stream,
+                            request_bytes=size)
         # A server that drips one byte per second never trips a read timeout: close the response at the
         # deadline from a watchdog, so no request outlives the check.
         watchdog = threading.Timer(max(0.0, deadline.remaining()), resp.close)
@@ -508,7 +569,8 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                 continue
             ctype = resp.headers.get("content-type", "")
             if stream and resp.status_code == 200 and "text/event-stream" in ctype:
-                stats = parse_sse(bounded_lines(bounded_bytes(resp, MAX_STREAM_BYTES)), started, clock, idle_s, deadline)
+                stats = parse_sse(bounded_lines(bounded_bytes(resp, MAX_STREAM_BYTES)), started, clock, idle_s, deadline,
+                                  headers_at)
                 cut_at_deadline = stats.cut == "deadline"
                 failure = "deadline" if cut_at_deadline else "protocol" if stats.cut == "undecodable" else None
                 detail = (f"still streaming at the deadline after {stats.events} events" if cut_at_deadline else
@@ -519,7 +581,7 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                 stats = replace(stats, error=_redact_json(stats.error, redact), text=clip(redact(stats.text), MAX_TEXT))
                 return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
                                 stream=stats, sent_key="Authorization" in headers, failure=failure, failure_detail=detail,
-                                body_sends=sends)
+                                body_sends=sends, requested_stream=stream, request_bytes=size)
             body, failure, detail = _read_body(resp, deadline)
             parsed = None
             try:
@@ -530,7 +592,8 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
             excerpt = clip(redact(" ".join(body.split())), BODY_EXCERPT)
             return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
                             excerpt, _redact_json(parsed, redact), failure, redact(detail), sent_key="Authorization" in headers,
-                            body_sends=sends)
+                            body_sends=sends, requested_stream=stream, retry_after_s=retry_after(resp.headers.get("retry-after")),
+                            request_bytes=size)
         finally:
             watchdog.cancel()
             resp.close()

@@ -162,6 +162,47 @@ RULES: tuple[Rule, ...] = (
          ("Run `codexdoctor check` again to see whether it persists; check the provider's status page.",
           "If you go through a proxy or VPN, try without it."),
          lambda f: [{"earlier_text": ", ".join(f.get("earlier") or [])}] if f["kind"] == "ok" and f.get("attempts", 1) > 1 else []),
+    Rule("API018", "not-a-responses-stream", "api.canary", E, CHANNEL,
+         "The answer is not the event stream Codex reads",
+         "POST {url} answered 200, but with {detail}. Codex reads only server-sent events in the Responses grammar "
+         "ending in response.completed, so every turn ends with `stream disconnected before completion: stream closed "
+         "before response.completed` (Codex retries it {codex_retries} times first).",
+         ("{grammar_step}",
+          "Run `codexdoctor check` again once the gateway is changed."),
+         lambda f: [{"grammar_step": Loc(
+             "The gateway translates /responses into Chat Completions and streams the Chat chunks back unchanged: update "
+             "it, or turn its Responses support on (LiteLLM: a current version serves /v1/responses itself), or point "
+             "base_url at a server that serves /responses.",
+             "网关把 /responses 转成了 Chat Completions，又把 Chat 的分块原样流回来：升级网关，或打开它的 Responses 支持"
+             "（LiteLLM：当前版本自己提供 /v1/responses），或把 base_url 指向真正提供 /responses 的服务。")
+             if f["kind"] == "wrong_stream_grammar" else Loc(
+             "The gateway ignores `stream: true` and sends the whole answer at once: turn streaming on for this route or "
+             "model in the gateway (some need it per model), or update it.",
+             "网关忽略了 `stream: true`，一次性返回完整回答：在网关里为这个路由或模型打开流式输出（有些要逐个模型设置），或升级网关。"),
+             "codex_retries": f.get("codex_retries", 5)}]
+         if f["kind"] in ("not_a_stream", "wrong_stream_grammar") else []),
+    Rule("API019", "rate-limit-outlasts-retries", "api.canary", E, CHANNEL,
+         "Rate limited past every retry Codex makes",
+         "POST {url} answered 429 at all {rate_limited_attempts} attempts Codex makes (stream_max_retries = "
+         "{codex_retries_setting}, each after the answer's Retry-After{retry_after_text}): {message}. Codex gives up with "
+         "`exceeded retry limit, last status: 429 Too Many Requests`.",
+         ("Check the key's rate limits and current usage in the provider's console; another program using the same key "
+          "(a second Codex, a CI job) shares the limit.",
+          "If the limit lifts after a while, raise stream_max_retries in [model_providers.<id>] ({base_url_where}) so "
+          "that Codex waits longer; a key with a higher limit is the lasting fix."),
+         lambda f: [{"retry_after_text": f" of {f['retry_after_s']:g} s" if f.get("retry_after_s") is not None else "",
+                     "codex_retries_setting": f.get("codex_attempts", 6) - 1}]
+         if f["kind"] == "rate_limit_exhausted" else []),
+    Rule("API020", "body-over-size-limit", "api.canary", E, CHANNEL,
+         "A size limit on the way refuses Codex's request",
+         "POST {url} answered 413 to Codex's first request ({request_bytes_text}): {detail}. This is a limit on the body "
+         "in bytes, set by a proxy or gateway, not the model's context window; Codex's requests grow with every turn, so "
+         "a session fails sooner or later even if the first one fits.",
+         ("Raise the body limit of the proxy in front of the API (nginx: client_max_body_size 50m; in the server or "
+          "location block that proxies to it), or ask the gateway's operator to.",
+          "Then run `codexdoctor check` again: the canary sends the same request."),
+         lambda f: [{"request_bytes_text": f"{f['request_bytes']:,} bytes" if f.get("request_bytes")
+                     else Loc("its size unknown", "大小未知")}] if f["kind"] == "too_large" else []),
 )
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -214,6 +255,25 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "提供方或网关不接受 Codex {codex_version} 发送的 {field_text}。Codex 的每一轮都会这样失败。",
                ("换用按 Codex 的用法实现了 Responses API 的提供方或网关版本（包括 {field_text}）。",
                 "{field_step}")),
+    "API018": ("响应不是 Codex 能读取的事件流",
+               "POST {url} 返回了 200，但内容是{detail}。Codex 只读取 Responses 格式、以 response.completed 结束的 "
+               "server-sent events，所以每一轮都会以 `stream disconnected before completion: stream closed before "
+               "response.completed` 结束（Codex 会先重试 {codex_retries} 次）。",
+               ("{grammar_step}",
+                "网关改好后再运行一次 `codexdoctor check`。")),
+    "API019": ("限流持续到了 Codex 的最后一次重试之后",
+               "POST {url} 在 Codex 的全部 {rate_limited_attempts} 次尝试中都返回 429（stream_max_retries = "
+               "{codex_retries_setting}，每次都按响应的 Retry-After{retry_after_text} 等待）：{message}。Codex 最后会以 "
+               "`exceeded retry limit, last status: 429 Too Many Requests` 放弃。",
+               ("在提供方控制台查看这个密钥的限流额度和当前用量；使用同一密钥的其他程序（另一个 Codex、CI 任务）共享这个额度。",
+                "如果过一会儿限流会解除，可以在 [model_providers.<id>]（{base_url_where}）中调大 stream_max_retries，让 Codex "
+                "等得更久；长久的办法是换一个额度更高的密钥。")),
+    "API020": ("途中的大小限制拒绝了 Codex 的请求",
+               "POST {url} 对 Codex 的第一个请求（{request_bytes_text}）返回了 413：{detail}。这是代理或网关设置的请求体字节数"
+               "上限，不是模型的上下文窗口；Codex 的请求每一轮都在变大，所以即使第一个请求能通过，会话迟早也会失败。",
+               ("调大 API 前面那个代理的请求体上限（nginx：在转发到它的 server 或 location 块中设置 client_max_body_size 50m;），"
+                "或请网关的运维人员调大。",
+                "然后再运行 `codexdoctor check`：探测请求发送的是同一个请求。")),
     "API015": ("请求重试之后才成功",
                "POST {url} 尝试了 {attempts} 次才成功（之前：{earlier_text}）。Codex 也会重试，但这么不稳定的通道会表现为 `Reconnecting... 1/5`，回合变慢或中断。",
                ("再运行一次 `codexdoctor check` 看问题是否持续；查看提供方的状态页。",

@@ -109,6 +109,15 @@ def first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
                      "，".join(f"{p['part']} {p['tokens']:,}" for p in parts) or "指令加工具定义")
     docs_text = ", ".join(f"{d['path']} {d['tokens']:,} tokens" for d in docs)
     minimal = f.get("minimal_kind")
+    # The config keys that put the user's own text into the first request (codex/request.py): `instructions`
+    # replaces Codex's base instructions, `developer_instructions` adds to them.
+    own = [(p["part"], p["tokens"]) for p in parts if p["part"].startswith(("instructions (yours", "developer_instructions"))
+           and p["tokens"] >= 500]
+    cfg = f.get("user_config") or "~/.codex/config.toml"
+    own_step = Loc(" ".join(f"`{'instructions' if name.startswith('instructions') else 'developer_instructions'}` in {cfg} "
+                            f"puts {n:,} tokens of your own text into it: shorten it." for name, n in own),
+                   " ".join(f"{cfg} 中的 `{'instructions' if name.startswith('instructions') else 'developer_instructions'}` "
+                            f"往里面放了 {n:,} tokens 你自己的文字：把它缩短。" for name, n in own)) if own else None
     return {
         "first_request": f"{n:,}" if isinstance(n, int) else n,
         "first_text": first_text,
@@ -121,8 +130,11 @@ def first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(n, int) and isinstance(f.get("room"), int) and f.get("first_counted") else "",
         "minimal_text": Loc(" A one-line request to the same URL passed, so the size is the cause.",
                             " 同一地址的一行请求可以通过，所以原因在于大小。") if minimal == "ok" else "",
-        "docs_step": Loc(f"Your AGENTS.md files are part of it ({docs_text}): shorten them, or move detail into files Codex "
-                         "reads only when needed.", f"你的 AGENTS.md 文件也在其中（{docs_text}）：精简它们，或把细节挪到 Codex 需要时才读取的文件里。")
+        "docs_step": own_step if own_step is not None and not docs else
+        Loc(f"Your AGENTS.md files are part of it ({docs_text}): shorten them, or move detail into files Codex "
+            "reads only when needed." + (" " + own_step.en if own_step else ""),
+            f"你的 AGENTS.md 文件也在其中（{docs_text}）：精简它们，或把细节挪到 Codex 需要时才读取的文件里。"
+            + (own_step.zh if own_step else ""))
         if docs else Loc("Codex's own instructions and tool schemas are most of it; they cannot be shortened from the config.",
                          "其中大部分是 Codex 自己的指令和工具定义，无法通过配置缩短。"),
     }
@@ -171,6 +183,16 @@ RULES: tuple[Rule, ...] = (
           "model_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
           "Start a new session every few turns for long work; carry a short summary instead of the history."),
          once(lambda f: f["served"] is not None and f["served"] >= f["min_usable"] and f["served"] < f["compact_at"])),
+    Rule("CTX027", "configured-window-below-first-request", "ctx.window", W, CONTEXT,
+         "Your window setting is smaller than Codex's first request",
+         "Codex compacts once a session passes {configured_compact_at} tokens ({assumed_source}), but its first request "
+         "for you alone is {first_request} tokens. Codex still sends it, then compacts before every later turn: each "
+         "turn costs an extra summarising request, and the session forgets its history all the time.",
+         ("If the provider's window really is that small, the model is too small for Codex: serve it with a larger "
+          "context (llama-server -c 32768), or use a model that has one.",
+          "Otherwise set model_context_window (and model_auto_compact_token_limit, at about 80% of it) in {user_config} "
+          "to the provider's real window: codexdoctor probe measures it."),
+         once(lambda f: bool(f.get("configured_below_first")))),
     Rule("CTX025", "window-unpublished", "ctx.window", I, CONTEXT,
          "The provider does not publish its window",
          "Neither /models nor the server's info pages say how large {model}'s window is. Codex's first request for you "
@@ -387,6 +409,14 @@ RULES: tuple[Rule, ...] = (
 )
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "CTX027": ("你设置的窗口比 Codex 的第一个请求还小",
+               "会话超过 {configured_compact_at} tokens（{assumed_source}）时 Codex 就会压缩，但光是它为你发出的第一个请求就有 "
+               "{first_request} tokens。Codex 仍会发出这个请求，然后在之后的每一轮之前都先压缩：每一轮都多花一次总结请求，"
+               "会话也会不停地丢掉历史。",
+               ("如果提供方的窗口真的这么小，这个模型对 Codex 来说太小了：用更大的上下文来运行它（llama-server -c 32768），"
+                "或者换一个上下文更大的模型。",
+                "否则在 {user_config} 中把 model_context_window（以及约为其 80% 的 model_auto_compact_token_limit）设为提供方真实的"
+                "窗口：codexdoctor probe 可以测出来。")),
     "CTX001": ("提供方的窗口比 Codex 假定的小",
                "提供方的窗口是 {served} tokens（{source}），而 Codex 假定为 {assumed}（{assumed_source}），要到 {compact_at} 才会压缩。长会话会先撞上提供方的上限，Codex 来不及压缩，于是在一个固定位置断开。{room_text}",
                ("在 {user_config} 顶层（不要放在 profile 里）添加这两行：\nmodel_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",

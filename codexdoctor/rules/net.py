@@ -5,7 +5,7 @@ Chinese texts keep the English placeholders; config keys, commands, product name
 
 from __future__ import annotations
 
-from codexdoctor.rules.base import CHANNEL, E, Rule, once
+from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, once
 
 
 RULES: tuple[Rule, ...] = (
@@ -32,8 +32,15 @@ RULES: tuple[Rule, ...] = (
          "No answer before the deadline",
          "{url} did not answer in time ({detail}).",
          ("Check that the host is the API endpoint and reachable from this network (firewall, VPN, proxy).",
-          "Run again with a longer deadline: codexdoctor check --timeout 30"),
-         once(lambda f: f["failure"] in ("timeout", "deadline"))),
+          "{longer_step}"),
+         lambda f: [{"longer_step": Loc(
+             "The provider is alive but slower than --first-token-timeout: give it longer, "
+             f"codexdoctor check --first-token-timeout {int(max(300, 2 * (f.get('first_token_timeout_s') or 120)))}",
+             "提供方是活着的，只是比 --first-token-timeout 还慢：给它更多时间，"
+             f"codexdoctor check --first-token-timeout {int(max(300, 2 * (f.get('first_token_timeout_s') or 120)))}")
+             if f.get("waited_for_alive") else Loc("Run again with a longer deadline: codexdoctor check --timeout 30",
+                                                   "放宽时限再试一次：codexdoctor check --timeout 30")}]
+         if f["failure"] in ("timeout", "deadline") else []),
     Rule("NET005", "connection-reset", "net.reach", E, CHANNEL,
          "Connection closed by the server",
          "The connection to {host} was dropped before an answer: {detail}.",
@@ -54,6 +61,20 @@ RULES: tuple[Rule, ...] = (
          "The answer from {host} could not be read: {detail}.",
          ("Check that base_url points at an HTTP API (not another protocol or port).",),
          once(lambda f: f["failure"] == "protocol")),
+    Rule("NET009", "slow-first-token", "api.canary", I, CHANNEL,
+         "The provider is slow to start answering, not broken",
+         "Codex's first request ({first_request_text}) got its first token after {ttft_text}, longer than codexdoctor's "
+         "--timeout of {deadline_text}; the provider was alive the whole time ({waited_for_alive}). That is the time "
+         "the model takes to read the request before it writes (stage 1), and Codex waits for it: its "
+         "stream_idle_timeout_ms only starts counting once the answer's headers have arrived.",
+         ("Nothing to change for Codex. In CI, keep --first-token-timeout above this time (now {first_token_timeout_text}).",
+          "To make every turn start sooner: a smaller or quantised model, a GPU, or the server's prompt cache "
+          "(llama-server: --cache-reuse 256) for the part of each request that repeats."),
+         lambda f: [{"ttft_text": f"{f['ttft_ms'] / 1000:.1f} s", "deadline_text": f"{f['deadline_s']:g} s",
+                     "first_token_timeout_text": f"{f['first_token_timeout_s']:g} s",
+                     "first_request_text": f"{f['first_request']:,} tokens" if f.get("first_request")
+                     else Loc("a minimal request", "一个最小请求")}]
+         if f.get("kind") == "ok" and f.get("waited_for_alive") and f.get("ttft_ms") else []),
 )
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -73,7 +94,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "NET004": ("在时限内没有响应",
                "{url} 没有在时限内响应（{detail}）。",
                ("确认该主机是 API 端点，并且在当前网络下可达（防火墙、VPN、代理）。",
-                "放宽时限再试一次：codexdoctor check --timeout 30")),
+                "{longer_step}")),
     "NET005": ("连接被服务器关闭",
                "与 {host} 的连接在响应之前就断开了：{detail}。",
                ("重试；如果一直如此，说明提供方或中间的代理有问题。Codex 对这类错误最多重试 5 次后放弃。",)),
@@ -83,6 +104,13 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "NET007": ("代理出错",
                "当前环境中的代理出错：{detail}。",
                ("检查 HTTPS_PROXY / HTTP_PROXY / ALL_PROXY，或用 NO_PROXY=<主机> 让该提供方绕过代理。",)),
+    "NET009": ("提供方开始回答得慢，但没有坏",
+               "Codex 的第一个请求（{first_request_text}）过了 {ttft_text} 才收到第一个 token，比 codexdoctor 的 --timeout "
+               "（{deadline_text}）还长；而提供方一直是活着的（{waited_for_alive}）。这是模型在动笔之前读完请求所花的时间（第 1 阶段），"
+               "Codex 会等它：它的 stream_idle_timeout_ms 要等响应头到达之后才开始计时。",
+               ("Codex 这边无需修改。在 CI 中让 --first-token-timeout 保持在这个时间之上（现在是 {first_token_timeout_text}）。",
+                "想让每一轮更快开始：换更小或量化过的模型、用 GPU，或者为每个请求中重复的部分打开服务端的提示缓存"
+                "（llama-server：--cache-reuse 256）。")),
     "NET008": ("响应无法读取",
                "来自 {host} 的响应无法读取：{detail}。",
                ("确认 base_url 指向的是 HTTP API（而不是别的协议或端口）。",)),

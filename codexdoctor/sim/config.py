@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 ERROR_STYLES = ("openai", "vllm", "llamacpp", "litellm", "ollama")
@@ -43,8 +44,14 @@ class SimConfig:
     report_cached_tokens: bool = True
     cache_speedup: float = 0.1  # fraction of the per-token latency paid for cached tokens
     # Faults in the answer itself: reset_mid_stream | broken_sse | error_event | response_failed | gzip_garbage |
-    # drip (1 byte/s)
+    # drip (1 byte/s) | json_body (a plain JSON answer to `stream: true`) | chat_chunks (Chat Completions chunks and
+    # [DONE] on /responses, as a gateway that streams the wrong grammar)
     stream_fault: str | None = None
+    # The first N POSTs answer 429 with `Retry-After: retry_after_s` (a large N: a limit that never lifts).
+    rate_limited_posts: int = 0
+    retry_after_s: float = 1.0
+    # A reverse proxy's body limit (nginx client_max_body_size): a POST body over this many bytes gets nginx's 413 page.
+    max_body_bytes: int | None = None
     # The message of an error_event / response_failed fault; "{auth}" stands for the bearer token the request
     # carried, as gateways that echo the rejected header write it (tests: no piece of it may reach a report).
     # Terminal escape sequences in it are sent as they are (tests: none may reach the terminal).
@@ -70,6 +77,7 @@ class RequestRecord:
     outcome: str = ""
     headers: dict[str, str] = field(default_factory=dict)
     via_proxy: bool = False
+    at: float = field(default_factory=time.monotonic)  # when it arrived (retry timing)
 
 
 def config_snippet(sim_base_url: str, model: str, env_key: str = "SIM_API_KEY", provider: str = "sim") -> str:

@@ -41,5 +41,12 @@ def model_error(style: str, model: str) -> tuple[int, dict[str, Any]]:
 
 LANDING = """<!DOCTYPE html><html><head><title>Sim Gateway - unified AI API</title></head>
 <body><h1>Sim Gateway</h1><p>Sign up to get an API key.</p></body></html>"""
+TOO_LARGE = """<html>
+<head><title>413 Request Entity Too Large</title></head>
+<body>
+<center><h1>413 Request Entity Too Large</h1></center>
+<hr><center>nginx/1.24.0</center>
+</body>
+</html>"""
 BAD_GATEWAY = """<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center>
 <hr><center>nginx</center></body></html>"""

@@ -47,6 +47,12 @@ class Faults(Plumbing):
     def _stream_fault(self, rec: RequestRecord, model: str, n_out: int, usage, chat: bool) -> bool:
         """Answer 200 and then misbehave, as broken gateways and proxies do. True when it answered."""
         fault = self.cfg.stream_fault
+        if fault == "json_body":  # `stream: true` answered as if it were not asked for
+            body = self._chat_json(model, n_out, usage) if chat else self._response_json(model, n_out, usage)
+            self._send_json(rec, 200, body, "fault_json_body")
+            return True
+        if fault == "chat_chunks" and chat:
+            return False  # the right grammar on its own route
         rec.status, rec.outcome = 200, f"fault_{fault}"
         self.send_response(200)
         if fault == "gzip_garbage":
@@ -59,9 +65,13 @@ class Faults(Plumbing):
             return True
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
-        events = list(self._chat_events(model, n_out, usage) if chat else self._response_events(model, n_out, usage))
+        events = list(self._chat_events(model, n_out, usage) if chat or fault == "chat_chunks"
+                      else self._response_events(model, n_out, usage))
         try:
-            if fault == "reset_mid_stream":
+            if fault == "chat_chunks":
+                for chunk in events:
+                    self.wfile.write(chunk)
+            elif fault == "reset_mid_stream":
                 for chunk in events[:4]:
                     self.wfile.write(chunk)
                 self.wfile.flush()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from codexdoctor.sim.chat import ChatBodies
-from codexdoctor.sim.errors import LANDING, context_error, model_error
+from codexdoctor.sim.errors import LANDING, TOO_LARGE, context_error, model_error
 from codexdoctor.sim.prompt import count_input
 from codexdoctor.sim.responses import ResponsesBodies
 
@@ -19,6 +19,19 @@ class GenerationRoutes(ResponsesBodies, ChatBodies):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         if self._common(rec):
+            return
+        if self.cfg.max_body_bytes is not None and len(raw) > self.cfg.max_body_bytes:
+            return self._send_html(rec, 413, TOO_LARGE, "too_large")
+        if self.server.take_rate_limit():
+            data = json.dumps({"error": {"message": "Rate limit reached for requests. Please try again in 1s.",
+                                         "type": "requests", "param": None, "code": "rate_limit_exceeded"}}).encode()
+            rec.status, rec.outcome = 429, "rate_limited"
+            self.send_response(429)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Retry-After", f"{self.cfg.retry_after_s:g}")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
             return
         route = self._route()
         if route not in ("/responses", "/chat/completions") or (route == "/responses" and self.cfg.chat_only):

@@ -28,6 +28,7 @@ class SimServer(ThreadingHTTPServer):
         self._lock = threading.Lock()
         self._cache: list[str] = []  # prefixes seen, for the optional prefix cache
         self.counter = 0
+        self.limited = 0  # 429s answered so far (rate_limited_posts)
         super().__init__((config.host, config.port), Handler)
         if config.tls_certfile:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -42,6 +43,14 @@ class SimServer(ThreadingHTTPServer):
     @property
     def base_url(self) -> str:
         return self.url + self.config.prefix
+
+    def take_rate_limit(self) -> bool:
+        """True for each of the first `rate_limited_posts` POSTs (counted across reconfigure)."""
+        with self._lock:
+            if self.limited >= self.config.rate_limited_posts:
+                return False
+            self.limited += 1
+            return True
 
     def draw_fault(self) -> str | None:
         with self._lock:
