@@ -1,6 +1,7 @@
 """`codexdoctor check` against real loopback servers (the project's simulator): verdict and code within the deadline."""
 
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -155,8 +156,93 @@ def test_self_signed_tls(home, sim_server):
     report, _ = live(home)
     assert codes(report) == ["NET003"]
     assert "self-signed" in finding(report, "NET003").diagnosis
-    trusted, _ = live(home, {"SSL_CERT_FILE": str(FIXTURES / "selfsigned.pem")})
-    assert trusted.verdict is Verdict.OK  # the CA file the user points at is honoured
+    # This certificate says CA:TRUE (a plain `openssl req -x509`): Codex (rustls) refuses it as the server's own even
+    # when SSL_CERT_FILE names it, and loops "Reconnecting... waiting for network" (scripts/crosscheck_wire.py).
+    refused, _ = live(home, {"SSL_CERT_FILE": str(FIXTURES / "selfsigned.pem")})
+    assert codes(refused) == ["NET003"] and "CA:TRUE" in finding(refused, "NET003").diagnosis
+    assert "basicConstraints=critical,CA:FALSE" in finding(refused, "NET003").remedy[0]
+
+
+@pytest.mark.parametrize("variable", ["SSL_CERT_FILE", "CODEX_CA_CERTIFICATE"])
+def test_a_ca_false_self_signed_certificate_named_by_a_codex_variable_is_ok(home, sim_server, variable):
+    s = sim_server(api_key=KEY, tls_certfile=str(FIXTURES / "selfsigned-leaf.pem"),
+                   tls_keyfile=str(FIXTURES / "selfsigned-leaf.key"))
+    configure(home, s.base_url)
+    report, _ = live(home, {variable: str(FIXTURES / "selfsigned-leaf.pem")})
+    assert report.verdict is Verdict.OK, report.findings
+
+
+@pytest.mark.parametrize("variable", ["NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE"])
+def test_a_ca_variable_codex_ignores_is_named_in_the_remedy(home, sim_server, variable):
+    s = sim_server(api_key=KEY, tls_certfile=str(FIXTURES / "selfsigned-leaf.pem"),
+                   tls_keyfile=str(FIXTURES / "selfsigned-leaf.key"))
+    configure(home, s.base_url)
+    path = str(FIXTURES / "selfsigned-leaf.pem")
+    report, _ = live(home, {variable: path})
+    assert codes(report) == ["NET003"]
+    step = finding(report, "NET003").remedy[0]
+    assert f"${variable} is set, but Codex ignores it" in step and f"CODEX_CA_CERTIFICATE={path}" in step.replace("'", "")
+
+
+@pytest.mark.parametrize("variable, used", [("HTTP_PROXY", True), ("http_proxy", True), ("ALL_PROXY", True),
+                                             ("HTTPS_PROXY", False)])
+def test_a_dead_proxy_is_the_proxy_not_the_provider(home, sim_server, variable, used):
+    """As Codex 0.171: HTTP_PROXY and ALL_PROXY even for 127.0.0.1; HTTPS_PROXY not for an http:// base_url."""
+    s = sim_server(api_key=KEY)
+    configure(home, s.base_url)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    dead = sock.getsockname()[1]
+    sock.close()
+    report, _ = live(home, {variable: f"http://127.0.0.1:{dead}"})
+    if not used:
+        assert report.verdict is Verdict.OK
+        return
+    assert codes(report) == ["NET007"]
+    f = finding(report, "NET007")
+    assert f"the proxy in ${variable}" in f.diagnosis and "refuses connections" in f.diagnosis
+    assert "Reconnecting... waiting for network" in f.diagnosis
+    assert "NO_PROXY=127.0.0.1" in f.remedy[1].replace("'", "")
+
+
+def test_no_proxy_localhost_does_not_cover_127_0_0_1(home, sim_server):
+    s = sim_server(api_key=KEY)
+    configure(home, s.base_url)
+    report, _ = live(home, {"HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": "localhost"})
+    assert codes(report) == ["NET007"]
+    assert "NO_PROXY=localhost,127.0.0.1" in finding(report, "NET007").remedy[1].replace("'", "")
+    bypassed, _ = live(home, {"HTTP_PROXY": "http://127.0.0.1:9", "NO_PROXY": "127.0.0.1"})
+    assert bypassed.verdict is Verdict.OK
+
+
+def test_a_proxy_asking_for_credentials_is_a_proxy_finding(home, sim_server):
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Refuse(BaseHTTPRequestHandler):
+        def _refuse(self):
+            body = b"<html><body><h1>407 Proxy Authentication Required</h1></body></html>"
+            self.send_response(407)
+            self.send_header("Proxy-Authenticate", 'Basic realm="corp"')
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = _refuse
+
+        def log_message(self, *args):
+            pass
+
+    proxy = ThreadingHTTPServer(("127.0.0.1", 0), Refuse)
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    try:
+        s = sim_server(api_key=KEY)
+        configure(home, s.base_url)
+        report, _ = live(home, {"HTTP_PROXY": f"http://127.0.0.1:{proxy.server_address[1]}"})
+    finally:
+        proxy.shutdown()
+    assert "NET007" in codes(report) and report.verdict is Verdict.CHANNEL
+    f = finding(report, "NET007")
+    assert "asks for credentials (407" in f.diagnosis and "unexpected status 407" in f.diagnosis
 
 
 def test_wrong_host_tls(home, sim_server):

@@ -20,7 +20,8 @@ from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Status
 from codexdoctor.net.classify import Classified, classify
-from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
+from codexdoctor.net.transport import (CA_VARIABLES, IGNORED_CA_VARIABLES, Deadline, Exchange, make_client, proxy_for,
+                                      proxy_variable, send)
 
 CANARY_INSTRUCTIONS = "You are a connectivity check. Answer with one short word."
 CANARY_PROMPT = "Reply with: ok"
@@ -410,6 +411,8 @@ class LiveRun:
         canary = self._await_canary(f_can, catalog, window_exchanges) if f_can else None
         cat_kind = classify(catalog, "models")
         can_kind = classify(canary, self.plan.wire) if canary else None
+        if canary is not None and canary.server_cert_ca:  # Python got through; Codex (rustls) would not (net.reach says why)
+            can_kind = Classified("tls", "Codex refuses the server's certificate (CA:TRUE)")
         minimal, field = None, None
         if canary is not None and can_kind is not None:
             canary, can_kind, minimal, field = self.contrast(canary, can_kind)
@@ -443,7 +446,13 @@ class LiveRun:
         first = canary or catalog
         exchanges = [x for x in (canary, catalog) if x is not None]
         proxy = proxy_for(self.plan.request_url, self.ctx.env)
+        proxy_var = proxy_variable(self.plan.request_url, self.ctx.env)
+        env = self.ctx.env
+        ignored_ca = next((v for v in IGNORED_CA_VARIABLES if env.get(v)), None)
         facts: dict[str, Any] = {"failure": None, "detail": "", "proxy": bool(proxy), "host": urlsplit(self.plan.base_url).hostname,
+                                 "proxy_var": proxy_var, "no_proxy_value": self._no_proxy_value(),
+                                 "ca_variables": [v for v in CA_VARIABLES if env.get(v)], "ignored_ca_variable": ignored_ca,
+                                 "ignored_ca_file": self.redact(env[ignored_ca]) if ignored_ca else None,
                                  "scheme": urlsplit(self.plan.base_url).scheme, "redirect": None,
                                  "html": False, "url": self.redact(first.url), "base_url": self.redact(self.plan.base_url),
                                  "waited_for_alive": self.waited_for_alive if canary is not None else None,
@@ -456,6 +465,22 @@ class LiveRun:
         if redirect:
             facts.update(redirect=redirect.location, failure="redirect")
             return result("net.reach", TITLES["net.reach"], Status.FAIL, f"redirected to {redirect.location}", evidence, **facts)
+        if proxy_var and (first.status == 407 or (first.failure in ("refused", "dns", "proxy") and first.status is None)):
+            # The proxy, not the provider: Codex goes through it too, and (dead) retries for ever or (407) stops with
+            # `unexpected status 407 Proxy Authentication Required: …, url: <the provider's URL>`.
+            what = ("asks for credentials (407 Proxy Authentication Required)" if first.status == 407
+                    else "refuses connections" if first.failure == "refused" else
+                    "cannot be found (its host name does not resolve)" if first.failure == "dns" else first.failure_detail)
+            facts.update(failure="proxy", detail=f"the proxy in ${proxy_var} ({self.redact(proxy or '')}) {what}",
+                         proxy_status=first.status)
+            return result("net.reach", TITLES["net.reach"], Status.FAIL, facts["detail"], evidence, **facts)
+        cert_ca = next((x for x in exchanges if x.server_cert_ca), None)
+        if cert_ca is not None:
+            # Python trusted it; Codex (rustls) does not: it keeps printing "Reconnecting... waiting for network".
+            facts.update(failure="tls", detail="the server's own certificate is a CA certificate (basicConstraints "
+                         "CA:TRUE, what a plain `openssl req -x509` makes): Python accepts it, Codex (rustls) refuses it "
+                         "as a server certificate even when your CA file names it", cert_ca=True)
+            return result("net.reach", TITLES["net.reach"], Status.FAIL, facts["detail"], evidence, **facts)
         # The request Codex makes decides: a catalog that answers does not help if the canary cannot get through.
         if first.failure and (first.status is None or first.failure != "redirect"):
             facts.update(failure=first.failure, detail=first.failure_detail, url=first.url)
@@ -469,6 +494,13 @@ class LiveRun:
         status = Status.WARN if html_home else Status.PASS
         summary = "an HTML site answers, not an API" if html_home else f"answered in {min(x.elapsed_ms for x in answered):.0f} ms"
         return result("net.reach", TITLES["net.reach"], status, summary, evidence, **facts)
+
+    def _no_proxy_value(self) -> str:
+        """The NO_PROXY value that would take the provider out of the proxy: its host as written in base_url, added to
+        what NO_PROXY holds now (127.0.0.1 is not covered by localhost, nor the other way round)."""
+        host = urlsplit(self.plan.base_url).hostname or ""
+        current = next((v for k, v in self.ctx.env.items() if k.lower() == "no_proxy" and v), "")
+        return ",".join([p for p in current.split(",") if p.strip()] + [host]) if host else current
 
     def catalog_result(self, catalog: Exchange, open_catalog: Exchange, kind: Classified,
                        canary_kind: Classified | None) -> CheckResult:

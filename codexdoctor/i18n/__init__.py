@@ -352,6 +352,17 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"Chat Completions chunks ending in data: \[DONE\] \((\d+) events\), not Responses events ending in response\.completed",
      "以 data: [DONE] 结束的 Chat Completions 分块（{1} 个事件），而不是以 response.completed 结束的 Responses 事件"),
     (r"429 at all (\d+) attempts Codex makes", "Codex 的全部 {1} 次尝试都返回 429"),
+    (r"the proxy asks for credentials \(407 Proxy Authentication Required\)", "代理要求提供凭据（407 Proxy Authentication Required）"),
+    (r"Codex refuses the server's certificate \(CA:TRUE\)", "Codex 拒绝服务端的证书（CA:TRUE）"),
+    (r"the proxy in \$(\w+) \((.+)\) (asks for credentials \(407 Proxy Authentication Required\)|refuses connections|cannot be found \(its host name does not resolve\))",
+     "${1} 中的代理（{2}）{3~}"),
+    (r"asks for credentials \(407 Proxy Authentication Required\)", "要求提供凭据（407 Proxy Authentication Required）"),
+    (r"refuses connections", "拒绝连接"),
+    (r"cannot be found \(its host name does not resolve\)", "找不到（主机名无法解析）"),
+    (r"the server's own certificate is a CA certificate \(basicConstraints CA:TRUE, what a plain `openssl req -x509` makes\): "
+     r"Python accepts it, Codex \(rustls\) refuses it as a server certificate even when your CA file names it",
+     "服务端自己的证书是一张 CA 证书（basicConstraints CA:TRUE，普通的 `openssl req -x509` 生成的就是这种）：Python 接受它，"
+     "但 Codex（rustls）不接受它作为服务端证书，即使你的 CA 文件里写的就是它"),
     (r"the ([\d,]+)-byte request body is over a size limit on the way \(413, an HTML page from a proxy\)",
      "{1} 字节的请求体超过了途中的大小限制（413，来自代理的 HTML 页面）"),
     (r"the ([\d,]+)-byte request body is over a size limit on the way \(413\)", "{1} 字节的请求体超过了途中的大小限制（413）"),

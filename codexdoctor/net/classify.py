@@ -252,6 +252,8 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
             return Classified("not_a_stream", f"a plain JSON body ({ex.content_type or 'no Content-Type'}) answered a "
                                               "request with stream: true")
         return Classified("ok")
+    if status == 407:  # from the proxy in between, not the provider: net.reach names the proxy (NET007)
+        return Classified("proxy_auth", "the proxy asks for credentials (407 Proxy Authentication Required)", msg)
     if status == 401:
         if _has(blob, NO_KEY_MARKERS) or not ex.sent_key:
             return Classified("auth_missing", "the provider received no API key", msg)

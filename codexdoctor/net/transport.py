@@ -156,6 +156,7 @@ class Exchange:
     retry_after_s: float | None = None  # a 429's or 503's Retry-After, in seconds
     waited_s: float = 0.0  # time spent waiting between attempts (Retry-After or backoff)
     request_bytes: int | None = None  # the JSON body's size on the wire
+    server_cert_ca: bool | None = None  # https: the server's own certificate says CA:TRUE (Codex refuses it)
 
     @property
     def ok(self) -> bool:
@@ -186,11 +187,24 @@ class Exchange:
         return out
 
 
+# The CA variables Codex 0.171 reads (both at once), and ones other tools read that Codex ignores (checked with the
+# real CLI: scripts/crosscheck_wire.py, the "TLS:" cases).
+CA_VARIABLES = ("CODEX_CA_CERTIFICATE", "SSL_CERT_FILE")
+IGNORED_CA_VARIABLES = ("NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+
+
 def ssl_context(env: Mapping[str, str]) -> ssl.SSLContext:
-    """System trust plus certifi, or the CA file the user points Codex at."""
-    cafile = env.get("CODEX_CA_CERTIFICATE") or env.get("SSL_CERT_FILE")
-    if cafile and os.path.isfile(cafile):
-        return ssl.create_default_context(cafile=cafile)
+    """System trust plus certifi, or the CA files the user points Codex at (every one of CA_VARIABLES that names a
+    file: Codex reads both)."""
+    files = [env[v] for v in CA_VARIABLES if env.get(v) and os.path.isfile(env[v])]
+    if files:
+        ctx = ssl.create_default_context(cafile=files[0])
+        for extra in files[1:]:
+            try:
+                ctx.load_verify_locations(extra)
+            except (ssl.SSLError, OSError):
+                pass
+        return ctx
     ctx = ssl.create_default_context()
     try:
         import certifi
@@ -203,17 +217,40 @@ def ssl_context(env: Mapping[str, str]) -> ssl.SSLContext:
 
 def proxy_for(url: str, env: Mapping[str, str]) -> str | None:
     """The proxy httpx will use for this URL (from the environment), or None."""
+    found = proxy_variable(url, env)
+    return env[found] if found else None
+
+
+def proxy_variable(url: str, env: Mapping[str, str]) -> str | None:
+    """The name of the variable whose proxy this URL goes through, as the user spelled it (HTTP_PROXY, http_proxy,
+    ALL_PROXY…), or None. As Codex 0.171 does: the scheme's own variable, else ALL_PROXY, even for 127.0.0.1;
+    HTTPS_PROXY is not used for http:// URLs; NO_PROXY matches host names as written (localhost is not 127.0.0.1)."""
     try:
         parts = urlsplit(url)
     except ValueError:
         return None
-    lowered = {k.lower(): v for k, v in env.items() if v}
-    no_proxy = lowered.get("no_proxy", "")
+    names = {k.lower(): k for k, v in env.items() if v}
+    no_proxy = env.get(names.get("no_proxy", ""), "")
     host = parts.hostname or ""
     if no_proxy and (no_proxy.strip() == "*" or any(
             host == h.strip().lstrip(".") or host.endswith("." + h.strip().lstrip(".")) for h in no_proxy.split(",") if h.strip())):
         return None
-    return lowered.get(f"{parts.scheme}_proxy") or lowered.get("all_proxy")
+    return names.get(f"{parts.scheme}_proxy") or names.get("all_proxy")
+
+
+def is_ca_certificate(der: bytes) -> bool:
+    """Whether a DER certificate says basicConstraints CA:TRUE. rustls (Codex) refuses such a certificate as the
+    server's own, even when the user's CA file names that very certificate (`openssl req -x509` makes one by
+    default); Python accepts it. A small DER walk: the extension's OID, an optional `critical`, then the value."""
+    at = der.find(b"\x06\x03\x55\x1d\x13")  # OID 2.5.29.19 basicConstraints
+    if at < 0:
+        return False
+    i = at + 5
+    if der[i:i + 2] == b"\x01\x01":  # critical BOOLEAN
+        i += 3
+    if der[i:i + 1] != b"\x04" or der[i + 2:i + 3] != b"\x30":  # OCTET STRING { SEQUENCE {
+        return False
+    return der[i + 3] >= 3 and der[i + 4:i + 6] == b"\x01\x01" and der[i + 6] != 0  # cA BOOLEAN TRUE
 
 
 def make_client(env: Mapping[str, str], tls: bool = True) -> httpx.Client:
@@ -537,6 +574,7 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                                        timeout=deadline.timeout(cap_s))
             resp = client.send(req, stream=True)
             headers_at = clock()
+            cert_ca = _server_cert_is_ca(resp) if current.startswith("https:") else None
             if on_headers is not None:
                 on_headers(resp.status_code)
             if stream and idle_s:  # from here on, each read waits at most the idle limit (httpcore reads it now)
@@ -581,7 +619,7 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                 stats = replace(stats, error=_redact_json(stats.error, redact), text=clip(redact(stats.text), MAX_TEXT))
                 return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
                                 stream=stats, sent_key="Authorization" in headers, failure=failure, failure_detail=detail,
-                                body_sends=sends, requested_stream=stream, request_bytes=size)
+                                body_sends=sends, requested_stream=stream, request_bytes=size, server_cert_ca=cert_ca)
             body, failure, detail = _read_body(resp, deadline)
             parsed = None
             try:
@@ -593,12 +631,22 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
             return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
                             excerpt, _redact_json(parsed, redact), failure, redact(detail), sent_key="Authorization" in headers,
                             body_sends=sends, requested_stream=stream, retry_after_s=retry_after(resp.headers.get("retry-after")),
-                            request_bytes=size)
+                            request_bytes=size, server_cert_ca=cert_ca)
         finally:
             watchdog.cancel()
             resp.close()
     return Exchange(method, redact(current), None, round((clock() - started) * 1000, 1), failure="redirect",
                     failure_detail="too many redirects")
+
+
+def _server_cert_is_ca(resp: httpx.Response) -> bool | None:
+    try:
+        stream = resp.extensions.get("network_stream")
+        ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
+        der = ssl_object.getpeercert(True) if ssl_object is not None else None  # binary_form, positional only
+    except (AttributeError, TypeError, ValueError, OSError):
+        return None
+    return is_ca_certificate(der) if der else None
 
 
 def _read_body(resp: httpx.Response, deadline: Deadline) -> tuple[str, str | None, str]:

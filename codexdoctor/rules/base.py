@@ -96,7 +96,8 @@ def shell_commands(f: Mapping[str, Any]) -> dict[str, Any]:
         "login_cmd": sh.pipe_var_to("OPENAI_API_KEY", "codex login --with-api-key"),
         "codex_api_key_login_cmd": sh.pipe_var_to("CODEX_API_KEY", "codex login --with-api-key"),
         "unset_home_cmd": sh.unset_var("CODEX_HOME"), "set_home_cmd": sh.set_var("CODEX_HOME", sh.codex_home_display()),
-        "ca_cmd": sh.set_var("CODEX_CA_CERTIFICATE", "/path/to/ca.pem"),
+        "ca_cmd": sh.set_var("CODEX_CA_CERTIFICATE", f.get("ignored_ca_file") or "/path/to/ca.pem"),
+        "no_proxy_cmd": sh.set_var("NO_PROXY", str(f.get("no_proxy_value") or "<the provider's host>")),
         "mkdir_cmd": sh.mkdir(str(f.get("codex_home") or sh.codex_home_display())),
     }
     var = f.get("env_key")

@@ -5,7 +5,26 @@ Chinese texts keep the English placeholders; config keys, commands, product name
 
 from __future__ import annotations
 
-from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, once
+from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, once, shell_commands
+
+
+def _tls_step(f) -> Loc:
+    """NET003's first remedy: the certificate Codex refuses, a CA variable Codex ignores, or where to point Codex."""
+    if f.get("cert_ca"):
+        host = f.get("host") or "localhost"
+        san = f"IP:{host}" if host.replace(".", "").isdigit() or ":" in host else f"DNS:{host}"
+        cmd = (f"openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 825 -subj /CN={host} "
+               f"-addext basicConstraints=critical,CA:FALSE -addext subjectAltName={san}")
+        return Loc(f"Give the server a certificate marked CA:FALSE, then point Codex at it as before: {cmd}",
+                   f"给服务端换一张标记为 CA:FALSE 的证书，然后像之前一样让 Codex 信任它：{cmd}")
+    ca_cmd = shell_commands(f)["ca_cmd"]
+    if f.get("ignored_ca_variable"):
+        var = f["ignored_ca_variable"]
+        return Loc(f"${var} is set, but Codex ignores it (it reads only CODEX_CA_CERTIFICATE and SSL_CERT_FILE): {ca_cmd}",
+                   f"设置了 ${var}，但 Codex 不读它（只读 CODEX_CA_CERTIFICATE 和 SSL_CERT_FILE）：{ca_cmd}")
+    return Loc(f"If the provider uses a private or corporate CA, point Codex at it: {ca_cmd} (Codex reads it and "
+               "SSL_CERT_FILE, both at once).",
+               f"如果提供方使用私有或公司内部 CA，把它告诉 Codex：{ca_cmd}（Codex 读取它和 SSL_CERT_FILE，两者同时生效）。")
 
 
 RULES: tuple[Rule, ...] = (
@@ -19,15 +38,19 @@ RULES: tuple[Rule, ...] = (
          "Connection refused",
          "Nothing accepts connections at {base_url}: {detail}. Codex keeps retrying such a provider for a very long time.",
          ("Check the host and port in base_url; for a local server (Ollama, LM Studio, vLLM, llama.cpp), start it first.",
-          "If you use a proxy, check that HTTPS_PROXY points at a running proxy."),
-         once(lambda f: f["failure"] == "refused")),
+          "{proxy_hint}"),
+         lambda f: [{"proxy_hint": Loc(
+             "No proxy is in the way (codexdoctor connected directly, as Codex will): the server itself is not listening.",
+             "中间没有代理（codexdoctor 和 Codex 一样是直接连接的）：是服务端本身没有在监听。")}]
+         if f["failure"] == "refused" else []),
     Rule("NET003", "tls-failure", "net.reach", E, CHANNEL,
          "TLS handshake failed",
-         "Connecting to {host} over TLS failed: {detail}.",
-         ("If the provider uses a private or corporate CA, point Codex at it: {ca_cmd} (codexdoctor honours it and SSL_CERT_FILE too).",
+         "Connecting to {host} over TLS failed: {detail}. Codex does not stop with an error here: it keeps printing "
+         "`Reconnecting... waiting for network`.",
+         ("{tls_trust_step}",
           "If the server speaks plain HTTP on that port, use http:// (local servers only); if the certificate is for another name, use the host name it was issued for.",
           "An expired certificate must be renewed by the provider."),
-         once(lambda f: f["failure"] == "tls")),
+         lambda f: [{"tls_trust_step": _tls_step(f)}] if f["failure"] == "tls" else []),
     Rule("NET004", "timeout", "net.reach", E, CHANNEL,
          "No answer before the deadline",
          "{url} did not answer in time ({detail}).",
@@ -53,9 +76,24 @@ RULES: tuple[Rule, ...] = (
          once(lambda f: f["failure"] == "redirect")),
     Rule("NET007", "proxy-failure", "net.reach", E, CHANNEL,
          "Proxy failed",
-         "The proxy from this environment failed: {detail}.",
-         ("Check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY, or exclude the provider with NO_PROXY=<host>.",),
-         once(lambda f: f["failure"] == "proxy")),
+         "The proxy from this environment failed: {detail}. Codex goes through the same proxy{proxy_codex}.",
+         ("{proxy_step}",
+          "Or, if the provider needs no proxy, leave it out (as written in base_url: localhost and 127.0.0.1 are "
+          "different names to Codex): {no_proxy_cmd}"),
+         lambda f: [{"proxy_step": Loc(
+             f"Fix or start the proxy that ${f['proxy_var']} names, or correct ${f['proxy_var']} "
+             f"({'Codex uses it even for 127.0.0.1' if str(f.get('proxy_var')).lower() != 'https_proxy' else 'https:// URLs use it'}).",
+             f"修复或启动 ${f['proxy_var']} 指向的代理，或改正 ${f['proxy_var']}"
+             f"（{'即使是 127.0.0.1，Codex 也会用它' if str(f.get('proxy_var')).lower() != 'https_proxy' else 'https:// 地址会用它'}）。")
+             if f.get("proxy_var") else Loc("Check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY.", "检查 HTTPS_PROXY / HTTP_PROXY / ALL_PROXY。"),
+             "proxy_codex": Loc(" and stops with `unexpected status 407 Proxy Authentication Required: …, url: <the provider's "
+                                "URL>`; add the credentials to the proxy URL or ask for a proxy exception",
+                                "，并以 `unexpected status 407 Proxy Authentication Required: …, url: <提供方的地址>` 停止；"
+                                "在代理地址里加上凭据，或申请代理例外")
+             if f.get("proxy_status") == 407 else Loc(
+                 ", and does not stop with an error: it keeps printing `Reconnecting... waiting for network`",
+                 "，而且不会报错停止：它会一直打印 `Reconnecting... waiting for network`")}]
+         if f["failure"] == "proxy" else []),
     Rule("NET008", "protocol-error", "net.reach", E, CHANNEL,
          "Unreadable answer",
          "The answer from {host} could not be read: {detail}.",
@@ -85,10 +123,10 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "NET002": ("连接被拒绝",
                "{base_url} 上没有服务接受连接：{detail}。Codex 会对这样的提供方重试很长时间。",
                ("检查 base_url 中的主机和端口；如果是本地服务（Ollama、LM Studio、vLLM、llama.cpp），先把它启动起来。",
-                "如果使用了代理，检查 HTTPS_PROXY 指向的代理是否在运行。")),
+                "{proxy_hint}")),
     "NET003": ("TLS 握手失败",
-               "通过 TLS 连接 {host} 失败：{detail}。",
-               ("如果提供方使用私有或公司内部 CA，把它告诉 Codex：{ca_cmd}（codexdoctor 同样识别它和 SSL_CERT_FILE）。",
+               "通过 TLS 连接 {host} 失败：{detail}。Codex 在这种情况下不会报错停止：它会一直打印 `Reconnecting... waiting for network`。",
+               ("{tls_trust_step}",
                 "如果该端口上是明文 HTTP，改用 http://（仅限本地服务）；如果证书对应另一个名字，使用证书签发时的主机名。",
                 "证书过期只能由提供方续期。")),
     "NET004": ("在时限内没有响应",
@@ -102,8 +140,9 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "提供方重定向到 {redirect}。codexdoctor 没有带着你的密钥跟过去；base_url 应该写最终地址。",
                ("把 base_url 设为重定向后的地址（前提是你信任那个主机），通常是把 http:// 换成 https://，或换成新域名。",)),
     "NET007": ("代理出错",
-               "当前环境中的代理出错：{detail}。",
-               ("检查 HTTPS_PROXY / HTTP_PROXY / ALL_PROXY，或用 NO_PROXY=<主机> 让该提供方绕过代理。",)),
+               "当前环境中的代理出错：{detail}。Codex 也会经过同一个代理{proxy_codex}。",
+               ("{proxy_step}",
+                "或者，如果提供方不需要代理，就把它排除在外（按 base_url 中的写法：对 Codex 来说 localhost 和 127.0.0.1 是不同的名字）：{no_proxy_cmd}")),
     "NET009": ("提供方开始回答得慢，但没有坏",
                "Codex 的第一个请求（{first_request_text}）过了 {ttft_text} 才收到第一个 token，比 codexdoctor 的 --timeout "
                "（{deadline_text}）还长；而提供方一直是活着的（{waited_for_alive}）。这是模型在动笔之前读完请求所花的时间（第 1 阶段），"

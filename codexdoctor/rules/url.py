@@ -33,7 +33,7 @@ RULES: tuple[Rule, ...] = (
           "Use the base URL exactly as your provider's Codex/OpenAI-compatible documentation gives it."),
          once(lambda f: f.get("ends_v1") and not f.get("builtin") and not f.get("doubled_path")),
          settled_by=(("api.canary", lambda f: f.get("kind") not in (None, "timeout", "deadline", "dns", "refused", "tls",
-                                                                     "reset", "proxy", "protocol", "redirect")),
+                                                                     "reset", "proxy", "proxy_auth", "protocol", "redirect")),
                      VERIFIED_BASE_URL)),
     Rule("URL004", "base-url-query-string", "url.base_url", E, CONFIG,
          "base_url has a query string or fragment",
