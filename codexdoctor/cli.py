@@ -67,11 +67,11 @@ def with_config_options(func):
 
 
 def _check_options(overrides, profile, model, codex_version, offline=True, timeout=10.0, canary=True, lang=None,
-                   shell=None, first_token_timeout=None):
+                   shell=None, first_token_timeout=None, turn_two=True):
     from codexdoctor.commands.options import check_options
 
     return check_options(overrides, profile, model, _parse_version_option(codex_version), offline, timeout, canary, lang,
-                         shell, first_token_timeout)
+                         shell, first_token_timeout, turn_two)
 
 
 FIRST_TOKEN_HELP = ("How long to keep waiting, past --timeout, for a provider that is alive (it answered, or accepted "
@@ -98,14 +98,16 @@ def cli() -> None:
               help=FIRST_TOKEN_HELP)
 @click.option("--no-canary", is_flag=True,
               help="Do not send Codex's first request to /responses (it spends about 8,500 input tokens and 16 output tokens).")
+@click.option("--no-turn-two", is_flag=True,
+              help="Do not send, after the canary, Codex's request that follows a tool call (about 11,000 input tokens).")
 @with_report_options
-def check(overrides, profile, model, codex_version, lang, shell, offline, timeout, first_token_timeout, no_canary, fmt,
-          output, fail_on, verbose, no_color):
+def check(overrides, profile, model, codex_version, lang, shell, offline, timeout, first_token_timeout, no_canary,
+          no_turn_two, fmt, output, fail_on, verbose, no_color):
     """Run every static and live check of the active provider."""
     from codexdoctor.commands import check as command
 
     command.run(_check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell,
-                               first_token_timeout), fmt, output, fail_on, verbose, no_color)
+                               first_token_timeout, not no_turn_two), fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command()

@@ -53,7 +53,10 @@ def test_healthy_provider_is_ok(home, sim_server):
     assert sent.input_tokens > 8000 and abs(sent.input_tokens - canary.facts["first_request"]) < 0.05 * sent.input_tokens
     assert canary.status.value == "pass" and canary.facts["ttft_ms"] is not None
     assert any("POST http://127.0.0.1" in e and "-> 200" in e for e in canary.evidence)
-    assert [r.path for r in s.records if r.method == "POST"] == ["/v1/responses"]
+    # Codex's first request, then (issue 31) its request after a tool call: two POSTs, nothing else
+    assert [r.path for r in s.records if r.method == "POST"] == ["/v1/responses", "/v1/responses"]
+    turn_two = next(c for c in report.checks if c.id == "api.turn_two")
+    assert turn_two.status.value == "pass" and turn_two.facts["item_kinds"] == ["function_call", "function_call_output"]
     assert elapsed < 5
 
 

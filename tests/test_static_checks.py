@@ -77,6 +77,30 @@ def test_variable_in_rc_file_only(home):
     assert "~/.zshrc:2" in f.diagnosis and f.remedy[0].startswith("Load it now: source ~/.zshrc")
 
 
+@pytest.mark.parametrize("rc, text, line, fix", [
+    (".bashrc", "alias ll='ls -l'\nTAOTOKEN_API_KEY=sk-secret-value-here\n", 2, "export TAOTOKEN_API_KEY=…"),
+    (".zshrc", "TAOTOKEN_API_KEY=sk-secret-value-here\n", 1, "export TAOTOKEN_API_KEY=…"),
+    (".config/fish/config.fish", "set -g TAOTOKEN_API_KEY sk-x\n", 1, "set -gx TAOTOKEN_API_KEY …"),
+])
+def test_variable_set_without_export_is_not_the_reload_remedy(home, rc, text, line, fix):
+    """The seed guide's case (issue 28): `source ~/.bashrc` puts an unexported variable in the shell, not in Codex."""
+    write_config(home, TAOTOKEN)
+    (home / rc).parent.mkdir(parents=True, exist_ok=True)
+    (home / rc).write_text(text)
+    report = offline_report(home)
+    assert codes(report) == ["ENV024"]
+    f = report.findings[0]
+    assert f"~/{rc}:{line} sets TAOTOKEN_API_KEY without `export`" in f.diagnosis
+    assert f.remedy[0] == f"Change line {line} of ~/{rc} to: {fix}" and "new terminal" in f.remedy[1]
+    assert not any("source" in step for step in f.remedy)
+
+
+def test_a_later_export_line_counts(home):
+    write_config(home, TAOTOKEN)
+    (home / ".bashrc").write_text("TAOTOKEN_API_KEY=sk-secret-value-here\nexport TAOTOKEN_API_KEY\n")
+    assert codes(offline_report(home)) == ["ENV004"]
+
+
 def test_fish_universal_variable_found(home):
     write_config(home, TAOTOKEN)
     fish = home / ".config" / "fish"

@@ -50,7 +50,7 @@ def test_a_slow_but_alive_provider_is_ok_with_its_first_token_time(home, sim_ser
     assert codes(report, "error") == codes(report, "warning") == [] and "NET009" in codes(report, "info")
     finding = next(f for f in report.findings if f.code == "NET009")
     assert "after 3." in finding.diagnosis and "--timeout of 1 s" in finding.diagnosis
-    assert canary(report).facts["ttft_ms"] >= 3000 and elapsed < 6
+    assert canary(report).facts["ttft_ms"] >= 3000 and elapsed < 9  # the canary and turn two, 3 s each
     assert any("the provider is alive (GET /v1/models answered 200" in line for line in lines)
 
 
@@ -178,3 +178,144 @@ def test_a_window_below_the_first_request_costs_a_compaction_every_turn(home, si
     report, _ = check(home, s, top="model_context_window = 4000\n")
     assert report.verdict is Verdict.OK and "CTX027" in codes(report, "warning")
     assert "compacts before every later turn" in next(f for f in report.findings if f.code == "CTX027").diagnosis
+
+
+# ---- after the first tool call (issue 31) ----------------------------------------------------------------------
+
+def turn_two(report):
+    return next(c for c in report.checks if c.id == "api.turn_two")
+
+
+def test_turn_two_is_sent_as_codex_sends_it(home, sim_server):
+    s = sim_server(api_key=KEY, keep_bodies=True)
+    report, _ = check(home, s)
+    assert report.verdict is Verdict.OK and turn_two(report).status.value == "pass"
+    first, second = [r.body for r in s.records if r.method == "POST"]
+    assert {k for k in first if k != "input"} == {k for k in second if k != "input"}  # the same fields, no previous_response_id
+    added = second["input"][len(first["input"]):]
+    assert [i["type"] for i in added] == ["function_call", "function_call_output"]
+    assert added[0]["name"] == "exec_command" and added[0]["call_id"] == added[1]["call_id"]
+    assert added[1]["output"].startswith("Chunk ID: ") and "\nProcess exited with code 0\nOriginal token count: " in added[1]["output"]
+    assert len(added[1]["output"].encode()) <= 12 * 1024 + 200
+
+
+def test_a_reasoning_item_is_replayed_only_when_the_provider_sent_one(home, sim_server):
+    s = sim_server(api_key=KEY, keep_bodies=True, reasoning_item=True, ask_tool_call="ls")
+    report, _ = check(home, s)
+    second = [r.body for r in s.records if r.method == "POST"][1]
+    replayed = [i for i in second["input"] if i.get("type") == "reasoning"]
+    assert replayed and replayed[0]["encrypted_content"].startswith("gAAAA")
+    assert turn_two(report).facts["reasoning_replayed"]
+
+
+@pytest.mark.parametrize("fault, item, words", [
+    ("reject_fco", "function_call_output", "Invalid value: 'function_call_output'"),
+    ("no_tool_output", "function_call_output", "No tool output found for function call"),
+    ("tool_role_template", "tool_role", "Conversation roles must alternate"),
+    ("html_502", None, "error page"),
+])
+def test_a_turn_two_fault_is_the_channel_naming_the_item(home, sim_server, fault, item, words):
+    """The first request works; the one after a tool call fails: a gateway fault, not context overflow."""
+    s = sim_server(api_key=KEY, turn_two_fault=fault)
+    report, _ = check(home, s, timeout=4.0)
+    assert report.verdict is Verdict.CHANNEL and "API021" in codes(report, "error"), report.findings
+    assert canary(report).status.value == "pass"
+    facts = turn_two(report).facts
+    assert facts["named_item"] == item
+    f = next(f for f in report.findings if f.code == "API021")
+    assert words in f.diagnosis or words in " ".join(turn_two(report).evidence)
+    if fault == "tool_role_template":
+        assert "We're currently experiencing high demand" in f.diagnosis and "--jinja" in f.remedy[0]
+
+
+def test_a_reasoning_item_the_backend_cannot_verify(home, sim_server):
+    s = sim_server(api_key=KEY, turn_two_fault="bad_reasoning", reasoning_item=True, ask_tool_call="ls")
+    report, _ = check(home, s)
+    assert "API021" in codes(report, "error") and turn_two(report).facts["named_item"] == "reasoning"
+
+
+def test_a_window_that_fits_turn_one_but_not_turn_two_is_context(home, sim_server):
+    """A 10K window: Codex's first request (~8,500) fits; the request after one tool call (~11,000) does not."""
+    s = sim_server(api_key=KEY, context_window=10_000, error_style="vllm")
+    report, _ = check(home, s)
+    assert report.verdict is Verdict.CONTEXT and "CTX028" in codes(report, "error"), report.findings
+    assert canary(report).status.value == "pass"
+    assert "first command" in next(f for f in report.findings if f.code == "CTX028").diagnosis
+
+
+def test_no_turn_two_skips_it(home, sim_server):
+    s = sim_server(api_key=KEY)
+    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+                       f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n')
+    opts = CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(), system_config=None,
+                        codex_version=(0, 171, 0), turn_two=False)
+    report, _ = run_check(opts)
+    assert turn_two(report).status.value == "skip" and len([r for r in s.records if r.method == "POST"]) == 1
+
+
+def test_the_providers_count_of_the_first_request_wins(home, sim_server):
+    """A server whose template drops the tool schemas counts Codex's first request far lower than o200k does: its
+    count decides whether the first turn fits (the sim reports usage from its own count)."""
+    s = sim_server(api_key=KEY)
+    report, _ = check(home, s)
+    window = next(c for c in report.checks if c.id == "ctx.window")
+    assert window.facts["first_counted_by"] == "provider"
+    reported = canary(report).facts["reported_input"]
+    assert window.facts["first_request"] == reported
+
+
+# Codex 0.171.0's own last lines for these faults (scripts/crosscheck_turn_two.py)
+CODEX_TURN_TWO_LINES = {
+    "function_call_output": 'ERROR: {"error": {"message": "Invalid value: \'function_call_output\'. Supported values are: '
+                            '\'message\', \'reasoning\', and \'function_call\'.", "type": "invalid_request_error", '
+                            '"param": "input[5].type", "code": "invalid_value"}}',
+    "function_call_output ": 'ERROR: {"error": {"message": "No tool output found for function call call_sim_1.", '
+                             '"type": "invalid_request_error", "param": "input", "code": null}}',
+    "reasoning": 'ERROR: {"error": {"message": "The encrypted content for item rs_sim_1 could not be verified.", '
+                 '"type": "invalid_request_error", "param": null, "code": "invalid_encrypted_content"}}',
+    "call_id": 'ERROR: {"error": {"message": "Invalid \'input[4].call_id\': empty string. Expected a string with minimum '
+               'length 1, but got an empty string instead.", "type": "invalid_request_error"}}',
+    None: "ERROR: We\u2019re currently experiencing high demand, which may cause temporary errors.",
+}
+
+
+@pytest.mark.parametrize("item", list(CODEX_TURN_TWO_LINES))
+def test_diagnose_error_reads_turn_two_faults_as_the_channel(home, run, item):
+    code, out, err = run("diagnose-error", CODEX_TURN_TWO_LINES[item])
+    assert "API021" in out and "Verdict: CHANNEL" in out, out
+    if item is None:
+        assert "whatever the provider said" in out and "codexdoctor check" in out
+    else:
+        assert f"names the {item.strip()} part" in out
+
+
+def test_sessions_read_turn_two_faults_as_the_channel_not_the_context(home, run):
+    from tests.rollout_factory import RolloutWriter
+
+    root = home / ".codex" / "sessions"
+    for n, line in enumerate(CODEX_TURN_TWO_LINES.values()):
+        w = RolloutWriter(root)
+        w.turn(8_500)
+        w.turn(9_400, error=line.removeprefix("ERROR: "))
+        w.close()
+    code, out, err = run("sessions", "--format", "json")
+    import json
+
+    sessions = json.loads(out)["checks"][0]["facts"]["sessions"]
+    assert len(sessions) == len(CODEX_TURN_TWO_LINES)
+    assert all(s["kind"] == "channel" for s in sessions), [(s["kind"], s["evidence"]) for s in sessions]
+    assert sum("after a tool call" in s["evidence"] for s in sessions) == len(CODEX_TURN_TWO_LINES) - 1
+
+
+def test_a_published_window_with_no_room_for_a_tool_round_is_context(home, sim_server):
+    """11K published: the first request fits with ~2,500 tokens left, less than one tool round. With turn two sent,
+    its overflow decides (CTX028); without it, the published window does (CTX029)."""
+    s = sim_server(api_key=KEY, context_window=11_000, publish_window=True, error_style="vllm")
+    report, _ = check(home, s)
+    assert report.verdict is Verdict.CONTEXT and "CTX028" in codes(report) and "CTX029" not in codes(report)
+    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+                       f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n')
+    opts = CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(), system_config=None,
+                        codex_version=(0, 171, 0), turn_two=False)
+    published, _ = run_check(opts)
+    assert published.verdict is Verdict.CONTEXT and "CTX029" in codes(published, "error")

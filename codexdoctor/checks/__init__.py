@@ -35,7 +35,8 @@ def run_static(ctx: CheckContext, checks: Iterable[Check] = STATIC_CHECKS) -> li
 
 # Ids of the network checks in checks/live.py, listed here so the catalog can be
 # validated without importing httpx.
-LIVE_CHECK_IDS: tuple[str, ...] = ("net.reach", "api.catalog", "api.canary", "api.variants", "api.wire", "ctx.window",
+LIVE_CHECK_IDS: tuple[str, ...] = ("net.reach", "api.catalog", "api.canary", "api.turn_two", "api.variants", "api.wire",
+                                   "ctx.window",
                                    "ctx.probe", "ctx.sessions", "ctx.pasted")
 
 

@@ -75,7 +75,7 @@ def _status_from_body(body: Any) -> int | None:
     return None
 
 
-RANK = {"context": 5, "missing_env": 4, "http": 3, "transport": 2, "incomplete": 2, "stream": 2, "send_failed": 1,
+RANK = {"context": 5, "missing_env": 4, "turn_two": 4, "http": 3, "transport": 2, "incomplete": 2, "stream": 2, "send_failed": 1,
         "unknown": 0}
 
 
@@ -108,6 +108,11 @@ def interpret(text: str) -> tuple[str, Any]:
         return "missing_env", m.group(1)
     if "ran out of room in the model's context window" in text:
         return "context", None
+    from codexdoctor.net.classify import HIGH_DEMAND, turn_two_item
+
+    item = turn_two_item(text)
+    if item is not None or any(m in text.lower() for m in HIGH_DEMAND):
+        return "turn_two", item
     m = UNEXPECTED.search(text)
     if m:
         return "http", (int(m.group(1)), m.group(2), m.group(3))
@@ -197,6 +202,20 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
                  "scheme": None, "redirect": None, "html": False, "url": shown_url or NO_URL_IN_PASTE,
                  "base_url": shown_url or ctx.redactor(str(ctx.provider.base_url or "")) or NO_URL_IN_PASTE}
         return [result("net.reach", "Pasted error", Status.FAIL, words, evidence, **facts)]
+    if kind == "turn_two":
+        from codexdoctor.net.classify import summarize_text
+
+        status = UNEXPECTED.search(line)
+        body = _embedded_json(line)
+        code = int(status.group(1)) if status else _status_from_body(body) if body is not None else None
+        high_demand = detail is None
+        return [result("api.turn_two", "Pasted error", Status.FAIL,
+                       "a gateway fault on the request after a tool call" if not high_demand else
+                       "Codex's message for a 5xx from the provider", evidence,
+                       kind="turn_two_fault", detail="", message=summarize_text(line), status=code or (500 if high_demand else None),
+                       url=NO_URL_IN_PASTE, item_kinds=["function_call", "function_call_output"], named_item=detail,
+                       pasted=True, high_demand=high_demand, html=False, request_bytes=None, added_bytes=None,
+                       user_config=ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml")]
     if kind == "unknown":
         return [result("ctx.pasted", "Pasted error", Status.WARN, "not a known Codex or provider error shape", evidence,
                        kind="unknown", inconclusive_reason="the pasted text is not a known Codex or provider error")]

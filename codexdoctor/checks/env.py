@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, is_loopback_host, normalise_name, result
@@ -71,14 +71,18 @@ def find_in_rc_files(var: str, home: Path, skipped: list[dict[str, str]] | None 
     They are read like every other file of the user's (safefile): a FIFO, a device or a file over the cap is
     skipped, not waited on or swallowed whole, and said in `skipped` ({"file", "reason"})."""
     name = re.escape(var)
-    patterns = [
-        re.compile(rf"^\s*(export\s+)?{name}\s*="),  # bash, zsh, sh
-        re.compile(rf"^\s*set\s+(-[A-Za-z]+\s+)*{name}\b"),  # fish set -gx / -Ux
-        re.compile(rf"^\s*SETUVAR\s+(--export\s+)?{name}:"),  # fish universal variables file
-        re.compile(rf"^\s*\$env:{name}\s*=", re.I),  # PowerShell profile
-        re.compile(rf"SetEnvironmentVariable\(\s*['\"]{name}['\"]", re.I),
-        re.compile(rf"^\s*setx\s+{name}\b", re.I),
+    # (pattern, whether a match exports the variable to the programs the shell starts, such as Codex). A plain
+    # `NAME=value` in a bash/zsh file sets a shell variable only: `source` then puts it in the shell, and Codex, a
+    # child process, still does not get it (the seed guide's "not exported" case).
+    patterns: list[tuple[re.Pattern[str], Callable[[re.Match[str]], bool]]] = [
+        (re.compile(rf"^\s*(export\s+|declare\s+-x\s+|typeset\s+-x\s+)?{name}\s*="), lambda m: bool(m.group(1))),
+        (re.compile(rf"^\s*set\s+((?:-[A-Za-z]+\s+)*){name}\b"), lambda m: "x" in m.group(1)),  # fish set -gx / -Ux
+        (re.compile(rf"^\s*SETUVAR\s+(--export\s+)?{name}:"), lambda m: bool(m.group(1))),  # fish universal variables
+        (re.compile(rf"^\s*\$env:{name}\s*=", re.I), lambda m: True),  # PowerShell profile
+        (re.compile(rf"SetEnvironmentVariable\(\s*['\"]{name}['\"]", re.I), lambda m: True),
+        (re.compile(rf"^\s*setx\s+{name}\b", re.I), lambda m: True),
     ]
+    export_later = re.compile(rf"^\s*export\s+(?:[A-Za-z_][A-Za-z0-9_]*\s+)*{name}\b(?!\s*=)")
     hits = []
     for rel in RC_FILES:
         path = home / rel
@@ -90,9 +94,14 @@ def find_in_rc_files(var: str, home: Path, skipped: list[dict[str, str]] | None 
             continue
         except OSError:
             continue
+        exported_here = any(export_later.search(line) for line in text.splitlines())
         for number, line in enumerate(text.splitlines(), 1):
-            if any(p.search(line) for p in patterns):
-                hits.append({"file": "~/" + rel, "line": number})
+            for pattern, exports in patterns:
+                m = pattern.search(line)
+                if m:
+                    hits.append({"file": "~/" + rel, "line": number, "exported": exports(m) or exported_here,
+                                 "fish": rel.startswith(".config/fish")})
+                    break
     return hits
 
 

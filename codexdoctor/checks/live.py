@@ -19,7 +19,7 @@ from codexdoctor.common.redact import fingerprint
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Status
-from codexdoctor.net.classify import Classified, classify
+from codexdoctor.net.classify import Classified, classify, turn_two_item
 from codexdoctor.net.transport import (CA_VARIABLES, IGNORED_CA_VARIABLES, Deadline, Exchange, make_client, proxy_for,
                                       proxy_variable, send)
 
@@ -32,6 +32,10 @@ CONTRAST_KINDS = ("bad_request", "wire_mismatch", "context_exceeded", "stream_er
                   # llama.cpp, observed): only the contrast with a minimal request tells that from an outage
                   "server_error")
 MIN_USABLE_WINDOW = 12000
+# What Codex's first tool round adds to its first request: one call and an output cut at about 12 KB (~2,800 tokens;
+# the turn-two canary sends this much). A window with less room than that after the first request breaks every session
+# at its first command.
+TOOL_ROUND_TOKENS = 2800
 FALLBACK_WINDOW = 272000
 KNOWN_WINDOWS = (("gpt-5", 272000), ("gpt-4.1", 1047576), ("gpt-4o", 128000), ("o4-mini", 200000), ("o3", 200000),
                  ("codex-mini", 200000), ("gpt-oss", 96000))
@@ -59,9 +63,11 @@ STATIC_BLOCKERS = {
     "env.auth": lambda f: f.get("provider") == "openai" and f.get("builtin") and not (f.get("auth") or {}).get("has_api_key")
     and not f.get("codex_api_key_env"),
 }
-LIVE_IDS = ("net.reach", "api.catalog", "api.canary", "api.variants", "api.wire", "ctx.window")
+LIVE_IDS = ("net.reach", "api.catalog", "api.canary", "api.turn_two", "api.variants", "api.wire", "ctx.window")
 TITLES = {"net.reach": "Reachability", "api.catalog": "Model catalog", "api.canary": "Canary request",
-          "api.variants": "base_url variants", "api.wire": "Wire API", "ctx.window": "Served context window"}
+          "api.turn_two": "Request after a tool call", "api.variants": "base_url variants", "api.wire": "Wire API",
+          "ctx.window": "Served context window"}
+
 
 
 @dataclass(frozen=True)
@@ -285,6 +291,7 @@ class LiveRun:
         self.canary_answered = threading.Event()  # the canary's status line arrived: the provider accepted it
         self.waiting_total = deadline.total  # what the "still waiting" line counts towards
         self.waited_for_alive: str | None = None  # why the canary was given longer than the deadline
+        self.first_body = self.plan.first.body if self.plan.first is not None else None
 
     def _send(self, method: str, url: str, *, key: bool = True, body: Any = None, stream: bool = False,
               retries: int = 0, deadline: Deadline | None = None, rate_limit_retries: int | None = None,
@@ -382,6 +389,7 @@ class LiveRun:
         field = rejected_field(canary, kind.message) if kind.kind != "context_exceeded" else None
         if field == "max_output_tokens":
             body = {k: v for k, v in self.plan.first.body.items() if k != "max_output_tokens"}
+            self.first_body = body  # turn two is built on the request that was accepted
             canary = self.codex_canary(body)
             kind = classify(canary, self.plan.wire)
             if kind.kind not in CONTRAST_KINDS:
@@ -429,14 +437,26 @@ class LiveRun:
                 chat = f_chat.result() if f_chat else None
         chat_ok = chat is not None and classify(chat, "chat").kind == "ok"
         catalog_res = self.catalog_result(catalog, open_catalog, cat_kind, can_kind)
+        second = self.turn_two(canary, can_kind) if canary_on else None
         return [
             self.reach_result(catalog, canary),
             catalog_res,
             self.canary_result(canary, can_kind, catalog_res.facts, minimal, field),
+            self.turn_two_result(canary, can_kind, second),
             self.variants_result(path_404, variants, chat_ok, canary if canary is not None else catalog),
             self.wire_result(path_404, variants, chat),
-            self.window_result(catalog, window_exchanges, can_kind),
+            self.window_result(catalog, window_exchanges, can_kind, canary),
         ]
+
+    def turn_two(self, canary: Exchange | None, kind: Classified | None
+                 ) -> tuple[codexrequest.TurnTwo, Exchange] | None:
+        """After Codex's first request got its answer: the request Codex sends after a tool ran (issue 31)."""
+        if (canary is None or kind is None or kind.kind != "ok" or self.plan.first is None
+                or not self.ctx.options.get("turn_two", True) or self.canary_deadline.expired):
+            return None
+        second = codexrequest.turn_two(self.first_body or self.plan.first.body,
+                                       canary.stream.reasoning if canary.stream else None)
+        return second, self.codex_canary(second.body)
 
     def _variant_catalog(self, base: str) -> Exchange:
         return self._send("GET", with_query(base.rstrip("/") + "/models", self.plan.query))
@@ -494,6 +514,49 @@ class LiveRun:
         status = Status.WARN if html_home else Status.PASS
         summary = "an HTML site answers, not an API" if html_home else f"answered in {min(x.elapsed_ms for x in answered):.0f} ms"
         return result("net.reach", TITLES["net.reach"], status, summary, evidence, **facts)
+
+    def turn_two_result(self, canary: Exchange | None, kind: Classified | None,
+                        second: tuple[codexrequest.TurnTwo, Exchange] | None) -> CheckResult:
+        title = TITLES["api.turn_two"]
+        if canary is None or kind is None or not self.ctx.options.get("canary", True):
+            return result("api.turn_two", title, Status.SKIP, "skipped (--no-canary)", skipped=True)
+        if not self.ctx.options.get("turn_two", True):
+            return result("api.turn_two", title, Status.SKIP, "skipped (--no-turn-two)", skipped=True)
+        if second is None:
+            why = ("Codex's first request did not get through" if kind.kind != "ok" else
+                   "only for Codex's own request (wire_api = \"responses\")" if self.plan.first is None else
+                   "the deadline was reached first")
+            return result("api.turn_two", title, Status.SKIP, f"not sent: {why}", skipped=True, reason=why)
+        request, ex = second
+        k = classify(ex, self.plan.wire)
+        first = self.plan.first
+        first_reported = (canary.stream.usage or {}).get("input_tokens") if canary.stream and canary.stream.usage else None
+        reported = (ex.stream.usage or {}).get("input_tokens") if ex.stream and ex.stream.usage else None
+        estimate = (first.tokens if first else 0) + round(request.added_bytes / 3.6)
+        text = f"{k.message} {ex.body_excerpt}".lower()
+        named = turn_two_item(text, broad=True) if k.kind not in ("ok", "context_exceeded") else None
+        facts: dict[str, Any] = {
+            "kind": k.kind, "detail": k.detail, "message": k.message, "status": ex.status, "url": ex.url,
+            "item_kinds": list(request.item_kinds), "named_item": named, "attempts": ex.attempts,
+            "request_bytes": ex.request_bytes, "added_bytes": request.added_bytes,
+            "first_request": first_reported or (first.tokens if first else None),
+            "first_counted_by": "provider" if first_reported else "estimate",
+            "turn_two_tokens": reported or estimate, "turn_two_counted_by": "provider" if reported else "estimate",
+            "reasoning_replayed": "reasoning" in request.item_kinds, "html": ex.is_html,
+            "user_config": self._user_config(), "model": self.plan.model,
+            "server_window": None, "server_request": None,
+        }
+        if k.kind == "context_exceeded":
+            from codexdoctor.net.classify import context_numbers
+
+            facts["server_window"], facts["server_request"] = context_numbers(f"{ex.body_excerpt} {k.message}")
+        evidence = [ex.line(), f"turn two adds {', '.join(request.item_kinds)} ({request.added_bytes:,} bytes: one "
+                               f"exec_command call and its output, made up here, never run)",
+                    f"turn two: {facts['turn_two_tokens']:,} input tokens ({facts['turn_two_counted_by']})"]
+        if k.kind == "ok":
+            return result("api.turn_two", title, Status.PASS,
+                          f"works with a tool call and its output ({facts['turn_two_tokens']:,} tokens)", evidence, **facts)
+        return result("api.turn_two", title, Status.FAIL, _human(k.kind, k.detail), evidence, **facts)
 
     def _no_proxy_value(self) -> str:
         """The NO_PROXY value that would take the provider out of the proxy: its host as written in base_url, added to
@@ -670,18 +733,27 @@ class LiveRun:
                         break
         return served, source
 
-    def window_result(self, catalog: Exchange, probes: list[Exchange], canary_kind: Classified | None = None) -> CheckResult:
+    def window_result(self, catalog: Exchange, probes: list[Exchange], canary_kind: Classified | None = None,
+                      canary: Exchange | None = None) -> CheckResult:
         served, source = self.served_window(catalog, probes)
         assumed, assumed_source = assumed_window(self.ctx)
         first = self.plan.first
-        first_tokens = first.tokens if first else CODEX_FIRST_REQUEST_TOKENS
+        # The provider's own count of Codex's first request wins over the local estimate: its tokenizer and chat
+        # template are the ones the window is measured in (a llama-server template that drops the tool schemas
+        # counted 4,459 tokens where o200k counts 8,491).
+        reported = (canary.stream.usage or {}).get("input_tokens") if (
+            canary is not None and canary_kind is not None and canary_kind.kind == "ok" and canary.stream
+            and canary.stream.usage) else None
+        reported = reported if isinstance(reported, int) and not isinstance(reported, bool) and reported > 0 else None
+        first_tokens = reported or (first.tokens if first else CODEX_FIRST_REQUEST_TOKENS)
         # The first turn fails only when Codex's first request itself does not fit (observed: a 9,000-token window
         # serves `codex exec` with an 8,517-token first request); what is left after it is what a session grows into.
-        min_usable = first_tokens if first else MIN_USABLE_WINDOW
+        min_usable = first_tokens if (first or reported) else MIN_USABLE_WINDOW
         facts = {"served": served, "source": source, "assumed": assumed, "assumed_source": assumed_source,
                  "effective": int(assumed * EFFECTIVE_SHARE), "compact_at": int(assumed * COMPACT_SHARE),
                  "suggest_window": served, "suggest_compact": int(served * 0.8) if served else None,
-                 "first_request": first_tokens, "first_counted": first is not None, "min_usable": min_usable,
+                 "first_request": first_tokens, "first_counted": first is not None or reported is not None,
+                 "first_counted_by": "provider" if reported else "estimate", "min_usable": min_usable,
                  "docs": [{"path": d.path, "tokens": d.tokens} for d in first.docs] if first else [],
                  "user_config": self._user_config(), "model": self.plan.model, "unpublished": served is None,
                  "first_fit": None, "room": served - first_tokens if served else None}
@@ -692,9 +764,14 @@ class LiveRun:
         facts["configured_below_first"] = bool(first is not None and compact_at < first_tokens and (
             assumed_source.startswith("model_context_window") or compact_at == limit))
         facts["configured_compact_at"] = compact_at
+        facts["tool_round"] = TOOL_ROUND_TOKENS
+        facts["tool_round_fits"] = None if not served else served - first_tokens >= TOOL_ROUND_TOKENS
         evidence = [x.line() for x in probes] + [f"Codex assumes {assumed:,} tokens ({assumed_source})"]
         if first is not None:
             evidence += first.evidence()
+        if reported:
+            evidence.append(f"the provider counted Codex's first request as {reported:,} input tokens (its usage), "
+                            "and that count is the one used here")
         if served is None:
             # Nobody publishes the window: Codex's own first request, sent as the canary, answers "will it fit".
             if first is not None and canary_kind is not None and canary_kind.kind == "ok":
@@ -825,6 +902,10 @@ def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple
         size = f"about {first.tokens:,} input tokens" if first else "a few input tokens"
         notes.append(f"The canary is Codex's own first request: {size} and at most {CANARY_MAX_OUTPUT} output tokens "
                      "per send; --no-canary skips it.")
+        if first is not None and ctx.options.get("turn_two", True):
+            notes.append(f"After it, Codex's request that follows a tool call (the same request plus one made-up "
+                         f"`exec_command` call and about 10 KB of its output: about {first.tokens + 2800:,} input tokens) "
+                         "is sent once; --no-turn-two skips it.")
     if proxy_for(run.plan.request_url, ctx.env):
         notes.append("Requests went through the proxy configured in this environment.")
     return results, notes

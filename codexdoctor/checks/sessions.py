@@ -19,7 +19,7 @@ from codexdoctor.codex.rollouts import Session, find_rollouts, iter_rollouts, pa
 from codexdoctor.common.words import plural
 from codexdoctor.common.untrusted import clip
 from codexdoctor.model import CheckResult, Section, Status
-from codexdoctor.net.classify import CONTEXT_MARKERS, context_numbers, summarize_text
+from codexdoctor.net.classify import HIGH_DEMAND, CONTEXT_MARKERS, context_numbers, summarize_text, turn_two_item
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404", "http 429", "http 500", "http 502", "http 503", "http 504")
 # Every server family's overflow words (the same list the live checks use); "context" alone is not one of them.
@@ -328,6 +328,13 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
                         if failed and failed.overflow_signature else "Codex's context-window error"
                         if (failed and failed.error_info == "context_window_exceeded") or any(m in text for m in CODEX_CONTEXT_TEXT)
                         else "the provider's context error")
+        elif turn_two_item(text) or any(m in text for m in HIGH_DEMAND):
+            # A gateway that breaks on the items Codex sends after a tool ran: the channel, at any size (issue 31).
+            kind = "channel"
+            item = turn_two_item(text)
+            evidence = (f"the gateway refuses the {item.replace('_', ' ') if item == 'tool_role' else item} items Codex "
+                        "sends after a tool call" if item else
+                        "Codex's \"high demand\" message, which stands for a 5xx from the provider")
         elif share is not None and share >= 0.9:
             kind = "context"
             evidence = f"failure at {share:.0%} of the window"

@@ -206,3 +206,59 @@ def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int] | 
     if max_output_tokens is not None:
         body["max_output_tokens"] = max_output_tokens
     return FirstRequest(body, tuple(parts), tuple(docs), sum(n for _, n in parts), tokenizer, str(tpl["codex_version"]))
+
+
+# ---- turn two: the request Codex sends after a tool ran (issue 31) ---------------------------------------------------
+# Captured from Codex 0.171.0 (`codex exec -s danger-full-access`, a provider asking for one exec_command call): the
+# same fields as turn one, no previous_response_id, and `input` = the turn-one items, then the replayed reasoning item
+# (only when the provider sent one), the function_call exactly as streamed, and its function_call_output, whose
+# `output` is a plain string in this shape. Large outputs are cut to about 12 KB ("Warning: truncated output").
+TOOL_OUTPUT_CAP_BYTES = 12 * 1024
+TURN_TWO_CALL_ID = "call_codexdoctor_turn2"
+TURN_TWO_COMMAND = "sed -n 1,200p src/app.py"
+
+
+def exec_output(text: str, tokens: int, chunk: str = "c0d3d0") -> str:
+    """An exec_command result as Codex writes it into function_call_output.output (0.171.0)."""
+    return (f"Chunk ID: {chunk}\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: {tokens}\n"
+            f"Output:\n{text}")
+
+
+def synthetic_tool_output() -> str:
+    """What a typical first tool round returns: about 10 KB of a source file, under Codex's 12 KB cap. Made up here;
+    nothing is run. Deterministic, so the request is the same on every check."""
+    lines = [f"def handler_{n}(request):\n    \"\"\"Serve route {n}: validate, load, render.\"\"\"\n"
+             f"    data = load(request.args.get('id_{n}'))\n    return render('page_{n}.html', data=data)\n"
+             for n in range(60)]
+    return "".join(lines)[:10 * 1024]
+
+
+@dataclass(frozen=True)
+class TurnTwo:
+    """Codex's second request of a turn, after one exec_command call, and what it adds to the first."""
+
+    body: dict[str, Any]
+    item_kinds: tuple[str, ...]  # the item kinds turn one never carries: function_call, function_call_output, reasoning
+    added_bytes: int  # the tool call and its output, as JSON
+
+
+def turn_two(first_body: Mapping[str, Any], reasoning: Mapping[str, Any] | None = None,
+             output: str | None = None) -> TurnTwo:
+    """Turn two for this user's first request: one synthetic, harmless `exec_command` call (never run) and its output.
+    `reasoning`: the reasoning item the provider streamed in turn one (replayed with its encrypted_content, as Codex
+    does); none when it sent none."""
+    text = output if output is not None else synthetic_tool_output()
+    raw = text.encode("utf-8")
+    if len(raw) > TOOL_OUTPUT_CAP_BYTES:
+        text = raw[:TOOL_OUTPUT_CAP_BYTES].decode("utf-8", "ignore") + "\n\nWarning: truncated output"
+    call = {"type": "function_call", "status": "completed", "id": "fc_codexdoctor_turn2", "name": "exec_command",
+            "arguments": json.dumps({"cmd": TURN_TWO_COMMAND}), "call_id": TURN_TWO_CALL_ID}
+    result = {"type": "function_call_output", "id": "fco_codexdoctor_turn2", "call_id": TURN_TWO_CALL_ID,
+              "output": exec_output(text, max(1, round(len(raw) / 3.6)))}
+    added: list[dict[str, Any]] = []
+    if reasoning:
+        added.append({"type": "reasoning", "id": reasoning.get("id"), "summary": reasoning.get("summary") or [],
+                      "content": None, "encrypted_content": reasoning.get("encrypted_content")})
+    added += [call, result]
+    body = {**first_body, "input": list(first_body.get("input") or []) + added}
+    return TurnTwo(body, tuple(i["type"] for i in added), len(json.dumps(added).encode()))

@@ -30,6 +30,7 @@ class CheckOptions:
     timeout: float = 10.0
     first_token_timeout: float = 120.0  # past `timeout`, for a provider that is alive but slow (checks/live.py)
     canary: bool = True
+    turn_two: bool = True  # after the canary, Codex's request that follows a tool call (checks/live.py)
     lang: str = "en"
     shell: str | None = None  # override; detected from the environment otherwise
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -47,11 +48,11 @@ def make_context(opts: CheckOptions) -> CheckContext:
     return CheckContext(resolution=resolution, env=env, home=opts.home, redactor=redactor,
                         codex_version=opts.codex_version, offline=opts.offline,
                         options={"timeout": opts.timeout, "first_token_timeout": opts.first_token_timeout,
-                                 "canary": opts.canary, **opts.extra}, shell=shell)
+                                 "canary": opts.canary, "turn_two": opts.turn_two, **opts.extra}, shell=shell)
 
 
 def check_options(overrides, profile, model, codex_version: tuple[int, ...] | None, offline=True, timeout=10.0, canary=True,
-                  lang=None, shell=None, first_token_timeout: float | None = None) -> CheckOptions:
+                  lang=None, shell=None, first_token_timeout: float | None = None, turn_two: bool = True) -> CheckOptions:
     """CheckOptions from the command line's values; the Codex version is detected when not given."""
     from codexdoctor.codex import version as codexversion
 
@@ -62,4 +63,5 @@ def check_options(overrides, profile, model, codex_version: tuple[int, ...] | No
     return CheckOptions(env=env, home=home_of(env), cwd=Path.cwd(), overrides=tuple(overrides), profile=profile,
                         model=model, offline=offline, codex_version=version, timeout=timeout, canary=canary,
                         lang=language(lang), shell=shell,
-                        first_token_timeout=first_token_timeout if first_token_timeout is not None else 120.0)
+                        first_token_timeout=first_token_timeout if first_token_timeout is not None else 120.0,
+                        turn_two=turn_two)

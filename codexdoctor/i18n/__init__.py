@@ -64,7 +64,7 @@ UI: dict[str, dict[str, str]] = {
 CHECK_TITLES_ZH = {
     "cfg.home": "Codex 主目录", "cfg.files": "配置文件", "cfg.profile": "配置档案（profile）", "cfg.provider": "模型提供方",
     "cfg.keys": "配置键", "env.key": "API Key 环境变量", "env.auth": "已保存的登录", "url.base_url": "base_url",
-    "net.reach": "连通性", "api.catalog": "模型列表", "api.canary": "探测请求", "api.variants": "base_url 变体",
+    "net.reach": "连通性", "api.catalog": "模型列表", "api.canary": "探测请求", "api.turn_two": "工具调用之后的请求", "api.variants": "base_url 变体",
     "api.wire": "接口协议（wire API）", "ctx.window": "服务端上下文窗口", "ctx.probe": "会话探测",
     "ctx.sessions": "会话日志", "ctx.pasted": "粘贴的报错",
 }
@@ -352,6 +352,17 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"Chat Completions chunks ending in data: \[DONE\] \((\d+) events\), not Responses events ending in response\.completed",
      "以 data: [DONE] 结束的 Chat Completions 分块（{1} 个事件），而不是以 response.completed 结束的 Responses 事件"),
     (r"429 at all (\d+) attempts Codex makes", "Codex 的全部 {1} 次尝试都返回 429"),
+    (r"works with a tool call and its output \(([\d,]+) tokens\)", "带着工具调用和它的输出也能通过（{1} tokens）"),
+    (r"After it, Codex's request that follows a tool call \(the same request plus one made-up `exec_command` call and "
+     r"about 10 KB of its output: about ([\d,]+) input tokens\) is sent once; --no-turn-two skips it\.",
+     "之后再发送一次 Codex 在工具调用之后发出的请求（同一个请求，加上一次虚构的 `exec_command` 调用和约 10 KB 的输出：约 {1} 个输入 "
+     "token）；--no-turn-two 可以跳过它。"),
+    (r"not sent: Codex's first request did not get through", "未发送：Codex 的第一个请求没有通过"),
+    (r"not sent: the deadline was reached first", "未发送：已先到达时限"),
+    (r"not sent: only for Codex's own request \(wire_api = \"responses\"\)", "未发送：只用于 Codex 自己的请求（wire_api = \"responses\"）"),
+    (r"skipped \(--no-turn-two\)", "已跳过（--no-turn-two）"),
+    (r"a function_call streamed with no call_id", "流式返回的 function_call 没有 call_id"),
+    (r"a function_call streamed with an empty call_id", "流式返回的 function_call 的 call_id 为空"),
     (r"the proxy asks for credentials \(407 Proxy Authentication Required\)", "代理要求提供凭据（407 Proxy Authentication Required）"),
     (r"Codex refuses the server's certificate \(CA:TRUE\)", "Codex 拒绝服务端的证书（CA:TRUE）"),
     (r"the proxy in \$(\w+) \((.+)\) (asks for credentials \(407 Proxy Authentication Required\)|refuses connections|cannot be found \(its host name does not resolve\))",

@@ -92,6 +92,31 @@ def error_message(body: Any) -> str:
     return ""
 
 
+# Errors that only the request after a tool call meets (issue 31), each seen from the real Codex 0.171.0 in front of
+# a gateway that breaks that way (scripts/crosscheck_turn_two.py), with the item kind it points at. Specific enough to
+# read in a pasted error or a session log; the live check, which knows turn one passed, also reads broader words.
+TURN_TWO_MARKERS = (("invalid value: 'function_call_output'", "function_call_output"),
+                    ("no tool output found for function call", "function_call_output"),
+                    ("conversation roles must alternate", "tool_role"),
+                    ("invalid_encrypted_content", "reasoning"), ("encrypted content", "reasoning"),
+                    (".call_id': empty string", "call_id"))
+# What Codex 0.171 prints for a 5xx after its 30 retries, whatever the provider said (seen for a chat template that
+# refuses the tool role): read as a channel failure, most often at the request after a tool call.
+HIGH_DEMAND = ("currently experiencing high demand",)
+
+
+def turn_two_item(text: str, broad: bool = False) -> str | None:
+    """The item kind a turn-two error names, or None. `broad`: also the bare words (the live check, where the
+    request that failed is known to be the one after a tool call)."""
+    lowered = text.lower().replace("\u2019", "'")
+    found = next((item for marker, item in TURN_TWO_MARKERS if marker in lowered), None)
+    if found or not broad:
+        return found
+    return next((item for marker, item in (("function_call_output", "function_call_output"), ("call_id", "call_id"),
+                                           ("reasoning", "reasoning"), ("tool", "tool_role"),
+                                           ("function_call", "function_call")) if marker in lowered), None)
+
+
 MESSAGE_CHARS = 240
 
 
@@ -304,6 +329,11 @@ def _classify_stream(ex: Exchange, endpoint: str = "responses") -> Classified:
         # Codex 0.171.0: "stream closed before response.completed").
         return Classified("wrong_stream_grammar", f"Chat Completions chunks ending in data: [DONE] ({s.events} events), "
                                                   "not Responses events ending in response.completed")
+    if s.terminal == "response.completed" and any(not c for c in s.tool_call_ids):
+        # Checked with Codex 0.171.0: no call_id, and Codex drops the call and ends the turn with no answer (exit 0);
+        # an empty one, and the next request is refused ("Invalid 'input[4].call_id': empty string").
+        missing = sum(1 for c in s.tool_call_ids if c is None)
+        return Classified("call_id_lost", "a function_call streamed with " + ("no call_id" if missing else "an empty call_id"))
     if s.terminal in ("response.completed", "[DONE]"):
         if s.incomplete_reason == "length":
             return Classified("ok", "output budget reached")

@@ -30,6 +30,7 @@ MAX_STREAM_BYTES = 16 * 1024 * 1024  # decoded bytes of one answer
 MAX_LINE = 1024 * 1024  # one SSE line
 MAX_EVENTS = 100_000
 MAX_TEXT = 200  # characters of answer text kept
+MAX_REASONING = 64 * 1024  # characters of a reasoning item's encrypted_content kept for turn two
 
 
 class Oversize(Exception):
@@ -131,6 +132,10 @@ class StreamStats:
     text: str = ""
     cut: str | None = None  # "closed" (EOF before terminal) | "idle" (no event for the idle limit) | "deadline"
     bad_lines: int = 0
+    # The first reasoning item the answer carried with encrypted_content (opaque; Codex replays it in turn two).
+    reasoning: Mapping[str, Any] | None = None
+    # The call_id of each function_call item the answer carried ("" or None: a bridge that loses it).
+    tool_call_ids: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -340,9 +345,12 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
     bad = 0
     data_buf: list[str] = []
     event_name = None
+    reasoning = None
+    call_ids: list[str | None] = []
 
     def dispatch(name: str | None, data: str) -> str | None:
         nonlocal events, first_event, first_token, last, max_gap, max_gap_after_token, error, usage, incomplete, bad
+        nonlocal reasoning
         now = clock()
         events += 1
         if first_event is None:
@@ -363,6 +371,15 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
             bad += 1
             return None
         kind = obj.get("type") or name
+        if kind == "response.output_item.done" and isinstance(obj.get("item"), dict) \
+                and obj["item"].get("type") == "function_call" and len(call_ids) < 100:
+            call_id = obj["item"].get("call_id")
+            call_ids.append(call_id if isinstance(call_id, str) else None)
+        if kind == "response.output_item.done" and reasoning is None:
+            item = obj.get("item")
+            if isinstance(item, dict) and item.get("type") == "reasoning" and isinstance(item.get("encrypted_content"), str) \
+                    and len(item["encrypted_content"]) <= MAX_REASONING:
+                reasoning = {k: item.get(k) for k in ("id", "summary", "encrypted_content")}
         if kind == "response.output_text.delta" or (obj.get("choices") and _chat_delta(obj)):
             if first_token is None:
                 first_token = now
@@ -441,7 +458,8 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
         if first_token is not None:
             max_gap_after_token = max(max_gap_after_token, clock() - last)
     return StreamStats(events, ms(first_event), ms(first_token), round(max_gap * 1000, 1),
-                       round(max_gap_after_token * 1000, 1), terminal, error, incomplete, usage, clip("".join(text), MAX_TEXT * 8), cut, bad)
+                       round(max_gap_after_token * 1000, 1), terminal, error, incomplete, usage, clip("".join(text), MAX_TEXT * 8), cut, bad,
+                       reasoning, tuple(call_ids))
 
 
 def _chat_delta(obj: dict) -> str | None:

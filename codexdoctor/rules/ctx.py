@@ -54,6 +54,13 @@ _EVIDENCE = {
     "Codex's context-window error": Loc("Codex's context-window error", "Codex 的上下文窗口错误"),
     "the provider's context error": Loc("the provider's context error", "提供方的上下文超限错误"),
     "silent truncation": Loc("silent truncation", "静默截断"),
+    **{f"the gateway refuses the {item} items Codex sends after a tool call":
+       Loc(f"the gateway refuses the {item} items Codex sends after a tool call",
+           f"网关拒绝 Codex 在工具调用之后发送的 {item} 项") for item in
+       ("function_call_output", "reasoning", "call_id", "tool role", "function_call")},
+    "Codex's \"high demand\" message, which stands for a 5xx from the provider":
+        Loc("Codex's \"high demand\" message, which stands for a 5xx from the provider",
+            "Codex 的“high demand”提示，它代表提供方返回了 5xx"),
 }
 
 
@@ -193,6 +200,31 @@ RULES: tuple[Rule, ...] = (
           "Otherwise set model_context_window (and model_auto_compact_token_limit, at about 80% of it) in {user_config} "
           "to the provider's real window: codexdoctor probe measures it."),
          once(lambda f: bool(f.get("configured_below_first")))),
+    Rule("CTX028", "first-tool-round-overflows", "api.turn_two", E, CONTEXT,
+         "The first tool round does not fit the window",
+         "Codex's first request fits ({first_request} tokens, counted by the {first_counted_by_text}), but the request "
+         "it sends after its first command ({turn_two_tokens} tokens with one tool call and about 10 KB of output) "
+         "answered {status}: {message}. Every session breaks at its first command: the window is too small for Codex, "
+         "even though a single question works.",
+         ("Serve the model with a larger context window: 32,768 tokens or more (llama.cpp `-c 32768`, vLLM "
+          "`--max-model-len 32768`, Ollama `num_ctx`).",
+          "Then set model_context_window to it (and model_auto_compact_token_limit at about 80%) at the top level of "
+          "{user_config}."),
+         lambda f: [{"first_counted_by_text": Loc("provider", "提供方") if f.get("first_counted_by") == "provider"
+                     else Loc("local estimate", "本地估算"),
+                     "turn_two_tokens": f"{f['turn_two_tokens']:,}" if isinstance(f.get("turn_two_tokens"), int) else "?"}]
+         if f["kind"] == "context_exceeded" else []),
+    Rule("CTX029", "no-room-for-a-tool-round", "ctx.window", E, CONTEXT,
+         "The window leaves no room for Codex's first tool round",
+         "The provider serves {served} tokens ({source}); Codex's first request takes {first_request} of them, which "
+         "leaves {room}, less than one tool call and its output need (about {tool_round} tokens: Codex cuts an output "
+         "at about 12 KB). The first question works; every session breaks at its first command.",
+         ("Serve the model with a larger context window: 32,768 tokens or more (llama.cpp `-c 32768`, vLLM "
+          "`--max-model-len 32768`, Ollama `num_ctx`).",
+          "Then set model_context_window to it (and model_auto_compact_token_limit at about 80%) at the top level of "
+          "{user_config}."),
+         once(lambda f: f.get("tool_round_fits") is False and f["served"] >= f["min_usable"]),
+         settled_by=("api.turn_two", lambda f: f.get("kind") in ("ok", "context_exceeded"))),
     Rule("CTX025", "window-unpublished", "ctx.window", I, CONTEXT,
          "The provider does not publish its window",
          "Neither /models nor the server's info pages say how large {model}'s window is. Codex's first request for you "
@@ -409,6 +441,20 @@ RULES: tuple[Rule, ...] = (
 )
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "CTX028": ("第一轮工具调用放不进窗口",
+               "Codex 的第一个请求放得下（{first_request} tokens，按{first_counted_by_text}计数），但它运行第一个命令之后发出的请求"
+               "（带一次工具调用和约 10 KB 输出，{turn_two_tokens} tokens）返回了 {status}：{message}。每个会话都会在第一个命令处中断："
+               "这个窗口对 Codex 来说太小了，尽管单个问题可以用。",
+               ("用更大的上下文窗口运行模型：32,768 tokens 或更多（llama.cpp `-c 32768`，vLLM `--max-model-len 32768`，"
+                "Ollama `num_ctx`）。",
+                "然后在 {user_config} 顶层把 model_context_window 设为它（model_auto_compact_token_limit 设为约 80%）。")),
+    "CTX029": ("窗口放不下 Codex 的第一轮工具调用",
+               "提供方的窗口是 {served} tokens（{source}）；Codex 的第一个请求占了其中 {first_request}，只剩 {room}，"
+               "不够一次工具调用和它的输出（约 {tool_round} tokens：Codex 会把输出截断在约 12 KB）。第一个问题能用；"
+               "每个会话都会在第一个命令处中断。",
+               ("用更大的上下文窗口运行模型：32,768 tokens 或更多（llama.cpp `-c 32768`，vLLM `--max-model-len 32768`，"
+                "Ollama `num_ctx`）。",
+                "然后在 {user_config} 顶层把 model_context_window 设为它（model_auto_compact_token_limit 设为约 80%）。")),
     "CTX027": ("你设置的窗口比 Codex 的第一个请求还小",
                "会话超过 {configured_compact_at} tokens（{assumed_source}）时 Codex 就会压缩，但光是它为你发出的第一个请求就有 "
                "{first_request} tokens。Codex 仍会发出这个请求，然后在之后的每一轮之前都先压缩：每一轮都多花一次总结请求，"

@@ -45,7 +45,19 @@ RULES: tuple[Rule, ...] = (
           "If Codex runs from an editor or GUI, restart it from a terminal that has the variable."),
          lambda f: [{"rc_text": ", ".join(f"{h['file']}:{h['line']}" for h in f["rc_hits"]), "rc_file": f["rc_hits"][0]["file"]}]
          if f["state"] in ("missing", "blank") and f["rc_hits"] and not f["near_miss"] and not f.get("dotenv_bom")
-         and not f.get("dotenv_unloaded") else []),
+         and not f.get("dotenv_unloaded") and any(h.get("exported", True) for h in f["rc_hits"]) else []),
+    Rule("ENV024", "env-key-not-exported", "env.key", E, CONFIG,
+         "The shell file sets the key without exporting it",
+         "{rc_file}:{rc_line} sets {env_key} without `export`, so it is a variable of the shell alone: programs the "
+         "shell starts, Codex among them, do not get it. Loading the file (`source`) does not change that, and Codex "
+         "stops with ``Missing environment variable: `{env_key}`.``",
+         ("Change line {rc_line} of {rc_file} to: {export_line}",
+          "Then open a new terminal and run Codex from it."),
+         lambda f: [{"rc_file": h["file"], "rc_line": h["line"],
+                     "export_line": f"set -gx {f['env_key']} …" if h.get("fish") else f"export {f['env_key']}=…"}
+                    for h in (f.get("rc_hits") or [])[:1]]
+         if f["state"] in ("missing", "blank") and f.get("rc_hits") and not f["near_miss"]
+         and not any(h.get("exported", True) for h in f["rc_hits"]) else []),
     Rule("ENV005", "env-key-whitespace", "env.key", E, CONFIG,
          "Key value has whitespace or a newline",
          "${env_key} ({key_fingerprint}) contains {problem_text}. Codex drops a header value with a newline, so the "
@@ -269,6 +281,11 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "Codex 从 {dotenv_path} 读取 {env_key}（{key_fingerprint}），而不是从你的 shell（{shell_fp}）：该文件在启动时加载并优先生效。"
                "你在终端里 export 的密钥并不是 Codex 发送的那个。",
                ("如果 shell 里的密钥才是正确的，从 {dotenv_path} 删除 {env_key} 这一行；否则在那里更新它。",)),
+    "ENV024": ("shell 文件设置了密钥，但没有导出",
+               "{rc_file}:{rc_line} 设置 {env_key} 时没有用 `export`，所以它只是这个 shell 自己的变量：shell 启动的程序（包括 Codex）"
+               "拿不到它。加载这个文件（`source`）也改变不了这一点，Codex 会报 ``Missing environment variable: `{env_key}`.`` 并停止。",
+               ("把 {rc_file} 的第 {rc_line} 行改成：{export_line}",
+                "然后打开一个新终端，从那里运行 Codex。")),
     "ENV023": ("Codex 的 .env 构造出了长达数百万字符的值",
                "{dotenv_path} 通过自我引用的 $ 替换构造了 {what}（例如 A2=${{A1}}${{A1}} 会把前一个值加倍）。Codex 0.171 "
                "在启动前会把每个值完整地构造出来：一个 512 MB 的值用了 20 秒和 4.9 GB 内存。codexdoctor 在那里停止读取，"

@@ -52,6 +52,19 @@ class SimConfig:
     retry_after_s: float = 1.0
     # A reverse proxy's body limit (nginx client_max_body_size): a POST body over this many bytes gets nginx's 413 page.
     max_body_bytes: int | None = None
+    # Turn two (issue 31). `ask_tool_call`: a /responses request without a function_call_output is answered with one
+    # `exec_command` call running this command (as a model that wants a tool), the next one with text.
+    # `reasoning_item`: that answer starts with a reasoning item carrying encrypted_content, as reasoning models do.
+    # `turn_two_fault`, only on a request that carries function_call / function_call_output items:
+    #   reject_fco (400 "Invalid value: 'function_call_output'"), no_tool_output (400 "No tool output found for
+    #   function call …"), tool_role_template (500 "Conversation roles must alternate …", a chat bridge's Jinja
+    #   template), bad_reasoning (400 invalid_encrypted_content), html_502 (an nginx 502 page).
+    # `call_id`: what the streamed function_call carries as call_id ("" or None reproduce broken bridges).
+    ask_tool_call: str | None = None
+    reasoning_item: bool = False
+    turn_two_fault: str | None = None
+    call_id: str | None = "call_sim_1"
+    keep_bodies: bool = False  # keep each POST's JSON body on its record (tests, captures)
     # The message of an error_event / response_failed fault; "{auth}" stands for the bearer token the request
     # carried, as gateways that echo the rejected header write it (tests: no piece of it may reach a report).
     # Terminal escape sequences in it are sent as they are (tests: none may reach the terminal).
@@ -78,6 +91,7 @@ class RequestRecord:
     headers: dict[str, str] = field(default_factory=dict)
     via_proxy: bool = False
     at: float = field(default_factory=time.monotonic)  # when it arrived (retry timing)
+    body: dict | None = None  # the JSON body, with keep_bodies
 
 
 def config_snippet(sim_base_url: str, model: str, env_key: str = "SIM_API_KEY", provider: str = "sim") -> str:

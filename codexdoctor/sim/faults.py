@@ -98,6 +98,49 @@ class Faults(Plumbing):
             rec.outcome = "client_gone"
         return True
 
+    def _turn_two_fault(self, rec: RequestRecord, body: dict) -> bool:
+        """Faults of gateways and bridges that only the request after a tool call meets (issue 31)."""
+        fault = self.cfg.turn_two_fault
+        items = body.get("input") or []
+        call = next((i for i in items if isinstance(i, dict) and i.get("type") == "function_call"), {})
+        if fault == "reject_fco":
+            at = next(n for n, i in enumerate(items) if isinstance(i, dict) and i.get("type") == "function_call_output")
+            self._send_json(rec, 400, {"error": {
+                "message": "Invalid value: 'function_call_output'. Supported values are: 'message', 'reasoning', and "
+                           "'function_call'.", "type": "invalid_request_error", "param": f"input[{at}].type",
+                "code": "invalid_value"}}, "turn_two_fault")
+        elif fault == "no_tool_output":
+            self._send_json(rec, 400, {"error": {
+                "message": f"No tool output found for function call {call.get('call_id') or 'call_unknown'}.",
+                "type": "invalid_request_error", "param": "input", "code": None}}, "turn_two_fault")
+        elif fault == "tool_role_template":
+            self._send_json(rec, 500, {"error": {
+                "message": "Conversation roles must alternate user/assistant/user/assistant/...",
+                "type": "server_error", "param": None, "code": 500}}, "turn_two_fault")
+        elif fault == "bad_reasoning":
+            if not any(isinstance(i, dict) and i.get("type") == "reasoning" for i in items):
+                return False
+            self._send_json(rec, 400, {"error": {
+                "message": "The encrypted content for item rs_sim_1 could not be verified.",
+                "type": "invalid_request_error", "param": None, "code": "invalid_encrypted_content"}}, "turn_two_fault")
+        elif fault == "html_502":
+            self._send_html(rec, 502, BAD_GATEWAY, "turn_two_fault")
+        else:
+            return False
+        return True
+
+    def _empty_call_id(self, rec: RequestRecord, body: dict) -> bool:
+        """OpenAI's answer to a tool item whose call_id is empty (what a bridge that streams `call_id: ""` causes)."""
+        for n, item in enumerate(body.get("input") or []):
+            if isinstance(item, dict) and item.get("type") in ("function_call", "function_call_output") \
+                    and item.get("call_id") == "":
+                self._send_json(rec, 400, {"error": {"message": f"Invalid 'input[{n}].call_id': empty string. Expected a "
+                                                                "string with minimum length 1, but got an empty string instead.",
+                                                     "type": "invalid_request_error", "param": f"input[{n}].call_id",
+                                                     "code": "empty_string"}}, "empty_call_id")
+                return True
+        return False
+
     def _fault_message(self) -> str:
         template = self.cfg.fault_message or "The upstream model crashed while generating."
         auth = self.headers.get("Authorization", "")

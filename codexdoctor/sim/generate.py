@@ -48,9 +48,17 @@ class GenerationRoutes(ResponsesBodies, ChatBodies):
         except ValueError:
             return self._send_json(rec, 400, {"error": {"message": "We could not parse the JSON body of your request.",
                                                         "type": "invalid_request_error", "code": None}}, "bad_json")
+        if self.cfg.keep_bodies:
+            rec.body = body
         if self._drawn_fault(rec):
             return
         chat = route == "/chat/completions"
+        turn_two = not chat and any(isinstance(i, dict) and i.get("type") in ("function_call", "function_call_output")
+                                    for i in body.get("input") or [])
+        if turn_two and self._empty_call_id(rec, body):
+            return
+        if turn_two and self.cfg.turn_two_fault and self._turn_two_fault(rec, body):
+            return
         refused = next((f for f in self.cfg.reject_fields if f in body), None)
         if refused:
             return self._send_json(rec, 400, {"error": {"message": f"Unsupported parameter: '{refused}' is not supported with this model.",
@@ -95,7 +103,11 @@ class GenerationRoutes(ResponsesBodies, ChatBodies):
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
         self.end_headers()
-        events = self._chat_events(model, n_out, usage) if chat else self._response_events(model, n_out, usage)
+        if not chat and self.cfg.ask_tool_call and not turn_two:
+            rec.outcome = "tool_call"
+            events = self._tool_call_events(model, usage, self.cfg.ask_tool_call)
+        else:
+            events = self._chat_events(model, n_out, usage) if chat else self._response_events(model, n_out, usage)
         try:
             for index, chunk in enumerate(events):
                 self.wfile.write(chunk)

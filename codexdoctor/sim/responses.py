@@ -26,6 +26,39 @@ class ResponsesBodies(Answer):
         rid = f"resp_sim_{self.server.next_id()}"
         return self._response_obj(rid, model, "completed", "".join(self._pieces(n_out)), usage)
 
+    def _tool_call_events(self, model: str, usage, command: str) -> Iterator[bytes]:
+        """An answer that asks for one `exec_command` call (Codex's shell tool), optionally after a reasoning item."""
+        rid = f"resp_sim_{self.server.next_id()}"
+        seq = iter(range(10**6))
+
+        def ev(kind: str, **data: Any) -> bytes:
+            payload = {"type": kind, "sequence_number": next(seq), **data}
+            return f"event: {kind}\ndata: {json.dumps(payload)}\n\n".encode()
+
+        output: list[dict[str, Any]] = []
+        yield ev("response.created", response=self._response_obj(rid, model, "in_progress", None))
+        if self.cfg.reasoning_item:
+            reasoning = {"id": "rs_sim_1", "type": "reasoning", "summary": [],
+                         "encrypted_content": "gAAAAABsimEncryptedReasoning0123456789"}
+            yield ev("response.output_item.added", output_index=0, item={**reasoning, "encrypted_content": None})
+            yield ev("response.output_item.done", output_index=0, item=reasoning)
+            output.append(reasoning)
+        arguments = json.dumps({"cmd": command})
+        call: dict[str, Any] = {"id": "fc_sim_1", "type": "function_call", "status": "in_progress", "name": "exec_command",
+                                "arguments": ""}
+        if self.cfg.call_id is not None:
+            call["call_id"] = self.cfg.call_id
+        index = len(output)
+        yield ev("response.output_item.added", output_index=index, item=call)
+        yield ev("response.function_call_arguments.delta", item_id="fc_sim_1", output_index=index, delta=arguments)
+        yield ev("response.function_call_arguments.done", item_id="fc_sim_1", output_index=index, arguments=arguments)
+        done = {**call, "status": "completed", "arguments": arguments}
+        yield ev("response.output_item.done", output_index=index, item=done)
+        output.append(done)
+        final = self._response_obj(rid, model, "completed", None, usage)
+        final["output"] = output
+        yield ev("response.completed", response=final)
+
     def _response_events(self, model: str, n_out: int, usage) -> Iterator[bytes]:
         rid = f"resp_sim_{self.server.next_id()}"
         mid = rid.replace("resp", "msg")
