@@ -38,7 +38,7 @@ env_key = "LITELLM_KEY"
 TOML
 export LITELLM_KEY=$KEY CODEX_HOME="$WORK/home"
 echo "=== codexdoctor check (window ${N_CTX:-8192})"
-HOME="$WORK" codexdoctor check --timeout 30 --codex-version 0.171.0
+HOME="$WORK" codexdoctor check --codex-version 0.171.0 ${CHECK_ARGS:-}
 echo "=== real codex exec"
 CODEX=$(cd "$(dirname "$0")/../../shared/tools" && pwd)/real-codex
 (cd "$WORK/home" && timeout 120 "$CODEX" exec --skip-git-repo-check "say hi" > "$WORK/codex.out" 2>&1)

@@ -110,8 +110,10 @@ RULES: tuple[Rule, ...] = (
           "(llama-server: --cache-reuse 256) for the part of each request that repeats."),
          lambda f: [{"ttft_text": f"{f['ttft_ms'] / 1000:.1f} s", "deadline_text": f"{f['deadline_s']:g} s",
                      "first_token_timeout_text": f"{f['first_token_timeout_s']:g} s",
-                     "first_request_text": f"{f['first_request']:,} tokens" if f.get("first_request")
-                     else Loc("a minimal request", "一个最小请求")}]
+                     "first_request_text": Loc(f"{f['reported_input']:,} tokens as the provider counts it",
+                                               f"按提供方的计数为 {f['reported_input']:,} tokens")
+                     if isinstance(f.get("reported_input"), int) else f"{f['first_request']:,} tokens"
+                     if f.get("first_request") else Loc("a minimal request", "一个最小请求")}]
          if f.get("kind") == "ok" and f.get("waited_for_alive") and f.get("ttft_ms") else []),
 )
 
