@@ -100,7 +100,9 @@ def test_dry_run_and_no_terminal_change_nothing(home, run, key):
     path = write_config(home, messy(wire_line='wire_api = "chat"'))
     original = path.read_bytes()
     code, out, _ = run_fix(run, "--dry-run")
-    assert code == 0 and "+wire_api = \"responses\"" in out and path.read_bytes() == original
+    # edits pending: exit 1, as --fail-on reads it (issue 28), so CI can gate on `fix --dry-run`
+    assert code == 1 and "+wire_api = \"responses\"" in out and path.read_bytes() == original
+    assert run_fix(run, "--dry-run", "--fail-on", "never")[0] == 0
     code, out, err = run_fix(run)
     assert code == 2 and "--yes" in err and path.read_bytes() == original and not backups(home)
 
@@ -314,3 +316,22 @@ def test_concurrent_fix_runs_never_lose_a_temp_file(home, key):
     assert not list(path.parent.glob(f".{path.name}.*.tmp"))
     for backup in path.parent.glob(f"{path.name}.bak-*"):
         backup.unlink()
+
+
+def test_dry_run_exits_0_when_no_certain_edit_is_left(home, run, key):
+    write_config(home, messy())  # a clean config: nothing certain to change
+    code, out, _ = run_fix(run, "--dry-run")
+    assert code == 0
+
+
+def test_a_dated_model_id_is_a_certain_edit(home, run, sim_server, monkeypatch):
+    """The seed guide's remedy, "copy the ID from the catalog", made when exactly one catalog ID is the configured
+    one without its date suffix (issue 28)."""
+    s = sim_server(api_key=KEY, models=("gpt-5.1-codex", "gpt-5.1-mini"), error_style="openai")
+    write_config(home, f'model = "gpt-5.1-codex-2025-11-13"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+                       f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n')
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    code, out, _ = run("fix", "--dry-run", "--codex-version", "0.171.0")
+    assert code == 1 and '+model = "gpt-5.1-codex"' in out and "MODEL002" in out
+    code, out, _ = run("fix", "--yes", "--codex-version", "0.171.0")
+    assert 'model = "gpt-5.1-codex"' in (home / ".codex" / "config.toml").read_text()

@@ -258,6 +258,9 @@ def window_from_entry(entry: Mapping[str, Any]) -> int | None:
     return found[0] if found else None
 
 
+_VERSION_SUFFIX = re.compile(r"(?:[-_@:](?:\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|\d{2}-\d{2}|v\d+(?:\.\d+)*|latest|preview))+$")
+
+
 def match_model(model: str, ids: list[str]) -> dict[str, Any]:
     if model in ids:
         return {"match": "exact", "closest": []}
@@ -267,6 +270,12 @@ def match_model(model: str, ids: list[str]) -> dict[str, Any]:
     lowered = {i.lower(): i for i in ids}
     if stripped.lower() in lowered:
         return {"match": "case", "closest": [lowered[stripped.lower()]]}
+    # A dated or versioned ID copied from a changelog or a docs page (gpt-5.1-codex-2025-11-13) where the catalog has
+    # exactly one ID that is the same without that suffix (case and spaces normalised): a certain edit (issue 28).
+    undated = _VERSION_SUFFIX.sub("", " ".join(stripped.split()).lower())
+    same = [i for i in ids if i.lower() == undated] if undated != stripped.lower() else []
+    if len(same) == 1:
+        return {"match": "dated", "closest": same}
     close = difflib.get_close_matches(stripped, ids, n=3, cutoff=0.5)
     close += [i for i in ids if (stripped.lower() in i.lower() or i.lower().split("/")[-1] == stripped.lower()) and i not in close]
     return {"match": "missing", "closest": close[:3]}
@@ -804,7 +813,8 @@ class LiveRun:
 
 
 MATCH_WORDS = {"exact": "listed", "whitespace": "listed without its stray whitespace",
-               "case": "listed with different capitals", "missing": "not listed"}
+               "case": "listed with different capitals", "dated": "listed without its date or version suffix",
+               "missing": "not listed"}
 
 
 def _human(kind: str | None, detail: str) -> str:

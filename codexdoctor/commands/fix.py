@@ -10,7 +10,7 @@ import click
 from codexdoctor.codex import secrets as secrets_mod
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
-from codexdoctor.commands.output import EXIT_OK, EXIT_USAGE
+from codexdoctor.commands.output import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.i18n import ui
 from codexdoctor.report import fixes as fix_mod
@@ -40,7 +40,8 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
             click.echo(redact(f"  {number}. {step}"))
     if not plan.edits:
         click.echo(say("nothing"))
-        raise SystemExit(exit_code(before, fail_on))
+        # --dry-run answers "are certain edits pending?": none, so 0; without it, the findings left decide.
+        raise SystemExit(EXIT_OK if dry_run else exit_code(before, fail_on))
     try:
         changes = fix_mod.prepare(plan.edits)
     except (fix_mod.FixError, OSError, UnicodeDecodeError) as exc:
@@ -52,9 +53,9 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
         for edit in change.edits:
             click.echo(redact(f"  {edit.code}: {edit.describe(lang)}"))
         click.echo(redact(fix_mod.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
-    if dry_run:
+    if dry_run:  # as --fail-on reads a report: certain edits still pending are a finding, for CI (issue 28)
         click.echo(say("dry_run"))
-        raise SystemExit(EXIT_OK)
+        raise SystemExit(EXIT_FINDINGS if fail_on != "never" else EXIT_OK)
     if yes:
         chosen = [e for c in changes for e in c.edits]
     elif sys.stdin is not None and sys.stdin.isatty():

@@ -174,6 +174,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"([\d,]+) models?, \"(.*)\" listed", "{1} 个模型，包含 \"{2}\""),
     (r"([\d,]+) models?, \"(.*)\" listed without its stray whitespace", "{1} 个模型，包含去掉多余空白后的 \"{2}\""),
     (r"([\d,]+) models?, \"(.*)\" listed with different capitals", "{1} 个模型，包含大小写不同的 \"{2}\""),
+    (r"([\d,]+) models?, \"(.*)\" listed without its date or version suffix", "{1} 个模型，包含去掉日期或版本后缀的 \"{2}\""),
     (r"([\d,]+) models?, \"(.*)\" not listed", "{1} 个模型，没有 \"{2}\""),
     (r"skipped \(--no-canary\)", "已跳过（--no-canary）"),
     (r"skipped \(see the note below\)", "已跳过（见下方说明）"),
