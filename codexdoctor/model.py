@@ -73,6 +73,8 @@ class Finding:
     checks: tuple[str, ...]
     evidence: tuple[str, ...] = ()
     references: tuple[str, ...] = ()
+    # Findings this one explains ("this is why"), folded under it: (code, title) each. Their evidence is in `evidence`.
+    explains: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,11 @@ def test_published_window(shape, window):
     ("GPT-5", ["gpt-5"], "case", ["gpt-5"]),
     (" gpt-5 ", ["gpt-5"], "whitespace", ["gpt-5"]),
     ("qwen3-coder", ["qwen3-coder-plus", "deepseek-v3"], "missing", ["qwen3-coder-plus"]),
-    ("claude-sonnet-4-20250514", ["claude-sonnet-4", "claude-opus-4"], "missing", ["claude-sonnet-4"]),
+    # a date or version suffix where exactly one catalog ID is the rest: a certain edit (issue 28)
+    ("claude-sonnet-4-20250514", ["claude-sonnet-4", "claude-opus-4"], "dated", ["claude-sonnet-4"]),
+    ("gpt-5.1-codex-2025-11-13", ["gpt-5.1-codex", "gpt-5.1"], "dated", ["gpt-5.1-codex"]),
+    ("Qwen3-Coder-latest", ["qwen3-coder", "qwen3"], "dated", ["qwen3-coder"]),
+    ("gpt-5-2025-08-07", ["gpt-5", "GPT-5"], "missing", []),  # two candidates: not certain, no guess either
 ])
 def test_match_model(model, ids, match, closest):
     result = match_model(model, ids)

@@ -50,3 +50,41 @@ def test_warnings_decide_for_pasted_errors():
     fs = [finding("API003", Severity.WARNING, Verdict.CHANNEL, "api.canary")]
     assert decide_verdict(fs, [check("api.canary", Status.FAIL)], True)[0] is Verdict.OK
     assert decide_verdict(fs, [check("api.canary", Status.FAIL)], True, warnings_decide=True)[0] is Verdict.CHANNEL
+
+
+def test_a_consequence_is_folded_under_its_cause_in_every_format(home, sim_server, monkeypatch):
+    """A key saved with `Bearer ` in front: ENV007 is the cause, the provider's 401 (AUTH001) is why, not a second
+    cause with its own four generic remedies (issue 28). The relation is catalog data (rules/catalog.py)."""
+    import json as jsonlib
+    from pathlib import Path
+
+    from codexdoctor.commands.check import run_check
+    from codexdoctor.commands.options import CheckOptions
+    from codexdoctor.report.render import render
+    from tests.conftest import write_config
+
+    key = "sk-fold-0123456789abcdef"
+    s = sim_server(api_key=key)
+    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+                       f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n')
+    report, _ = run_check(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": "Bearer " + key}, home=home,
+                                       cwd=Path.cwd(), system_config=None, codex_version=(0, 171, 0)))
+    codes = [f.code for f in report.findings]
+    assert "ENV007" in codes and "AUTH001" not in codes, codes
+    cause = next(f for f in report.findings if f.code == "ENV007")
+    assert [c for c, _ in cause.explains] == ["AUTH001"]
+    assert any("-> 401" in e for e in cause.evidence)  # the consequence's evidence backs the cause
+    assert report.verdict.value == "config"
+    for fmt in ("text", "markdown", "junit", "github"):
+        assert "AUTH001" in render(report, fmt), fmt
+    data = jsonlib.loads(render(report, "json"))
+    assert next(f for f in data["findings"] if f["code"] == "ENV007")["explains"][0][0] == "AUTH001"
+
+
+def test_a_redefined_builtin_provider_is_one_cause(home):
+    from tests.conftest import codes, offline_report, write_config
+
+    write_config(home, 'model = "gpt-5"\nmodel_provider = "openai"\n[model_providers.openai]\nname = "mine"\n'
+                       'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n')
+    report = offline_report(home, {"OPENAI_API_KEY": "sk-gw-0123456789abcdef", "GW_KEY": "sk-gw-0123456789abcdef"})
+    assert "CFG005" in codes(report) and not {"ENV011", "ENV012", "ENV013"} & set(codes(report)), codes(report)

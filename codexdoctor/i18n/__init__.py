@@ -40,6 +40,7 @@ UI: dict[str, dict[str, str]] = {
     "check": {"en": "check", "zh": "检查"},
     "result": {"en": "result", "zh": "结果"},
     "evidence_title": {"en": "Evidence", "zh": "证据"},
+    "explains": {"en": "This is also why", "zh": "这也是以下问题的原因"},
     "evidence_all": {"en": "Evidence for every check", "zh": "全部检查的证据"},
     "request_url": {"en": "request URL", "zh": "请求地址"},
     "not_found": {"en": "not found", "zh": "未找到"},

@@ -44,6 +44,10 @@ class Rule:
     # (check id, predicate): the rule stays silent when that check ran and the predicate holds,
     # e.g. a static guess that a live check has since settled.
     settled_by: Any = None  # (check id, predicate) or a tuple of them: a live result that makes this finding moot
+    # The findings that explain this one when they fire too: a code, or (code, predicate over every check's facts,
+    # keyed by check id) when only some of that code's instances are the cause. The consequence is then folded under
+    # its cause ("this is why"), not listed as a cause of its own (docs/findings.md).
+    explained_by: tuple[Any, ...] = ()
 
     def placeholders(self) -> set[str]:
         names = set()
@@ -64,6 +68,11 @@ class Loc:
 
     def get(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
+
+
+def causes(rule: "Rule") -> tuple[tuple[str, Callable[[Mapping[str, Mapping[str, Any]]], bool]], ...]:
+    """A rule's causes as (code, predicate over the facts of every check) pairs."""
+    return tuple((c, lambda _facts: True) if isinstance(c, str) else c for c in rule.explained_by)
 
 
 def settlers(rule: "Rule") -> tuple[tuple[str, Callable[[Mapping[str, Any]], bool]], ...]:

@@ -7,7 +7,7 @@ from typing import Any, Iterable, Mapping
 
 from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Status
 from codexdoctor.rules.api import path_params
-from codexdoctor.rules.base import Loc, Rule, shell_commands, settlers
+from codexdoctor.rules.base import Loc, Rule, causes, shell_commands, settlers
 from codexdoctor.rules.catalog import RULES, ZH
 from codexdoctor.rules.cfg import version_text
 from codexdoctor.rules.ctx import first_request_params
@@ -110,4 +110,32 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
                 remedy=tuple(fmt(step, values, lang) for step in remedy),
                 checks=(res.id,), evidence=res.evidence, references=rule.references,
             ))
-    return findings
+    return fold(findings, rules, {r.id: r.facts for r in by_id.values()})
+
+
+def fold(findings: list[Finding], rules: Iterable[Rule], facts: Mapping[str, Mapping[str, Any]]) -> list[Finding]:
+    """Put each finding that another one explains under it (the catalog's `explained_by`), so that the list is the
+    causes, in the order to fix them. The cause takes the consequence's severity when that is worse (a warning that
+    explains an error is the error's cause), and keeps its own verdict: the thing to change is the cause."""
+    from dataclasses import replace
+
+    by_code = {r.code: r for r in rules}
+    fired = {f.code for f in findings}
+    cause_of: dict[int, int] = {}
+    for n, f in enumerate(findings):
+        rule = by_code.get(f.code)
+        for code, pred in causes(rule) if rule else ():
+            if code in fired and code != f.code and pred(facts):
+                cause_of[n] = next(i for i, g in enumerate(findings) if g.code == code)
+                break
+    # A cause that is itself explained by another is folded there too (one level is all the catalog needs).
+    out = list(findings)
+    for n, c in cause_of.items():
+        while c in cause_of and cause_of[c] != n:
+            c = cause_of[c]
+        cause, consequence = out[c], findings[n]
+        severity = max(cause.severity, consequence.severity, key=lambda s: s.rank)
+        out[c] = replace(cause, severity=severity, explains=cause.explains + ((consequence.code, consequence.title),),
+                         checks=tuple(dict.fromkeys(cause.checks + consequence.checks)),
+                         evidence=tuple(dict.fromkeys(cause.evidence + consequence.evidence)))
+    return [f for n, f in enumerate(out) if n not in cause_of]

@@ -52,8 +52,7 @@ RULES: tuple[Rule, ...] = (
     Rule("MODEL002", "model-id-case-or-whitespace", "api.catalog", E, CHANNEL,
          "Model ID differs only in case, spaces or a date suffix",
          "model = \"{model}\" is in the catalog as \"{closest_first}\" ({match} mismatch), and the provider did not accept it.",
-         ("Set model = \"{closest_first}\" in {model_where} (`codexdoctor fix` makes this edit: exactly one catalog "
-          "ID matches).",),
+         ("In {model_where}, set model = \"{closest_first}\"",),
          lambda f: [{"closest_first": f["closest"][0], "match": {
              "case": Loc("case", "大小写"), "whitespace": Loc("whitespace", "空格"),
              "dated": Loc("date or version suffix", "日期或版本后缀")}[f["match"]]}]
@@ -85,7 +84,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                   "检查 wire_api：有些网关列出了模型，却只在其中一种接口上提供它。")),
     "MODEL002": ("模型 ID 只差大小写、空格或日期后缀",
                  "model = \"{model}\" 在模型列表中是 \"{closest_first}\"（{match}不一致），提供方不接受现在的写法。",
-                 ("在 {model_where} 中设置 model = \"{closest_first}\"（`codexdoctor fix` 会做这个修改：模型列表中恰好有一个 ID 相符）。",)),
+                 ("在 {model_where} 中设置 model = \"{closest_first}\"",)),
     "MODEL003": ("找不到 Azure 部署",
                  "Azure 对 model = \"{model}\" 返回 DeploymentNotFound：在 Azure 上，`model` 必须填部署名，而不是模型名。",
                  ("在 {model_where} 中把 model 设为 Azure 门户（部署）里你的部署名称。",)),

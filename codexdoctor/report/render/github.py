@@ -24,7 +24,8 @@ def escape_property(text: str) -> str:
 def render(report: Report, opts: RenderOptions) -> str:
     lines = []
     for f in report.findings:
-        message = f.diagnosis + "\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(f.remedy, 1))
+        explains = "".join(f"\n{ui('explains', report.lang)}: {code} {title}" for code, title in f.explains)
+        message = f.diagnosis + explains + "\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(f.remedy, 1))
         lines.append(f"::{LEVEL[f.severity]} title={escape_property(f'{f.code} {f.title}')}::{escape_data(message)}")
     lines.append(f"codexdoctor {report.command}: {ui('verdict', report.lang)} {report.verdict.value} - {report.verdict_reason}")
     return "\n".join(lines) + "\n"

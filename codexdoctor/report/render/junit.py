@@ -17,6 +17,7 @@ def _body(findings: list[Finding], evidence: tuple[str, ...], lang: str = "en") 
     parts = []
     for f in findings:
         parts.append(f"{f.code} [{ui('sev_' + f.severity.value, lang)}] {f.title}\n{f.diagnosis}")
+        parts += [f"  {ui('explains', lang)}: {code} {title}" for code, title in f.explains]
         parts += [f"  {i}. {step}" for i, step in enumerate(f.remedy, 1)]
     if evidence:
         parts.append(ui("evidence_title", lang) + ":")

@@ -37,6 +37,9 @@ def render(report: Report, opts: RenderOptions) -> str:
             out.append("")
             out.append(f.diagnosis)
             out.append("")
+            if f.explains:
+                out.append(f"{t('explains')}: " + "; ".join(f"`{code}` {title}" for code, title in f.explains))
+                out.append("")
             for number, step in enumerate(f.remedy, 1):
                 if "\n" in step:
                     first, rest = step.split("\n", 1)

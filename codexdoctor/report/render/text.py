@@ -178,6 +178,8 @@ def render(report: Report, opts: RenderOptions) -> str:
             out.append(mark + head[len(plain):])
             out.extend(more)
             out.append(_indent(f.diagnosis, "    ", opts.width))
+            for code, title in f.explains:  # consequences folded under their cause (rules/catalog.py EXPLAINED_BY)
+                out.extend(wrap(f"{code} {title}", opts.width, f"    {t('explains')}: ", "      "))
             for number, step in enumerate(f.remedy, 1):
                 first, *rest = step.splitlines() or [""]
                 out.extend(wrap(first, opts.width, f"    {number}. ", "       "))
