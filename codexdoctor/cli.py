@@ -146,6 +146,25 @@ def probe(overrides, profile, model, codex_version, lang, shell, max_context, re
 
 
 @cli.command()
+@with_config_options
+@click.option("--offline", is_flag=True, help="No request at all: the config, the environment and the session logs only.")
+@click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
+              help="Deadline in seconds for the live check.")
+@click.option("--session", "session_id", default=None,
+              help="The Codex session to tell about (an id or a prefix; default: the most recent that failed).")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True,
+              help="markdown for the ticket itself, json for a machine.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="The file to write (default: codexdoctor-report-<time>.md in this folder).")
+def report(overrides, profile, model, codex_version, lang, shell, offline, timeout, session_id, fmt, output):
+    """Write one support-ticket report: summary, client, config, request ids, the check, the last failed session."""
+    from codexdoctor.commands import report as command
+
+    command.run(_check_options(overrides, profile, model, codex_version, offline, timeout, True, lang, shell),
+                session_id, fmt, output)
+
+
+@cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--last", type=click.IntRange(1), default=None, help="Only the N most recent sessions.")
 @click.option("--since", type=click.DateTime(formats=["%Y-%m-%d", "%Y-%m-%dT%H:%M"]), default=None,

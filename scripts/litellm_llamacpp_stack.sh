@@ -21,7 +21,7 @@ general_settings:
   master_key: $KEY
 YAML
 "$LLAMA_SERVER" -m "$WORK/tiny.gguf" -a tiny -c "${N_CTX:-8192}" --host 127.0.0.1 --port 8081 -np 1 > "$WORK/llama.log" 2>&1 &
-LITELLM_LOCAL_MODEL_COST_MAP=True "$VENV/bin/litellm" --config "$WORK/litellm.yaml" --host 127.0.0.1 --port 4000 > "$WORK/litellm.log" 2>&1 &
+LITELLM_LOCAL_MODEL_COST_MAP=True "$VENV/bin/litellm" ${LITELLM_ARGS:-} --config "$WORK/litellm.yaml" --host 127.0.0.1 --port 4000 > "$WORK/litellm.log" 2>&1 &
 trap 'kill $(jobs -p) 2>/dev/null' EXIT
 for _ in $(seq 1 90); do
   curl -sf -o /dev/null -H "Authorization: Bearer $KEY" http://127.0.0.1:4000/v1/models && break
@@ -39,6 +39,9 @@ TOML
 export LITELLM_KEY=$KEY CODEX_HOME="$WORK/home"
 echo "=== codexdoctor check (window ${N_CTX:-8192})"
 HOME="$WORK" codexdoctor check --codex-version 0.171.0 ${CHECK_ARGS:-}
+echo "=== codexdoctor report (request ids as LiteLLM answered them)"
+HOME="$WORK" codexdoctor report --codex-version 0.171.0 -o "$WORK/ticket.md" && grep -a "request id\|req\|litellm" "$WORK/ticket.md" | head -8
+grep -ao "litellm_call_id[^,]*" "$WORK/litellm.log" | head -4
 echo "=== real codex exec"
 CODEX=$(cd "$(dirname "$0")/../../shared/tools" && pwd)/real-codex
 (cd "$WORK/home" && timeout 120 "$CODEX" exec --skip-git-repo-check "say hi" > "$WORK/codex.out" 2>&1)

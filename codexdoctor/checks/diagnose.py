@@ -44,7 +44,7 @@ URL_IN_TEXT = re.compile(r"https?://[^\s()\]>,`'\"]+")
 
 
 def _exchange(status: int | None, message: str, url: str | None, stream_kind: str | None = None):
-    from codexdoctor.net.transport import Exchange, StreamStats
+    from codexdoctor.net.transport import Exchange, StreamStats, request_id_of
 
     body_json: Any = None
     text = message.strip()
@@ -60,7 +60,7 @@ def _exchange(status: int | None, message: str, url: str | None, stream_kind: st
         stream = StreamStats(events=1, terminal=None, cut=stream_kind)
     return Exchange("POST", url or PLACEHOLDER_URL, status, 0.0,
                     "text/event-stream" if stream else "application/json", clip(" ".join(text.split()), 300), body_json,
-                    stream=stream, sent_key=True)
+                    stream=stream, sent_key=True, request_id=request_id_of(None, text))
 
 
 def _status_from_body(body: Any) -> int | None:

@@ -554,6 +554,7 @@ class LiveRun:
             "reasoning_replayed": "reasoning" in request.item_kinds, "html": ex.is_html,
             "user_config": self._user_config(), "model": self.plan.model,
             "server_window": None, "server_request": None,
+            "request_id": ex.request_id, "started_at": ex.started_at,
         }
         if k.kind == "context_exceeded":
             from codexdoctor.net.classify import context_numbers
@@ -638,6 +639,7 @@ class LiveRun:
             "minimal_status": minimal.status if minimal is not None else None, "field": field,
             "reported_input": (s.usage or {}).get("input_tokens") if s and s.usage else None,
             "server_window": None, "server_request": None,
+            "request_id": canary.request_id, "started_at": canary.started_at,
         }
         if kind.kind == "context_exceeded":
             from codexdoctor.net.classify import context_numbers

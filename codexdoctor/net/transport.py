@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import ssl
 import threading
 import zlib
@@ -162,6 +163,10 @@ class Exchange:
     waited_s: float = 0.0  # time spent waiting between attempts (Retry-After or backoff)
     request_bytes: int | None = None  # the JSON body's size on the wire
     server_cert_ca: bool | None = None  # https: the server's own certificate says CA:TRUE (Codex refuses it)
+    # What a gateway's support desk asks for first: the provider's own id for this request (a header, or `request
+    # id: …` inside its error text) and when it was sent (UTC, to the millisecond).
+    request_id: str | None = None
+    started_at: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -173,7 +178,15 @@ class Exchange:
         return "text/html" in self.content_type or head.startswith(("<!doctype html", "<html"))
 
     def line(self) -> str:
-        """One evidence line: `POST https://h/api/responses -> 401 (123 ms) {...}`."""
+        """One evidence line: `POST https://h/api/responses -> 401 (123 ms) {...}`, then when it was sent and the
+        provider's request id, for the operator's logs."""
+        out = self._line()
+        if self.started_at or self.request_id:
+            out += " [" + ", ".join(x for x in (f"sent {self.started_at}" if self.started_at else "",
+                                                f"request id {self.request_id}" if self.request_id else "") if x) + "]"
+        return out
+
+    def _line(self) -> str:
         if self.failure and self.status is None:
             out = f"{self.method} {self.url} -> {self.failure} after {self.elapsed_ms:.0f} ms: {self.failure_detail}"
         else:
@@ -550,6 +563,30 @@ def is_transient(ex: Exchange) -> bool:
     return ex.status is not None and ex.status >= 500
 
 
+# Headers that carry the provider's id for a request: OpenAI and most gateways, LiteLLM, Azure/OpenAI, Anthropic-style
+# proxies, Cloudflare. The first one present wins.
+REQUEST_ID_HEADERS = ("x-request-id", "x-litellm-call-id", "apim-request-id", "x-ms-request-id", "request-id",
+                      "x-amzn-requestid", "cf-ray")
+_REQUEST_ID_IN_TEXT = re.compile(r"request[ _-]?id[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9][A-Za-z0-9_.:\-]{5,80})", re.I)
+
+
+def request_id_of(headers: Mapping[str, str] | None, text: str = "") -> str | None:
+    """The provider's id for this request: a header, else `request id: …` in its error text (new-api and one-api
+    write it there, as Codex does in its own error lines)."""
+    for name in REQUEST_ID_HEADERS:
+        value = (headers or {}).get(name)
+        if value and len(value) <= 120:
+            return clip(" ".join(value.split()), 120)
+    m = _REQUEST_ID_IN_TEXT.search(text or "")
+    return m.group(1) if m else None
+
+
+def utc_now() -> str:
+    import datetime
+
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def retry_after(value: str | None) -> float | None:
     """Retry-After in seconds: a number, or an HTTP date (RFC 9110 §10.2.3)."""
     if not value:
@@ -573,6 +610,7 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                resend_ok: Callable[[], bool] | None = None, on_headers: Callable[[int], None] | None = None) -> Exchange:
     shown = redact(url)
     started = clock()
+    sent_at = utc_now()
     size = len(json.dumps(json_body).encode()) if json_body is not None else None
     if deadline.expired:
         return Exchange(method, shown, failure="deadline", failure_detail="the check's deadline was reached before this request")
@@ -601,7 +639,7 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
             failure, detail = classify_exception(exc)
             return Exchange(method, redact(current), elapsed_ms=round((clock() - started) * 1000, 1), failure=failure,
                             failure_detail=redact(detail), sent_key="Authorization" in headers, requested_stream=stream,
-                            request_bytes=size)
+                            request_bytes=size, started_at=sent_at)
         # A server that drips one byte per second never trips a read timeout: close the response at the
         # deadline from a watchdog, so no request outlives the check.
         watchdog = threading.Timer(max(0.0, deadline.remaining()), resp.close)
@@ -637,7 +675,8 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                 stats = replace(stats, error=_redact_json(stats.error, redact), text=clip(redact(stats.text), MAX_TEXT))
                 return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
                                 stream=stats, sent_key="Authorization" in headers, failure=failure, failure_detail=detail,
-                                body_sends=sends, requested_stream=stream, request_bytes=size, server_cert_ca=cert_ca)
+                                body_sends=sends, requested_stream=stream, request_bytes=size, server_cert_ca=cert_ca,
+                                request_id=request_id_of(resp.headers, json.dumps(stats.error or {})), started_at=sent_at)
             body, failure, detail = _read_body(resp, deadline)
             parsed = None
             try:
@@ -649,7 +688,8 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
             return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
                             excerpt, _redact_json(parsed, redact), failure, redact(detail), sent_key="Authorization" in headers,
                             body_sends=sends, requested_stream=stream, retry_after_s=retry_after(resp.headers.get("retry-after")),
-                            request_bytes=size, server_cert_ca=cert_ca)
+                            request_bytes=size, server_cert_ca=cert_ca, request_id=request_id_of(resp.headers, excerpt),
+                            started_at=sent_at)
         finally:
             watchdog.cancel()
             resp.close()

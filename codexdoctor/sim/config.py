@@ -65,6 +65,7 @@ class SimConfig:
     turn_two_fault: str | None = None
     call_id: str | None = "call_sim_1"
     keep_bodies: bool = False  # keep each POST's JSON body on its record (tests, captures)
+    request_id_in_text: bool = False  # error messages end in "(request id: …)", as new-api and one-api write them
     # The message of an error_event / response_failed fault; "{auth}" stands for the bearer token the request
     # carried, as gateways that echo the rejected header write it (tests: no piece of it may reach a report).
     # Terminal escape sequences in it are sent as they are (tests: none may reach the terminal).
@@ -92,6 +93,7 @@ class RequestRecord:
     via_proxy: bool = False
     at: float = field(default_factory=time.monotonic)  # when it arrived (retry timing)
     body: dict | None = None  # the JSON body, with keep_bodies
+    request_id: str | None = None  # the id the simulator answered with (x-request-id)
 
 
 def config_snippet(sim_base_url: str, model: str, env_key: str = "SIM_API_KEY", provider: str = "sim") -> str:

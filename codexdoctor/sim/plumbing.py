@@ -45,10 +45,25 @@ class Plumbing(BaseHTTPRequestHandler):
                             headers={k.lower(): ("<redacted>" if k.lower() == "authorization" else v)
                                      for k, v in self.headers.items()},
                             via_proxy=getattr(self, "via_proxy", False))
+        rec.request_id = f"req_sim_{self.server.next_id():06d}"
+        self._request_id = rec.request_id
         self.server.records.append(rec)
         return rec
 
+    def end_headers(self) -> None:
+        """Every answer names its request, as OpenAI (`x-request-id`) and LiteLLM (`x-litellm-call-id`) do."""
+        request_id = getattr(self, "_request_id", None)
+        if request_id:
+            self.send_header("x-request-id", request_id)
+            if self.cfg.error_style == "litellm":
+                self.send_header("x-litellm-call-id", request_id.replace("req_sim_", "litellm-call-"))
+        super().end_headers()
+
     def _send_json(self, rec: RequestRecord, status: int, body: Any, outcome: str = "") -> None:
+        error = body.get("error") if isinstance(body, dict) else None
+        if self.cfg.request_id_in_text and isinstance(error, dict) and isinstance(error.get("message"), str):
+            # new-api / one-api put the id into the message itself
+            body = {**body, "error": {**error, "message": f"{error['message']} (request id: {rec.request_id})"}}
         data = json.dumps(body).encode()
         rec.status, rec.outcome = status, outcome or rec.outcome
         self.send_response(status)

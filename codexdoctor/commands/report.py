@@ -1,0 +1,69 @@
+"""`codexdoctor report`: the check, the config, the last failed session and the request ids, in one file a support
+desk can act on (issue 30). Written locally, redacted whole, never uploaded; the command says where it is."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
+from codexdoctor.common.untrusted import sanitize
+
+
+def run(opts: CheckOptions, session_id: str | None, fmt: str, output: str | None) -> None:
+    from codexdoctor.commands.sessions import run_sessions
+    from codexdoctor.report import ticket as ticket_mod
+    from codexdoctor.report.configview import rows
+    from codexdoctor.report.render import RenderOptions, render
+
+    check, ctx = run_check(opts)
+    sessions, _ = run_sessions(opts.env, opts.home, (), None, None, None, False, opts.lang)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = Path(output) if output else Path.cwd() / f"codexdoctor-report-{stamp}.{'json' if fmt == 'json' else 'md'}"
+    redact = ctx.redactor
+    curl = request_file = None
+    if not opts.offline and ctx.provider.defined:
+        curl, request_file = _reproduction(ctx, path)
+    wanted = session_id
+    found = ticket_mod.failed_session(sessions, wanted)
+    if wanted and found is None:
+        raise click.BadParameter(f"no session id starts with {wanted!r}", param_hint="--session")
+    t = ticket_mod.Ticket(check, sessions, wanted, tuple(rows(ctx)), curl, request_file, opts.lang)
+    if fmt == "json":
+        text = ticket_mod.as_json(t)
+    else:
+        ropts = RenderOptions(verbose=True)
+        text = ticket_mod.markdown(t, render(check, "markdown", ropts),
+                                   render(sessions, "markdown", RenderOptions()) if sessions.checks else None)
+    text = sanitize(redact(text), newlines=True)  # the whole file: safe to paste into a public tracker
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+    click.echo(redact(f"codexdoctor: report written to {path}" + (f" (and the request body to {request_file})"
+                                                                    if request_file else "")
+                      + ". Nothing was uploaded: read it before you attach it to a ticket."), err=True)
+
+
+def _reproduction(ctx, report_path: Path) -> tuple[str | None, str | None]:
+    """The canary as a curl command and its body as a file beside the report (redacted like the report)."""
+    from codexdoctor.checks.live import make_plan
+    from codexdoctor.report.ticket import curl_command
+
+    plan = make_plan(ctx)
+    if plan.first is None:
+        return None, None
+    body_path = report_path.with_name(report_path.stem + ".request.json")
+    try:
+        body_path.write_text(sanitize(ctx.redactor(json.dumps(plan.first.body, indent=1, ensure_ascii=False)),
+                                      newlines=True), encoding="utf-8")
+    except OSError:
+        return None, None
+    env_key = ctx.provider.env_key if isinstance(ctx.provider.env_key, str) else None
+    headers = {k: "<redacted>" for k in plan.headers if k.lower() not in ("authorization", "content-type")}
+    url = ctx.redactor(plan.base_url.rstrip("/") + "/responses" + (f"?{plan.query}" if plan.query else ""))
+    return curl_command(ctx.shell.name, url, env_key, body_path.name, headers), body_path.name

@@ -1,0 +1,185 @@
+"""`codexdoctor report`: one file that answers a gateway support desk's first questions (issue 30).
+
+Which requests (the provider's request ids and UTC times), which client (Codex, OS, shell, codexdoctor, the config
+as Codex resolved it, with the file and line of each value), what happened (the check's verdict and findings, and
+the post-mortem of the user's last failed Codex session), and how to reproduce (the canary as a curl command, the
+key left in its variable). A plain-language summary for someone who has never seen codexdoctor comes first.
+
+Pure functions of what the command gathered: the command writes the file, redacts it whole and says where it is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from codexdoctor.model import Report
+
+_REQUEST_ID = re.compile(r"request[ _-]?id[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9][A-Za-z0-9_.:\-]{5,80})", re.I)
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """Everything the file says, gathered by commands/report.py."""
+
+    check: Report
+    sessions: Report | None
+    session_id: str | None  # the post-mortem's session, if any failed
+    config_rows: tuple[Mapping[str, Any], ...]
+    curl: str | None  # the canary as a shell command, key by reference
+    request_file: str | None  # where the canary's body was written, for `curl --data @…`
+    lang: str = "en"
+
+
+def failed_session(sessions: Report | None, wanted: str | None = None) -> Mapping[str, Any] | None:
+    """The session to tell about: `--session`, else the most recent that failed."""
+    if sessions is None or not sessions.checks:
+        return None
+    found = list(sessions.checks[0].facts.get("sessions") or [])
+    if wanted:
+        return next((d for d in found if str(d.get("id", "")).startswith(wanted)), None)
+    failed = [d for d in found if d.get("kind") not in (None, "none")]
+    return max(failed, key=lambda d: d.get("start") or "", default=None)
+
+
+def request_ids(ticket: Ticket) -> list[dict[str, str]]:
+    """Every request id with its time and what it was: the live exchanges, then the failed session's error line."""
+    out: list[dict[str, str]] = []
+    for check in ticket.check.checks:
+        f = check.facts
+        if f.get("request_id") or f.get("started_at"):
+            out.append({"what": check.title, "sent": str(f.get("started_at") or "-"),
+                        "request_id": str(f.get("request_id") or "-"), "status": str(f.get("status") or "-")})
+    session = failed_session(ticket.sessions, ticket.session_id)
+    if session and session.get("error"):
+        m = _REQUEST_ID.search(str(session["error"]))
+        if m:
+            out.append({"what": f"Codex session {session.get('short_id')} (its error line)",
+                        "sent": str(session.get("failed_at") or session.get("start") or "-"),
+                        "request_id": m.group(1), "status": "-"})
+    return out
+
+
+def summary(ticket: Ticket) -> str:
+    """For a support engineer who has never seen codexdoctor: who, what, the verdict and the causes, in prose."""
+    r = ticket.check
+    env = r.environment
+    p = r.provider
+    where = (f"the provider `{p.id}` at `{p.base_url}` (model `{p.model}`, requests to `{p.request_url}`)"
+             if p else "no provider (the config could not be resolved)")
+    causes = [f"{f.code}: {f.title}" for f in r.findings if f.severity.value == "error"]
+    verdict = {"ok": "works: no errors were found", "config": "fails because of its configuration",
+               "channel": "fails on the way to the provider (the channel)", "context": "fails because sessions "
+               "outgrow what the model and provider can hold (the context)",
+               "inconclusive": "could not be judged completely"}[r.verdict.value]
+    lines = [f"A user of the Codex CLI ({env.get('codex') or 'version unknown'}, on {env.get('os')}, shell "
+             f"{env.get('shell')}) uses {where}. codexdoctor {env.get('codexdoctor')} checked this setup "
+             f"{'offline' if env.get('offline') else 'with live requests, as Codex sends them'}: it {verdict}."]
+    if causes:
+        lines.append("The causes, in the order to fix them: " + "; ".join(causes) + ".")
+    session = failed_session(ticket.sessions, ticket.session_id)
+    if session:
+        lines.append(f"The user's last failed Codex session ({session.get('short_id')}, {session.get('start') or '?'}) "
+                     f"ended with: {session.get('error') or session.get('error_info') or 'no error text'}.")
+    ids = request_ids(ticket)
+    if ids:
+        lines.append("Request ids and times for your logs are in the table below.")
+    return " ".join(lines)
+
+
+_ZH = {
+    "# Codex CLI support report": "# Codex CLI 支持报告",
+    "_Written locally by `codexdoctor report`; nothing was uploaded. Keys are shown only as their length and a "
+    "fingerprint; home folders as `~`._": "_由 `codexdoctor report` 在本地生成，没有上传任何内容。密钥只显示长度和指纹；主目录显示为 `~`。_",
+    "## Summary": "## 摘要", "## Client": "## 客户端", "## Config as Codex resolves it": "## Codex 解析出的配置",
+    "## Requests (for the provider's logs)": "## 请求（供提供方查日志）", "## Reproduce": "## 复现",
+    "## The check": "## 检查结果", "## The last failed Codex session": "## 最近一次失败的 Codex 会话",
+    "No request was sent (offline), or the provider gave no request id.": "没有发送请求（离线），或提供方没有给出请求 id。",
+    "Codex's first request as codexdoctor sent it (the canary), with the key taken from its variable, not written here:":
+        "codexdoctor 发送的 Codex 第一个请求（探测请求），密钥取自它的变量，这里不写出：",
+    "No failed Codex session was found on this machine (or no session logs at all).":
+        "这台机器上没有找到失败的 Codex 会话（或者根本没有会话日志）。",
+    "| request | sent (UTC) | request id | status |": "| 请求 | 发送时间（UTC） | 请求 id | 状态 |",
+    "| key | value | from |": "| 键 | 值 | 来源 |",
+}
+
+
+def _t(text: str, lang: str) -> str:
+    return _ZH.get(text, text) if lang == "zh" else text
+
+
+def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) -> str:
+    """The ticket as Markdown: summary, environment, config, request ids, reproduction, then the full reports. The
+    summary stays in English in every language: it is written for the provider's support desk."""
+    r = ticket.check
+    env = r.environment
+    t = lambda text: _t(text, ticket.lang)  # noqa: E731
+    out = [t("# Codex CLI support report"), "", t("_Written locally by `codexdoctor report`; nothing was uploaded. Keys "
+           "are shown only as their length and a fingerprint; home folders as `~`._"), "", t("## Summary"), "",
+           summary(ticket), "", t("## Client"), "", "| | |", "|---|---|"]
+    for key, label in (("codex", "Codex CLI"), ("codexdoctor", "codexdoctor"), ("os", "OS"), ("platform", "platform"),
+                       ("shell", "shell"), ("python", "Python"), ("codex_home", "CODEX_HOME"),
+                       ("proxy_variable", "proxy variable")):
+        out.append(f"| {label} | `{env.get(key) if env.get(key) not in (None, '') else '-'}` |")
+    out += ["", t("## Config as Codex resolves it"), "", t("| key | value | from |"), "|---|---|---|"]
+    for row in ticket.config_rows:
+        out.append(f"| `{row['key']}` | `{row['value'] if row['value'] is not None else 'not set'}` | {row['source']} |")
+    ids = request_ids(ticket)
+    out += ["", t("## Requests (for the provider's logs)"), ""]
+    if ids:
+        out += [t("| request | sent (UTC) | request id | status |"), "|---|---|---|---|"]
+        out += [f"| {i['what']} | {i['sent']} | `{i['request_id']}` | {i['status']} |" for i in ids]
+    else:
+        out.append(t("No request was sent (offline), or the provider gave no request id."))
+    if ticket.curl:
+        out += ["", t("## Reproduce"), "", t("Codex's first request as codexdoctor sent it (the canary), with the key "
+                                             "taken from its variable, not written here:"), "", "```", ticket.curl, "```"]
+        if ticket.request_file:
+            out.append(f"The request body is in `{ticket.request_file}`, next to this report.")
+    out += ["", t("## The check"), "", _demote(check_markdown)]
+    session = failed_session(ticket.sessions, ticket.session_id)
+    out += ["", t("## The last failed Codex session"), ""]
+    if session is None:
+        out.append(t("No failed Codex session was found on this machine (or no session logs at all)."))
+    else:
+        contexts = session.get("contexts") or []
+        out += [f"- session `{session.get('id')}`, started {session.get('start') or '?'}, Codex "
+                f"{session.get('cli_version') or '?'}, model `{session.get('model') or '?'}`",
+                f"- failed at turn {session.get('failed_turn') or '?'}: {session.get('error') or session.get('error_info') or '-'}",
+                f"- judged: {session.get('kind')} ({session.get('evidence') or '-'})",
+                "- context by turn (input tokens): " + (", ".join(f"{n:,}" for n in contexts) if contexts else "-")]
+        if session_markdown:
+            out += ["", "<details><summary>All sessions read</summary>", "", _demote(session_markdown), "", "</details>"]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def as_json(ticket: Ticket) -> str:
+    from codexdoctor.report.render import render
+
+    data = {"summary": summary(ticket), "environment": dict(ticket.check.environment),
+            "config": [dict(r) for r in ticket.config_rows], "requests": request_ids(ticket),
+            "reproduce": {"curl": ticket.curl, "request_file": ticket.request_file},
+            "check": json.loads(render(ticket.check, "json")),
+            "session": failed_session(ticket.sessions, ticket.session_id)}
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+
+
+def _demote(markdown_text: str) -> str:
+    """A report's own headings one level down, under the ticket's."""
+    return re.sub(r"^(#+) ", lambda m: "#" * min(6, len(m.group(1)) + 2) + " ", markdown_text, flags=re.M)
+
+
+def curl_command(shell: str, url: str, env_key: str | None, body_file: str, headers: Mapping[str, str]) -> str:
+    """The canary as the user's shell writes a curl call: the key by its variable, other headers as configured
+    (their values already redacted by the caller)."""
+    ref = {"powershell": f"$env:{env_key}", "cmd": f"%{env_key}%"}.get(shell, f"${env_key}") if env_key else None
+    exe = "curl.exe" if shell in ("powershell", "cmd") else "curl"
+    cont = {"powershell": " `", "cmd": " ^"}.get(shell, " \\")
+    parts = [f'{exe} -sS -N "{url}"', '-H "Content-Type: application/json"', '-H "Accept: text/event-stream"']
+    if ref:
+        parts.append(f'-H "Authorization: Bearer {ref}"')
+    parts += [f'-H "{k}: {v}"' for k, v in headers.items() if k.lower() not in ("authorization", "content-type")]
+    parts.append(f'--data "@{body_file}"')
+    return (cont + "\n  ").join(parts)
