@@ -289,3 +289,20 @@ def test_rejected_field_matches_whole_words(message, field):
 
     ex = Exchange("POST", "http://h/v1/responses", 400, body_excerpt=message, body_json={"error": {"message": message}})
     assert rejected_field(ex, message) == field
+
+
+@pytest.mark.parametrize("line, check", [
+    # each captured from the real Codex 0.171.0's first request with that line in config.toml (issue 27)
+    ('model_reasoning_summary = "detailed"', lambda b: b["reasoning"] == {"summary": "detailed"}),
+    ('model_reasoning_effort = "high"', lambda b: b["reasoning"] == {"effort": "high", "summary": "auto"}),
+    ('web_search = "disabled"', lambda b: "web_search" not in [t.get("type") for t in b["tools"]]),
+    ('web_search = "live"', lambda b: "web_search" in [t.get("type") for t in b["tools"]]),
+    ('model_verbosity = "low"', lambda b: "text" not in b),
+])
+def test_config_keys_that_shape_the_first_request(home, line, check):
+    from codexdoctor.codex import request as codexrequest
+    from codexdoctor.codex.config import resolve
+
+    write_config(home, line + "\n")
+    r = resolve({"HOME": str(home)}, home, Path.cwd(), (), None, None, None, (0, 171, 0))
+    assert check(codexrequest.build(r, "m", "say hi", count=len).body)

@@ -197,6 +197,10 @@ def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int] | 
         reasoning["effort"] = effort
     if summary == "none":
         reasoning.pop("summary", None)  # Codex 0.171 then sends `reasoning: {}`
+    elif isinstance(summary, str) and summary:
+        reasoning["summary"] = summary  # "detailed" is sent as it is (captured from Codex 0.171.0)
+    if r.merged.get("web_search") == "disabled":  # Codex 0.171.0 then sends no web_search tool (captured)
+        tools = [t for t in tools if not (isinstance(t, dict) and t.get("type") == "web_search")]
     import uuid
 
     session = str(uuid.uuid4())
