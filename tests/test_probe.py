@@ -203,7 +203,7 @@ def test_published_window_plans_within_the_default_budget(home, sim_server, run,
     assert "publishes a 32,768-token window" in err and "field max_model_len" in err
     planned = int(err.split("about ")[1].split(" input tokens")[0].replace(",", ""))
     assert planned <= 300_000 and sent_tokens(s) <= planned
-    assert "CTX006" in out and "32,928" in out and "32,545" in out
+    assert "CTX006" in out and "32,853" in out and "32,454" in out  # turns carry a tool round (issue 31)
 
 
 def test_cache_step_is_sized_to_the_window_or_skipped(home, sim_server):
@@ -236,7 +236,7 @@ def test_ctrl_c_prints_the_partial_result_and_exits_130(home, sim_server, run, m
     monkeypatch.setattr(probe_mod.Probe, "request", interrupted_on_the_sixth)
     code, out, err = run("probe", "--max-context", "20000", "--no-cache-step", "-q", "--codex-version", "0.171.0")
     assert code == 130
-    assert "Stopped by Ctrl-C after 5 requests" in out and "works up to 2,039 tokens" in out  # 1K and 2K answered
+    assert "Stopped by Ctrl-C after 5 requests" in out and "works up to 1,936 tokens" in out  # 1K and 2K answered
     assert "let it finish" in out and "Turns per session" not in out  # no advice drawn from a partial run
     assert "Session probe steps" in out and len([r for r in s.records if r.method == "POST"]) == 5
 
@@ -286,3 +286,29 @@ def test_timeout_covers_the_whole_command(home, sim_server, run, monkeypatch):
     elapsed = time.monotonic() - started
     assert elapsed < 3 + 1.5, f"{elapsed:.1f} s for --timeout 3"
     assert code in (0, 1) and "internal error" not in err
+
+
+def test_a_session_that_fails_on_tool_items_is_the_channel_not_a_window(home, sim_server):
+    """The probe's turns carry a tool call and its output as Codex's do (issue 31): a gateway that refuses
+    function_call_output fails the growing session at its smallest size while single questions pass. That is a
+    fault on an item kind at any size (channel), not a break at a stable size (context)."""
+    s = sim_server(api_key=KEY, turn_two_fault="reject_fco", token_interval_ms=0)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=8000, cache_step=False))
+    f = facts(report)
+    assert report.verdict is Verdict.CHANNEL and "API023" in codes(report), report.findings
+    assert f["item_fault"]["item"] == "function_call_output" and f["stable"] is None
+    assert not {"CTX006", "CTX007"} & codes(report)
+
+
+def test_the_probe_session_is_codex_shaped():
+    from codexdoctor.checks.filler import Conversation
+    from codexdoctor.common import tokens
+
+    items, sent = Conversation(tokens.load("o200k_base")).build(3000)
+    kinds = [i.get("type") for i in items]
+    assert "function_call" in kinds and "function_call_output" in kinds
+    outputs = [i["output"] for i in items if i.get("type") == "function_call_output"]
+    assert outputs[0].startswith("Chunk ID: ") and "\nOutput:\n" in outputs[0]
+    calls = [i for i in items if i.get("type") == "function_call"]
+    assert all(c["call_id"] == o["call_id"] for c, o in zip(calls, [i for i in items if i.get("type") == "function_call_output"]))

@@ -8,10 +8,12 @@ session), cut where the token target is reached.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
+from codexdoctor.codex.request import exec_output
 from codexdoctor.common.tokens import Tokenizer
 
 TOPICS = ("the KV cache", "prefix caching", "self-attention cost", "context windows", "rotary position embeddings",
@@ -38,11 +40,14 @@ INSTRUCTIONS = ("You are answering a series of interview questions about large l
 
 @dataclass(frozen=True)
 class Turn:
-    """One made-up question and answer pair the probe grows a context with, and its token count."""
+    """One made-up turn the probe grows a context with, shaped as Codex's turns are (issue 31): the question, a tool
+    call and its output (where the answer's text is, in Codex's exec_command output format), a short reply."""
 
     question: str
     answer: str
-    tokens: int  # of both texts, plus per-item overhead
+    tokens: int  # of every text, plus per-item overhead
+    call: str = ""  # the function_call's arguments
+    reply: str = ""
 
 
 class Conversation:
@@ -61,8 +66,12 @@ class Conversation:
         question = f"Question {index + 1}: " + QUESTIONS[(index // len(TOPICS)) % len(QUESTIONS)].format(t=topic)
         picks = [SENTENCES[self.rng.randrange(len(SENTENCES))] for _ in range(3 + self.rng.randrange(4))]
         answer = f"About {topic}: " + " ".join(picks)
-        tokens = self.tok.count(question) + self.tok.count(answer) + 2 * self.ITEM_OVERHEAD
-        return Turn(question, answer, tokens)
+        call = json.dumps({"cmd": f"cat notes/{index + 1:03d}.md"})
+        output = exec_output(answer, max(1, len(answer) // 4), chunk=f"{index:06x}")
+        reply = f"Noted {topic}."
+        tokens = (self.tok.count(question) + self.tok.count(call) + self.tok.count(output) + self.tok.count(reply)
+                  + 4 * self.ITEM_OVERHEAD)
+        return Turn(question, output, tokens, call, reply)
 
     def _extend_to(self, tokens: int) -> None:
         total = self.instructions_tokens + sum(t.tokens for t in self.turns)
@@ -84,19 +93,30 @@ class Conversation:
         for turn in self.turns:
             if total + turn.tokens > target:
                 break
+            n = len(items)
+            call_id = f"call_probe_{n:05d}"
             items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": turn.question}]})
-            items.append({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": turn.answer}]})
+            items.append({"type": "function_call", "name": "exec_command", "arguments": turn.call, "call_id": call_id})
+            items.append({"type": "function_call_output", "call_id": call_id, "output": turn.answer})
+            items.append({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": turn.reply}]})
             total += turn.tokens
         items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": final_question}]})
         return items, total
 
 
 def _item_text(item: dict[str, Any]) -> str:
+    if item.get("type") == "function_call":
+        return item["arguments"]
+    if item.get("type") == "function_call_output":
+        return item["output"]
     return item["content"][0]["text"]
 
 
 def as_chat_messages(items: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The same conversation for a Chat Completions endpoint: the tool round as the text it carries (wire_api =
+    "chat" is for Codex before 0.97, which sent tool results this way too)."""
     messages = [{"role": "system", "content": INSTRUCTIONS}]
     for item in items:
-        messages.append({"role": item["role"], "content": item["content"][0]["text"]})
+        role = {"function_call": "assistant", "function_call_output": "user"}.get(item.get("type", ""), item.get("role"))
+        messages.append({"role": role, "content": _item_text(item)})
     return messages

@@ -23,7 +23,7 @@ from codexdoctor.checks.live import (CANARY_INSTRUCTIONS, CANARY_PROMPT, CODEX_F
 from codexdoctor.checks.filler import INSTRUCTIONS, Conversation, as_chat_messages
 from codexdoctor.common.tokens import Tokenizer
 from codexdoctor.common.untrusted import sanitize
-from codexdoctor.net.classify import classify
+from codexdoctor.net.classify import classify, turn_two_item
 from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
 
 CONTEXT_KINDS = ("context_exceeded", "truncated", "stream_incomplete")
@@ -470,6 +470,15 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         "usable": usable, "turn_tokens": settings.turn_tokens,
         "cache": outcome.cache, "cache_verdict": (outcome.cache or {}).get("verdict"),
     }
+    # Issue 31: the session's turns carry Codex's tool items. A failure that names one of them, while single questions
+    # pass, is the gateway refusing those items at any size: the channel, not a window, whatever the sizes say.
+    item_fault = next(((s, item) for s in failures if (item := turn_two_item(f"{s.detail} {s.line}", broad=True))
+                       and s.kind not in CONTEXT_KINDS), None)
+    if item_fault is not None and singles_ok:
+        step, item = item_fault
+        facts.update(item_fault={"item": item, "sent": step.sent, "status": step.status, "detail": step.detail,
+                                 "line": step.line}, stable=None, context_failure=False)
+        return facts
     if usable and (outcome.first_fail is not None or facts["no_break"]):  # a partial run proves no window yet
         facts["suggest_window"] = (usable // 1000) * 1000 if usable >= 2000 else usable
         facts["suggest_compact"] = int(facts["suggest_window"] * 0.8)

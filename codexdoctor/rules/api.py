@@ -296,6 +296,18 @@ RULES: tuple[Rule, ...] = (
          ("The bridge between Codex and the model (a Chat-to-Responses translation) loses the call id: update it, or "
           "point base_url at a server that serves /responses itself.",),
          once(lambda f: f["kind"] == "call_id_lost")),
+    Rule("API023", "session-tool-items-rejected", "ctx.probe", E, CHANNEL,
+         "A growing session fails on Codex's tool items, not on its size",
+         "Single questions work, but the session, whose turns carry a tool call and its output as Codex's do, "
+         "failed already at {item_sent} tokens ({item_detail}). The error names the {item_name} items: the gateway "
+         "refuses them at any size. This is the channel; the window was never reached.",
+         ("{turn_two_step}",
+          "Run `codexdoctor check`: its request after a tool call shows the same fault with the provider's words."),
+         lambda f: [{**_turn_two_params({"named_item": f["item_fault"]["item"], "status": f["item_fault"]["status"],
+                                         "message": f["item_fault"]["detail"], "pasted": True,
+                                         "item_kinds": ["function_call", "function_call_output"]}),
+                     "item_sent": f"{f['item_fault']['sent']:,}", "item_detail": f["item_fault"]["detail"],
+                     "item_name": f["item_fault"]["item"]}] if f.get("item_fault") else []),
 )
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -379,6 +391,11 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "（`Invalid 'input[4].call_id': empty string`）。",
                ("Codex 和模型之间的桥接层（把 Chat 转成 Responses 的那一层）丢掉了调用 id：升级它，或把 base_url 指向自己提供 "
                 "/responses 的服务。",)),
+    "API023": ("不断变长的会话在 Codex 的工具项上失败，而不是在大小上",
+               "单个问题可以通过，但会话（它的每一轮都像 Codex 一样带着工具调用和输出）在 {item_sent} tokens 时就失败了"
+               "（{item_detail}）。错误指向 {item_name} 项：网关在任何大小下都拒绝它们。这是通道的问题；窗口根本没有被触及。",
+               ("{turn_two_step}",
+                "运行 `codexdoctor check`：它在工具调用之后发出的请求会用提供方自己的话给出同样的错误。")),
     "API015": ("请求重试之后才成功",
                "POST {url} 尝试了 {attempts} 次才成功（之前：{earlier_text}）。Codex 也会重试，但这么不稳定的通道会表现为 `Reconnecting... 1/5`，回合变慢或中断。",
                ("再运行一次 `codexdoctor check` 看问题是否持续；查看提供方的状态页。",
