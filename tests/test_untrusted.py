@@ -240,3 +240,9 @@ def test_report_texts_are_cleaned_at_one_boundary(home):
         assert "\x1b" not in render(cleaned, fmt) and "\x07" not in render(cleaned, fmt)
     assert cleaned.checks[0].facts["k"] == "xy"
     assert report.verdict  # the ordinary report still builds
+
+
+def test_piece_detection_leaves_plain_header_values_alone():
+    r = redact_mod.Redactor(["application/json", KEY])
+    assert "application/x-ndjson" in r("content-type: application/x-ndjson")
+    assert not leaked(r("x " + KEY[:10] + "…"))

@@ -90,7 +90,10 @@ class Redactor:
                        for s in self._secrets if len(s) < SHORT_SECRET}
         # A piece of a key left by a cut made before redaction (a prefix cut at the end of an excerpt, a suffix cut
         # at its start) is neither the key nor key-shaped: it is found by the key's own first or last characters.
-        self._pieced = [s for s in self._secrets if len(s) >= PIECE_MIN_SECRET]
+        # Only key-like values (a letter and a digit, no space): a header value such as "application/json" is in the
+        # list too, and its first 8 characters must not be taken out of every other content type.
+        self._pieced = [s for s in self._secrets if len(s) >= PIECE_MIN_SECRET and not any(c.isspace() for c in s)
+                        and any(c.isdigit() for c in s) and any(c.isalpha() for c in s)]
         self._home = home
 
     def __call__(self, text: str) -> str:

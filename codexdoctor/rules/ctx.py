@@ -107,6 +107,17 @@ STOPPED_WORDS = {"budget": Loc("at the budget", "在预算处"), "deadline": Loc
                  "interrupted": Loc("by Ctrl-C", "因 Ctrl-C 而")}
 
 
+# What CTX028 and CTX029 ask for: a window too small for Codex's first tool round is fixed at the server.
+LARGER_WINDOW_STEPS = (
+    "Serve the model with a larger context window: 32,768 tokens or more (llama.cpp `-c 32768`, vLLM "
+    "`--max-model-len 32768`, Ollama `num_ctx`).",
+    "Then set model_context_window to it (and model_auto_compact_token_limit at about 80%) at the top level of "
+    "{user_config}.")
+LARGER_WINDOW_STEPS_ZH = (
+    "用更大的上下文窗口运行模型：32,768 tokens 或更多（llama.cpp `-c 32768`，vLLM `--max-model-len 32768`，Ollama `num_ctx`）。",
+    "然后在 {user_config} 顶层把 model_context_window 设为它（model_auto_compact_token_limit 设为约 80%）。")
+
+
 def first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
     """How Codex's first request is made up, and what the user can shrink (their AGENTS.md files)."""
     parts = f.get("first_parts") or []
@@ -206,10 +217,7 @@ RULES: tuple[Rule, ...] = (
          "it sends after its first command ({turn_two_tokens} tokens with one tool call and about 10 KB of output) "
          "answered {status}: {message}. Every session breaks at its first command: the window is too small for Codex, "
          "even though a single question works.",
-         ("Serve the model with a larger context window: 32,768 tokens or more (llama.cpp `-c 32768`, vLLM "
-          "`--max-model-len 32768`, Ollama `num_ctx`).",
-          "Then set model_context_window to it (and model_auto_compact_token_limit at about 80%) at the top level of "
-          "{user_config}."),
+         LARGER_WINDOW_STEPS,
          lambda f: [{"first_counted_by_text": Loc("provider", "提供方") if f.get("first_counted_by") == "provider"
                      else Loc("local estimate", "本地估算"),
                      "turn_two_tokens": f"{f['turn_two_tokens']:,}" if isinstance(f.get("turn_two_tokens"), int) else "?"}]
@@ -219,10 +227,7 @@ RULES: tuple[Rule, ...] = (
          "The provider serves {served} tokens ({source}); Codex's first request takes {first_request} of them, which "
          "leaves {room}, less than one tool call and its output need (about {tool_round} tokens: Codex cuts an output "
          "at about 12 KB). The first question works; every session breaks at its first command.",
-         ("Serve the model with a larger context window: 32,768 tokens or more (llama.cpp `-c 32768`, vLLM "
-          "`--max-model-len 32768`, Ollama `num_ctx`).",
-          "Then set model_context_window to it (and model_auto_compact_token_limit at about 80%) at the top level of "
-          "{user_config}."),
+         LARGER_WINDOW_STEPS,
          once(lambda f: f.get("tool_round_fits") is False and f["served"] >= f["min_usable"]),
          settled_by=("api.turn_two", lambda f: f.get("kind") in ("ok", "context_exceeded"))),
     Rule("CTX025", "window-unpublished", "ctx.window", I, CONTEXT,
@@ -445,16 +450,12 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "Codex 的第一个请求放得下（{first_request} tokens，按{first_counted_by_text}计数），但它运行第一个命令之后发出的请求"
                "（带一次工具调用和约 10 KB 输出，{turn_two_tokens} tokens）返回了 {status}：{message}。每个会话都会在第一个命令处中断："
                "这个窗口对 Codex 来说太小了，尽管单个问题可以用。",
-               ("用更大的上下文窗口运行模型：32,768 tokens 或更多（llama.cpp `-c 32768`，vLLM `--max-model-len 32768`，"
-                "Ollama `num_ctx`）。",
-                "然后在 {user_config} 顶层把 model_context_window 设为它（model_auto_compact_token_limit 设为约 80%）。")),
+               LARGER_WINDOW_STEPS_ZH),
     "CTX029": ("窗口放不下 Codex 的第一轮工具调用",
                "提供方的窗口是 {served} tokens（{source}）；Codex 的第一个请求占了其中 {first_request}，只剩 {room}，"
                "不够一次工具调用和它的输出（约 {tool_round} tokens：Codex 会把输出截断在约 12 KB）。第一个问题能用；"
                "每个会话都会在第一个命令处中断。",
-               ("用更大的上下文窗口运行模型：32,768 tokens 或更多（llama.cpp `-c 32768`，vLLM `--max-model-len 32768`，"
-                "Ollama `num_ctx`）。",
-                "然后在 {user_config} 顶层把 model_context_window 设为它（model_auto_compact_token_limit 设为约 80%）。")),
+               LARGER_WINDOW_STEPS_ZH),
     "CTX027": ("你设置的窗口比 Codex 的第一个请求还小",
                "会话超过 {configured_compact_at} tokens（{assumed_source}）时 Codex 就会压缩，但光是它为你发出的第一个请求就有 "
                "{first_request} tokens。Codex 仍会发出这个请求，然后在之后的每一轮之前都先压缩：每一轮都多花一次总结请求，"
