@@ -312,3 +312,15 @@ def test_the_probe_session_is_codex_shaped():
     assert outputs[0].startswith("Chunk ID: ") and "\nOutput:\n" in outputs[0]
     calls = [i for i in items if i.get("type") == "function_call"]
     assert all(c["call_id"] == o["call_id"] for c, o in zip(calls, [i for i in items if i.get("type") == "function_call_output"]))
+
+
+def test_the_providers_count_decides_the_usable_window(home, sim_server):
+    """A provider whose tokenizer counts 5% fewer tokens than o200k: its window (8,192 in its own count) is what
+    Codex's token_count and model_context_window are measured in, so the probe reports that (issue 31)."""
+    s = sim_server(api_key=KEY, context_window=8192, usage_scale=0.95, token_interval_ms=0)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=20000, cache_step=False))
+    f = facts(report)
+    assert f["usable_counted_by"] == "provider"
+    assert f["last_ok"] > 8300  # o200k's count of the largest request that worked
+    assert abs(f["usable"] - 8192) / 8192 <= 0.02, f["usable"]

@@ -445,6 +445,12 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
     kinds = sorted({s.kind for s in failures})
     truncated = [s for s in session if s.kind == "truncated"]
     usable = outcome.last_ok
+    # The provider's own count of the largest request that worked wins over ours (issue 31): its tokenizer and
+    # template are the ones its window, and Codex's token_count, are measured in.
+    counted = next((s.reported_input for s in reversed(session) if s.ok and s.sent == outcome.last_ok
+                    and isinstance(s.reported_input, int) and s.reported_input > 0), None)
+    if usable and counted:
+        usable = counted
     facts: dict[str, Any] = {
         "singles": len(singles), "singles_ok": len(singles_ok), "baseline_ttft_ms": baseline,
         "single_kinds": sorted({s.kind for s in singles if not s.ok}),
@@ -467,7 +473,7 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         "stopped": outcome.stopped, "spent": outcome.spent, "budget": settings.budget,
         "estimate_tokens": outcome.estimate_tokens, "estimate_requests": outcome.estimate_requests,
         "requests": len(outcome.steps), "tokenizer": outcome.tokenizer, "exact_tokens": outcome.exact_tokens,
-        "usable": usable, "turn_tokens": settings.turn_tokens,
+        "usable": usable, "usable_counted_by": "provider" if counted else "estimate", "turn_tokens": settings.turn_tokens,
         "cache": outcome.cache, "cache_verdict": (outcome.cache or {}).get("verdict"),
     }
     # Issue 31: the session's turns carry Codex's tool items. A failure that names one of them, while single questions

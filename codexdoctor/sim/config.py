@@ -65,6 +65,8 @@ class SimConfig:
     turn_two_fault: str | None = None
     call_id: str | None = "call_sim_1"
     keep_bodies: bool = False  # keep each POST's JSON body on its record (tests, captures)
+    # A provider whose tokenizer counts differently: its count (usage, and its window) is o200k's times this.
+    usage_scale: float = 1.0
     request_id_in_text: bool = False  # error messages end in "(request id: …)", as new-api and one-api write them
     # The message of an error_event / response_failed fault; "{auth}" stands for the bearer token the request
     # carried, as gateways that echo the rejected header write it (tests: no piece of it may reach a report).

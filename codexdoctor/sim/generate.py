@@ -75,6 +75,7 @@ class GenerationRoutes(ResponsesBodies, ChatBodies):
             status, err = model_error(self.cfg.error_style, model)
             return self._send_json(rec, status, err, "model_not_found")
         used, text = count_input(body, chat)
+        used = int(used * self.cfg.usage_scale)
         rec.input_tokens = used
         window = self.cfg.context_window
         reported_input = used
