@@ -169,6 +169,9 @@ CASES = [
     # CODEX_HOME as people set it (round 3).
     Case("CODEX_HOME: a file", TABLE, codex_home="{home}/config.toml"),
     Case("CODEX_HOME: relative", TABLE, codex_home="."),
+    # issue 26: $ substitution that doubles a value line after line (A16 is 8 x 2^16 = 512 KiB): Codex builds it whole
+    Case(".env substitution doubling", TABLE, files={".env": "A0=xxxxxxxx\n" + "".join(
+        f"A{i}=${{A{i - 1}}}${{A{i - 1}}}\n" for i in range(1, 17)) + "SIM_API_KEY=" + KEY + "\n"}),
     Case("CODEX_HOME: trailing slash", TABLE, codex_home="{home}/"),
     Case("key in http_headers", NO_KEY_TABLE + f'http_headers = {{ Authorization = "Bearer {KEY}" }}\n',
          env={"SIM_API_KEY": None}),
