@@ -116,6 +116,7 @@ def test_a_429_that_outlasts_codexs_retries_is_an_error(home, sim_server):
     s = sim_server(api_key=KEY, rate_limited_posts=10_000, retry_after_s=0.2)
     report, _ = check(home, s, timeout=5.0)
     assert "API019" in codes(report, "error") and report.verdict is Verdict.CHANNEL
+    assert "stream_max_retries in [model_providers.sim]" in next(f for f in report.findings if f.code == "API019").remedy[1]
     assert canary(report).facts["rate_limited_attempts"] == 6  # 1 + stream_max_retries (5), as Codex 0.171 sends
     gaps = [b.at - a.at for a, b in zip([r for r in s.records if r.method == "POST"][:-1],
                                         [r for r in s.records if r.method == "POST"][1:])]

@@ -639,7 +639,7 @@ class LiveRun:
             "minimal_status": minimal.status if minimal is not None else None, "field": field,
             "reported_input": (s.usage or {}).get("input_tokens") if s and s.usage else None,
             "server_window": None, "server_request": None,
-            "request_id": canary.request_id, "started_at": canary.started_at,
+            "request_id": canary.request_id, "started_at": canary.started_at, "provider_id": self.ctx.provider.id,
         }
         if kind.kind == "context_exceeded":
             from codexdoctor.net.classify import context_numbers

@@ -264,8 +264,8 @@ RULES: tuple[Rule, ...] = (
          "`exceeded retry limit, last status: 429 Too Many Requests`.",
          ("Check the key's rate limits and current usage in the provider's console; another program using the same key "
           "(a second Codex, a CI job) shares the limit.",
-          "If the limit lifts after a while, raise stream_max_retries in [model_providers.<id>] ({base_url_where}) so "
-          "that Codex waits longer; a key with a higher limit is the lasting fix."),
+          "If the limit lifts after a while, raise stream_max_retries in [model_providers.{provider_id}] "
+          "({base_url_where}) so that Codex waits longer; a key with a higher limit is the lasting fix."),
          lambda f: [{"retry_after_text": f" of {f['retry_after_s']:g} s" if f.get("retry_after_s") is not None else "",
                      "codex_retries_setting": f.get("codex_attempts", 6) - 1}]
          if f["kind"] == "rate_limit_exhausted" else []),
@@ -371,7 +371,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "{codex_retries_setting}，每次都按响应的 Retry-After{retry_after_text} 等待）：{message}。Codex 最后会以 "
                "`exceeded retry limit, last status: 429 Too Many Requests` 放弃。",
                ("在提供方控制台查看这个密钥的限流额度和当前用量；使用同一密钥的其他程序（另一个 Codex、CI 任务）共享这个额度。",
-                "如果过一会儿限流会解除，可以在 [model_providers.<id>]（{base_url_where}）中调大 stream_max_retries，让 Codex "
+                "如果过一会儿限流会解除，可以在 [model_providers.{provider_id}]（{base_url_where}）中调大 stream_max_retries，让 Codex "
                 "等得更久；长久的办法是换一个额度更高的密钥。")),
     "API020": ("途中的大小限制拒绝了 Codex 的请求",
                "POST {url} 对 Codex 的第一个请求（{request_bytes_text}）返回了 413：{detail}。这是代理或网关设置的请求体字节数"
