@@ -328,10 +328,9 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
                         if failed and failed.overflow_signature else "Codex's context-window error"
                         if (failed and failed.error_info == "context_window_exceeded") or any(m in text for m in CODEX_CONTEXT_TEXT)
                         else "the provider's context error")
-        elif turn_two_item(text) or any(m in text for m in HIGH_DEMAND):
+        elif (item := turn_two_item(text)) or any(m in text for m in HIGH_DEMAND):
             # A gateway that breaks on the items Codex sends after a tool ran: the channel, at any size (issue 31).
             kind = "channel"
-            item = turn_two_item(text)
             evidence = (f"the gateway refuses the {item.replace('_', ' ') if item == 'tool_role' else item} items Codex "
                         "sends after a tool call" if item else
                         "Codex's \"high demand\" message, which stands for a 5xx from the provider")

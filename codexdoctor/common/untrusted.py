@@ -71,3 +71,13 @@ def clip(text: str, limit: int, ellipsis: str = "…") -> str:
         while cut and text[cut - 1] not in _DELIMITERS:
             cut -= 1
     return text[:cut].rstrip() + ellipsis
+
+
+_REQUEST_ID_IN_TEXT = re.compile(r"request[ _-]?id[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9][A-Za-z0-9_.:\-]{5,80})", re.I)
+
+
+def request_id_in_text(text: str) -> str | None:
+    """`request id: …` inside an error text: new-api and one-api write it there, and so does Codex in its own error
+    lines (`…, url: …, request id: 07120c03…`)."""
+    m = _REQUEST_ID_IN_TEXT.search(text or "")
+    return m.group(1) if m else None

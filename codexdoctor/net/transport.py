@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import ssl
 import threading
 import zlib
@@ -21,7 +20,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from codexdoctor import __version__
-from codexdoctor.common.untrusted import clip
+from codexdoctor.common.untrusted import clip, request_id_in_text
 
 TRANSIENT_FAILURES = ("timeout", "reset")
 BODY_EXCERPT = 300
@@ -567,7 +566,6 @@ def is_transient(ex: Exchange) -> bool:
 # proxies, Cloudflare. The first one present wins.
 REQUEST_ID_HEADERS = ("x-request-id", "x-litellm-call-id", "apim-request-id", "x-ms-request-id", "request-id",
                       "x-amzn-requestid", "cf-ray")
-_REQUEST_ID_IN_TEXT = re.compile(r"request[ _-]?id[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9][A-Za-z0-9_.:\-]{5,80})", re.I)
 
 
 def request_id_of(headers: Mapping[str, str] | None, text: str = "") -> str | None:
@@ -577,8 +575,7 @@ def request_id_of(headers: Mapping[str, str] | None, text: str = "") -> str | No
         value = (headers or {}).get(name)
         if value and len(value) <= 120:
             return clip(" ".join(value.split()), 120)
-    m = _REQUEST_ID_IN_TEXT.search(text or "")
-    return m.group(1) if m else None
+    return request_id_in_text(text)
 
 
 def utc_now() -> str:

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from codexdoctor.model import Report
-
-_REQUEST_ID = re.compile(r"request[ _-]?id[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9][A-Za-z0-9_.:\-]{5,80})", re.I)
+from codexdoctor.common.untrusted import request_id_in_text
 
 
 @dataclass(frozen=True)
@@ -54,11 +53,11 @@ def request_ids(ticket: Ticket) -> list[dict[str, str]]:
                         "request_id": str(f.get("request_id") or "-"), "status": str(f.get("status") or "-")})
     session = failed_session(ticket.sessions, ticket.session_id)
     if session and session.get("error"):
-        m = _REQUEST_ID.search(str(session["error"]))
-        if m:
+        found = request_id_in_text(str(session["error"]))
+        if found:
             out.append({"what": f"Codex session {session.get('short_id')} (its error line)",
                         "sent": str(session.get("failed_at") or session.get("start") or "-"),
-                        "request_id": m.group(1), "status": "-"})
+                        "request_id": found, "status": "-"})
     return out
 
 
