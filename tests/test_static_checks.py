@@ -445,3 +445,29 @@ def test_a_header_value_that_is_not_a_string_is_refused_as_codex_refuses_it(home
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
     assert codes(report) == ["CFG016"] and "`http_headers.X-Retries`" in report.findings[0].diagnosis
     assert "invalid type: integer `3`, expected a string" in report.findings[0].diagnosis
+
+
+@pytest.mark.parametrize("config,env,step", [
+    # a gateway table that reads $OPENAI_API_KEY, but model_provider was never set to it
+    ('model = "m"\n[model_providers.gw]\nname = "gw"\nbase_url = "https://gw.example/v1"\nenv_key = "OPENAI_API_KEY"\n',
+     {}, 'model_provider = "gw"'),
+    # the key travels with a base URL that is not OpenAI's
+    ('model = "m"\n', {"OPENAI_BASE_URL": "https://gw.example/v1"}, "[model_providers.<name>]"),
+])
+def test_gateway_key_is_never_stored_as_an_openai_login(home, config, env, step):
+    """Issue 28: ENV011/ENV012 told a gateway user to `codex login --with-api-key` their gateway key."""
+    write_config(home, config)
+    report = offline_report(home, {"OPENAI_API_KEY": KEY, **env})
+    assert "ENV025" in codes(report) and not {"ENV011", "ENV012", "ENV016"} & set(codes(report)), codes(report)
+    for lang in ("en", "zh"):
+        text = render(offline_report(home, {"OPENAI_API_KEY": KEY, **env}, lang=lang), "text")
+        assert "printenv OPENAI_API_KEY | codex login" not in text
+        assert step in text or (lang == "zh" and "<名称>" in text)
+    finding = next(f for f in report.findings if f.code == "ENV025")
+    assert KEY not in " ".join(finding.remedy) + finding.diagnosis
+
+
+def test_openai_key_without_gateway_still_gets_the_login_command(home):
+    report = offline_report(home, {"OPENAI_API_KEY": KEY})
+    assert "ENV025" not in codes(report)
+    assert any("codex login --with-api-key" in step for f in report.findings for step in f.remedy)

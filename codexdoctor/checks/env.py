@@ -219,6 +219,35 @@ def check_key(ctx: CheckContext) -> CheckResult:
     return result("env.key", "API key variable", Status.PASS, f"${env_key} set ({fingerprint(value)})", evidence, **facts)
 
 
+def gateway_of_openai_key(r, env: Mapping[str, str]) -> str | None:
+    """The gateway $OPENAI_API_KEY belongs to, when the config or the environment says so, else None.
+
+    `codex login --with-api-key` stores a key as an OpenAI login: Codex then sends it wherever the built-in provider
+    goes. A key that a custom provider table reads (`env_key = "OPENAI_API_KEY"` with its own base_url), or that
+    travels with an OPENAI_BASE_URL / openai_base_url pointing away from api.openai.com, is a gateway's key."""
+    tables = r.merged.get("model_providers")
+    if isinstance(tables, Mapping):
+        for pid, table in tables.items():
+            if (isinstance(table, Mapping) and table.get("env_key") == "OPENAI_API_KEY"
+                    and isinstance(table.get("base_url"), str) and not _is_openai(table["base_url"])):
+                return f"[model_providers.{pid}]"
+    for where, value in (("$OPENAI_BASE_URL", env.get("OPENAI_BASE_URL")), ("openai_base_url", r.merged.get("openai_base_url"))):
+        if isinstance(value, str) and value.strip() and not _is_openai(value):
+            return f"{where} ({_host(value)})"
+    return None
+
+
+def _is_openai(url: str) -> bool:
+    return _host(url) in ("api.openai.com", "")
+
+
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url.strip()).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
 def check_auth(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     p = r.provider
@@ -238,7 +267,13 @@ def check_auth(ctx: CheckContext) -> CheckResult:
                                    and not isinstance(p.get("experimental_bearer_token"), str)
                                    and not _is_local(p.base_url)),
         "requires_openai_auth": p.get("requires_openai_auth") is True and not p.builtin,
+        # Whose key $OPENAI_API_KEY is: a gateway's key must never be stored as an OpenAI login (issue 28).
+        "gateway_key": gateway_of_openai_key(r, ctx.env) if env_openai.strip() else None,
     }
+    if facts["gateway_key"]:
+        facts["openai_key_fp"] = fingerprint(env_openai)
+        if facts["gateway_key"].startswith("[model_providers."):
+            facts["gateway_provider"] = facts["gateway_key"][len("[model_providers."):-1]
     evidence = [f"{facts['auth_path']}: " + ("absent" if not auth["exists"] else
                 f"unreadable ({auth['error']})" if auth.get("error") else f"auth_mode={auth.get('mode')}")]
     if facts["openai_api_key_env"]:

@@ -109,6 +109,20 @@ def shell_commands(f: Mapping[str, Any]) -> dict[str, Any]:
         "no_proxy_cmd": sh.set_var("NO_PROXY", str(f.get("no_proxy_value") or "<the provider's host>")),
         "mkdir_cmd": sh.mkdir(str(f.get("codex_home") or sh.codex_home_display())),
     }
+    gateway = f.get("gateway_provider")
+    if gateway == "openai":  # a redefined built-in table, which Codex ignores (CFG005): it needs a name of its own
+        out["gateway_step"] = Loc('rename [model_providers.openai] to a name of your own, such as '
+                                  '[model_providers.gateway], and set model_provider = "gateway" at the top of config.toml.',
+                                  '把 [model_providers.openai] 改成你自己的名字，例如 [model_providers.gateway]，'
+                                  '并在 config.toml 顶层设置 model_provider = "gateway"。')
+    elif gateway:
+        out["gateway_step"] = Loc(f'set model_provider = "{gateway}" at the top of config.toml.',
+                                  f'在 config.toml 顶层设置 model_provider = "{gateway}"。')
+    else:
+        out["gateway_step"] = Loc('add a [model_providers.<name>] table with its base_url and env_key = "OPENAI_API_KEY", '
+                                  'and set model_provider = "<name>" (see `codexdoctor explain CFG001`).',
+                                  '添加一个 [model_providers.<名称>] 表，写上它的 base_url 和 env_key = "OPENAI_API_KEY"，'
+                                  '并设置 model_provider = "<名称>"（见 `codexdoctor explain CFG001`）。')
     var = f.get("env_key")
     if is_var_name(var):
         out.update(set_cmd=both(lambda k: sh.set_var(var, k)), persist_cmd=both(lambda k: sh.persist_var(var, k)),

@@ -102,7 +102,8 @@ RULES: tuple[Rule, ...] = (
          "$OPENAI_API_KEY is set, but Codex CLI ignores it for the built-in openai provider (since Sep 2025); "
          "only a stored login counts, and none was found in {auth_path}.",
          ("Store the key once: {login_cmd}",),
-         once(lambda f: f["provider"] == "openai" and f["builtin"] and f["openai_api_key_env"] and not f.get("logged_in"))),
+         once(lambda f: f["provider"] == "openai" and f["builtin"] and f["openai_api_key_env"] and not f.get("logged_in")
+              and not f.get("gateway_key"))),
     Rule("ENV012", "not-logged-in", "env.auth", E, CONFIG,
          "Built-in provider without a login",
          "model_provider is the built-in `openai`, which authenticates with a stored login, and {auth_path} has none.",
@@ -110,7 +111,18 @@ RULES: tuple[Rule, ...] = (
           "Or configure a custom provider with base_url and env_key in config.toml (see `codexdoctor explain CFG001`)."),
          # $OPENAI_API_KEY does not count (ENV011 says so): without a stored login Codex has nothing to send.
          once(lambda f: f["provider"] == "openai" and f["builtin"] and not f.get("logged_in")
-              and not f.get("codex_api_key_env"))),
+              and not f.get("codex_api_key_env") and not f.get("gateway_key"))),
+    # The same missing login, when $OPENAI_API_KEY is a gateway's key: storing it as an OpenAI login (ENV011/ENV012's
+    # `codex login --with-api-key`) would make it the key of every OpenAI request; the cure is the gateway's table.
+    Rule("ENV025", "openai-key-is-a-gateway-key", "env.auth", E, CONFIG,
+         "OPENAI_API_KEY belongs to a gateway, but Codex uses the built-in provider",
+         "model_provider is the built-in `openai` and {auth_path} has no login. $OPENAI_API_KEY ({openai_key_fp}) is the "
+         "key of {gateway_key}, so it must not be stored as an OpenAI login: Codex would then send it as your OpenAI "
+         "credentials.",
+         ("Point Codex at the gateway's own provider table instead: {gateway_step}",
+          "Do not run `codex login --with-api-key` with this key."),
+         once(lambda f: f["provider"] == "openai" and f["builtin"] and not f.get("logged_in")
+              and not f.get("codex_api_key_env") and bool(f.get("gateway_key")))),
     Rule("ENV013", "stored-login-may-leak", "env.auth", W, CONFIG,
          "Stored OpenAI login and a custom provider without env_key",
          "{auth_path} holds an OpenAI login and [model_providers.{provider}] has no env_key. Codex 0.171 sends such a "
@@ -132,7 +144,7 @@ RULES: tuple[Rule, ...] = (
          "Stored key differs from $OPENAI_API_KEY",
          "The built-in provider uses the key stored in {auth_path}, not $OPENAI_API_KEY, and the two differ.",
          ("If the variable holds the key you want, store it: {login_cmd}",),
-         once(lambda f: f["provider"] == "openai" and f["env_differs_from_stored"])),
+         once(lambda f: f["provider"] == "openai" and f["env_differs_from_stored"] and not f.get("gateway_key"))),
     Rule("ENV017", "dotenv-blank-key", "env.key", E, CONFIG,
          "The key variable is blank in Codex's .env file",
          "{dotenv_path} sets {env_key} to an empty value. Codex loads that file at start-up over your shell's environment, "
@@ -281,6 +293,11 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "Codex 从 {dotenv_path} 读取 {env_key}（{key_fingerprint}），而不是从你的 shell（{shell_fp}）：该文件在启动时加载并优先生效。"
                "你在终端里 export 的密钥并不是 Codex 发送的那个。",
                ("如果 shell 里的密钥才是正确的，从 {dotenv_path} 删除 {env_key} 这一行；否则在那里更新它。",)),
+    "ENV025": ("OPENAI_API_KEY 属于网关，但 Codex 用的是内置提供方",
+               "model_provider 是内置的 `openai`，而 {auth_path} 中没有登录。$OPENAI_API_KEY（{openai_key_fp}）是 {gateway_key} "
+               "的密钥，不能把它保存为 OpenAI 登录：否则 Codex 会把它当作你的 OpenAI 凭据发送。",
+               ("改为让 Codex 使用网关自己的提供方配置：{gateway_step}",
+                "不要用这个密钥运行 `codex login --with-api-key`。")),
     "ENV024": ("shell 文件设置了密钥，但没有导出",
                "{rc_file}:{rc_line} 设置 {env_key} 时没有用 `export`，所以它只是这个 shell 自己的变量：shell 启动的程序（包括 Codex）"
                "拿不到它。加载这个文件（`source`）也改变不了这一点，Codex 会报 ``Missing environment variable: `{env_key}`.`` 并停止。",
