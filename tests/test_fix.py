@@ -185,7 +185,7 @@ def test_live_fixes_api001_model002_ctx001(home, run, sim_server, monkeypatch):
     code, out, err = run("fix", "--yes", "--codex-version", "0.171.0")  # now the catalog and window are reachable
     text = path.read_text()
     assert 'model = "Sim-Model"   # lower case' in text
-    assert "model_context_window = 32768" in text and "model_auto_compact_token_limit = 26214" in text
+    assert "model_context_window = 32768" in text and "model_auto_compact_token_limit = 26200" in text
     import tomllib
     assert tomllib.loads(text)["model_providers"]["sim"]["name"] == "sim"
 

@@ -267,7 +267,7 @@ def test_window_smaller_than_codex_assumes(home, sim_server):
     configure(home, s.base_url)
     report, _ = live(home)
     f = finding(report, "CTX001")
-    assert "model_context_window = 32768" in f.remedy[0] and "model_auto_compact_token_limit = 26214" in f.remedy[0]
+    assert "model_context_window = 32768" in f.remedy[0] and "model_auto_compact_token_limit = 26200" in f.remedy[0]
     s2 = sim_server(api_key=KEY, context_window=4096, publish_window=True)
     configure(home, s2.base_url)
     report, _ = live(home)

@@ -47,7 +47,12 @@ def test_stable_8k_window_is_context(home, sim_server):
     assert f["stable"] is True
     assert abs(f["last_ok"] - 8192) / 8192 <= 0.02 and f["first_fail"] > 8192
     ctx006 = next(x for x in report.findings if x.code == "CTX006")
-    assert "model_context_window = 8000" in ctx006.remedy[0]
+    # The measured window, through the one function every command uses (issue 28), and labelled as measured.
+    from codexdoctor.codex.sizes import window_settings
+
+    window, compact = window_settings(f["usable"])
+    assert f"model_context_window = {window}\nmodel_auto_compact_token_limit = {compact}" in ctx006.remedy[0]
+    assert "measured" in ctx006.remedy[0]
     assert lines[0].startswith("Probe plan: at most")  # announced before anything was sent
     assert f["spent"] == sent_tokens(s)  # our count is what the provider counted
 

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.codex import request as codexrequest
-from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
+from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
@@ -762,7 +762,7 @@ class LiveRun:
         min_usable = first_tokens if (first or reported) else MIN_USABLE_WINDOW
         facts = {"served": served, "source": source, "assumed": assumed, "assumed_source": assumed_source,
                  "effective": int(assumed * EFFECTIVE_SHARE), "compact_at": int(assumed * COMPACT_SHARE),
-                 "suggest_window": served, "suggest_compact": int(served * 0.8) if served else None,
+                 "suggest_window": served, "suggest_compact": window_settings(served)[1] if served else None,
                  "first_request": first_tokens, "first_counted": first is not None or reported is not None,
                  "first_counted_by": "provider" if reported else "estimate", "min_usable": min_usable,
                  "docs": [{"path": d.path, "tokens": d.tokens} for d in first.docs] if first else [],

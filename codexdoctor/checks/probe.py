@@ -22,6 +22,7 @@ from codexdoctor.checks.live import (CANARY_INSTRUCTIONS, CANARY_PROMPT, CODEX_F
                                      assumed_window, canary_body, make_plan, with_query)
 from codexdoctor.checks.filler import INSTRUCTIONS, Conversation, as_chat_messages
 from codexdoctor.common.tokens import Tokenizer
+from codexdoctor.codex.sizes import window_settings
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.net.classify import classify, turn_two_item
 from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
@@ -486,8 +487,8 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
                                  "line": step.line}, stable=None, context_failure=False)
         return facts
     if usable and (outcome.first_fail is not None or facts["no_break"]):  # a partial run proves no window yet
-        facts["suggest_window"] = (usable // 1000) * 1000 if usable >= 2000 else usable
-        facts["suggest_compact"] = int(facts["suggest_window"] * 0.8)
+        # Measured, not published: the largest request that worked, turned into settings as every command does.
+        facts["suggest_window"], facts["suggest_compact"] = window_settings(usable)
         room = int(usable * 0.7) - CODEX_FIRST_REQUEST_TOKENS
         facts["turns_per_session"] = max(0, room // settings.turn_tokens)
     return facts

@@ -6,3 +6,18 @@ for one number cost `sessions` 5-6 ms of start-up."""
 # Codex 0.171's first request before any AGENTS.md file, in o200k tokens (measured; docs/codex-behaviour.md):
 # the fallback wherever the request is not built for the user (sessions, pasted errors, the probe's plan).
 CODEX_FIRST_REQUEST_TOKENS = 8500
+
+# Where Codex should compact, as a share of the window it is told: leaves room for the turn that triggers compaction
+# (Codex's own default is 90% of its assumed window; a provider that fails at its window needs the earlier point).
+COMPACT_SHARE_OF_REAL_WINDOW = 0.8
+
+
+def window_settings(window: int) -> tuple[int, int]:
+    """The two lines of config.toml for a window, as every command prints them (check, probe, sessions, fix).
+
+    The window is written as given: a published window is exact, and a measured one is already the largest request
+    that worked. The compaction limit is 80% of it, rounded down to a hundred, so the same window always gives the
+    same two numbers (issue 28: check said 32768 / 26214 and probe 32000 / 25600 for one provider)."""
+    window = int(window)
+    compact = int(window * COMPACT_SHARE_OF_REAL_WINDOW)
+    return window, compact // 100 * 100 if compact >= 1000 else compact

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
+from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common.untrusted import clip
 from codexdoctor.rules.base import CHANNEL, CONTEXT, E, I, W, Loc, Rule, once
 
@@ -31,13 +31,13 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
                          "and Codex never compacted in time.",
                          f"这远低于 Codex 假定的窗口，说明提供方的真实窗口只有约 {real:,} tokens，Codex 根本来不及压缩。")
         if real else "",
-        "window_step": Loc(f"Add at the top level of {cfg}: model_context_window = {real // 100 * 100} "
-                           f"and model_auto_compact_token_limit = {int(real * 0.8) // 100 * 100}",
-                           f"在 {cfg} 顶层添加：model_context_window = {real // 100 * 100} "
-                           f"和 model_auto_compact_token_limit = {int(real * 0.8) // 100 * 100}") if real else
+        "window_step": Loc(f"Add at the top level of {cfg}: model_context_window = {window_settings(real)[0]} "
+                           f"and model_auto_compact_token_limit = {window_settings(real)[1]}",
+                           f"在 {cfg} 顶层添加：model_context_window = {window_settings(real)[0]} "
+                           f"和 model_auto_compact_token_limit = {window_settings(real)[1]}") if real else
         Loc(f"Let Codex compact earlier: set model_auto_compact_token_limit at the top level of {cfg} "
-            f"to about {int(window_value * 0.8):,}, or start new sessions sooner.",
-            f"让 Codex 更早压缩：在 {cfg} 顶层把 model_auto_compact_token_limit 设为约 {int(window_value * 0.8):,}，"
+            f"to about {window_settings(window_value)[1]:,}, or start new sessions sooner.",
+            f"让 Codex 更早压缩：在 {cfg} 顶层把 model_auto_compact_token_limit 设为约 {window_settings(window_value)[1]:,}，"
             "或更早开新会话。"),
         "session_step": Loc(f"Start a new session every {turns} turns (median growth {growth:,} tokens per turn) to stay under "
                             "70% of the window.",
@@ -181,9 +181,11 @@ def _pasted_context_params(f: Mapping[str, Any]) -> dict[str, Any]:
                    f"{window:,} tokens 的窗口放不下 Codex 的第一个请求（约 {CODEX_FIRST_REQUEST_TOKENS:,} tokens 的指令和工具定义）："
                    "请用更大的窗口部署模型，32,768 才能给会话留出空间（llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`）。")
     elif window:
-        step = Loc(f"Tell Codex the real window at the top level of {cfg}: model_context_window = {window} and "
-                   f"model_auto_compact_token_limit = {int(window * 0.8)}.",
-                   f"在 {cfg} 顶层告诉 Codex 真实窗口：model_context_window = {window}，model_auto_compact_token_limit = {int(window * 0.8)}。")
+        settings = window_settings(window)
+        step = Loc(f"Tell Codex the real window at the top level of {cfg}: model_context_window = {settings[0]} and "
+                   f"model_auto_compact_token_limit = {settings[1]}.",
+                   f"在 {cfg} 顶层告诉 Codex 真实窗口：model_context_window = {settings[0]}，"
+                   f"model_auto_compact_token_limit = {settings[1]}。")
     else:
         step = Loc(f"Measure the provider's real window with `codexdoctor probe`, then set model_context_window (and "
                    f"model_auto_compact_token_limit) below it at the top level of {cfg}.",
@@ -268,7 +270,8 @@ RULES: tuple[Rule, ...] = (
          "A single question works, but the growing session fails from {first_fail} tokens on ({failure_text}); every request "
          "at {last_ok} tokens or less worked, and repeating both {repeat_text}. Usable window: about {last_ok} tokens "
          "(the break lies between {last_ok} and {first_fail}).",
-         ("Tell Codex the real window so it compacts in time: add at the top level of {user_config}:\n"
+         ("Tell Codex the window this probe measured (the largest request that worked; not a published number) so it "
+          "compacts in time: add at the top level of {user_config}:\n"
           "model_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
           "{session_advice}",
           "Carry a 5-line summary of the conclusions into the next session instead of the history.",
@@ -346,7 +349,7 @@ RULES: tuple[Rule, ...] = (
           "Start new sessions before they reach about {seventy} tokens."),
          lambda f: [{**g, "spread_pct": f"{g['spread']:.0%}", "user_config_text": f.get("user_config") or "~/.codex/config.toml",
                      "low": f"{g['low']:,}", "high": f"{g['high']:,}", "median": g["median"], "median_text": f"{g['median']:,}",
-                     "seventy": f"{int(g['median'] * 0.7):,}", "eighty": int(g["median"] * 0.8) // 100 * 100}
+                     "seventy": f"{int(g['median'] * 0.7):,}", "eighty": window_settings(g["median"])[1]}
                     for g in f.get("across", {}).get("groups", []) if g["pattern"] == "cluster"]),
     Rule("CTX015", "failures-scattered", "ctx.sessions", E, CHANNEL,
          "Failures scatter at low usage",
@@ -499,7 +502,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                 "如果短会话也会停顿，说明提供方过载：稍后再运行一次 `codexdoctor probe`。")),
     "CTX006": ("第三阶段：会话在固定大小处断开",
                "单次提问正常，但会话增长到 {first_fail} tokens 起就失败（{failure_text}）；{last_ok} tokens 及以下的请求全部成功，两边重复测试{repeat_text}。可用窗口：约 {last_ok} tokens（断点位于 {last_ok} 到 {first_fail} 之间）。",
-               ("把真实窗口告诉 Codex，让它及时压缩：在 {user_config} 顶层添加：\nmodel_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
+               ("把这次探测测得的窗口（成功的最大请求，不是提供方公布的数字）告诉 Codex，让它及时压缩：在 {user_config} 顶层添加：\nmodel_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
                 "{session_advice}",
                 "开新会话时带上一段 5 行的结论总结，而不是整段历史。",
                 "把旁支问题移出主会话，并保持会话开头（指令、工具）不变。")),
