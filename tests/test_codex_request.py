@@ -201,8 +201,9 @@ def test_remedy_uses_the_servers_own_count(home, sim_server):
     assert f"{canary.facts['server_request']:,} tokens as this server counts them" in finding(report, "CTX024").remedy[0]
 
 
-def test_missing_base_url_sends_nothing_anywhere(home, sim_server):
-    """`baseURL` is ignored: Codex would send the gateway key to api.openai.com; codexdoctor sends no request at all."""
+def test_misspelled_base_url_is_tested_where_the_user_meant_and_nowhere_else(home, sim_server):
+    """`baseURL` is ignored: Codex would send the gateway key to api.openai.com. codexdoctor never does; since issue 28
+    it tests the URL the user wrote, as if CFG006's rename were made, so the same run names what comes after it."""
     import httpx
 
     s = sim_server(api_key=KEY)
@@ -215,9 +216,9 @@ def test_missing_base_url_sends_nothing_anywhere(home, sim_server):
         report, _ = live(home)
     finally:
         httpx.Client.send = original
-    assert sent == [] and s.records == []
+    assert sent and all(url.startswith(s.base_url.rsplit("/", 1)[0] + "/") for url in sent), sent  # that host only
     assert report.verdict is Verdict.CONFIG and "CFG006" in codes(report)
-    assert any("does not send it anywhere you did not configure" in n for n in report.notes)
+    assert any("`baseURL` renamed to base_url" in n for n in report.notes)
 
 
 def test_builtin_provider_with_env_key_only_names_the_missing_login(home):
@@ -263,7 +264,9 @@ def test_wire_api_chat_still_tests_the_responses_fix(home, sim_server, chat_only
                                                   .replace('wire_api = "responses"', 'wire_api = "chat"'))
     report, _ = live(home)
     assert "CFG011" in codes(report) and report.verdict is Verdict.CONFIG
-    assert any('ran as if wire_api = "responses"' in n for n in report.notes)
+    assert any(n.startswith("The live checks ran as if the certain fixes were made") and 'wire_api = "responses"' in n
+               for n in report.notes)
+    assert all(c.facts.get("as_if_fixed") == ['wire_api = "responses"'] for c in report.checks if c.id.startswith("api."))
     canary = next(c for c in report.checks if c.id == "api.canary")
     assert canary.status.value == verdict_canary
     assert any(r.path == "/v1/responses" for r in s.records if r.method == "POST")

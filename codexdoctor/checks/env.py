@@ -105,6 +105,33 @@ def find_in_rc_files(var: str, home: Path, skipped: list[dict[str, str]] | None 
     return hits
 
 
+_RC_LITERAL = re.compile(r"^\s*{name}=(?:'([^']*)'|\"([^\"$`\\\\]*)\"|([^\s'\"$`\\\\;#|&<>()]*))\s*(?:#.*)?$")
+
+
+def unexported_rc_value(var: str, home: Path) -> tuple[str, dict[str, Any]] | None:
+    """The literal value a bash/zsh start-up file gives the variable without exporting it, with the hit, or None.
+
+    This is ENV024's case: the fix is certain (add `export`), and the value is the one Codex will send once it is
+    made. `check` uses it only to run the live checks as if that fix were made (checks/asfixed.py); it goes into the
+    run's redactor and never into a fact. A value built by the shell ($, backticks, escapes) is not guessed at."""
+    hits = find_in_rc_files(var, home)
+    if not hits or any(h["exported"] for h in hits):
+        return None
+    hit = hits[-1]  # the last assignment wins in the shell
+    if hit["fish"] or not hit["file"].startswith("~/"):
+        return None
+    try:
+        text = safefile.read_capped(home / hit["file"][2:], RC_MAX).decode("utf-8", errors="replace")
+    except (safefile.Unreadable, OSError):
+        return None
+    lines = text.splitlines()
+    if not 0 < hit["line"] <= len(lines):
+        return None
+    m = re.match(_RC_LITERAL.pattern.replace("{name}", re.escape(var)), lines[hit["line"] - 1])
+    value = next((g for g in m.groups() if g is not None), None) if m else None
+    return (value, hit) if value and value.strip() == value else None
+
+
 def _is_local(base_url: Any) -> bool:
     if not isinstance(base_url, str):
         return False

@@ -8,7 +8,7 @@ import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit, urlunsplit
 
@@ -445,14 +445,26 @@ class LiveRun:
                 variants = [(v, f.result()) for v, f in futures]
                 chat = f_chat.result() if f_chat else None
         chat_ok = chat is not None and classify(chat, "chat").kind == "ok"
+        working = self._working_variant(variants)
+        if working is not None and cat_kind.kind in ("path_not_found", "html") and not self.deadline.expired:
+            # Issue 28: the catalog where the API really is, so a model ID it lists differently is named in this run.
+            moved = self._variant_catalog(variants[working][0])
+            if classify(moved, "models").kind == "ok":
+                catalog, cat_kind = moved, classify(moved, "models")
         catalog_res = self.catalog_result(catalog, open_catalog, cat_kind, can_kind)
         second = self.turn_two(canary, can_kind) if canary_on else None
+        canary_res = self.canary_result(canary, can_kind, catalog_res.facts, minimal, field)
+        variants_res = self.variants_result(path_404, variants, chat_ok, canary if canary is not None else catalog)
+        missing = (variants_res.facts.get("working") or {}).get("model_not_found")
+        if missing and canary_res.facts.get("kind") != "model_not_found":
+            # Issue 28: the provider already said the model is unknown, at the URL that works; say it in this run.
+            canary_res = replace(canary_res, facts={**canary_res.facts, "model_not_found_at": missing})
         return [
             self.reach_result(catalog, canary),
             catalog_res,
-            self.canary_result(canary, can_kind, catalog_res.facts, minimal, field),
+            canary_res,
             self.turn_two_result(canary, can_kind, second),
-            self.variants_result(path_404, variants, chat_ok, canary if canary is not None else catalog),
+            variants_res,
             self.wire_result(path_404, variants, chat),
             self.window_result(catalog, window_exchanges, can_kind, canary),
         ]
@@ -466,6 +478,15 @@ class LiveRun:
         second = codexrequest.turn_two(self.first_body or self.plan.first.body,
                                        canary.stream.reasoning if canary.stream else None)
         return second, self.codex_canary(second.body)
+
+    def _working_variant(self, variants: list[tuple[str, Exchange]]) -> int | None:
+        """The first variant whose route exists: it answers anything but 404/HTML (even 401 or a model error proves
+        the path)."""
+        for index, (_, ex) in enumerate(variants):
+            if ex.status is not None and classify(ex, self.plan.wire).kind not in ("path_not_found", "html", "not_json",
+                                                                                     "redirect"):
+                return index
+        return None
 
     def _variant_catalog(self, base: str) -> Exchange:
         return self._send("GET", with_query(base.rstrip("/") + "/models", self.plan.query))
@@ -687,13 +708,16 @@ class LiveRun:
         working = None
         working_index = None
         evidence = []
+        first_working = self._working_variant(variants)
         for index, (base, ex) in enumerate(variants):
             kind = classify(ex, self.plan.wire)
             evidence.append(f"{ex.line()} => {kind.kind}")
-            # The route exists when it answers anything but 404/HTML: even 401 or a model error proves the path.
-            if working is None and ex.status is not None and kind.kind not in ("path_not_found", "html", "not_json", "redirect"):
+            if index == first_working:
                 working = {"base_url": self.redact(base), "kind": kind.kind, "status": ex.status}
                 working_index = index  # `fix` rebuilds the URL from the raw base_url, not from this redacted copy
+                if kind.kind == "model_not_found":  # the next problem, seen now: MODEL001 names it in this run
+                    working["model_not_found"] = {"url": self.redact(ex.url), "status": ex.status,
+                                                  "message": self.redact(kind.message or kind.detail or "")}
         facts = {"working": working, "tried": [self.redact(b) for b, _ in variants], "configured": self.redact(self.plan.base_url),
                  "request_url": self.redact(self.plan.request_url), "chat_works": chat_ok, "working_index": working_index,
                  "base_url_where": self.ctx.resolution.provider_field_origin("base_url"), "user_config": self._user_config()}
@@ -848,27 +872,8 @@ def blocker_names(static: list[CheckResult], blockers: list[str]) -> str:
     return ", ".join(titles.get(b, b) for b in blockers)
 
 
-def _only_chat_blocks(static: list[CheckResult], blockers: list[str]) -> bool:
-    """wire_api = "chat" is the one thing stopping Codex: the rest of the provider table is usable."""
-    if blockers != ["cfg.provider"]:
-        return False
-    f = next((r.facts for r in static if r.id == "cfg.provider"), {})
-    return (f.get("wire_api") == "chat" and f.get("defined") is not False and not f.get("wrong_types")
-            and not f.get("wire_api_invalid") and not f.get("redefined_builtins") and not f.get("missing_name")
-            and not f.get("missing_base_url"))
-
-
 def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple[list[CheckResult], list[str]]:
     blockers = blocked_by_static(static)
-    if _only_chat_blocks(static, blockers):
-        # Codex stops at start-up; CFG011 recommends wire_api = "responses". Test that fix for real, and say so.
-        from dataclasses import replace
-
-        p = ctx.provider
-        fixed = replace(ctx, resolution=replace(ctx.resolution, provider=replace(p, table={**p.table, "wire_api": "responses"})))
-        results, notes = run_live(fixed, [r for r in static if r.id != "cfg.provider"], client)
-        return results, ['wire_api = "chat" stops Codex before any request; the live checks below ran as if '
-                         'wire_api = "responses", the fix CFG011 recommends.'] + notes
     if blockers == ["env.auth"]:
         reason = ("the built-in provider has no stored API key (ChatGPT sign-in or none): Codex's requests go to the "
                   "ChatGPT backend or nowhere, so there is no API channel to test")

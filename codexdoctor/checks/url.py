@@ -53,6 +53,16 @@ def analyse_base_url(raw: str) -> dict[str, Any]:
     return facts
 
 
+def certain_base_url(raw: str) -> str | None:
+    """The base_url `fix` writes without asking the network (query, fragment, doubled path, whitespace or user-info
+    taken out), or None. The live checks test this same value (checks/asfixed.py), so `fix` and `fix --offline`
+    never write different values for the line: online only adds what a live check proved on top of it."""
+    analysis = analyse_base_url(raw)
+    certain = analysis["query"] or analysis["fragment"] or analysis["doubled_path"] or analysis["whitespace"] \
+        or analysis["userinfo"]
+    return analysis["suggested"] if certain and analysis["suggested"] and not analysis["malformed"] else None
+
+
 def check_base_url(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     p = r.provider

@@ -42,11 +42,47 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
         click.echo(say("nothing"))
         # --dry-run answers "are certain edits pending?": none, so 0; without it, the findings left decide.
         raise SystemExit(EXIT_OK if dry_run else exit_code(before, fail_on))
+    applied: list = []
+    after = before
+    for round_no in range(1, fix_mod.MAX_ROUNDS + 1):
+        if round_no > 1:
+            click.echo(say("again", round=round_no, rounds=fix_mod.MAX_ROUNDS))
+        chosen = _show_and_choose(plan, say, redact, lang, yes, dry_run, fail_on)
+        if not chosen:
+            break
+        secret_values = secrets_mod.collect(ctx.resolution, ctx.env)
+        try:
+            for change in fix_mod.prepare(chosen):
+                backup = fix_mod.write_atomic(change.path, change.original, change.after, secret_values)
+                click.echo(say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
+        except (fix_mod.FixError, OSError) as exc:
+            raise click.ClickException(redact(f"nothing more was written: {exc}")) from None
+        applied += chosen
+        after, ctx = run_check(opts)
+        plan = fix_mod.build_plan(after, ctx, only)
+        # Only edits not already made: a provider that answers differently each time must not make fix flip a line.
+        done = {(e.layer_path, e.target, repr(e.value)) for e in applied}
+        plan.edits = [e for e in plan.edits if (e.layer_path, e.target, repr(e.value)) not in done]
+        if not plan.edits:
+            break
+    else:
+        click.echo(say("cap", rounds=fix_mod.MAX_ROUNDS))
+    if not applied:
+        click.echo(say("none_applied"))
+        raise SystemExit(EXIT_OK)
+    click.echo(say("after", verdict=verdict(after), codes=codes(after)))
+    fixed = sorted({e.code for e in applied} - {f.code for f in after.findings})
+    if fixed:
+        click.echo(say("fixed", codes=", ".join(fixed)))
+    raise SystemExit(exit_code(after, fail_on))
+
+
+def _show_and_choose(plan, say, redact, lang: str, yes: bool, dry_run: bool, fail_on: str) -> list:
+    """Show each file's edits and diff once, then the edits to apply: all with --yes, or those the user confirms."""
     try:
         changes = fix_mod.prepare(plan.edits)
     except (fix_mod.FixError, OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(redact(f"cannot prepare the edits: {exc}")) from None
-    chosen: list = []
     for change in changes:
         # Each edit as one line, then the file's diff once: the same lines are never shown twice.
         click.echo(say("edits", file=change.shown))
@@ -57,26 +93,9 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
         click.echo(say("dry_run"))
         raise SystemExit(EXIT_FINDINGS if fail_on != "never" else EXIT_OK)
     if yes:
-        chosen = [e for c in changes for e in c.edits]
-    elif sys.stdin is not None and sys.stdin.isatty():
-        chosen = [e for c in changes for e in c.edits
-                  if click.confirm(say("apply", code=e.code, edit=e.describe(lang)), default=True)]
-    else:
-        click.echo(say("no_tty"), err=True)
-        raise SystemExit(EXIT_USAGE)
-    if not chosen:
-        click.echo(say("none_applied"))
-        raise SystemExit(EXIT_OK)
-    secret_values = secrets_mod.collect(ctx.resolution, ctx.env)
-    try:
-        for change in fix_mod.prepare(chosen):
-            backup = fix_mod.write_atomic(change.path, change.original, change.after, secret_values)
-            click.echo(say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
-    except (fix_mod.FixError, OSError) as exc:
-        raise click.ClickException(redact(f"nothing more was written: {exc}")) from None
-    after, _ = run_check(opts)
-    click.echo(say("after", verdict=verdict(after), codes=codes(after)))
-    fixed = sorted({e.code for e in chosen} - {f.code for f in after.findings})
-    if fixed:
-        click.echo(say("fixed", codes=", ".join(fixed)))
-    raise SystemExit(exit_code(after, fail_on))
+        return [e for c in changes for e in c.edits]
+    if sys.stdin is not None and sys.stdin.isatty():
+        return [e for c in changes for e in c.edits
+                if click.confirm(say("apply", code=e.code, edit=e.describe(lang)), default=True)]
+    click.echo(say("no_tty"), err=True)
+    raise SystemExit(EXIT_USAGE)

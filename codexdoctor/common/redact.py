@@ -96,6 +96,11 @@ class Redactor:
                         and any(c.isdigit() for c in s) and any(c.isalpha() for c in s)]
         self._home = home
 
+    def adding(self, secrets: Iterable[str]) -> "Redactor":
+        """The same redactor with more secrets: a value codexdoctor learns after the run began (a key read from a
+        start-up file for the as-if-fixed live checks) is scrubbed from everything, earlier text included."""
+        return Redactor([*self._secrets, *secrets], home=self._home)
+
     def __call__(self, text: str) -> str:
         if not text:
             return text

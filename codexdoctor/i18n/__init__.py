@@ -211,9 +211,10 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"(\S+\.config\.toml) does not exist", "{1} 不存在"),
     (r"in the provider table for this host", "在指向这个主机的提供方表中"),
     (r"\(no URL in the paste\)", "（粘贴内容里没有 URL）"),
-    (r'wire_api = "chat" stops Codex before any request; the live checks below ran as if wire_api = "responses", '
-     r"the fix CFG011 recommends\.",
-     '设置 wire_api = "chat" 时 Codex 在发出任何请求之前就会停止；下面的在线检查按 CFG011 建议的 wire_api = "responses" 进行。'),
+    (r"The live checks ran as if the certain fixes were made \(in memory only; `codexdoctor fix` writes them\): (.+)\.",
+     "在线检查是按“确定的修复已经完成”来运行的（只在内存中；`codexdoctor fix` 会写入文件）：{1;}。"),
+    (r"`([^`]+)` renamed to base_url", "`{1}` 改名为 base_url"),
+    (r"(\S+) exported \((\S+)\)", "{1} 已导出（{2}）"),
     (r"GET (\S+), field (\S+)", "GET {1}，字段 {2}"),
     (r"\(Codex default\)", "（Codex 默认值）"),
     (r"\(unset: https://api\.openai\.com/v1\)", "（未设置：Codex 使用 https://api.openai.com/v1）"),
@@ -408,6 +409,8 @@ def translate(text: str, lang: str) -> str | None:
                 group = group or ""
                 if "{" + str(i) + ",}" in out:  # a list of check titles or phrases, each translated
                     out = out.replace("{" + str(i) + ",}", "、".join(_title_zh(part) for part in group.split(", ")))
+                if "{" + str(i) + ";}" in out:  # phrases joined by "; ", each translated
+                    out = out.replace("{" + str(i) + ";}", "；".join(localize(part, lang) for part in group.split("; ")))
                 if "{" + str(i) + "~}" in out:  # a nested phrase, translated too
                     out = out.replace("{" + str(i) + "~}", localize(group, lang))
                 out = out.replace("{" + str(i) + "}", _WORDS_ZH.get(group, group))

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from codexdoctor.checks.base import CheckContext
-from codexdoctor.checks.url import analyse_base_url
+from codexdoctor.checks.url import certain_base_url
 from codexdoctor.codex import tomlsource
 from codexdoctor.codex.config import Layer, lookup
 from codexdoctor.model import Finding, Report
@@ -142,28 +142,27 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
         if suggestion == "base_url" and pid == p.id and isinstance(existing.get(unknown["key"]), str):
             renamed_base_value = existing[unknown["key"]]
 
+    # base_url as written: landing-page query, doubled path, whitespace, credentials (also under a renamed alias).
+    # The live checks tested this same fixed value (checks/asfixed.py), so what they proved builds on it.
+    raw_base = p.base_url if isinstance(p.base_url, str) else renamed_base_value
+    fixed_base = certain_base_url(raw_base) if raw_base is not None and not p.builtin else None
+    tested_base = fixed_base or raw_base
+    base_layer = _layer_defining(ctx, provider_table + ("base_url",)) or (
+        _layer_defining(ctx, provider_table) if renamed_base_value is not None else None)
+
     # A base_url the live check proved (API001) comes first: a lint guess never overrides what was verified.
     variants = facts.get("api.variants", {})
-    if "API001" in codes and variants.get("working_index") is not None and isinstance(p.base_url, str):
+    if "API001" in codes and variants.get("working_index") is not None and isinstance(tested_base, str):
         from codexdoctor.checks.live import variants_of
 
-        working = variants_of(p.base_url)[variants["working_index"]]
-        layer = _layer_defining(ctx, provider_table + ("base_url",))
-        if _editable(layer, plan, "API001"):
-            add(Edit("API001", layer.path, layer.label, provider_table, "base_url", "set", working))
+        working = variants_of(tested_base)[variants["working_index"]]
+        if _editable(base_layer, plan, "API001"):
+            add(Edit("API001", base_layer.path, base_layer.label, provider_table, "base_url", "set", working))
 
-    # base_url as written: landing-page query, doubled path, whitespace, credentials (also under a renamed alias).
-    raw_base = p.base_url if isinstance(p.base_url, str) else renamed_base_value
-    if raw_base is not None and not p.builtin:
-        analysis = analyse_base_url(raw_base)
-        certain = analysis["query"] or analysis["fragment"] or analysis["doubled_path"] or analysis["whitespace"] \
-            or analysis["userinfo"]
-        if certain and analysis["suggested"] and not analysis["malformed"]:
-            layer = _layer_defining(ctx, provider_table + ("base_url",)) or (
-                _layer_defining(ctx, provider_table) if renamed_base_value is not None else None)
-            code = next((c for c in BASE_URL_FIX_CODES if c in codes), "URL004")
-            if _editable(layer, plan, code):
-                add(Edit(code, layer.path, layer.label, provider_table, "base_url", "set", analysis["suggested"]))
+    if fixed_base is not None:
+        code = next((c for c in BASE_URL_FIX_CODES if c in codes), "URL004")
+        if _editable(base_layer, plan, code):
+            add(Edit(code, base_layer.path, base_layer.label, provider_table, "base_url", "set", fixed_base))
 
     # wire_api Codex rejects or does not know.
     for code in ("CFG011", "CFG017"):
@@ -284,7 +283,16 @@ SAY = {
     "apply": ("Apply {code}: {edit}?", "应用 {code}：{edit}？"),
     "wrote": ("\nWrote {file} (backup: {backup})", "\n已写入 {file}（备份：{backup}）"),
     "fixed": ("Fixed: {codes}", "已修复：{codes}"),
+    "again": ("\nChecked again: the edits above uncovered more certain edits (round {round} of at most {rounds}).",
+              "\n重新检查：上面的修改之后又发现了可以确定的修改（第 {round} 轮，最多 {rounds} 轮）。"),
+    "cap": ("\nStopped after {rounds} rounds of edits; run `codexdoctor fix` again to see what is left.",
+            "\n已做了 {rounds} 轮修改，就此停止；再运行一次 `codexdoctor fix` 查看剩下的内容。"),
 }
+
+# `fix --yes` applies, checks again, and applies what the new check found (a model ID that the catalog behind the
+# corrected base_url lists differently) until nothing certain is left; a small cap, so it never loops on a provider
+# that answers differently every time.
+MAX_ROUNDS = 3
 
 
 def say(key: str, lang: str, **values: object) -> str:

@@ -15,6 +15,16 @@ from codexdoctor.rules.base import CHANNEL, E, I, W, Loc, Rule, once
 _REMEMBERED_SUFFIX = re.compile(r"[-_@.:](?:\d{4}-?\d{2}-?\d{2}|\d{4,}|latest|preview)$", re.I)
 
 
+def _elsewhere(f: Mapping[str, Any]) -> dict[str, Any]:
+    """The model error came from the base_url variant that works (the configured path was a 404): quote it from there,
+    so the model is named in the same run as the path (issue 28)."""
+    at = f.get("model_not_found_at")
+    if not at or f.get("kind") == "model_not_found":
+        return {}
+    return {"message": Loc(f"{at['url']} answered {at['status']}: {at['message']}",
+                           f"{at['url']} 返回 {at['status']}：{at['message']}")}
+
+
 def _model_id_step(f: Mapping[str, Any]) -> Loc:
     """The catalog holds the configured ID minus a remembered date suffix: name the ID to set, ready to copy."""
     model = str(f.get("model") or "")
@@ -25,7 +35,7 @@ def _model_id_step(f: Mapping[str, Any]) -> Loc:
                        f"{where}, set model = \"{cand}\"",
                        f"模型列表里是不带后缀 \"{model[len(cand):]}\" 的 \"{cand}\"：在 {where} 中设置 "
                        f"model = \"{cand}\"")
-    message = str(f.get("message") or "").lower()
+    message = str((f.get("model_not_found_at") or {}).get("message") or f.get("message") or "").lower()
     if any(m in message for m in NO_CHANNEL_MARKERS):  # one-api / new-api: no channel for this model in the key's group
         return Loc(f"The gateway has no channel for model = \"{model}\" in your key's group. If the model is not in its "
                    f"list (GET <base_url>/models), set an ID from that list in {where}; if it is, its "
@@ -48,7 +58,8 @@ RULES: tuple[Rule, ...] = (
           "Check wire_api: some gateways list a model but serve it only on one API."),
          lambda f: [{"closest_text": Loc("Closest IDs in the catalog: " + ", ".join(f["catalog_closest"]) + ".",
                                          "模型列表中最接近的 ID：" + "、".join(f["catalog_closest"]) + "。")
-                     if f.get("catalog_closest") else "", "model_id_step": _model_id_step(f)}] if f["kind"] == "model_not_found" else []),
+                     if f.get("catalog_closest") else "", "model_id_step": _model_id_step(f), **_elsewhere(f)}]
+         if f["kind"] == "model_not_found" or f.get("model_not_found_at") else []),
     Rule("MODEL002", "model-id-case-or-whitespace", "api.catalog", E, CHANNEL,
          "Model ID differs only in case, spaces or a date suffix",
          "model = \"{model}\" is in the catalog as \"{closest_first}\" ({match} mismatch), and the provider did not accept it.",

@@ -1,0 +1,79 @@
+"""The config as it will be once the certain fixes are made, so that one `check` names every problem (issue 28).
+
+Without it, a user with the seed guide's setup needed three runs: the live checks were skipped while Codex would
+stop at start-up (`wire_api = "chat"`, a key set without `export`, `baseURL` misspelled), and only the next run
+showed the missing `/v1`, and the one after it the model. Here the live checks run against the values `fix` would
+write and the shell step ENV024 prints, in memory only; the report says which ones, on every live row's facts and in
+a note. Only certain fixes are assumed: the same ones `fix` makes without asking (report/fixes.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.checks.env import unexported_rc_value
+from codexdoctor.checks.url import certain_base_url
+from codexdoctor.model import CheckResult
+
+
+@dataclass(frozen=True)
+class AsFixed:
+    """A context with the certain fixes made in memory, the static results re-run on it, and what was assumed."""
+
+    ctx: CheckContext
+    static: list[CheckResult]
+    assumed: tuple[tuple[str, str], ...]  # each assumed fix in words: (English, Chinese)
+
+    def note(self) -> str:
+        """The label the report carries above the live rows (translated by i18n like every note)."""
+        return ("The live checks ran as if the certain fixes were made (in memory only; `codexdoctor fix` writes them): "
+                + "; ".join(en for en, _ in self.assumed) + ".")
+
+
+def assume_fixed(ctx: CheckContext, static: list[CheckResult]) -> AsFixed | None:
+    """None when no certain fix applies (the live checks then run on the config as it is)."""
+    from codexdoctor.checks import run_static  # the registry imports this package's modules
+
+    facts = {r.id: r.facts for r in static}
+    p = ctx.provider
+    if not p.defined or ctx.resolution.unusable:
+        return None
+    table: dict[str, Any] = dict(p.table)
+    env = dict(ctx.env)
+    assumed: list[tuple[str, str]] = []
+    secrets: list[str] = []
+    if not p.builtin:
+        if not isinstance(table.get("base_url"), str):
+            for unknown in facts.get("cfg.keys", {}).get("unknown", []):
+                value = table.get(unknown.get("key"))
+                if (unknown.get("suggestion") == "base_url" and unknown.get("table") == f"[model_providers.{p.id}]"
+                        and isinstance(value, str)):
+                    table["base_url"] = value
+                    assumed.append((f"`{unknown['key']}` renamed to base_url", f"`{unknown['key']}` 改名为 base_url"))
+                    break
+        raw = table.get("base_url")
+        fixed_url = certain_base_url(raw) if isinstance(raw, str) else None
+        if fixed_url is not None:
+            table["base_url"] = fixed_url
+            shown = ctx.redactor(fixed_url)
+            assumed.append((f'base_url = "{shown}"', f'base_url = "{shown}"'))
+        # Only where Codex refuses chat (0.171 does; older versions speak it): CFG011's fix, as `fix` makes it.
+        if table.get("wire_api") == "chat" and facts.get("cfg.provider", {}).get("chat_rejected") is not False:
+            table["wire_api"] = "responses"
+            assumed.append(('wire_api = "responses"', 'wire_api = "responses"'))
+    key = facts.get("env.key", {})
+    var = key.get("env_key")
+    if key.get("state") == "missing" and isinstance(var, str) and not key.get("near_miss"):
+        found = unexported_rc_value(var, ctx.home)
+        if found is not None:
+            value, hit = found
+            env[var] = value
+            secrets.append(value)
+            assumed.append((f"{var} exported ({hit['file']}:{hit['line']})", f"{var} 已导出（{hit['file']}:{hit['line']}）"))
+    if not assumed:
+        return None
+    resolution = replace(ctx.resolution, provider=replace(p, table=table), env=env)
+    fixed = replace(ctx, resolution=resolution, env=env, redactor=ctx.redactor.adding(secrets))
+    return AsFixed(fixed, run_static(fixed), tuple(assumed))
