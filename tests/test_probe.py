@@ -329,3 +329,75 @@ def test_the_providers_count_decides_the_usable_window(home, sim_server):
     assert f["usable_counted_by"] == "provider"
     assert f["last_ok"] > 8300  # o200k's count of the largest request that worked
     assert abs(f["usable"] - 8192) / 8192 <= 0.02, f["usable"]
+
+
+def test_no_break_within_the_budget_is_inconclusive_with_the_command_to_go_further(home, sim_server):
+    """Issue 28: with no published window the probe stops where its budget ends; "no break up to N" is not OK."""
+    s = sim_server(api_key=KEY, token_interval_ms=0)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(budget=60000, cache_step=False))
+    f = facts(report)
+    assert f["no_break"] and report.verdict is Verdict.INCONCLUSIVE, report.verdict_reason
+    assert "range ended" in report.verdict_reason
+    ctx009 = next(x for x in report.findings if x.code == "CTX009")
+    cmd = next(line for step in ctx009.remedy for line in step.splitlines() if line.startswith("codexdoctor probe"))
+    assert f"--max-context {f['max_context'] * 2}" in cmd and "--budget" in cmd
+    assert next(c for c in report.checks if c.id == "ctx.probe").status.value == "warn"
+
+
+def test_a_published_window_that_holds_is_not_inconclusive():
+    """Past the published window with no break: the provider's number holds, and that is an answer."""
+    from codexdoctor.checks.probe import ProbeOutcome, Step, analyse
+
+    def step(phase, sent):
+        return Step(phase, sent, sent, True, "ok", "", 200, 5.0, 9.0, None, sent, "POST … 200")
+
+    steps = (step("single", 40), step("single", 40), step("single", 40), step("grow", 8192), step("grow", 16100),
+             step("grow", 16700))
+    settings = ProbeSettings(cache_step=False)
+    past = analyse(ProbeOutcome(steps, None, 16700, None, None, None, 41000, 41000, 6, 16700, "o200k", True,
+                                published=16384), settings)
+    short = analyse(ProbeOutcome(steps, None, 16700, None, None, None, 41000, 41000, 6, 16700, "o200k", True), settings)
+    assert past["no_break"] and "inconclusive_reason" not in past and "further_cmd" not in past
+    assert "inconclusive_reason" in short and "--max-context 33400" in short["further_cmd"]
+
+
+def test_a_located_break_is_not_also_stopped_before_locating_it(home, sim_server):
+    """Issue 28: one report held CTX006 ("the same result every time") and CTX010 ("stopped before locating the
+    break"). A break confirmed on both sides is located, whatever stopped the probe after it."""
+    s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
+    configure(home, s)
+    report, _ = probe(home, ProbeSettings(max_context=40000))
+    f = facts(report)
+    assert "CTX006" in codes(report) and f["stable"] is True
+    assert not {"CTX006", "CTX010"} <= codes(report)
+    # the rule itself: stopped after the break was confirmed on both sides
+    from codexdoctor.rules import evaluate
+    from codexdoctor.model import CheckResult, Status
+
+    stopped = CheckResult("ctx.probe", "Session probe", Status.FAIL, "x", {**f, "stopped": "budget"})
+    assert "CTX010" not in {x.code for x in evaluate([stopped])}
+
+
+def test_channel_failures_above_the_break_are_channel_evidence(home, sim_server):
+    """Issue 28: 502s and resets above the break were counted as "the same result" and called stable."""
+    from codexdoctor.checks.probe import CONTEXT_KINDS
+
+    for seed in range(1, 40):
+        s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0, failure_rate=0.35,
+                       failure_kinds=("502", "reset"), failure_seed=seed)
+        configure(home, s)
+        report, _ = probe(home, ProbeSettings(max_context=20000, cache_step=False))
+        f = facts(report)
+        if f["singles_ok"] == f["singles"] and f["channel_above"]:
+            break
+    else:
+        pytest.fail("no seed gave channel failures above the break with healthy single questions")
+    assert "CTX030" in codes(report)
+    ctx030 = next(x for x in report.findings if x.code == "CTX030")
+    assert "server_error" not in ctx030.diagnosis and ("server error (5xx)" in ctx030.diagnosis
+                                                       or "connection reset" in ctx030.diagnosis)
+    if "CTX006" in codes(report):  # a stable claim rests on context errors only
+        assert all(k in CONTEXT_KINDS for k in f["context_kinds"])
+        ctx006 = next(x for x in report.findings if x.code == "CTX006")
+        assert "reset" not in ctx006.diagnosis and "5xx" not in ctx006.diagnosis

@@ -298,6 +298,7 @@ class LiveRun:
         wait = float(ctx.options.get("first_token_timeout", FIRST_TOKEN_TIMEOUT))
         self.canary_deadline = Deadline(max(deadline.total, wait)) if first else deadline
         self.canary_answered = threading.Event()  # the canary's status line arrived: the provider accepted it
+        self.catalog_at: str | None = None  # the catalog was read at the base_url variant that works
         self.waiting_total = deadline.total  # what the "still waiting" line counts towards
         self.waited_for_alive: str | None = None  # why the canary was given longer than the deadline
         self.first_body = self.plan.first.body if self.plan.first is not None else None
@@ -446,12 +447,14 @@ class LiveRun:
                 chat = f_chat.result() if f_chat else None
         chat_ok = chat is not None and classify(chat, "chat").kind == "ok"
         working = self._working_variant(variants)
+        listed, listed_kind = catalog, cat_kind
         if working is not None and cat_kind.kind in ("path_not_found", "html") and not self.deadline.expired:
             # Issue 28: the catalog where the API really is, so a model ID it lists differently is named in this run.
             moved = self._variant_catalog(variants[working][0])
             if classify(moved, "models").kind == "ok":
-                catalog, cat_kind = moved, classify(moved, "models")
-        catalog_res = self.catalog_result(catalog, open_catalog, cat_kind, can_kind)
+                listed, listed_kind = moved, classify(moved, "models")
+                self.catalog_at = self.redact(variants[working][0])
+        catalog_res = self.catalog_result(listed, open_catalog, listed_kind, can_kind)
         second = self.turn_two(canary, can_kind) if canary_on else None
         canary_res = self.canary_result(canary, can_kind, catalog_res.facts, minimal, field)
         variants_res = self.variants_result(path_404, variants, chat_ok, canary if canary is not None else catalog)
@@ -619,6 +622,9 @@ class LiveRun:
                         + (f"; closest: {', '.join(facts['closest'])}" if facts["closest"] else ""))
         status = Status.PASS if facts["match"] == "exact" else Status.WARN
         summary = f"{plural(len(ids), 'model')}, \"{model}\" {MATCH_WORDS[facts['match']]}"
+        if self.catalog_at:
+            summary += f" (at {self.catalog_at})"
+            facts["read_at"] = self.catalog_at
         return result("api.catalog", TITLES["api.catalog"], status, summary, evidence, **facts)
 
     def canary_result(self, canary: Exchange | None, kind: Classified | None,

@@ -86,6 +86,7 @@ class ProbeOutcome:
     tokenizer: str
     exact_tokens: bool
     cache: dict | None = None
+    published: int | None = None  # the window the provider publishes, when the plan was built on it
 
 
 def tolerance(settings: "ProbeSettings", max_context: int) -> float:
@@ -273,7 +274,8 @@ class Probe:
             self.stopped = "interrupted"
         f = self._found
         return ProbeOutcome(tuple(self.steps), f["single_ex"], f["last_ok"], f["first_fail"], f["stable"], self.stopped,
-                            self.spent, tokens, requests, self.max_context, self.tok.name, self.tok.exact, f["cache"])
+                            self.spent, tokens, requests, self.max_context, self.tok.name, self.tok.exact, f["cache"],
+                            self.published)
 
     def _search(self) -> None:
         found = self._found
@@ -368,7 +370,10 @@ class Probe:
             got = self.request("above", high)
             if got is None:
                 break
-            above.append(not got[0].ok)
+            # A 502 or a reset above the break says nothing about the window (issue 28): only answers and context
+            # errors count for stability; the channel failures are reported on their own (CTX030).
+            if got[0].ok or got[0].kind in CONTEXT_KINDS:
+                above.append(not got[0].ok)
         if not above:
             return None
         return all(below) and all(above)
@@ -444,6 +449,9 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
     stalls = [s for s in outcome.steps if s.max_gap_ms is not None and s.max_gap_ms >= settings.stall_threshold_s * 1000]
     failures = [s for s in session if not s.ok]
     kinds = sorted({s.kind for s in failures})
+    # Channel failures at or above the break (502, reset, timeout): evidence about the channel, never the window.
+    floor = outcome.last_ok or 0
+    channel_above = [s for s in failures if s.kind not in CONTEXT_KINDS and s.sent > floor]
     truncated = [s for s in session if s.kind == "truncated"]
     usable = outcome.last_ok
     # The provider's own count of the largest request that worked wins over ours (issue 31): its tokenizer and
@@ -464,6 +472,9 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         "stall_count": len(stalls), "longest_stall_ms": max((s.max_gap_ms or 0 for s in stalls), default=0),
         "stall_threshold_s": settings.stall_threshold_s, "stage2": bool(stalls),
         "failure_kinds": kinds, "stage3": bool(failures),
+        "context_kinds": [k for k in kinds if k in CONTEXT_KINDS],
+        "channel_above": [{"sent": s.sent, "kind": s.kind, "status": s.status} for s in channel_above],
+        "channel_above_kinds": sorted({s.kind for s in channel_above}), "published": outcome.published,
         "context_failure": any(k in CONTEXT_KINDS for k in kinds),
         "truncated": bool(truncated),
         "truncated_at": truncated[0].sent if truncated else None,
@@ -486,6 +497,16 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         facts.update(item_fault={"item": item, "sent": step.sent, "status": step.status, "detail": step.detail,
                                  "line": step.line}, stable=None, context_failure=False)
         return facts
+    reached_published = bool(outcome.published and outcome.max_context >= outcome.published)
+    if facts["no_break"] and not reached_published:
+        # Issue 28: "no break up to N" where N is where the budget or --max-context ended is not "OK": the window is
+        # at least N, and whether Codex's sessions fit is unknown. Say so, with the command that goes further.
+        further = outcome.max_context * 2
+        needed = estimate(settings, further, 100)[1]
+        facts["further_cmd"] = (f"codexdoctor probe --max-context {further} "
+                                f"--budget {max(settings.budget, -(-needed // 10000) * 10000)}")
+        facts["inconclusive_reason"] = (f"no break up to {outcome.max_context:,} tokens, where this probe's range "
+                                        f"ended: the window is at least that, and the break lies beyond it")
     if usable and (outcome.first_fail is not None or facts["no_break"]):  # a partial run proves no window yet
         # Measured, not published: the largest request that worked, turned into settings as every command does.
         facts["suggest_window"], facts["suggest_compact"] = window_settings(usable)
@@ -498,7 +519,7 @@ def probe_result(facts: Mapping[str, Any]) -> CheckResult:
     """The probe's facts as the ctx.probe check result the CTX rules read."""
     if facts.get("stable") is not None or facts.get("truncated") or 0 < facts["singles_ok"] < facts["singles"]:
         status = Status.FAIL
-    elif facts.get("stage1") or facts.get("stage2") or facts.get("stopped"):
+    elif facts.get("stage1") or facts.get("stage2") or facts.get("stopped") or facts.get("inconclusive_reason"):
         status = Status.WARN
     elif facts["singles_ok"] == 0:
         status = Status.SKIP

@@ -87,6 +87,14 @@ TABLE_WORDS: dict[str, tuple[str, str]] = {
     "completed": ("completed", "完成"), "never completed": ("never completed", "未完成"), "no turns": ("no turns", "没有轮次"),
     "unreadable": ("unreadable", "无法读取"), "context": ("context", "上下文"), "channel": ("channel", "通道"),
     "unknown": ("unknown", "未知"),
+    # failure kinds from net/classify, as a finding names them (never as `server_error`)
+    "server_error": ("server error (5xx)", "服务器错误（5xx）"), "reset": ("connection reset", "连接被重置"),
+    "timeout": ("timeout", "超时"), "rate_limited": ("rate limited (429)", "被限流（429）"),
+    "stream_closed": ("stream closed early", "流提前关闭"), "stream_error": ("error inside the stream", "流中出错"),
+    "stream_idle": ("stream went silent", "流无响应"), "path_not_found": ("nothing at this path (404)", "该路径不存在（404）"),
+    "model_not_found": ("model not found", "找不到模型"), "auth_rejected": ("key rejected (401)", "密钥被拒绝（401）"),
+    "bad_request": ("request refused (400)", "请求被拒绝（400）"), "too_large": ("request too large (413)", "请求过大（413）"),
+    "html": ("an HTML page", "HTML 页面"), "not_json": ("not JSON", "不是 JSON"),
 }
 
 
@@ -172,6 +180,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"an HTML site answers, not an API", "返回的是 HTML 网页，不是 API"),
     (r"answered in (\d+) ms", "{1} ms 内响应"),
     (r"no usable catalog: (.+)", "没有可用的模型列表：{1~}"),
+    (r"(.+) \(at (\S+)\)", "{1~}（位于 {2}）"),
     (r"([\d,]+) models?, \"(.*)\" listed", "{1} 个模型，包含 \"{2}\""),
     (r"([\d,]+) models?, \"(.*)\" listed without its stray whitespace", "{1} 个模型，包含去掉多余空白后的 \"{2}\""),
     (r"([\d,]+) models?, \"(.*)\" listed with different capitals", "{1} 个模型，包含大小写不同的 \"{2}\""),
@@ -223,6 +232,8 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / sessions / diagnose
     (r"breaks between ([\d,]+) and ([\d,]+) tokens \(stable\)", "在 {1} 到 {2} tokens 之间断开（稳定）"),
+    (r"no break up to ([\d,]+) tokens, where this probe's range ended: the window is at least that, and the break lies "
+     r"beyond it", "直到 {1} tokens 都没有断开，而这正是本次探测范围的终点：窗口至少有这么大，断点在更远处"),
     (r"breaks between ([\d,]+) and ([\d,]+) tokens \(unstable\)", "在 {1} 到 {2} tokens 之间断开（不稳定）"),
     (r"breaks between ([\d,]+) and ([\d,]+) tokens", "在 {1} 到 {2} tokens 之间断开"),
     (r"single question failed; session not probed", "单次提问失败；未做会话探测"),

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common.untrusted import clip
+from codexdoctor.i18n import table_word
 from codexdoctor.rules.base import CHANNEL, CONTEXT, E, I, W, Loc, Rule, once
 
 
@@ -45,6 +46,13 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
         if turns else Loc("Start a new session before the context reaches 70% of the window.",
                           "在上下文达到窗口的 70% 之前开一个新会话。"),
     }
+
+
+def _kinds(kinds: list[str], empty: Loc | None = None) -> Loc:
+    """Failure kinds in words (`server error (5xx)`), never as the internal ids (`server_error`)."""
+    if not kinds:
+        return empty or Loc("failed", "失败")
+    return Loc(", ".join(table_word(k, "en") for k in kinds), "、".join(table_word(k, "zh") for k in kinds))
 
 
 _EVIDENCE = {
@@ -276,7 +284,7 @@ RULES: tuple[Rule, ...] = (
           "{session_advice}",
           "Carry a 5-line summary of the conclusions into the next session instead of the history.",
           "Move side questions out of the main session, and keep its start (instructions, tools) unchanged."),
-         lambda f: [{"failure_text": ", ".join(f["failure_kinds"]) or Loc("failed", "失败"),
+         lambda f: [{"failure_text": _kinds(f.get("context_kinds") or f["failure_kinds"]),
                      "repeat_text": Loc("gave the same result every time", "结果每次都一样"),
                      "session_advice": _session_advice(f)}] if f.get("stable") and f.get("last_ok") else []),
     Rule("CTX007", "unstable-breakpoint", "ctx.probe", E, CHANNEL,
@@ -285,7 +293,7 @@ RULES: tuple[Rule, ...] = (
          "({failure_text}). A window fails at the same size every time; this looks like rate limits, capacity or timeouts.",
          ("Run `codexdoctor check` for the channel's error codes, and look at the provider's status page and your rate limits.",
           "Retry later or at a quieter time; if it persists, try another region, key or provider."),
-         lambda f: [{"failure_text": ", ".join(f["failure_kinds"]) or Loc("mixed", "时好时坏")}] if f.get("stable") is False else []),
+         lambda f: [{"failure_text": _kinds(f["failure_kinds"], Loc("mixed", "时好时坏"))}] if f.get("stable") is False else []),
     Rule("CTX008", "silent-truncation", "ctx.probe", E, CONTEXT,
          "The provider silently cuts the conversation",
          "At {truncated_at} tokens the provider answered 200 but counted only {reported_at_truncation} input tokens: it dropped "
@@ -297,9 +305,21 @@ RULES: tuple[Rule, ...] = (
          once(lambda f: f["truncated"])),
     Rule("CTX009", "no-breakpoint", "ctx.probe", I, CONTEXT,
          "No break up to the probed size",
-         "The session worked at every size up to {max_context} tokens.",
-         ("If Codex still fails, run `codexdoctor sessions` on its logs, or probe further with --max-context.",),
-         once(lambda f: f["no_break"])),
+         "The session worked at every size up to {max_context} tokens.{range_text}",
+         ("{further_step}",
+          "If Codex still fails, run `codexdoctor sessions` on its logs."),
+         lambda f: [{"range_text": Loc(" That is where this probe's range ended, not a break: the window is at least "
+                                       "that, and the verdict stays inconclusive.",
+                                       "这是本次探测范围的终点，不是断点：窗口至少有这么大，结论仍无法确定。")
+                     if f.get("further_cmd") else
+                     Loc(f" That is past the window the provider publishes ({f.get('published'):,}): it holds.",
+                         f"这已超过提供方公布的窗口（{f.get('published'):,}）：公布的窗口可信。") if f.get("published") else "",
+                     "further_step": Loc(f"Probe further (the plan printed first says what it will spend):\n"
+                                         f"{f['further_cmd']}",
+                                         f"探测更大的范围（开始时打印的计划会说明要花多少）：\n{f['further_cmd']}")
+                     if f.get("further_cmd") else Loc("Probe a larger range with --max-context if your sessions grow "
+                                                      "beyond it.", "如果你的会话会超过这个大小，用 --max-context 探测更大的范围。")}]
+         if f["no_break"] else []),
     Rule("CTX010", "probe-stopped-early", "ctx.probe", W, CONTEXT,
          "The probe stopped before locating the break",
          "Stopped {stopped} after {requests} requests and {spent} input tokens. Learned so far: works up to "
@@ -314,13 +334,29 @@ RULES: tuple[Rule, ...] = (
                          "提高预算（--budget）或缩小范围（--max-context），再运行一次 `codexdoctor probe`。"),
                      "stopped": STOPPED_WORDS.get(f["stopped"], Loc(str(f["stopped"]), str(f["stopped"]))),
                      "fail_text": Loc(f", fails at {f['first_fail']}", f"，{f['first_fail']} 时失败") if f.get("first_fail") else ""}]
-         if f.get("stopped") else []),
+         # A break found and confirmed on both sides is located, whatever stopped the probe after it (issue 28:
+         # one report held CTX006 "the same result every time" and CTX010 "stopped before locating the break").
+         if f.get("stopped") and not (f.get("stable") is not None and f.get("last_ok") and f.get("first_fail")) else []),
+    Rule("CTX030", "channel-failures-above-break", "ctx.probe", W, CHANNEL,
+         "The channel failed too, above the break",
+         "{count:count:request} above {last_ok_text} tokens failed with channel errors ({kinds_text}), not with a context "
+         "error. They say nothing about the window, and Codex will meet them too: {sizes_text}.",
+         ("Run `codexdoctor check` for the channel's error codes, and look at the provider's status page and rate limits.",
+          "If they persist, ask the provider's operator about large requests (proxy body limits, upstream timeouts)."),
+         lambda f: [{"count": len(f["channel_above"]),
+                     "last_ok_text": f"{f['last_ok']:,}" if f.get("last_ok") else "0",
+                     "kinds_text": _kinds(f["channel_above_kinds"]),
+                     "sizes_text": Loc("; ".join(f"{c['sent']:,} tokens: {table_word(c['kind'], 'en')}"
+                                                 + (f" ({c['status']})" if c.get("status") else "") for c in f["channel_above"][:6]),
+                                       "；".join(f"{c['sent']:,} tokens：{table_word(c['kind'], 'zh')}"
+                                                 + (f"（{c['status']}）" if c.get("status") else "") for c in f["channel_above"][:6]))}]
+         if f.get("channel_above") and f.get("singles_ok") else []),
     Rule("CTX011", "single-question-unreliable", "ctx.probe", E, CHANNEL,
          "Even single questions fail sometimes",
          "{singles_ok} of {singles} fresh one-line requests succeeded ({single_kinds_text}). A short question in a new "
          "session does not depend on the context, so this is the channel.",
          ("Run `codexdoctor check` for the channel's error codes; check the provider's status page, rate limits and your network or proxy.",),
-         lambda f: [{"single_kinds_text": ", ".join(f["single_kinds"]) or Loc("failed", "失败")}]
+         lambda f: [{"single_kinds_text": _kinds(f["single_kinds"])}]
          if 0 < f["singles_ok"] < f["singles"] else []),
     Rule("CTX012", "session-overflowed", "ctx.sessions", E, CONTEXT,
          "A session ran out of context",
@@ -515,11 +551,17 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                ("调大服务端窗口：Ollama 用 `OLLAMA_CONTEXT_LENGTH=32768 ollama serve`，或在 Modelfile 中写 `PARAMETER num_ctx 32768`。",
                 "然后在 {user_config} 顶层把 model_context_window 设为服务端的真实窗口（这里约为 {reported_at_truncation}）。")),
     "CTX009": ("探测范围内没有断开",
-               "会话在直到 {max_context} tokens 的每个大小上都正常。",
-               ("如果 Codex 仍然失败，对它的日志运行 `codexdoctor sessions`，或用 --max-context 探测更大的范围。",)),
+               "会话在直到 {max_context} tokens 的每个大小上都正常。{range_text}",
+               ("{further_step}",
+                "如果 Codex 仍然失败，对它的日志运行 `codexdoctor sessions`。")),
     "CTX010": ("探测在定位断点之前就停止了",
                "{stopped}停止，已发送 {requests} 个请求、{spent} 个输入 token。目前已知：{last_ok_text} tokens 以内正常{fail_text}。",
                ("{stopped_step}",)),
+    "CTX030": ("断点之上，通道也出了错",
+               "在 {last_ok_text} tokens 以上，有 {count} 个请求因通道错误失败（{kinds_text}），而不是上下文错误。"
+               "它们与窗口无关，Codex 也会遇到：{sizes_text}。",
+               ("运行 `codexdoctor check` 查看通道的错误代码，并查看提供方的状态页和限流额度。",
+                "如果持续出现，请询问提供方的运维人员大请求的情况（代理的请求体上限、上游超时）。")),
     "CTX011": ("连单次提问都会偶尔失败",
                "{singles} 个全新的单行请求中有 {singles_ok} 个成功（{single_kinds_text}）。新会话里的一个短问题与上下文无关，所以这是通道问题。",
                ("运行 `codexdoctor check` 查看通道的错误代码；检查提供方的状态页、限流额度，以及你的网络或代理。",)),
