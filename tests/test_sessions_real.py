@@ -211,3 +211,48 @@ def test_real_compactions_then_overflow(home):
     assert d["compactions"] == 2 and d["kind"] == "context" and report.verdict.value == "context"
     assert d["evidence"] in ("Codex's context-window error",
                              "the overflow signature (a token_count whose total equals the window, other counters zero)")
+
+
+def _breaking_session(root, index, break_at, error="context_length_exceeded: the request is longer than 15,500 tokens"):
+    from datetime import timedelta
+
+    w = RolloutWriter(root, start=datetime(2026, 11, 20, 9, 0, tzinfo=timezone.utc) + timedelta(hours=index),
+                      provider="gw", model="gw-model", window=258400)
+    for size in (9000, 12000, break_at):
+        w.turn(size)
+    w.turn(break_at + 2000, error=error)
+    return w.close()
+
+
+def test_one_outlier_does_not_undo_the_group_and_findings_are_one_per_group(home, tmp_path):
+    """Issue 28: 7 of 8 sessions broke at 15.5K ± 2%; one outlier turned off the grouped advice (CTX014) and left
+    eight CTX012 findings, each with its own window advice. Now: one CTX014 for the seven, one CTX012 for the rest,
+    each citing its own sessions."""
+    root = tmp_path / "sessions"
+    for i, size in enumerate((15400, 15500, 15300, 15600, 15450, 15550, 15350)):
+        _breaking_session(root, i, size)
+    _breaking_session(root, 7, 6000)
+    report = report_for(home, root)
+    codes = [f.code for f in report.findings]
+    assert codes.count("CTX014") == 1 and codes.count("CTX012") <= 1 and codes.count("CTX017") <= 1, codes
+    cluster = next(f for f in report.findings if f.code == "CTX014")
+    assert "7 of 8 failed sessions" in cluster.diagnosis and "± 1%" in cluster.diagnosis, cluster.diagnosis
+    assert "1 other session broke elsewhere" in cluster.diagnosis
+    assert len(cluster.evidence) == 7 and all(line.startswith("session ") for line in cluster.evidence)
+    outlier = next(f for f in report.findings if f.code == "CTX012")
+    assert len(outlier.evidence) == 1 and "6,000" in outlier.evidence[0]
+
+
+def test_overflows_of_one_config_give_one_finding_and_one_pair_of_numbers(home, tmp_path):
+    from codexdoctor.codex.sizes import window_settings
+
+    root = tmp_path / "sessions"
+    for i, size in enumerate((6000, 9000, 14000)):  # too scattered to cluster, all the same config
+        _breaking_session(root, i, size, error="maximum context length is 16000 tokens")
+    report = report_for(home, root)
+    ctx012 = [f for f in report.findings if f.code == "CTX012"]
+    assert len(ctx012) == 1, [f.code for f in report.findings]
+    assert "2 more sessions of this provider, model and window" in ctx012[0].diagnosis
+    window, compact = window_settings(16000)
+    assert f"model_context_window = {window} and model_auto_compact_token_limit = {compact}" in ctx012[0].remedy[0]
+    assert len(ctx012[0].evidence) == 3

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.codex.rollouts import Session, find_rollouts, iter_rollouts, parse_time, read_session, read_tui_log
@@ -430,33 +430,67 @@ def cache_profile(s: Session) -> dict[str, Any]:
                                   and max(c for _, c, _ in late) >= 20000 and any(t.cached for t in s.turns))}
 
 
+CLUSTER_SPREAD = 0.15  # a core of sessions whose break sizes lie within this share of their median
+CLUSTER_SHARE = 0.6  # ... and that holds at least this share of the group's failures: one outlier does not undo it
+
+
+def _core(sized: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """The largest run of break sizes, in order, that lies within CLUSTER_SPREAD of its smallest (issue 28: one
+    outlier session turned off the grouped advice for seven that broke at the same size). Two pointers: linear after
+    the sort, for a corpus with thousands of failed sessions."""
+    sized = sorted(sized, key=lambda pair: pair[0])
+    best = (0, 0)
+    start = 0
+    for end in range(len(sized)):
+        while sized[end][0] - sized[start][0] > CLUSTER_SPREAD * max(1, sized[start][0]):
+            start += 1
+        if end + 1 - start > best[1] - best[0]:
+            best = (start, end + 1)
+    return sized[best[0]:best[1]]
+
+
 def _pattern(failures: list[dict[str, Any]]) -> dict[str, Any]:
-    sizes = [s["last_ok"] or s["peak"] for s in failures if (s["last_ok"] or s["peak"])]
+    sized = [(s["last_ok"] or s["peak"], s) for s in failures if (s["last_ok"] or s["peak"])]
+    sizes = [size for size, _ in sized]
     out: dict[str, Any] = {"failures": len(failures), "sizes": sizes, "pattern": None,
-                           "ids": [s["id"] for s in failures]}
+                           "ids": [s["id"] for s in failures], "outliers": []}
     if len(sizes) >= 2:
         med = _median(sizes)
         spread = (max(sizes) - min(sizes)) / med if med else 0
         shares = [s["share"] for s in failures if s["share"] is not None]
-        out.update(median=int(med), low=min(sizes), high=max(sizes), spread=round(spread, 2))
-        if spread <= 0.15:
-            out["pattern"] = "cluster"
+        out.update(median=int(med), low=min(sizes), high=max(sizes), spread=round(spread, 2), core=len(sizes))
+        core = _core(sized)
+        if len(core) >= 2 and len(core) >= CLUSTER_SHARE * len(sized):
+            core_sizes = [size for size, _ in core]
+            core_med = _median(core_sizes)
+            core_ids = {d["id"] for _, d in core}
+            out.update(pattern="cluster", median=int(core_med), low=min(core_sizes), high=max(core_sizes),
+                       spread=round((max(core_sizes) - min(core_sizes)) / core_med, 3),
+                       # "± 2%": the farthest break from the median, as a share of it
+                       within=round(max(abs(x - core_med) for x in core_sizes) / core_med, 3), core=len(core),
+                       ids=[d["id"] for _, d in core],
+                       outliers=[{"id": d["id"], "size": size} for size, d in sized if d["id"] not in core_ids])
         elif shares and max(shares) < 0.5:
             out["pattern"] = "scattered"
     return out
+
+
+def group_key(s: Mapping[str, Any]) -> tuple[str, str, Any]:
+    """Sessions that share a provider, a model and the window Codex ran them with: one config, one answer."""
+    return (s.get("provider") or "?", s.get("model") or "?", s.get("window"))
 
 
 def across(sessions: list[dict[str, Any]]) -> dict[str, Any]:
     """Do failures cluster at one size (context) or scatter at low usage (channel)? Per provider and model: a
     window belongs to one model behind one provider, and another provider's 401 says nothing about it."""
     failures = [s for s in sessions if s["kind"] in ("context", "channel", "unknown") and not s.get("truncated_at")]
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, str, Any], list[dict[str, Any]]] = {}
     for s in failures:
-        groups.setdefault((s.get("provider") or "?", s.get("model") or "?"), []).append(s)
+        groups.setdefault(group_key(s), []).append(s)
     results = []
-    for (provider, model), members in groups.items():
+    for (provider, model, window), members in groups.items():
         group = _pattern(members)
-        group.update(provider=provider, model=model)
+        group.update(provider=provider, model=model, window=window)
         results.append(group)
     # The group that decides: a cluster first, then the one with most failures.
     results.sort(key=lambda g: (g["pattern"] != "cluster", -g["failures"]))

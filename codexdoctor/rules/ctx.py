@@ -55,6 +55,56 @@ def _kinds(kinds: list[str], empty: Loc | None = None) -> Loc:
     return Loc(", ".join(table_word(k, "en") for k in kinds), "、".join(table_word(k, "zh") for k in kinds))
 
 
+def _groups(sessions: Any) -> list[list[Mapping[str, Any]]]:
+    """Sessions of one provider, model and window (one config), in the order they first appear: one finding each
+    (issue 28: 17 logs gave eight CTX012 findings for one setup, each with its own window advice)."""
+    groups: dict[tuple[Any, Any, Any], list[Mapping[str, Any]]] = {}
+    for d in sessions:
+        groups.setdefault((d.get("provider"), d.get("model"), d.get("window")), []).append(d)
+    return list(groups.values())
+
+
+def _group_params(group: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """The group's finding speaks of its latest session; its window advice is the smallest real window any of them
+    showed (the one every session of this config fits), so the group gets one pair of numbers."""
+    latest = max(group, key=lambda d: d.get("start") or "")
+    reals = [d["real_window"] for d in group if d.get("real_window")]
+    params = _session_params({**latest, "real_window": min(reals)} if reals else latest)
+    others = [d for d in group if d is not latest]
+    names = ", ".join(d["short_id"] for d in others[:8]) + (", …" if len(others) > 8 else "")
+    params["others_text"] = Loc(f" The same happened in {len(others)} more session{'s' if len(others) != 1 else ''} "
+                                f"of this provider, model and window: {names}.",
+                                f"同一提供方、模型和窗口下，另有 {len(others)} 个会话也是这样：{names}。") if others else ""
+    params["finding_evidence"] = _session_evidence(group)
+    return params
+
+
+def _session_evidence(group: list[Mapping[str, Any]]) -> tuple[str, ...]:
+    """Evidence lines for the sessions a finding speaks of, and only those."""
+    lines = []
+    for d in group[:20]:
+        size = d.get("last_ok") or d.get("peak")
+        lines.append(f"session {d['short_id']} ({(d.get('start') or '?')[:16].replace('T', ' ')}): "
+                     f"{d.get('provider') or '?'} / {d.get('model') or '?'}, "
+                     + (f"largest context that worked {size:,} tokens" if size else "no size logged")
+                     + (f", failed at turn {d['failed_turn']}" if d.get("failed_turn") else ""))
+    if len(group) > 20:
+        lines.append(f"and {len(group) - 20} more sessions")
+    return tuple(lines)
+
+
+def _outlier_text(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> Loc | str:
+    outliers = g.get("outliers") or []
+    if not outliers:
+        return ""
+    names = {d["id"]: d["short_id"] for d in sessions}
+    listed = ", ".join(f"{names.get(o['id'], o['id'][:8])} at {o['size']:,}" for o in outliers[:5])
+    listed_zh = "，".join(f"{names.get(o['id'], o['id'][:8])}（{o['size']:,}）" for o in outliers[:5])
+    return Loc(f" {len(outliers)} other session{'s' if len(outliers) != 1 else ''} broke elsewhere ({listed}); "
+               "see its own finding.",
+               f"另有 {len(outliers)} 个会话断在别处（{listed_zh}），见它自己的结论。")
+
+
 _EVIDENCE = {
     "the overflow signature (a token_count whose total equals the window, other counters zero)":
         Loc("the overflow signature (a token_count whose total equals the window, other counters zero)",
@@ -361,13 +411,13 @@ RULES: tuple[Rule, ...] = (
     Rule("CTX012", "session-overflowed", "ctx.sessions", E, CONTEXT,
          "A session ran out of context",
          "Session {short_id} ({start_text}) failed at turn {failed_turn}: {evidence}. The largest context that worked was "
-         "{peak_text} tokens, {share_text} of the {window_text} Codex assumes.{real_text}",
+         "{peak_text} tokens, {share_text} of the {window_text} Codex assumes.{real_text}{others_text}",
          ("{window_step}",
           "{session_step}",
           "Carry a 5-line summary into the next session instead of the history; move side questions to their own session."),
          # A session in a group that breaks at one size gets the group's advice (CTX014) instead of its own.
-         lambda f: [_session_params(d) for d in f.get("sessions", [])
-                    if d["kind"] == "context" and not d.get("in_cluster") and not d.get("truncated_at")]),
+         lambda f: [_group_params(group) for group in _groups(
+             d for d in f.get("sessions", []) if d["kind"] == "context" and not d.get("in_cluster") and not d.get("truncated_at"))]),
     Rule("CTX013", "session-channel-failure", "ctx.sessions", E, CHANNEL,
          "A session failed on the channel, not the context",
          "Session {short_id} ({start_text}) failed at turn {failed_turn} with `{error_short}` at {share_text} of the window: "
@@ -377,13 +427,16 @@ RULES: tuple[Rule, ...] = (
          lambda f: [_session_params(d) for d in f.get("sessions", []) if d["kind"] == "channel"]),
     Rule("CTX014", "failures-cluster", "ctx.sessions", E, CONTEXT,
          "Sessions break at the same size",
-         "{failures} failed sessions of {model} on `{provider}` broke between {low} and {high} tokens (spread {spread_pct}): "
-         "a stable break point, so the limit is the context, about {median_text} tokens. Codex never compacted: it "
-         "only compacts near the window it assumes.",
+         "{core} of {failures} failed sessions of {model} on `{provider}` broke at {median_text} tokens ± {within_pct} "
+         "(between {low} and {high}): a stable break point, so the limit is the context. Codex never compacted: it "
+         "only compacts near the window it assumes.{outlier_text}",
          ("Set model_context_window = {median:d} and model_auto_compact_token_limit = {eighty:d} at the top level of "
           "{user_config_text} so Codex compacts before that point.",
           "Start new sessions before they reach about {seventy} tokens."),
          lambda f: [{**g, "spread_pct": f"{g['spread']:.0%}", "user_config_text": f.get("user_config") or "~/.codex/config.toml",
+                     "within_pct": f"{g.get('within', g['spread'] / 2):.0%}", "core": g.get("core", g["failures"]),
+                     "outlier_text": _outlier_text(g, f.get("sessions", [])),
+                     "finding_evidence": _session_evidence([d for d in f.get("sessions", []) if d["id"] in set(g["ids"])]),
                      "low": f"{g['low']:,}", "high": f"{g['high']:,}", "median": g["median"], "median_text": f"{g['median']:,}",
                      "seventy": f"{int(g['median'] * 0.7):,}", "eighty": window_settings(g["median"])[1]}
                     for g in f.get("across", {}).get("groups", []) if g["pattern"] == "cluster"]),
@@ -415,13 +468,13 @@ RULES: tuple[Rule, ...] = (
     Rule("CTX017", "compaction-never-fired", "ctx.sessions", W, CONTEXT,
          "Auto-compaction could not fire before the failure",
          "Session {short_id} overflowed at {peak_text} tokens, but Codex only compacts at about {compact_text} tokens "
-         "(90% of the window it assumes): the provider's limit came first.",
+         "(90% of the window it assumes): the provider's limit came first.{others_text}",
          ("Set model_context_window (and model_auto_compact_token_limit) below the provider's real window at the top level "
           "of {user_config}; `codexdoctor probe` measures it.",),
          # Said once per cause: CTX014 covers a group's sessions, CTX026 a truncated one.
-         lambda f: [_session_params(d) for d in f.get("sessions", [])
-                    if d["kind"] == "context" and not d["compaction_would_fire"] and d["compact_at"]
-                    and not d.get("in_cluster") and not d.get("truncated_at")]),
+         lambda f: [_group_params(group) for group in _groups(
+             d for d in f.get("sessions", []) if d["kind"] == "context" and not d["compaction_would_fire"]
+             and d["compact_at"] and not d.get("in_cluster") and not d.get("truncated_at"))]),
     Rule("CTX018", "unreadable-log-lines", "ctx.sessions", I, CONTEXT,
          "Some log lines could not be read",
          "{unreadable_lines:count:line} were half-written, corrupted, overlong or not UTF-8 and were skipped; the rest was read.",
@@ -566,7 +619,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "{singles} 个全新的单行请求中有 {singles_ok} 个成功（{single_kinds_text}）。新会话里的一个短问题与上下文无关，所以这是通道问题。",
                ("运行 `codexdoctor check` 查看通道的错误代码；检查提供方的状态页、限流额度，以及你的网络或代理。",)),
     "CTX012": ("有会话耗尽了上下文",
-               "会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败：{evidence}。成功过的最大上下文是 {peak_text} tokens，占 Codex 假定的 {window_text} 的 {share_text}。{real_text}",
+               "会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败：{evidence}。成功过的最大上下文是 {peak_text} tokens，占 Codex 假定的 {window_text} 的 {share_text}。{real_text}{others_text}",
                ("{window_step}",
                 "{session_step}",
                 "开新会话时带上一段 5 行的总结，而不是整段历史；把旁支问题放到各自的会话里。")),
@@ -575,7 +628,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                ("运行 `codexdoctor check` 测试通道的当前状态。",
                 "对这条消息做分类：codexdoctor diagnose-error \"{error_short}\"")),
     "CTX014": ("多个会话在同一大小处断开",
-               "`{provider}` 上 {model} 的 {failures} 个失败会话都断在 {low} 到 {high} tokens 之间（离散度 {spread_pct}）：断点稳定，所以限制来自上下文，约为 {median_text} tokens。Codex 从未压缩：它只在接近自己假定的窗口时才压缩。",
+               "`{provider}` 上 {model} 的 {failures} 个失败会话中，有 {core} 个断在 {median_text} tokens ± {within_pct}（{low} 到 {high} 之间）：断点稳定，所以限制来自上下文。Codex 从未压缩：它只在接近自己假定的窗口时才压缩。{outlier_text}",
                ("在 {user_config_text} 顶层设置 model_context_window = {median:d} 和 model_auto_compact_token_limit = {eighty:d}，让 Codex 在这个点之前压缩。",
                 "在会话达到约 {seventy} tokens 之前就开新会话。")),
     "CTX015": ("失败分散在低用量处",
@@ -590,7 +643,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "在会话 {short_id} 中，第 {turn} 轮新增了 {added} tokens（每轮增长的中位数为 {median_growth}）。这些内容会随之后的每一次请求重复发送。",
                ("把这类旁支问题放到单独的会话里问，或在大段工具输出之后开一个新会话。",)),
     "CTX017": ("失败之前自动压缩来不及触发",
-               "会话 {short_id} 在 {peak_text} tokens 时溢出，但 Codex 要到约 {compact_text} tokens（它假定窗口的 90%）才会压缩：提供方的上限先到了。",
+               "会话 {short_id} 在 {peak_text} tokens 时溢出，但 Codex 要到约 {compact_text} tokens（它假定窗口的 90%）才会压缩：提供方的上限先到了。{others_text}",
                ("在 {user_config} 顶层把 model_context_window（以及 model_auto_compact_token_limit）设到提供方真实窗口以下；`codexdoctor probe` 可以测出真实窗口。",)),
     "CTX018": ("部分日志行无法读取",
                "有 {unreadable_lines} 行是写了一半、损坏、过长或非 UTF-8 的，已跳过；其余内容正常读取。",

@@ -108,7 +108,9 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
                 code=rule.code, severity=rule.severity, verdict=rule.verdict,
                 title=fmt(title, values, lang), diagnosis=fmt(diagnosis, values, lang),
                 remedy=tuple(fmt(step, values, lang) for step in remedy),
-                checks=(res.id,), evidence=res.evidence, references=rule.references,
+                # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
+                checks=(res.id,), evidence=tuple(params.get("finding_evidence") or res.evidence),
+                references=rule.references,
             ))
     return fold(findings, rules, {r.id: r.facts for r in by_id.values()})
 
