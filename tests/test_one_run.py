@@ -36,7 +36,7 @@ def test_one_check_names_every_problem(home, run, sim_server, monkeypatch):
     live = [c for c in report["checks"] if c["id"] in ("api.canary", "api.variants", "api.catalog")]
     assert all(c["facts"]["as_if_fixed"] for c in live)
     note = next(n for n in report["notes"] if n.startswith("The live checks ran as if"))
-    assert 'wire_api = "responses"' in note and "TAOTOKEN_API_KEY exported (~/.bashrc:2)" in note
+    assert 'wire_api = "responses"' in note and "`TAOTOKEN_API_KEY` exported (~/.bashrc:2)" in note
     # the key read from ~/.bashrc went to the provider, and to no output
     assert any(r.path.endswith("/responses") and r.method == "POST" for r in s.records)
     for fmt in ("text", "json", "markdown", "github", "junit"):

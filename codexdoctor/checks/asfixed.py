@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from codexdoctor.checks.base import CheckContext
-from codexdoctor.checks.env import unexported_rc_value
+from codexdoctor.checks.env import clean_key, unexported_rc_value
 from codexdoctor.checks.url import certain_base_url
 from codexdoctor.model import CheckResult
 
@@ -65,13 +65,24 @@ def assume_fixed(ctx: CheckContext, static: list[CheckResult]) -> AsFixed | None
             assumed.append(('wire_api = "responses"', 'wire_api = "responses"'))
     key = facts.get("env.key", {})
     var = key.get("env_key")
-    if key.get("state") == "missing" and isinstance(var, str) and not key.get("near_miss"):
+    near = key.get("near_miss") or []
+    if key.get("state") == "missing" and isinstance(var, str) and len(near) == 1 and ctx.env.get(near[0], "").strip():
+        # ENV003: the key sits under a near-miss name, and its remedy copies it over. The value is cleaned the way
+        # ENV005-ENV007 say (spaces, quotes, `Bearer `), so a 401 does not hide what comes after it.
+        raw_value = ctx.env[near[0]]
+        value = clean_key(raw_value)
+        env[var] = value
+        secrets += [raw_value, value]
+        cleaned = value != raw_value
+        assumed.append((f"`{var}` set from `${near[0]}`" + (" (its spaces, quotes or `Bearer ` taken out)" if cleaned else ""),
+                        f"`{var}` 取自 `${near[0]}`" + ("（去掉了其中的空格、引号或 `Bearer `）" if cleaned else "")))
+    elif key.get("state") == "missing" and isinstance(var, str) and not near:
         found = unexported_rc_value(var, ctx.home)
         if found is not None:
             value, hit = found
             env[var] = value
             secrets.append(value)
-            assumed.append((f"{var} exported ({hit['file']}:{hit['line']})", f"{var} 已导出（{hit['file']}:{hit['line']}）"))
+            assumed.append((f"`{var}` exported ({hit['file']}:{hit['line']})", f"`{var}` 已导出（{hit['file']}:{hit['line']}）"))
     if not assumed:
         return None
     resolution = replace(ctx.resolution, provider=replace(p, table=table), env=env)

@@ -65,6 +65,16 @@ def value_problems(value: str) -> list[str]:
     return problems
 
 
+def clean_key(value: str) -> str:
+    """The key without what value_problems names: surrounding whitespace and quotes, a `Bearer ` prefix."""
+    key = value.strip()
+    if len(key) >= 2 and key[0] == key[-1] and key[0] in "\"'":
+        key = key[1:-1].strip()
+    if key.lower().startswith("bearer "):
+        key = key[7:].strip()
+    return key
+
+
 def find_in_rc_files(var: str, home: Path, skipped: list[dict[str, str]] | None = None) -> list[dict[str, Any]]:
     """Shell start-up files that set the variable (value never read into the report).
 
