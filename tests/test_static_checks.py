@@ -25,7 +25,7 @@ def test_taotoken_variable_unset(home):
     assert report.verdict is Verdict.CONFIG
     f = report.findings[0]
     assert "TAOTOKEN_API_KEY" in f.diagnosis and "Missing environment variable" in f.diagnosis
-    assert f.remedy[0] == "Set it in this terminal: export TAOTOKEN_API_KEY=<your key>"
+    assert f.remedy[0] == "Set it in this terminal:\nexport TAOTOKEN_API_KEY=<your key>"  # the command alone (issue 29)
 
 
 def test_taotoken_healthy_offline_is_inconclusive_not_ok(home):
@@ -74,7 +74,7 @@ def test_variable_in_rc_file_only(home):
     report = offline_report(home)
     assert codes(report) == ["ENV004"]
     f = report.findings[0]
-    assert "~/.zshrc:2" in f.diagnosis and f.remedy[0].startswith("Load it now: source ~/.zshrc")
+    assert "~/.zshrc:2" in f.diagnosis and f.remedy[0].endswith(":\nsource ~/.zshrc")
 
 
 @pytest.mark.parametrize("rc, text, line, fix", [
@@ -91,7 +91,7 @@ def test_variable_set_without_export_is_not_the_reload_remedy(home, rc, text, li
     assert codes(report) == ["ENV024"]
     f = report.findings[0]
     assert f"~/{rc}:{line} sets TAOTOKEN_API_KEY without `export`" in f.diagnosis
-    assert f.remedy[0] == f"Change line {line} of ~/{rc} to: {fix}" and "new terminal" in f.remedy[1]
+    assert f.remedy[0] == f"Change line {line} of ~/{rc} to:\n{fix}" and "new terminal" in f.remedy[1]
     assert not any("source" in step for step in f.remedy)
 
 
@@ -357,7 +357,7 @@ def test_bearer_prefix_is_one_finding_whose_command_keeps_the_key(home):
     write_config(home, TAOTOKEN)
     report = offline_report(home, {"TAOTOKEN_API_KEY": "Bearer " + KEY, "SHELL": "/bin/bash"})
     assert codes(report) == ["ENV007"]  # one cause, one error: the space after Bearer is not a second problem
-    command = report.findings[0].remedy[0].split(": ", 1)[1]
+    command = report.findings[0].remedy[0].split("\n", 1)[1]
     out = subprocess.run(["bash", "-c", f'TAOTOKEN_API_KEY="Bearer {KEY}"; {command}; printf %s "$TAOTOKEN_API_KEY"'],
                          capture_output=True, text=True).stdout
     assert out == KEY  # copied verbatim, the remedy leaves exactly the key

@@ -40,16 +40,21 @@ def emit(text: str, output: str | None, redactor) -> None:
         click.echo(text, nl=False)
 
 
-def terminal_width(env, output) -> int | None:
-    """COLUMNS when set, else the terminal's width; a file (-o) or a pipe is not wrapped."""
+MIN_WIDTH = 60  # the narrowest layout every screen is fitted to
+PIPE_WIDTH = 100  # a pipe or a file: the same layout as a 100-column terminal, unless COLUMNS says otherwise
+
+
+def terminal_width(env=None, output=None) -> int:
+    """COLUMNS when set, else the terminal's width, else PIPE_WIDTH for a pipe or a file; never below MIN_WIDTH."""
+    env = os.environ if env is None else env
     value = env.get("COLUMNS", "")
-    if value.isdigit() and int(value) >= 40:
-        return int(value)
+    if value.strip().isdigit() and int(value) > 0:
+        return max(MIN_WIDTH, int(value))
     if output or not sys.stdout.isatty():
-        return None
+        return PIPE_WIDTH
     import shutil
 
-    return max(40, shutil.get_terminal_size((100, 24)).columns)
+    return max(MIN_WIDTH, shutil.get_terminal_size((PIPE_WIDTH, 24)).columns)
 
 
 def publish(report, redactor, fmt, output, fail_on, verbose, no_color) -> None:

@@ -5,7 +5,7 @@ Chinese texts keep the English placeholders; config keys, commands, product name
 
 from __future__ import annotations
 
-from codexdoctor.rules.base import CHANNEL, E, W, Rule, once
+from codexdoctor.rules.base import CHANNEL, E, W, Loc, Rule, once
 
 
 RULES: tuple[Rule, ...] = (
@@ -13,12 +13,14 @@ RULES: tuple[Rule, ...] = (
          "The provider rejected the API key",
          "POST {url} answered {status}: {message}. Codex retries 401 five times, then prints "
          "`unexpected status 401 Unauthorized`.",
-         ("Check the key this terminal has: `{fp_cmd}` prints {key_fp8}; "
-          "compare with the key in the provider's console (same command on a copy).",
+         ("Check the key this terminal has{fp_prints}; compare with the key in the provider's console (the same "
+          "command on a copy):\n{fp_cmd}",
           "Check that env_key ({env_key_where}) names the variable you set, spelled exactly.",
           "Copy the key again, whole, with no spaces or line breaks, and set the variable again.",
           "If it still fails, create a new key at the provider (the old one may be revoked, expired or for another project)."),
-         once(lambda f: f["kind"] == "auth_rejected")),
+         # The fingerprint the command should print, when a key was sent (never "prints None", issue 29).
+         lambda f: [{"fp_prints": Loc(f" (the command below prints {f['key_fp8']})", f"（下面的命令会输出 {f['key_fp8']}）")
+                     if f.get("key_fp8") else ""}] if f["kind"] == "auth_rejected" else []),
     Rule("AUTH002", "key-not-received", "api.canary", E, CHANNEL,
          "The provider received no API key",
          "POST {url} answered {status}: {message}. Codex sent no usable key: the variable is unset, the provider has no env_key, "
@@ -51,7 +53,7 @@ RULES: tuple[Rule, ...] = (
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "AUTH001": ("提供方拒绝了 API Key",
                 "POST {url} 返回 {status}：{message}。Codex 对 401 会重试五次，然后输出 `unexpected status 401 Unauthorized`。",
-                ("检查当前终端里的密钥：`{fp_cmd}` 输出 {key_fp8}；对提供方控制台里的密钥副本执行同样的命令进行比对。",
+                ("检查当前终端里的密钥{fp_prints}；对提供方控制台里的密钥副本执行同样的命令进行比对：\n{fp_cmd}",
                  "确认 env_key（{env_key_where}）写的正是你导出的变量名，拼写完全一致。",
                  "重新完整复制密钥，不要带空格或换行，再导出一次。",
                  "仍然失败的话，到提供方重新创建一个密钥（旧密钥可能已被吊销、过期或属于别的项目）。")),

@@ -26,12 +26,13 @@ def _home_missing_params(f: Mapping[str, Any]) -> dict[str, Any]:
         set_cmd = sh.set_var("CODEX_HOME", f["expanded"])
         return {"tilde_hint": Loc(" The `~` was kept literally (it was inside quotes), and Codex does not expand it.",
                                   " `~` 被原样保留（写在了引号里），而 Codex 不会展开它。"),
-                "home_step": Loc(f"Set CODEX_HOME to the full path: {set_cmd} (or unset it: {c['unset_home_cmd']})",
-                                 f"把 CODEX_HOME 设为完整路径：{set_cmd}（或取消设置：{c['unset_home_cmd']}）")}
+                "home_step": Loc(f"Set CODEX_HOME to the full path, or unset it (the second line):\n{set_cmd}\n"
+                                 f"{c['unset_home_cmd']}",
+                                 f"把 CODEX_HOME 设为完整路径，或取消设置（第二行）：\n{set_cmd}\n{c['unset_home_cmd']}")}
     return {"tilde_hint": "",
-            "home_step": Loc(f"Create it ({c['mkdir_cmd']}) or stop setting CODEX_HOME to use the default folder: "
-                             f"{c['unset_home_cmd']}",
-                             f"创建它（{c['mkdir_cmd']}），或不再设置 CODEX_HOME 以使用默认目录：{c['unset_home_cmd']}")}
+            "home_step": Loc(f"Create it, or stop setting CODEX_HOME to use the default folder (the second line):\n"
+                             f"{c['mkdir_cmd']}\n{c['unset_home_cmd']}",
+                             f"创建它，或不再设置 CODEX_HOME 以使用默认目录（第二行）：\n{c['mkdir_cmd']}\n{c['unset_home_cmd']}")}
 
 
 # What a config value should be (the `kind` of a wrong_types fact), in words.
@@ -153,7 +154,7 @@ RULES: tuple[Rule, ...] = (
     Rule("CFG014", "codex-home-not-directory", "cfg.home", E, CONFIG,
          "CODEX_HOME is not a folder",
          "CODEX_HOME is {codex_home}, which is a file, not a folder.",
-         ("Point CODEX_HOME at a folder ({set_home_cmd}) or unset it: {unset_home_cmd}",),
+         ("Point CODEX_HOME at a folder:\n{set_home_cmd}", "Or unset it:\n{unset_home_cmd}"),
          once(lambda f: f["problem"] == "not_dir")),
     Rule("CFG015", "profile-not-found", "cfg.profile", E, CONFIG,
          "Selected profile does not exist",
@@ -306,7 +307,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                ("{home_step}",)),
     "CFG014": ("CODEX_HOME 不是目录",
                "CODEX_HOME 是 {codex_home}，它是一个文件而不是目录。",
-               ("把 CODEX_HOME 指向一个目录（{set_home_cmd}），或取消它：{unset_home_cmd}",)),
+               ("把 CODEX_HOME 指向一个目录：\n{set_home_cmd}", "或者取消它：\n{unset_home_cmd}")),
     "CFG015": ("选中的 profile 不存在",
                "选中了 profile `{selected}`（{origin}），但没有 [profiles.{selected}] 表；Codex 会报 ``config profile `{selected}` not found`` 并停止。已定义的 profile：{available_text}。",
                ("添加 [profiles.{selected}] 表，或选择已有的 profile（{available_text}），或去掉这个选择（{origin}）。",)),

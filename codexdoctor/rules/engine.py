@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 from typing import Any, Iterable, Mapping
 
@@ -27,6 +28,23 @@ _NO_URL_EN = (("POST {url}", "The request"), ("GET {url}", "The request"), ("The
               (" ({url})", ""), ("{url} did not answer", "The request did not answer"))
 _NO_URL_ZH = (("POST {url} ", "请求"), ("POST {url}", "请求"), ("GET {url} ", "请求"), ("GET {url}", "请求"),
               ("来自 {url} 的流", "流"), ("（{url}）", ""), ("{url} 没有在时限内响应", "请求没有在时限内响应"))
+
+
+# A remedy's first line that ends in a command after a colon ("Set it in this terminal: export K=…"): the command
+# goes alone on the next line, so it pastes as it is (issue 29). Only commands a user runs in a shell.
+_COMMAND_AFTER_COLON = re.compile(r"^(?P<prose>.*?[^:\s](?::|：))\s*(?P<cmd>(?:(?:export|set -gx|set -x|setx|unset|set -e|"
+                                  r"Remove-Item|echo|printf|printenv|codex|codexdoctor|mkdir|npm|pip|source|\.|curl|"
+                                  r"ollama)(?:\s|$)|\$env:|\[Environment\]|OLLAMA_CONTEXT_LENGTH=).*)$")
+
+
+def command_apart(step: str) -> str:
+    """"Prose: command" becomes "Prose:" and the command on a line of its own (text indents it, markdown fences it).
+    A line whose command is followed by more prose is left alone: the catalog writes those apart already."""
+    first, sep, rest = step.partition("\n")
+    m = _COMMAND_AFTER_COLON.match(first)
+    if not m or "`" in m.group("cmd")[:1]:
+        return step
+    return m.group("prose") + "\n" + m.group("cmd") + (sep + rest if sep else "")
 
 
 def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
@@ -107,7 +125,7 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
             findings.append(Finding(
                 code=rule.code, severity=rule.severity, verdict=rule.verdict,
                 title=fmt(title, values, lang), diagnosis=fmt(diagnosis, values, lang),
-                remedy=tuple(fmt(step, values, lang) for step in remedy),
+                remedy=tuple(command_apart(fmt(step, values, lang)) for step in remedy),
                 # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
                 checks=(res.id,), evidence=tuple(params.get("finding_evidence") or res.evidence),
                 references=rule.references,

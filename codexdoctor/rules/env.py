@@ -16,7 +16,7 @@ RULES: tuple[Rule, ...] = (
          "env_key = \"{env_key}\" ({env_key_where}) but ${env_key} is not set in this environment; Codex stops with "
          "``Missing environment variable: `{env_key}`.`` before sending anything.",
          ("Set it in this terminal: {set_cmd}",
-          "Make it permanent: {persist_cmd} (then open a new terminal).",
+          "Make it permanent, then open a new terminal:\n{persist_cmd}",
           "Check that env_key holds the variable's name, spelled exactly as you set it."),
          once(lambda f: f["state"] == "missing" and not f["near_miss"] and not f["rc_hits"] and not f.get("dotenv_bom")
               and not f.get("dotenv_unloaded"))),
@@ -41,7 +41,7 @@ RULES: tuple[Rule, ...] = (
          "Key is in a shell file but not in this terminal",
          "{rc_text} sets {env_key}, but this environment does not have it: the file was edited after this terminal "
          "started, or it is not read by this shell.",
-         ("Load it now: {reload_cmd} (or open a new terminal).",
+         ("Load it now, or open a new terminal:\n{reload_cmd}",
           "If Codex runs from an editor or GUI, restart it from a terminal that has the variable."),
          lambda f: [{"rc_text": ", ".join(f"{h['file']}:{h['line']}" for h in f["rc_hits"]), "rc_file": f["rc_hits"][0]["file"]}]
          if f["state"] in ("missing", "blank") and f["rc_hits"] and not f["near_miss"] and not f.get("dotenv_bom")
@@ -72,7 +72,7 @@ RULES: tuple[Rule, ...] = (
     Rule("ENV006", "env-key-quoted", "env.key", E, CONFIG,
          "Key value includes quote characters",
          "${env_key} ({key_fingerprint}) starts and ends with quotes, which are sent as part of the key.",
-         ("Set it without literal quotes: {set_cmd} (the shell's own quotes are fine; quotes inside them are not).",),
+         ("Set it without literal quotes (the shell's own quotes are fine; quotes inside them are not):\n{set_cmd}",),
          once(lambda f: "quotes" in f["problems"])),
     Rule("ENV007", "env-key-bearer-prefix", "env.key", E, CONFIG,
          "Key value starts with `Bearer `",
@@ -107,7 +107,8 @@ RULES: tuple[Rule, ...] = (
     Rule("ENV012", "not-logged-in", "env.auth", E, CONFIG,
          "Built-in provider without a login",
          "model_provider is the built-in `openai`, which authenticates with a stored login, and {auth_path} has none.",
-         ("Log in: codex login (ChatGPT) or {login_cmd}",
+         ("Log in with your ChatGPT account:\ncodex login",
+          "Or store an OpenAI API key:\n{login_cmd}",
           "Or configure a custom provider with base_url and env_key in config.toml (see `codexdoctor explain CFG001`)."),
          # $OPENAI_API_KEY does not count (ENV011 says so): without a stored login Codex has nothing to send.
          once(lambda f: f["provider"] == "openai" and f["builtin"] and not f.get("logged_in")
@@ -231,7 +232,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "ENV001": ("API Key 环境变量未设置",
                "env_key = \"{env_key}\"（{env_key_where}），但当前环境中没有 ${env_key}；Codex 在发出任何请求之前就会报 ``Missing environment variable: `{env_key}`.`` 并停止。",
                ("在当前终端设置：{set_cmd}",
-                "永久生效：{persist_cmd}（然后打开一个新终端）。",
+                "永久生效，然后打开一个新终端：\n{persist_cmd}",
                 "确认 env_key 写的是变量名，并且与你导出的名字完全一致。")),
     "ENV002": ("API Key 环境变量为空",
                "${env_key} 已设置，但为空或只有空白；Codex 会把它当作未设置。",
@@ -243,7 +244,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                 "要么把 {env_key_where} 中的 env_key 改为 \"{first_near_miss}\"。")),
     "ENV004": ("密钥写在 shell 文件里，但当前终端没有加载",
                "{rc_text} 设置了 {env_key}，但当前环境里没有它：文件是在这个终端启动后才修改的，或者当前 shell 不读这个文件。",
-               ("现在加载：{reload_cmd}（或打开一个新终端）。",
+               ("现在加载，或者打开一个新终端：\n{reload_cmd}",
                 "如果 Codex 是从编辑器或图形界面启动的，请从已有该变量的终端重新启动它。")),
     "ENV005": ("密钥值里有空白或换行",
                "${env_key}（{key_fingerprint}）包含{problem_text}。Codex 会丢弃带换行的请求头，提供方因此收不到密钥并返回 401。",
@@ -251,7 +252,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                 "复制密钥时只复制密钥本身（不要带上 `echo` 或文件末尾的换行）。")),
     "ENV006": ("密钥值里带了引号",
                "${env_key}（{key_fingerprint}）首尾带有引号，这些引号会被当作密钥的一部分发出去。",
-               ("不带字面引号重新设置：{set_cmd}（shell 自己的引号没问题，引号里面再套引号就不行）。",)),
+               ("不带字面引号重新设置（shell 自己的引号没问题，引号里面再套引号就不行）：\n{set_cmd}",)),
     "ENV007": ("密钥值以 `Bearer ` 开头",
                "${env_key} 以 `Bearer ` 开头；Codex 会自己加上这个前缀，提供方收到的就成了 `Bearer Bearer …`。",
                ("去掉前缀，只保留密钥本身：{strip_bearer_cmd}",)),
@@ -270,7 +271,8 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                ("把密钥保存一次：{login_cmd}",)),
     "ENV012": ("内置提供方没有登录",
                "model_provider 是内置的 `openai`，它用已保存的登录认证，而 {auth_path} 中没有登录信息。",
-               ("登录：codex login（ChatGPT 账号）或 {login_cmd}",
+               ("用 ChatGPT 账号登录：\ncodex login",
+                "或者保存一个 OpenAI API Key：\n{login_cmd}",
                 "或者在 config.toml 中配置一个带 base_url 和 env_key 的自定义提供方（见 `codexdoctor explain CFG001`）。")),
     "ENV013": ("已保存的 OpenAI 登录，加上没有 env_key 的自定义提供方",
                "{auth_path} 中保存着 OpenAI 登录，而 [model_providers.{provider}] 没有 env_key。Codex 0.171 不会给这样的提供方发送任何密钥"

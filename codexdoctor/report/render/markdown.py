@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from codexdoctor.i18n import localize, ui
 from codexdoctor.model import Report, Severity, Status
 from codexdoctor.report.render.chart import scatter
@@ -44,7 +46,7 @@ def render(report: Report, opts: RenderOptions) -> str:
                 if "\n" in step:
                     first, rest = step.split("\n", 1)
                     out.append(f"{number}. {first}")
-                    out.append("   ```toml")
+                    out.append("   ```" + ("toml" if _is_toml(rest) else "sh"))
                     out.extend("   " + line for line in rest.splitlines())
                     out.append("   ```")
                 else:
@@ -78,3 +80,13 @@ def render(report: Report, opts: RenderOptions) -> str:
     if report.notes:
         out += [f"> {n}" for n in report.notes] + [""]
     return "\n".join(out)
+
+
+_TOML_LINE = re.compile(r"^\s*(?:\[[^\]]+\]|[A-Za-z0-9_.\"-]+\s*=\s*.+|#.*)?\s*$")
+
+
+def _is_toml(snippet: str) -> bool:
+    """A config snippet is fenced as TOML; a command (a shell line) as sh."""
+    lines = [line for line in snippet.splitlines() if line.strip()]
+    return bool(lines) and all(_TOML_LINE.match(line) for line in lines) and not any(
+        line.lstrip().startswith(("export ", "set ", "$env:", "setx ")) for line in lines)

@@ -86,7 +86,8 @@ def _split_plain(text: str) -> list[str]:
 
 
 def wrap(text: str, width: int | None, first: str = "", rest: str = "") -> list[str]:
-    """Lines of at most `width` cells (a single unbreakable piece may be longer); no width: one line."""
+    """Lines of at most `width` cells; no width: one line. An unbreakable piece (a URL, a command) longer than a
+    whole line is cut at the width, so that the terminal never splits it somewhere else (issue 29)."""
     if not width or display_width(first + text) <= width:
         return [first + text]
     lines, line = [], first
@@ -98,9 +99,38 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "") -> list[
         if display_width(line + token) > width and line.strip() and line != first and line != rest:
             lines.append(line.rstrip())
             line = rest
+        while display_width(line + token) > width and display_width(rest) + 8 < width:
+            room = width - display_width(line)
+            head = cut_to_width(token, room)
+            if not head:
+                break
+            lines.append(line + head)
+            line, token = rest, token[len(head):]
         line += token
     lines.append(line.rstrip())
     return lines
+
+
+def cut_to_width(text: str, cells: int) -> str:
+    """The longest start of `text` that fits in `cells` terminal cells."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += display_width(ch)
+        if used > cells:
+            return text[:i]
+    return text
+
+
+def clip_to_width(text: str, cells: int) -> str:
+    """`text` cut to `cells` cells, with `…` where it was cut."""
+    if display_width(text) <= cells:
+        return text
+    return cut_to_width(text, max(0, cells - 1)) + "…"
+
+
+def fit_lines(lines: list[str], width: int | None, indent: str = "  ") -> list[str]:
+    """Lines produced elsewhere (a progress line, a plan) wrapped to the width, continuation lines indented."""
+    return [out for line in lines for out in (wrap(line, width, "", indent) if line else [line])]
 
 
 def display_width(text: str) -> int:
@@ -116,22 +146,55 @@ def _pad(text: str, width: int, right: bool) -> str:
 _NUMBER = re.compile(r"^-?\d[\d,.]*%?$")
 
 
-def table_lines(headers: tuple[str, ...], rows: tuple[tuple, ...]) -> list[str]:
-    cells = [list(map(str, headers))] + [[str(c) for c in row] for row in rows]
+MIN_CELL = 8  # a text column is never cut below this many cells; past that, the table changes layout
+
+
+def table_lines(headers: tuple[str, ...], rows: tuple[tuple, ...], width: int | None = None) -> list[str]:
+    """A table that fits `width` cells (issue 29): text columns are cut with `…`, widest first, down to MIN_CELL;
+    if it still does not fit, each row becomes a block of "header: value" lines, wrapped."""
+    cells = [[_one_line(c) for c in headers]] + [[_one_line(c) for c in row] for row in rows]
     widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
     numeric = [all(_NUMBER.match(r[i]) or r[i] == "-" for r in cells[1:]) and any(_NUMBER.match(r[i]) for r in cells[1:])
                for i in range(len(headers))]  # a column of numbers (a "-" among them) is right-aligned as a whole
+    if width:
+        gap = 2 * (len(widths) - 1)
+        while sum(widths) + gap > width:
+            cuttable = [i for i in range(len(widths)) if not numeric[i] and widths[i] > MIN_CELL]
+            if not cuttable:
+                return _narrow(cells, width)
+            widest = max(cuttable, key=lambda i: widths[i])
+            widths[widest] = max(MIN_CELL, widths[widest] - (sum(widths) + gap - width))
+        cells = [[clip_to_width(c, w) for c, w in zip(r, widths)] for r in cells]
     fmt = lambda r: "  ".join(_pad(c, w, num) for c, w, num in zip(r, widths, numeric)).rstrip()  # noqa: E731
     return [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
 
 
+def _one_line(value: object) -> str:
+    return " ".join(str(value).split()) if "\n" in str(value) else str(value)
+
+
+def _narrow(cells: list[list[str]], width: int) -> list[str]:
+    """The "narrow" layout: one block per row, a header and its value per line."""
+    headers, out = cells[0], []
+    label = max(display_width(h) for h in headers)
+    for row in cells[1:]:
+        if out:
+            out.append("")
+        for h, value in zip(headers, row):
+            out.extend(wrap(value, width, _pad(h, label, False) + "  ", " " * (label + 2)))
+    return out
+
+
 def render_section(section: Section, opts: RenderOptions) -> list[str]:
-    out = [f"{section.title}:"]
+    out = wrap(f"{section.title}:", opts.width, "", "  ")
+    inner = opts.width - 2 if opts.width else None
     if section.headers:
-        out += ["  " + line for line in table_lines(section.headers, section.rows)]
+        out += [("  " + line).rstrip() for line in table_lines(section.headers, section.rows, inner)]
     if section.chart:
         out.append("")
-        out += ["  " + line for line in scatter(section.chart, section.chart_x, section.chart_y, ascii_only=opts.ascii)]
+        chart_width = min(56, max(20, inner - 14)) if inner else 56
+        out += ["  " + line for line in scatter(section.chart, section.chart_x, section.chart_y, width=chart_width,
+                                                ascii_only=opts.ascii)]
     if section.lines:
         out.append("")
         for line in section.lines:
@@ -161,7 +224,7 @@ def render(report: Report, opts: RenderOptions) -> str:
         out.extend(more)
         if opts.verbose:
             for line in check.evidence:
-                out.append(f"    {line}")
+                out.extend(wrap(line, opts.width, "    ", "      "))
             if check.duration_ms is not None:
                 out.append(f"    ({check.duration_ms:.0f} ms)")
     for section in report.sections:
@@ -183,12 +246,12 @@ def render(report: Report, opts: RenderOptions) -> str:
             for number, step in enumerate(f.remedy, 1):
                 first, *rest = step.splitlines() or [""]
                 out.extend(wrap(first, opts.width, f"    {number}. ", "       "))
-                for line in rest:  # config snippets: copied as they are
-                    out.append(f"         {line}")
+                for line in rest:  # config snippets and commands: each alone on its line, cut only past the width
+                    out.extend(wrap(line, opts.width, "         ", "         "))
             if opts.verbose:
                 out.append(f"    {t('evidence')} ({', '.join(titles.get(c, c) for c in f.checks)}):")
                 for line in f.evidence:
-                    out.append(f"      {line}")
+                    out.extend(wrap(line, opts.width, "      ", "        "))
     if report.notes:
         out.append("")
         for n in report.notes:
