@@ -205,6 +205,7 @@ def test_published_window_plans_within_the_default_budget(home, sim_server, run,
     monkeypatch.setenv("SIM_API_KEY", KEY)
     code, out, err = run("probe", "--codex-version", "0.171.0")
     assert code == 1, err
+    err = " ".join(err.split())  # fitted to 100 columns in a pipe (issue 29): read as prose
     assert "publishes a 32,768-token window" in err and "field max_model_len" in err
     planned = int(err.split("about ")[1].split(" input tokens")[0].replace(",", ""))
     assert planned <= 300_000 and sent_tokens(s) <= planned

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from codexdoctor.commands.environment import language
 from codexdoctor.commands.options import CheckOptions, make_context
-from codexdoctor.commands.output import emit
+from codexdoctor.commands.output import emit, terminal_width
 
 
 def run(opts: CheckOptions, fmt: str, lang: str | None) -> None:
     from codexdoctor.report.configview import render_config
 
     ctx = make_context(opts)
-    emit(render_config(ctx, fmt, language(lang)), None, ctx.redactor)
+    emit(render_config(ctx, fmt, language(lang), terminal_width()), None, ctx.redactor)

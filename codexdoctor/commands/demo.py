@@ -114,7 +114,7 @@ def run_all(names: tuple[str, ...] = (), progress: Callable[[str], None] | None 
     return outcomes
 
 
-def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en") -> str:
+def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en", width: int | None = None) -> str:
     """The summary table, padded by display width (a Chinese character takes two cells)."""
     from codexdoctor.i18n import ui
     from codexdoctor.report.render.text import table_lines
@@ -125,7 +125,7 @@ def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en") -
              verdict(o.scenario.expected), verdict(o.got), ok if o.passed else bad, o.top] for o in outcomes]
     headers = [ui("demo_scenario", lang), ui("demo_wrong", lang), ui("demo_expected", lang), "codexdoctor", "",
                ui("demo_top", lang)]
-    return "\n".join(table_lines(tuple(headers), tuple(tuple(r) for r in rows)))
+    return "\n".join(table_lines(tuple(headers), tuple(tuple(r) for r in rows), width))
 
 
 DESCRIPTIONS_ZH = {
@@ -147,21 +147,26 @@ def run(names: tuple[str, ...], list_only: bool, lang: str | None) -> None:
     if unknown:
         raise click.BadParameter(f"unknown scenario {unknown[0]!r}; choose from: {', '.join(sorted(known))}",
                                  param_hint="--scenario")
-    if list_only:
-        for s in SCENARIOS:
-            click.echo(f"{s.name:20} expected {s.expected:8} {s.description}")
-        return
     lang = language(lang)
+    width = terminal_width(os.environ, None)
+    if list_only:
+        from codexdoctor.report.render.text import table_lines
+
+        verdict = (lambda v: v) if lang == "en" else (lambda v: ui("verdict_" + v, lang))  # noqa: E731
+        rows = tuple((s.name, verdict(s.expected), DESCRIPTIONS_ZH[s.name] if lang == "zh" else s.description)
+                     for s in SCENARIOS)
+        headers = (ui("demo_scenario", lang), ui("demo_expected", lang), ui("demo_wrong", lang))
+        click.echo("\n".join(table_lines(headers, rows, width)))
+        return
     ascii_only = not stdout_can_encode()
     running = "  正在运行 {}…" if lang == "zh" else "  running {}..."
     outcomes = run_all(tuple(names), progress=lambda n: click.echo(running.format(n), err=True), lang=lang)
     if names:
-        width = terminal_width(os.environ, None)
         for o in outcomes:
             about = DESCRIPTIONS_ZH[o.scenario.name] if lang == "zh" else o.scenario.description
             click.echo(f"=== {o.scenario.name}: {about}")
             click.echo(render(o.report, "text", RenderOptions(ascii=ascii_only, width=width)))
-    click.echo(table(outcomes, ascii_only, lang))
+    click.echo(table(outcomes, ascii_only, lang, width))
     failed = [o for o in outcomes if not o.passed]
     click.echo("\n" + ui("demo_summary", lang, ok=len(outcomes) - len(failed), total=len(outcomes)))
     raise SystemExit(1 if failed else 0)

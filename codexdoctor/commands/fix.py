@@ -17,6 +17,14 @@ from codexdoctor.report import fixes as fix_mod
 from codexdoctor.report.build import exit_code
 
 
+def _show(text: str, err: bool = False) -> None:
+    """Every line `fix` prints, fitted to the terminal (issue 29): remedies, edits, the diff."""
+    from codexdoctor.commands.output import terminal_width
+    from codexdoctor.report.render.text import fit_lines
+
+    click.echo("\n".join(fit_lines(text.split("\n"), terminal_width(), "    ")), err=err)
+
+
 def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> None:
     """Every line the user reads goes through the run's redactor; nothing is written without a diff shown first."""
     lang = opts.lang
@@ -31,22 +39,23 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
         value = report.verdict.value
         return f"{ui('verdict_' + value, lang)} ({value})" if lang == "zh" else value
 
-    click.echo(say("before", verdict=verdict(before), codes=codes(before)))
+    _show(say("before", verdict=verdict(before), codes=codes(before)))
     for note in plan.skipped:
-        click.echo(say("skipped", note=note.get(lang)))
+        _show(say("skipped", note=note.get(lang)))
     for finding in plan.commands:
-        click.echo(say("command", code=finding.code, title=finding.title))
+        _show(say("command", code=finding.code, title=finding.title))
         for number, step in enumerate(finding.remedy, 1):
-            click.echo(redact(f"  {number}. {step}"))
+            first, *rest = step.split("\n")
+            _show(redact("\n".join([f"  {number}. {first}", *(f"       {line}" for line in rest)])))
     if not plan.edits:
-        click.echo(say("nothing"))
+        _show(say("nothing"))
         # --dry-run answers "are certain edits pending?": none, so 0; without it, the findings left decide.
         raise SystemExit(EXIT_OK if dry_run else exit_code(before, fail_on))
     applied: list = []
     after = before
     for round_no in range(1, fix_mod.MAX_ROUNDS + 1):
         if round_no > 1:
-            click.echo(say("again", round=round_no, rounds=fix_mod.MAX_ROUNDS))
+            _show(say("again", round=round_no, rounds=fix_mod.MAX_ROUNDS))
         chosen = _show_and_choose(plan, say, redact, lang, yes, dry_run, fail_on)
         if not chosen:
             break
@@ -54,7 +63,7 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
         try:
             for change in fix_mod.prepare(chosen):
                 backup = fix_mod.write_atomic(change.path, change.original, change.after, secret_values)
-                click.echo(say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
+                _show(say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
         except (fix_mod.FixError, OSError) as exc:
             raise click.ClickException(redact(f"nothing more was written: {exc}")) from None
         applied += chosen
@@ -66,14 +75,14 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
         if not plan.edits:
             break
     else:
-        click.echo(say("cap", rounds=fix_mod.MAX_ROUNDS))
+        _show(say("cap", rounds=fix_mod.MAX_ROUNDS))
     if not applied:
-        click.echo(say("none_applied"))
+        _show(say("none_applied"))
         raise SystemExit(EXIT_OK)
-    click.echo(say("after", verdict=verdict(after), codes=codes(after)))
+    _show(say("after", verdict=verdict(after), codes=codes(after)))
     fixed = sorted({e.code for e in applied} - {f.code for f in after.findings})
     if fixed:
-        click.echo(say("fixed", codes=", ".join(fixed)))
+        _show(say("fixed", codes=", ".join(fixed)))
     raise SystemExit(exit_code(after, fail_on))
 
 
@@ -85,17 +94,17 @@ def _show_and_choose(plan, say, redact, lang: str, yes: bool, dry_run: bool, fai
         raise click.ClickException(redact(f"cannot prepare the edits: {exc}")) from None
     for change in changes:
         # Each edit as one line, then the file's diff once: the same lines are never shown twice.
-        click.echo(say("edits", file=change.shown))
+        _show(say("edits", file=change.shown))
         for edit in change.edits:
-            click.echo(redact(f"  {edit.code}: {edit.describe(lang)}"))
-        click.echo(redact(fix_mod.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
+            _show(redact(f"  {edit.code}: {edit.describe(lang)}"))
+        _show(redact(fix_mod.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
     if dry_run:  # as --fail-on reads a report: certain edits still pending are a finding, for CI (issue 28)
-        click.echo(say("dry_run"))
+        _show(say("dry_run"))
         raise SystemExit(EXIT_FINDINGS if fail_on != "never" else EXIT_OK)
     if yes:
         return [e for c in changes for e in c.edits]
     if sys.stdin is not None and sys.stdin.isatty():
         return [e for c in changes for e in c.edits
                 if click.confirm(say("apply", code=e.code, edit=e.describe(lang)), default=True)]
-    click.echo(say("no_tty"), err=True)
+    _show(say("no_tty"), err=True)
     raise SystemExit(EXIT_USAGE)

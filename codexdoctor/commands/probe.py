@@ -92,21 +92,33 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
 
 def run(opts: CheckOptions, settings: ProbeSettings, yes: bool, quiet: bool, fmt, output, fail_on, verbose, no_color) -> None:
     """The command: the plan on stderr, a prompt when the estimate exceeds --budget, the report (partial on Ctrl-C)."""
+    from codexdoctor.commands.output import terminal_width
+    from codexdoctor.report.render.text import fit_lines
+
     budget = settings.budget
-    progress = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
+    width = terminal_width()
+    zh = opts.lang == "zh"
+
+    def progress(line: str) -> None:  # the plan and the step lines, fitted to the terminal like every screen
+        if not quiet:
+            click.echo("\n".join(fit_lines([line], width, "    ")), err=True)
 
     def confirm(plan: str) -> bool:
         if yes:
             return True
         if sys.stdin is not None and sys.stdin.isatty():
-            return click.confirm("The estimate exceeds --budget. Run anyway (it stops at the budget)?", default=False, err=True)
+            return click.confirm("估算超过了 --budget。仍然运行吗（到预算即停止）？" if zh else
+                                 "The estimate exceeds --budget. Run anyway (it stops at the budget)?", default=False, err=True)
         return False
 
     try:
         report, ctx = run_probe(opts, settings, confirm, progress)
     except ProbeRefused:
-        click.echo(f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
-                   "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context.", err=True)
+        message = (f"codexdoctor probe：没有开始：最坏情况的估算超过了 --budget {budget:,} 个输入 token。"
+                   "加 --yes 仍然运行（到预算即停止），或提高 --budget，或降低 --max-context。" if zh else
+                   f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
+                   "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context.")
+        click.echo("\n".join(fit_lines([message], width, "  ")), err=True)
         raise SystemExit(EXIT_USAGE) from None
     interrupted = any(c.facts.get("stopped") == "interrupted" for c in report.checks)
     try:

@@ -10,7 +10,9 @@ from codexdoctor.commands.environment import language
 def explain(code: str, fmt: str, lang: str | None) -> None:
     from codexdoctor.report.catalogview import explain_rule
 
-    text = explain_rule(code.strip().upper(), fmt, language(lang))
+    from codexdoctor.commands.output import terminal_width
+
+    text = explain_rule(code.strip().upper(), fmt, language(lang), terminal_width())
     if text is None:
         raise click.BadParameter(f"unknown code {code!r}; `codexdoctor rules` lists them all", param_hint="CODE")
     click.echo(text, nl=False)
@@ -19,7 +21,9 @@ def explain(code: str, fmt: str, lang: str | None) -> None:
 def list_all(fmt: str, lang: str | None) -> None:
     from codexdoctor.report.catalogview import list_rules
 
-    click.echo(list_rules(fmt, language(lang)), nl=False)
+    from codexdoctor.commands.output import terminal_width
+
+    click.echo(list_rules(fmt, language(lang), terminal_width()), nl=False)
 
 
 def schema() -> None:

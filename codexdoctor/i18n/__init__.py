@@ -180,6 +180,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"an HTML site answers, not an API", "返回的是 HTML 网页，不是 API"),
     (r"answered in (\d+) ms", "{1} ms 内响应"),
     (r"no usable catalog: (.+)", "没有可用的模型列表：{1~}"),
+    (r"built-in provider `([^`]+)`", "内置提供方 `{1}`"),
     (r"(.+) \(at (\S+)\)", "{1~}（位于 {2}）"),
     (r"([\d,]+) models?, \"(.*)\" listed", "{1} 个模型，包含 \"{2}\""),
     (r"([\d,]+) models?, \"(.*)\" listed without its stray whitespace", "{1} 个模型，包含去掉多余空白后的 \"{2}\""),

@@ -19,7 +19,10 @@ _WORDS_ZH = {
     "key": "键", "value": "值", "from": "来源", "request URL": "请求地址", DEFAULT: "Codex 默认值", "not set": "未设置",
     "missing": "缺失", "(not found)": "（不存在）", "Config layers (lowest precedence first):": "配置层（优先级从低到高）：",
     "system": "系统", "user": "用户", "profile": "profile", "project": "项目", "override": "-c 覆盖",
+    "API key": "密钥", "default": "默认值",
 }
+# Row labels that are words, not config keys (the JSON keeps the machine value).
+_ROW_LABELS = {"request URL": "request URL", "key": "API key"}
 
 
 def _word(text: str, lang: str) -> str:
@@ -66,24 +69,28 @@ def rows(ctx: CheckContext) -> list[dict[str, Any]]:
     return out
 
 
-def render_config(ctx: CheckContext, fmt: str, lang: str = "en") -> str:
+def render_config(ctx: CheckContext, fmt: str, lang: str = "en", width: int | None = None) -> str:
     data = [{**d, "source": DEFAULT if d["source"] == "default" else d["source"]} for d in rows(ctx)]
     if fmt == "json":
         layers = [{"kind": l.kind, "path": l.label, "exists": l.exists} for l in ctx.resolution.layers]
         return json.dumps({"values": data, "layers": layers}, indent=2, ensure_ascii=False) + "\n"
-    from codexdoctor.report.render.text import display_width, table_lines
+    from codexdoctor.report.render.text import display_width, table_lines, wrap
 
     kinds = [_word(l.kind, lang) for l in ctx.resolution.layers]
     pad = max((display_width(k) for k in kinds), default=0) + 2
-    layers = "\n".join(f"  {k}{' ' * (pad - display_width(k))}{l.label}{'' if l.exists else ' ' + _word('(not found)', lang)}"
-                       for k, l in zip(kinds, ctx.resolution.layers))
+    layers = "\n".join(line for k, l in zip(kinds, ctx.resolution.layers) for line in wrap(
+        f"{l.label}{'' if l.exists else ' ' + _word('(not found)', lang)}", width,
+        f"  {k}{' ' * (pad - display_width(k))}", " " * (pad + 4)))
 
     def value(d: dict[str, Any]) -> str:
         if d["value"] is None:
             return _word("not set", lang)
         return _word(d["value"], lang) if d["value"] == "missing" else localize(str(d["value"]), lang)
 
+    def source(text: str) -> str:
+        return _word(text, lang) if text in _WORDS_ZH else localize(text, lang)
+
     table = "\n".join(table_lines(tuple(_word(h, lang) for h in ("key", "value", "from")),
-                                  tuple((_word(d["key"], lang) if d["key"] == "request URL" else d["key"], value(d),
-                                         _word(d["source"], lang)) for d in data)))
+                                  tuple((_word(_ROW_LABELS[d["key"]], lang) if d["key"] in _ROW_LABELS else d["key"],
+                                         value(d), source(d["source"])) for d in data), width, cut=False))
     return f"{_word('Config layers (lowest precedence first):', lang)}\n{layers}\n\n{table}\n"

@@ -149,21 +149,28 @@ _NUMBER = re.compile(r"^-?\d[\d,.]*%?$")
 MIN_CELL = 8  # a text column is never cut below this many cells; past that, the table changes layout
 
 
-def table_lines(headers: tuple[str, ...], rows: tuple[tuple, ...], width: int | None = None) -> list[str]:
+def table_lines(headers: tuple[str, ...], rows: tuple[tuple, ...], width: int | None = None,
+                cut: bool = True, keep: tuple[int, ...] = (0,)) -> list[str]:
     """A table that fits `width` cells (issue 29): text columns are cut with `…`, widest first, down to MIN_CELL;
-    if it still does not fit, each row becomes a block of "header: value" lines, wrapped."""
+    if it still does not fit, or `cut` is False (values that must be read whole: URLs, paths), each row becomes a
+    block of "header  value" lines, wrapped. Columns in `keep` (the first: a name, an id) are never cut."""
     cells = [[_one_line(c) for c in headers]] + [[_one_line(c) for c in row] for row in rows]
     widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
     numeric = [all(_NUMBER.match(r[i]) or r[i] == "-" for r in cells[1:]) and any(_NUMBER.match(r[i]) for r in cells[1:])
                for i in range(len(headers))]  # a column of numbers (a "-" among them) is right-aligned as a whole
     if width:
         gap = 2 * (len(widths) - 1)
+        if not cut and sum(widths) + gap > width:
+            return _narrow(cells, width)
         while sum(widths) + gap > width:
-            cuttable = [i for i in range(len(widths)) if not numeric[i] and widths[i] > MIN_CELL]
+            cuttable = [i for i in range(len(widths)) if not numeric[i] and widths[i] > MIN_CELL and i not in keep]
             if not cuttable:
                 return _narrow(cells, width)
+            # The widest column gives up cells first, down to the next widest: wide columns end up alike.
             widest = max(cuttable, key=lambda i: widths[i])
-            widths[widest] = max(MIN_CELL, widths[widest] - (sum(widths) + gap - width))
+            second = max((widths[i] for i in cuttable if i != widest), default=MIN_CELL)
+            over = sum(widths) + gap - width
+            widths[widest] -= max(1, min(over, widths[widest] - max(second, MIN_CELL)))
         cells = [[clip_to_width(c, w) for c, w in zip(r, widths)] for r in cells]
     fmt = lambda r: "  ".join(_pad(c, w, num) for c, w, num in zip(r, widths, numeric)).rstrip()  # noqa: E731
     return [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
