@@ -25,6 +25,28 @@ def _parse_version_option(value: str | None) -> tuple[int, ...] | None:
     return version
 
 
+class DateParam(click.ParamType):
+    """A day (2026-11-30) or a minute (2026-11-30T09:00), said in words: click's DateTime shows its strptime
+    formats ('%Y-%m-%d') in the help and in the error (issue 29)."""
+
+    name = "date"
+
+    def get_metavar(self, param, ctx=None):  # click 8.1 and 8.2 call it with different arguments
+        return "DATE"
+
+    def convert(self, value, param, ctx):
+        import datetime as dt
+
+        if isinstance(value, dt.datetime):
+            return value
+        for fmt in ("%Y-%m-%d", "%Y-%m-%dT%H:%M"):
+            try:
+                return dt.datetime.strptime(str(value).strip(), fmt)
+            except ValueError:
+                continue
+        self.fail(f"{value!r} is not a date: write it as 2026-11-30 or 2026-11-30T09:00", param, ctx)
+
+
 lang_option = click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
                            help="Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).")
 
@@ -167,8 +189,8 @@ def report(overrides, profile, model, codex_version, lang, shell, offline, timeo
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--last", type=click.IntRange(1), default=None, help="Only the N most recent sessions.")
-@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d", "%Y-%m-%dT%H:%M"]), default=None,
-              help="Only sessions started on or after DATE (YYYY-MM-DD).")
+@click.option("--since", type=DateParam(), default=None,
+              help="Only sessions started on or after DATE (2026-11-30, or 2026-11-30T09:00).")
 @click.option("--session", "session_id", default=None, help="One session (its id or an id prefix); shows its detail.")
 @click.option("--show-content", is_flag=True, help="Also show the start of each user message (never shown otherwise).")
 @lang_option
@@ -328,28 +350,47 @@ def _known_secrets() -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback."""
     from codexdoctor.codex.config import OverrideError
+    from codexdoctor.i18n import detect_lang, localize
+    from codexdoctor.i18n.cli_zh import argv_lang, install
 
+    args = list(sys.argv[1:] if argv is None else argv)
+    lang = argv_lang(args) or detect_lang(os.environ)
+    if lang == "zh":  # --help, click's messages and usage errors in Chinese
+        from codexdoctor.report.render.text import display_width, wrap
+
+        restore = install(cli, wrap, display_width)
+    else:
+        restore = None
+    try:
+        return _main(args, lang, localize, OverrideError)
+    finally:
+        if restore is not None:
+            restore()
+
+
+def _main(argv: list[str], lang: str, localize, OverrideError) -> int:
+    zh = lang == "zh"
     try:
         cli.main(args=argv, prog_name="codexdoctor", standalone_mode=False)
         return EXIT_OK
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     except click.exceptions.Abort:
-        click.echo("Interrupted.", err=True)
+        click.echo("已中断。" if zh else "Interrupted.", err=True)
         return EXIT_INTERRUPTED
     except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
+        click.echo("已中断。" if zh else "Interrupted.", err=True)
         return EXIT_INTERRUPTED
     except click.ClickException as exc:  # usage errors too: a file name or a value the user gave is shown as text
         from codexdoctor.common.untrusted import sanitize
 
-        exc.message = sanitize(exc.message, newlines=True)
+        exc.message = sanitize(localize(exc.message, lang), newlines=True)
         exc.show()
         return EXIT_USAGE
     except OverrideError as exc:
         from codexdoctor.common.untrusted import sanitize
 
-        click.echo(sanitize(f"Error: {exc}"), err=True)
+        click.echo(sanitize(f"错误：{localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
         return EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the boundary
         from codexdoctor.common.redact import Redactor

@@ -128,6 +128,10 @@ def check_home(ctx: CheckContext) -> CheckResult:
     evidence = [f"CODEX_HOME={shown}" if r.codex_home_from_env else f"CODEX_HOME unset -> {shown}"]
     if r.codex_home_problem:
         return result("cfg.home", "Codex home", Status.FAIL, f"{shown} is unusable", evidence, **facts)
+    if not r.codex_home.is_dir():  # the default folder, not made yet: no ✓ for a folder that is not there (issue 29)
+        facts["created"] = False
+        return result("cfg.home", "Codex home", Status.SKIP, f"{shown} does not exist yet (Codex creates it)",
+                      evidence, **facts)
     return result("cfg.home", "Codex home", Status.PASS, shown, evidence, **facts)
 
 

@@ -717,7 +717,7 @@ class LiveRun:
         first_working = self._working_variant(variants)
         for index, (base, ex) in enumerate(variants):
             kind = classify(ex, self.plan.wire)
-            evidence.append(f"{ex.line()} => {kind.kind}")
+            evidence.append(f"{ex.line()} => {_human(kind.kind, kind.detail)}")
             if index == first_working:
                 working = {"base_url": self.redact(base), "kind": kind.kind, "status": ex.status}
                 working_index = index  # `fix` rebuilds the URL from the raw base_url, not from this redacted copy
@@ -742,11 +742,14 @@ class LiveRun:
         chat_kind = classify(chat, "chat")
         facts["chat_works"] = chat_kind.kind == "ok"
         facts["variants_work"] = any(classify(x, "responses").kind == "ok" for _, x in variants)
-        evidence = [chat.line() + f" => {chat_kind.kind}"]
+        evidence = [chat.line() + f" => {_human(chat_kind.kind, chat_kind.detail)}"]
         if facts["chat_works"] and not facts["variants_work"]:
             return result("api.wire", TITLES["api.wire"], Status.FAIL, "serves /chat/completions but not /responses", evidence, **facts)
-        return result("api.wire", TITLES["api.wire"], Status.PASS, f"chat probe: {_human(chat_kind.kind, chat_kind.detail)}",
-                      evidence, **facts)
+        # Not a Chat-only gateway: /chat/completions does not answer either, so the wire API is not the problem.
+        status = Status.PASS if chat_kind.kind == "ok" else Status.SKIP
+        summary = ("/chat/completions answers too" if chat_kind.kind == "ok" else
+                   f"not a Chat-only gateway (/chat/completions: {_human(chat_kind.kind, chat_kind.detail)})")
+        return result("api.wire", TITLES["api.wire"], status, summary, evidence, **facts)
 
     def served_window(self, catalog: Exchange, probes: list[Exchange]) -> tuple[int | None, str | None]:
         """The window the server publishes, and where: the catalog entry, llama.cpp /props or LiteLLM /model/info."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from codexdoctor.checks.base import Check, CheckContext, is_loopback_host, result
 from codexdoctor.codex import config as config_mod
@@ -12,13 +13,17 @@ from codexdoctor.model import CheckResult, Status
 DOUBLED_SUFFIXES = ("/responses", "/chat/completions", "/completions")
 
 
+_SECRET_PARAM = re.compile(r"(?:^|[-_])(?:api[-_]?key|key|token|access[-_]?token|secret|sig|signature|password|pass|"
+                           r"auth|code)$|^(?:apikey|accesstoken|x-api-key)$", re.I)
+
+
 def analyse_base_url(raw: str) -> dict[str, Any]:
     """Every static problem with a base_url string, as facts."""
     # Codex drops leading whitespace but keeps trailing whitespace, which reaches the path as %20 (0.171.0).
     facts: dict[str, Any] = {"whitespace": raw != raw.rstrip(), "leading_whitespace": raw != raw.lstrip(), "malformed": None, "scheme": None, "host": None,
                              "ends_v1": False, "query": False, "fragment": False, "doubled_path": None,
                              "userinfo": False, "plain_http_remote": False, "trailing_slash": False,
-                             "suggested": None}
+                             "suggested": None, "query_secrets": []}
     url = raw.strip()
     try:
         parts = urlsplit(url)
@@ -38,6 +43,9 @@ def analyse_base_url(raw: str) -> dict[str, Any]:
     facts["trailing_slash"] = parts.path.endswith("/") and path != ""
     facts["ends_v1"] = path.endswith("/v1")
     facts["query"] = bool(parts.query)
+    # A credential in the query (`?api_key=…`): it travels in every request line, proxy log and history (issue 29).
+    facts["query_secrets"] = [name for name, _ in parse_qsl(parts.query, keep_blank_values=True)
+                              if _SECRET_PARAM.search(name)]
     facts["fragment"] = bool(parts.fragment)
     facts["userinfo"] = "@" in parts.netloc
     facts["plain_http_remote"] = parts.scheme == "http" and not is_loopback_host(host)
@@ -88,7 +96,8 @@ def check_base_url(ctx: CheckContext) -> CheckResult:
     evidence = [f"base_url = \"{facts['shown']}\" ({where})", f"Codex will call POST {facts['request_url']}"]
     if facts["ignored_openai_base_url"]:
         evidence.append(f"$OPENAI_BASE_URL = {facts['ignored_openai_base_url']}: not read by Codex since April 2026")
-    errors = facts["malformed"] or facts["whitespace"] or facts["query"] or facts["fragment"] or facts["doubled_path"] or facts["userinfo"]
+    facts["offline"] = ctx.offline  # a remedy that says "run it live" must not say so in a live run (issue 29)
+    errors = facts["query_secrets"] or facts["malformed"] or facts["whitespace"] or facts["query"] or facts["fragment"] or facts["doubled_path"] or facts["userinfo"]
     # A /v1 ending is only a question (URL003) that the live check settles; it does not make the check itself warn.
     warnings = facts["plain_http_remote"] or facts["ignored_openai_base_url"]
     status = Status.FAIL if errors else Status.WARN if warnings else Status.PASS

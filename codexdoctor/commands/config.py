@@ -11,4 +11,5 @@ def run(opts: CheckOptions, fmt: str, lang: str | None) -> None:
     from codexdoctor.report.configview import render_config
 
     ctx = make_context(opts)
-    emit(render_config(ctx, fmt, language(lang), terminal_width()), None, ctx.redactor)
+    lang = language(lang)
+    emit(render_config(ctx, fmt, lang, terminal_width()), None, ctx.redactor, lang if fmt != "json" else "en")

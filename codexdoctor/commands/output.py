@@ -4,6 +4,7 @@ summary, and turned into the exit code."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -27,15 +28,26 @@ def use_color(no_color: bool, output: str | None) -> bool:
     return sys.stdout.isatty()
 
 
-def emit(text: str, output: str | None, redactor) -> None:
+_REDACTED = re.compile(r"<redacted (\d+) chars, sha256:([0-9a-f]{8})>")
+
+
+def in_language(text: str, lang: str) -> str:
+    """The redactor's marks in the report's language: `<redacted 16 chars, sha256:…>` inside a Chinese report was
+    the last English in it (issue 29)."""
+    return _REDACTED.sub(r"<已脱敏：\1 个字符，sha256:\2>", text) if lang == "zh" else text
+
+
+def emit(text: str, output: str | None, redactor, lang: str = "en") -> None:
     """Write the rendered report; the redactor is the last line of defence against a leaked secret."""
-    text = redactor(text)
+    text = in_language(redactor(text), lang)
+    zh = lang == "zh"
     if output:
         try:
             Path(output).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
-        click.echo(f"codexdoctor: report written to {output}", err=True)
+            raise click.ClickException(f"无法写入 {output}：{exc.strerror or exc}" if zh else
+                                       f"cannot write {output}: {exc.strerror or exc}") from None
+        click.echo(f"codexdoctor：报告已写入 {output}" if zh else f"codexdoctor: report written to {output}", err=True)
     else:
         click.echo(text, nl=False)
 
@@ -68,7 +80,7 @@ def publish(report, redactor, fmt, output, fail_on, verbose, no_color) -> None:
     ropts = RenderOptions(color=use_color(no_color, output) and fmt == "text",
                           ascii=not stdout_can_encode() and not output, verbose=verbose, fail_on=fail_on,
                           width=terminal_width(env, output) if fmt == "text" else None)
-    emit(render(report, fmt, ropts), output, redactor)
+    emit(render(report, fmt, ropts), output, redactor, report.lang if fmt != "json" else "en")
     summary = env.get("GITHUB_STEP_SUMMARY")
     if fmt == "github" and summary:
         try:

@@ -38,7 +38,12 @@ def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], l
         if hits:
             codes = ", ".join(dict.fromkeys(f.code for f in hits))
             noun = plural(len(hits), "error" if hits[0].severity is Severity.ERROR else "warning")
-            return verdict, f"{noun} of kind `{verdict.value}`: {codes}"
+            # Every error the list shows is counted (issue 29: API001 was listed above and missing here).
+            others = [f for f in errors if f.verdict is not verdict]
+            also = "".join(f"; also {plural(n, 'error' if errors[0].severity is Severity.ERROR else 'warning')} "
+                           f"of kind `{kind.value}`: {', '.join(dict.fromkeys(f.code for f in others if f.verdict is kind))}"
+                           for kind in VERDICT_ORDER if (n := sum(1 for f in others if f.verdict is kind)))
+            return verdict, f"{noun} of kind `{verdict.value}`: {codes}{also}"
     checks = list(checks)
     crashed = [c.id for c in checks if c.status is Status.CRASH]
     if crashed:

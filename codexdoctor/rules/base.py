@@ -24,6 +24,14 @@ name = "My gateway"
 base_url = "https://<your provider's API base URL, as its Codex docs give it>"
 env_key = "MYGATEWAY_API_KEY"
 wire_api = "responses\""""
+MINIMAL_CONFIG_ZH = """model = "<提供方模型列表里的模型 ID>"
+model_provider = "mygateway"
+
+[model_providers.mygateway]
+name = "我的网关"
+base_url = "https://<提供方 Codex 文档给出的 API 地址>"
+env_key = "MYGATEWAY_API_KEY"
+wire_api = "responses\""""
 
 
 @dataclass(frozen=True)

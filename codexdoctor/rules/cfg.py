@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from codexdoctor.rules.base import CONFIG, E, I, MINIMAL_CONFIG, W, Loc, Rule, each, once, shell_commands
+from codexdoctor.rules.base import CONFIG, E, I, MINIMAL_CONFIG, MINIMAL_CONFIG_ZH, W, Loc, Rule, each, once, shell_commands
 
 
 def version_text(f: Mapping[str, Any]) -> Loc | str:
@@ -136,8 +136,8 @@ RULES: tuple[Rule, ...] = (
          "wire_api = \"chat\" is no longer supported",
          "[model_providers.{provider}] sets wire_api = \"chat\" ({wire_api_where}). {version_text}: Codex 0.97 and newer "
          "refuse this at start-up (`wire_api = \"chat\"` is no longer supported) and only speak the Responses API.",
-         ("In {wire_api_where}, set wire_api = \"responses\" (for a provider that serves POST <base_url>/responses; "
-          "`codexdoctor check` without --offline tests it).",
+         ("In {wire_api_where}, set wire_api = \"responses\" (for a provider that serves POST <base_url>/responses, "
+          "which every `codexdoctor check` that is not --offline tests).",
           "If the provider only has /chat/completions, use a gateway that offers the Responses API, "
           "or pin an older Codex: npm install -g @openai/codex@0.96.0"),
          once(lambda f: f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)),
@@ -258,7 +258,7 @@ RULES: tuple[Rule, ...] = (
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "CFG001": ("没有 Codex 配置文件",
                "{user_path} 不存在，所以 Codex 使用内置的 OpenAI 提供方和已保存的登录；没有配置任何自定义提供方、base_url 或密钥变量。",
-               ("创建 {user_path}（必要时先创建目录），写入一个提供方表，例如：\n" + MINIMAL_CONFIG,
+               ("创建 {user_path}（必要时先创建目录），写入一个提供方表，例如：\n" + MINIMAL_CONFIG_ZH,
                 "把占位符换成你的提供方的 base_url 地址、模型列表里的准确模型 ID 和一个变量名；然后在 shell 中设置该变量：{example_set_cmd}",
                 "如果你想用别的目录，把 CODEX_HOME 设为它（Codex 读取 $CODEX_HOME/config.toml）。")),
     "CFG002": ("配置不是合法的 TOML",
@@ -297,7 +297,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                ("把 `{key}` 从 [profiles.{selected}] 移到配置文件顶层（{where}）。",)),
     "CFG011": ("已不再支持 wire_api = \"chat\"",
                "[model_providers.{provider}] 设置了 wire_api = \"chat\"（{wire_api_where}）。{version_text}：Codex 0.97 及以后的版本在启动时就会拒绝它（`wire_api = \"chat\"` is no longer supported），只支持 Responses API。",
-               ("在 {wire_api_where} 中设置 wire_api = \"responses\"（适用于支持 POST <base_url>/responses 的提供方；不加 --offline 运行 `codexdoctor check` 可以实测）。",
+               ("在 {wire_api_where} 中设置 wire_api = \"responses\"（适用于支持 POST <base_url>/responses 的提供方，凡是没有加 --offline 的 `codexdoctor check` 都会实测这一点）。",
                 "如果提供方只有 /chat/completions，换用支持 Responses API 的网关，或固定使用旧版 Codex：npm install -g @openai/codex@0.96.0")),
     "CFG012": ("wire_api = \"chat\" 已被弃用",
                "{version_text} 仍接受 wire_api = \"chat\"（{wire_api_where}），但 Codex 0.97 及以后的版本会拒绝它。",

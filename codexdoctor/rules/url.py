@@ -5,7 +5,7 @@ Chinese texts keep the English placeholders; config keys, commands, product name
 
 from __future__ import annotations
 
-from codexdoctor.rules.base import CHANNEL, CONFIG, E, I, W, Rule, once
+from codexdoctor.rules.base import CHANNEL, CONFIG, E, I, W, Loc, Rule, once
 
 
 # A base_url the live check proved working settles every lint guess about it: one remedy per cause (API001's).
@@ -29,9 +29,17 @@ RULES: tuple[Rule, ...] = (
          "base_url ends in /v1: the provider decides",
          "base_url = \"{shown}\" ends in /v1, so Codex calls {request_url}. Codex never adds or removes /v1; some "
          "gateways serve /v1/responses, others (e.g. ones documented as …/api) 404 on it.",
-         ("Run `codexdoctor check` without --offline: it calls the real endpoint and, on a 404, tries the variants and names the base_url that works.",
+         ("{v1_question_step}",
           "Use the base URL exactly as your provider's Codex/OpenAI-compatible documentation gives it."),
-         once(lambda f: f.get("ends_v1") and not f.get("builtin") and not f.get("doubled_path")),
+         lambda f: [{"v1_question_step": Loc("Run `codexdoctor check` without --offline: it calls the real endpoint and, on a 404, "
+                                    "tries the variants and names the base_url that works.",
+                                    "不加 --offline 运行 `codexdoctor check`：它会请求真实的端点，遇到 404 时尝试各个变体，"
+                                    "并指出可用的 base_url。")
+                     if f.get("offline") is not False else
+                     Loc("This run's live checks could not settle it (the request Codex sends got no answer); run "
+                         "`codexdoctor check` again once the provider answers.",
+                         "本次的在线检查没能判断（Codex 发送的请求没有得到回应）；等提供方能响应后再运行一次 `codexdoctor check`。")}]
+         if f.get("ends_v1") and not f.get("builtin") and not f.get("doubled_path") else [],
          settled_by=(("api.canary", lambda f: f.get("kind") not in (None, "timeout", "deadline", "dns", "refused", "tls",
                                                                      "reset", "proxy", "proxy_auth", "protocol", "redirect")),
                      VERIFIED_BASE_URL)),
@@ -72,6 +80,18 @@ RULES: tuple[Rule, ...] = (
          ("Find the API base URL in the provider's documentation (often https://api.<domain>/v1 or https://<domain>/api) and set it as base_url in {base_url_where}.",
           "Remove any ?utm_… part copied from a link."),
          once(lambda f: f["kind"] == "html")),
+    Rule("URL011", "base-url-query-secret", "url.base_url", E, CONFIG,
+         "base_url carries a secret in its query",
+         "base_url ({where}) has {names} in its query string. A secret there is part of every request line: proxies, "
+         "gateway logs and shell history keep it, and anyone who sees the config file has it. (codexdoctor shows it "
+         "redacted.)",
+         ("Take the query out of base_url in {where} (`codexdoctor fix` does it), and give the key through the "
+          "variable env_key names.",
+          "If the provider really wants it in the query, use query_params or env_http_headers with a variable, not "
+          "the value in base_url.",
+          "Treat that key as exposed: create a new one at the provider and delete the old one."),
+         lambda f: [{"names": ", ".join(f"`{n}=…`" for n in f["query_secrets"])}]
+         if f.get("query_secrets") and not f.get("malformed") else []),
     Rule("URL010", "openai-base-url-variable-ignored", "url.base_url", W, CONFIG,
          "Codex no longer reads $OPENAI_BASE_URL",
          "$OPENAI_BASE_URL is set ({ignored_openai_base_url}), but Codex stopped reading it in April 2026 "
@@ -92,7 +112,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                ("去掉 {where} 引号里的空白：base_url = \"{suggested}\"",)),
     "URL003": ("base_url 以 /v1 结尾：要看提供方",
                "base_url = \"{shown}\" 以 /v1 结尾，所以 Codex 请求的是 {request_url}。Codex 从不自动添加或去掉 /v1；有的网关提供 /v1/responses，有的（例如文档写的是 …/api 的）在这个地址上返回 404。",
-               ("不加 --offline 运行 `codexdoctor check`：它会请求真实端点，遇到 404 时尝试各种变体，并给出可用的 base_url。",
+               ("{v1_question_step}",
                 "按提供方 Codex / OpenAI 兼容文档中给出的原样填写 base_url。")),
     "URL004": ("base_url 带有查询参数或片段",
                "base_url = \"{shown}\"（{where}）带着 `?…` 或 `#…`（常见的是从落地页链接复制来的 ?utm_source=…）；Codex 会在它后面追加 /responses，请求地址就坏了。",
@@ -114,6 +134,12 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "POST {url} 返回的是网页（{status}），不是 API：base_url 指向了提供方的官网或落地页。Codex 最终会报 `stream disconnected before completion: stream closed before response.completed`。",
                ("在提供方文档中找到 API 的 base_url 地址（通常是 https://api.<域名>/v1 或 https://<域名>/api），在 {base_url_where} 中设置为 base_url。",
                 "去掉从链接里复制来的 ?utm_… 部分。")),
+    "URL011": ("base_url 的查询串里带着密钥",
+               "base_url（{where}）的查询串里有 {names}。放在那里的密钥是每个请求行的一部分：代理、网关日志和 shell 历史都会留下它，"
+               "看到配置文件的人也都能拿到。（codexdoctor 显示时已脱敏。）",
+               ("去掉 {where} 中 base_url 的查询串（`codexdoctor fix` 会做这一步），并通过 env_key 指定的变量提供密钥。",
+                "如果提供方确实要求放在查询串里，用 query_params 或 env_http_headers 引用变量，而不是把值写进 base_url。",
+                "把这个密钥视为已泄露：到提供方创建一个新的，并删除旧的。")),
     "URL010": ("Codex 已不再读取 $OPENAI_BASE_URL",
                "设置了 $OPENAI_BASE_URL（{ignored_openai_base_url}），但 Codex 从 2026 年 4 月起不再读取它"
                "（openai/codex#16720）：内置提供方请求的是 {request_url}。如果你想让 Codex 使用那个服务器，它不会；"

@@ -74,7 +74,7 @@ def render(report: Report, opts: RenderOptions) -> str:
     if detailed:
         out += [f"<details><summary>{t('evidence_all')}</summary>", "", "```"]
         for c in detailed:
-            out.append(f"[{c.status.value}] {c.id}")
+            out.append(f"{MARK[c.status]} {c.title}")  # the row's own words, never the internal id (issue 29)
             out += [f"  {line}" for line in c.evidence]
         out += ["```", "", "</details>", ""]
     if report.notes:

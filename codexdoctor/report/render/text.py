@@ -27,7 +27,9 @@ def _indent(text: str, prefix: str, width: int | None = None) -> str:
 
 
 # Never broken: `code`, URLs, and the command a remedy ends with (copied as one piece).
-_UNBREAKABLE = re.compile(r"`[^`]*`|https?://[!-~]+")
+# A redaction mark (`<redacted 25 chars, sha256:…>`) is one piece too, inside a URL or alone: it is translated as a
+# whole after rendering (commands/output.in_language).
+_UNBREAKABLE = re.compile(r"`[^`]*`|https?://(?:<redacted [^>]*>|[!-~])+|<redacted [^>]*>")
 _COMMAND_TAIL = re.compile(r"(?:: |：)((?:export|set|setx|unset|\$env:|echo|printenv|codex|codexdoctor|mkdir|npm|pip|"
                            r"\[Environment\]|Remove-Item)\b.*)$")
 

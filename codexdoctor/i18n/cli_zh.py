@@ -1,0 +1,255 @@
+"""The command line in Simplified Chinese: `--help`, click's own messages and codexdoctor's usage errors (issue 29).
+
+click writes its messages through gettext (`_("Usage:")`); with `--lang zh` or a zh locale they are looked up
+here instead. Help texts are keyed by the English text with its whitespace folded, so a changed English help falls
+back to English rather than to a stale translation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+HELP_ZH: dict[str, str] = {
+    "Is your broken Codex CLI setup the channel (config, key, base_url, model, provider) or the context? Start with "
+    "`codexdoctor check`. Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage error, 3 internal error, "
+    "130 interrupted.":
+        "你的 Codex CLI 出了问题：是通道（配置、密钥、base_url、模型、提供方），还是上下文？\n\n"
+        "从 `codexdoctor check` 开始。退出码：0 正常，1 有达到 --fail-on 级别的问题，2 用法错误，3 内部错误，130 被中断。",
+    "Show the version and exit.": "显示版本并退出。",
+    "Show this message and exit.": "显示本帮助并退出。",
+    "Run every static and live check of the active provider.": "对当前提供方运行全部静态检查和在线检查。",
+    "Override a config value as `codex -c` does (TOML value, dotted key). Repeatable.":
+        "像 `codex -c` 一样覆盖一个配置值（TOML 值，点分键名）。可重复。",
+    "Config profile, as `codex --profile`.": "配置 profile，同 `codex --profile`。",
+    "Model, as `codex --model`.": "模型，同 `codex --model`。",
+    "Assume this Codex version instead of running `codex --version`.": "假定这个 Codex 版本，而不运行 `codex --version`。",
+    "Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).":
+        "报告语言：en 或 zh（默认取自 LC_ALL / LC_MESSAGES / LANG）。",
+    "Write remedy commands for this shell (default: detected from SHELL, or PowerShell/cmd on Windows).":
+        "按这个 shell 的语法写修复命令（默认根据 SHELL 检测，Windows 上为 PowerShell/cmd）。",
+    "Static checks only: send no request.": "只做静态检查：不发送任何请求。",
+    "Deadline in seconds for the whole check.": "整个检查的时限（秒）。",
+    "How long to keep waiting, past --timeout, for a provider that is alive (it answered, or accepted the request) "
+    "but slow to answer Codex's first request or asks to retry later (429 Retry-After), as Codex waits. A local model "
+    "on a CPU takes 10-25 s.":
+        "提供方还活着（已响应或已接受请求），但回答 Codex 的第一个请求很慢，或要求稍后重试（429 Retry-After）时，"
+        "在 --timeout 之后再等多久，与 Codex 的等待方式一致。CPU 上的本地模型需要 10-25 秒。",
+    "Do not send Codex's first request to /responses (it spends about 8,500 input tokens and 16 output tokens).":
+        "不向 /responses 发送 Codex 的第一个请求（它会花费约 8,500 个输入 token 和 16 个输出 token）。",
+    "Do not send, after the canary, Codex's request that follows a tool call (about 11,000 input tokens).":
+        "探测请求之后，不发送 Codex 在工具调用之后的那个请求（约 11,000 个输入 token）。",
+    "text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).":
+        "text（默认）、markdown、json、junit、github（GITHUB_ACTIONS=true 时的默认值）。",
+    "Write the report to FILE.": "把报告写入 FILE。",
+    "Exit 1 when a finding of this severity or worse exists.": "存在这个严重程度或更严重的问题时，以 1 退出。",
+    "Show the evidence behind every check and finding.": "显示每项检查和每个结论背后的证据。",
+    "No ANSI colours (NO_COLOR is honoured too).": "不使用 ANSI 颜色（也遵守 NO_COLOR）。",
+    "Single question vs a growing session: find where it breaks, and whether the break is stable. Spends tokens: the "
+    "plan (requests and input tokens) is printed before anything is sent, and the probe never goes past --budget.":
+        "单次提问与不断增长的会话对比：找出在哪里断开，以及断点是否稳定。\n\n"
+        "会花费 token：发送任何请求之前先打印计划（请求数和输入 token 数），探测绝不超过 --budget。",
+    "Largest session size to try, in tokens (default: the window Codex assumes x 1.1).":
+        "尝试的最大会话大小，单位 token（默认：Codex 假定的窗口 × 1.1）。",
+    "Requests just below and just above the break, to tell stable from unstable.":
+        "在断点下方和上方各发送的请求数，用来区分稳定与不稳定。",
+    "Input tokens the probe may spend in total; it never goes past it.": "探测总共可以花费的输入 token；绝不超过。",
+    "Run even when the worst-case estimate exceeds --budget (still stops at it).":
+        "即使最坏情况的估算超过 --budget 也运行（到预算仍会停止）。",
+    "Seconds of silence mid-answer that count as a stall.": "回答中途沉默多少秒算作一次停顿。",
+    "Per request, seconds.": "每个请求的时限（秒）。",
+    "Whole probe, seconds.": "整个探测的时限（秒）。",
+    "Typical tokens one Codex turn adds, for the turns-per-session advice.": "Codex 每轮通常增加的 token 数，用于“每个会话几轮”的建议。",
+    "Skip the prefix-cache step (3 requests of ~4K tokens).": "跳过前缀缓存这一步（3 个约 4K token 的请求）。",
+    "No progress lines on stderr.": "不在 stderr 上打印进度。",
+    "Write one support-ticket report: summary, client, config, request ids, the check, the last failed session.":
+        "写一份工单报告：摘要、客户端、配置、请求 ID、检查结果、最近一次失败的会话。",
+    "No request at all: the config, the environment and the session logs only.": "不发送任何请求：只看配置、环境和会话日志。",
+    "Deadline in seconds for the live check.": "在线检查的时限（秒）。",
+    "The Codex session to tell about (an id or a prefix; default: the most recent that failed).":
+        "要写进报告的 Codex 会话（ID 或 ID 前缀；默认：最近一次失败的会话）。",
+    "markdown for the ticket itself, json for a machine.": "markdown 用于工单本身，json 给程序读。",
+    "The file to write (default: codexdoctor-report-<time>.md in this folder).":
+        "写入的文件（默认：当前目录下的 codexdoctor-report-<时间>.md）。",
+    "Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline.":
+        "分析 Codex 自己的会话日志：每轮的上下文、会话如何结束以及原因。离线进行。",
+    "Only the N most recent sessions.": "只看最近的 N 个会话。",
+    "Only sessions started on or after DATE (2026-11-30, or 2026-11-30T09:00).":
+        "只看在 DATE 当天或之后开始的会话（2026-11-30，或 2026-11-30T09:00）。",
+    "One session (its id or an id prefix); shows its detail.": "只看一个会话（ID 或 ID 前缀），并显示详情。",
+    "Also show the start of each user message (never shown otherwise).": "同时显示每条用户消息的开头（否则从不显示）。",
+    "Classify a pasted Codex or provider error (TEXT, - for stdin, or --file) into verdict, code and remedy. A whole "
+    "stderr works: Codex's own decoration (ERROR:, Reconnecting... n/5, ; retrying …) is read past.":
+        "把粘贴的 Codex 或提供方报错（TEXT，- 表示从标准输入读，或 --file）归类为结论、代码和修复方法。\n\n"
+        "整段 stderr 也可以：Codex 自己的修饰（ERROR:、Reconnecting... n/5、; retrying …）会被跳过。",
+    "Read the error from this file (a saved stderr of Codex), at most 1 MiB.": "从这个文件读取报错（保存下来的 Codex stderr），最多 1 MiB。",
+    "Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again.":
+        "应用可以确定的配置修复：先显示差异，再备份、原子写入，然后重新检查。",
+    "Apply every edit without asking.": "不询问，应用全部修改。",
+    "Show the diff and exit; change nothing.": "显示差异后退出；不做任何修改。",
+    "Only fix these findings (repeatable).": "只修复这些问题（可重复）。",
+    "Static checks only (no request is sent; live-only fixes are not offered).": "只做静态检查（不发送请求；不提供依赖在线检查的修复）。",
+    "Deadline in seconds for each check run (before and after the edits).": "每次检查（修改前和修改后）的时限（秒）。",
+    "Re-check without sending Codex's first request (no tokens spent).": "重新检查时不发送 Codex 的第一个请求（不花费 token）。",
+    "Exit 1 when a finding of this severity or worse is left after the fix.": "修复后仍有这个严重程度或更严重的问题时，以 1 退出。",
+    "Print the resolved provider and where each value came from (redacted).": "打印解析出的提供方，以及每个值的来源（已脱敏）。",
+    "text (a table) or json (values with their sources, for scripts).": "text（表格）或 json（值及其来源，供脚本使用）。",
+    "Explain a finding code: what it means, why it happens, how to fix it.": "解释一个问题代码：含义、原因和修复方法。",
+    "text or json (the rule as data).": "text 或 json（规则本身的数据）。",
+    "List every finding code.": "列出全部问题代码。",
+    "text (a table), json, or markdown (the text of docs/rules.md).": "text（表格）、json 或 markdown（docs/rules.md 的内容）。",
+    "Print the JSON Schema of the `--format json` report.": "打印 `--format json` 报告的 JSON Schema。",
+    "Serve a local OpenAI-compatible provider with fault injection, on 127.0.0.1.":
+        "在 127.0.0.1 上运行一个可注入故障的本地 OpenAI 兼容提供方。",
+    "0 picks a free port.": "0 表示自动选一个空闲端口。",
+    "Path prefix of the API routes.": "API 路由的路径前缀。",
+    "Require this bearer key (default: no key required).": "要求这个 bearer 密钥（默认不要求密钥）。",
+    "Served model ID; repeatable.": "提供的模型 ID；可重复。",
+    "Reject prompts over this many tokens.": "拒绝超过这么多 token 的提示。",
+    "Whose error bodies to imitate; `ollama` truncates silently and answers 200.": "模仿谁的报错格式；`ollama` 会静默截断并返回 200。",
+    "Base time to first token.": "首字延迟的基础值。",
+    "Extra time to first token per 1000 prompt tokens.": "每 1000 个提示 token 额外增加的首字延迟。",
+    "Pause the stream after N output tokens.": "输出 N 个 token 后让流停顿。",
+    "How long each --stall-after pause lasts.": "每次 --stall-after 停顿持续多久。",
+    "Share of requests that fail with a 502, a reset or a hang.": "以 502、连接重置或挂起失败的请求比例。",
+    "Seed for --failure-rate.": "--failure-rate 的随机种子。",
+    "404 on /responses (a gateway without the Responses API).": "对 /responses 返回 404（没有 Responses API 的网关）。",
+    "Serve /models without checking the key.": "提供 /models 时不检查密钥。",
+    "No /models route.": "不提供 /models 路由。",
+    "Serve an HTML landing page at / and HTML 404s.": "在 / 提供 HTML 落地页，404 也返回 HTML。",
+    "Publish the window (/props n_ctx, max_model_len in /models).": "公布窗口大小（/props 的 n_ctx，/models 中的 max_model_len）。",
+    "Reuse repeated prompt prefixes and report cached_tokens.": "复用重复的提示前缀，并报告 cached_tokens。",
+    "Accept connections and never answer.": "接受连接但从不响应。",
+    "Answer 400 'Unsupported parameter' when the request has this top-level field (e.g. reasoning); repeatable.":
+        "请求带有这个顶层字段（例如 reasoning）时返回 400 'Unsupported parameter'；可重复。",
+    "Answer 400 to `developer` input items, as a broken gateway translation does.": "对 `developer` 输入条目返回 400，模仿转换出错的网关。",
+    "Log every request (keys redacted).": "记录每个请求（密钥已脱敏）。",
+    "See every diagnosis without an account: runs the real checks against the built-in simulator. Never reads or "
+    "writes your ~/.codex: each scenario has its own temporary CODEX_HOME. Exits 0 only when every scenario got its "
+    "expected verdict (a self-test).":
+        "无需账号即可看到每种诊断：对内置模拟器运行真实的检查。\n\n"
+        "从不读写你的 ~/.codex：每个场景都有自己的临时 CODEX_HOME。只有每个场景都得到预期结论时才以 0 退出（自检）。",
+    "Run only this scenario (repeatable); its full report is printed.": "只运行这个场景（可重复），并打印完整报告。",
+    "List the scenarios and exit.": "列出所有场景并退出。",
+}
+
+# click's own words (its gettext message ids), for `--lang zh` or a zh locale.
+CLICK_ZH: dict[str, str] = {
+    "Usage:": "用法：", "Options": "选项", "Commands": "命令", "Error: {message}": "错误：{message}",
+    "Try '{command} {option}' for help.": "运行 '{command} {option}' 查看帮助。",
+    "Invalid value for {param_hint}: {message}": "{param_hint} 的值无效：{message}",
+    "Invalid value: {message}": "值无效：{message}", "Missing argument": "缺少参数", "Missing option": "缺少选项",
+    "Missing parameter": "缺少参数", "Missing command.": "缺少命令。", "No such command {name!r}.": "没有命令 {name!r}。",
+    "No such option {name!r}.": "没有选项 {name!r}。", "Option {name!r} does not take a value.": "选项 {name!r} 不接受值。",
+    "{value!r} is not a valid {number_type}.": "{value!r} 不是有效的数字。",
+    "{value} is not in the range {range}.": "{value} 不在范围 {range} 之内。",
+    "Show this message and exit.": "显示本帮助并退出。", "Show the version and exit.": "显示版本并退出。",
+    "default: {default}": "默认：{default}", "Aborted!": "已中止！", "Choose from:\n\t{choices}": "可选值：\n\t{choices}",
+    "{name} {filename!r} does not exist.": "{name} {filename!r} 不存在。", "integer": "整数", "float": "浮点数",
+    "integer range": "整数（有范围）", "float range": "数字（有范围）", "boolean": "布尔值", "choice": "选项",
+    "Missing {param_type}": "缺少{param_type}", "Option {name!r} requires an argument.": "选项 {name!r} 需要一个值。",
+    "Option {name!r} requires {nargs} arguments.": "选项 {name!r} 需要 {nargs} 个值。",
+    "Got unexpected extra argument ({args})": "多出了意外的参数（{args}）",
+    "Got unexpected extra arguments ({args})": "多出了意外的参数（{args}）",
+    "{value!r} is not {choice}.": "{value!r} 不是 {choice}。", "{value!r} is not one of {choices}.": "{value!r} 不在 {choices} 之中。",
+    "Did you mean {possibility}?": "你是不是想用 {possibility}？",
+    "(Did you mean one of: {possibilities}?)": "（你是不是想用其中之一：{possibilities}？）", "(Possible options: {possibilities})": "（可能的选项：{possibilities}）",
+}
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split())
+
+
+_HELP = {_fold(k): v for k, v in HELP_ZH.items()}
+
+
+def help_zh(text: str | None) -> str | None:
+    """The Chinese help for an English help text, or the English when none is known."""
+    if not text:
+        return text
+    return _HELP.get(_fold(text), text)
+
+
+class _Chinese:
+    """What click's modules call as `_` and `ngettext`, answering in Chinese where a translation is known."""
+
+    def gettext(self, message: str) -> str:
+        return CLICK_ZH.get(message, message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return CLICK_ZH.get(singular if n == 1 else plural, singular if n == 1 else plural)
+
+
+def install(cli: Any, wrap: Callable[..., list[str]] | None = None,
+            cells: Callable[[str], int] | None = None) -> Callable[[], None]:
+    """Switch the command line to Chinese: click's messages (gettext) and every command's help. Returns the function
+    that switches it back (tests run many commands in one process). `wrap` and `cells` (the report's own, given by
+    the caller: this stage may not import them) make click's help wrap by terminal cells, a Chinese character being
+    two; click counts characters."""
+    import click
+
+    chinese = _Chinese()
+    undo: list[Callable[[], None]] = []
+
+    def setattr_undoably(obj: Any, name: str, value: Any) -> None:
+        old = getattr(obj, name)
+        setattr(obj, name, value)
+        undo.append(lambda: setattr(obj, name, old))
+
+    for name in ("core", "exceptions", "types", "formatting", "decorators", "parser", "termui", "utils", "_termui_impl"):
+        module = getattr(click, name, None)
+        if module is None:
+            try:
+                module = __import__(f"click.{name}", fromlist=["_"])
+            except ImportError:
+                continue
+        if hasattr(module, "_"):
+            setattr_undoably(module, "_", chinese.gettext)
+        if hasattr(module, "ngettext"):
+            setattr_undoably(module, "ngettext", chinese.ngettext)
+
+    def walk(command: Any) -> None:
+        setattr_undoably(command, "help", help_zh(command.help))
+        if getattr(command, "short_help", None):
+            setattr_undoably(command, "short_help", help_zh(command.short_help))
+        for param in command.params:
+            if getattr(param, "help", None):
+                setattr_undoably(param, "help", help_zh(param.help))
+        for sub in getattr(command, "commands", {}).values():
+            walk(sub)
+
+    walk(cli)
+    if wrap is not None and cells is not None:
+        from click import formatting
+
+        def wrap_text(text: str, width: int = 78, initial_indent: str = "", subsequent_indent: str = "",
+                      preserve_paragraphs: bool = False) -> str:
+            paragraphs = [p for p in text.split("\n\n")] if preserve_paragraphs else [text]
+            out = []
+            for number, paragraph in enumerate(paragraphs):
+                first = initial_indent if number == 0 else subsequent_indent
+                out.append("\n".join(wrap(" ".join(paragraph.split()), width, first, subsequent_indent)))
+            return "\n\n".join(out)
+
+        setattr_undoably(formatting, "wrap_text", wrap_text)
+        from click._compat import strip_ansi
+
+        setattr_undoably(formatting, "term_len", lambda text: cells(strip_ansi(text)))
+
+    def restore() -> None:
+        for step in reversed(undo):
+            step()
+
+    return restore
+
+
+def argv_lang(argv: list[str]) -> str | None:
+    """`--lang zh` / `--lang=zh` on the command line, read before click parses it (its own errors need it)."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
+
+
