@@ -154,7 +154,7 @@ def test_sections_in_chinese(home):
     assert report.sections[0].title == "会话" and report.sections[0].headers[0] == "会话"
     facts = {"last_ok": 8000, "first_fail": 8200, "stable": True, "stage3": True, "singles_ok": 3, "singles": 3}
     lines = _summary_section(facts, "zh")[0].lines
-    assert lines[0].startswith("可用窗口：约 8,000 tokens") and lines[1] == "断点：稳定" and lines[2] == "出现的阶段：3 失败"
+    assert lines[0].startswith("可用窗口：约 8,000 tokens") and lines[1] == "断点：稳定" and lines[2] == "出现的阶段：第 3 阶段（请求失败）"
     header, rule = table_lines(("会话", "x"), (("abc", "1"),))[:2]
     assert display_width(header.split("  ")[0]) == len(rule.split("  ")[0])
 

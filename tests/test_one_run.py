@@ -71,3 +71,22 @@ def test_offline_and_online_fix_agree_on_the_line(home, run, sim_server, monkeyp
     write_config(home, config)
     run("fix", "--yes", "--codex-version", "0.171.0")
     assert path.read_text() == offline == config.replace("?utm_source=blog", "")
+
+
+def test_misspelled_model_provider_is_named_fixed_and_tested(home, run, sim_server, monkeypatch):
+    """Issue 29: `model_provider = "taotokn"` with a table `taotoken` had no "did you mean", and `fix` did not offer
+    the edit; now CFG004 names it, the live checks run as if it were made, and `fix` makes it."""
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+    s = sim_server(api_key=KEY, models=("sim-model",))
+    path = write_config(home, f'model = "sim-model"\nmodel_provider = "taotokn"\n\n[model_providers.taotoken]\n'
+                              f'name = "taotoken"\nbase_url = "{s.base_url}"\nenv_key = "TAOTOKEN_API_KEY"\n')
+    code, out, _ = run("check", "--codex-version", "0.171.0", "--format", "json")
+    report = json.loads(out)
+    cfg004 = next(f for f in report["findings"] if f["code"] == "CFG004")
+    assert "Did you mean `taotoken`?" in cfg004["diagnosis"] and 'set model_provider = "taotoken"' in cfg004["remedy"][0]
+    assert any('model_provider = "taotoken"' in n for n in report["notes"])
+    assert next(c for c in report["checks"] if c["id"] == "api.canary")["status"] == "pass"
+    run("fix", "--yes", "--codex-version", "0.171.0")
+    assert 'model_provider = "taotoken"' in path.read_text()
+    code, out, _ = run("check", "--codex-version", "0.171.0")
+    assert code == 0, out

@@ -403,3 +403,18 @@ def test_channel_failures_above_the_break_are_channel_evidence(home, sim_server)
         assert all(k in CONTEXT_KINDS for k in f["context_kinds"])
         ctx006 = next(x for x in report.findings if x.code == "CTX006")
         assert "reset" not in ctx006.diagnosis and "5xx" not in ctx006.diagnosis
+
+
+def test_a_hanging_provider_gets_a_line_every_few_seconds(home, sim_server, monkeypatch):
+    """Issue 29: in a pipe, a hanging provider left the probe silent for 30 s per request."""
+    import codexdoctor.checks.probe as probe_mod
+
+    monkeypatch.setattr(probe_mod, "STILL_WAITING_EVERY", 0.2)
+    s = sim_server(api_key=KEY, hang=True, hang_seconds=2.0)
+    configure(home, s)
+    report, lines = probe(home, ProbeSettings(max_context=4000, request_timeout_s=1.5, total_timeout_s=10.0, singles=1,
+                                              cache_step=False))
+    waiting = [line for line in lines if "still waiting" in line]
+    steps = next(c for c in report.checks if c.id == "ctx.probe")
+    assert len(waiting) >= 2, (lines, steps.evidence)
+    assert waiting[0].startswith("  … step 1")

@@ -115,3 +115,18 @@ def test_since_speaks_of_dates_not_strptime(run):
     assert "%Y" not in out and "2026-11-30" in out
     code, out, err = run("sessions", "--since", "nope")
     assert code == 2 and "%Y" not in err and "2026-11-30" in err
+
+
+def test_diagnose_points_out_a_model_the_config_does_not_name(home, run, monkeypatch):
+    from tests.conftest import write_config
+
+    write_config(home, 'model = "gpt-5.1-codex"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+                       'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n')
+    monkeypatch.setenv("GW_KEY", "sk-gw-0123456789abcdefghij")
+    paste = ("unexpected status 404 Not Found: The model `gpt-5.1-codex-2025-11-13` does not exist or you do not have "
+             "access to it., url: https://gw.example/v1/responses")
+    code, out, _ = run("diagnose-error", paste, "--codex-version", "0.171.0")
+    flat = " ".join(out.split())
+    assert "The error names `gpt-5.1-codex-2025-11-13`, but your config says model = \"gpt-5.1-codex\"" in flat
+    code, out, _ = run("diagnose-error", paste.replace("-2025-11-13", ""), "--codex-version", "0.171.0")
+    assert "The error names" not in out

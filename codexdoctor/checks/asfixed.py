@@ -10,7 +10,7 @@ a note. Only certain fixes are assumed: the same ones `fix` makes without asking
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Mapping
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.env import clean_key, unexported_rc_value
@@ -38,11 +38,22 @@ def assume_fixed(ctx: CheckContext, static: list[CheckResult]) -> AsFixed | None
 
     facts = {r.id: r.facts for r in static}
     p = ctx.provider
+    assumed_provider: list[tuple[str, str]] = []
+    mean = facts.get("cfg.provider", {}).get("did_you_mean")
+    tables = ctx.resolution.merged.get("model_providers")
+    if not p.defined and mean and isinstance(tables, Mapping) and isinstance(tables.get(mean), Mapping):
+        # CFG004: `model_provider = "taotokn"` with one table named `taotoken` — the edit `fix` makes.
+        from codexdoctor.codex.config import Provider
+
+        p = Provider(id=mean, builtin=False, defined=True, table=dict(tables[mean]))
+        ctx = replace(ctx, resolution=replace(ctx.resolution, provider=p, provider_id=mean))
+        assumed_provider.append((f'model_provider = "{mean}"', f'model_provider = "{mean}"'))
+        facts = {r.id: r.facts for r in run_static(ctx)}  # the key and base_url as that table has them
     if not p.defined or ctx.resolution.unusable:
         return None
     table: dict[str, Any] = dict(p.table)
     env = dict(ctx.env)
-    assumed: list[tuple[str, str]] = []
+    assumed: list[tuple[str, str]] = list(assumed_provider)
     secrets: list[str] = []
     if not p.builtin:
         if not isinstance(table.get("base_url"), str):

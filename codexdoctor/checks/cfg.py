@@ -282,6 +282,10 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         return result("cfg.provider", "Provider", Status.SKIP, "config could not be parsed", evidence, **facts)
     if not p.defined:
         evidence.append("provider tables: " + (", ".join(sorted(tables)) or "none"))
+        # `taotokn` where the table is `taotoken`: one close table name is a certain edit (issue 29).
+        close = [t for t in tables if t not in BUILTIN_PROVIDERS and isinstance(tables[t], Mapping)
+                 and (edit_distance(t.lower(), p.id.lower()) <= 2 or normalise_name(t) == normalise_name(p.id))]
+        facts["did_you_mean"] = close[0] if len(close) == 1 else None
         return result("cfg.provider", "Provider", Status.FAIL, f"no table [model_providers.{p.id}]", evidence, **facts)
     if not p.builtin:
         facts["table_where"] = r.origin("model_providers", p.id)

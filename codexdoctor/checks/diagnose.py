@@ -251,7 +251,16 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
             facts["base_url_where"] = "in the provider table for this host"  # not the configured provider
     if not status_known:
         facts["status"] = "an error"
+    named = _PASTED_MODEL.search(line)
+    pasted = (named.group(1) or named.group(2) or "").strip() if named else ""
+    if pasted and pasted != str(facts.get("model") or "").strip():
+        # The paste names another model than the config's: the failing run used another setting (issue 29).
+        facts["pasted_model"] = ctx.redactor(pasted)
     return [CheckResult(canary.id, "Pasted error", canary.status, canary.summary, facts, evidence)]
+
+
+_PASTED_MODEL = re.compile(r"\bmodel[ _]?(?:name)?\s*[`'\"]([^`'\"\s]{1,120})[`'\"]|\"model\"\s*:\s*\"([^\"]{1,120})\"",
+                           re.I)
 
 
 def _context_result(line: str, evidence: tuple[str, ...], ctx: CheckContext, codex_message: bool) -> CheckResult:

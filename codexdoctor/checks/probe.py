@@ -10,11 +10,13 @@ announced token budget and the probe stops at it.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import statistics
+import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.model import CheckResult, Section, Status
@@ -28,6 +30,7 @@ from codexdoctor.net.classify import classify, turn_two_item
 from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
 
 CONTEXT_KINDS = ("context_exceeded", "truncated", "stream_incomplete")
+STILL_WAITING_EVERY = 5.0  # seconds between "still waiting" lines while one probe request waits
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,27 @@ class Probe:
             return False
         return True
 
+    @contextlib.contextmanager
+    def _still_waiting(self, number: int, sent: int) -> Iterator[None]:
+        """A line at least every STILL_WAITING_EVERY seconds while one request waits (issue 29: in a pipe, a hanging
+        provider left the probe silent for 30 s per request)."""
+        done = threading.Event()
+        started = self.clock()
+
+        def tick() -> None:
+            while not done.wait(STILL_WAITING_EVERY):
+                waited = self.clock() - started
+                self.progress(f"  … step {number} ({sent:,} tokens) still waiting: {waited:.0f} s"
+                              if self.lang != "zh" else f"  … 第 {number} 步（{sent:,} tokens）仍在等待：{waited:.0f} 秒")
+
+        thread = threading.Thread(target=tick, name="codexdoctor-probe-waiting", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join(timeout=1)
+
     def request(self, phase: str, target: int | None, items_sent: tuple[list, int] | None = None
                 ) -> tuple[Step, Exchange] | None:
         """Send one probe request, or None when the budget or deadline forbids it."""
@@ -235,8 +259,9 @@ class Probe:
             self.spent += sent
             return True
 
-        ex = send(self.client, "POST", url, headers=headers, deadline=deadline, redact=self.ctx.redactor,
-                  json_body=self._body(items), stream=True, idle_s=idle, resend_ok=resend_ok)
+        with self._still_waiting(len(self.steps) + 1, sent):
+            ex = send(self.client, "POST", url, headers=headers, deadline=deadline, redact=self.ctx.redactor,
+                      json_body=self._body(items), stream=True, idle_s=idle, resend_ok=resend_ok)
         kind = classify(ex, self.plan.wire)
         s = ex.stream
         reported = None
@@ -573,9 +598,9 @@ def summary_section(facts: Mapping[str, Any], lang: str = "en") -> list[Section]
     elif facts.get("no_break"):
         lines.append(t(f"Usable window: at least {facts['max_context']:,} tokens (no break found)",
                        f"可用窗口：至少 {facts['max_context']:,} tokens（未发现断点）"))
-    stages = [name for name, key in ((t("1 latency grows", "1 首字延迟增长"), "stage1"),
-                                     (t("2 mid-stream stalls", "2 回答中途停顿"), "stage2"),
-                                     (t("3 failure", "3 失败"), "stage3")) if facts.get(key)]
+    stages = [name for name, key in ((t("1 latency grows", "第 1 阶段（首字延迟增长）"), "stage1"),
+                                     (t("2 mid-stream stalls", "第 2 阶段（回答中途停顿）"), "stage2"),
+                                     (t("3 failure", "第 3 阶段（请求失败）"), "stage3")) if facts.get(key)]
     lines.append(t("Stages seen: ", "出现的阶段：") + ((t(", ", "、")).join(stages) if stages else t("none", "无")))
     cache = facts.get("cache")
     if cache:

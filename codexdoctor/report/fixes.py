@@ -164,6 +164,15 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
         if _editable(base_layer, plan, code):
             add(Edit(code, base_layer.path, base_layer.label, provider_table, "base_url", "set", fixed_base))
 
+    # model_provider misspelled where exactly one provider table has a close name (CFG004's "did you mean").
+    provider_facts = facts.get("cfg.provider", {})
+    if "CFG004" in codes and provider_facts.get("did_you_mean"):
+        path = ("profiles", ctx.resolution.profile, "model_provider") if (
+            ctx.resolution.profile and "model_provider" in ctx.resolution.profile_table) else ("model_provider",)
+        layer = _layer_defining(ctx, path)
+        if _editable(layer, plan, "CFG004"):
+            add(Edit("CFG004", layer.path, layer.label, path[:-1], "model_provider", "set", provider_facts["did_you_mean"]))
+
     # wire_api Codex rejects or does not know.
     for code in ("CFG011", "CFG017"):
         if code in codes:

@@ -35,6 +35,22 @@ def _home_missing_params(f: Mapping[str, Any]) -> dict[str, Any]:
                              f"创建它，或不再设置 CODEX_HOME 以使用默认目录（第二行）：\n{c['mkdir_cmd']}\n{c['unset_home_cmd']}")}
 
 
+def _provider_step(f: Mapping[str, Any]) -> dict[str, Any]:
+    """CFG004 with one table whose name is close: name it and give the edit `fix` makes (issue 29)."""
+    mean = f.get("did_you_mean")
+    if mean:
+        return {"mean_text": Loc(f" Did you mean `{mean}`?", f"你是不是想写 `{mean}`？"),
+                "provider_step": Loc(f"In {f['origin']}, set model_provider = \"{mean}\"",
+                                     f"在 {f['origin']} 中设置 model_provider = \"{mean}\"")}
+    return {"mean_text": "",
+            "provider_step": Loc(f"Either add a [model_providers.{f['provider']}] table to {f['user_config']} with name, "
+                                 f"base_url, env_key and wire_api, or change model_provider ({f['origin']}) to one of: "
+                                 f"{', '.join(f.get('available') or [])}.",
+                                 f"在 {f['user_config']} 中添加 [model_providers.{f['provider']}] 表（包含 name、base_url、"
+                                 f"env_key 和 wire_api），或把 model_provider（{f['origin']}）改成以下之一："
+                                 f"{'、'.join(f.get('available') or [])}。")}
+
+
 # What a config value should be (the `kind` of a wrong_types fact), in words.
 EXPECTED_WORDS = {"str": Loc("a string", "字符串"), "table": Loc("a table", "表"), "i64": Loc("a whole number", "整数"),
                   "u64": Loc("a whole number, 0 or more", "不小于 0 的整数"), "bool": Loc("true or false", "true 或 false")}
@@ -77,11 +93,10 @@ RULES: tuple[Rule, ...] = (
     Rule("CFG004", "provider-not-found", "cfg.provider", E, CONFIG,
          "model_provider names no provider table",
          "model_provider = \"{provider}\" ({origin}) but there is no [model_providers.{provider}] table; "
-         "Codex stops with ``Model provider `{provider}` not found``. Known providers: {available_text}.",
-         ("Either add a [model_providers.{provider}] table to {user_config} with name, base_url, env_key and wire_api, "
-          "or change model_provider ({origin}) to one of: {available_text}.",
+         "Codex stops with ``Model provider `{provider}` not found``. Known providers: {available_text}.{mean_text}",
+         ("{provider_step}",
           "Check the spelling: the table name after `model_providers.` must match model_provider exactly (case matters)."),
-         once(lambda f: f["defined"] is False)),
+         lambda f: [_provider_step(f)] if f["defined"] is False else []),
     Rule("CFG005", "builtin-provider-redefined", "cfg.provider", E, CONFIG,
          "A custom provider reuses a built-in provider id",
          "[model_providers.{id}] ({where}) redefines the built-in provider `{id}`. Current Codex refuses to start "
@@ -269,8 +284,8 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                "{path}：{read_error}。",
                ("让 {path} 成为可读的 UTF-8 文本文件（检查权限和属主；以 UTF-8 重新保存）。",)),
     "CFG004": ("model_provider 指向的提供方表不存在",
-               "model_provider = \"{provider}\"（{origin}），但没有 [model_providers.{provider}] 表；Codex 会报 ``Model provider `{provider}` not found`` 并停止。已知的提供方：{available_text}。",
-               ("在 {user_config} 中添加 [model_providers.{provider}] 表（包含 name、base_url、env_key 和 wire_api），或把 model_provider（{origin}）改成以下之一：{available_text}。",
+               "model_provider = \"{provider}\"（{origin}），但没有 [model_providers.{provider}] 表；Codex 会报 ``Model provider `{provider}` not found`` 并停止。已知的提供方：{available_text}。{mean_text}",
+               ("{provider_step}",
                 "检查拼写：`model_providers.` 后面的表名必须与 model_provider 完全一致（区分大小写）。")),
     "CFG005": ("自定义提供方占用了内置提供方的 id",
                "[model_providers.{id}]（{where}）重新定义了内置提供方 `{id}`。当前版本的 Codex 会拒绝启动（`model_providers contains reserved built-in provider IDs`）；旧版本则会悄悄忽略这个表。",

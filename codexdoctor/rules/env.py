@@ -239,7 +239,7 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
                ("把它设为你的密钥：{set_cmd}",
                 "检查 shell 启动文件里是否有把它覆盖为空的赋值。")),
     "ENV003": ("密钥放在了名字不同的变量里",
-               "Codex 读取的是 ${env_key}（env_key，{env_key_where}），它{state}；但设置了的是 {near_miss_text}。两者的名字必须完全一致。",
+               "Codex 读取的是 ${env_key}（env_key，{env_key_where}），它{state}；而你设置的是 {near_miss_text}。两者的名字必须完全一致。",
                ("要么把它复制到 Codex 读取的变量名：{rename_cmd}",
                 "要么把 {env_key_where} 中的 env_key 改为 \"{first_near_miss}\"。")),
     "ENV004": ("密钥写在 shell 文件里，但当前终端没有加载",

@@ -53,12 +53,18 @@ def _model_id_step(f: Mapping[str, Any]) -> Loc:
 RULES: tuple[Rule, ...] = (
     Rule("MODEL001", "model-not-found", "api.canary", E, CHANNEL,
          "The provider does not serve this model ID",
-         "model = \"{model}\" ({model_origin}): {message}. {closest_text}",
+         "model = \"{model}\" ({model_origin}): {message}. {closest_text}{mismatch_text}",
          ("{model_id_step}",
           "Check wire_api: some gateways list a model but serve it only on one API."),
          lambda f: [{"closest_text": Loc("Closest IDs in the catalog: " + ", ".join(f["catalog_closest"]) + ".",
                                          "模型列表中最接近的 ID：" + "、".join(f["catalog_closest"]) + "。")
-                     if f.get("catalog_closest") else "", "model_id_step": _model_id_step(f), **_elsewhere(f)}]
+                     if f.get("catalog_closest") else "", "model_id_step": _model_id_step(f), **_elsewhere(f),
+                     "mismatch_text": Loc(f" The error names `{f['pasted_model']}`, but your config says model = "
+                                          f"\"{f.get('model')}\": the run that failed used another model (a profile, "
+                                          "`-m`, or the config before a change); fix the one that run used.",
+                                          f"报错里的模型是 `{f['pasted_model']}`，而你的配置是 model = \"{f.get('model')}\"："
+                                          "失败的那次运行用的是另一个模型（profile、`-m`，或修改之前的配置）；请修正那次运行用的设置。")
+                     if f.get("pasted_model") else ""}]
          if f["kind"] == "model_not_found" or f.get("model_not_found_at") else []),
     Rule("MODEL002", "model-id-case-or-whitespace", "api.catalog", E, CHANNEL,
          "Model ID differs only in case, spaces or a date suffix",
@@ -90,7 +96,7 @@ RULES: tuple[Rule, ...] = (
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "MODEL001": ("提供方不提供这个模型 ID",
-                 "model = \"{model}\"（{model_origin}）：{message}。{closest_text}",
+                 "model = \"{model}\"（{model_origin}）：{message}。{closest_text}{mismatch_text}",
                  ("{model_id_step}",
                   "检查 wire_api：有些网关列出了模型，却只在其中一种接口上提供它。")),
     "MODEL002": ("模型 ID 只差大小写、空格或日期后缀",

@@ -220,7 +220,9 @@ def render(report: Report, opts: RenderOptions) -> str:
     titles = {c.id: c.title for c in report.checks}  # a finding cites its checks by the titles on their rows
     p = report.provider
     if p is not None:
-        out.extend(wrap(f"{t('provider')}: {p.id} ({t('builtin') if p.builtin else t('custom')})  {arrow} POST {p.request_url}",
+        kind = t('builtin') if p.builtin else t('custom')
+        kind = f"（{kind}）" if lang == "zh" else f" ({kind})"  # one kind of parentheses per language (issue 29)
+        out.extend(wrap(f"{t('provider')}: {p.id}{kind}  {arrow} POST {p.request_url}",
                         opts.width, "", "  "))
         shown_key = localize(p.key, lang)
         key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
