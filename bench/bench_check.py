@@ -27,13 +27,22 @@ def configure(home: Path, base_url: str) -> None:
     (home / ".codex").mkdir(parents=True, exist_ok=True)
     (home / ".codex" / "config.toml").write_text(
         f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-        f'base_url = "{base_url}"\nenv_key = "SIM_API_KEY"\n')
+        f'base_url = "{base_url}"\nenv_key = "SIM_API_KEY"\n'
+    )
 
 
 def timed_check(home: Path) -> tuple[float, int]:
     started = time.perf_counter()
-    report, _ = run_check(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=home,
-                                       system_config=None, codex_version=(0, 171, 0), timeout=30))
+    report, _ = run_check(
+        CheckOptions(
+            env={"HOME": str(home), "SIM_API_KEY": KEY},
+            home=home,
+            cwd=home,
+            system_config=None,
+            codex_version=(0, 171, 0),
+            timeout=30,
+        )
+    )
     return time.perf_counter() - started, len(report.findings)
 
 
@@ -78,18 +87,27 @@ def scenario(name: str, prefix: str, configured_suffix: str) -> dict:
         chains.append(sequential_sum(server, before, only_posts=chain_posts))
         del server.records[after:]
     server.stop()
-    return {"scenario": name, "requests": requests[0], "check_s": statistics.median(checks),
-            "chain_s": statistics.median(chains), "sum_s": statistics.median(sums)}
+    return {
+        "scenario": name,
+        "requests": requests[0],
+        "check_s": statistics.median(checks),
+        "chain_s": statistics.median(chains),
+        "sum_s": statistics.median(sums),
+    }
 
 
 def main() -> int:
     rows = [scenario("healthy", "/v1", "/v1"), scenario("wrong prefix (404 then variants)", "/api", "/api/v1")]
-    print(f"machine: {platform.machine()} {platform.system()} Python {platform.python_version()}; "
-          f"provider latency {LATENCY_MS} ms per request; median of {RUNS} runs")
+    print(
+        f"machine: {platform.machine()} {platform.system()} Python {platform.python_version()}; "
+        f"provider latency {LATENCY_MS} ms per request; median of {RUNS} runs"
+    )
     print(f"{'scenario':34} {'requests':>8} {'check':>8} {'chain':>8} {'sum':>8} {'check/chain':>12} {'check/sum':>10}")
     for r in rows:
-        print(f"{r['scenario']:34} {r['requests']:>8} {r['check_s']:>7.2f}s {r['chain_s']:>7.2f}s {r['sum_s']:>7.2f}s "
-              f"{r['check_s'] / r['chain_s']:>12.2f} {r['check_s'] / r['sum_s']:>10.2f}")
+        print(
+            f"{r['scenario']:34} {r['requests']:>8} {r['check_s']:>7.2f}s {r['chain_s']:>7.2f}s {r['sum_s']:>7.2f}s "
+            f"{r['check_s'] / r['chain_s']:>12.2f} {r['check_s'] / r['sum_s']:>10.2f}"
+        )
     return 0
 
 

@@ -22,13 +22,19 @@ from pathlib import Path
 STAGES = {
     "accept, never answer": lambda c, stop: stop.wait(30),
     "headers one byte at a time": lambda c, stop: _drip(c, stop, b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 2000),
-    "body one byte at a time": lambda c, stop: _drip(c, stop, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                                                              b"Content-Length: 100000\r\n\r\n", b" " * 2000),
-    "endless fast SSE stream": lambda c, stop: _endless(c, stop, b'event: response.output_text.delta\ndata: '
-                                                                 b'{"type":"response.output_text.delta","delta":"' + b"x" * 2000
-                                                                 + b'"}\n\n'),
-    "SSE line that never ends": lambda c, stop: (c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: "),
-                                                 _endless(c, stop, b"y" * 65536, header=False)),
+    "body one byte at a time": lambda c, stop: _drip(
+        c, stop, b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n", b" " * 2000
+    ),
+    "endless fast SSE stream": lambda c, stop: _endless(
+        c,
+        stop,
+        b"event: response.output_text.delta\ndata: "
+        b'{"type":"response.output_text.delta","delta":"' + b"x" * 2000 + b'"}\n\n',
+    ),
+    "SSE line that never ends": lambda c, stop: (
+        c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: "),
+        _endless(c, stop, b"y" * 65536, header=False),
+    ),
     "gzip bomb (64 MB of zeros)": lambda c, stop: _bomb(c),
 }
 
@@ -55,8 +61,10 @@ def _endless(conn, stop, chunk, header=True):
 def _bomb(conn):
     packer = zlib.compressobj(9, zlib.DEFLATED, 31)
     body = packer.compress(b"\0" * (64 << 20)) + packer.flush()
-    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\n"
-                 b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    conn.sendall(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body) + body
+    )
 
 
 def serve(behave, stop):
@@ -103,11 +111,17 @@ def main() -> int:
         (home / ".codex").mkdir()
         (home / ".codex" / "config.toml").write_text(
             f'model = "m"\nmodel_provider = "h"\n[model_providers.h]\nname = "h"\nbase_url = "http://127.0.0.1:{port}/v1"\n'
-            'env_key = "H_KEY"\n')
+            'env_key = "H_KEY"\n'
+        )
         env = {**os.environ, "HOME": str(home), "H_KEY": "sk-bench-0123456789"}
         env.pop("CODEX_HOME", None)
-        proc = subprocess.run(["/usr/bin/time", "-f", "%e %M", exe, "check", "--timeout", str(args.timeout)],
-                              env=env, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(
+            ["/usr/bin/time", "-f", "%e %M", exe, "check", "--timeout", str(args.timeout)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         stop.set()
         wall, rss_kb = proc.stderr.strip().splitlines()[-1].split()
         print(f"{name:30} {float(wall):7.2f} {float(wall) - args.timeout:+14.2f}s {int(rss_kb) / 1024:12.1f}")

@@ -22,8 +22,14 @@ def once(tree: str, args: list[str], env: dict[str, str]) -> float:
     # Run from a neutral folder: `python -m` puts the working directory first on sys.path, so run from a checkout
     # it would import that checkout's package whatever PYTHONPATH says.
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "codexdoctor", *args], env={**env, "PYTHONPATH": tree}, cwd=env["HOME"],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(
+        [sys.executable, "-m", "codexdoctor", *args],
+        env={**env, "PYTHONPATH": tree},
+        cwd=env["HOME"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+    )
     return time.perf_counter() - started
 
 
@@ -36,8 +42,13 @@ def main() -> int:
     for tree in (old, new):  # bytecode cached, as after an install
         subprocess.run([sys.executable, "-m", "compileall", "-q", tree + "/codexdoctor"], env=env, check=False)
     for tree in (old, new):  # each run must import the checkout it names
-        where = subprocess.run([sys.executable, "-c", "import codexdoctor; print(codexdoctor.__file__)"], cwd=home,
-                               env={**env, "PYTHONPATH": tree}, capture_output=True, text=True).stdout.strip()
+        where = subprocess.run(
+            [sys.executable, "-c", "import codexdoctor; print(codexdoctor.__file__)"],
+            cwd=home,
+            env={**env, "PYTHONPATH": tree},
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         assert where.startswith(tree), f"{tree} imports {where}"
     print(f"median of {RUNS} interleaved runs each; old = {old}, new = {new}")
     print(f"{'command':28} {'old ms':>8} {'new ms':>8} {'new/old':>8}")

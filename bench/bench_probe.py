@@ -17,11 +17,11 @@ from pathlib import Path
 import httpx
 
 from codexdoctor import sim
-from codexdoctor.common import tokens
-from codexdoctor.commands.options import CheckOptions
-from codexdoctor.commands.probe import run_probe
 from codexdoctor.checks.filler import INSTRUCTIONS, Conversation
 from codexdoctor.checks.probe import ProbeSettings
+from codexdoctor.commands.options import CheckOptions
+from codexdoctor.commands.probe import run_probe
+from codexdoctor.common import tokens
 
 KEY = "sk-bench-0123456789abcdef"
 WINDOWS = (8192, 32768, 131072)
@@ -33,11 +33,21 @@ def probe_spend(window: int) -> tuple[int, int, int]:
     (home / ".codex").mkdir()
     (home / ".codex" / "config.toml").write_text(
         f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-        f'base_url = "{server.base_url}"\nenv_key = "SIM_API_KEY"\n')
+        f'base_url = "{server.base_url}"\nenv_key = "SIM_API_KEY"\n'
+    )
     settings = ProbeSettings(max_context=int(window * 1.5), repeat=1, budget=10**9)
-    report, _ = run_probe(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=home,
-                                       system_config=None, codex_version=(0, 171, 0)), settings,
-                          lambda plan: True, lambda line: None)
+    report, _ = run_probe(
+        CheckOptions(
+            env={"HOME": str(home), "SIM_API_KEY": KEY},
+            home=home,
+            cwd=home,
+            system_config=None,
+            codex_version=(0, 171, 0),
+        ),
+        settings,
+        lambda plan: True,
+        lambda line: None,
+    )
     server.stop()
     facts = next(c for c in report.checks if c.id == "ctx.probe").facts
     steps = next(s for s in report.sections if s.id == "probe.steps").rows
@@ -52,8 +62,11 @@ def turn_by_turn_spend(window: int, step: int) -> tuple[int, int]:
     with httpx.Client(timeout=60) as client:
         while True:
             items, sent = conv.build(size)
-            r = client.post(server.base_url + "/responses", headers={"Authorization": f"Bearer {KEY}"},
-                            json={"model": "sim-model", "instructions": INSTRUCTIONS, "input": items, "max_output_tokens": 4})
+            r = client.post(
+                server.base_url + "/responses",
+                headers={"Authorization": f"Bearer {KEY}"},
+                json={"model": "sim-model", "instructions": INSTRUCTIONS, "input": items, "max_output_tokens": 4},
+            )
             spent += sent
             requests += 1
             if r.status_code != 200:

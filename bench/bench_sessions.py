@@ -74,8 +74,11 @@ def ccusage() -> str | None:
     binary = cache / "node_modules" / ".bin" / "ccusage-codex"
     if not binary.exists() and shutil.which("npm"):
         cache.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["npm", "install", "--silent", "--prefix", str(cache), f"@ccusage/codex@{CCUSAGE_VERSION}"],
-                       capture_output=True, timeout=300)
+        subprocess.run(
+            ["npm", "install", "--silent", "--prefix", str(cache), f"@ccusage/codex@{CCUSAGE_VERSION}"],
+            capture_output=True,
+            timeout=300,
+        )
     return str(binary) if binary.exists() else None
 
 
@@ -88,15 +91,22 @@ def grep_baseline(sessions: Path) -> list[str]:
 def main() -> int:
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.gettempdir()) / "codexdoctor-corpora"
     megabytes = int(sys.argv[2]) if len(sys.argv) > 2 else 300
-    subprocess.run([sys.executable, str(HERE / "make_corpora.py"), str(root), str(megabytes)], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(HERE / "make_corpora.py"), str(root), str(megabytes)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     peer = ccusage()
     home = tempfile.mkdtemp(prefix="cdx-bench-home-")
-    print(f"machine: {platform.machine()} {platform.system()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"{RUNS} interleaved rounds per shape (codexdoctor and grep {SHORT_REPEATS}x a round, ccusage once): medians; "
-          f"peak PSS from one more sampled run; all in this run")
-    print(f"{'shape':12} {'files':>6} {'MB':>5} | {'codexdoctor s':>13} {'MB/s':>6} {'PSS MB':>6} | "
-          f"{'ccusage s':>9} {'MB/s':>5} {'PSS MB':>6} | {'grep s':>6} | {'x ccusage':>9} {'x grep':>6}")
+    print(
+        f"machine: {platform.machine()} {platform.system()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"{RUNS} interleaved rounds per shape (codexdoctor and grep {SHORT_REPEATS}x a round, ccusage once): medians; "
+        f"peak PSS from one more sampled run; all in this run"
+    )
+    print(
+        f"{'shape':12} {'files':>6} {'MB':>5} | {'codexdoctor s':>13} {'MB/s':>6} {'PSS MB':>6} | "
+        f"{'ccusage s':>9} {'MB/s':>5} {'PSS MB':>6} | {'grep s':>6} | {'x ccusage':>9} {'x grep':>6}"
+    )
     for shape in ("typical", "real", "few-huge", "short-lines"):
         corpus = root / shape
         files = list((corpus / "sessions").rglob("*.jsonl"))
@@ -121,8 +131,10 @@ def main() -> int:
             peer_cols = f"{c:>9.2f} {size_mb / c:>5.0f} {c_pss:>6.0f} | {g:>6.2f} | {c / o:>8.1f}x"
         else:
             peer_cols = f"{'-':>9} {'-':>5} {'-':>6} | {g:>6.2f} | {'-':>9}"
-        print(f"{shape:12} {len(files):>6} {size_mb:>5.0f} | {o:>13.2f} {size_mb / o:>6.0f} {o_pss:>6.0f} | {peer_cols} "
-              f"{o / g:>5.1f}x")
+        print(
+            f"{shape:12} {len(files):>6} {size_mb:>5.0f} | {o:>13.2f} {size_mb / o:>6.0f} {o_pss:>6.0f} | {peer_cols} "
+            f"{o / g:>5.1f}x"
+        )
     if not peer:
         print("ccusage-codex not available (no npm); ratio not measured")
     return 0

@@ -29,7 +29,9 @@ TARGET = 25
 def main() -> int:
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.gettempdir()) / "codexdoctor-corpora"
     shapes = sys.argv[2:] or ["real"]
-    subprocess.run([sys.executable, str(HERE / "make_corpora.py"), str(root), "300"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(HERE / "make_corpora.py"), str(root), "300"], check=True, stdout=subprocess.DEVNULL
+    )
     peer = ccusage()
     if not peer:
         print("ccusage-codex not available (no npm): nothing to compare with")

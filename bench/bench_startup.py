@@ -36,10 +36,15 @@ def hung_overrun(env: dict[str, str], timeout: float = 2.0) -> float:
         (home / ".codex").mkdir(exist_ok=True)
         (home / ".codex" / "config.toml").write_text(
             f'model = "m"\nmodel_provider = "h"\n[model_providers.h]\nname = "h"\nbase_url = "{server.base_url}"\n'
-            'env_key = "H_KEY"\n')
+            'env_key = "H_KEY"\n'
+        )
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "codexdoctor", "check", "--timeout", str(timeout)],
-                       env={**env, "H_KEY": "sk-bench-000000000000"}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "codexdoctor", "check", "--timeout", str(timeout)],
+            env={**env, "H_KEY": "sk-bench-000000000000"},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         return time.perf_counter() - started - timeout
 
 
@@ -49,12 +54,18 @@ def main() -> int:
     py = sys.executable
     base = timed([py, "-c", "pass"], env)
     rows = [("python -c pass", base)]
-    for label, args in (("codexdoctor --version", ["--version"]), ("codexdoctor --help", ["--help"]),
-                        ("codexdoctor explain ENV001", ["explain", "ENV001"]), ("codexdoctor rules", ["rules"]),
-                        ("codexdoctor check --offline", ["check", "--offline", "--codex-version", "0.171.0"])):
+    for label, args in (
+        ("codexdoctor --version", ["--version"]),
+        ("codexdoctor --help", ["--help"]),
+        ("codexdoctor explain ENV001", ["explain", "ENV001"]),
+        ("codexdoctor rules", ["rules"]),
+        ("codexdoctor check --offline", ["check", "--offline", "--codex-version", "0.171.0"]),
+    ):
         rows.append((label, timed([py, "-m", "codexdoctor", *args], env)))
-    print(f"machine: {platform.machine()} {platform.system()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"median of {RUNS} runs each")
+    print(
+        f"machine: {platform.machine()} {platform.system()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+        f"median of {RUNS} runs each"
+    )
     print(f"{'command':32} {'ms':>8} {'x python -c pass':>18}")
     for label, secs in rows:
         print(f"{label:32} {secs * 1000:>8.1f} {secs / base:>18.1f}")

@@ -2,8 +2,8 @@
 
 Run: python bench/floor_reader.py SESSIONS_DIR [--no-parse]   (bench/bench_sessions_floor.py runs it against ccusage)
 
-It starts the interpreter, imports click (every codexdoctor command is a click command), orjson and the compiled
-line scanner, lists the rollouts, reads each file once, has the scanner pick out the lines the report needs and
+It starts the interpreter, imports click (every codexdoctor command is a click command), orjson and the line
+scan's regex, lists the rollouts, reads each file once, has one regex pass pick out the lines the report needs and
 parses those with orjson, split over two processes exactly as `sessions` splits them. It builds no session,
 classifies nothing, resolves no config and writes no report: whatever codexdoctor does on top of this is the
 product. With --no-parse it stops after the scan (no line parsed): the floor of start-up and I/O alone.
@@ -14,17 +14,15 @@ from __future__ import annotations
 
 import mmap
 import os
+import re
 import sys
 
 import click  # noqa: F401 - imported for its cost: the command line every codexdoctor command goes through
 import orjson
 
-from codexdoctor.codex import _linescan
-
-# The names codexdoctor/codex/rollouts.py hands the scanner (TOP_TYPES, WANTED_EVENTS).
-_linescan.wanted((b"session_meta", b"turn_context", b"compacted"),
-                 tuple(sorted((b"token_count", b"task_started", b"turn_started", b"task_complete", b"turn_complete",
-                               b"turn_aborted", b"context_compacted", b"user_message", b"error", b"stream_error"))))
+# The line-start pattern codexdoctor/codex/rollouts.py scans with (the compiled scanner was removed, issue 32):
+# lines whose type codexdoctor needs are found by one regex pass over the whole buffer.
+_WANTED = re.compile(rb'\n\{"timestamp":"[^"]*","type":"(?:session_meta|turn_context|compacted|event_msg)"[^\n]*')
 
 
 def rollouts(root: str) -> list[tuple[str, int]]:
@@ -47,10 +45,9 @@ def read(files: list[tuple[str, int]], parse: bool) -> int:
             data = mmap.mmap(fd, size, access=mmap.ACCESS_READ) if size >= 16 << 20 else os.read(fd, size + 1)
         finally:
             os.close(fd)
-        items, _bad = _linescan.lines(data, 0, len(data))
-        for item in items if parse else ():
-            if type(item) is bytes:
-                orjson.loads(item)
+        for match in _WANTED.finditer(b"\n" + bytes(data)):
+            if parse:
+                orjson.loads(match.group(0)[1:])
                 parsed += 1
     return parsed
 

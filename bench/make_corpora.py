@@ -84,11 +84,20 @@ def short_lines(root: Path, megabytes: int) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         lines = []
 
-        def line(kind, payload):
+        def line(kind, payload, lines=lines, t=t):  # bound now: called only inside this iteration
             lines.append(dumps({"timestamp": t.strftime("%Y-%m-%dT%H:%M:%S.000Z"), "type": kind, "payload": payload}))
 
-        line("session_meta", {"id": sid, "timestamp": t.isoformat(), "cwd": "/w", "originator": "codex_cli_rs",
-                              "cli_version": "0.171.0", "model_provider": "gw"})
+        line(
+            "session_meta",
+            {
+                "id": sid,
+                "timestamp": t.isoformat(),
+                "cwd": "/w",
+                "originator": "codex_cli_rs",
+                "cli_version": "0.171.0",
+                "model_provider": "gw",
+            },
+        )
         context, total_in = 9000, 0
         for turn in range(1, rng.randint(20, 120)):
             t += timedelta(seconds=rng.randint(5, 60))
@@ -96,15 +105,35 @@ def short_lines(root: Path, megabytes: int) -> None:
             line("turn_context", {"cwd": "/w", "model": "gw-model"})
             line("event_msg", {"type": "user_message", "message": f"question {turn}", "images": []})
             for _ in range(rng.randint(40, 400)):  # streamed answer: one small delta per line
-                line("event_msg", {"type": "agent_message_delta", "delta": " ".join(rng.choice(words) for _ in range(4))})
+                line(
+                    "event_msg", {"type": "agent_message_delta", "delta": " ".join(rng.choice(words) for _ in range(4))}
+                )
             context += rng.randint(200, 2000)
             total_in += context
-            line("event_msg", {"type": "token_count", "info": {
-                "total_token_usage": {"input_tokens": total_in, "cached_input_tokens": total_in // 2, "output_tokens": 50 * turn,
-                                      "reasoning_output_tokens": 0, "total_tokens": total_in + 50 * turn},
-                "last_token_usage": {"input_tokens": context, "cached_input_tokens": context // 2, "output_tokens": 50,
-                                     "reasoning_output_tokens": 0, "total_tokens": context + 50},
-                "model_context_window": 258400}, "rate_limits": None})
+            line(
+                "event_msg",
+                {
+                    "type": "token_count",
+                    "info": {
+                        "total_token_usage": {
+                            "input_tokens": total_in,
+                            "cached_input_tokens": total_in // 2,
+                            "output_tokens": 50 * turn,
+                            "reasoning_output_tokens": 0,
+                            "total_tokens": total_in + 50 * turn,
+                        },
+                        "last_token_usage": {
+                            "input_tokens": context,
+                            "cached_input_tokens": context // 2,
+                            "output_tokens": 50,
+                            "reasoning_output_tokens": 0,
+                            "total_tokens": context + 50,
+                        },
+                        "model_context_window": 258400,
+                    },
+                    "rate_limits": None,
+                },
+            )
             line("event_msg", {"type": "task_complete", "last_agent_message": "ok"})
         data = "\n".join(lines) + "\n"
         (folder / f"rollout-{t.strftime('%Y-%m-%dT%H-%M-%S')}-{sid}.jsonl").write_text(data)

@@ -14,8 +14,13 @@ HERE = Path(__file__).resolve().parent
 
 def main() -> int:
     corpus = sys.argv[1:] or []
-    for script, args in (("bench_startup.py", []), ("bench_check.py", []), ("bench_probe.py", []),
-                         ("bench_sessions.py", corpus), ("bench_sessions_floor.py", corpus)):
+    for script, args in (
+        ("bench_startup.py", []),
+        ("bench_check.py", []),
+        ("bench_probe.py", []),
+        ("bench_sessions.py", corpus),
+        ("bench_sessions_floor.py", corpus),
+    ):
         print(f"\n=== {script}", flush=True)
         result = subprocess.run([sys.executable, str(HERE / script), *args])
         if result.returncode:

@@ -47,30 +47,60 @@ class DateParam(click.ParamType):
         self.fail(f"{value!r} is not a date: write it as 2026-11-30 or 2026-11-30T09:00", param, ctx)
 
 
-lang_option = click.option("--lang", type=click.Choice(["en", "zh"]), default=None,
-                           help="Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).")
+lang_option = click.option(
+    "--lang",
+    type=click.Choice(["en", "zh"]),
+    default=None,
+    help="Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).",
+)
 
 
 common_config_options = [
-    click.option("-c", "--config", "overrides", multiple=True, metavar="KEY=VALUE",
-                 help="Override a config value as `codex -c` does (TOML value, dotted key). Repeatable."),
+    click.option(
+        "-c",
+        "--config",
+        "overrides",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Override a config value as `codex -c` does (TOML value, dotted key). Repeatable.",
+    ),
     click.option("-p", "--profile", default=None, help="Config profile, as `codex --profile`."),
     click.option("-m", "--model", default=None, help="Model, as `codex --model`."),
-    click.option("--codex-version", default=None, metavar="X.Y.Z",
-                 help="Assume this Codex version instead of running `codex --version`."),
+    click.option(
+        "--codex-version",
+        default=None,
+        metavar="X.Y.Z",
+        help="Assume this Codex version instead of running `codex --version`.",
+    ),
     lang_option,
-    click.option("--shell", "shell", type=click.Choice(["bash", "zsh", "fish", "powershell", "cmd"]), default=None,
-                 help="Write remedy commands for this shell (default: detected from SHELL, or PowerShell/cmd on Windows)."),
+    click.option(
+        "--shell",
+        "shell",
+        type=click.Choice(["bash", "zsh", "fish", "powershell", "cmd"]),
+        default=None,
+        help="Write remedy commands for this shell (default: detected from SHELL, or PowerShell/cmd on Windows).",
+    ),
 ]
 
 
 report_options = [
-    click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default=None,
-                 help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true)."),
-    click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
-                 help="Write the report to FILE."),
-    click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
-                 help="Exit 1 when a finding of this severity or worse exists."),
+    click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(FORMAT_CHOICES),
+        default=None,
+        help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).",
+    ),
+    click.option(
+        "-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE."
+    ),
+    click.option(
+        "--fail-on",
+        type=click.Choice(["error", "warning", "never"]),
+        default="error",
+        show_default=True,
+        help="Exit 1 when a finding of this severity or worse exists.",
+    ),
     click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding."),
     click.option("--no-color", is_flag=True, help="No ANSI colours (NO_COLOR is honoured too)."),
 ]
@@ -88,17 +118,41 @@ def with_config_options(func):
     return func
 
 
-def _check_options(overrides, profile, model, codex_version, offline=True, timeout=10.0, canary=True, lang=None,
-                   shell=None, first_token_timeout=None, turn_two=True):
+def _check_options(
+    overrides,
+    profile,
+    model,
+    codex_version,
+    offline=True,
+    timeout=10.0,
+    canary=True,
+    lang=None,
+    shell=None,
+    first_token_timeout=None,
+    turn_two=True,
+):
     from codexdoctor.commands.options import check_options
 
-    return check_options(overrides, profile, model, _parse_version_option(codex_version), offline, timeout, canary, lang,
-                         shell, first_token_timeout, turn_two)
+    return check_options(
+        overrides,
+        profile,
+        model,
+        _parse_version_option(codex_version),
+        offline,
+        timeout,
+        canary,
+        lang,
+        shell,
+        first_token_timeout,
+        turn_two,
+    )
 
 
-FIRST_TOKEN_HELP = ("How long to keep waiting, past --timeout, for a provider that is alive (it answered, or accepted "
-                    "the request) but slow to answer Codex's first request or asks to retry later (429 Retry-After), "
-                    "as Codex waits. A local model on a CPU takes 10-25 s.")
+FIRST_ANSWER_WAIT_HELP = (
+    "How long to keep waiting, past --timeout, for a provider that is alive (it answered, or accepted "
+    "the request) but slow to answer Codex's first request or asks to retry later (429 Retry-After), "
+    "as Codex waits. A local model on a CPU takes 10-25 s."
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -114,44 +168,143 @@ def cli() -> None:
 @cli.command()
 @with_config_options
 @click.option("--offline", is_flag=True, help="Static checks only: send no request.")
-@click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
-              help="Deadline in seconds for the whole check.")
-@click.option("--first-token-timeout", type=click.FloatRange(1, 3600), default=120.0, show_default=True,
-              help=FIRST_TOKEN_HELP)
-@click.option("--no-canary", is_flag=True,
-              help="Do not send Codex's first request to /responses (it spends about 8,500 input tokens and 16 output tokens).")
-@click.option("--no-turn-two", is_flag=True,
-              help="Do not send, after the canary, Codex's request that follows a tool call (about 11,000 input tokens).")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.5, 600),
+    default=10.0,
+    show_default=True,
+    help="Deadline in seconds for the whole check.",
+)
+@click.option(
+    "--first-token-timeout",
+    type=click.FloatRange(1, 3600),
+    default=120.0,
+    show_default=True,
+    help=FIRST_ANSWER_WAIT_HELP,
+)
+@click.option(
+    "--no-canary",
+    is_flag=True,
+    help="Do not send Codex's first request to /responses (it spends about 8,500 input tokens and 16 output tokens).",
+)
+@click.option(
+    "--no-turn-two",
+    is_flag=True,
+    help="Do not send, after the canary, Codex's request that follows a tool call (about 11,000 input tokens).",
+)
 @with_report_options
-def check(overrides, profile, model, codex_version, lang, shell, offline, timeout, first_token_timeout, no_canary,
-          no_turn_two, fmt, output, fail_on, verbose, no_color):
+def check(
+    overrides,
+    profile,
+    model,
+    codex_version,
+    lang,
+    shell,
+    offline,
+    timeout,
+    first_token_timeout,
+    no_canary,
+    no_turn_two,
+    fmt,
+    output,
+    fail_on,
+    verbose,
+    no_color,
+):
     """Run every static and live check of the active provider."""
     from codexdoctor.commands import check as command
 
-    command.run(_check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell,
-                               first_token_timeout, not no_turn_two), fmt, output, fail_on, verbose, no_color)
+    command.run(
+        _check_options(
+            overrides,
+            profile,
+            model,
+            codex_version,
+            offline,
+            timeout,
+            not no_canary,
+            lang,
+            shell,
+            first_token_timeout,
+            not no_turn_two,
+        ),
+        fmt,
+        output,
+        fail_on,
+        verbose,
+        no_color,
+    )
 
 
 @cli.command()
 @with_config_options
-@click.option("--max-context", type=click.IntRange(1024), default=None,
-              help="Largest session size to try, in tokens (default: the window Codex assumes x 1.1).")
-@click.option("--repeat", type=click.IntRange(1, 10), default=3, show_default=True,
-              help="Requests just below and just above the break, to tell stable from unstable.")
-@click.option("--budget", type=click.IntRange(1000), default=300_000, show_default=True,
-              help="Input tokens the probe may spend in total; it never goes past it.")
-@click.option("-y", "--yes", is_flag=True, help="Run even when the worst-case estimate exceeds --budget (still stops at it).")
-@click.option("--stall-threshold", type=click.FloatRange(0.1), default=2.0, show_default=True,
-              help="Seconds of silence mid-answer that count as a stall.")
-@click.option("--request-timeout", type=click.FloatRange(1), default=120.0, show_default=True, help="Per request, seconds.")
+@click.option(
+    "--max-context",
+    type=click.IntRange(1024),
+    default=None,
+    help="Largest session size to try, in tokens (default: the window Codex assumes x 1.1).",
+)
+@click.option(
+    "--repeat",
+    type=click.IntRange(1, 10),
+    default=3,
+    show_default=True,
+    help="Requests just below and just above the break, to tell stable from unstable.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(1000),
+    default=300_000,
+    show_default=True,
+    help="Input tokens the probe may spend in total; it never goes past it.",
+)
+@click.option(
+    "-y", "--yes", is_flag=True, help="Run even when the worst-case estimate exceeds --budget (still stops at it)."
+)
+@click.option(
+    "--stall-threshold",
+    type=click.FloatRange(0.1),
+    default=2.0,
+    show_default=True,
+    help="Seconds of silence mid-answer that count as a stall.",
+)
+@click.option(
+    "--request-timeout", type=click.FloatRange(1), default=120.0, show_default=True, help="Per request, seconds."
+)
 @click.option("--timeout", type=click.FloatRange(1), default=1800.0, show_default=True, help="Whole probe, seconds.")
-@click.option("--turn-tokens", type=click.IntRange(100), default=2000, show_default=True,
-              help="Typical tokens one Codex turn adds, for the turns-per-session advice.")
+@click.option(
+    "--turn-tokens",
+    type=click.IntRange(100),
+    default=2000,
+    show_default=True,
+    help="Typical tokens one Codex turn adds, for the turns-per-session advice.",
+)
 @click.option("--no-cache-step", is_flag=True, help="Skip the prefix-cache step (3 requests of ~4K tokens).")
 @with_report_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
-def probe(overrides, profile, model, codex_version, lang, shell, max_context, repeat, budget, yes, stall_threshold, request_timeout,
-          timeout, turn_tokens, no_cache_step, fmt, output, fail_on, verbose, quiet, no_color):
+def probe(
+    overrides,
+    profile,
+    model,
+    codex_version,
+    lang,
+    shell,
+    max_context,
+    repeat,
+    budget,
+    yes,
+    stall_threshold,
+    request_timeout,
+    timeout,
+    turn_tokens,
+    no_cache_step,
+    fmt,
+    output,
+    fail_on,
+    verbose,
+    quiet,
+    no_color,
+):
     """Single question vs a growing session: find where it breaks, and whether the break is stable.
 
     Spends tokens: the plan (requests and input tokens) is printed before anything is sent,
@@ -160,37 +313,74 @@ def probe(overrides, profile, model, codex_version, lang, shell, max_context, re
     from codexdoctor.checks.probe import ProbeSettings
     from codexdoctor.commands import probe as command
 
-    settings = ProbeSettings(max_context=max_context, repeat=repeat, budget=budget, stall_threshold_s=stall_threshold,
-                             request_timeout_s=request_timeout, total_timeout_s=timeout, turn_tokens=turn_tokens,
-                             cache_step=not no_cache_step)
+    settings = ProbeSettings(
+        max_context=max_context,
+        repeat=repeat,
+        budget=budget,
+        stall_threshold_s=stall_threshold,
+        request_timeout_s=request_timeout,
+        total_timeout_s=timeout,
+        turn_tokens=turn_tokens,
+        cache_step=not no_cache_step,
+    )
     opts = _check_options(overrides, profile, model, codex_version, offline=False, lang=lang, shell=shell)
     command.run(opts, settings, yes, quiet, fmt, output, fail_on, verbose, no_color)
 
 
 @cli.command()
 @with_config_options
-@click.option("--offline", is_flag=True, help="No request at all: the config, the environment and the session logs only.")
-@click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
-              help="Deadline in seconds for the live check.")
-@click.option("--session", "session_id", default=None,
-              help="The Codex session to tell about (an id or a prefix; default: the most recent that failed).")
-@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True,
-              help="markdown for the ticket itself, json for a machine.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="The file to write (default: codexdoctor-report-<time>.md in this folder).")
+@click.option(
+    "--offline", is_flag=True, help="No request at all: the config, the environment and the session logs only."
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.5, 600),
+    default=10.0,
+    show_default=True,
+    help="Deadline in seconds for the live check.",
+)
+@click.option(
+    "--session",
+    "session_id",
+    default=None,
+    help="The Codex session to tell about (an id or a prefix; default: the most recent that failed).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["markdown", "json"]),
+    default="markdown",
+    show_default=True,
+    help="markdown for the ticket itself, json for a machine.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="The file to write (default: codexdoctor-report-<time>.md in this folder).",
+)
 def report(overrides, profile, model, codex_version, lang, shell, offline, timeout, session_id, fmt, output):
     """Write one support-ticket report: summary, client, config, request ids, the check, the last failed session."""
     from codexdoctor.commands import report as command
 
-    command.run(_check_options(overrides, profile, model, codex_version, offline, timeout, True, lang, shell),
-                session_id, fmt, output)
+    command.run(
+        _check_options(overrides, profile, model, codex_version, offline, timeout, True, lang, shell),
+        session_id,
+        fmt,
+        output,
+    )
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--last", type=click.IntRange(1), default=None, help="Only the N most recent sessions.")
-@click.option("--since", type=DateParam(), default=None,
-              help="Only sessions started on or after DATE (2026-11-30, or 2026-11-30T09:00).")
+@click.option(
+    "--since",
+    type=DateParam(),
+    default=None,
+    help="Only sessions started on or after DATE (2026-11-30, or 2026-11-30T09:00).",
+)
 @click.option("--session", "session_id", default=None, help="One session (its id or an id prefix); shows its detail.")
 @click.option("--show-content", is_flag=True, help="Also show the start of each user message (never shown otherwise).")
 @lang_option
@@ -207,11 +397,19 @@ def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fa
 
 @cli.command("diagnose-error")
 @click.argument("text", required=False)
-@click.option("-f", "--file", "file_", type=click.Path(dir_okay=False), default=None,
-              help="Read the error from this file (a saved stderr of Codex), at most 1 MiB.")
+@click.option(
+    "-f",
+    "--file",
+    "file_",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Read the error from this file (a saved stderr of Codex), at most 1 MiB.",
+)
 @with_config_options
 @with_report_options
-def diagnose_error(text, file_, overrides, profile, model, codex_version, lang, shell, fmt, output, fail_on, verbose, no_color):
+def diagnose_error(
+    text, file_, overrides, profile, model, codex_version, lang, shell, fmt, output, fail_on, verbose, no_color
+):
     """Classify a pasted Codex or provider error (TEXT, - for stdin, or --file) into verdict, code and remedy.
 
     A whole stderr works: Codex's own decoration (ERROR:, Reconnecting... n/5, ; retrying …) is read past.
@@ -219,8 +417,15 @@ def diagnose_error(text, file_, overrides, profile, model, codex_version, lang, 
     from codexdoctor.commands import diagnose as command
 
     text = command.read_paste(text, file_)
-    command.run(_check_options(overrides, profile, model, codex_version, lang=lang, shell=shell), text,
-                fmt, output, fail_on, verbose, no_color)
+    command.run(
+        _check_options(overrides, profile, model, codex_version, lang=lang, shell=shell),
+        text,
+        fmt,
+        output,
+        fail_on,
+        verbose,
+        no_color,
+    )
 
 
 @cli.command()
@@ -228,24 +433,49 @@ def diagnose_error(text, file_, overrides, profile, model, codex_version, lang, 
 @click.option("-y", "--yes", is_flag=True, help="Apply every edit without asking.")
 @click.option("--dry-run", is_flag=True, help="Show the diff and exit; change nothing.")
 @click.option("--only", multiple=True, metavar="CODE", help="Only fix these findings (repeatable).")
-@click.option("--offline", is_flag=True, help="Static checks only (no request is sent; live-only fixes are not offered).")
-@click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True,
-              help="Deadline in seconds for each check run (before and after the edits).")
+@click.option(
+    "--offline", is_flag=True, help="Static checks only (no request is sent; live-only fixes are not offered)."
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.5, 600),
+    default=10.0,
+    show_default=True,
+    help="Deadline in seconds for each check run (before and after the edits).",
+)
 @click.option("--no-canary", is_flag=True, help="Re-check without sending Codex's first request (no tokens spent).")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
-              help="Exit 1 when a finding of this severity or worse is left after the fix.")
-def fix(overrides, profile, model, codex_version, lang, shell, yes, dry_run, only, offline, timeout, no_canary, fail_on):
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "never"]),
+    default="error",
+    show_default=True,
+    help="Exit 1 when a finding of this severity or worse is left after the fix.",
+)
+def fix(
+    overrides, profile, model, codex_version, lang, shell, yes, dry_run, only, offline, timeout, no_canary, fail_on
+):
     """Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again."""
     from codexdoctor.commands import fix as command
 
-    command.run(_check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell),
-                yes, dry_run, only, fail_on)
+    command.run(
+        _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell),
+        yes,
+        dry_run,
+        only,
+        fail_on,
+    )
 
 
 @cli.command("config")
 @with_config_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text (a table) or json (values with their sources, for scripts).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text (a table) or json (values with their sources, for scripts).",
+)
 def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
     """Print the resolved provider and where each value came from (redacted)."""
     from codexdoctor.commands import config as command
@@ -255,8 +485,14 @@ def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
 
 @cli.command()
 @click.argument("code")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text or json (the rule as data).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text or json (the rule as data).",
+)
 @lang_option
 def explain(code, fmt, lang):
     """Explain a finding code: what it means, why it happens, how to fix it."""
@@ -266,8 +502,14 @@ def explain(code, fmt, lang):
 
 
 @cli.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True,
-              help="text (a table), json, or markdown (the text of docs/rules.md).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="text (a table), json, or markdown (the text of docs/rules.md).",
+)
 @lang_option
 def rules(fmt, lang):
     """List every finding code."""
@@ -288,16 +530,36 @@ def schema():
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="0 picks a free port.")
 @click.option("--prefix", default="/v1", show_default=True, help="Path prefix of the API routes.")
 @click.option("--api-key", default=None, help="Require this bearer key (default: no key required).")
-@click.option("--model", "models", multiple=True, default=("sim-model",), show_default=True, help="Served model ID; repeatable.")
+@click.option(
+    "--model", "models", multiple=True, default=("sim-model",), show_default=True, help="Served model ID; repeatable."
+)
 @click.option("--context-window", type=click.IntRange(1), default=None, help="Reject prompts over this many tokens.")
-@click.option("--error-style", type=click.Choice(["openai", "vllm", "llamacpp", "litellm", "ollama"]), default="openai",
-              show_default=True, help="Whose error bodies to imitate; `ollama` truncates silently and answers 200.")
+@click.option(
+    "--error-style",
+    type=click.Choice(["openai", "vllm", "llamacpp", "litellm", "ollama"]),
+    default="openai",
+    show_default=True,
+    help="Whose error bodies to imitate; `ollama` truncates silently and answers 200.",
+)
 @click.option("--latency-ms", type=float, default=0.0, show_default=True, help="Base time to first token.")
-@click.option("--latency-per-1k-ms", type=float, default=0.0, show_default=True, help="Extra time to first token per 1000 prompt tokens.")
+@click.option(
+    "--latency-per-1k-ms",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="Extra time to first token per 1000 prompt tokens.",
+)
 @click.option("--stall-after", type=click.IntRange(0), default=None, help="Pause the stream after N output tokens.")
-@click.option("--stall-seconds", type=float, default=2.0, show_default=True, help="How long each --stall-after pause lasts.")
-@click.option("--failure-rate", type=click.FloatRange(0, 1), default=0.0, show_default=True,
-              help="Share of requests that fail with a 502, a reset or a hang.")
+@click.option(
+    "--stall-seconds", type=float, default=2.0, show_default=True, help="How long each --stall-after pause lasts."
+)
+@click.option(
+    "--failure-rate",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Share of requests that fail with a 502, a reset or a hang.",
+)
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for --failure-rate.")
 @click.option("--chat-only", is_flag=True, help="404 on /responses (a gateway without the Responses API).")
 @click.option("--models-unauthenticated", is_flag=True, help="Serve /models without checking the key.")
@@ -306,28 +568,78 @@ def schema():
 @click.option("--publish-window", is_flag=True, help="Publish the window (/props n_ctx, max_model_len in /models).")
 @click.option("--prefix-cache", is_flag=True, help="Reuse repeated prompt prefixes and report cached_tokens.")
 @click.option("--hang", is_flag=True, help="Accept connections and never answer.")
-@click.option("--reject-field", "reject_fields", multiple=True,
-              help="Answer 400 'Unsupported parameter' when the request has this top-level field (e.g. reasoning); repeatable.")
-@click.option("--reject-developer", is_flag=True, help="Answer 400 to `developer` input items, as a broken gateway translation does.")
+@click.option(
+    "--reject-field",
+    "reject_fields",
+    multiple=True,
+    help="Answer 400 'Unsupported parameter' when the request has this top-level field (e.g. reasoning); repeatable.",
+)
+@click.option(
+    "--reject-developer",
+    is_flag=True,
+    help="Answer 400 to `developer` input items, as a broken gateway translation does.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log every request (keys redacted).")
-def sim(port, prefix, api_key, models, context_window, error_style, latency_ms, latency_per_1k_ms, stall_after,
-        stall_seconds, failure_rate, seed, chat_only, models_unauthenticated, no_models, landing_page, publish_window,
-        prefix_cache, hang, reject_fields, reject_developer, verbose):
+def sim(
+    port,
+    prefix,
+    api_key,
+    models,
+    context_window,
+    error_style,
+    latency_ms,
+    latency_per_1k_ms,
+    stall_after,
+    stall_seconds,
+    failure_rate,
+    seed,
+    chat_only,
+    models_unauthenticated,
+    no_models,
+    landing_page,
+    publish_window,
+    prefix_cache,
+    hang,
+    reject_fields,
+    reject_developer,
+    verbose,
+):
     """Serve a local OpenAI-compatible provider with fault injection, on 127.0.0.1."""
     from codexdoctor import sim as sim_mod
     from codexdoctor.commands import sim as command
 
-    command.serve(sim_mod.SimConfig(
-        port=port, prefix="/" + prefix.strip("/") if prefix.strip("/") else "", api_key=api_key, models=tuple(models),
-        context_window=context_window, error_style=error_style, latency_ms=latency_ms, latency_per_1k_ms=latency_per_1k_ms,
-        stall_after_tokens=stall_after, stall_seconds=stall_seconds, failure_rate=failure_rate, failure_seed=seed,
-        chat_only=chat_only, models_unauthenticated=models_unauthenticated, models_route=not no_models,
-        landing_page=landing_page, publish_window=publish_window, prefix_cache=prefix_cache, hang=hang,
-        reject_fields=tuple(reject_fields), reject_developer=reject_developer, quiet=not verbose))
+    command.serve(
+        sim_mod.SimConfig(
+            port=port,
+            prefix="/" + prefix.strip("/") if prefix.strip("/") else "",
+            api_key=api_key,
+            models=tuple(models),
+            context_window=context_window,
+            error_style=error_style,
+            latency_ms=latency_ms,
+            latency_per_1k_ms=latency_per_1k_ms,
+            stall_after_tokens=stall_after,
+            stall_seconds=stall_seconds,
+            failure_rate=failure_rate,
+            failure_seed=seed,
+            chat_only=chat_only,
+            models_unauthenticated=models_unauthenticated,
+            models_route=not no_models,
+            landing_page=landing_page,
+            publish_window=publish_window,
+            prefix_cache=prefix_cache,
+            hang=hang,
+            reject_fields=tuple(reject_fields),
+            reject_developer=reject_developer,
+            quiet=not verbose,
+        )
+    )
 
 
 @cli.command()
-@click.option("--scenario", "names", multiple=True, help="Run only this scenario (repeatable); its full report is printed.")
+@click.option(
+    "--scenario", "names", multiple=True, help="Run only this scenario (repeatable); its full report is printed."
+)
 @click.option("--list", "list_only", is_flag=True, help="List the scenarios and exit.")
 @lang_option
 def demo(names, list_only, lang):
@@ -343,8 +655,11 @@ def demo(names, list_only, lang):
 
 def _known_secrets() -> list[str]:
     """Values of key-like variables in this environment, for redacting a crash report."""
-    return [v for k, v in os.environ.items()
-            if v and len(v) >= 8 and k.upper().endswith(("_KEY", "_TOKEN", "_SECRET", "_PASSWORD"))]
+    return [
+        v
+        for k, v in os.environ.items()
+        if v and len(v) >= 8 and k.upper().endswith(("_KEY", "_TOKEN", "_SECRET", "_PASSWORD"))
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -392,17 +707,20 @@ def _main(argv: list[str], lang: str, localize, OverrideError) -> int:
 
         click.echo(sanitize(f"错误：{localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
         return EXIT_USAGE
-    except Exception as exc:  # noqa: BLE001 - the boundary
-        from codexdoctor.common.redact import Redactor
-
+    except Exception as exc:
         import traceback
+
+        from codexdoctor.common.redact import Redactor
 
         redact = Redactor(_known_secrets(), home=os.environ.get("HOME"))
         from codexdoctor.common.untrusted import sanitize
 
         message = sanitize(redact(f"{type(exc).__name__}: {exc}"))
-        click.echo(f"codexdoctor: internal error: {message}\nThis is a bug in codexdoctor; please report it "
-                   "with the command you ran (set CODEXDOCTOR_DEBUG=1 for a traceback).", err=True)
+        click.echo(
+            f"codexdoctor: internal error: {message}\nThis is a bug in codexdoctor; please report it "
+            "with the command you ran (set CODEXDOCTOR_DEBUG=1 for a traceback).",
+            err=True,
+        )
         if os.environ.get("CODEXDOCTOR_DEBUG"):
             # Even the traceback goes through redaction: exception messages can carry a key or a URL token.
             click.echo(redact(traceback.format_exc()), err=True)

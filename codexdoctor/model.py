@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
-
+from typing import Any
 
 # The `url` fact of a pasted error that names no URL: produced by checks/diagnose.py, read by the rule engine
 # (which then writes "the request" instead of "POST <url>"). A fact value both stages share, so it lives here.
@@ -15,7 +15,7 @@ NO_URL_IN_PASTE = "(no URL in the paste)"
 class Status(str, enum.Enum):
     """Closed set of check outcomes; `crash` keeps one broken check from killing the report."""
 
-    PASS = "pass"
+    PASS = "pass"  # noqa: S105 - a check status, not a password
     WARN = "warn"
     FAIL = "fail"
     SKIP = "skip"

@@ -15,14 +15,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from codexdoctor.commands import demo
 from codexdoctor import sim
+from codexdoctor.commands import demo
 
-CODEX = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parents[2] / "shared" / "tools" / "real-codex")
+CODEX = (
+    sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parents[2] / "shared" / "tools" / "real-codex")
+)
 
 
 def last_error(text: str) -> str:
-    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    lines = [x.strip() for x in text.splitlines() if x.strip()]
     for line in reversed(lines):
         if line.startswith(("ERROR", "Error", "error")) or "stream disconnected" in line or "ran out of room" in line:
             return line[:160]
@@ -37,13 +39,25 @@ def main() -> int:
         with sim.start(api_key=demo.DEMO_KEY, **s.sim_options) as server:
             home = Path(tempfile.mkdtemp(prefix="cdx-real-"))
             (home / "config.toml").write_text(demo.config_text(s, server))
-            env = {"PATH": os.environ["PATH"], "HOME": str(home), "CODEX_HOME": str(home), **s.env,
-                   "CODEX_CLI_CACHE": os.environ.get("CODEX_CLI_CACHE",
-                                                     str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli"))}
+            env = {
+                "PATH": os.environ["PATH"],
+                "HOME": str(home),
+                "CODEX_HOME": str(home),
+                **s.env,
+                "CODEX_CLI_CACHE": os.environ.get(
+                    "CODEX_CLI_CACHE", str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli")
+                ),
+            }
             started = time.monotonic()
             try:
-                proc = subprocess.run([CODEX, "exec", "--skip-git-repo-check", "say hi"], env=env, capture_output=True,
-                                      text=True, timeout=90, stdin=subprocess.DEVNULL)
+                proc = subprocess.run(
+                    [CODEX, "exec", "--skip-git-repo-check", "say hi"],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    timeout=90,
+                    stdin=subprocess.DEVNULL,
+                )
                 code, out = proc.returncode, proc.stdout + proc.stderr
             except subprocess.TimeoutExpired as exc:
                 code, out = "timeout", (exc.stdout or b"").decode() + (exc.stderr or b"").decode()

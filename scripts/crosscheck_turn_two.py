@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from crosscheck_config_semantics import CODEX, KEY, TABLE, last_line  # noqa: E402
+from crosscheck_config_semantics import CODEX, KEY, TABLE, last_line
 
-from codexdoctor import sim  # noqa: E402
-from codexdoctor.commands.check import run_check  # noqa: E402
-from codexdoctor.commands.options import CheckOptions  # noqa: E402
+from codexdoctor import sim
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
 
 
 @dataclass
@@ -58,18 +58,31 @@ def main() -> int:
         with sim.start(**{"api_key": KEY, "ask_tool_call": case.command, **case.sim}) as server:
             home = Path(tempfile.mkdtemp(prefix="cdx-turn2-"))
             (home / "config.toml").write_text(TABLE.replace("{base}", server.base_url))
-            env = {"PATH": os.environ["PATH"], "HOME": str(home.parent), "CODEX_HOME": str(home), "SIM_API_KEY": KEY,
-                   "CODEX_CLI_CACHE": os.environ.get("CODEX_CLI_CACHE",
-                                                     str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli"))}
+            env = {
+                "PATH": os.environ["PATH"],
+                "HOME": str(home.parent),
+                "CODEX_HOME": str(home),
+                "SIM_API_KEY": KEY,
+                "CODEX_CLI_CACHE": os.environ.get(
+                    "CODEX_CLI_CACHE", str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli")
+                ),
+            }
             started = time.monotonic()
-            report, _ = run_check(CheckOptions(env=env, home=home.parent, cwd=home, system_config=None,
-                                               codex_version=(0, 171, 0)))
+            report, _ = run_check(
+                CheckOptions(env=env, home=home.parent, cwd=home, system_config=None, codex_version=(0, 171, 0))
+            )
             took = time.monotonic() - started
             server.records.clear()
             try:
-                proc = subprocess.run([CODEX, "exec", "--skip-git-repo-check", "-s", "danger-full-access",
-                                       f"run {case.command}"], env=env, cwd=home, capture_output=True, text=True,
-                                      timeout=120, stdin=subprocess.DEVNULL)
+                proc = subprocess.run(
+                    [CODEX, "exec", "--skip-git-repo-check", "-s", "danger-full-access", f"run {case.command}"],
+                    env=env,
+                    cwd=home,
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
+                    stdin=subprocess.DEVNULL,
+                )
                 code, out = proc.returncode, proc.stdout + proc.stderr
             except subprocess.TimeoutExpired as exc:
                 code, out = "timeout", (exc.stdout or b"").decode() + (exc.stderr or b"").decode()
@@ -77,8 +90,10 @@ def main() -> int:
             shutil.rmtree(home, ignore_errors=True)
         shown = f"{statuses[:3]}{'…' if len(statuses) > 3 else ''}"
         codes = ",".join(f.code for f in report.findings if f.severity.value != "info") or "-"
-        print(f"{case.name:44} {report.verdict.value:12} {codes:20} {took:5.1f}  {code}, {len(statuses)} {shown}, "
-              f"{last_line(out)}")
+        print(
+            f"{case.name:44} {report.verdict.value:12} {codes:20} {took:5.1f}  {code}, {len(statuses)} {shown}, "
+            f"{last_line(out)}"
+        )
     return 0
 
 

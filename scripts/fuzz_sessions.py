@@ -25,22 +25,75 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "rollouts" / "real-0.171.0").rglob("*.jsonl"))
 STDERR = sorted((ROOT / "tests" / "fixtures" / "codex-stderr").glob("*.txt"))
-VALUES = [None, True, False, 0, -1, 1.5, -2.5e308, 10 ** 25, -10 ** 25, "", "x", "2026-13-45T99:99:99Z", "中文", [], {},
-          [1, 2], {"a": {"b": None}}, "\u0000", "\ud800x", 1e308, 2 ** 63, -(2 ** 63), "ü" * 5000,
-          # issue 26: terminal escapes (OSC title, OSC 52 clipboard, C1 CSI, DCS), nesting, numbers no count can be
-          "x\x1b]0;title\x07", "\x1b]52;c;ZWNobyBoaQ==\x07", "\x9b2J", "\x1bPq\x1b\\", "\u202egnp.exe",
-          [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]], 10 ** 299, 10 ** 320]
-KEYS = {"timestamp", "type", "payload", "id", "cli_version", "model_provider", "model", "model_context_window", "info",
-        "total_token_usage", "last_token_usage", "input_tokens", "cached_input_tokens", "output_tokens", "total_tokens",
-        "error", "message", "codex_error_info", "http_status_code", "turn_id", "last_agent_message",
-        "reasoning_output_tokens"}
+VALUES = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1.5,
+    -2.5e308,
+    10**25,
+    -(10**25),
+    "",
+    "x",
+    "2026-13-45T99:99:99Z",
+    "中文",
+    [],
+    {},
+    [1, 2],
+    {"a": {"b": None}},
+    "\u0000",
+    "\ud800x",
+    1e308,
+    2**63,
+    -(2**63),
+    "ü" * 5000,
+    # issue 26: terminal escapes (OSC title, OSC 52 clipboard, C1 CSI, DCS), nesting, numbers no count can be
+    "x\x1b]0;title\x07",
+    "\x1b]52;c;ZWNobyBoaQ==\x07",
+    "\x9b2J",
+    "\x1bPq\x1b\\",
+    "\u202egnp.exe",
+    [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]],
+    10**299,
+    10**320,
+]
+KEYS = {
+    "timestamp",
+    "type",
+    "payload",
+    "id",
+    "cli_version",
+    "model_provider",
+    "model",
+    "model_context_window",
+    "info",
+    "total_token_usage",
+    "last_token_usage",
+    "input_tokens",
+    "cached_input_tokens",
+    "output_tokens",
+    "total_tokens",
+    "error",
+    "message",
+    "codex_error_info",
+    "http_status_code",
+    "turn_id",
+    "last_agent_message",
+    "reasoning_output_tokens",
+}
 
 
 def mutate_value(o, rng, depth=0):
     if isinstance(o, dict):
         for k in list(o):
             if k in KEYS and rng.random() < 0.15:
-                o[k] = rng.choice(VALUES) if rng.random() < 0.8 else mutate_value(json.loads(json.dumps(o[k])), rng, depth + 1)
+                o[k] = (
+                    rng.choice(VALUES)
+                    if rng.random() < 0.8
+                    else mutate_value(json.loads(json.dumps(o[k])), rng, depth + 1)
+                )
             elif isinstance(o[k], (dict, list)) and depth < 6:
                 mutate_value(o[k], rng, depth + 1)
         if rng.random() < 0.03:
@@ -60,7 +113,12 @@ def mutate_file(text: str, rng: random.Random) -> bytes:
         if roll < 0.6:
             try:
                 obj = mutate_value(json.loads(line), rng)
-                raw = json.dumps(obj, ensure_ascii=rng.random() < 0.5, separators=(",", ":")).encode("utf-8", "surrogatepass") + b"\n"
+                raw = (
+                    json.dumps(obj, ensure_ascii=rng.random() < 0.5, separators=(",", ":")).encode(
+                        "utf-8", "surrogatepass"
+                    )
+                    + b"\n"
+                )
             except ValueError:
                 pass
         elif roll < 0.63 and raw:
@@ -68,7 +126,7 @@ def mutate_file(text: str, rng: random.Random) -> bytes:
             raw[rng.randrange(len(raw))] = rng.randrange(256)
             raw = bytes(raw)
         elif roll < 0.65:
-            raw = raw[:rng.randrange(len(raw) + 1)]
+            raw = raw[: rng.randrange(len(raw) + 1)]
         elif roll < 0.66:
             raw = raw * 2
         out.append(raw)
@@ -80,12 +138,22 @@ def mutate_file(text: str, rng: random.Random) -> bytes:
 def tui_log(rng: random.Random, ids: list[str]) -> bytes:
     lines = []
     for _ in range(rng.randint(0, 30)):
-        when = rng.choice(["2026-11-30T00:46:2%d.000000Z" % rng.randint(0, 9), "2026-11-30T00:46:26Z", "garbage",
-                           "2026-02-30T25:61:61Z", "9999-99-99T99:99:99Z", "2026-11-30 00:46:27.5"])
+        when = rng.choice(
+            [
+                f"2026-11-30T00:46:2{rng.randint(0, 9)}.000000Z",
+                "2026-11-30T00:46:26Z",
+                "garbage",
+                "2026-02-30T25:61:61Z",
+                "9999-99-99T99:99:99Z",
+                "2026-11-30 00:46:27.5",
+            ]
+        )
         body = rng.choice(STDERR).read_text(errors="replace").splitlines() or [""]
         status = rng.choice(["401", "429", "context_length_exceeded", "maximum context length is 8192 tokens", ""])
-        lines.append(f"{when} ERROR codex_core::codex: thread_id={rng.choice(ids + ['zzzz', '0' * 36])} "
-                     f"{rng.choice(body)[:rng.randint(0, 400)]} {status}")
+        lines.append(
+            f"{when} ERROR codex_core::codex: thread_id={rng.choice(ids + ['zzzz', '0' * 36])} "
+            f"{rng.choice(body)[: rng.randint(0, 400)]} {status}"
+        )
     raw = "\n".join(lines).encode()
     return raw + (bytes(rng.randrange(256) for _ in range(50)) if rng.random() < 0.2 else b"")
 
@@ -103,9 +171,17 @@ def make_home(rng: random.Random) -> tuple[Path, list[str]]:
     (codex_home / "log").mkdir(parents=True)
     (codex_home / "log" / "codex-tui.log").write_bytes(tui_log(rng, ids))
     if rng.random() < 0.3:
-        (codex_home / "config.toml").write_text(rng.choice([
-            "model_auto_compact_token_limit = 5000\n", 'model_auto_compact_token_limit = "x"\n',
-            "model_auto_compact_token_limit = -3\n", "model = [\n", ""]))
+        (codex_home / "config.toml").write_text(
+            rng.choice(
+                [
+                    "model_auto_compact_token_limit = 5000\n",
+                    'model_auto_compact_token_limit = "x"\n',
+                    "model_auto_compact_token_limit = -3\n",
+                    "model = [\n",
+                    "",
+                ]
+            )
+        )
     return home, ids
 
 
@@ -115,11 +191,12 @@ def in_process(rng: random.Random, home: Path, ids: list[str]) -> str | None:
 
     env = {"HOME": str(home), "CODEX_HOME": str(home / ".codex")}
     try:
-        report, _ = run_sessions(env, home, (), rng.choice([None, 1, 2]), None, None, rng.random() < 0.5,
-                                 rng.choice(["en", "zh"]))
+        report, _ = run_sessions(
+            env, home, (), rng.choice([None, 1, 2]), None, None, rng.random() < 0.5, rng.choice(["en", "zh"])
+        )
         for fmt in ("json", "text", "markdown", "junit", "github"):
             render(report, fmt)
-    except Exception:  # noqa: BLE001 - what the fuzzer is looking for
+    except Exception:
         trace = traceback.format_exc().strip().splitlines()
         return f"{trace[-1]} at {[line for line in trace if 'codexdoctor' in line][-1:]}"
     return None
@@ -132,12 +209,17 @@ def through_cli(rng: random.Random, home: Path, ids: list[str]) -> str | None:
     if rng.random() < 0.3:
         args += ["--since", rng.choice(["2026-11-29", "2026-12-01", "2026-11-30T00:46:00"])]
     if rng.random() < 0.3:
-        args += ["--session", rng.choice(ids + ["01a2", "zz", ""])[:rng.randint(0, 36)]]
+        args += ["--session", rng.choice(ids + ["01a2", "zz", ""])[: rng.randint(0, 36)]]
     args += [flag for flag in ("--show-content", "--verbose") if rng.random() < 0.3]
     args += ["--lang", "zh"] if rng.random() < 0.3 else []
     env = {"HOME": str(home), "PATH": os.environ.get("PATH", ""), "CODEX_HOME": str(home / ".codex")}
-    p = subprocess.run([sys.executable, "-m", "codexdoctor", *args], env=env, capture_output=True, timeout=120,
-                       cwd=tempfile.gettempdir())
+    p = subprocess.run(
+        [sys.executable, "-m", "codexdoctor", *args],
+        env=env,
+        capture_output=True,
+        timeout=120,
+        cwd=tempfile.gettempdir(),
+    )
     err = p.stderr.decode(errors="replace").strip()
     if p.returncode not in (0, 1, 2) or "Traceback" in err:
         return f"exit {p.returncode} for {args}: {err.splitlines()[-1] if err else ''}"

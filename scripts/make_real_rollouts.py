@@ -23,8 +23,10 @@ from codexdoctor import sim
 CODEX = str(Path(__file__).resolve().parents[2] / "shared" / "tools" / "real-codex")
 CACHE = os.environ.get("CODEX_CLI_CACHE", str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli"))
 KEY = "sk-rollouts-0123456789abcdef"
-WORDS = ("context window provider gateway session turn token cache prefix request answer model history summary "
-         "question review refactor test commit branch config").split()
+WORDS = (
+    "context window provider gateway session turn token cache prefix request answer model history summary "
+    "question review refactor test commit branch config"
+).split()
 
 
 def paste(turn: int, words: int = 2200) -> str:
@@ -34,8 +36,10 @@ def paste(turn: int, words: int = 2200) -> str:
 
 
 def config(base_url: str, model: str = "sim-model", provider: str = "sim", top: str = "", table: str = "") -> str:
-    return (f'{top}model = "{model}"\nmodel_provider = "{provider}"\n[model_providers.{provider}]\nname = "{provider}"\n'
-            f'base_url = "{base_url}"\nenv_key = "SIM_API_KEY"\n{table}')
+    return (
+        f'{top}model = "{model}"\nmodel_provider = "{provider}"\n[model_providers.{provider}]\nname = "{provider}"\n'
+        f'base_url = "{base_url}"\nenv_key = "SIM_API_KEY"\n{table}'
+    )
 
 
 # Channel faults and a compaction that works (round 3): how the sessions of a broken channel look in Codex's own log.
@@ -51,13 +55,19 @@ FAULTS = {
 
 
 def session(home: Path, turns: int, key: str = KEY) -> list[int]:
-    env = {"PATH": os.environ["PATH"], "HOME": str(home), "CODEX_HOME": str(home), "SIM_API_KEY": key,
-           "CODEX_CLI_CACHE": CACHE}
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "CODEX_HOME": str(home),
+        "SIM_API_KEY": key,
+        "CODEX_CLI_CACHE": CACHE,
+    }
     codes = []
     for turn in range(1, turns + 1):
         args = [CODEX, "exec", "--skip-git-repo-check"] + (["resume", "--last"] if turn > 1 else []) + [paste(turn)]
-        proc = subprocess.run(args, env=env, cwd=home, capture_output=True, text=True, timeout=120,
-                              stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            args, env=env, cwd=home, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL
+        )
         codes.append(proc.returncode)
         if proc.returncode != 0:
             break
@@ -83,8 +93,9 @@ def scenario(name: str, out: Path) -> None:
     elif name == "compact-ok":
         # A window that the third turn would overflow, and a compaction limit under it: Codex compacts and goes on.
         with sim.start(api_key=KEY, context_window=16000) as s:
-            (home / "config.toml").write_text(config(s.base_url, top="model_auto_compact_token_limit = 11000\n"
-                                                     "model_context_window = 16000\n"))
+            (home / "config.toml").write_text(
+                config(s.base_url, top="model_auto_compact_token_limit = 11000\nmodel_context_window = 16000\n")
+            )
             print(name, session(home, 5))
     elif name == "stable-break-3":
         # Three sessions of one provider that break at the same size, and a 401 from another provider between them.
@@ -105,7 +116,13 @@ def scenario(name: str, out: Path) -> None:
 
 def main() -> int:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("tests/fixtures/rollouts/real-0.171.0")
-    names = sys.argv[2:] or ["overflow-vllm", "overflow-llamacpp", "overflow-litellm", "truncation-ollama", "stable-break-3"]
+    names = sys.argv[2:] or [
+        "overflow-vllm",
+        "overflow-llamacpp",
+        "overflow-litellm",
+        "truncation-ollama",
+        "stable-break-3",
+    ]
     for name in names:
         scenario(name, out)
     return 0

@@ -53,8 +53,10 @@ def main(path: str) -> None:
     w.add_eos_token_id(2)
     w.add_unk_token_id(0)
     w.add_add_bos_token(True)
-    w.add_chat_template("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
-                        "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
+    w.add_chat_template(
+        "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
+        "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+    )
 
     def t(name: str, *shape: int) -> None:
         w.add_tensor(name, (rng.standard_normal(shape) * 0.02).astype(np.float32))

@@ -10,8 +10,22 @@ import pytest
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
 
-STRIP_PREFIXES = ("CODEX", "OPENAI", "TAOTOKEN", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
-                  "SSL_CERT", "REQUESTS_CA", "CURL_CA", "GITHUB_", "LC_", "LANG", "NO_COLOR")
+STRIP_PREFIXES = (
+    "CODEX",
+    "OPENAI",
+    "TAOTOKEN",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "SSL_CERT",
+    "REQUESTS_CA",
+    "CURL_CA",
+    "GITHUB_",
+    "LC_",
+    "LANG",
+    "NO_COLOR",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -46,7 +60,7 @@ def write_config(home: Path, text: str) -> Path:
     return path
 
 
-TAOTOKEN = '''model = "gpt-5"
+TAOTOKEN = """model = "gpt-5"
 model_provider = "taotoken"
 
 [model_providers.taotoken]
@@ -54,12 +68,19 @@ name = "TaoToken"
 base_url = "https://taotoken.net/api"
 env_key = "TAOTOKEN_API_KEY"
 wire_api = "responses"
-'''
+"""
 
 
 def offline_report(home: Path, env: dict[str, str] | None = None, **kw):
-    opts = CheckOptions(env={"HOME": str(home), **(env or {})}, home=home, cwd=Path.cwd(), offline=True,
-                        system_config=None, codex_version=kw.pop("codex_version", (0, 171, 0)), **kw)
+    opts = CheckOptions(
+        env={"HOME": str(home), **(env or {})},
+        home=home,
+        cwd=Path.cwd(),
+        offline=True,
+        system_config=None,
+        codex_version=kw.pop("codex_version", (0, 171, 0)),
+        **kw,
+    )
     report, _ = run_check(opts)
     return report
 

@@ -8,11 +8,19 @@ the rest (token_count fast path, events, the legacy format) is the shared code i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
+from codexdoctor.codex.rollouts import (
+    _FILE_NAME,
+    MAX_LINE,
+    WANTED_EVENTS,
+    Session,
+    _consume,
+    _consume_enveloped,
+    _parse,
+)
 from codexdoctor.common import safefile
-from codexdoctor.codex.rollouts import _FILE_NAME, MAX_LINE, WANTED_EVENTS, Session, _consume, _consume_enveloped, _parse
 
 CHUNK = 1 << 20
 
@@ -30,7 +38,7 @@ def iter_blocks(fh, stats: Session) -> Iterator[bytes]:
             cut = chunk.find(b"\n")
             if cut < 0:
                 continue
-            chunk, skipping = chunk[cut + 1:], False
+            chunk, skipping = chunk[cut + 1 :], False
         cut = chunk.rfind(b"\n")
         if cut < 0:
             carry += chunk
@@ -38,7 +46,7 @@ def iter_blocks(fh, stats: Session) -> Iterator[bytes]:
                 stats.huge_lines += 1
                 carry, skipping = b"", True
             continue
-        block, rest = carry + chunk[:cut + 1], chunk[cut + 1:]
+        block, rest = carry + chunk[: cut + 1], chunk[cut + 1 :]
         carry = rest
         yield block
     if carry.strip() and not skipping:
@@ -46,10 +54,12 @@ def iter_blocks(fh, stats: Session) -> Iterator[bytes]:
         yield carry + b"\n"
 
 
-_WANTED = re.compile(rb'"type":"(?:session_meta|turn_context|compacted|event_msg","payload":\{"type":"(?:'
-                     + b"|".join(sorted(WANTED_EVENTS)) + rb'))"')
+_WANTED = re.compile(
+    rb'"type":"(?:session_meta|turn_context|compacted|event_msg","payload":\{"type":"(?:'
+    + b"|".join(sorted(WANTED_EVENTS))
+    + rb'))"'
+)
 ENVELOPE_REACH = 120
-
 
 
 def read_session(path: Path, keep_content: bool = False) -> Session:
@@ -60,7 +70,12 @@ def read_session(path: Path, keep_content: bool = False) -> Session:
     try:
         with safefile.open_regular(path) as fh:  # a FIFO named *.jsonl must not block the whole report
             for block in iter_blocks(fh, s):
-                if s.parsed == 0 and s.skipped_items == 0 and not s.legacy and b'"payload"' not in block[:block.find(b"\n")]:
+                if (
+                    s.parsed == 0
+                    and s.skipped_items == 0
+                    and not s.legacy
+                    and b'"payload"' not in block[: block.find(b"\n")]
+                ):
                     s.legacy = True  # before Sep 2025: no {timestamp, type, payload} envelope
                 if s.legacy:
                     for raw in block.splitlines():
@@ -92,7 +107,7 @@ def _scan_block(s: Session, block: bytes) -> None:
             continue  # a nested "type" deep inside some payload
         end = block.find(b"\n", m.end())
         wanted += 1
-        _parse(s, block[line_start: end if end >= 0 else len(block)])
+        _parse(s, block[line_start : end if end >= 0 else len(block)])
     s.lines += lines
     s.bad_lines += max(0, lines - envelopes - blanks)
     s.skipped_items += max(0, envelopes - wanted)

@@ -12,30 +12,69 @@ from codexdoctor.cli import main
 from tests.conftest import TAOTOKEN
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-KEYS = ["model", "model_provider", "profile", "base_url", "env_key", "wire_api", "query_params", "http_headers",
-        "env_http_headers", "name", "requires_openai_auth", "stream_idle_timeout_ms", "experimental_bearer_token",
-        "model_context_window", "model_auto_compact_token_limit", "openai_base_url"]
+KEYS = [
+    "model",
+    "model_provider",
+    "profile",
+    "base_url",
+    "env_key",
+    "wire_api",
+    "query_params",
+    "http_headers",
+    "env_http_headers",
+    "name",
+    "requires_openai_auth",
+    "stream_idle_timeout_ms",
+    "experimental_bearer_token",
+    "model_context_window",
+    "model_auto_compact_token_limit",
+    "openai_base_url",
+]
 TOML_VALUES = st.one_of(
-    st.integers(-10**12, 10**12).map(str), st.booleans().map(lambda b: str(b).lower()),
+    st.integers(-(10**12), 10**12).map(str),
+    st.booleans().map(lambda b: str(b).lower()),
     st.text(alphabet=string.printable.replace('"', "").replace("\\", ""), max_size=40).map(lambda t: f'"{t}"'),
-    st.lists(st.integers(0, 9), max_size=3).map(str), st.just('{ a = 1 }'), st.just('[{ b = "x" }]'),
-    st.just("1979-05-27T07:32:00Z"), st.just("3.5"), st.just('"https://x.example/v1?utm=1"'), st.just('"\\u3000sk-abc"'),
+    st.lists(st.integers(0, 9), max_size=3).map(str),
+    st.just("{ a = 1 }"),
+    st.just('[{ b = "x" }]'),
+    st.just("1979-05-27T07:32:00Z"),
+    st.just("3.5"),
+    st.just('"https://x.example/v1?utm=1"'),
+    st.just('"\\u3000sk-abc"'),
     # issue 26: numbers Python will not convert, nesting past any real config, terminal controls in strings
-    st.integers(4200, 6000).map(lambda n: "9" * n), st.integers(1, 200).map(lambda n: "[" * n + "1" + "]" * n),
+    st.integers(4200, 6000).map(lambda n: "9" * n),
+    st.integers(1, 200).map(lambda n: "[" * n + "1" + "]" * n),
     st.integers(1, 200).map(lambda n: "{ a = " * n + "1" + " }" * n),
-    st.sampled_from(['"\\u001b]52;c;ZWNobyBoaQ==\\u0007"', '"\\u001b]0;title\\u0007x"', '"\\u009b31m"',
-                     '"\\u001b[2J\\u001bc"', '"\\u202egnp.exe"']))
+    st.sampled_from(
+        [
+            '"\\u001b]52;c;ZWNobyBoaQ==\\u0007"',
+            '"\\u001b]0;title\\u0007x"',
+            '"\\u009b31m"',
+            '"\\u001b[2J\\u001bc"',
+            '"\\u202egnp.exe"',
+        ]
+    ),
+)
 HOSTILE_LINES = st.one_of(
-    st.integers(4200, 6000).map(lambda n: ('{"timestamp":"2026-11-30T00:00:01.000Z","type":"event_msg","payload":'
-                                           '{"type":"token_count","info":{"total_token_usage":{"input_tokens":1,'
-                                           '"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,'
-                                           '"total_tokens":2},"last_token_usage":{"input_tokens":' + "7" * n +
-                                           ',"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,'
-                                           '"total_tokens":2},"model_context_window":9000}}}').encode()),
+    st.integers(4200, 6000).map(
+        lambda n: (
+            '{"timestamp":"2026-11-30T00:00:01.000Z","type":"event_msg","payload":'
+            '{"type":"token_count","info":{"total_token_usage":{"input_tokens":1,'
+            '"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,'
+            '"total_tokens":2},"last_token_usage":{"input_tokens":'
+            + "7"
+            * n
+            + ',"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,'
+            '"total_tokens":2},"model_context_window":9000}}}'
+        ).encode()
+    ),
     st.integers(1, 3000).map(lambda n: ("[" * n + "]" * n).encode()),
     st.sampled_from(["\x1b]52;c;ZWNobyBoaQ==\x07", "\x1b]0;t\x07", "\x9b2J", "\x1bP1$r\x1b\\", "\u202e"]).map(
-        lambda esc: ('{"timestamp":"2026-11-30T00:00:00.000Z","type":"session_meta","payload":{"id":"x",'
-                     '"cli_version":' + __import__("json").dumps("0.171.0" + esc) + ',"model_provider":"p"}}').encode()),
+        lambda esc: (
+            '{"timestamp":"2026-11-30T00:00:00.000Z","type":"session_meta","payload":{"id":"x",'
+            '"cli_version":' + __import__("json").dumps("0.171.0" + esc) + ',"model_provider":"p"}}'
+        ).encode()
+    ),
 )
 
 
@@ -61,8 +100,10 @@ def test_random_bytes_as_config(home, capsys, data):
 
 
 @SETTINGS
-@given(st.lists(st.tuples(st.sampled_from(KEYS), TOML_VALUES), max_size=8),
-       st.lists(st.tuples(st.sampled_from(KEYS), TOML_VALUES), max_size=8))
+@given(
+    st.lists(st.tuples(st.sampled_from(KEYS), TOML_VALUES), max_size=8),
+    st.lists(st.tuples(st.sampled_from(KEYS), TOML_VALUES), max_size=8),
+)
 def test_wrong_types_everywhere(home, capsys, top, provider):
     lines = [f"{k} = {v}" for k, v in dict(top).items() if k not in ("model_provider",)]
     lines += ['model_provider = "p"', "[model_providers.p]"] + [f"{k} = {v}" for k, v in dict(provider).items()]
@@ -85,20 +126,35 @@ def test_random_garbage_in_session_logs(home, capsys, lines):
 
 
 @SETTINGS
-@given(st.one_of(st.text(min_size=1, max_size=300),
-                 st.sampled_from(["\x1b]52;c;ZWNobyBoaQ==\x07", "\x1b]0;t\x07", "\x9b2J", "\x1bPq\x1b\\", "9" * 5000])
-                 .map(lambda esc: "unexpected status 401 Unauthorized: " + esc)))
+@given(
+    st.one_of(
+        st.text(min_size=1, max_size=300),
+        st.sampled_from(["\x1b]52;c;ZWNobyBoaQ==\x07", "\x1b]0;t\x07", "\x9b2J", "\x1bPq\x1b\\", "9" * 5000]).map(
+            lambda esc: "unexpected status 401 Unauthorized: " + esc
+        ),
+    )
+)
 def test_random_pasted_errors(home, capsys, text):
     code, out, err = run_cli(capsys, "diagnose-error", "--", text if text.strip() else "x" + text)
     assert code in ((0, 1, 2) if text == "-" else (0, 1))  # "-" reads stdin, which pytest makes unreadable
     assert "\x1b" not in out + err and "\x9b" not in out + err
 
 
-@pytest.mark.parametrize("content", [
-    b"", b"\xef\xbb\xbf" + TAOTOKEN.encode(), TAOTOKEN.replace("\n", "\r\n").encode(), TAOTOKEN.encode("utf-16"),
-    b'model = "caf\xe9"\n', ("# " + "x" * 1000 + "\n") .encode() * 10000, b'base_url = "C:\\Users\\me"\n',
-    b"[model_providers.x]\n[model_providers.x]\n", b"model = \n", b"\x00\x01\x02",
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\xef\xbb\xbf" + TAOTOKEN.encode(),
+        TAOTOKEN.replace("\n", "\r\n").encode(),
+        TAOTOKEN.encode("utf-16"),
+        b'model = "caf\xe9"\n',
+        ("# " + "x" * 1000 + "\n").encode() * 10000,
+        b'base_url = "C:\\Users\\me"\n',
+        b"[model_providers.x]\n[model_providers.x]\n",
+        b"model = \n",
+        b"\x00\x01\x02",
+    ],
+)
 def test_odd_config_files(home, capsys, content):
     write(home, content)
     code, out, err = run_cli(capsys, "check", "--offline", "--codex-version", "0.171.0")
@@ -153,8 +209,16 @@ def test_unreadable_sessions_directory(home, capsys, monkeypatch):
     monkeypatch.setattr(os, "scandir", real_scandir)
 
 
-@pytest.mark.parametrize("args", [("sessions", "--since", "yesterday"), ("probe", "--budget", "-5"),
-                                  ("check", "--timeout", "0"), ("diagnose-error", " "), ("sim", "--port", "99999")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("sessions", "--since", "yesterday"),
+        ("probe", "--budget", "-5"),
+        ("check", "--timeout", "0"),
+        ("diagnose-error", " "),
+        ("sim", "--port", "99999"),
+    ],
+)
 def test_bad_options_exit_2(home, capsys, args):
     code, out, err = run_cli(capsys, *args)
     assert code == 2 and err.strip()

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from codexdoctor.report.catalogview import explain_rule, list_rules, rules_markdown
 from codexdoctor.checks import STATIC_CHECKS
+from codexdoctor.report.catalogview import explain_rule, list_rules, rules_markdown
 from codexdoctor.rules import CODE_RE, RULES, RULES_BY_CODE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +43,7 @@ def test_explain_text_and_json():
     assert text.startswith("ENV003 env-key-near-miss (error, verdict: config)")
     assert "How to fix:" in text
     import json
+
     data = json.loads(explain_rule("URL004", "json"))
     assert data["code"] == "URL004" and data["remedy"]
     assert explain_rule("NOPE999") is None

@@ -31,6 +31,7 @@ def test_junit_warnings_fail_only_when_asked(report):
     def url_case(opts):
         root = ET.fromstring(render(report, "junit", opts))
         return root.find(".//testcase[@name='url.base_url: base_url']")
+
     # URL004 (error) fails either way; URL003 is a warning riding on the same check
     assert url_case(RenderOptions()).find("failure").get("type") == "URL004"
     assert url_case(RenderOptions(fail_on="never")).find("failure") is None

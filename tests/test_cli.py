@@ -33,9 +33,17 @@ def test_fail_on_warning_and_never(home, run, monkeypatch):
     assert run("check", "--offline", "--fail-on", "never")[0] == 0
 
 
-@pytest.mark.parametrize("args", [("check", "--format", "yaml"), ("check", "--bogus"), ("explain", "XYZ999"),
-                                  ("check", "--offline", "-c", "model"), ("nosuchcommand",),
-                                  ("check", "--codex-version", "banana")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "--format", "yaml"),
+        ("check", "--bogus"),
+        ("explain", "XYZ999"),
+        ("check", "--offline", "-c", "model"),
+        ("nosuchcommand",),
+        ("check", "--codex-version", "banana"),
+    ],
+)
 def test_exit_2_on_usage_error(home, run, args):
     code, out, err = run(*args)
     assert code == 2
@@ -93,7 +101,9 @@ def test_explain_rules_schema_config(home, run):
 
 
 def test_python_dash_m_and_version():
-    proc = subprocess.run([sys.executable, "-m", "codexdoctor", "--version"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "codexdoctor", "--version"], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0 and "codexdoctor, version" in proc.stdout
 
 
@@ -119,6 +129,10 @@ def test_every_option_of_every_command_says_what_it_does():
 
     from codexdoctor.cli import cli
 
-    missing = [(name, p.opts) for name, cmd in cli.commands.items() for p in cmd.params
-               if isinstance(p, click.Option) and not (p.help or "").strip()]
+    missing = [
+        (name, p.opts)
+        for name, cmd in cli.commands.items()
+        for p in cmd.params
+        if isinstance(p, click.Option) and not (p.help or "").strip()
+    ]
     assert not missing, missing

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.codex import request as codexrequest
 from codexdoctor.codex import config
+from codexdoctor.codex import request as codexrequest
 from codexdoctor.common import tokens
 from codexdoctor.model import Verdict
 from tests.conftest import write_config
@@ -18,8 +18,13 @@ def test_template_is_codex_0171_shape():
     assert tpl["codex_version"] == "0.171.0"
     assert tpl["base_instructions"].startswith("You are a coding agent running in the Codex CLI")
     assert {t.get("type") for t in tpl["tools"]} == {"function", "namespace", "web_search"}
-    assert tpl["fields"] == {"tool_choice": "auto", "parallel_tool_calls": True, "reasoning": {"summary": "auto"},
-                             "store": False, "include": ["reasoning.encrypted_content"]}
+    assert tpl["fields"] == {
+        "tool_choice": "auto",
+        "parallel_tool_calls": True,
+        "reasoning": {"summary": "auto"},
+        "store": False,
+        "include": ["reasoning.encrypted_content"],
+    }
 
 
 def _resolve(home, cwd):
@@ -45,8 +50,11 @@ def test_body_carries_codex_fields_developer_items_and_the_users_agents_files(ho
     agents = body["input"][2]["content"][0]["text"]
     assert agents.startswith(f"# AGENTS.md instructions for {project / 'sub'}\n\n<INSTRUCTIONS>\nAlways write tests.")
     assert "--- project-doc ---" in agents and "Sub rules win." in agents and "never read" not in agents
-    assert [(d.scope, Path(d.path).name) for d in fr.docs] == [("global", "AGENTS.md"), ("project", "AGENTS.md"),
-                                                                 ("project", "AGENTS.override.md")]
+    assert [(d.scope, Path(d.path).name) for d in fr.docs] == [
+        ("global", "AGENTS.md"),
+        ("project", "AGENTS.md"),
+        ("project", "AGENTS.override.md"),
+    ]
     # 3,000 chars of "Use tabs. " is 900 tokens; the whole request is Codex's ~8.5K plus the files
     assert 8400 + 1300 < fr.tokens < 8400 + 2200
     assert json.dumps(body)  # serialisable as sent
@@ -147,7 +155,10 @@ def test_published_window_just_above_first_request_is_context_at_the_first_tool_
     configure(home, s.base_url)
     report, _ = live(home)
     assert report.verdict is Verdict.CONTEXT and codes(report) == ["CTX028", "CTX001"]
-    assert "only" in finding(report, "CTX001").diagnosis and "tokens are left for the session" in finding(report, "CTX001").diagnosis
+    assert (
+        "only" in finding(report, "CTX001").diagnosis
+        and "tokens are left for the session" in finding(report, "CTX001").diagnosis
+    )
 
 
 def test_unpublished_window_that_fits_is_never_a_silent_ok(home, sim_server):
@@ -177,15 +188,30 @@ def test_identifiers_in_error_bodies_are_not_taken_for_keys():
     assert "<redacted" in r("token a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8 leaked")
 
 
-@pytest.mark.parametrize("text,window,size", [
-    ("This model's maximum context length is 8192 tokens. However, your messages resulted in 9,300 tokens.", 8192, 9300),
-    ("litellm.ContextWindowExceededError: OpenAIException - request (20133 tokens) exceeds the available context size "
-     "(8192 tokens), try increasing it", 8192, 20133),
-    ('{"error":{"code":400,"type":"exceed_context_size_error","n_prompt_tokens":4454,"n_ctx":4096}}', 4096, 4454),
-    ("This model's maximum context length is 4096 tokens. However, you requested 5000 tokens "
-     "(parameter=input_tokens, value=5000)", 4096, 5000),
-    ("Your input exceeds the context window of this model.", None, None),
-])
+@pytest.mark.parametrize(
+    "text,window,size",
+    [
+        (
+            "This model's maximum context length is 8192 tokens. However, your messages resulted in 9,300 tokens.",
+            8192,
+            9300,
+        ),
+        (
+            "litellm.ContextWindowExceededError: OpenAIException - request (20133 tokens) exceeds the available context size "
+            "(8192 tokens), try increasing it",
+            8192,
+            20133,
+        ),
+        ('{"error":{"code":400,"type":"exceed_context_size_error","n_prompt_tokens":4454,"n_ctx":4096}}', 4096, 4454),
+        (
+            "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens "
+            "(parameter=input_tokens, value=5000)",
+            4096,
+            5000,
+        ),
+        ("Your input exceeds the context window of this model.", None, None),
+    ],
+)
 def test_context_numbers_from_every_family(text, window, size):
     from codexdoctor.net.classify import context_numbers
 
@@ -198,7 +224,9 @@ def test_remedy_uses_the_servers_own_count(home, sim_server):
     report, _ = live(home)
     canary = next(c for c in report.checks if c.id == "api.canary")
     assert canary.facts["server_window"] == 6000 and canary.facts["server_request"] > 6000
-    assert f"{canary.facts['server_request']:,} tokens as this server counts them" in finding(report, "CTX024").remedy[0]
+    assert (
+        f"{canary.facts['server_request']:,} tokens as this server counts them" in finding(report, "CTX024").remedy[0]
+    )
 
 
 def test_misspelled_base_url_is_tested_where_the_user_meant_and_nowhere_else(home, sim_server):
@@ -207,8 +235,11 @@ def test_misspelled_base_url_is_tested_where_the_user_meant_and_nowhere_else(hom
     import httpx
 
     s = sim_server(api_key=KEY)
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'baseURL = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n')
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'baseURL = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
     sent = []
     original = httpx.Client.send
     httpx.Client.send = lambda self, request, **kw: sent.append(str(request.url)) or original(self, request, **kw)
@@ -260,13 +291,18 @@ def test_without_user_files_no_tokenizer_is_loaded_and_the_size_is_close(home, t
 def test_wire_api_chat_still_tests_the_responses_fix(home, sim_server, chat_only, verdict_canary):
     s = sim_server(api_key=KEY, chat_only=chat_only)
     configure(home, s.base_url)
-    (home / ".codex" / "config.toml").write_text((home / ".codex" / "config.toml").read_text()
-                                                  .replace('wire_api = "responses"', 'wire_api = "chat"'))
+    (home / ".codex" / "config.toml").write_text(
+        (home / ".codex" / "config.toml").read_text().replace('wire_api = "responses"', 'wire_api = "chat"')
+    )
     report, _ = live(home)
     assert "CFG011" in codes(report) and report.verdict is Verdict.CONFIG
-    assert any(n.startswith("The live checks ran as if the certain fixes were made") and 'wire_api = "responses"' in n
-               for n in report.notes)
-    assert all(c.facts.get("as_if_fixed") == ['wire_api = "responses"'] for c in report.checks if c.id.startswith("api."))
+    assert any(
+        n.startswith("The live checks ran as if the certain fixes were made") and 'wire_api = "responses"' in n
+        for n in report.notes
+    )
+    assert all(
+        c.facts.get("as_if_fixed") == ['wire_api = "responses"'] for c in report.checks if c.id.startswith("api.")
+    )
     canary = next(c for c in report.checks if c.id == "api.canary")
     assert canary.status.value == verdict_canary
     assert any(r.path == "/v1/responses" for r in s.records if r.method == "POST")
@@ -280,12 +316,15 @@ def test_flaky_5xx_is_not_blamed_on_codexs_request(home, sim_server):
     assert "API017" not in codes(report) and report.verdict is Verdict.CHANNEL
 
 
-@pytest.mark.parametrize("message,field", [
-    ("Unsupported parameter: 'store'", "store"),
-    ("could not restore the session; nothing included", None),  # no whole-word field named
-    ("Extra inputs are not permitted: include", "include"),
-    ("tools are not supported by this model", "tools"),
-])
+@pytest.mark.parametrize(
+    "message,field",
+    [
+        ("Unsupported parameter: 'store'", "store"),
+        ("could not restore the session; nothing included", None),  # no whole-word field named
+        ("Extra inputs are not permitted: include", "include"),
+        ("tools are not supported by this model", "tools"),
+    ],
+)
 def test_rejected_field_matches_whole_words(message, field):
     from codexdoctor.checks.live import rejected_field
     from codexdoctor.net.transport import Exchange
@@ -294,14 +333,17 @@ def test_rejected_field_matches_whole_words(message, field):
     assert rejected_field(ex, message) == field
 
 
-@pytest.mark.parametrize("line, check", [
-    # each captured from the real Codex 0.171.0's first request with that line in config.toml (issue 27)
-    ('model_reasoning_summary = "detailed"', lambda b: b["reasoning"] == {"summary": "detailed"}),
-    ('model_reasoning_effort = "high"', lambda b: b["reasoning"] == {"effort": "high", "summary": "auto"}),
-    ('web_search = "disabled"', lambda b: "web_search" not in [t.get("type") for t in b["tools"]]),
-    ('web_search = "live"', lambda b: "web_search" in [t.get("type") for t in b["tools"]]),
-    ('model_verbosity = "low"', lambda b: "text" not in b),
-])
+@pytest.mark.parametrize(
+    "line, check",
+    [
+        # each captured from the real Codex 0.171.0's first request with that line in config.toml (issue 27)
+        ('model_reasoning_summary = "detailed"', lambda b: b["reasoning"] == {"summary": "detailed"}),
+        ('model_reasoning_effort = "high"', lambda b: b["reasoning"] == {"effort": "high", "summary": "auto"}),
+        ('web_search = "disabled"', lambda b: "web_search" not in [t.get("type") for t in b["tools"]]),
+        ('web_search = "live"', lambda b: "web_search" in [t.get("type") for t in b["tools"]]),
+        ('model_verbosity = "low"', lambda b: "text" not in b),
+    ],
+)
 def test_config_keys_that_shape_the_first_request(home, line, check):
     from codexdoctor.codex import request as codexrequest
     from codexdoctor.codex.config import resolve

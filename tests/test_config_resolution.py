@@ -24,8 +24,11 @@ def test_custom_provider_request_url_and_origins(home):
 
 
 def test_trailing_slash_trimmed_and_chat_path_and_query_params(home):
-    write_config(home, TAOTOKEN.replace('"https://taotoken.net/api"', '"https://h.example/v1//"')
-                 .replace('"responses"', '"chat"') + 'query_params = { api-version = "2025-01-01" }\n')
+    write_config(
+        home,
+        TAOTOKEN.replace('"https://taotoken.net/api"', '"https://h.example/v1//"').replace('"responses"', '"chat"')
+        + 'query_params = { api-version = "2025-01-01" }\n',
+    )
     r = resolve(home)
     assert r.provider.request_url() == "https://h.example/v1/chat/completions?api-version=2025-01-01"
 
@@ -36,8 +39,9 @@ def test_default_is_builtin_openai(home):
     assert r.provider.request_url() == "https://api.openai.com/v1/responses"
 
 
-@pytest.mark.parametrize("pid,url", [("ollama", "http://localhost:11434/v1/responses"),
-                                     ("lmstudio", "http://localhost:1234/v1/responses")])
+@pytest.mark.parametrize(
+    "pid,url", [("ollama", "http://localhost:11434/v1/responses"), ("lmstudio", "http://localhost:1234/v1/responses")]
+)
 def test_other_builtins(home, pid, url):
     write_config(home, f'model_provider = "{pid}"\n')
     assert resolve(home).provider.request_url() == url
@@ -65,8 +69,11 @@ LEGACY = (0, 170, 0)  # before 0.171: [profiles.x] tables, project configs alway
 
 
 def test_legacy_profile_overrides_top_level_and_flag_overrides_profile(home):
-    write_config(home, TAOTOKEN.replace('model = "gpt-5"\n', 'model = "gpt-5"\nprofile = "fast"\n')
-                 + '\n[profiles.fast]\nmodel = "fast-model"\nmodel_context_window = 8000\n')
+    write_config(
+        home,
+        TAOTOKEN.replace('model = "gpt-5"\n', 'model = "gpt-5"\nprofile = "fast"\n')
+        + '\n[profiles.fast]\nmodel = "fast-model"\nmodel_context_window = 8000\n',
+    )
     r = resolve(home, codex_version=LEGACY)
     assert r.profile == "fast" and r.model == "fast-model" and r.profile_mode == "table"
     assert r.model_origin.startswith("profile `fast` (~/.codex/config.toml:")
@@ -75,8 +82,11 @@ def test_legacy_profile_overrides_top_level_and_flag_overrides_profile(home):
 
 
 def test_0171_profile_is_a_file_and_the_legacy_selector_is_recorded(home):
-    write_config(home, TAOTOKEN.replace('model = "gpt-5"\n', 'model = "gpt-5"\nprofile = "fast"\n')
-                 + '\n[profiles.fast]\nmodel = "fast-model"\n')
+    write_config(
+        home,
+        TAOTOKEN.replace('model = "gpt-5"\n', 'model = "gpt-5"\nprofile = "fast"\n')
+        + '\n[profiles.fast]\nmodel = "fast-model"\n',
+    )
     r = resolve(home)  # version unknown: 0.171 rules
     assert r.profile is None and r.model == "gpt-5"  # the selector selects nothing: Codex refuses it
     assert r.legacy_selectors == ({"value": "fast", "where": "~/.codex/config.toml:2"},)
@@ -86,8 +96,9 @@ def test_0171_profile_is_a_file_and_the_legacy_selector_is_recorded(home):
 
 def test_0171_profile_file_is_a_layer_below_overrides(home):
     write_config(home, TAOTOKEN)
-    (home / ".codex" / "work.config.toml").write_text('model = "m2"\nmodel_provider = "p2"\n'
-                                                      '[model_providers.p2]\nname = "p2"\nbase_url = "http://127.0.0.1:9/v1"\n')
+    (home / ".codex" / "work.config.toml").write_text(
+        'model = "m2"\nmodel_provider = "p2"\n[model_providers.p2]\nname = "p2"\nbase_url = "http://127.0.0.1:9/v1"\n'
+    )
     r = resolve(home, profile="work")
     assert r.model == "m2" and r.provider_id == "p2" and not r.profile_missing
     assert r.model_origin == "~/.codex/work.config.toml:1"
@@ -117,8 +128,14 @@ def test_base_url_leading_whitespace_dropped_trailing_kept(home):
 
 def test_overrides_parse_toml_and_nest(home):
     write_config(home, TAOTOKEN)
-    r = resolve(home, overrides=("model_providers.taotoken.base_url=\"http://127.0.0.1:9/v1\"", "model=plain-string",
-                                 "model_context_window=4096"))
+    r = resolve(
+        home,
+        overrides=(
+            'model_providers.taotoken.base_url="http://127.0.0.1:9/v1"',
+            "model=plain-string",
+            "model_context_window=4096",
+        ),
+    )
     assert r.provider.request_url() == "http://127.0.0.1:9/v1/responses"
     assert r.model == "plain-string"
     assert r.merged["model_context_window"] == 4096

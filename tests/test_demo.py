@@ -46,7 +46,9 @@ def test_chinese_table_is_aligned_by_display_width():
         starts.append(pos)
         pos += len(dashes) + 2
     for line, o in zip(lines[2:], outcomes):
-        after_description = line.index(demo.DESCRIPTIONS_ZH[o.scenario.name]) + len(demo.DESCRIPTIONS_ZH[o.scenario.name])
+        after_description = line.index(demo.DESCRIPTIONS_ZH[o.scenario.name]) + len(
+            demo.DESCRIPTIONS_ZH[o.scenario.name]
+        )
         verdict_at = line.index("问题", after_description) - 2  # the expected verdict (配置问题 / 通道问题)
         # the third column starts at the same terminal cell on every row, whatever the Chinese before it
         assert display_width(line[:verdict_at]) == starts[2], line

@@ -37,7 +37,12 @@ CASES = [  # (name, .env text with {k} for the key, shell variables, what Codex 
     ("${OTHER_KEY} (real)", "OTHER_KEY={k}\nSIM_API_KEY=${OTHER_KEY}\n", {}, K),
     ("single quotes keep $", "SIM_API_KEY='{k}$x'\n", {}, K + "$x"),
     ("escaped $", "SIM_API_KEY=\\$x\n", {}, "$x"),
-    ("an earlier line wins over the shell in substitution", "OTHER=from-file\nSIM_API_KEY=$OTHER\n", {"OTHER": "from-shell"}, "from-file"),
+    (
+        "an earlier line wins over the shell in substitution",
+        "OTHER=from-file\nSIM_API_KEY=$OTHER\n",
+        {"OTHER": "from-shell"},
+        "from-file",
+    ),
     ("a quote spanning lines", 'SIM_API_KEY="{k}\nmore"\n', {}, K + "\nmore"),
     ("an apostrophe in an unquoted value swallows the next line", "A=it's\nSIM_API_KEY={k}\n", {}, None),
     ("inline # without a space is part of the value", "SIM_API_KEY={k}#x\n", {}, K + "#x"),
@@ -117,8 +122,35 @@ def test_chinese_texts_of_the_new_dotenv_findings(home):
     assert "引号没有闭合" in text and "never closed" not in text
 
 
-_PIECES = st.lists(st.sampled_from(["A", "KEY", "_", "=", " ", "\t", "'", '"', "\\", "$", "{", "}", "#", "\n", "\r\n",
-                                    "\ufeff", "export ", "sk-123", "é", ".", ":", "\x00"]), max_size=60).map("".join)
+_PIECES = st.lists(
+    st.sampled_from(
+        [
+            "A",
+            "KEY",
+            "_",
+            "=",
+            " ",
+            "\t",
+            "'",
+            '"',
+            "\\",
+            "$",
+            "{",
+            "}",
+            "#",
+            "\n",
+            "\r\n",
+            "\ufeff",
+            "export ",
+            "sk-123",
+            "é",
+            ".",
+            ":",
+            "\x00",
+        ]
+    ),
+    max_size=60,
+).map("".join)
 
 
 @settings(max_examples=500, deadline=None)
@@ -132,14 +164,18 @@ def test_any_dotenv_text_is_read_without_an_exception(text):
 
 # ---- issue 26 (4): substitution is bounded, and the reader stays linear -----------------------------------------
 
+
 def test_doubling_substitution_is_capped_with_a_finding(home):
     import time
 
     from codexdoctor.codex import dotenvfile
     from tests.conftest import codes, offline_report, write_config
 
-    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
-                       'base_url = "https://gw.example/v1"\nenv_key = "GW_API_KEY"\n')
+    write_config(
+        home,
+        'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+        'base_url = "https://gw.example/v1"\nenv_key = "GW_API_KEY"\n',
+    )
     lines = ["A0=xxxxxxxxxxxxxxxx"] + [f"A{i}=${{A{i - 1}}}${{A{i - 1}}}" for i in range(1, 60)]
     (home / ".codex" / ".env").write_text("\n".join(lines) + "\nGW_API_KEY=sk-fine-0123456789abcdef\n")
     assert len((home / ".codex" / ".env").read_bytes()) < 1200

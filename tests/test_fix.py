@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import write_config
 
 KEY = "sk-fix-0123456789abcdefghij"
-MESSY = '''# My Codex setup -- comments and odd formatting must survive
+MESSY = """# My Codex setup -- comments and odd formatting must survive
 model = "gpt-5"          # the model I use
 model_provider="taotoken"   # no spaces around '='
 
@@ -22,7 +22,7 @@ http_headers = {{ "X-Team" = "blue" }}
 
 [profiles.fast]   # another table
 model = "gpt-5-mini"
-'''
+"""
 
 
 def messy(base_line='base_url = "https://taotoken.net/api"', wire_line='wire_api = "responses"'):
@@ -48,23 +48,58 @@ def backups(home):
     return sorted((home / ".codex").glob("config.toml.bak-*"))
 
 
-@pytest.mark.parametrize("base_line,wire_line,expect,codes", [
-    ('baseURL   = "https://taotoken.net/api"', 'wire_api = "responses"',
-     [('baseURL   = "https://taotoken.net/api"', 'base_url   = "https://taotoken.net/api"')], ["CFG006"]),
-    ('base_url = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"', 'wire_api = "responses"',
-     [('base_url = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"', 'base_url = "https://taotoken.net/api"')],
-     ["URL004"]),
-    ('base_url = "https://taotoken.net/api/responses"', 'wire_api = "responses"',
-     [('base_url = "https://taotoken.net/api/responses"', 'base_url = "https://taotoken.net/api"')], ["URL005"]),
-    ('base_url = " https://taotoken.net/api "', 'wire_api = "responses"',
-     [('base_url = " https://taotoken.net/api "', 'base_url = "https://taotoken.net/api"')], ["URL002"]),
-    ('base_url = "https://me:pw123456@taotoken.net/api"', 'wire_api = "responses"',
-     [('base_url = "https://me:pw123456@taotoken.net/api"', 'base_url = "https://taotoken.net/api"')], ["URL006"]),
-    ('base_url = "https://taotoken.net/api"', "wire_api = 'chat'",
-     [("wire_api = 'chat'", 'wire_api = "responses"')], ["CFG011"]),
-    ('base_url = "https://taotoken.net/api"', 'wireApi = "responses"',
-     [('wireApi = "responses"', 'wire_api = "responses"')], ["CFG008"]),
-])
+@pytest.mark.parametrize(
+    "base_line,wire_line,expect,codes",
+    [
+        (
+            'baseURL   = "https://taotoken.net/api"',
+            'wire_api = "responses"',
+            [('baseURL   = "https://taotoken.net/api"', 'base_url   = "https://taotoken.net/api"')],
+            ["CFG006"],
+        ),
+        (
+            'base_url = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"',
+            'wire_api = "responses"',
+            [
+                (
+                    'base_url = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"',
+                    'base_url = "https://taotoken.net/api"',
+                )
+            ],
+            ["URL004"],
+        ),
+        (
+            'base_url = "https://taotoken.net/api/responses"',
+            'wire_api = "responses"',
+            [('base_url = "https://taotoken.net/api/responses"', 'base_url = "https://taotoken.net/api"')],
+            ["URL005"],
+        ),
+        (
+            'base_url = " https://taotoken.net/api "',
+            'wire_api = "responses"',
+            [('base_url = " https://taotoken.net/api "', 'base_url = "https://taotoken.net/api"')],
+            ["URL002"],
+        ),
+        (
+            'base_url = "https://me:pw123456@taotoken.net/api"',
+            'wire_api = "responses"',
+            [('base_url = "https://me:pw123456@taotoken.net/api"', 'base_url = "https://taotoken.net/api"')],
+            ["URL006"],
+        ),
+        (
+            'base_url = "https://taotoken.net/api"',
+            "wire_api = 'chat'",
+            [("wire_api = 'chat'", 'wire_api = "responses"')],
+            ["CFG011"],
+        ),
+        (
+            'base_url = "https://taotoken.net/api"',
+            'wireApi = "responses"',
+            [('wireApi = "responses"', 'wire_api = "responses"')],
+            ["CFG008"],
+        ),
+    ],
+)
 def test_each_static_fix_changes_only_its_line(home, run, key, base_line, wire_line, expect, codes):
     path = write_config(home, messy(base_line, wire_line))
     original = path.read_bytes()
@@ -82,8 +117,9 @@ def test_each_static_fix_changes_only_its_line(home, run, key, base_line, wire_l
 
 
 def test_seed_style_config_is_fixed_in_one_run(home, run, key):
-    path = write_config(home, messy('baseURL = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"',
-                                    'wire_api = "chat"'))
+    path = write_config(
+        home, messy('baseURL = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"', 'wire_api = "chat"')
+    )
     code, out, _ = run_fix(run, "--yes")
     assert code == 0
     text = path.read_text()
@@ -91,6 +127,7 @@ def test_seed_style_config_is_fixed_in_one_run(home, run, key):
     assert 'wire_api = "responses"    # per the guide' in text
     assert "Fixed: CFG006, CFG011, URL004" in out
     import tomllib
+
     data = tomllib.loads(text)
     assert data["model_providers"]["taotoken"]["http_headers"] == {"X-Team": "blue"}
     assert data["profiles"]["fast"]["model"] == "gpt-5-mini"
@@ -101,7 +138,7 @@ def test_dry_run_and_no_terminal_change_nothing(home, run, key):
     original = path.read_bytes()
     code, out, _ = run_fix(run, "--dry-run")
     # edits pending: exit 1, as --fail-on reads it (issue 28), so CI can gate on `fix --dry-run`
-    assert code == 1 and "+wire_api = \"responses\"" in out and path.read_bytes() == original
+    assert code == 1 and '+wire_api = "responses"' in out and path.read_bytes() == original
     assert run_fix(run, "--dry-run", "--fail-on", "never")[0] == 0
     code, out, err = run_fix(run)
     assert code == 2 and "--yes" in err and path.read_bytes() == original and not backups(home)
@@ -167,16 +204,19 @@ def test_permissions_are_kept(home, run, key):
 def test_edit_that_would_change_more_is_refused():
     from codexdoctor.report import fixes as fix
 
-    before = 'a = 1\n[t]\nb = 2\n'
+    before = "a = 1\n[t]\nb = 2\n"
     with pytest.raises(fix.FixError, match="more than the intended"):
-        fix.verify(before, 'a = 2\n[t]\nb = 3\n', [fix.Edit("X", Path("f"), "f", ("t",), "b", "set", 3)])
+        fix.verify(before, "a = 2\n[t]\nb = 3\n", [fix.Edit("X", Path("f"), "f", ("t",), "b", "set", 3)])
 
 
 def test_live_fixes_api001_model002_ctx001_in_one_run(home, run, sim_server, monkeypatch):
     s = sim_server(api_key=KEY, prefix="/api", models=("Sim-Model",), context_window=32768, publish_window=True)
-    path = write_config(home, f'model = "sim-model"   # lower case\nmodel_provider = "sim"\n\n'
-                              f'[model_providers.sim]\nname = "sim"\nbase_url = "{s.url}/api/v1"  # wrong prefix\n'
-                              f'env_key = "SIM_KEY"\n')
+    path = write_config(
+        home,
+        f'model = "sim-model"   # lower case\nmodel_provider = "sim"\n\n'
+        f'[model_providers.sim]\nname = "sim"\nbase_url = "{s.url}/api/v1"  # wrong prefix\n'
+        f'env_key = "SIM_KEY"\n',
+    )
     monkeypatch.setenv("SIM_KEY", KEY)
     code, out, err = run("fix", "--yes", "--codex-version", "0.171.0")
     text = path.read_text()
@@ -187,6 +227,7 @@ def test_live_fixes_api001_model002_ctx001_in_one_run(home, run, sim_server, mon
     assert 'model = "Sim-Model"   # lower case' in text
     assert "model_context_window = 32768" in text and "model_auto_compact_token_limit = 26200" in text
     import tomllib
+
     assert tomllib.loads(text)["model_providers"]["sim"]["name"] == "sim"
 
 
@@ -232,22 +273,31 @@ def test_temp_files_of_a_killed_run_are_removed(home, run, key):
 
 
 def test_each_diff_line_is_printed_once_and_values_in_toml_quoting(home, run, key):
-    write_config(home, messy('baseURL = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"',
-                             'wire_api = "chat"'))
+    write_config(
+        home, messy('baseURL = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"', 'wire_api = "chat"')
+    )
     code, out, _ = run_fix(run, "--dry-run")
     assert out.count('+wire_api = "responses"') == 1 and out.count("--- ~/.codex/config.toml (now)") == 1
     assert "= 'responses'" not in out and '`model_providers.taotoken.wire_api` = "responses"' in out
 
 
-@pytest.mark.parametrize("suffix,why", [("/api/v1/?utm_source=guide", "different prefix"),
-                                        ("/api?utm_source=guide", "`?…` part of base_url"),
-                                        ("/api ", "space at the end of base_url")])
+@pytest.mark.parametrize(
+    "suffix,why",
+    [
+        ("/api/v1/?utm_source=guide", "different prefix"),
+        ("/api?utm_source=guide", "`?…` part of base_url"),
+        ("/api ", "space at the end of base_url"),
+    ],
+)
 def test_verified_base_url_is_the_one_remedy_and_the_one_fix(home, run, sim_server, monkeypatch, suffix, why):
     """A landing-page link with a wrong prefix: API001's verified value wins over the URL lint guesses, `fix --yes`
     applies it (not the lint's `/api/v1` guess that the re-check would reject), and the next check passes."""
     s = sim_server(api_key=KEY, prefix="/api")
-    path = write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n\n[model_providers.sim]\nname = "sim"\n'
-                              f'base_url = "{s.url}{suffix}"\nenv_key = "SIM_KEY"\n')
+    path = write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.url}{suffix}"\nenv_key = "SIM_KEY"\n',
+    )
     monkeypatch.setenv("SIM_KEY", KEY)
     code, out, _ = run("check", "--codex-version", "0.171.0", "--no-canary")
     assert code == 1
@@ -302,16 +352,22 @@ def test_concurrent_fix_runs_never_lose_a_temp_file(home, key):
     import sys
 
     path = write_config(home, messy())
-    script = ("import sys; from pathlib import Path; from codexdoctor.report import fixes as fix\n"
-              "p = Path(sys.argv[1]); errors = []\n"
-              "for i in range(30):\n"
-              "    try:\n"
-              "        fix.write_atomic(p, p.read_bytes(), p.read_text() + f'# {sys.argv[2]} {i}\\n', [])\n"
-              "    except fix.FixError as exc:\n"
-              "        errors.append(str(exc))\n"
-              "print('\\n'.join(errors))\n")
-    procs = [subprocess.Popen([sys.executable, "-c", script, str(path), name], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for name in ("a", "b")]
+    script = (
+        "import sys; from pathlib import Path; from codexdoctor.report import fixes as fix\n"
+        "p = Path(sys.argv[1]); errors = []\n"
+        "for i in range(30):\n"
+        "    try:\n"
+        "        fix.write_atomic(p, p.read_bytes(), p.read_text() + f'# {sys.argv[2]} {i}\\n', [])\n"
+        "    except fix.FixError as exc:\n"
+        "        errors.append(str(exc))\n"
+        "print('\\n'.join(errors))\n"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(path), name], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for name in ("a", "b")
+    ]
     for proc in procs:
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
@@ -332,8 +388,11 @@ def test_a_dated_model_id_is_a_certain_edit(home, run, sim_server, monkeypatch):
     """The seed guide's remedy, "copy the ID from the catalog", made when exactly one catalog ID is the configured
     one without its date suffix (issue 28)."""
     s = sim_server(api_key=KEY, models=("gpt-5.1-codex", "gpt-5.1-mini"), error_style="openai")
-    write_config(home, f'model = "gpt-5.1-codex-2025-11-13"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n')
+    write_config(
+        home,
+        f'model = "gpt-5.1-codex-2025-11-13"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
     monkeypatch.setenv("SIM_API_KEY", KEY)
     code, out, _ = run("fix", "--dry-run", "--codex-version", "0.171.0")
     assert code == 1 and '+model = "gpt-5.1-codex"' in out and "MODEL002" in out

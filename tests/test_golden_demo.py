@@ -35,7 +35,9 @@ def _normalise(obj):
     if isinstance(obj, enum.Enum):
         return obj
     if isinstance(obj, str):
-        return _TOKENS.sub(lambda m: re.sub(r"\d", "9", m.group(1)), _MS.sub("12 ms", _PORT.sub("127.0.0.1:40000", obj)))
+        return _TOKENS.sub(
+            lambda m: re.sub(r"\d", "9", m.group(1)), _MS.sub("12 ms", _PORT.sub("127.0.0.1:40000", obj))
+        )
     if isinstance(obj, tuple):
         return tuple(_normalise(x) for x in obj)
     if isinstance(obj, dict):
@@ -47,7 +49,9 @@ def _normalise(obj):
 
 @pytest.fixture(scope="module")
 def reports():
-    return {(s.name, lang): _normalise(demo.run_scenario(s, lang=lang).report) for s in demo.SCENARIOS for lang in LANGS}
+    return {
+        (s.name, lang): _normalise(demo.run_scenario(s, lang=lang).report) for s in demo.SCENARIOS for lang in LANGS
+    }
 
 
 CASES = [(s.name, lang, width) for s in demo.SCENARIOS for lang in LANGS for width in WIDTHS]
@@ -80,10 +84,13 @@ _ALLOWED_LATIN = re.compile(
     r"``.*?``|`[^`]*`|https?://\S+|sha256:\w+|\b[0-9a-f]{8}\b|@\S+|sim-[\w-]+|[~.]?/\S+|\$\w+|\S+\.toml(?::\d+)?|\w+=\S+|--[\w-]+|\b[A-Z]{2,}\d+\b|\"[^\"]*\"|"
     r"\b(?:base_url|wire_api|wire|API|Key|Codex|sha256|HTML|ms|tokens?|model_context_window|model_auto_compact_token_limit|"
     r"env_key|profile|ok|sim|model|POST|GET|SSE|codexdoctor|probe|config|channel|context|llama\.cpp|vLLM|Ollama|"
-    r"num_ctx|max_model_len|OpenAI|ID|export|echo|bashrc|npm|install|chat|responses|Chat Completions|Responses)\b")
+    r"num_ctx|max_model_len|OpenAI|ID|export|echo|bashrc|npm|install|chat|responses|Chat Completions|Responses)\b"
+)
 # What the simulator itself answers (a provider's words are quoted as they came).
-_PROVIDER_WORDS = ("Incorrect API key provided: sk-*****0000. You can find your API key at",
-                   "The model `sim-coder` does not exist or you do not have access to it")
+_PROVIDER_WORDS = (
+    "Incorrect API key provided: sk-*****0000. You can find your API key at",
+    "The model `sim-coder` does not exist or you do not have access to it",
+)
 
 
 @pytest.mark.parametrize("name", [s.name for s in demo.SCENARIOS])

@@ -10,8 +10,8 @@ import pytest
 
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
-from codexdoctor.report.render import FORMATS, RenderOptions, render
 from codexdoctor.net.transport import MAX_EVENTS, MAX_LINE, MAX_STREAM_BYTES, Oversize, bounded_bytes, bounded_lines
+from codexdoctor.report.render import FORMATS, RenderOptions, render
 from tests.conftest import write_config
 
 KEY = "sk-hostile-" + "0123456789abcdef" * 3
@@ -77,8 +77,11 @@ def drip_headers(conn, _, stop):
 
 def endless_fast_stream(conn, _, stop):
     conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
-    event = (b'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"'
-             + b"x" * 2000 + b'"}\n\n') * 64
+    event = (
+        b'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"'
+        + b"x" * 2000
+        + b'"}\n\n'
+    ) * 64
     while not stop.is_set():
         conn.sendall(event)
 
@@ -92,29 +95,48 @@ def never_ending_line(conn, _, stop):
 def gzip_bomb(conn, _, stop):
     packer = zlib.compressobj(9, zlib.DEFLATED, 31)
     bomb = packer.compress(b"\0" * (64 << 20)) + packer.flush()  # 64 MB of zeros in ~64 KB
-    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\n"
-                 b"Content-Length: %d\r\n\r\n" % len(bomb) + bomb)
+    conn.sendall(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Encoding: gzip\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(bomb) + bomb
+    )
 
 
 def echo_key_at(offset):
     """A 401 whose body puts the key it received at `offset`, around where the 300-character excerpt is cut."""
+
     def behave(conn, request, stop):
-        auth = next((line.split(b" ", 2)[2] for line in request.split(b"\r\n")
-                     if line.lower().startswith(b"authorization:")), b"").decode()
+        auth = next(
+            (line.split(b" ", 2)[2] for line in request.split(b"\r\n") if line.lower().startswith(b"authorization:")),
+            b"",
+        ).decode()
         head = '{"detail": "'
         body = head + "x" * (offset - len(head)) + auth + ' rejected"}'
         assert not auth or body.index(auth) == offset
-        conn.sendall(b"HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n"
-                     % len(body.encode()) + body.encode())
+        conn.sendall(
+            b"HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(body.encode())
+            + body.encode()
+        )
+
     return behave
 
 
 def configure_and_check(home, url, timeout=1.0):
-    write_config(home, f'model = "m"\nmodel_provider = "evil"\n[model_providers.evil]\nname = "evil"\n'
-                       f'base_url = "{url}/v1"\nenv_key = "EVIL_KEY"\n')
+    write_config(
+        home,
+        f'model = "m"\nmodel_provider = "evil"\n[model_providers.evil]\nname = "evil"\n'
+        f'base_url = "{url}/v1"\nenv_key = "EVIL_KEY"\n',
+    )
     started = time.perf_counter()
-    report, ctx = run_check(CheckOptions(env={"HOME": str(home), "EVIL_KEY": KEY}, home=home, cwd=Path.cwd(),
-                                         system_config=None, codex_version=(0, 171, 0), timeout=timeout))
+    report, ctx = run_check(
+        CheckOptions(
+            env={"HOME": str(home), "EVIL_KEY": KEY},
+            home=home,
+            cwd=Path.cwd(),
+            system_config=None,
+            codex_version=(0, 171, 0),
+            timeout=timeout,
+        )
+    )
     return report, ctx, time.perf_counter() - started
 
 
@@ -135,7 +157,7 @@ def test_key_echoed_at_the_excerpt_boundary_never_prints(home, raw_server, offse
         for verbose in (False, True):
             out = render(report, fmt, RenderOptions(verbose=verbose))
             for i in range(len(KEY) - 7):
-                assert KEY[i:i + 8] not in out, (fmt, verbose, KEY[i:i + 8])
+                assert KEY[i : i + 8] not in out, (fmt, verbose, KEY[i : i + 8])
 
 
 def _chunks(*parts):
@@ -156,7 +178,7 @@ class _FakeResponse:
 
     def iter_raw(self):
         for i in range(0, len(self._body), 65536):
-            yield self._body[i:i + 65536]
+            yield self._body[i : i + 65536]
 
 
 def test_gzip_bomb_is_inflated_only_up_to_the_cap():
@@ -173,7 +195,7 @@ def test_gzip_bomb_is_inflated_only_up_to_the_cap():
 def test_event_count_is_capped():
     from codexdoctor.net.transport import Deadline, parse_sse
 
-    lines = iter(["data: {\"type\":\"response.in_progress\"}", ""] * (MAX_EVENTS + 10))
+    lines = iter(['data: {"type":"response.in_progress"}', ""] * (MAX_EVENTS + 10))
     stats = parse_sse(lines, time.perf_counter(), time.perf_counter, 5.0, Deadline(30))
     assert stats.cut == "oversize" and stats.events == MAX_EVENTS
 
@@ -191,10 +213,22 @@ def test_redirect_to_an_invalid_url_is_a_finding_not_a_crash(home, raw_server, l
 
 def test_key_at_the_boundary_never_prints_in_chinese_either(home, raw_server):
     server = raw_server(echo_key_at(295))
-    write_config(home, f'model = "m"\nmodel_provider = "evil"\n[model_providers.evil]\nname = "evil"\n'
-                       f'base_url = "{server.url}/v1"\nenv_key = "EVIL_KEY"\n')
-    report, _ = run_check(CheckOptions(env={"HOME": str(home), "EVIL_KEY": KEY}, home=home, cwd=Path.cwd(),
-                                       system_config=None, codex_version=(0, 171, 0), timeout=3.0, lang="zh"))
+    write_config(
+        home,
+        f'model = "m"\nmodel_provider = "evil"\n[model_providers.evil]\nname = "evil"\n'
+        f'base_url = "{server.url}/v1"\nenv_key = "EVIL_KEY"\n',
+    )
+    report, _ = run_check(
+        CheckOptions(
+            env={"HOME": str(home), "EVIL_KEY": KEY},
+            home=home,
+            cwd=Path.cwd(),
+            system_config=None,
+            codex_version=(0, 171, 0),
+            timeout=3.0,
+            lang="zh",
+        )
+    )
     for fmt in FORMATS:
         out = render(report, fmt, RenderOptions(verbose=True))
-        assert not [KEY[i:i + 8] for i in range(len(KEY) - 7) if KEY[i:i + 8] in out]
+        assert not [KEY[i : i + 8] for i in range(len(KEY) - 7) if KEY[i : i + 8] in out]

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.report.catalogview import rules_markdown
 from codexdoctor.i18n import UI, detect_lang, translate
-from codexdoctor.rules import ZH
-from codexdoctor.rules import RULES
+from codexdoctor.report.catalogview import rules_markdown
+from codexdoctor.rules import RULES, ZH
 from tests.conftest import TAOTOKEN, offline_report, write_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,9 +38,16 @@ def test_every_ui_string_has_both_languages_with_the_same_placeholders():
         assert fields(texts["en"]) == fields(texts["zh"]), key
 
 
-@pytest.mark.parametrize("env,lang", [({}, "en"), ({"LANG": "zh_CN.UTF-8"}, "zh"), ({"LANG": "en_US.UTF-8"}, "en"),
-                                      ({"LANG": "zh_CN.UTF-8", "LC_ALL": "C"}, "en"),
-                                      ({"LANG": "C", "LC_MESSAGES": "zh_TW.UTF-8"}, "zh")])
+@pytest.mark.parametrize(
+    "env,lang",
+    [
+        ({}, "en"),
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LANG": "zh_CN.UTF-8", "LC_ALL": "C"}, "en"),
+        ({"LANG": "C", "LC_MESSAGES": "zh_TW.UTF-8"}, "zh"),
+    ],
+)
 def test_language_from_locale(env, lang):
     assert detect_lang(env) == lang
 
@@ -64,12 +70,14 @@ def assert_translatable(report):
 
 
 SCENARIOS = {
-    "none": ("", {}), "taotoken-unset": (TAOTOKEN, {}), "near-miss": (TAOTOKEN, {"TAOTOKEN_KEY": "sk-x-0123456789"}),
+    "none": ("", {}),
+    "taotoken-unset": (TAOTOKEN, {}),
+    "near-miss": (TAOTOKEN, {"TAOTOKEN_KEY": "sk-x-0123456789"}),
     "healthy": (TAOTOKEN, {"TAOTOKEN_API_KEY": "sk-x-0123456789"}),
     "newline": (TAOTOKEN, {"TAOTOKEN_API_KEY": "sk-x-0123456789\n"}),
     "toml": (TAOTOKEN.replace('"responses"', "responses"), {}),
     "no-table": (TAOTOKEN.replace('model_provider = "taotoken"', 'model_provider = "x"'), {}),
-    "profile": (TAOTOKEN + '[profiles.p]\nmodel_context_window = 5\n', {"TAOTOKEN_API_KEY": "sk-x-0123456789"}),
+    "profile": (TAOTOKEN + "[profiles.p]\nmodel_context_window = 5\n", {"TAOTOKEN_API_KEY": "sk-x-0123456789"}),
     "auth": ('model_provider = "gw"\n[model_providers.gw]\nname = "g"\nbase_url = "https://gw.example"\n', {}),
 }
 
@@ -86,19 +94,41 @@ def test_static_texts_have_chinese(home, name):
     assert_translatable(report)
 
 
-@pytest.mark.parametrize("options", [{}, {"api_key": "other-key-000000000"}, {"prefix": "/api"}, {"chat_only": True},
-                                     {"models": ("x",)}, {"context_window": 4096, "publish_window": True},
-                                     {"hang": True, "hang_seconds": 5}, {"stream_fault": "error_event"},
-                                     {"failure_rate": 1.0, "failure_kinds": ("502",)}, {"landing_page": True}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"api_key": "other-key-000000000"},
+        {"prefix": "/api"},
+        {"chat_only": True},
+        {"models": ("x",)},
+        {"context_window": 4096, "publish_window": True},
+        {"hang": True, "hang_seconds": 5},
+        {"stream_fault": "error_event"},
+        {"failure_rate": 1.0, "failure_kinds": ("502",)},
+        {"landing_page": True},
+    ],
+)
 def test_live_texts_have_chinese(home, sim_server, options):
     from codexdoctor.commands.check import run_check
     from codexdoctor.commands.options import CheckOptions
 
     s = sim_server(**{"api_key": "sk-zh-0123456789abcdef", **options})
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{s.base_url}"\nenv_key = "K"\n')
-    report, _ = run_check(CheckOptions(env={"HOME": str(home), "K": "sk-zh-0123456789abcdef"}, home=home, cwd=Path.cwd(),
-                                       system_config=None, codex_version=(0, 171, 0), timeout=1.5))
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}"\nenv_key = "K"\n',
+    )
+    report, _ = run_check(
+        CheckOptions(
+            env={"HOME": str(home), "K": "sk-zh-0123456789abcdef"},
+            home=home,
+            cwd=Path.cwd(),
+            system_config=None,
+            codex_version=(0, 171, 0),
+            timeout=1.5,
+        )
+    )
     assert_translatable(report)
 
 
@@ -112,15 +142,24 @@ def test_sessions_and_diagnose_texts_have_chinese(home, run):
     assert_translatable(report)
     empty, _ = run_sessions({"HOME": str(home)}, home, (), None, None, None, False)
     assert_translatable(empty)
-    for text in ("Missing environment variable: `X`.", "stream disconnected before completion: idle timeout waiting for SSE",
-                 "something else"):
-        rep, _ = run_diagnose(CheckOptions(env={"HOME": str(home)}, home=home, cwd=Path.cwd(), system_config=None), text)
+    for text in (
+        "Missing environment variable: `X`.",
+        "stream disconnected before completion: idle timeout waiting for SSE",
+        "something else",
+    ):
+        rep, _ = run_diagnose(
+            CheckOptions(env={"HOME": str(home)}, home=home, cwd=Path.cwd(), system_config=None), text
+        )
         assert_translatable(rep)
 
 
 def test_chinese_snapshot_of_the_seed_config(home, run, monkeypatch):
-    write_config(home, TAOTOKEN.replace("base_url =", "baseURL =").replace(
-        "https://taotoken.net/api", "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"))
+    write_config(
+        home,
+        TAOTOKEN.replace("base_url =", "baseURL =").replace(
+            "https://taotoken.net/api", "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"
+        ),
+    )
     monkeypatch.setenv("TAOTOKEN_KEY", "sk-snapshot-0123456789abcdef")
     code, out, _ = run("check", "--offline", "--lang", "zh", "--codex-version", "0.171.0")
     assert code == 1
@@ -138,8 +177,15 @@ def test_codes_and_values_stay_neutral_in_json(home, run):
     assert "未设置" in data["findings"][0]["title"]
 
 
-@pytest.mark.parametrize("phrase", ["Codex's fallback metadata for unknown models", "Codex's metadata for gpt-5*",
-                                    "model_context_window (~/.codex/config.toml:3)", "failure at 93% of the window"])
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "Codex's fallback metadata for unknown models",
+        "Codex's metadata for gpt-5*",
+        "model_context_window (~/.codex/config.toml:3)",
+        "failure at 93% of the window",
+    ],
+)
 def test_rule_phrases_have_chinese(phrase):
     assert translate(phrase, "zh") is not None
 
@@ -154,7 +200,11 @@ def test_sections_in_chinese(home):
     assert report.sections[0].title == "会话" and report.sections[0].headers[0] == "会话"
     facts = {"last_ok": 8000, "first_fail": 8200, "stable": True, "stage3": True, "singles_ok": 3, "singles": 3}
     lines = _summary_section(facts, "zh")[0].lines
-    assert lines[0].startswith("可用窗口：约 8,000 tokens") and lines[1] == "断点：稳定" and lines[2] == "出现的阶段：第 3 阶段（请求失败）"
+    assert (
+        lines[0].startswith("可用窗口：约 8,000 tokens")
+        and lines[1] == "断点：稳定"
+        and lines[2] == "出现的阶段：第 3 阶段（请求失败）"
+    )
     header, rule = table_lines(("会话", "x"), (("abc", "1"),))[:2]
     assert display_width(header.split("  ")[0]) == len(rule.split("  ")[0])
 
@@ -165,9 +215,12 @@ def test_demo_check_rows_in_chinese_have_no_english_phrases(home):
 
     from codexdoctor.commands import demo
 
-    allowed = re.compile(r"`[^`]*`|https?://\S+|/\S+|\$\w+|\b(?:base_url|wire_api|API|Key|Codex|sha256|HTML|ms|tokens?|"
-                         r"model_context_window|env_key|profile|ok|sim-model|sim-coder\S*|sk-\S+|POST|GET|SSE|TLS|"
-                         r"DNS|chars?|Responses|gpt-\S+|codexdoctor|zh)\b", re.I)
+    allowed = re.compile(
+        r"`[^`]*`|https?://\S+|/\S+|\$\w+|\b(?:base_url|wire_api|API|Key|Codex|sha256|HTML|ms|tokens?|"
+        r"model_context_window|env_key|profile|ok|sim-model|sim-coder\S*|sk-\S+|POST|GET|SSE|TLS|"
+        r"DNS|chars?|Responses|gpt-\S+|codexdoctor|zh)\b",
+        re.I,
+    )
     for scenario in demo.SCENARIOS:
         report = demo.run_scenario(scenario, lang="zh").report
         for check in report.checks:
@@ -195,8 +248,17 @@ def test_no_phrase_is_taken_by_an_earlier_pattern():
     (its groups filled in) must reach it, not an earlier one."""
     from codexdoctor.i18n import _PATTERNS_ZH
 
-    fills = [(r"(.+?)", "some thing"), (r"(.+)", "some thing"), (r"(\S+)", "thing"), (r"([\d,]+)", "1,234"),
-             (r"(\d+)", "12"), (r"(\w+)", "word"), (r"([a-z_]+)", "word_x"), (r"(\S*)", "thing"), (r".*", "")]
+    fills = [
+        (r"(.+?)", "some thing"),
+        (r"(.+)", "some thing"),
+        (r"(\S+)", "thing"),
+        (r"([\d,]+)", "1,234"),
+        (r"(\d+)", "12"),
+        (r"(\w+)", "word"),
+        (r"([a-z_]+)", "word_x"),
+        (r"(\S*)", "thing"),
+        (r".*", ""),
+    ]
     compiled = [re.compile(f"^{p}$", re.S) for p, _ in _PATTERNS_ZH]
     shadowed, checked = [], 0
     for i, (pattern, _) in enumerate(_PATTERNS_ZH):

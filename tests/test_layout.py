@@ -53,7 +53,9 @@ def imports(module: str) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
             submodules = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in MODULES]
             names = submodules if len(submodules) == len(node.names) else [base] + submodules
         else:
@@ -70,15 +72,25 @@ def package(module: str) -> str:
 
 
 def upward(graph: dict[str, set[str]]) -> list[str]:
-    return sorted(f"{m} (stage {stage(m)}) imports {t} (stage {stage(t)})"
-                  for m, targets in graph.items() for t in targets if stage(t) > stage(m))
+    return sorted(
+        f"{m} (stage {stage(m)}) imports {t} (stage {stage(t)})"
+        for m, targets in graph.items()
+        for t in targets
+        if stage(t) > stage(m)
+    )
 
 
 def across(graph: dict[str, set[str]]) -> list[str]:
     """Imports between different packages of one stage (the package itself and __main__ -> cli aside)."""
-    return sorted(f"{m} imports {t}" for m, targets in graph.items() for t in targets
-                  if package(m) != package(t) and stage(m) == stage(t) and package(m) != "codexdoctor.__main__"
-                  and package(t) != "codexdoctor")
+    return sorted(
+        f"{m} imports {t}"
+        for m, targets in graph.items()
+        for t in targets
+        if package(m) != package(t)
+        and stage(m) == stage(t)
+        and package(m) != "codexdoctor.__main__"
+        and package(t) != "codexdoctor"
+    )
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -89,7 +101,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         state[m] = 1
         for t in sorted(graph.get(m, ())):
             if state.get(t) == 1:
-                found.append(path[path.index(t):] + [t])
+                found.append(path[path.index(t) :] + [t])
             elif t not in state:
                 visit(t, path + [t])
         state[m] = 2
@@ -122,9 +134,13 @@ def test_no_import_cycles():
 def test_the_checks_can_fail():
     """Each rule, fed a graph that breaks it, reports the break (and the real graph is not trivially empty)."""
     assert upward({"codexdoctor.codex.config": {"codexdoctor.report.build"}}) == [
-        "codexdoctor.codex.config (stage 1) imports codexdoctor.report.build (stage 3)"]
+        "codexdoctor.codex.config (stage 1) imports codexdoctor.report.build (stage 3)"
+    ]
     assert across({"codexdoctor.checks.diagnose": {"codexdoctor.rules.engine"}}) == [
-        "codexdoctor.checks.diagnose imports codexdoctor.rules.engine"]
-    assert cycles({"codexdoctor.rules": {"codexdoctor.rules.catalog"}, "codexdoctor.rules.catalog": {"codexdoctor.rules"}})
+        "codexdoctor.checks.diagnose imports codexdoctor.rules.engine"
+    ]
+    assert cycles(
+        {"codexdoctor.rules": {"codexdoctor.rules.catalog"}, "codexdoctor.rules.catalog": {"codexdoctor.rules"}}
+    )
     assert "codexdoctor.report.build" in GRAPH["codexdoctor.commands.check"]
     assert "codexdoctor.codex.config" in GRAPH["codexdoctor.commands.options"]

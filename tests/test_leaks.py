@@ -21,7 +21,7 @@ SCENARIOS = {
 
 
 def pieces(secret, size=8):
-    return {secret[i:i + size] for i in range(len(secret) - size + 1)}
+    return {secret[i : i + size] for i in range(len(secret) - size + 1)}
 
 
 def assert_clean(text):
@@ -35,21 +35,26 @@ def test_live_scenarios_leak_nothing(home, sim_server, run, monkeypatch, tmp_pat
     options = {"api_key": KEY, **SCENARIOS[scenario]}
     s = sim_server(**options)
     suffix = "" if scenario == "html" else "/v1"
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{s.url}{suffix}"\nenv_key = "SIM_API_KEY"\n'
-                       f'query_params = {{ token = "{QUERY_TOKEN}" }}\n')
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.url}{suffix}"\nenv_key = "SIM_API_KEY"\n'
+        f'query_params = {{ token = "{QUERY_TOKEN}" }}\n',
+    )
     monkeypatch.setenv("SIM_API_KEY", KEY)
     seen = []
     for fmt in FORMATS:
         target = tmp_path / f"report.{fmt}"
-        code, out, err = run("check", "--timeout", "1.5", "--verbose", "--format", fmt, "-o", str(target),
-                             "--codex-version", "0.171.0")
+        code, out, err = run(
+            "check", "--timeout", "1.5", "--verbose", "--format", fmt, "-o", str(target), "--codex-version", "0.171.0"
+        )
         seen.append(out + err + target.read_text(encoding="utf-8"))
     code, out, err = run("check", "--timeout", "1.5", "--verbose", "--codex-version", "0.171.0")
     seen.append(out + err)
     for fmt in ("text", "markdown", "json"):  # Chinese output goes through the same redaction
-        code, out, err = run("check", "--timeout", "1.5", "--verbose", "--lang", "zh", "--format", fmt,
-                             "--codex-version", "0.171.0")
+        code, out, err = run(
+            "check", "--timeout", "1.5", "--verbose", "--lang", "zh", "--format", fmt, "--codex-version", "0.171.0"
+        )
         seen.append(out + err)
     for text in seen:
         assert_clean(text)

@@ -17,16 +17,29 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def configure(home, base_url, model="sim-model", extra=""):
-    write_config(home, f'model = "{model}"\nmodel_provider = "sim"\n\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{base_url}"\nenv_key = "SIM_API_KEY"\nwire_api = "responses"\n{extra}')
+    write_config(
+        home,
+        f'model = "{model}"\nmodel_provider = "sim"\n\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{base_url}"\nenv_key = "SIM_API_KEY"\nwire_api = "responses"\n{extra}',
+    )
 
 
 def live(home, env=None, timeout=5.0, canary=True):
     env = {"HOME": str(home), "SIM_API_KEY": KEY, **(env or {})}
     env = {k: v for k, v in env.items() if v is not None}
     started = time.perf_counter()
-    report, _ = run_check(CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=False, system_config=None,
-                                       codex_version=(0, 171, 0), timeout=timeout, canary=canary))
+    report, _ = run_check(
+        CheckOptions(
+            env=env,
+            home=home,
+            cwd=Path.cwd(),
+            offline=False,
+            system_config=None,
+            codex_version=(0, 171, 0),
+            timeout=timeout,
+            canary=canary,
+        )
+    )
     return report, time.perf_counter() - started
 
 
@@ -50,7 +63,9 @@ def test_healthy_provider_is_ok(home, sim_server):
     canary = next(c for c in report.checks if c.id == "api.canary")
     # The canary is Codex's own first request: ~8.5K tokens, developer items, Codex's tools and fields
     sent = next(r for r in s.records if r.method == "POST")
-    assert sent.input_tokens > 8000 and abs(sent.input_tokens - canary.facts["first_request"]) < 0.05 * sent.input_tokens
+    assert (
+        sent.input_tokens > 8000 and abs(sent.input_tokens - canary.facts["first_request"]) < 0.05 * sent.input_tokens
+    )
     assert canary.status.value == "pass" and canary.facts["ttft_ms"] is not None
     assert any("POST http://127.0.0.1" in e and "-> 200" in e for e in canary.evidence)
     # Codex's first request, then (issue 31) its request after a tool call: two POSTs, nothing else
@@ -154,7 +169,9 @@ def test_refused_port(home):
 
 
 def test_self_signed_tls(home, sim_server):
-    s = sim_server(api_key=KEY, tls_certfile=str(FIXTURES / "selfsigned.pem"), tls_keyfile=str(FIXTURES / "selfsigned.key"))
+    s = sim_server(
+        api_key=KEY, tls_certfile=str(FIXTURES / "selfsigned.pem"), tls_keyfile=str(FIXTURES / "selfsigned.key")
+    )
     configure(home, s.base_url)
     report, _ = live(home)
     assert codes(report) == ["NET003"]
@@ -168,8 +185,11 @@ def test_self_signed_tls(home, sim_server):
 
 @pytest.mark.parametrize("variable", ["SSL_CERT_FILE", "CODEX_CA_CERTIFICATE"])
 def test_a_ca_false_self_signed_certificate_named_by_a_codex_variable_is_ok(home, sim_server, variable):
-    s = sim_server(api_key=KEY, tls_certfile=str(FIXTURES / "selfsigned-leaf.pem"),
-                   tls_keyfile=str(FIXTURES / "selfsigned-leaf.key"))
+    s = sim_server(
+        api_key=KEY,
+        tls_certfile=str(FIXTURES / "selfsigned-leaf.pem"),
+        tls_keyfile=str(FIXTURES / "selfsigned-leaf.key"),
+    )
     configure(home, s.base_url)
     report, _ = live(home, {variable: str(FIXTURES / "selfsigned-leaf.pem")})
     assert report.verdict is Verdict.OK, report.findings
@@ -177,18 +197,24 @@ def test_a_ca_false_self_signed_certificate_named_by_a_codex_variable_is_ok(home
 
 @pytest.mark.parametrize("variable", ["NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE"])
 def test_a_ca_variable_codex_ignores_is_named_in_the_remedy(home, sim_server, variable):
-    s = sim_server(api_key=KEY, tls_certfile=str(FIXTURES / "selfsigned-leaf.pem"),
-                   tls_keyfile=str(FIXTURES / "selfsigned-leaf.key"))
+    s = sim_server(
+        api_key=KEY,
+        tls_certfile=str(FIXTURES / "selfsigned-leaf.pem"),
+        tls_keyfile=str(FIXTURES / "selfsigned-leaf.key"),
+    )
     configure(home, s.base_url)
     path = str(FIXTURES / "selfsigned-leaf.pem")
     report, _ = live(home, {variable: path})
     assert codes(report) == ["NET003"]
     step = finding(report, "NET003").remedy[0]
-    assert f"${variable} is set, but Codex ignores it" in step and f"CODEX_CA_CERTIFICATE={path}" in step.replace("'", "")
+    assert f"${variable} is set, but Codex ignores it" in step and f"CODEX_CA_CERTIFICATE={path}" in step.replace(
+        "'", ""
+    )
 
 
-@pytest.mark.parametrize("variable, used", [("HTTP_PROXY", True), ("http_proxy", True), ("ALL_PROXY", True),
-                                             ("HTTPS_PROXY", False)])
+@pytest.mark.parametrize(
+    "variable, used", [("HTTP_PROXY", True), ("http_proxy", True), ("ALL_PROXY", True), ("HTTPS_PROXY", False)]
+)
 def test_a_dead_proxy_is_the_proxy_not_the_provider(home, sim_server, variable, used):
     """As Codex 0.171: HTTP_PROXY and ALL_PROXY even for 127.0.0.1; HTTPS_PROXY not for an http:// base_url."""
     s = sim_server(api_key=KEY)
@@ -249,7 +275,9 @@ def test_a_proxy_asking_for_credentials_is_a_proxy_finding(home, sim_server):
 
 
 def test_wrong_host_tls(home, sim_server):
-    s = sim_server(api_key=KEY, tls_certfile=str(FIXTURES / "wronghost.pem"), tls_keyfile=str(FIXTURES / "wronghost.key"))
+    s = sim_server(
+        api_key=KEY, tls_certfile=str(FIXTURES / "wronghost.pem"), tls_keyfile=str(FIXTURES / "wronghost.key")
+    )
     configure(home, s.base_url)
     report, _ = live(home, {"CODEX_CA_CERTIFICATE": str(FIXTURES / "ca.pem")})
     assert codes(report) == ["NET003"]
@@ -294,6 +322,7 @@ def test_flaky_provider_is_retried(home, sim_server):
 
 def test_check_via_cli_json(home, sim_server, run, monkeypatch):
     import json
+
     s = sim_server(api_key=KEY)
     configure(home, s.base_url)
     monkeypatch.setenv("SIM_API_KEY", KEY)
@@ -331,7 +360,9 @@ def test_builtin_openai_uses_the_stored_api_key(home, sim_server, run):
     assert KEY not in out and KEY[-12:] not in out
 
 
-@pytest.mark.parametrize("auth_json", [None, '{"auth_mode": "chatgpt", "OPENAI_API_KEY": null, "tokens": {"id_token": "x"}}'])
+@pytest.mark.parametrize(
+    "auth_json", [None, '{"auth_mode": "chatgpt", "OPENAI_API_KEY": null, "tokens": {"id_token": "x"}}']
+)
 def test_builtin_openai_without_api_key_sends_nothing(home, sim_server, auth_json):
     s = sim_server(api_key=KEY)
     write_config(home, f'openai_base_url = "{s.base_url}"\n')
@@ -362,9 +393,17 @@ def test_slow_provider_prints_still_waiting(home, sim_server):
     s = sim_server(hang=True, hang_seconds=10)
     configure(home, s.base_url)
     lines = []
-    report, _ = run_check(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(),
-                                       system_config=None, codex_version=(0, 171, 0), timeout=2.6,
-                                       extra={"progress": lines.append}))
+    report, _ = run_check(
+        CheckOptions(
+            env={"HOME": str(home), "SIM_API_KEY": KEY},
+            home=home,
+            cwd=Path.cwd(),
+            system_config=None,
+            codex_version=(0, 171, 0),
+            timeout=2.6,
+            extra={"progress": lines.append},
+        )
+    )
     assert lines and lines[0].startswith("still waiting for 127.0.0.1 (2 s of 2.6 s)")
     assert "NET004" in codes(report)
 
@@ -374,7 +413,15 @@ def test_chat_wire_on_an_older_codex_uses_chat_completions(home, sim_server):
     configure(home, s.base_url, extra="")
     path = home / ".codex" / "config.toml"
     path.write_text(path.read_text().replace('wire_api = "responses"', 'wire_api = "chat"'))
-    report, _ = run_check(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(),
-                                       system_config=None, codex_version=(0, 90, 0), timeout=5))
+    report, _ = run_check(
+        CheckOptions(
+            env={"HOME": str(home), "SIM_API_KEY": KEY},
+            home=home,
+            cwd=Path.cwd(),
+            system_config=None,
+            codex_version=(0, 90, 0),
+            timeout=5,
+        )
+    )
     assert [f.code for f in report.findings] == ["CFG012"] and report.verdict is Verdict.OK
     assert [r.path for r in s.records if r.method == "POST"] == ["/v1/chat/completions"]

@@ -14,12 +14,23 @@ KEY = "sk-fault-0123456789abcdef"
 
 
 def check(home, server, timeout=4.0, suffix="/v1", first_token_timeout=120.0):
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{server.url}{suffix}"\nenv_key = "SIM_API_KEY"\n')
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{server.url}{suffix}"\nenv_key = "SIM_API_KEY"\n',
+    )
     started = time.perf_counter()
-    report, _ = run_check(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(),
-                                       system_config=None, codex_version=(0, 171, 0), timeout=timeout,
-                                       first_token_timeout=first_token_timeout))
+    report, _ = run_check(
+        CheckOptions(
+            env={"HOME": str(home), "SIM_API_KEY": KEY},
+            home=home,
+            cwd=Path.cwd(),
+            system_config=None,
+            codex_version=(0, 171, 0),
+            timeout=timeout,
+            first_token_timeout=first_token_timeout,
+        )
+    )
     return report, time.perf_counter() - started
 
 
@@ -27,12 +38,15 @@ def errors(report):
     return [f.code for f in report.findings if f.severity.value == "error"]
 
 
-@pytest.mark.parametrize("fault,code", [
-    ("reset_mid_stream", "API008"),
-    ("broken_sse", "API011"),
-    ("error_event", "API007"),
-    ("gzip_garbage", "NET008"),
-])
+@pytest.mark.parametrize(
+    "fault,code",
+    [
+        ("reset_mid_stream", "API008"),
+        ("broken_sse", "API011"),
+        ("error_event", "API007"),
+        ("gzip_garbage", "NET008"),
+    ],
+)
 def test_stream_faults(home, sim_server, fault, code):
     s = sim_server(api_key=KEY, stream_fault=fault)
     report, elapsed = check(home, s)

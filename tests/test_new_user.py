@@ -42,7 +42,9 @@ def apply_command(env: dict[str, str], step: str) -> bool:
     for line in step.splitlines():
         m = COMMAND.match(line.strip())
         if m:
-            out = subprocess.run(["bash", "-c", m.group(1) + "; env -0"], env=env, capture_output=True, check=True).stdout
+            out = subprocess.run(
+                ["bash", "-c", m.group(1) + "; env -0"], env=env, capture_output=True, check=True
+            ).stdout
             env.clear()
             env.update(dict(item.split("=", 1) for item in out.decode().split("\0") if "=" in item))
             return True
@@ -51,16 +53,22 @@ def apply_command(env: dict[str, str], step: str) -> bool:
 
 def test_every_remedy_copied_verbatim_leads_to_a_passing_check(home, sim_server):
     s = sim_server(api_key=KEY, prefix="/api", models=("sim-coder-plus", "sim-max"))
-    write_config(home, f'model = "sim-coder-plus-20250101"\nmodel_provider = "taotoken"\n\n[model_providers.taotoken]\n'
-                       f'name = "TaoToken"\nbase_url = "{s.url}/api/v1?utm_source=guide"\nenv_key = "TAOTOKEN_API_KEY"\n'
-                       f'wire_api = "chat"\n')
+    write_config(
+        home,
+        f'model = "sim-coder-plus-20250101"\nmodel_provider = "taotoken"\n\n[model_providers.taotoken]\n'
+        f'name = "TaoToken"\nbase_url = "{s.url}/api/v1?utm_source=guide"\nenv_key = "TAOTOKEN_API_KEY"\n'
+        f'wire_api = "chat"\n',
+    )
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "TAOTOKEN_KEY": f"Bearer {KEY}"}
     applied: list[str] = []
     rounds = 0
     for _ in range(6):
         rounds += 1
-        report, _ = run_check(CheckOptions(env=dict(env), home=home, cwd=Path.cwd(), system_config=None,
-                                           codex_version=(0, 171, 0), timeout=10))
+        report, _ = run_check(
+            CheckOptions(
+                env=dict(env), home=home, cwd=Path.cwd(), system_config=None, codex_version=(0, 171, 0), timeout=10
+            )
+        )
         errors = [f for f in report.findings if f.severity is Severity.ERROR]
         if report.verdict is Verdict.OK:
             break

@@ -14,9 +14,12 @@ DATED = "sim-model-2025-11-13"
 
 
 def seed_setup(home, s):
-    path = write_config(home, f'model = "{DATED}"\nmodel_provider = "taotoken"\n\n[model_providers.taotoken]\n'
-                              f'name = "taotoken"\nbase_url = "{s.url}"\nenv_key = "TAOTOKEN_API_KEY"\n'
-                              'wire_api = "chat"\n')
+    path = write_config(
+        home,
+        f'model = "{DATED}"\nmodel_provider = "taotoken"\n\n[model_providers.taotoken]\n'
+        f'name = "taotoken"\nbase_url = "{s.url}"\nenv_key = "TAOTOKEN_API_KEY"\n'
+        'wire_api = "chat"\n',
+    )
     (home / ".bashrc").write_text(f"# my gateway key\nTAOTOKEN_API_KEY={KEY}\n")
     return path
 
@@ -63,8 +66,10 @@ def test_offline_and_online_fix_agree_on_the_line(home, run, sim_server, monkeyp
     """`fix --offline` and `fix` never write different values for one line: online only adds what it proved."""
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
     s = sim_server(api_key=KEY, models=("sim-model",), prefix="/api")
-    config = (f'model = "sim-model"\nmodel_provider = "taotoken"\n[model_providers.taotoken]\nname = "t"\n'
-              f'base_url = "{s.url}/api?utm_source=blog"\nenv_key = "TAOTOKEN_API_KEY"\n')
+    config = (
+        f'model = "sim-model"\nmodel_provider = "taotoken"\n[model_providers.taotoken]\nname = "t"\n'
+        f'base_url = "{s.url}/api?utm_source=blog"\nenv_key = "TAOTOKEN_API_KEY"\n'
+    )
     path = write_config(home, config)
     run("fix", "--yes", "--offline", "--codex-version", "0.171.0")
     offline = path.read_text()
@@ -78,12 +83,17 @@ def test_misspelled_model_provider_is_named_fixed_and_tested(home, run, sim_serv
     the edit; now CFG004 names it, the live checks run as if it were made, and `fix` makes it."""
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
     s = sim_server(api_key=KEY, models=("sim-model",))
-    path = write_config(home, f'model = "sim-model"\nmodel_provider = "taotokn"\n\n[model_providers.taotoken]\n'
-                              f'name = "taotoken"\nbase_url = "{s.base_url}"\nenv_key = "TAOTOKEN_API_KEY"\n')
+    path = write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "taotokn"\n\n[model_providers.taotoken]\n'
+        f'name = "taotoken"\nbase_url = "{s.base_url}"\nenv_key = "TAOTOKEN_API_KEY"\n',
+    )
     code, out, _ = run("check", "--codex-version", "0.171.0", "--format", "json")
     report = json.loads(out)
     cfg004 = next(f for f in report["findings"] if f["code"] == "CFG004")
-    assert "Did you mean `taotoken`?" in cfg004["diagnosis"] and 'set model_provider = "taotoken"' in cfg004["remedy"][0]
+    assert (
+        "Did you mean `taotoken`?" in cfg004["diagnosis"] and 'set model_provider = "taotoken"' in cfg004["remedy"][0]
+    )
     assert any('model_provider = "taotoken"' in n for n in report["notes"])
     assert next(c for c in report["checks"] if c["id"] == "api.canary")["status"] == "pass"
     run("fix", "--yes", "--codex-version", "0.171.0")

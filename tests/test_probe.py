@@ -4,24 +4,32 @@ from pathlib import Path
 
 import pytest
 
+from codexdoctor.checks.probe import ProbeSettings, estimate, schedule
 from codexdoctor.commands.options import CheckOptions
 from codexdoctor.commands.probe import ProbeRefused, run_probe
 from codexdoctor.model import Verdict
-from codexdoctor.checks.probe import ProbeSettings, estimate, schedule
 from tests.conftest import write_config
 
 KEY = "sk-sim-probe-0123456789ab"
 
 
 def configure(home, server, extra=""):
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{server.base_url}"\nenv_key = "SIM_API_KEY"\n{extra}')
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{server.base_url}"\nenv_key = "SIM_API_KEY"\n{extra}',
+    )
 
 
 def probe(home, settings, confirm=lambda plan: True, env=None):
     lines = []
-    opts = CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY, **(env or {})}, home=home, cwd=Path.cwd(),
-                        system_config=None, codex_version=(0, 171, 0))
+    opts = CheckOptions(
+        env={"HOME": str(home), "SIM_API_KEY": KEY, **(env or {})},
+        home=home,
+        cwd=Path.cwd(),
+        system_config=None,
+        codex_version=(0, 171, 0),
+    )
     report, _ = run_probe(opts, settings, confirm, lines.append)
     return report, lines
 
@@ -130,6 +138,7 @@ def test_cli_refuses_without_terminal_and_yes(home, sim_server, run, monkeypatch
 
 def test_cli_probe_json(home, sim_server, run, monkeypatch):
     import json
+
     s = sim_server(api_key=KEY, context_window=4096, token_interval_ms=0)
     configure(home, s)
     monkeypatch.setenv("SIM_API_KEY", KEY)
@@ -255,8 +264,14 @@ def test_falling_latency_is_never_growth():
         return Step(phase, sent, sent, True, "ok", "", 200, ttft, ttft + 5, 1.0, sent, "")
 
     # one slow request at the largest size after a falling trend: the ratio is high, the trend is not
-    steps = (step("single", 20, 100.0), step("grow", 1024, 2000.0), step("grow", 2048, 900.0), step("grow", 4096, 500.0),
-             step("grow", 8192, 450.0), step("grow", 16384, 400.0))
+    steps = (
+        step("single", 20, 100.0),
+        step("grow", 1024, 2000.0),
+        step("grow", 2048, 900.0),
+        step("grow", 4096, 500.0),
+        step("grow", 8192, 450.0),
+        step("grow", 16384, 400.0),
+    )
     outcome = ProbeOutcome(steps, None, 16384, None, None, None, 0, 0, 0, 16384, "o200k_base", True)
     f = analyse(outcome, ProbeSettings())
     assert f["slope_ms_per_1k"] < 0 and f["stage1"] is False
@@ -264,15 +279,22 @@ def test_falling_latency_is_never_growth():
 
 def test_a_published_window_that_is_wrong_is_searched_below(home, sim_server):
     """The provider says 32K but serves 8K: half the published size fails, and the probe searches below it."""
-    from codexdoctor.common import tokens
-    from codexdoctor.commands.options import make_context
     from codexdoctor.checks.probe import Probe, analyse
+    from codexdoctor.commands.options import make_context
+    from codexdoctor.common import tokens
 
     s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
     configure(home, s)
-    opts = CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(), system_config=None,
-                        codex_version=(0, 171, 0))
-    probe_run = Probe(make_context(opts), ProbeSettings(cache_step=False), tokens.for_model("sim-model"), published=32768)
+    opts = CheckOptions(
+        env={"HOME": str(home), "SIM_API_KEY": KEY},
+        home=home,
+        cwd=Path.cwd(),
+        system_config=None,
+        codex_version=(0, 171, 0),
+    )
+    probe_run = Probe(
+        make_context(opts), ProbeSettings(cache_step=False), tokens.for_model("sim-model"), published=32768
+    )
     try:
         outcome = probe_run.run()
     finally:
@@ -318,7 +340,10 @@ def test_the_probe_session_is_codex_shaped():
     outputs = [i["output"] for i in items if i.get("type") == "function_call_output"]
     assert outputs[0].startswith("Chunk ID: ") and "\nOutput:\n" in outputs[0]
     calls = [i for i in items if i.get("type") == "function_call"]
-    assert all(c["call_id"] == o["call_id"] for c, o in zip(calls, [i for i in items if i.get("type") == "function_call_output"]))
+    assert all(
+        c["call_id"] == o["call_id"]
+        for c, o in zip(calls, [i for i in items if i.get("type") == "function_call_output"])
+    )
 
 
 def test_the_providers_count_decides_the_usable_window(home, sim_server):
@@ -354,11 +379,19 @@ def test_a_published_window_that_holds_is_not_inconclusive():
     def step(phase, sent):
         return Step(phase, sent, sent, True, "ok", "", 200, 5.0, 9.0, None, sent, "POST … 200")
 
-    steps = (step("single", 40), step("single", 40), step("single", 40), step("grow", 8192), step("grow", 16100),
-             step("grow", 16700))
+    steps = (
+        step("single", 40),
+        step("single", 40),
+        step("single", 40),
+        step("grow", 8192),
+        step("grow", 16100),
+        step("grow", 16700),
+    )
     settings = ProbeSettings(cache_step=False)
-    past = analyse(ProbeOutcome(steps, None, 16700, None, None, None, 41000, 41000, 6, 16700, "o200k", True,
-                                published=16384), settings)
+    past = analyse(
+        ProbeOutcome(steps, None, 16700, None, None, None, 41000, 41000, 6, 16700, "o200k", True, published=16384),
+        settings,
+    )
     short = analyse(ProbeOutcome(steps, None, 16700, None, None, None, 41000, 41000, 6, 16700, "o200k", True), settings)
     assert past["no_break"] and "inconclusive_reason" not in past and "further_cmd" not in past
     assert "inconclusive_reason" in short and "--max-context 33400" in short["further_cmd"]
@@ -374,8 +407,8 @@ def test_a_located_break_is_not_also_stopped_before_locating_it(home, sim_server
     assert "CTX006" in codes(report) and f["stable"] is True
     assert not {"CTX006", "CTX010"} <= codes(report)
     # the rule itself: stopped after the break was confirmed on both sides
-    from codexdoctor.rules import evaluate
     from codexdoctor.model import CheckResult, Status
+    from codexdoctor.rules import evaluate
 
     stopped = CheckResult("ctx.probe", "Session probe", Status.FAIL, "x", {**f, "stopped": "budget"})
     assert "CTX010" not in {x.code for x in evaluate([stopped])}
@@ -386,8 +419,14 @@ def test_channel_failures_above_the_break_are_channel_evidence(home, sim_server)
     from codexdoctor.checks.probe import CONTEXT_KINDS
 
     for seed in range(1, 40):
-        s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0, failure_rate=0.35,
-                       failure_kinds=("502", "reset"), failure_seed=seed)
+        s = sim_server(
+            api_key=KEY,
+            context_window=8192,
+            token_interval_ms=0,
+            failure_rate=0.35,
+            failure_kinds=("502", "reset"),
+            failure_seed=seed,
+        )
         configure(home, s)
         report, _ = probe(home, ProbeSettings(max_context=20000, cache_step=False))
         f = facts(report)
@@ -397,8 +436,9 @@ def test_channel_failures_above_the_break_are_channel_evidence(home, sim_server)
         pytest.fail("no seed gave channel failures above the break with healthy single questions")
     assert "CTX030" in codes(report)
     ctx030 = next(x for x in report.findings if x.code == "CTX030")
-    assert "server_error" not in ctx030.diagnosis and ("server error (5xx)" in ctx030.diagnosis
-                                                       or "connection reset" in ctx030.diagnosis)
+    assert "server_error" not in ctx030.diagnosis and (
+        "server error (5xx)" in ctx030.diagnosis or "connection reset" in ctx030.diagnosis
+    )
     if "CTX006" in codes(report):  # a stable claim rests on context errors only
         assert all(k in CONTEXT_KINDS for k in f["context_kinds"])
         ctx006 = next(x for x in report.findings if x.code == "CTX006")
@@ -412,8 +452,9 @@ def test_a_hanging_provider_gets_a_line_every_few_seconds(home, sim_server, monk
     monkeypatch.setattr(probe_mod, "STILL_WAITING_EVERY", 0.2)
     s = sim_server(api_key=KEY, hang=True, hang_seconds=2.0)
     configure(home, s)
-    report, lines = probe(home, ProbeSettings(max_context=4000, request_timeout_s=1.5, total_timeout_s=10.0, singles=1,
-                                              cache_step=False))
+    report, lines = probe(
+        home, ProbeSettings(max_context=4000, request_timeout_s=1.5, total_timeout_s=10.0, singles=1, cache_step=False)
+    )
     waiting = [line for line in lines if "still waiting" in line]
     steps = next(c for c in report.checks if c.id == "ctx.probe")
     assert len(waiting) >= 2, (lines, steps.evidence)

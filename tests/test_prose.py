@@ -13,10 +13,30 @@ from codexdoctor.report.catalogview import explain_rule
 from codexdoctor.report.render import RenderOptions, render
 from codexdoctor.rules import RULES
 
-KINDS = ("path_not_found", "model_not_found", "context_exceeded", "server_error", "auth_rejected", "auth_missing",
-         "stream_closed", "stream_error", "stream_idle", "stream_incomplete", "rate_limited", "not_json", "not_a_stream",
-         "wire_mismatch", "codex_rejected", "bad_request", "too_large", "deployment_not_found", "call_id_lost",
-         "wrong_stream_grammar", "rate_limit_exhausted", "proxy_auth")
+KINDS = (
+    "path_not_found",
+    "model_not_found",
+    "context_exceeded",
+    "server_error",
+    "auth_rejected",
+    "auth_missing",
+    "stream_closed",
+    "stream_error",
+    "stream_idle",
+    "stream_incomplete",
+    "rate_limited",
+    "not_json",
+    "not_a_stream",
+    "wire_mismatch",
+    "codex_rejected",
+    "bad_request",
+    "too_large",
+    "deployment_not_found",
+    "call_id_lost",
+    "wrong_stream_grammar",
+    "rate_limit_exhausted",
+    "proxy_auth",
+)
 CHECK_IDS = tuple(c.id for c in STATIC_CHECKS) + LIVE_CHECK_IDS
 PLACEHOLDER = re.compile(r"(?<![{$])\{[a-z_]+(?::[^}]*)?\}")
 PY_REPR = re.compile(r"'[a-z]+_[a-z_]+'")
@@ -36,8 +56,11 @@ def problems(text: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def reports():
-    return {(o.scenario.name, lang): o.report for lang in ("en", "zh")
-            for o in demo.run_all(tuple(s.name for s in demo.SCENARIOS), lang=lang)}
+    return {
+        (o.scenario.name, lang): o.report
+        for lang in ("en", "zh")
+        for o in demo.run_all(tuple(s.name for s in demo.SCENARIOS), lang=lang)
+    }
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
@@ -60,15 +83,20 @@ def test_explain_has_no_raw_slot_or_internal_word(lang):
 def test_the_checker_catches_what_it_must():
     assert problems("prints None") and problems("=> path_not_found") and problems("{user_config}")
     assert problems("[pass] cfg.home") and problems("kind 'context_exceeded'")
-    assert not problems("codexdoctor probe --max-context 32000") and not problems("${HOME}") and not problems("{{ key }}")
+    assert (
+        not problems("codexdoctor probe --max-context 32000") and not problems("${HOME}") and not problems("{{ key }}")
+    )
 
 
 def test_secret_in_base_url_query_is_a_finding_and_never_shown(home, run, monkeypatch):
     from tests.conftest import write_config
 
     secret = "sk-query-0123456789abcdef"
-    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
-                       f'base_url = "https://gw.example/v1?utm_source=news&api_key={secret}"\nenv_key = "GW_KEY"\n')
+    write_config(
+        home,
+        'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+        f'base_url = "https://gw.example/v1?utm_source=news&api_key={secret}"\nenv_key = "GW_KEY"\n',
+    )
     monkeypatch.setenv("GW_KEY", "sk-gw-0123456789abcdefghij")
     for lang in ("en", "zh"):
         code, out, _ = run("check", "--offline", "--codex-version", "0.171.0", "--lang", lang, "--verbose")
@@ -80,11 +108,12 @@ def test_secret_in_base_url_query_is_a_finding_and_never_shown(home, run, monkey
 
 
 def test_verdict_counts_every_error_it_lists(home, run, monkeypatch):
-    from codexdoctor.report.build import decide_verdict
     from codexdoctor.model import Finding, Severity, Verdict
+    from codexdoctor.report.build import decide_verdict
 
     def f(code, verdict):
         return Finding(code, Severity.ERROR, verdict, "t", "d", ("r",), ("x",))
+
     verdict, reason = decide_verdict([f("CFG011", Verdict.CONFIG), f("API001", Verdict.CHANNEL)], [], True)
     assert verdict is Verdict.CONFIG and "CFG011" in reason and "API001" in reason and "also 1 error of kind" in reason
 
@@ -94,12 +123,15 @@ def test_codex_home_that_does_not_exist_is_not_a_tick(home, run):
     assert "[✓] Codex home" not in out and "does not exist yet" in out
 
 
-@pytest.mark.parametrize("args,expected", [
-    (["sessions", "--since", "yesterday"], "不是日期"),
-    (["check", "--timeout", "abc"], "的值无效"),
-    (["diagnose-error", ""], "报错文本是空的"),
-    (["--help"], "用法"),
-])
+@pytest.mark.parametrize(
+    "args,expected",
+    [
+        (["sessions", "--since", "yesterday"], "不是日期"),
+        (["check", "--timeout", "abc"], "的值无效"),
+        (["diagnose-error", ""], "报错文本是空的"),
+        (["--help"], "用法"),
+    ],
+)
 def test_click_and_usage_errors_speak_chinese(run, monkeypatch, args, expected):
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
     code, out, err = run(*args)
@@ -120,13 +152,18 @@ def test_since_speaks_of_dates_not_strptime(run):
 def test_diagnose_points_out_a_model_the_config_does_not_name(home, run, monkeypatch):
     from tests.conftest import write_config
 
-    write_config(home, 'model = "gpt-5.1-codex"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
-                       'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n')
+    write_config(
+        home,
+        'model = "gpt-5.1-codex"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+        'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n',
+    )
     monkeypatch.setenv("GW_KEY", "sk-gw-0123456789abcdefghij")
-    paste = ("unexpected status 404 Not Found: The model `gpt-5.1-codex-2025-11-13` does not exist or you do not have "
-             "access to it., url: https://gw.example/v1/responses")
+    paste = (
+        "unexpected status 404 Not Found: The model `gpt-5.1-codex-2025-11-13` does not exist or you do not have "
+        "access to it., url: https://gw.example/v1/responses"
+    )
     code, out, _ = run("diagnose-error", paste, "--codex-version", "0.171.0")
     flat = " ".join(out.split())
-    assert "The error names `gpt-5.1-codex-2025-11-13`, but your config says model = \"gpt-5.1-codex\"" in flat
+    assert 'The error names `gpt-5.1-codex-2025-11-13`, but your config says model = "gpt-5.1-codex"' in flat
     code, out, _ = run("diagnose-error", paste.replace("-2025-11-13", ""), "--codex-version", "0.171.0")
     assert "The error names" not in out

@@ -15,7 +15,7 @@ QUERY_TOKEN = "qtok-1234567890abcdef"
 
 
 def pieces(secret: str, size: int = 8):
-    return {secret[i:i + size] for i in range(len(secret) - size + 1)}
+    return {secret[i : i + size] for i in range(len(secret) - size + 1)}
 
 
 def assert_clean(text: str, *secrets: str):
@@ -30,10 +30,14 @@ SCENARIOS = {
     "key-in-near-miss": (TAOTOKEN, {"TAOTOKEN_KEY": KEY}),
     "key-pasted-in-env_key": (TAOTOKEN.replace('"TAOTOKEN_API_KEY"', f'"{KEY}"'), {}),
     "key-in-misspelled-api_key": (TAOTOKEN + f'api_key = "{KEY}"\n', {}),
-    "key-as-bearer-token": (TAOTOKEN.replace('env_key = "TAOTOKEN_API_KEY"', f'experimental_bearer_token = "{KEY}"'), {}),
-    "password-and-query-in-url": (TAOTOKEN.replace("https://taotoken.net/api",
-                                                   f"https://me:{PASSWORD}@taotoken.net/api?token={QUERY_TOKEN}"),
-                                  {"TAOTOKEN_API_KEY": KEY}),
+    "key-as-bearer-token": (
+        TAOTOKEN.replace('env_key = "TAOTOKEN_API_KEY"', f'experimental_bearer_token = "{KEY}"'),
+        {},
+    ),
+    "password-and-query-in-url": (
+        TAOTOKEN.replace("https://taotoken.net/api", f"https://me:{PASSWORD}@taotoken.net/api?token={QUERY_TOKEN}"),
+        {"TAOTOKEN_API_KEY": KEY},
+    ),
     "key-in-query-params": (TAOTOKEN + f'query_params = {{ key = "{KEY}" }}\n', {"TAOTOKEN_API_KEY": KEY}),
     "key-in-openai-variable": ("", {"OPENAI_API_KEY": KEY}),
 }
@@ -76,9 +80,14 @@ def test_fingerprint_shape():
 
 def test_redact_url_keeps_shape():
     # A tracking tag is shown as written (the user must recognise it); credentials and key-like values are not.
-    assert redact_url("https://u:p@h.example:8443/api?utm_source=x&flag#frag") == "https://***@h.example:8443/api?utm_source=x&flag#***"
-    assert redact_url("https://h/v1?api_key=abc&utm_medium=cpc&x=sk-abcdefghijklmnopqrst") == \
-        "https://h/v1?api_key=***&utm_medium=cpc&x=***"
+    assert (
+        redact_url("https://u:p@h.example:8443/api?utm_source=x&flag#frag")
+        == "https://***@h.example:8443/api?utm_source=x&flag#***"
+    )
+    assert (
+        redact_url("https://h/v1?api_key=abc&utm_medium=cpc&x=sk-abcdefghijklmnopqrst")
+        == "https://h/v1?api_key=***&utm_medium=cpc&x=***"
+    )
 
 
 def test_redactor_home_and_keylike():
@@ -88,9 +97,36 @@ def test_redactor_home_and_keylike():
     assert "my-secret-value-1" not in out and "sk-abcdefghijklmnop" not in out
 
 
-_URLISH = st.lists(st.sampled_from(["http", "https", "://", "http://", "https://h.example/v1", "?key=sk-", "abcdefgh1234",
-                                    "x", "_", " ", "\n", "'", '"', "<", ">", "`", "é", "-", "=", "&", "@", "/", "#"]),
-                   max_size=40).map("".join)
+_URLISH = st.lists(
+    st.sampled_from(
+        [
+            "http",
+            "https",
+            "://",
+            "http://",
+            "https://h.example/v1",
+            "?key=sk-",
+            "abcdefgh1234",
+            "x",
+            "_",
+            " ",
+            "\n",
+            "'",
+            '"',
+            "<",
+            ">",
+            "`",
+            "é",
+            "-",
+            "=",
+            "&",
+            "@",
+            "/",
+            "#",
+        ]
+    ),
+    max_size=40,
+).map("".join)
 
 
 @settings(max_examples=400, deadline=None)
@@ -108,10 +144,38 @@ def test_url_pass_respects_the_word_boundary():
     assert redact_urls("xhttp://u:p@h/ and http://u:p@h/?token=abc") == "xhttp://u:p@h/ and http://***@h/?token=***"
 
 
-_KEYISH = st.lists(st.sampled_from(["sk-", "sk_", "key_", "sess-", "api-", "xsk-", "Bearer", "Bearer ", "Bearer\t", " ",
-                                    "abcdefgh", "ABCDEFGH12", "0123456789abcdef", "9f3c", "-", "_", ".", "é", "中",
-                                    "\n", '"', ":", "<redacted", "4791c2e9-823d-11ed-a1b5-01d6d1f9bdfe", "x"]),
-                   max_size=60).map("".join)
+_KEYISH = st.lists(
+    st.sampled_from(
+        [
+            "sk-",
+            "sk_",
+            "key_",
+            "sess-",
+            "api-",
+            "xsk-",
+            "Bearer",
+            "Bearer ",
+            "Bearer\t",
+            " ",
+            "abcdefgh",
+            "ABCDEFGH12",
+            "0123456789abcdef",
+            "9f3c",
+            "-",
+            "_",
+            ".",
+            "é",
+            "中",
+            "\n",
+            '"',
+            ":",
+            "<redacted",
+            "4791c2e9-823d-11ed-a1b5-01d6d1f9bdfe",
+            "x",
+        ]
+    ),
+    max_size=60,
+).map("".join)
 
 
 @settings(max_examples=600, deadline=None)
@@ -131,8 +195,10 @@ def test_keylike_pass_finds_what_the_pattern_finds(text):
 def test_keylike_pass_on_a_long_report():
     from codexdoctor.common import redact
 
-    text = ('{"id": "4791c2e9-823d-11ed-a1b5-01d6d1f9bdfe", "note": "Bearer abcdefgh.ijk", "k": "xx-sk-abcdefghijkl", '
-            '"run": "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", "中sk-abcdefghijkl", "word_sk-abcdefghijkl"}\n') * 40
+    text = (
+        '{"id": "4791c2e9-823d-11ed-a1b5-01d6d1f9bdfe", "note": "Bearer abcdefgh.ijk", "k": "xx-sk-abcdefghijkl", '
+        '"run": "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", "中sk-abcdefghijkl", "word_sk-abcdefghijkl"}\n'
+    ) * 40
     out = redact.redact_keylike(text)
     assert len(text) >= redact._SMALL_TEXT and out == redact._KEYLIKE.sub(redact._mask_keylike, text)
     assert "xx-sk-" not in out and "xx-<redacted" in out and "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345" not in out

@@ -94,8 +94,10 @@ def test_text_wraps_to_the_width_keeping_commands_urls_and_code_whole():
     step = 'Remove the prefix, keeping the key itself: export TAOTOKEN_API_KEY="${TAOTOKEN_API_KEY#Bearer }"'
     lines = wrap(step, 60, "    1. ", "       ")
     assert lines[-1].strip() == 'export TAOTOKEN_API_KEY="${TAOTOKEN_API_KEY#Bearer }"'  # one piece, copyable
-    text = ("base_url = \"https://taotoken.net/api?utm_source=blog\"（~/.codex/config.toml:5）带着 `?…` 或 `#…`"
-            "（常见的是从落地页链接复制来的 ?utm_source=…）；Codex 会在它后面追加 /responses，请求地址就坏了。")
+    text = (
+        'base_url = "https://taotoken.net/api?utm_source=blog"（~/.codex/config.toml:5）带着 `?…` 或 `#…`'
+        "（常见的是从落地页链接复制来的 ?utm_source=…）；Codex 会在它后面追加 /responses，请求地址就坏了。"
+    )
     for width in (60, 100):
         out = wrap(text, width, "    ", "    ")
         assert all(display_width(l) <= width for l in out), out
@@ -112,6 +114,12 @@ def test_cli_wraps_to_columns(home, run, monkeypatch):
     for lang in ("en", "zh"):
         _, out, _ = run("check", "--offline", "--lang", lang)
         # only a line that is one copyable command or URL may be longer than the terminal
-        long = [l for l in out.splitlines() if display_width(l) > 60 and "`" not in l and "http" not in l
-                and not l.strip().startswith(("export ", "echo ", "POST "))]
+        long = [
+            l
+            for l in out.splitlines()
+            if display_width(l) > 60
+            and "`" not in l
+            and "http" not in l
+            and not l.strip().startswith(("export ", "echo ", "POST "))
+        ]
         assert not long, long

@@ -13,9 +13,11 @@ def finding(code, severity, verdict, cid):
 
 
 def test_config_before_channel_before_context():
-    fs = [finding("CTX002", Severity.ERROR, Verdict.CONTEXT, "ctx.window"),
-          finding("AUTH001", Severity.ERROR, Verdict.CHANNEL, "api.canary"),
-          finding("URL004", Severity.ERROR, Verdict.CONFIG, "url.base_url")]
+    fs = [
+        finding("CTX002", Severity.ERROR, Verdict.CONTEXT, "ctx.window"),
+        finding("AUTH001", Severity.ERROR, Verdict.CHANNEL, "api.canary"),
+        finding("URL004", Severity.ERROR, Verdict.CONFIG, "url.base_url"),
+    ]
     assert decide_verdict(fs, [], True)[0] is Verdict.CONFIG
     assert decide_verdict(fs[:2], [], True)[0] is Verdict.CHANNEL
     assert decide_verdict(fs[:1], [], True)[0] is Verdict.CONTEXT
@@ -37,7 +39,9 @@ def test_crash_is_inconclusive():
 
 
 def test_skipped_canary_is_inconclusive():
-    verdict, reason = decide_verdict([], [check("api.catalog", Status.PASS), check("api.canary", Status.SKIP, skipped=True)], True)
+    verdict, reason = decide_verdict(
+        [], [check("api.catalog", Status.PASS), check("api.canary", Status.SKIP, skipped=True)], True
+    )
     assert verdict is Verdict.INCONCLUSIVE and "--no-canary" in reason
 
 
@@ -65,10 +69,20 @@ def test_a_consequence_is_folded_under_its_cause_in_every_format(home, sim_serve
 
     key = "sk-fold-0123456789abcdef"
     s = sim_server(api_key=key)
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n')
-    report, _ = run_check(CheckOptions(env={"HOME": str(home), "SIM_API_KEY": "Bearer " + key}, home=home,
-                                       cwd=Path.cwd(), system_config=None, codex_version=(0, 171, 0)))
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
+    report, _ = run_check(
+        CheckOptions(
+            env={"HOME": str(home), "SIM_API_KEY": "Bearer " + key},
+            home=home,
+            cwd=Path.cwd(),
+            system_config=None,
+            codex_version=(0, 171, 0),
+        )
+    )
     codes = [f.code for f in report.findings]
     assert "ENV007" in codes and "AUTH001" not in codes, codes
     cause = next(f for f in report.findings if f.code == "ENV007")
@@ -84,7 +98,10 @@ def test_a_consequence_is_folded_under_its_cause_in_every_format(home, sim_serve
 def test_a_redefined_builtin_provider_is_one_cause(home):
     from tests.conftest import codes, offline_report, write_config
 
-    write_config(home, 'model = "gpt-5"\nmodel_provider = "openai"\n[model_providers.openai]\nname = "mine"\n'
-                       'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n')
+    write_config(
+        home,
+        'model = "gpt-5"\nmodel_provider = "openai"\n[model_providers.openai]\nname = "mine"\n'
+        'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n',
+    )
     report = offline_report(home, {"OPENAI_API_KEY": "sk-gw-0123456789abcdef", "GW_KEY": "sk-gw-0123456789abcdef"})
     assert "CFG005" in codes(report) and not {"ENV011", "ENV012", "ENV013"} & set(codes(report)), codes(report)

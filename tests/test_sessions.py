@@ -7,12 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codexdoctor.codex.rollouts import read_session
 from codexdoctor.checks.sessions import Selection, build_check, classify_session, load
+from codexdoctor.codex.rollouts import read_session
 from tests.rollout_factory import RolloutWriter, legacy_rollout
 
 REAL = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
-OVERFLOW_MSG = "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying."
+OVERFLOW_MSG = (
+    "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying."
+)
 AUTH_MSG = "unexpected status 401 Unauthorized: Incorrect API key provided: sk-*****abcd., url: https://gw.example/v1/responses"
 
 
@@ -57,7 +59,11 @@ def test_overflow_auth_and_compaction_told_apart(tmp_path):
 
 def test_real_codex_rollouts(tmp_path):
     kinds = {p.name: summary(p) for p in REAL.glob("*.jsonl")}
-    assert kinds["healthy-3-turns.jsonl"]["kind"] == "none" and kinds["healthy-3-turns.jsonl"]["contexts"] == [8477, 8512, 8547]
+    assert kinds["healthy-3-turns.jsonl"]["kind"] == "none" and kinds["healthy-3-turns.jsonl"]["contexts"] == [
+        8477,
+        8512,
+        8547,
+    ]
     assert kinds["auth-401-turn-1.jsonl"]["kind"] == "channel"
     over = kinds["overflow-turn-2.jsonl"]
     assert over["kind"] == "context" and over["real_window"] == 8477  # far below Codex's 258,400: the #16140 case
@@ -73,9 +79,14 @@ def test_damaged_logs_are_counted_not_fatal(tmp_path):
     w = RolloutWriter(tmp_path)
     w.turn(10000)
     w.raw("this is not json\n")
-    w.raw(b'{"timestamp":"2026-11-20T09:00:09.000Z","type":"event_msg","payload":{"type":"token_count","info":\xff\xfe}}\n')
-    w.raw('{"timestamp":"2026-11-20T09:00:10.000Z","type":"response_item","payload":{"type":"function_call_output","output":"'
-          + "x" * (9 << 20) + '"}}\n')
+    w.raw(
+        b'{"timestamp":"2026-11-20T09:00:09.000Z","type":"event_msg","payload":{"type":"token_count","info":\xff\xfe}}\n'
+    )
+    w.raw(
+        '{"timestamp":"2026-11-20T09:00:10.000Z","type":"response_item","payload":{"type":"function_call_output","output":"'
+        + "x" * (9 << 20)
+        + '"}}\n'
+    )
     w.turn(12000)
     w.raw('{"timestamp":"2026-11-20T09:01:00.000Z","type":"event_msg","payload":{"type":"token_co')
     path = w.close()
@@ -149,8 +160,10 @@ def test_tui_log_errors_matched_by_time(tmp_path):
     w.close()
     log = codex_home / "log" / "codex-tui.log"
     log.parent.mkdir(parents=True)
-    log.write_text("2026-11-20T09:00:12.000000Z ERROR codex_core::codex: stream disconnected before completion: "
-                   "idle timeout waiting for SSE\n2026-11-25T09:00:00.000000Z ERROR unrelated 401 Unauthorized\n")
+    log.write_text(
+        "2026-11-20T09:00:12.000000Z ERROR codex_core::codex: stream disconnected before completion: "
+        "idle timeout waiting for SSE\n2026-11-25T09:00:00.000000Z ERROR unrelated 401 Unauthorized\n"
+    )
     sessions, _ = load([codex_home / "sessions"], Selection(), log)
     assert len(sessions[0].errors) == 1 and "idle timeout" in sessions[0].errors[0]
     assert classify_session(sessions[0])["kind"] == "channel"
@@ -194,19 +207,37 @@ def test_cli_sessions_nothing_found(home, run):
     assert code == 0 and "INCONCLUSIVE" in out and "no session logs found in ~/.codex/sessions" in out
 
 
-@pytest.mark.parametrize("text,code", [
-    ("unexpected status 401 Unauthorized: Incorrect API key provided: sk-*****abcd, url: https://gw.example/v1/responses", "AUTH001"),
-    ("Missing environment variable: `TAOTOKEN_API_KEY`.", "ENV001"),
-    ("Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying.", "CTX021"),
-    ("stream disconnected before completion: idle timeout waiting for SSE", "API009"),
-    ("stream disconnected before completion: stream closed before response.completed", "API008"),
-    ("exceeded retry limit, last status: 429 Too Many Requests", "API003"),
-    ('unexpected status 429 Too Many Requests: {"error":{"code":"insufficient_quota","message":"You exceeded your current quota"}}', "API004"),
-    ("ERROR: The model `gpt-5-codx` does not exist or you do not have access to it.", "MODEL001"),
-    ("unexpected status 404 Not Found: Not Found: /api/v1/responses, url: http://gw/api/v1/responses", "API016"),
-    ('{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}', "CTX021"),
-    ("Reconnecting... 2/5 (unexpected status 502 Bad Gateway: upstream connect error, url: https://gw/v1/responses)", "API005"),
-])
+@pytest.mark.parametrize(
+    "text,code",
+    [
+        (
+            "unexpected status 401 Unauthorized: Incorrect API key provided: sk-*****abcd, url: https://gw.example/v1/responses",
+            "AUTH001",
+        ),
+        ("Missing environment variable: `TAOTOKEN_API_KEY`.", "ENV001"),
+        (
+            "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying.",
+            "CTX021",
+        ),
+        ("stream disconnected before completion: idle timeout waiting for SSE", "API009"),
+        ("stream disconnected before completion: stream closed before response.completed", "API008"),
+        ("exceeded retry limit, last status: 429 Too Many Requests", "API003"),
+        (
+            'unexpected status 429 Too Many Requests: {"error":{"code":"insufficient_quota","message":"You exceeded your current quota"}}',
+            "API004",
+        ),
+        ("ERROR: The model `gpt-5-codx` does not exist or you do not have access to it.", "MODEL001"),
+        ("unexpected status 404 Not Found: Not Found: /api/v1/responses, url: http://gw/api/v1/responses", "API016"),
+        (
+            '{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}',
+            "CTX021",
+        ),
+        (
+            "Reconnecting... 2/5 (unexpected status 502 Bad Gateway: upstream connect error, url: https://gw/v1/responses)",
+            "API005",
+        ),
+    ],
+)
 def test_diagnose_error(home, run, text, code):
     rc, out, err = run("diagnose-error", text, "--codex-version", "0.171.0")
     assert code in out, out
@@ -215,6 +246,7 @@ def test_diagnose_error(home, run, text, code):
 
 def test_diagnose_error_stdin_and_unknown(home, run, monkeypatch):
     import io
+
     monkeypatch.setattr("sys.stdin", io.StringIO("Missing environment variable: `X_API_KEY`."))
     rc, out, _ = run("diagnose-error", "-")
     assert rc == 1 and "ENV001" in out
@@ -232,7 +264,9 @@ def test_configured_compaction_limit_is_used(tmp_path):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.integers(-10**9, 10**9), st.floats(-1e9, 1e9, allow_nan=False)), min_size=1, max_size=30))
+@given(
+    st.lists(st.one_of(st.integers(-(10**9), 10**9), st.floats(-1e9, 1e9, allow_nan=False)), min_size=1, max_size=30)
+)
 def test_local_median_and_mean_are_the_standard_librarys(values):
     """sessions avoids importing statistics at start-up; its two stand-ins must give the very same numbers."""
     import statistics
@@ -250,9 +284,12 @@ def test_a_kimi_overflow_in_a_log_is_context_with_its_window(tmp_path):
     w = RolloutWriter(tmp_path / "s", window=258400)  # Codex assumed its default window; the model holds 131,072
     for size in (20000, 70000, 125000):
         w.turn(size)
-    w.turn(0, error='unexpected status 400 Bad Request: {"error":{"message":"Invalid request: Your request exceeded model '
-                    'token limit: 131072 (requested: 140210)","type":"invalid_request_error"}}',
-           error_info={"http_connection_failed": {"http_status_code": 400}})
+    w.turn(
+        0,
+        error='unexpected status 400 Bad Request: {"error":{"message":"Invalid request: Your request exceeded model '
+        'token limit: 131072 (requested: 140210)","type":"invalid_request_error"}}',
+        error_info={"http_connection_failed": {"http_status_code": 400}},
+    )
     session = read_session(w.close())
     d = classify_session(session)
     assert d["kind"] == "context" and d["server_window"] == 131072 and d["real_window"] == 131072

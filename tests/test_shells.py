@@ -11,18 +11,33 @@ from tests.conftest import TAOTOKEN, write_config
 
 KEY = "sk-shell-0123456789abcdef"
 FORBIDDEN = {  # syntax that does not work in that shell
-    "bash": ("$env:", "set -gx", "setx "), "zsh": ("$env:", "set -gx", "setx "),
-    "fish": ("export ", "$env:", "setx "), "powershell": ("export ", "set -gx", "printenv "),
+    "bash": ("$env:", "set -gx", "setx "),
+    "zsh": ("$env:", "set -gx", "setx "),
+    "fish": ("export ", "$env:", "setx "),
+    "powershell": ("export ", "set -gx", "printenv "),
     "cmd": ("export ", "$env:", "set -gx", "printenv "),
 }
-EXPECTED = {"bash": "export TAOTOKEN_API_KEY=", "zsh": "export TAOTOKEN_API_KEY=", "fish": "set -gx TAOTOKEN_API_KEY ",
-            "powershell": '$env:TAOTOKEN_API_KEY = "', "cmd": "set TAOTOKEN_API_KEY="}
+EXPECTED = {
+    "bash": "export TAOTOKEN_API_KEY=",
+    "zsh": "export TAOTOKEN_API_KEY=",
+    "fish": "set -gx TAOTOKEN_API_KEY ",
+    "powershell": '$env:TAOTOKEN_API_KEY = "',
+    "cmd": "set TAOTOKEN_API_KEY=",
+}
 
 
 def report_for(home, shell, env, config=TAOTOKEN, **kw):
     write_config(home, config)
-    opts = CheckOptions(env={"HOME": str(home), **env}, home=home, cwd=Path.cwd(), offline=True, system_config=None,
-                        codex_version=(0, 171, 0), shell=shell, **kw)
+    opts = CheckOptions(
+        env={"HOME": str(home), **env},
+        home=home,
+        cwd=Path.cwd(),
+        offline=True,
+        system_config=None,
+        codex_version=(0, 171, 0),
+        shell=shell,
+        **kw,
+    )
     return run_check(opts)[0]
 
 
@@ -56,8 +71,12 @@ def test_fish_and_powershell_specifics(home):
 
 
 def test_codex_home_remedies_per_shell(home, tmp_path):
-    for shell, unset in (("bash", "unset CODEX_HOME"), ("fish", "set -e CODEX_HOME"),
-                         ("powershell", "Remove-Item Env:CODEX_HOME"), ("cmd", "set CODEX_HOME=")):
+    for shell, unset in (
+        ("bash", "unset CODEX_HOME"),
+        ("fish", "set -e CODEX_HOME"),
+        ("powershell", "Remove-Item Env:CODEX_HOME"),
+        ("cmd", "set CODEX_HOME="),
+    ):
         report = report_for(home, shell, {"CODEX_HOME": str(tmp_path / "nope")})
         assert unset in remedies(report, "CFG013")
 
@@ -77,14 +96,29 @@ def test_fingerprint_command_per_shell():
     assert "$env:K" in Shell("powershell", "windows").fingerprint_var("K")
 
 
-@pytest.mark.parametrize("env,system,release,platform,shell", [
-    ({"SHELL": "/bin/zsh"}, "Darwin", "", "macos", "zsh"),
-    ({"SHELL": "/usr/bin/fish"}, "Linux", "6.1.0", "linux", "fish"),
-    ({"SHELL": "/bin/bash", "WSL_DISTRO_NAME": "Ubuntu"}, "Linux", "5.15.153.1-microsoft-standard-WSL2", "wsl", "bash"),
-    ({"PSModulePath": "C:\\x", "ComSpec": "C:\\Windows\\system32\\cmd.exe"}, "Windows", "", "windows", "powershell"),
-    ({"PROMPT": "$P$G", "ComSpec": "C:\\Windows\\system32\\cmd.exe"}, "Windows", "", "windows", "cmd"),
-    ({"SHELL": "/usr/bin/bash"}, "Windows", "", "windows", "bash"),  # Git Bash
-])
+@pytest.mark.parametrize(
+    "env,system,release,platform,shell",
+    [
+        ({"SHELL": "/bin/zsh"}, "Darwin", "", "macos", "zsh"),
+        ({"SHELL": "/usr/bin/fish"}, "Linux", "6.1.0", "linux", "fish"),
+        (
+            {"SHELL": "/bin/bash", "WSL_DISTRO_NAME": "Ubuntu"},
+            "Linux",
+            "5.15.153.1-microsoft-standard-WSL2",
+            "wsl",
+            "bash",
+        ),
+        (
+            {"PSModulePath": "C:\\x", "ComSpec": "C:\\Windows\\system32\\cmd.exe"},
+            "Windows",
+            "",
+            "windows",
+            "powershell",
+        ),
+        ({"PROMPT": "$P$G", "ComSpec": "C:\\Windows\\system32\\cmd.exe"}, "Windows", "", "windows", "cmd"),
+        ({"SHELL": "/usr/bin/bash"}, "Windows", "", "windows", "bash"),  # Git Bash
+    ],
+)
 def test_detection(env, system, release, platform, shell):
     found = detect_platform(env, system, release)
     assert found == platform
@@ -100,7 +134,12 @@ def test_windows_paths_in_remedies(monkeypatch):
 
 def test_environment_summary_names_shell_and_platform(home):
     report = report_for(home, "fish", {})
-    assert report.environment["shell"] == "fish" and report.environment["platform"] in ("linux", "wsl", "macos", "windows")
+    assert report.environment["shell"] == "fish" and report.environment["platform"] in (
+        "linux",
+        "wsl",
+        "macos",
+        "windows",
+    )
 
 
 def codes(report):
@@ -152,15 +191,29 @@ def test_wsl_windows_side_config(home, tmp_path):
     (users / "me" / ".codex").mkdir(parents=True)
     (users / "me" / ".codex" / "config.toml").write_text(TAOTOKEN)
     write_config(home, TAOTOKEN)
-    opts = CheckOptions(env={"HOME": str(home), "WSL_DISTRO_NAME": "Ubuntu", "TAOTOKEN_API_KEY": KEY}, home=home,
-                        cwd=Path.cwd(), offline=True, system_config=None, codex_version=(0, 171, 0),
-                        extra={"wsl_windows_users": str(users)})
+    opts = CheckOptions(
+        env={"HOME": str(home), "WSL_DISTRO_NAME": "Ubuntu", "TAOTOKEN_API_KEY": KEY},
+        home=home,
+        cwd=Path.cwd(),
+        offline=True,
+        system_config=None,
+        codex_version=(0, 171, 0),
+        extra={"wsl_windows_users": str(users)},
+    )
     report = run_check(opts)[0]  # WSL_DISTRO_NAME marks WSL on a Linux kernel
     assert report.environment["platform"] == "wsl" and "CFG019" in codes(report)
-    assert str(users / "me" / ".codex" / "config.toml") in next(f for f in report.findings if f.code == "CFG019").diagnosis
+    assert (
+        str(users / "me" / ".codex" / "config.toml") in next(f for f in report.findings if f.code == "CFG019").diagnosis
+    )
 
 
 def report_for_existing(home):
-    opts = CheckOptions(env={"HOME": str(home), "TAOTOKEN_API_KEY": KEY}, home=home, cwd=Path.cwd(), offline=True,
-                        system_config=None, codex_version=(0, 171, 0))
+    opts = CheckOptions(
+        env={"HOME": str(home), "TAOTOKEN_API_KEY": KEY},
+        home=home,
+        cwd=Path.cwd(),
+        offline=True,
+        system_config=None,
+        codex_version=(0, 171, 0),
+    )
     return run_check(opts)[0]

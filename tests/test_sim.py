@@ -46,8 +46,10 @@ def test_deterministic_output(sim_server):
 
 def test_chat_completions_stream_to_done(sim_server):
     s = sim_server()
-    r = post(s.base_url + "/chat/completions", {"model": "sim-model", "messages": [{"role": "user", "content": "hi"}],
-                                                 "stream": True})
+    r = post(
+        s.base_url + "/chat/completions",
+        {"model": "sim-model", "messages": [{"role": "user", "content": "hi"}], "stream": True},
+    )
     assert r.text.rstrip().endswith("data: [DONE]")
     events = sse_events(r.text)
     assert events[-1]["choices"][0]["finish_reason"] == "stop"
@@ -57,7 +59,11 @@ def test_key_required(sim_server):
     s = sim_server(api_key=KEY)
     missing = post(s.base_url + "/responses", {"model": "sim-model", "input": "x"}, headers={})
     assert missing.status_code == 401 and "didn't provide an API key" in missing.text
-    wrong = post(s.base_url + "/responses", {"model": "sim-model", "input": "x"}, headers={"Authorization": "Bearer sk-wrong-000000"})
+    wrong = post(
+        s.base_url + "/responses",
+        {"model": "sim-model", "input": "x"},
+        headers={"Authorization": "Bearer sk-wrong-000000"},
+    )
     assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "invalid_api_key"
     assert s.records[-1].auth.startswith("sha256:") and KEY not in repr(s.records)
 
@@ -70,12 +76,15 @@ def test_models_auth_and_unauthenticated(sim_server):
     assert httpx.get(open_sim.base_url + "/models").status_code == 200
 
 
-@pytest.mark.parametrize("style,status,marker", [
-    ("openai", 400, '"code": "context_length_exceeded"'),
-    ("vllm", 400, "maximum context length is 50 tokens"),
-    ("llamacpp", 400, "exceed_context_size_error"),
-    ("litellm", 400, "ContextWindowExceededError"),
-])
+@pytest.mark.parametrize(
+    "style,status,marker",
+    [
+        ("openai", 400, '"code": "context_length_exceeded"'),
+        ("vllm", 400, "maximum context length is 50 tokens"),
+        ("llamacpp", 400, "exceed_context_size_error"),
+        ("litellm", 400, "ContextWindowExceededError"),
+    ],
+)
 def test_context_window_error_styles(sim_server, style, status, marker):
     s = sim_server(context_window=50, error_style=style)
     assert post(s.base_url + "/responses", {"model": "sim-model", "input": "short"}).status_code == 200
@@ -91,8 +100,15 @@ def test_ollama_style_truncates_silently(sim_server):
     assert s.records[-1].input_tokens > 150 and s.records[-1].outcome == "truncated"
 
 
-@pytest.mark.parametrize("style,status,marker", [("openai", 404, "model_not_found"), ("ollama", 404, "try pulling it first"),
-                                                 ("litellm", 400, "Invalid model name"), ("vllm", 404, "does not exist")])
+@pytest.mark.parametrize(
+    "style,status,marker",
+    [
+        ("openai", 404, "model_not_found"),
+        ("ollama", 404, "try pulling it first"),
+        ("litellm", 400, "Invalid model name"),
+        ("vllm", 404, "does not exist"),
+    ],
+)
 def test_unknown_model(sim_server, style, status, marker):
     s = sim_server(error_style=style)
     r = post(s.base_url + "/responses", {"model": "gpt-nope", "input": "x"})
@@ -109,7 +125,9 @@ def test_latency_grows_with_prompt(sim_server):
 def test_stall_mid_stream(sim_server):
     s = sim_server(stall_after_tokens=3, stall_seconds=0.5)
     gaps, last = [], None
-    with httpx.stream("POST", s.base_url + "/responses", json={"model": "sim-model", "input": "x", "stream": True}) as r:
+    with httpx.stream(
+        "POST", s.base_url + "/responses", json={"model": "sim-model", "input": "x", "stream": True}
+    ) as r:
         for line in r.iter_lines():
             now = time.perf_counter()
             if line.startswith("data: "):
@@ -180,16 +198,19 @@ def test_prefix_cache_reports_cached_tokens(sim_server):
 
 
 def test_cli_sim_prints_snippet(home, tmp_path):
+    import signal
     import subprocess
     import sys
 
-    import signal
-
     # A suite started in the background (`pytest &` from a script) has SIGINT ignored, and a child would inherit that:
     # Python then never turns Ctrl-C into KeyboardInterrupt. The child gets the default disposition back.
-    proc = subprocess.Popen([sys.executable, "-m", "codexdoctor", "sim", "--port", "0", "--api-key", "sk-sim-abcdef123"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codexdoctor", "sim", "--port", "0", "--api-key", "sk-sim-abcdef123"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         first = proc.stdout.readline()
         assert first.startswith("codexdoctor sim: serving http://127.0.0.1:")

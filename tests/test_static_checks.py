@@ -54,8 +54,16 @@ def test_unrelated_variable_is_not_a_near_miss(home):
     assert codes(offline_report(home, {"GITHUB_TOKEN": KEY})) == ["ENV001"]
 
 
-@pytest.mark.parametrize("value,code", [(KEY + "\n", "ENV005"), (" " + KEY, "ENV005"), ('"' + KEY + '"', "ENV006"),
-                                        ("Bearer " + KEY, "ENV007"), (KEY + "\u3000x", "ENV008")])
+@pytest.mark.parametrize(
+    "value,code",
+    [
+        (KEY + "\n", "ENV005"),
+        (" " + KEY, "ENV005"),
+        ('"' + KEY + '"', "ENV006"),
+        ("Bearer " + KEY, "ENV007"),
+        (KEY + "\u3000x", "ENV008"),
+    ],
+)
 def test_key_value_problems(home, value, code):
     write_config(home, TAOTOKEN)
     report = offline_report(home, {"TAOTOKEN_API_KEY": value})
@@ -77,11 +85,14 @@ def test_variable_in_rc_file_only(home):
     assert "~/.zshrc:2" in f.diagnosis and f.remedy[0].endswith(":\nsource ~/.zshrc")
 
 
-@pytest.mark.parametrize("rc, text, line, fix", [
-    (".bashrc", "alias ll='ls -l'\nTAOTOKEN_API_KEY=sk-secret-value-here\n", 2, "export TAOTOKEN_API_KEY=…"),
-    (".zshrc", "TAOTOKEN_API_KEY=sk-secret-value-here\n", 1, "export TAOTOKEN_API_KEY=…"),
-    (".config/fish/config.fish", "set -g TAOTOKEN_API_KEY sk-x\n", 1, "set -gx TAOTOKEN_API_KEY …"),
-])
+@pytest.mark.parametrize(
+    "rc, text, line, fix",
+    [
+        (".bashrc", "alias ll='ls -l'\nTAOTOKEN_API_KEY=sk-secret-value-here\n", 2, "export TAOTOKEN_API_KEY=…"),
+        (".zshrc", "TAOTOKEN_API_KEY=sk-secret-value-here\n", 1, "export TAOTOKEN_API_KEY=…"),
+        (".config/fish/config.fish", "set -g TAOTOKEN_API_KEY sk-x\n", 1, "set -gx TAOTOKEN_API_KEY …"),
+    ],
+)
 def test_variable_set_without_export_is_not_the_reload_remedy(home, rc, text, line, fix):
     """The seed guide's case (issue 28): `source ~/.bashrc` puts an unexported variable in the shell, not in Codex."""
     write_config(home, TAOTOKEN)
@@ -117,7 +128,9 @@ def test_env_key_holds_the_key_itself(home):
 
 
 def test_base_url_with_utm_query(home):
-    write_config(home, TAOTOKEN.replace("https://taotoken.net/api", "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"))
+    write_config(
+        home, TAOTOKEN.replace("https://taotoken.net/api", "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end")
+    )
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
     assert codes(report) == ["URL004"]
     assert 'base_url = "https://taotoken.net/api"' in report.findings[0].remedy[0]
@@ -148,8 +161,16 @@ def test_misspelled_base_url(home):
     assert [code for code, _ in report.findings[0].explains] == ["CFG008"]
 
 
-@pytest.mark.parametrize("key,meant", [("api_base", "base_url"), ("api_key", "env_key"), ("envKey", "env_key"),
-                                       ("wireApi", "wire_api"), ("env_keys", "env_key")])
+@pytest.mark.parametrize(
+    "key,meant",
+    [
+        ("api_base", "base_url"),
+        ("api_key", "env_key"),
+        ("envKey", "env_key"),
+        ("wireApi", "wire_api"),
+        ("env_keys", "env_key"),
+    ],
+)
 def test_misspelled_provider_keys(home, key, meant):
     write_config(home, TAOTOKEN + f'{key} = "x"\n')
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
@@ -167,7 +188,9 @@ def test_wire_api_chat_by_version(home):
 
 
 def test_builtin_redefined(home):
-    write_config(home, 'model_provider = "openai"\n[model_providers.openai]\nname = "x"\nbase_url = "https://x.example/v1"\n')
+    write_config(
+        home, 'model_provider = "openai"\n[model_providers.openai]\nname = "x"\nbase_url = "https://x.example/v1"\n'
+    )
     assert "CFG005" in codes(offline_report(home))
 
 
@@ -177,12 +200,15 @@ def test_custom_provider_without_model_and_env_key(home):
 
 
 def test_local_provider_without_env_key_is_fine(home):
-    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\nbase_url = "http://127.0.0.1:8000/v1"\n')
+    write_config(
+        home,
+        'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\nbase_url = "http://127.0.0.1:8000/v1"\n',
+    )
     assert codes(offline_report(home)) == ["URL003"]
 
 
 def test_legacy_profile_problems(home):
-    write_config(home, TAOTOKEN + '\n[profiles.big]\nmodel_context_window = 100000\n')
+    write_config(home, TAOTOKEN + "\n[profiles.big]\nmodel_context_window = 100000\n")
     legacy = (0, 170, 0)
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY}, profile="big", codex_version=legacy)
     assert codes(report) == ["CFG010"]
@@ -191,11 +217,13 @@ def test_legacy_profile_problems(home):
 
 def test_0171_profile_findings(home):
     env = {"TAOTOKEN_API_KEY": KEY}
-    write_config(home, TAOTOKEN.replace('model = "gpt-5"\n', 'model = "gpt-5"\nprofile = "big"\n')
-                 + '\n[profiles.big]\nmodel = "m"\n')
+    write_config(
+        home,
+        TAOTOKEN.replace('model = "gpt-5"\n', 'model = "gpt-5"\nprofile = "big"\n') + '\n[profiles.big]\nmodel = "m"\n',
+    )
     report = offline_report(home, env)
     assert codes(report) == ["CFG022"]  # Codex refuses to start; the table is part of the same fix
-    assert "legacy `profile = \"big\"` config is no longer supported" in report.findings[0].diagnosis
+    assert 'legacy `profile = "big"` config is no longer supported' in report.findings[0].diagnosis
     assert "~/.codex/big.config.toml" in report.findings[0].remedy[1]
     assert report.verdict.value == "config"
     write_config(home, TAOTOKEN + '\n[profiles.big]\nmodel = "m"\n')
@@ -211,7 +239,7 @@ def test_0171_profile_findings(home):
 
 
 def test_provider_without_name_is_refused_by_0171(home):
-    write_config(home, TAOTOKEN.replace('name = "TaoToken"\n', ''))
+    write_config(home, TAOTOKEN.replace('name = "TaoToken"\n', ""))
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
     assert codes(report) == ["CFG026"]
     assert "provider name must not be empty" in report.findings[0].diagnosis
@@ -224,7 +252,9 @@ def test_literal_tilde_codex_home(home):
     assert codes(report) == ["CFG013"]
     f = report.findings[0]
     assert "does not expand it" in f.diagnosis
-    assert f"export CODEX_HOME={home}/.codex" in f.remedy[0] or "CODEX_HOME" in f.remedy[0] and "~/.codex" in f.remedy[0]
+    assert (
+        f"export CODEX_HOME={home}/.codex" in f.remedy[0] or "CODEX_HOME" in f.remedy[0] and "~/.codex" in f.remedy[0]
+    )
     assert "mkdir" not in f.remedy[0]
 
 
@@ -297,14 +327,20 @@ def test_wrong_types(home):
     assert codes(report) == ["CFG016"]
 
 
-@pytest.mark.parametrize("url,code", [("ftp://x.example/api", "URL001"), ("taotoken.net/api", "URL001"),
-                                      ("https://taotoken.net/api ", "URL002"),
-                                      ("https://taotoken.net/api/responses", "URL005"),
-                                      ("https://taotoken.net/api/v1/chat/completions", "URL005"),
-                                      ("https://user:pw@taotoken.net/api", "URL006"),
-                                      ("http://taotoken.net/api", "URL007"),
-                                      ("https://taotoken.net/api/v1", "URL003"),
-                                      ("https://taotoken.net/api/", "URL008")])
+@pytest.mark.parametrize(
+    "url,code",
+    [
+        ("ftp://x.example/api", "URL001"),
+        ("taotoken.net/api", "URL001"),
+        ("https://taotoken.net/api ", "URL002"),
+        ("https://taotoken.net/api/responses", "URL005"),
+        ("https://taotoken.net/api/v1/chat/completions", "URL005"),
+        ("https://user:pw@taotoken.net/api", "URL006"),
+        ("http://taotoken.net/api", "URL007"),
+        ("https://taotoken.net/api/v1", "URL003"),
+        ("https://taotoken.net/api/", "URL008"),
+    ],
+)
 def test_base_url_problems(home, url, code):
     write_config(home, TAOTOKEN.replace("https://taotoken.net/api", url))
     assert code in codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY}))
@@ -312,6 +348,7 @@ def test_base_url_problems(home, url, code):
 
 def test_project_provider_keys_warn(home):
     from pathlib import Path
+
     write_config(home, TAOTOKEN)
     (Path.cwd() / ".codex").mkdir()
     (Path.cwd() / ".codex" / "config.toml").write_text('model_provider = "x"\n')
@@ -328,7 +365,9 @@ def test_openai_api_key_env_without_login(home):
 
 
 def test_stored_login_may_leak_to_custom_provider(home):
-    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\nbase_url = "https://gw.example"\n')
+    write_config(
+        home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\nbase_url = "https://gw.example"\n'
+    )
     (home / ".codex" / "auth.json").write_text('{"auth_mode": "apikey", "OPENAI_API_KEY": "sk-stored-abcdefghijkl"}')
     assert "ENV013" in codes(offline_report(home))
 
@@ -358,8 +397,11 @@ def test_bearer_prefix_is_one_finding_whose_command_keeps_the_key(home):
     report = offline_report(home, {"TAOTOKEN_API_KEY": "Bearer " + KEY, "SHELL": "/bin/bash"})
     assert codes(report) == ["ENV007"]  # one cause, one error: the space after Bearer is not a second problem
     command = report.findings[0].remedy[0].split("\n", 1)[1]
-    out = subprocess.run(["bash", "-c", f'TAOTOKEN_API_KEY="Bearer {KEY}"; {command}; printf %s "$TAOTOKEN_API_KEY"'],
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["bash", "-c", f'TAOTOKEN_API_KEY="Bearer {KEY}"; {command}; printf %s "$TAOTOKEN_API_KEY"'],
+        capture_output=True,
+        text=True,
+    ).stdout
     assert out == KEY  # copied verbatim, the remedy leaves exactly the key
 
 
@@ -395,21 +437,34 @@ def test_codex_api_key_serves_codex_exec_not_the_interactive_cli(home):
     report = offline_report(home, {"CODEX_API_KEY": KEY})
     assert codes(report) == ["ENV022"] and "ENV012" not in codes(report)
     assert "printenv CODEX_API_KEY | codex login --with-api-key" in report.findings[0].remedy[0]
-    ctx = make_context(CheckOptions(env={"HOME": str(home), "CODEX_API_KEY": KEY}, home=home, cwd=Path.cwd(),
-                                    offline=True, system_config=None))
+    ctx = make_context(
+        CheckOptions(
+            env={"HOME": str(home), "CODEX_API_KEY": KEY}, home=home, cwd=Path.cwd(), offline=True, system_config=None
+        )
+    )
     assert ctx.key_value() == KEY  # what the live checks send: what `codex exec` sends
     assert codes(offline_report(home, {})) == ["ENV012"]
 
 
-@pytest.mark.parametrize("line,key,codex_says", [
-    # What Codex 0.171.0 printed for each (crosscheck "string:", "float:", "number:" cases), and two of the same kind.
-    ('model_context_window = "4096"', "model_context_window", 'invalid type: string "4096", expected i64'),
-    ("model_context_window = 4096.5", "model_context_window", "invalid type: floating point `4096.5`, expected i64"),
-    ('model_auto_compact_token_limit = "9000"', "model_auto_compact_token_limit",
-     'invalid type: string "9000", expected i64'),
-    ('hide_agent_reasoning = "true"', "hide_agent_reasoning", 'invalid type: string "true", expected a boolean'),
-    ("openai_base_url = 5", "openai_base_url", "invalid type: integer `5`, expected a string"),
-])
+@pytest.mark.parametrize(
+    "line,key,codex_says",
+    [
+        # What Codex 0.171.0 printed for each (crosscheck "string:", "float:", "number:" cases), and two of the same kind.
+        ('model_context_window = "4096"', "model_context_window", 'invalid type: string "4096", expected i64'),
+        (
+            "model_context_window = 4096.5",
+            "model_context_window",
+            "invalid type: floating point `4096.5`, expected i64",
+        ),
+        (
+            'model_auto_compact_token_limit = "9000"',
+            "model_auto_compact_token_limit",
+            'invalid type: string "9000", expected i64',
+        ),
+        ('hide_agent_reasoning = "true"', "hide_agent_reasoning", 'invalid type: string "true", expected a boolean'),
+        ("openai_base_url = 5", "openai_base_url", "invalid type: integer `5`, expected a string"),
+    ],
+)
 def test_top_level_values_of_the_wrong_type_are_what_codex_refuses(home, line, key, codex_says):
     write_config(home, line + "\n" + TAOTOKEN)
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
@@ -417,12 +472,15 @@ def test_top_level_values_of_the_wrong_type_are_what_codex_refuses(home, line, k
     assert f"`{key}`" in report.findings[0].diagnosis and codex_says in report.findings[0].diagnosis
 
 
-@pytest.mark.parametrize("line,codex_says", [
-    ('request_max_retries = "2"', 'invalid type: string "2", expected u64'),
-    ('stream_idle_timeout_ms = "300000"', 'invalid type: string "300000", expected u64'),
-    ("request_max_retries = -1", "invalid value: integer `-1`, expected u64"),
-    ('requires_openai_auth = "yes"', 'invalid type: string "yes", expected a boolean'),
-])
+@pytest.mark.parametrize(
+    "line,codex_says",
+    [
+        ('request_max_retries = "2"', 'invalid type: string "2", expected u64'),
+        ('stream_idle_timeout_ms = "300000"', 'invalid type: string "300000", expected u64'),
+        ("request_max_retries = -1", "invalid value: integer `-1`, expected u64"),
+        ('requires_openai_auth = "yes"', 'invalid type: string "yes", expected a boolean'),
+    ],
+)
 def test_provider_values_of_the_wrong_type_are_what_codex_refuses(home, line, codex_says):
     write_config(home, TAOTOKEN + line + "\n")
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
@@ -435,7 +493,7 @@ def test_an_empty_model_is_no_model_for_codex(home):
     write_config(home, TAOTOKEN.replace('model = "gpt-5"', 'model = ""'))
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
     assert codes(report) == ["CFG028"] and "No models are available" in report.findings[0].diagnosis
-    write_config(home, TAOTOKEN.replace('model = "gpt-5"\n', ''))
+    write_config(home, TAOTOKEN.replace('model = "gpt-5"\n', ""))
     assert codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY})) == ["CFG007"]
 
 
@@ -447,13 +505,19 @@ def test_a_header_value_that_is_not_a_string_is_refused_as_codex_refuses_it(home
     assert "invalid type: integer `3`, expected a string" in report.findings[0].diagnosis
 
 
-@pytest.mark.parametrize("config,env,step", [
-    # a gateway table that reads $OPENAI_API_KEY, but model_provider was never set to it
-    ('model = "m"\n[model_providers.gw]\nname = "gw"\nbase_url = "https://gw.example/v1"\nenv_key = "OPENAI_API_KEY"\n',
-     {}, 'model_provider = "gw"'),
-    # the key travels with a base URL that is not OpenAI's
-    ('model = "m"\n', {"OPENAI_BASE_URL": "https://gw.example/v1"}, "[model_providers.<name>]"),
-])
+@pytest.mark.parametrize(
+    "config,env,step",
+    [
+        # a gateway table that reads $OPENAI_API_KEY, but model_provider was never set to it
+        (
+            'model = "m"\n[model_providers.gw]\nname = "gw"\nbase_url = "https://gw.example/v1"\nenv_key = "OPENAI_API_KEY"\n',
+            {},
+            'model_provider = "gw"',
+        ),
+        # the key travels with a base URL that is not OpenAI's
+        ('model = "m"\n', {"OPENAI_BASE_URL": "https://gw.example/v1"}, "[model_providers.<name>]"),
+    ],
+)
 def test_gateway_key_is_never_stored_as_an_openai_login(home, config, env, step):
     """Issue 28: ENV011/ENV012 told a gateway user to `codex login --with-api-key` their gateway key."""
     write_config(home, config)

@@ -4,7 +4,6 @@ the last failed session, a reproduction, all redacted."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from tests.conftest import write_config
 from tests.test_untrusted import FILLER, leaked
@@ -13,8 +12,11 @@ KEY = "Q7w9E2r4T6y8U1i3O5p7A9s2Xk3mN8bV4cZ1"  # no known prefix: only the run's 
 
 
 def configure(home, server, extra=""):
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{server.base_url}"\nenv_key = "SIM_API_KEY"\n{extra}')
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{server.base_url}"\nenv_key = "SIM_API_KEY"\n{extra}',
+    )
 
 
 def test_the_report_names_the_request_ids_the_server_logged(home, sim_server, run, monkeypatch, tmp_path):
@@ -27,11 +29,18 @@ def test_the_report_names_the_request_ids_the_server_logged(home, sim_server, ru
     text = target.read_text()
     logged = [r.request_id for r in s.records if r.method == "POST"]
     assert logged and all(rid in text for rid in logged)  # the canary's and turn two's ids, as the server logged them
-    for heading in ("## Summary", "## Client", "## Config as Codex resolves it", "## Requests (for the provider's logs)",
-                    "## Reproduce", "## The check", "## The last failed Codex session"):
+    for heading in (
+        "## Summary",
+        "## Client",
+        "## Config as Codex resolves it",
+        "## Requests (for the provider's logs)",
+        "## Reproduce",
+        "## The check",
+        "## The last failed Codex session",
+    ):
         assert heading in text
     assert "No failed Codex session was found" in text  # a machine with no Codex sessions at all
-    assert 'curl -sS -N "http://127.0.0.1' in text and 'Authorization: Bearer $SIM_API_KEY' in text
+    assert 'curl -sS -N "http://127.0.0.1' in text and "Authorization: Bearer $SIM_API_KEY" in text
     body = json.loads((tmp_path / "ticket.request.json").read_text())
     assert body["stream"] is True and body["input"][0]["role"] == "developer"
     assert not leaked(text) and not leaked((tmp_path / "ticket.request.json").read_text())
@@ -55,12 +64,18 @@ def test_request_ids_inside_error_texts_and_litellm_headers(home, sim_server, ru
 def test_the_last_failed_session_with_codexs_request_id(home, run, tmp_path):
     from tests.rollout_factory import RolloutWriter
 
-    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
-                       'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n')
+    write_config(
+        home,
+        'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+        'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n',
+    )
     w = RolloutWriter(home / ".codex" / "sessions")
     w.turn(9_000)
-    w.turn(12_000, error="unexpected status 502 Bad Gateway: upstream failed, url: https://gw.example/v1/responses, "
-                         "request id: 07120c03-aaaa-bbbb-cccc-0123456789ab")
+    w.turn(
+        12_000,
+        error="unexpected status 502 Bad Gateway: upstream failed, url: https://gw.example/v1/responses, "
+        "request id: 07120c03-aaaa-bbbb-cccc-0123456789ab",
+    )
     w.close()
     target = tmp_path / "t.md"
     code, out, err = run("report", "--offline", "-o", str(target))
@@ -98,14 +113,19 @@ def test_request_id_from_headers_or_text():
 
     assert request_id_of({"x-litellm-call-id": "abc-123-def"}) == "abc-123-def"
     assert request_id_of({"x-request-id": "req_1", "x-litellm-call-id": "other"}) == "req_1"
-    assert request_id_of({}, '{"error": {"message": "quota exceeded (request id: 2025120112345678abcd)"}}') == \
-        "2025120112345678abcd"
+    assert (
+        request_id_of({}, '{"error": {"message": "quota exceeded (request id: 2025120112345678abcd)"}}')
+        == "2025120112345678abcd"
+    )
     assert request_id_of({}, "no id here") is None
 
 
 def test_report_in_chinese_keeps_the_support_summary_in_english(home, run, tmp_path):
-    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
-                       'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n')
+    write_config(
+        home,
+        'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+        'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n',
+    )
     target = tmp_path / "t.md"
     run("report", "--offline", "--lang", "zh", "-o", str(target))
     text = target.read_text()

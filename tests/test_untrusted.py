@@ -4,7 +4,6 @@ terminal, whatever its length, wherever the key sits in it, in every format and 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,11 @@ from tests.conftest import write_config
 
 # No known prefix (no sk-): only the run's own secret list and the cut rules can catch it.
 KEY = "Q7w9E2r4T6y8U1i3O5p7A9s2Xk3mN8bV4cZ1"
-FILLER = ("upstream rejected the credential presented in the authorization header of this request; " * 8)
+FILLER = "upstream rejected the credential presented in the authorization header of this request; " * 8
 
 
 def pieces(secret: str, size: int = 8) -> set[str]:
-    return {secret[i:i + size] for i in range(len(secret) - size + 1)}
+    return {secret[i : i + size] for i in range(len(secret) - size + 1)}
 
 
 def leaked(text: str, secret: str = KEY) -> list[str]:
@@ -37,11 +36,14 @@ def every_output(report, redactor) -> list[str]:
     out = []
     for fmt in FORMATS:
         for verbose in (False, True):
-            out.append(redactor(render(report, fmt, RenderOptions(verbose=verbose, width=80 if fmt == "text" else None))))
+            out.append(
+                redactor(render(report, fmt, RenderOptions(verbose=verbose, width=80 if fmt == "text" else None)))
+            )
     return out
 
 
 # ---- the two helpers -------------------------------------------------------------------------------------------
+
 
 def test_clip_never_keeps_part_of_a_token():
     for offset in range(0, 60):
@@ -57,21 +59,24 @@ def test_clip_keeps_short_text_and_cuts_at_word_ends():
     assert clip("one two three four", 12) == "one two…"
 
 
-@pytest.mark.parametrize("raw, shown", [
-    ("title\x1b]0;pwned\x07 after", "title after"),
-    ("copy\x1b]52;c;ZWNobyBoaQ==\x07 me", "copy me"),
-    ("link \x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ done", "link click done"),
-    ("c1 csi \x9b31m red \x9bm", "c1 csi  red "),
-    ("c1 osc \x9d0;title\x9c ok", "c1 osc  ok"),
-    ("dcs \x1bPq#0;2;0;0;0\x1b\\ ok", "dcs  ok"),
-    ("apc \x1b_payload\x1b\\ ok", "apc  ok"),
-    ("colour \x1b[31mred\x1b[0m", "colour red"),
-    ("reset \x1bc ok", "reset  ok"),
-    ("bell \x07 and nul \x00", "bell \\x07 and nul \\x00"),
-    ("bidi \u202egnp.exe", "bidi \\u202egnp.exe"),
-    ("surrogate \ud800x", "surrogate \\ud800x"),
-    ("unterminated \x1b]0;title", "unterminated "),
-])
+@pytest.mark.parametrize(
+    "raw, shown",
+    [
+        ("title\x1b]0;pwned\x07 after", "title after"),
+        ("copy\x1b]52;c;ZWNobyBoaQ==\x07 me", "copy me"),
+        ("link \x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\ done", "link click done"),
+        ("c1 csi \x9b31m red \x9bm", "c1 csi  red "),
+        ("c1 osc \x9d0;title\x9c ok", "c1 osc  ok"),
+        ("dcs \x1bPq#0;2;0;0;0\x1b\\ ok", "dcs  ok"),
+        ("apc \x1b_payload\x1b\\ ok", "apc  ok"),
+        ("colour \x1b[31mred\x1b[0m", "colour red"),
+        ("reset \x1bc ok", "reset  ok"),
+        ("bell \x07 and nul \x00", "bell \\x07 and nul \\x00"),
+        ("bidi \u202egnp.exe", "bidi \\u202egnp.exe"),
+        ("surrogate \ud800x", "surrogate \\ud800x"),
+        ("unterminated \x1b]0;title", "unterminated "),
+    ],
+)
 def test_sanitize_removes_every_terminal_control(raw, shown):
     assert sanitize(raw) == shown
 
@@ -91,18 +96,29 @@ def test_redactor_catches_a_piece_cut_before_redaction():
 
 # ---- live: a stream whose error echoes the key, swept across the cut ----------------------------------------------
 
+
 @pytest.fixture
 def echoing_provider(home, sim_server, monkeypatch):
     server = sim_server(api_key=KEY, stream_fault="response_failed")
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{server.url}/v1"\nenv_key = "SIM_API_KEY"\n')
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{server.url}/v1"\nenv_key = "SIM_API_KEY"\n',
+    )
     monkeypatch.setenv("SIM_API_KEY", KEY)
     return server
 
 
 def _check(home: Path):
-    opts = CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(), offline=False,
-                        system_config=None, codex_version=(0, 171, 0), timeout=5.0)
+    opts = CheckOptions(
+        env={"HOME": str(home), "SIM_API_KEY": KEY},
+        home=home,
+        cwd=Path.cwd(),
+        offline=False,
+        system_config=None,
+        codex_version=(0, 171, 0),
+        timeout=5.0,
+    )
     return run_check(opts)
 
 
@@ -132,10 +148,14 @@ def test_the_cut_itself_is_safe_without_the_piece_detector(home, echoing_provide
 
 def test_a_server_cannot_drive_the_terminal(home, echoing_provider, run):
     """OSC title, OSC 52 clipboard, OSC 8 link and a C1 CSI in a server's error reach no output, verbose included."""
-    echoing_provider.reconfigure(fault_message="bad \x1b]0;pwned\x07 \x1b]52;c;ZWNobyBoaQ==\x07 "
-                                               "\x1b]8;;https://evil.example\x1b\\x\x1b]8;;\x1b\\ \x9b2J end")
+    echoing_provider.reconfigure(
+        fault_message="bad \x1b]0;pwned\x07 \x1b]52;c;ZWNobyBoaQ==\x07 "
+        "\x1b]8;;https://evil.example\x1b\\x\x1b]8;;\x1b\\ \x9b2J end"
+    )
     for fmt in ("text", "markdown", "github", "json", "junit"):
-        code, out, err = run("check", "--timeout", "5", "-v", "--format", fmt, "--codex-version", "0.171.0", "--no-color")
+        code, out, err = run(
+            "check", "--timeout", "5", "-v", "--format", fmt, "--codex-version", "0.171.0", "--no-color"
+        )
         assert "end" in out or fmt in ("json", "github")  # the message itself is shown (github: its title only)
         for bad in ("\x1b", "\x9b", "\x9d", "\x07"):
             assert bad not in out + err, (fmt, bad)
@@ -144,9 +164,13 @@ def test_a_server_cannot_drive_the_terminal(home, echoing_provider, run):
 # ---- diagnose-error: every paste shape, the key at every offset ----------------------------------------------------
 
 PASTE_SHAPES = {
-    "401 json": lambda msg: 'unexpected status 401 Unauthorized: {"error":{"message":"' + msg + '","type":"invalid_request_error"}}',
-    "reset": lambda msg: "stream disconnected before completion: error sending request for url "
-                         "(https://gw.example/v1/responses): connection reset by peer: " + msg,
+    "401 json": lambda msg: (
+        'unexpected status 401 Unauthorized: {"error":{"message":"' + msg + '","type":"invalid_request_error"}}'
+    ),
+    "reset": lambda msg: (
+        "stream disconnected before completion: error sending request for url "
+        "(https://gw.example/v1/responses): connection reset by peer: " + msg
+    ),
     "stream error": lambda msg: "⚠️ stream error: " + msg + "; retrying 1/5 in 200ms…",
     "plain": lambda msg: msg,
     "json body": lambda msg: json.dumps({"error": {"message": msg, "code": "invalid_api_key"}}),
@@ -157,39 +181,69 @@ PASTE_SHAPES = {
 def test_a_key_in_a_pasted_error_never_leaks(home, monkeypatch, shape):
     from codexdoctor.commands.diagnose import run_diagnose
 
-    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
-                       'base_url = "https://gw.example/v1"\nenv_key = "GW_API_KEY"\n')
+    write_config(
+        home,
+        'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+        'base_url = "https://gw.example/v1"\nenv_key = "GW_API_KEY"\n',
+    )
     env = {"HOME": str(home), "GW_API_KEY": KEY}
     for offset in range(0, 300 + 41, 1):
         paste = PASTE_SHAPES[shape](FILLER[:offset] + KEY + " was rejected")
         for lang in ("en", "zh"):
-            opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True, system_config=None,
-                                codex_version=(0, 171, 0), lang=lang)
+            opts = CheckOptions(
+                env=env,
+                home=home,
+                cwd=Path.cwd(),
+                offline=True,
+                system_config=None,
+                codex_version=(0, 171, 0),
+                lang=lang,
+            )
             report, ctx = run_diagnose(opts, paste)
             for out in every_output(report, ctx.redactor):
                 assert not leaked(out), (shape, offset, lang, leaked(out))
 
 
 def test_a_paste_cannot_drive_the_terminal(home, run):
-    code, out, err = run("diagnose-error", "unexpected status 401 Unauthorized: \x1b]52;c;ZWNobyBoaQ==\x07"
-                                           "\x1b]0;title\x07 bad key \x9b31m")
+    code, out, err = run(
+        "diagnose-error",
+        "unexpected status 401 Unauthorized: \x1b]52;c;ZWNobyBoaQ==\x07\x1b]0;title\x07 bad key \x9b31m",
+    )
     assert code in (0, 1)
     assert "\x1b" not in out + err and "\x9b" not in out + err and "\x07" not in out + err
 
 
 # ---- sessions: a key in an error line or a prompt, and escapes in the rollout's own fields ------------------------
 
+
 def _rollout(path: Path, error: str, cli_version: str = "0.171.0", model: str = "gpt-5", prompt: str = "hello"):
     lines = [
-        {"timestamp": "2026-11-01T00:00:00Z", "type": "session_meta",
-         "payload": {"id": "0199aaaa-0000-7000-8000-000000000001", "cli_version": cli_version,
-                     "timestamp": "2026-11-01T00:00:00Z", "model_provider": "gw"}},
+        {
+            "timestamp": "2026-11-01T00:00:00Z",
+            "type": "session_meta",
+            "payload": {
+                "id": "0199aaaa-0000-7000-8000-000000000001",
+                "cli_version": cli_version,
+                "timestamp": "2026-11-01T00:00:00Z",
+                "model_provider": "gw",
+            },
+        },
         {"timestamp": "2026-11-01T00:00:00Z", "type": "turn_context", "payload": {"model": model}},
-        {"timestamp": "2026-11-01T00:00:01Z", "type": "event_msg", "payload": {"type": "task_started",
-                                                                                "model_context_window": 128000}},
-        {"timestamp": "2026-11-01T00:00:01Z", "type": "event_msg", "payload": {"type": "user_message", "message": prompt}},
-        {"timestamp": "2026-11-01T00:00:02Z", "type": "event_msg", "payload": {"type": "task_complete", "error": {
-            "message": error}}},
+        {
+            "timestamp": "2026-11-01T00:00:01Z",
+            "type": "event_msg",
+            "payload": {"type": "task_started", "model_context_window": 128000},
+        },
+        {
+            "timestamp": "2026-11-01T00:00:01Z",
+            "type": "event_msg",
+            "payload": {"type": "user_message", "message": prompt},
+        },
+        {
+            "timestamp": "2026-11-01T00:00:02Z",
+            "type": "event_msg",
+            "payload": {"type": "task_complete", "error": {"message": error}},
+        },
     ]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
@@ -198,13 +252,19 @@ def _rollout(path: Path, error: str, cli_version: str = "0.171.0", model: str = 
 def test_a_key_in_a_session_log_never_leaks(home, monkeypatch):
     from codexdoctor.commands.sessions import run_sessions
 
-    write_config(home, 'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
-                       'base_url = "https://gw.example/v1"\nenv_key = "GW_API_KEY"\n')
+    write_config(
+        home,
+        'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+        'base_url = "https://gw.example/v1"\nenv_key = "GW_API_KEY"\n',
+    )
     env = {"HOME": str(home), "GW_API_KEY": KEY}
     target = home / ".codex" / "sessions" / "2026" / "11" / "01" / "rollout-2026-11-01T00-00-00-0199aaaa.jsonl"
     for offset in range(0, 500 + 41, 3):
-        _rollout(target, "unexpected status 401 Unauthorized: " + FILLER[:offset] + KEY + " rejected",
-                 prompt=FILLER[:offset % 120] + KEY)
+        _rollout(
+            target,
+            "unexpected status 401 Unauthorized: " + FILLER[:offset] + KEY + " rejected",
+            prompt=FILLER[: offset % 120] + KEY,
+        )
         for lang in ("en", "zh"):
             for content in (False, True):
                 report, redactor = run_sessions(env, home, (), None, None, None, content, lang)
@@ -214,8 +274,12 @@ def test_a_key_in_a_session_log_never_leaks(home, monkeypatch):
 
 def test_a_rollout_cannot_drive_the_terminal(home, run):
     target = home / ".codex" / "sessions" / "2026" / "11" / "01" / "rollout-2026-11-01T00-00-00-0199aaaa.jsonl"
-    _rollout(target, "boom \x1b]0;title\x07", cli_version="0.171.0\x1b]52;c;ZWNobyBoaQ==\x07",
-             model="gpt-5\x9b2J\x1b]8;;https://evil.example\x1b\\")
+    _rollout(
+        target,
+        "boom \x1b]0;title\x07",
+        cli_version="0.171.0\x1b]52;c;ZWNobyBoaQ==\x07",
+        model="gpt-5\x9b2J\x1b]8;;https://evil.example\x1b\\",
+    )
     for fmt in ("text", "markdown", "github", "json"):
         code, out, err = run("sessions", "--format", fmt, "-v")
         assert "gpt-5" in out or fmt == "github"  # the sessions table shows the model
@@ -234,7 +298,9 @@ def test_report_texts_are_cleaned_at_one_boundary(home):
     findings = [Finding("NET001", Severity.ERROR, Verdict.CHANNEL, dirty, dirty, (dirty,), ("net.reach",), (dirty,))]
     from codexdoctor.commands.options import make_context
 
-    ctx = make_context(CheckOptions(env={"HOME": str(home)}, home=home, cwd=Path.cwd(), offline=True, system_config=None))
+    ctx = make_context(
+        CheckOptions(env={"HOME": str(home)}, home=home, cwd=Path.cwd(), offline=True, system_config=None)
+    )
     cleaned = build_report("check", ctx, checks, findings, False, [dirty])
     for fmt in FORMATS:
         assert "\x1b" not in render(cleaned, fmt) and "\x07" not in render(cleaned, fmt)

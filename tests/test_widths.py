@@ -19,8 +19,11 @@ WIDTHS = (60, 80, 120)
 @pytest.fixture
 def setup(home, sim_server, monkeypatch):
     s = sim_server(api_key=KEY, context_window=12000, token_interval_ms=0)
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{s.base_url}?utm_source=newsletter"\nenv_key = "SIM_API_KEY"\n')
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}?utm_source=newsletter"\nenv_key = "SIM_API_KEY"\n',
+    )
     monkeypatch.setenv("SIM_API_KEY", KEY)
     monkeypatch.setenv("CODEXDOCTOR_NO_CODEX_PROBE", "1")
     return s

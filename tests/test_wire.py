@@ -20,12 +20,22 @@ KEY = "sk-wire-0123456789abcdef"
 
 
 def check(home, server, extra="", top="", timeout=2.0, first_token_timeout=30.0, progress=None):
-    write_config(home, f'{top}model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{server.base_url}"\nenv_key = "SIM_API_KEY"\n{extra}')
+    write_config(
+        home,
+        f'{top}model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{server.base_url}"\nenv_key = "SIM_API_KEY"\n{extra}',
+    )
     started = time.perf_counter()
-    opts = CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(), system_config=None,
-                        codex_version=(0, 171, 0), timeout=timeout, first_token_timeout=first_token_timeout,
-                        extra={"progress": progress} if progress else {})
+    opts = CheckOptions(
+        env={"HOME": str(home), "SIM_API_KEY": KEY},
+        home=home,
+        cwd=Path.cwd(),
+        system_config=None,
+        codex_version=(0, 171, 0),
+        timeout=timeout,
+        first_token_timeout=first_token_timeout,
+        extra={"progress": progress} if progress else {},
+    )
     report, _ = run_check(opts)
     return report, time.perf_counter() - started
 
@@ -39,6 +49,7 @@ def canary(report):
 
 
 # ---- Codex's clock -------------------------------------------------------------------------------------------
+
 
 def test_a_slow_but_alive_provider_is_ok_with_its_first_token_time(home, sim_server):
     """llama-server on a CPU: 10-25 s before the headers of Codex's first request. Codex waits; so does the check,
@@ -101,6 +112,7 @@ def test_keep_alive_comments_do_not_reset_the_idle_limit():
 
 # ---- Codex's stream parser -------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("fault, words", [("json_body", "plain JSON body"), ("chat_chunks", "Chat Completions chunks")])
 def test_answers_codex_cannot_read_are_channel_failures(home, sim_server, fault, words):
     s = sim_server(api_key=KEY, stream_fault=fault)
@@ -112,14 +124,22 @@ def test_answers_codex_cannot_read_are_channel_failures(home, sim_server, fault,
 
 # ---- rate limits as Codex retries them -----------------------------------------------------------------------
 
+
 def test_a_429_that_outlasts_codexs_retries_is_an_error(home, sim_server):
     s = sim_server(api_key=KEY, rate_limited_posts=10_000, retry_after_s=0.2)
     report, _ = check(home, s, timeout=5.0)
     assert "API019" in codes(report, "error") and report.verdict is Verdict.CHANNEL
-    assert "stream_max_retries in [model_providers.sim]" in next(f for f in report.findings if f.code == "API019").remedy[1]
+    assert (
+        "stream_max_retries in [model_providers.sim]"
+        in next(f for f in report.findings if f.code == "API019").remedy[1]
+    )
     assert canary(report).facts["rate_limited_attempts"] == 6  # 1 + stream_max_retries (5), as Codex 0.171 sends
-    gaps = [b.at - a.at for a, b in zip([r for r in s.records if r.method == "POST"][:-1],
-                                        [r for r in s.records if r.method == "POST"][1:])]
+    gaps = [
+        b.at - a.at
+        for a, b in zip(
+            [r for r in s.records if r.method == "POST"][:-1], [r for r in s.records if r.method == "POST"][1:]
+        )
+    ]
     assert all(g >= 0.18 for g in gaps[:5])  # each retry after Retry-After
 
 
@@ -143,6 +163,7 @@ def test_a_429_codexdoctor_cannot_wait_out_is_inconclusive(home, sim_server):
 
 
 # ---- size: bytes on the way, tokens in the config -------------------------------------------------------------
+
 
 def test_a_413_from_a_proxy_is_a_body_limit_with_the_size(home, sim_server):
     s = sim_server(api_key=KEY, max_body_bytes=20_000)
@@ -168,7 +189,7 @@ def test_instructions_build_the_first_developer_item():
     from codexdoctor.codex.config import resolve
 
     home = Path("/nonexistent-home")
-    r = resolve({"HOME": str(home)}, home, Path.cwd(), ("instructions=\"Be brief.\"",), None, None, None, (0, 171, 0))
+    r = resolve({"HOME": str(home)}, home, Path.cwd(), ('instructions="Be brief."',), None, None, None, (0, 171, 0))
     body = codexrequest.build(r, "m", "say hi", count=len).body
     assert body["input"][0]["content"][0]["text"] == "Be brief."
     assert "instructions" not in body  # Codex 0.171 sends them as the first developer item, not as a field
@@ -183,6 +204,7 @@ def test_a_window_below_the_first_request_costs_a_compaction_every_turn(home, si
 
 # ---- after the first tool call (issue 31) ----------------------------------------------------------------------
 
+
 def turn_two(report):
     return next(c for c in report.checks if c.id == "api.turn_two")
 
@@ -192,11 +214,16 @@ def test_turn_two_is_sent_as_codex_sends_it(home, sim_server):
     report, _ = check(home, s)
     assert report.verdict is Verdict.OK and turn_two(report).status.value == "pass"
     first, second = [r.body for r in s.records if r.method == "POST"]
-    assert {k for k in first if k != "input"} == {k for k in second if k != "input"}  # the same fields, no previous_response_id
-    added = second["input"][len(first["input"]):]
+    assert {k for k in first if k != "input"} == {
+        k for k in second if k != "input"
+    }  # the same fields, no previous_response_id
+    added = second["input"][len(first["input"]) :]
     assert [i["type"] for i in added] == ["function_call", "function_call_output"]
     assert added[0]["name"] == "exec_command" and added[0]["call_id"] == added[1]["call_id"]
-    assert added[1]["output"].startswith("Chunk ID: ") and "\nProcess exited with code 0\nOriginal token count: " in added[1]["output"]
+    assert (
+        added[1]["output"].startswith("Chunk ID: ")
+        and "\nProcess exited with code 0\nOriginal token count: " in added[1]["output"]
+    )
     assert len(added[1]["output"].encode()) <= 12 * 1024 + 200
 
 
@@ -209,12 +236,15 @@ def test_a_reasoning_item_is_replayed_only_when_the_provider_sent_one(home, sim_
     assert turn_two(report).facts["reasoning_replayed"]
 
 
-@pytest.mark.parametrize("fault, item, words", [
-    ("reject_fco", "function_call_output", "Invalid value: 'function_call_output'"),
-    ("no_tool_output", "function_call_output", "No tool output found for function call"),
-    ("tool_role_template", "tool_role", "Conversation roles must alternate"),
-    ("html_502", None, "error page"),
-])
+@pytest.mark.parametrize(
+    "fault, item, words",
+    [
+        ("reject_fco", "function_call_output", "Invalid value: 'function_call_output'"),
+        ("no_tool_output", "function_call_output", "No tool output found for function call"),
+        ("tool_role_template", "tool_role", "Conversation roles must alternate"),
+        ("html_502", None, "error page"),
+    ],
+)
 def test_a_turn_two_fault_is_the_channel_naming_the_item(home, sim_server, fault, item, words):
     """The first request works; the one after a tool call fails: a gateway fault, not context overflow."""
     s = sim_server(api_key=KEY, turn_two_fault=fault)
@@ -246,10 +276,19 @@ def test_a_window_that_fits_turn_one_but_not_turn_two_is_context(home, sim_serve
 
 def test_no_turn_two_skips_it(home, sim_server):
     s = sim_server(api_key=KEY)
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n')
-    opts = CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(), system_config=None,
-                        codex_version=(0, 171, 0), turn_two=False)
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
+    opts = CheckOptions(
+        env={"HOME": str(home), "SIM_API_KEY": KEY},
+        home=home,
+        cwd=Path.cwd(),
+        system_config=None,
+        codex_version=(0, 171, 0),
+        turn_two=False,
+    )
     report, _ = run_check(opts)
     assert turn_two(report).status.value == "skip" and len([r for r in s.records if r.method == "POST"]) == 1
 
@@ -268,14 +307,14 @@ def test_the_providers_count_of_the_first_request_wins(home, sim_server):
 # Codex 0.171.0's own last lines for these faults (scripts/crosscheck_turn_two.py)
 CODEX_TURN_TWO_LINES = {
     "function_call_output": 'ERROR: {"error": {"message": "Invalid value: \'function_call_output\'. Supported values are: '
-                            '\'message\', \'reasoning\', and \'function_call\'.", "type": "invalid_request_error", '
-                            '"param": "input[5].type", "code": "invalid_value"}}',
+    "'message', 'reasoning', and 'function_call'.\", \"type\": \"invalid_request_error\", "
+    '"param": "input[5].type", "code": "invalid_value"}}',
     "function_call_output ": 'ERROR: {"error": {"message": "No tool output found for function call call_sim_1.", '
-                             '"type": "invalid_request_error", "param": "input", "code": null}}',
+    '"type": "invalid_request_error", "param": "input", "code": null}}',
     "reasoning": 'ERROR: {"error": {"message": "The encrypted content for item rs_sim_1 could not be verified.", '
-                 '"type": "invalid_request_error", "param": null, "code": "invalid_encrypted_content"}}',
+    '"type": "invalid_request_error", "param": null, "code": "invalid_encrypted_content"}}',
     "call_id": 'ERROR: {"error": {"message": "Invalid \'input[4].call_id\': empty string. Expected a string with minimum '
-               'length 1, but got an empty string instead.", "type": "invalid_request_error"}}',
+    'length 1, but got an empty string instead.", "type": "invalid_request_error"}}',
     None: "ERROR: We\u2019re currently experiencing high demand, which may cause temporary errors.",
 }
 
@@ -314,9 +353,18 @@ def test_a_published_window_with_no_room_for_a_tool_round_is_context(home, sim_s
     s = sim_server(api_key=KEY, context_window=11_000, publish_window=True, error_style="vllm")
     report, _ = check(home, s)
     assert report.verdict is Verdict.CONTEXT and "CTX028" in codes(report) and "CTX029" not in codes(report)
-    write_config(home, f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
-                       f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n')
-    opts = CheckOptions(env={"HOME": str(home), "SIM_API_KEY": KEY}, home=home, cwd=Path.cwd(), system_config=None,
-                        codex_version=(0, 171, 0), turn_two=False)
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
+    opts = CheckOptions(
+        env={"HOME": str(home), "SIM_API_KEY": KEY},
+        home=home,
+        cwd=Path.cwd(),
+        system_config=None,
+        codex_version=(0, 171, 0),
+        turn_two=False,
+    )
     published, _ = run_check(opts)
     assert published.verdict is Verdict.CONTEXT and "CTX029" in codes(published, "error")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 from codexdoctor.checks import cfg, env, url
 from codexdoctor.checks.base import Check, CheckContext
@@ -17,27 +17,50 @@ def run_one(check: Check, ctx: CheckContext) -> CheckResult:
     started = time.perf_counter()
     try:
         res = check.run(ctx)
-    except Exception as exc:  # noqa: BLE001 - crash isolation is the point
+    except Exception as exc:
         import traceback
 
         frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         where = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
-        res = CheckResult(check.id, check.title, Status.CRASH,
-                          ctx.redactor(f"internal error: {type(exc).__name__}: {exc}{where}"),
-                          facts={"exception": type(exc).__name__})
+        res = CheckResult(
+            check.id,
+            check.title,
+            Status.CRASH,
+            ctx.redactor(f"internal error: {type(exc).__name__}: {exc}{where}"),
+            facts={"exception": type(exc).__name__},
+        )
     elapsed = (time.perf_counter() - started) * 1000
-    return ctx.stamp(CheckResult(res.id, res.title, res.status, res.summary, res.facts,
-                                 tuple(ctx.redactor(e) for e in res.evidence), round(elapsed, 1)))
+    return ctx.stamp(
+        CheckResult(
+            res.id,
+            res.title,
+            res.status,
+            res.summary,
+            res.facts,
+            tuple(ctx.redactor(e) for e in res.evidence),
+            round(elapsed, 1),
+        )
+    )
 
 
 def run_static(ctx: CheckContext, checks: Iterable[Check] = STATIC_CHECKS) -> list[CheckResult]:
     return [run_one(c, ctx) for c in checks]
 
+
 # Ids of the network checks in checks/live.py, listed here so the catalog can be
 # validated without importing httpx.
-LIVE_CHECK_IDS: tuple[str, ...] = ("net.reach", "api.catalog", "api.canary", "api.turn_two", "api.variants", "api.wire",
-                                   "ctx.window",
-                                   "ctx.probe", "ctx.sessions", "ctx.pasted")
+LIVE_CHECK_IDS: tuple[str, ...] = (
+    "net.reach",
+    "api.catalog",
+    "api.canary",
+    "api.turn_two",
+    "api.variants",
+    "api.wire",
+    "ctx.window",
+    "ctx.probe",
+    "ctx.sessions",
+    "ctx.pasted",
+)
 
 
 def live_check_ids() -> tuple[str, ...]:

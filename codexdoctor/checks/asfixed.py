@@ -9,8 +9,9 @@ a note. Only certain fixes are assumed: the same ones `fix` makes without asking
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.env import clean_key, unexported_rc_value
@@ -28,8 +29,11 @@ class AsFixed:
 
     def note(self) -> str:
         """The label the report carries above the live rows (translated by i18n like every note)."""
-        return ("The live checks ran as if the certain fixes were made (in memory only; `codexdoctor fix` writes them): "
-                + "; ".join(en for en, _ in self.assumed) + ".")
+        return (
+            "The live checks ran as if the certain fixes were made (in memory only; `codexdoctor fix` writes them): "
+            + "; ".join(en for en, _ in self.assumed)
+            + "."
+        )
 
 
 def assume_fixed(ctx: CheckContext, static: list[CheckResult]) -> AsFixed | None:
@@ -59,8 +63,11 @@ def assume_fixed(ctx: CheckContext, static: list[CheckResult]) -> AsFixed | None
         if not isinstance(table.get("base_url"), str):
             for unknown in facts.get("cfg.keys", {}).get("unknown", []):
                 value = table.get(unknown.get("key"))
-                if (unknown.get("suggestion") == "base_url" and unknown.get("table") == f"[model_providers.{p.id}]"
-                        and isinstance(value, str)):
+                if (
+                    unknown.get("suggestion") == "base_url"
+                    and unknown.get("table") == f"[model_providers.{p.id}]"
+                    and isinstance(value, str)
+                ):
                     table["base_url"] = value
                     assumed.append((f"`{unknown['key']}` renamed to base_url", f"`{unknown['key']}` 改名为 base_url"))
                     break
@@ -85,15 +92,21 @@ def assume_fixed(ctx: CheckContext, static: list[CheckResult]) -> AsFixed | None
         env[var] = value
         secrets += [raw_value, value]
         cleaned = value != raw_value
-        assumed.append((f"`{var}` set from `${near[0]}`" + (" (its spaces, quotes or `Bearer ` taken out)" if cleaned else ""),
-                        f"`{var}` 取自 `${near[0]}`" + ("（去掉了其中的空格、引号或 `Bearer `）" if cleaned else "")))
+        assumed.append(
+            (
+                f"`{var}` set from `${near[0]}`" + (" (its spaces, quotes or `Bearer ` taken out)" if cleaned else ""),
+                f"`{var}` 取自 `${near[0]}`" + ("（去掉了其中的空格、引号或 `Bearer `）" if cleaned else ""),
+            )
+        )
     elif key.get("state") == "missing" and isinstance(var, str) and not near:
         found = unexported_rc_value(var, ctx.home)
         if found is not None:
             value, hit = found
             env[var] = value
             secrets.append(value)
-            assumed.append((f"`{var}` exported ({hit['file']}:{hit['line']})", f"`{var}` 已导出（{hit['file']}:{hit['line']}）"))
+            assumed.append(
+                (f"`{var}` exported ({hit['file']}:{hit['line']})", f"`{var}` 已导出（{hit['file']}:{hit['line']}）")
+            )
     if not assumed:
         return None
     resolution = replace(ctx.resolution, provider=replace(p, table=table), env=env)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from codexdoctor.codex.config import Resolution
+from codexdoctor.codex.config import Provider, Resolution
 from codexdoctor.common.redact import Redactor
 from codexdoctor.common.shells import Shell
 from codexdoctor.model import CheckResult, Status
@@ -32,7 +33,7 @@ class CheckContext:
         return replace(res, facts={**res.facts, "shell": self.shell.name, "platform": self.shell.platform})
 
     @property
-    def provider(self):
+    def provider(self) -> Provider:
         return self.resolution.provider
 
     def key_value(self) -> str | None:
@@ -73,7 +74,9 @@ class Check:
     live: bool = False
 
 
-def result(check_id: str, title: str, status: Status, summary: str, evidence=(), /, **facts: Any) -> CheckResult:
+def result(
+    check_id: str, title: str, status: Status, summary: str, evidence: Iterable[str] = (), /, **facts: Any
+) -> CheckResult:
     return CheckResult(id=check_id, title=title, status=status, summary=summary, facts=facts, evidence=tuple(evidence))
 
 

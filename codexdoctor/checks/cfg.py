@@ -2,55 +2,115 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalise_name, result
 from codexdoctor.codex import config as config_mod
 from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
-from codexdoctor.common.words import plural
 from codexdoctor.common.untrusted import clip
+from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Status
 
 PROVIDER_KEYS = (
-    "name", "base_url", "env_key", "env_key_instructions", "experimental_bearer_token", "wire_api",
-    "query_params", "http_headers", "env_http_headers", "request_max_retries", "stream_max_retries",
-    "stream_idle_timeout_ms", "requires_openai_auth", "supports_websockets",
-    "websocket_connect_timeout_ms", "auth",
+    "name",
+    "base_url",
+    "env_key",
+    "env_key_instructions",
+    "experimental_bearer_token",
+    "wire_api",
+    "query_params",
+    "http_headers",
+    "env_http_headers",
+    "request_max_retries",
+    "stream_max_retries",
+    "stream_idle_timeout_ms",
+    "requires_openai_auth",
+    "supports_websockets",
+    "websocket_connect_timeout_ms",
+    "auth",
 )
 # Misspellings seen in the wild that plain edit distance would not catch.
 PROVIDER_ALIASES = {
-    "baseurl": "base_url", "apibase": "base_url", "apiurl": "base_url", "url": "base_url",
-    "endpoint": "base_url", "host": "base_url", "baseapi": "base_url", "openaibaseurl": "base_url",
-    "apikey": "env_key", "key": "env_key", "envkey": "env_key", "apikeyenv": "env_key",
-    "envvar": "env_key", "token": "env_key", "wireapi": "wire_api", "wire": "wire_api",
-    "headers": "http_headers", "queryparams": "query_params", "params": "query_params",
+    "baseurl": "base_url",
+    "apibase": "base_url",
+    "apiurl": "base_url",
+    "url": "base_url",
+    "endpoint": "base_url",
+    "host": "base_url",
+    "baseapi": "base_url",
+    "openaibaseurl": "base_url",
+    "apikey": "env_key",
+    "key": "env_key",
+    "envkey": "env_key",
+    "apikeyenv": "env_key",
+    "envvar": "env_key",
+    "token": "env_key",
+    "wireapi": "wire_api",
+    "wire": "wire_api",
+    "headers": "http_headers",
+    "queryparams": "query_params",
+    "params": "query_params",
 }
-TOP_LEVEL_WATCHED = ("model", "model_provider", "model_providers", "profile", "profiles",
-                     "model_context_window", "model_auto_compact_token_limit", "openai_base_url")
+TOP_LEVEL_WATCHED = (
+    "model",
+    "model_provider",
+    "model_providers",
+    "profile",
+    "profiles",
+    "model_context_window",
+    "model_auto_compact_token_limit",
+    "openai_base_url",
+)
 TOP_LEVEL_ALIASES = {
-    "modelprovider": "model_provider", "provider": "model_provider", "providers": "model_providers",
-    "modelproviders": "model_providers", "modelcontextwindow": "model_context_window",
-    "contextwindow": "model_context_window", "baseurl": "model_providers.<id>.base_url",
-    "envkey": "model_providers.<id>.env_key", "apikey": "model_providers.<id>.env_key",
-    "wireapi": "model_providers.<id>.wire_api", "modelname": "model",
+    "modelprovider": "model_provider",
+    "provider": "model_provider",
+    "providers": "model_providers",
+    "modelproviders": "model_providers",
+    "modelcontextwindow": "model_context_window",
+    "contextwindow": "model_context_window",
+    "baseurl": "model_providers.<id>.base_url",
+    "envkey": "model_providers.<id>.env_key",
+    "apikey": "model_providers.<id>.env_key",
+    "wireapi": "model_providers.<id>.wire_api",
+    "modelname": "model",
 }
 # The types Codex's config structs give these keys (serde's names). A value of another type makes Codex refuse the
 # whole config: ``Error loading config.toml: invalid type: string "4096", expected i64`` (each kind checked with Codex
 # 0.171.0: scripts/crosscheck_config_semantics.py, the "string:", "float:" and "number:" cases).
 PROVIDER_TYPES = {
-    "base_url": "str", "env_key": "str", "wire_api": "str", "name": "str", "experimental_bearer_token": "str",
-    "query_params": "table", "http_headers": "table", "env_http_headers": "table",
-    "request_max_retries": "u64", "stream_max_retries": "u64", "stream_idle_timeout_ms": "u64",
-    "websocket_connect_timeout_ms": "u64", "requires_openai_auth": "bool", "supports_websockets": "bool",
+    "base_url": "str",
+    "env_key": "str",
+    "wire_api": "str",
+    "name": "str",
+    "experimental_bearer_token": "str",
+    "query_params": "table",
+    "http_headers": "table",
+    "env_http_headers": "table",
+    "request_max_retries": "u64",
+    "stream_max_retries": "u64",
+    "stream_idle_timeout_ms": "u64",
+    "websocket_connect_timeout_ms": "u64",
+    "requires_openai_auth": "bool",
+    "supports_websockets": "bool",
 }
 TOP_LEVEL_TYPES = {
-    "model_provider": "str", "openai_base_url": "str", "model_context_window": "i64",
-    "model_auto_compact_token_limit": "i64", "hide_agent_reasoning": "bool", "show_raw_agent_reasoning": "bool",
+    "model_provider": "str",
+    "openai_base_url": "str",
+    "model_context_window": "i64",
+    "model_auto_compact_token_limit": "i64",
+    "hide_agent_reasoning": "bool",
+    "show_raw_agent_reasoning": "bool",
 }
 _SERDE_EXPECTED = {"str": "a string", "table": "a map", "i64": "i64", "u64": "u64", "bool": "a boolean"}
-_EXPECTED_WORDS = {"str": "a string", "table": "a table", "i64": "a whole number", "u64": "a whole number, 0 or more",
-                   "bool": "true or false"}
+_EXPECTED_WORDS = {
+    "str": "a string",
+    "table": "a table",
+    "i64": "a whole number",
+    "u64": "a whole number, 0 or more",
+    "bool": "true or false",
+}
 
 
 def _serde_value(value: Any) -> str:
@@ -72,9 +132,13 @@ def _serde_value(value: Any) -> str:
 
 def type_problem(value: Any, kind: str) -> str | None:
     """Codex's error for `value` where `kind` is expected, or None when Codex accepts it."""
-    ok = {"str": isinstance(value, str), "table": isinstance(value, Mapping), "bool": isinstance(value, bool),
-          "i64": isinstance(value, int) and not isinstance(value, bool),
-          "u64": isinstance(value, int) and not isinstance(value, bool) and value >= 0}[kind]
+    ok = {
+        "str": isinstance(value, str),
+        "table": isinstance(value, Mapping),
+        "bool": isinstance(value, bool),
+        "i64": isinstance(value, int) and not isinstance(value, bool),
+        "u64": isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+    }[kind]
     if ok:
         return None
     if kind == "u64" and isinstance(value, int) and not isinstance(value, bool):
@@ -86,8 +150,14 @@ def _wrong_type(key: str, value: Any, kind: str, where: str) -> dict[str, Any] |
     says = type_problem(value, kind)
     if says is None:
         return None
-    return {"key": key, "kind": kind, "expected": _EXPECTED_WORDS[kind], "got": _serde_value(value), "where": where,
-            "codex_says": says}
+    return {
+        "key": key,
+        "kind": kind,
+        "expected": _EXPECTED_WORDS[kind],
+        "got": _serde_value(value),
+        "where": where,
+        "codex_says": says,
+    }
 
 
 WIRE_APIS = ("responses", "chat")
@@ -122,16 +192,21 @@ def check_home(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     shown = r.show(r.codex_home)
     raw = str(r.codex_home)
-    facts = {"codex_home": shown, "from_env": r.codex_home_from_env, "problem": r.codex_home_problem,
-             "literal_tilde": r.codex_home_from_env and raw.startswith("~"),
-             "expanded": r.show(r.home / raw[2:]) if raw.startswith("~/") else None}
+    facts = {
+        "codex_home": shown,
+        "from_env": r.codex_home_from_env,
+        "problem": r.codex_home_problem,
+        "literal_tilde": r.codex_home_from_env and raw.startswith("~"),
+        "expanded": r.show(r.home / raw[2:]) if raw.startswith("~/") else None,
+    }
     evidence = [f"CODEX_HOME={shown}" if r.codex_home_from_env else f"CODEX_HOME unset -> {shown}"]
     if r.codex_home_problem:
         return result("cfg.home", "Codex home", Status.FAIL, f"{shown} is unusable", evidence, **facts)
     if not r.codex_home.is_dir():  # the default folder, not made yet: no ✓ for a folder that is not there (issue 29)
         facts["created"] = False
-        return result("cfg.home", "Codex home", Status.SKIP, f"{shown} does not exist yet (Codex creates it)",
-                      evidence, **facts)
+        return result(
+            "cfg.home", "Codex home", Status.SKIP, f"{shown} does not exist yet (Codex creates it)", evidence, **facts
+        )
     return result("cfg.home", "Codex home", Status.PASS, shown, evidence, **facts)
 
 
@@ -145,8 +220,13 @@ def check_files(ctx: CheckContext) -> CheckResult:
         if layer.kind == "override":
             evidence.append("-c overrides: " + ", ".join(o.split("=", 1)[0] for o in r.overrides))
             continue
-        entry: dict[str, Any] = {"kind": layer.kind, "path": layer.label, "exists": layer.exists,
-                                 "encoding": layer.encoding, "crlf": layer.crlf}
+        entry: dict[str, Any] = {
+            "kind": layer.kind,
+            "path": layer.label,
+            "exists": layer.exists,
+            "encoding": layer.encoding,
+            "crlf": layer.crlf,
+        }
         if layer.ignored:
             # Codex does not read an untrusted project's config at all, so its contents cannot break anything.
             entry["ignored"] = layer.ignored
@@ -156,36 +236,57 @@ def check_files(ctx: CheckContext) -> CheckResult:
             continue
         if layer.toml_problem:
             p = layer.toml_problem
-            entry["toml_error"] = {"line": p.line, "column": p.column, "message": p.message,
-                                   "backslash_in_string": layer.backslash_in_string}
+            entry["toml_error"] = {
+                "line": p.line,
+                "column": p.column,
+                "message": p.message,
+                "backslash_in_string": layer.backslash_in_string,
+            }
             evidence.append(f"{layer.label}:{p.line}:{p.column}: {p.message}")
         elif layer.read_error:
             entry["read_error"] = layer.read_error
             evidence.append(f"{layer.label}: {layer.read_error}")
         else:
-            evidence.append(f"{layer.label}: {'read' if layer.exists else 'not found'}"
-                            + (f" ({layer.encoding})" if layer.encoding != "utf-8" else ""))
+            evidence.append(
+                f"{layer.label}: {'read' if layer.exists else 'not found'}"
+                + (f" ({layer.encoding})" if layer.encoding != "utf-8" else "")
+            )
         files.append(entry)
     user = r.user_layer
     user_missing = user is not None and not user.exists
     anything_configures_provider = "model_provider" in r.merged or "model_providers" in r.merged
     broken = [f for f in files if "toml_error" in f or "read_error" in f]
     untrusted = [f for f in files if f.get("ignored")]
-    facts = {"files": files, "user_missing": user_missing, "user_path": user.label if user else None,
-             "untrusted": untrusted, "project_root": str(config_mod.project_root(r.cwd or Path.cwd())),
-             "provider_configured_elsewhere": anything_configures_provider,
-             "windows_configs": windows_side_configs(ctx) if ctx.shell.platform == "wsl" else []}
+    facts = {
+        "files": files,
+        "user_missing": user_missing,
+        "user_path": user.label if user else None,
+        "untrusted": untrusted,
+        "project_root": str(config_mod.project_root(r.cwd or Path.cwd())),
+        "provider_configured_elsewhere": anything_configures_provider,
+        "windows_configs": windows_side_configs(ctx) if ctx.shell.platform == "wsl" else [],
+    }
     if facts["windows_configs"]:
-        evidence.append("Windows-side Codex config: " + ", ".join(facts["windows_configs"]))
+        evidence.append("Windows-side Codex config: " + ", ".join(windows_side_configs(ctx)))
     if broken:
-        return result("cfg.files", "Config files", Status.FAIL, f"{broken[0]['path']} cannot be read", evidence, **facts)
-    if user_missing:
+        return result(
+            "cfg.files", "Config files", Status.FAIL, f"{broken[0]['path']} cannot be read", evidence, **facts
+        )
+    if user_missing and user is not None:
         status = Status.WARN if anything_configures_provider else Status.FAIL
         return result("cfg.files", "Config files", status, f"{user.label} does not exist", evidence, **facts)
     if untrusted:
-        return result("cfg.files", "Config files", Status.WARN, f"{untrusted[0]['path']} is not read (untrusted project)",
-                      evidence, **facts)
-    return result("cfg.files", "Config files", Status.PASS, f"{user.label if user else 'config'} parsed", evidence, **facts)
+        return result(
+            "cfg.files",
+            "Config files",
+            Status.WARN,
+            f"{untrusted[0]['path']} is not read (untrusted project)",
+            evidence,
+            **facts,
+        )
+    return result(
+        "cfg.files", "Config files", Status.PASS, f"{user.label if user else 'config'} parsed", evidence, **facts
+    )
 
 
 def windows_side_configs(ctx: CheckContext) -> list[str]:
@@ -206,15 +307,23 @@ def check_profile(ctx: CheckContext) -> CheckResult:
     available = sorted(r.merged.get("profiles", {}).keys()) if isinstance(r.merged.get("profiles"), Mapping) else []
     ignored = [k for k in PROFILE_IGNORED_KEYS if k in r.profile_table]
     ignored_where = [r.origin("profiles", r.profile, k) for k in ignored]
-    facts = {"selected": r.profile, "origin": r.profile_origin, "missing": r.profile_missing, "mode": "table",
-             "available": available, "ignored_keys": [{"key": k, "where": w} for k, w in zip(ignored, ignored_where)],
-             "codex_version": _version_text(ctx.codex_version)}
+    facts = {
+        "selected": r.profile,
+        "origin": r.profile_origin,
+        "missing": r.profile_missing,
+        "mode": "table",
+        "available": available,
+        "ignored_keys": [{"key": k, "where": w} for k, w in zip(ignored, ignored_where, strict=True)],
+        "codex_version": _version_text(ctx.codex_version),
+    }
     evidence = [f"profile `{r.profile}` selected by {r.profile_origin}"]
     if r.profile_missing:
         evidence.append("profiles defined: " + (", ".join(available) or "none"))
         return result("cfg.profile", "Profile", Status.FAIL, f"profile `{r.profile}` not found", evidence, **facts)
     if ignored:
-        return result("cfg.profile", "Profile", Status.WARN, f"profile `{r.profile}` holds ignored keys", evidence, **facts)
+        return result(
+            "cfg.profile", "Profile", Status.WARN, f"profile `{r.profile}` holds ignored keys", evidence, **facts
+        )
     return result("cfg.profile", "Profile", Status.PASS, f"profile `{r.profile}`", evidence, **facts)
 
 
@@ -224,29 +333,46 @@ def _check_profile_file(ctx: CheckContext) -> CheckResult:
     home_label = r.show(r.codex_home)
     version = _version_text(ctx.codex_version) or ".".join(map(str, config_mod.VERIFIED_CODEX))
     facts: dict[str, Any] = {
-        "mode": "file", "selected": r.profile, "origin": r.profile_origin, "missing": False,
-        "file_missing": bool(r.profile and r.profile_missing), "conflict": r.profile_conflict,
+        "mode": "file",
+        "selected": r.profile,
+        "origin": r.profile_origin,
+        "missing": False,
+        "file_missing": bool(r.profile and r.profile_missing),
+        "conflict": r.profile_conflict,
         "profile_file": r.show(r.profile_path) if r.profile_path else None,
-        "legacy_selectors": list(r.legacy_selectors), "legacy_tables": list(r.legacy_tables),
-        "codex_home": home_label, "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
-        "codex_version": version, "version_assumed": ctx.codex_version is None,
+        "legacy_selectors": list(r.legacy_selectors),
+        "legacy_tables": list(r.legacy_tables),
+        "codex_home": home_label,
+        "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
+        "codex_version": version,
+        "version_assumed": ctx.codex_version is None,
         "available": sorted(p.name[: -len(".config.toml")] for p in _profile_files(r.codex_home)),
     }
-    evidence = [f"profiles are files ($CODEX_HOME/<name>.config.toml) in Codex {version}"
-                + (" (assumed: installed version unknown)" if ctx.codex_version is None else "")]
-    evidence += [f"{s['where']}: legacy selector profile = \"{s['value']}\"" for s in r.legacy_selectors]
+    evidence = [
+        f"profiles are files ($CODEX_HOME/<name>.config.toml) in Codex {version}"
+        + (" (assumed: installed version unknown)" if ctx.codex_version is None else "")
+    ]
+    evidence += [f'{s["where"]}: legacy selector profile = "{s["value"]}"' for s in r.legacy_selectors]
     evidence += [f"{t['where']}: legacy table [profiles.{t['name']}]" for t in r.legacy_tables]
     if r.profile:
-        evidence.append(f"--profile {r.profile}: {facts['profile_file']} " + ("not found" if facts["file_missing"] else "read"))
+        evidence.append(
+            f"--profile {r.profile}: {facts['profile_file']} " + ("not found" if facts["file_missing"] else "read")
+        )
     if r.legacy_selectors or r.profile_conflict:
-        return result("cfg.profile", "Profile", Status.FAIL, "legacy profile config: Codex refuses to start", evidence, **facts)
+        return result(
+            "cfg.profile", "Profile", Status.FAIL, "legacy profile config: Codex refuses to start", evidence, **facts
+        )
     if facts["file_missing"]:
         # Codex runs on with config.toml alone: what it does is what the other checks test.
-        return result("cfg.profile", "Profile", Status.WARN, f"{facts['profile_file']} does not exist", evidence, **facts)
+        return result(
+            "cfg.profile", "Profile", Status.WARN, f"{facts['profile_file']} does not exist", evidence, **facts
+        )
     if r.legacy_tables:
         return result("cfg.profile", "Profile", Status.WARN, "[profiles.*] tables are ignored", evidence, **facts)
     if r.profile:
-        return result("cfg.profile", "Profile", Status.PASS, f"profile `{r.profile}` ({facts['profile_file']})", evidence, **facts)
+        return result(
+            "cfg.profile", "Profile", Status.PASS, f"profile `{r.profile}` ({facts['profile_file']})", evidence, **facts
+        )
     return result("cfg.profile", "Profile", Status.SKIP, "no profile selected", evidence, **facts)
 
 
@@ -264,17 +390,29 @@ def _version_text(version: tuple[int, ...] | None) -> str | None:
 def check_provider(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     p = r.provider
-    tables = r.merged.get("model_providers") if isinstance(r.merged.get("model_providers"), Mapping) else {}
+    tables: Mapping[str, Any] = (
+        r.merged["model_providers"] if isinstance(r.merged.get("model_providers"), Mapping) else {}
+    )
     facts: dict[str, Any] = {
-        "provider": p.id, "origin": r.provider_origin, "builtin": p.builtin, "defined": p.defined,
-        "available": sorted(set(tables) | set(BUILTIN_PROVIDERS)), "redefined_builtins": [],
-        "missing_base_url": False, "missing_model": False, "wrong_types": [], "wire_api": None,
-        "wire_api_invalid": None, "codex_version": _version_text(ctx.codex_version),
-        "chat_rejected": None, "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
-        "table_where": None, "missing_name": False,
+        "provider": p.id,
+        "origin": r.provider_origin,
+        "builtin": p.builtin,
+        "defined": p.defined,
+        "available": sorted(set(tables) | set(BUILTIN_PROVIDERS)),
+        "redefined_builtins": [],
+        "missing_base_url": False,
+        "missing_model": False,
+        "wrong_types": [],
+        "wire_api": None,
+        "wire_api_invalid": None,
+        "codex_version": _version_text(ctx.codex_version),
+        "chat_rejected": None,
+        "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
+        "table_where": None,
+        "missing_name": False,
         "codex_version_text": _version_text(ctx.codex_version) or ".".join(map(str, config_mod.VERIFIED_CODEX)),
     }
-    evidence = [f"model_provider = \"{p.id}\" ({r.provider_origin})"]
+    evidence = [f'model_provider = "{p.id}" ({r.provider_origin})']
     facts["redefined_builtins"] = [
         {"id": b, "where": r.origin("model_providers", b)} for b in BUILTIN_PROVIDERS if b in tables
     ]
@@ -283,8 +421,13 @@ def check_provider(ctx: CheckContext) -> CheckResult:
     if not p.defined:
         evidence.append("provider tables: " + (", ".join(sorted(tables)) or "none"))
         # `taotokn` where the table is `taotoken`: one close table name is a certain edit (issue 29).
-        close = [t for t in tables if t not in BUILTIN_PROVIDERS and isinstance(tables[t], Mapping)
-                 and (edit_distance(t.lower(), p.id.lower()) <= 2 or normalise_name(t) == normalise_name(p.id))]
+        close = [
+            t
+            for t in tables
+            if t not in BUILTIN_PROVIDERS
+            and isinstance(tables[t], Mapping)
+            and (edit_distance(t.lower(), p.id.lower()) <= 2 or normalise_name(t) == normalise_name(p.id))
+        ]
         facts["did_you_mean"] = close[0] if len(close) == 1 else None
         return result("cfg.provider", "Provider", Status.FAIL, f"no table [model_providers.{p.id}]", evidence, **facts)
     if not p.builtin:
@@ -323,13 +466,25 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         wrong = _wrong_type(key, r.merged[key], kind, r.origin(key)) if key in r.merged else None
         if wrong:
             facts["wrong_types"].append(wrong)
-    evidence.append(f"base_url = {ctx.redactor(str(p.base_url)) if p.base_url is not None else '(unset)'} "
-                    f"({r.provider_field_origin('base_url')})")
-    evidence.append(f"model = \"{r.model}\" ({r.model_origin})" if r.model is not None else "model unset (Codex default)")
-    bad = (facts["missing_base_url"] or facts["missing_model"] or facts.get("empty_model") or facts["missing_name"] or facts["wrong_types"] or facts["wire_api_invalid"]
-           or facts["wire_api"] == "chat" or facts["redefined_builtins"])
+    evidence.append(
+        f"base_url = {ctx.redactor(str(p.base_url)) if p.base_url is not None else '(unset)'} "
+        f"({r.provider_field_origin('base_url')})"
+    )
+    evidence.append(f'model = "{r.model}" ({r.model_origin})' if r.model is not None else "model unset (Codex default)")
+    bad = (
+        facts["missing_base_url"]
+        or facts["missing_model"]
+        or facts.get("empty_model")
+        or facts["missing_name"]
+        or facts["wrong_types"]
+        or facts["wire_api_invalid"]
+        or facts["wire_api"] == "chat"
+        or facts["redefined_builtins"]
+    )
     status = Status.FAIL if bad else Status.PASS
-    return result("cfg.provider", "Provider", status, f"{p.id} ({'built-in' if p.builtin else 'custom'})", evidence, **facts)
+    return result(
+        "cfg.provider", "Provider", status, f"{p.id} ({'built-in' if p.builtin else 'custom'})", evidence, **facts
+    )
 
 
 def check_keys(ctx: CheckContext) -> CheckResult:
@@ -350,8 +505,9 @@ def check_keys(ctx: CheckContext) -> CheckResult:
                 break
             suggestion = TOP_LEVEL_ALIASES.get(normalise_name(key)) or _suggest(key, TOP_LEVEL_WATCHED, {})
             if suggestion and suggestion != key:
-                unknown.append({"key": key, "table": "(top level)", "suggestion": suggestion,
-                                "where": layer.where((key,))})
+                unknown.append(
+                    {"key": key, "table": "(top level)", "suggestion": suggestion, "where": layer.where((key,))}
+                )
         providers = data.get("model_providers")
         if isinstance(providers, Mapping):
             for pid, table in providers.items():
@@ -367,19 +523,34 @@ def check_keys(ctx: CheckContext) -> CheckResult:
                         suggestion = "model (top level or in a profile, not in the provider table)"
                     else:
                         suggestion = _suggest(key, PROVIDER_KEYS, PROVIDER_ALIASES)
-                    unknown.append({"key": key, "table": f"[model_providers.{pid}]", "suggestion": suggestion,
-                                    "where": layer.where(("model_providers", pid, key))})
+                    unknown.append(
+                        {
+                            "key": key,
+                            "table": f"[model_providers.{pid}]",
+                            "suggestion": suggestion,
+                            "where": layer.where(("model_providers", pid, key)),
+                        }
+                    )
         if layer.kind == "project":
             for key in PROJECT_IGNORED_KEYS:
                 if key in data:
                     project_provider_keys.append({"key": key, "where": layer.where((key,))})
-    facts = {"unknown": unknown, "project_provider_keys": project_provider_keys,
-             "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml"}
+    facts = {
+        "unknown": unknown,
+        "project_provider_keys": project_provider_keys,
+        "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
+    }
     evidence = [f"{u['where']}: `{u['key']}` in {u['table']} is not a key Codex reads" for u in unknown]
     evidence += [f"{p['where']}: `{p['key']}` in a project config" for p in project_provider_keys]
     if unknown or project_provider_keys:
-        return result("cfg.keys", "Config keys", Status.WARN, f"{plural(len(unknown) + len(project_provider_keys), 'key')} Codex ignores",
-                      evidence, **facts)
+        return result(
+            "cfg.keys",
+            "Config keys",
+            Status.WARN,
+            f"{plural(len(unknown) + len(project_provider_keys), 'key')} Codex ignores",
+            evidence,
+            **facts,
+        )
     return result("cfg.keys", "Config keys", Status.PASS, "every key is one Codex reads", evidence, **facts)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.common.untrusted import clip, sanitize
@@ -18,8 +18,12 @@ from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Status
 from codexdoctor.net.classify import embedded_json as _embedded_json
 from codexdoctor.net.classify import strip_decoration as normalise
 
-UNEXPECTED = re.compile(r"unexpected status (\d{3})(?: [A-Za-z][A-Za-z ]*?)?(?::\s*(.*?))?(?:,?\s*url:\s*(\S+(?: \S+)?))?\s*$",
-                        re.S)
+if TYPE_CHECKING:
+    from codexdoctor.net.transport import Exchange
+
+UNEXPECTED = re.compile(
+    r"unexpected status (\d{3})(?: [A-Za-z][A-Za-z ]*?)?(?::\s*(.*?))?(?:,?\s*url:\s*(\S+(?: \S+)?))?\s*$", re.S
+)
 RETRY_LIMIT = re.compile(r"exceeded retry limit, last status:\s*(\d{3})", re.I)
 MISSING_ENV = re.compile(r"Missing environment variable:\s*`?([A-Za-z_][A-Za-z0-9_]*)`?")
 RECONNECTING = re.compile(r"Reconnecting\.\.\.\s*\d+/\d+\s*\((.*)\)\s*$", re.S)
@@ -31,19 +35,31 @@ STREAM = re.compile(r"stream disconnected before completion:\s*(.*)", re.S | re.
 # detail is Codex's own text. Each was seen in Codex 0.171.0's output (docs/codex-behaviour.md) or is
 # the OS's or rustls' fixed wording. A bare "error sending request for url" says none of this: inconclusive.
 TRANSPORT = (
-    ("dns", re.compile(r"failed to lookup address|dns error|name or service not known|nodename nor servname|"
-                       r"no such host|temporary failure in name resolution", re.I)),
+    (
+        "dns",
+        re.compile(
+            r"failed to lookup address|dns error|name or service not known|nodename nor servname|"
+            r"no such host|temporary failure in name resolution",
+            re.I,
+        ),
+    ),
     ("refused", re.compile(r"connection refused|os error 111\b|os error 61\b|actively refused|os error 10061", re.I)),
     ("tls", re.compile(r"certificate|\btls\b|\bssl\b|handshake|UnknownIssuer|InvalidCertificate", re.I)),
     ("timeout", re.compile(r"operation timed out|timed out|os error 110\b|deadline has elapsed", re.I)),
     # ("error decoding response body" is a stream cut after the answer began: the stream rule's, not this one)
-    ("reset", re.compile(r"connection reset|broken pipe|unexpected eof|connection closed before message completed|"
-                         r"os error 104\b|os error 32\b", re.I)),
+    (
+        "reset",
+        re.compile(
+            r"connection reset|broken pipe|unexpected eof|connection closed before message completed|"
+            r"os error 104\b|os error 32\b",
+            re.I,
+        ),
+    ),
 )
 URL_IN_TEXT = re.compile(r"https?://[^\s()\]>,`'\"]+")
 
 
-def _exchange(status: int | None, message: str, url: str | None, stream_kind: str | None = None):
+def _exchange(status: int | None, message: str, url: str | None, stream_kind: str | None = None) -> Exchange:
     from codexdoctor.net.transport import Exchange, StreamStats, request_id_of
 
     body_json: Any = None
@@ -58,9 +74,18 @@ def _exchange(status: int | None, message: str, url: str | None, stream_kind: st
     stream = None
     if stream_kind:
         stream = StreamStats(events=1, terminal=None, cut=stream_kind)
-    return Exchange("POST", url or PLACEHOLDER_URL, status, 0.0,
-                    "text/event-stream" if stream else "application/json", clip(" ".join(text.split()), 300), body_json,
-                    stream=stream, sent_key=True, request_id=request_id_of(None, text))
+    return Exchange(
+        "POST",
+        url or PLACEHOLDER_URL,
+        status,
+        0.0,
+        "text/event-stream" if stream else "application/json",
+        clip(" ".join(text.split()), 300),
+        body_json,
+        stream=stream,
+        sent_key=True,
+        request_id=request_id_of(None, text),
+    )
 
 
 def _status_from_body(body: Any) -> int | None:
@@ -75,16 +100,25 @@ def _status_from_body(body: Any) -> int | None:
     return None
 
 
-RANK = {"context": 5, "missing_env": 4, "turn_two": 4, "http": 3, "transport": 2, "incomplete": 2, "stream": 2, "send_failed": 1,
-        "unknown": 0}
+RANK = {
+    "context": 5,
+    "missing_env": 4,
+    "turn_two": 4,
+    "http": 3,
+    "transport": 2,
+    "incomplete": 2,
+    "stream": 2,
+    "send_failed": 1,
+    "unknown": 0,
+}
 
 
 def pick(text: str) -> tuple[str, Any, str, int]:
     """From a whole stderr: (kind, detail, the decisive line, retries seen). Codex prints its final error last,
     after `Reconnecting... n/5` lines, so the last decisive line wins; a context error wins over anything."""
-    lines = [normalise(l) for l in text.splitlines()]
-    lines = [l for l in lines if l]
-    retries = len([l for l in lines if RECONNECT_BARE.search(l)])
+    lines = [normalise(line) for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    retries = len([line for line in lines if RECONNECT_BARE.search(line)])
     best: tuple[str, Any, str] = ("unknown", None, lines[-1] if lines else "")
     for line in lines:
         kind, detail = interpret(line)
@@ -133,7 +167,9 @@ def interpret(text: str) -> tuple[str, Any]:
             if "error sending request" in detail:
                 return "send_failed", None
         return "stream", "closed"
-    transport = _transport(text) if re.search(r"error sending request|os error|\bdns error|certificate", text, re.I) else None
+    transport = (
+        _transport(text) if re.search(r"error sending request|os error|\bdns error|certificate", text, re.I) else None
+    )
     if transport is not None:
         return "transport", transport
     if re.search(r"error sending request for url", text, re.I):
@@ -174,17 +210,39 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     text = sanitize(ctx.redactor(text), newlines=True)
     kind, detail, line, retries = pick(text)
     shown = clip(" ".join(line.split()), 300)
-    evidence = (f"pasted: {shown}",) + ((f"Codex retried {plural(retries, 'time')} first (Reconnecting... lines)",) if retries else ())
+    evidence = (f"pasted: {shown}",) + (
+        (f"Codex retried {plural(retries, 'time')} first (Reconnecting... lines)",) if retries else ()
+    )
     if kind == "missing_env":
         var = detail
         near = env_checks.near_miss_names(var, ctx.env)
         hits = env_checks.find_in_rc_files(var, ctx.home)
-        where = ctx.resolution.provider_field_origin("env_key") if ctx.provider.env_key == var else "env_key in config.toml"
+        where = (
+            ctx.resolution.provider_field_origin("env_key") if ctx.provider.env_key == var else "env_key in config.toml"
+        )
         state = "blank" if var in ctx.env else "missing"
-        return [result("env.key", "API key variable", Status.FAIL, f"${var} is {state}", evidence + tuple(
-            f"${n} is set" for n in near), env_key=var, state=state, near_miss=near, rc_hits=hits,
-            env_key_where=where, problems=[], provider=ctx.provider.id, builtin=False, local=False,
-            bearer_token=False, requires_openai_auth=False, user_config="~/.codex/config.toml", env_key_looks_like_key=False)]
+        return [
+            result(
+                "env.key",
+                "API key variable",
+                Status.FAIL,
+                f"${var} is {state}",
+                evidence + tuple(f"${n} is set" for n in near),
+                env_key=var,
+                state=state,
+                near_miss=near,
+                rc_hits=hits,
+                env_key_where=where,
+                problems=[],
+                provider=ctx.provider.id,
+                builtin=False,
+                local=False,
+                bearer_token=False,
+                requires_openai_auth=False,
+                user_config="~/.codex/config.toml",
+                env_key_looks_like_key=False,
+            )
+        ]
     if kind == "context":
         return [_context_result(line, evidence, ctx, codex_message="ran out of room" in line)]
     if kind == "transport":
@@ -198,9 +256,17 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
             host = None
         if url is None and failure != "timeout":  # the paste names no host: the configured one, and the report says so
             words += " (the pasted text names no host; this is the configured base_url's)"
-        facts = {"failure": failure, "detail": words, "proxy": False, "host": host or "the provider's host",
-                 "scheme": None, "redirect": None, "html": False, "url": shown_url or NO_URL_IN_PASTE,
-                 "base_url": shown_url or ctx.redactor(str(ctx.provider.base_url or "")) or NO_URL_IN_PASTE}
+        facts = {
+            "failure": failure,
+            "detail": words,
+            "proxy": False,
+            "host": host or "the provider's host",
+            "scheme": None,
+            "redirect": None,
+            "html": False,
+            "url": shown_url or NO_URL_IN_PASTE,
+            "base_url": shown_url or ctx.redactor(str(ctx.provider.base_url or "")) or NO_URL_IN_PASTE,
+        }
         return [result("net.reach", "Pasted error", Status.FAIL, words, evidence, **facts)]
     if kind == "turn_two":
         from codexdoctor.net.classify import summarize_text
@@ -209,20 +275,57 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
         body = _embedded_json(line)
         code = int(status.group(1)) if status else _status_from_body(body) if body is not None else None
         high_demand = detail is None
-        return [result("api.turn_two", "Pasted error", Status.FAIL,
-                       "a gateway fault on the request after a tool call" if not high_demand else
-                       "Codex's message for a 5xx from the provider", evidence,
-                       kind="turn_two_fault", detail="", message=summarize_text(line), status=code or (500 if high_demand else None),
-                       url=NO_URL_IN_PASTE, item_kinds=["function_call", "function_call_output"], named_item=detail,
-                       pasted=True, high_demand=high_demand, html=False, request_bytes=None, added_bytes=None,
-                       user_config=ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml")]
+        return [
+            result(
+                "api.turn_two",
+                "Pasted error",
+                Status.FAIL,
+                "a gateway fault on the request after a tool call"
+                if not high_demand
+                else "Codex's message for a 5xx from the provider",
+                evidence,
+                kind="turn_two_fault",
+                detail="",
+                message=summarize_text(line),
+                status=code or (500 if high_demand else None),
+                url=NO_URL_IN_PASTE,
+                item_kinds=["function_call", "function_call_output"],
+                named_item=detail,
+                pasted=True,
+                high_demand=high_demand,
+                html=False,
+                request_bytes=None,
+                added_bytes=None,
+                user_config=ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml",
+            )
+        ]
     if kind == "unknown":
-        return [result("ctx.pasted", "Pasted error", Status.WARN, "not a known Codex or provider error shape", evidence,
-                       kind="unknown", inconclusive_reason="the pasted text is not a known Codex or provider error")]
-    if kind == "send_failed":  # reqwest's wrapper alone: DNS, connection, TLS or proxy, and the paste does not say which
-        return [result("ctx.pasted", "Pasted error", Status.WARN, "Codex could not send the request; the text does not say why",
-                       evidence, kind="send_failed", inconclusive_reason="Codex could not send the request, and the pasted "
-                       "text does not say why (host name, connection, TLS or proxy): `codexdoctor check` finds out")]
+        return [
+            result(
+                "ctx.pasted",
+                "Pasted error",
+                Status.WARN,
+                "not a known Codex or provider error shape",
+                evidence,
+                kind="unknown",
+                inconclusive_reason="the pasted text is not a known Codex or provider error",
+            )
+        ]
+    if (
+        kind == "send_failed"
+    ):  # reqwest's wrapper alone: DNS, connection, TLS or proxy, and the paste does not say which
+        return [
+            result(
+                "ctx.pasted",
+                "Pasted error",
+                Status.WARN,
+                "Codex could not send the request; the text does not say why",
+                evidence,
+                kind="send_failed",
+                inconclusive_reason="Codex could not send the request, and the pasted "
+                "text does not say why (host name, connection, TLS or proxy): `codexdoctor check` finds out",
+            )
+        ]
     status_known = True
     if kind == "http":
         status, message, url = detail
@@ -236,8 +339,12 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     else:
         ex = _exchange(200, "", None, stream_kind=detail)
         # A paste says what Codex concluded, not how many events came first: no invented count in the detail.
-        classified = Classified(classify(ex).kind, "Codex's idle limit passed with no event" if detail == "idle"
-                                else "the stream ended without response.completed")
+        classified = Classified(
+            classify(ex).kind,
+            "Codex's idle limit passed with no event"
+            if detail == "idle"
+            else "the stream ended without response.completed",
+        )
     if classified.kind == "context_exceeded":
         return [_context_result(line, evidence, ctx, codex_message=False)]
     runner = LiveRun(ctx, Deadline(1), client=_NoClient(), first=False)
@@ -259,16 +366,27 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     return [CheckResult(canary.id, "Pasted error", canary.status, canary.summary, facts, evidence)]
 
 
-_PASTED_MODEL = re.compile(r"\bmodel[ _]?(?:name)?\s*[`'\"]([^`'\"\s]{1,120})[`'\"]|\"model\"\s*:\s*\"([^\"]{1,120})\"",
-                           re.I)
+_PASTED_MODEL = re.compile(
+    r"\bmodel[ _]?(?:name)?\s*[`'\"]([^`'\"\s]{1,120})[`'\"]|\"model\"\s*:\s*\"([^\"]{1,120})\"", re.I
+)
 
 
 def _context_result(line: str, evidence: tuple[str, ...], ctx: CheckContext, codex_message: bool) -> CheckResult:
     from codexdoctor.net.classify import context_numbers
 
     window, size = context_numbers(line)
-    return result("ctx.pasted", "Pasted error", Status.FAIL, "context window exceeded", evidence, kind="context",
-                  user_config=_user_config(ctx), codex_message=codex_message, server_window=window, server_request=size)
+    return result(
+        "ctx.pasted",
+        "Pasted error",
+        Status.FAIL,
+        "context window exceeded",
+        evidence,
+        kind="context",
+        user_config=_user_config(ctx),
+        codex_message=codex_message,
+        server_window=window,
+        server_request=size,
+    )
 
 
 def _doubled(url: str) -> dict[str, Any]:

@@ -3,21 +3,32 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, is_loopback_host, normalise_name, result
 from codexdoctor.codex import dotenvfile
 from codexdoctor.codex.authfile import KEY_SHAPED, VAR_NAME, display_env_key, read_auth_json
+from codexdoctor.codex.config import Resolution
 from codexdoctor.common import safefile
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.model import CheckResult, Status
 
-RC_FILES = (".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv",
-            ".config/fish/config.fish", ".config/fish/fish_variables",
-            ".config/powershell/Microsoft.PowerShell_profile.ps1", "Documents/PowerShell/Microsoft.PowerShell_profile.ps1",
-            "Documents/WindowsPowerShell/Microsoft.PowerShell_profile.ps1")
+RC_FILES = (
+    ".bashrc",
+    ".bash_profile",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".config/fish/config.fish",
+    ".config/fish/fish_variables",
+    ".config/powershell/Microsoft.PowerShell_profile.ps1",
+    "Documents/PowerShell/Microsoft.PowerShell_profile.ps1",
+    "Documents/WindowsPowerShell/Microsoft.PowerShell_profile.ps1",
+)
 RC_MAX = safefile.CONFIG_MAX  # a start-up file of a megabyte is already far past any real one
 _SUFFIXES = ("_API_KEY", "_APIKEY", "_KEY", "_TOKEN", "_SECRET")
 
@@ -109,8 +120,14 @@ def find_in_rc_files(var: str, home: Path, skipped: list[dict[str, str]] | None 
             for pattern, exports in patterns:
                 m = pattern.search(line)
                 if m:
-                    hits.append({"file": "~/" + rel, "line": number, "exported": exports(m) or exported_here,
-                                 "fish": rel.startswith(".config/fish")})
+                    hits.append(
+                        {
+                            "file": "~/" + rel,
+                            "line": number,
+                            "exported": exports(m) or exported_here,
+                            "fish": rel.startswith(".config/fish"),
+                        }
+                    )
                     break
     return hits
 
@@ -169,21 +186,37 @@ def check_key(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     p = r.provider
     env_key = p.env_key
-    facts: dict[str, Any] = {"provider": p.id, "builtin": p.builtin, "env_key": None, "state": None,
-                             "near_miss": [], "rc_hits": [], "problems": [], "env_key_looks_like_key": False,
-                             "bearer_token": isinstance(p.get("experimental_bearer_token"), str),
-                             "local": _is_local(p.base_url), "requires_openai_auth": p.get("requires_openai_auth") is True,
-                             "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
-                             "env_key_where": r.provider_field_origin("env_key")}
+    facts: dict[str, Any] = {
+        "provider": p.id,
+        "builtin": p.builtin,
+        "env_key": None,
+        "state": None,
+        "near_miss": [],
+        "rc_hits": [],
+        "problems": [],
+        "env_key_looks_like_key": False,
+        "bearer_token": isinstance(p.get("experimental_bearer_token"), str),
+        "local": _is_local(p.base_url),
+        "requires_openai_auth": p.get("requires_openai_auth") is True,
+        "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
+        "env_key_where": r.provider_field_origin("env_key"),
+    }
     if not p.defined or r.unusable:
         return result("env.key", "API key variable", Status.SKIP, "no provider resolved", **facts)
     if p.builtin:
         facts["state"] = "builtin"
-        return result("env.key", "API key variable", Status.SKIP,
-                      f"built-in `{p.id}` provider: Codex uses its stored login, not a variable", **facts)
+        return result(
+            "env.key",
+            "API key variable",
+            Status.SKIP,
+            f"built-in `{p.id}` provider: Codex uses its stored login, not a variable",
+            **facts,
+        )
     if env_key is None:
         facts["state"] = "no_env_key"
-        status = Status.PASS if facts["local"] or facts["bearer_token"] or facts["requires_openai_auth"] else Status.WARN
+        status = (
+            Status.PASS if facts["local"] or facts["bearer_token"] or facts["requires_openai_auth"] else Status.WARN
+        )
         return result("env.key", "API key variable", status, "provider has no env_key", **facts)
     if not isinstance(env_key, str):
         facts["state"] = "wrong_type"
@@ -193,48 +226,78 @@ def check_key(ctx: CheckContext) -> CheckResult:
         # The value itself may be a pasted key: show only its fingerprint.
         facts["env_key_looks_like_key"] = bool(KEY_SHAPED.search(env_key.strip())) or len(env_key) >= 20
         facts["env_key"] = f"<{fingerprint(env_key)}>" if facts["env_key_looks_like_key"] else display_env_key(env_key)
-        return result("env.key", "API key variable", Status.FAIL, "env_key is not a variable name",
-                      [f"env_key = {facts['env_key']} ({facts['env_key_where']})"], **facts)
+        return result(
+            "env.key",
+            "API key variable",
+            Status.FAIL,
+            "env_key is not a variable name",
+            [f"env_key = {facts['env_key']} ({facts['env_key_where']})"],
+            **facts,
+        )
     facts["env_key"] = env_key
     value = ctx.env.get(env_key)
     evidence = [f"env_key = {env_key} ({facts['env_key_where']})"]
     source = r.env_source(env_key)
     shell_value = r.shell_env.get(env_key)
-    facts.update(source=source, from_dotenv=source != "environment",
-                 dotenv_path=r.show(r.dotenv.path) if r.dotenv is not None else None,
-                 shell_differs=bool(source != "environment" and shell_value is not None and shell_value.strip()
-                                    and shell_value != value),
-                 shell_fp=fingerprint(shell_value) if shell_value else None)
+    facts.update(
+        source=source,
+        from_dotenv=source != "environment",
+        dotenv_path=r.show(r.dotenv.path) if r.dotenv is not None else None,
+        shell_differs=bool(
+            source != "environment" and shell_value is not None and shell_value.strip() and shell_value != value
+        ),
+        shell_fp=fingerprint(shell_value) if shell_value else None,
+    )
     # A .env line meant to set the key that Codex's .env reader rejects: behind a byte-order mark, inside a quote
     # that is never closed, or not `NAME=value`. Codex then goes on as if the line were not there.
     dotenv = r.dotenv
     facts["dotenv_bom"] = bool(dotenv is not None and dotenv.bom_name == env_key)
     facts["dotenv_capped"] = [{"name": n, "line": line} for n, line in (dotenv.capped.items() if dotenv else ())]
     facts["dotenv_stopped_at"] = dotenv.stopped_at if dotenv is not None else None
-    evidence += [f"{facts['dotenv_path']}:{c['line']} builds {c['name']} by $ substitution past "
-                 f"{dotenvfile.VALUE_MAX:,} characters (codexdoctor read no further into it)" for c in facts["dotenv_capped"]]
+    evidence += [
+        f"{facts['dotenv_path']}:{c['line']} builds {c['name']} by $ substitution past "
+        f"{dotenvfile.VALUE_MAX:,} characters (codexdoctor read no further into it)"
+        for c in facts["dotenv_capped"]
+    ]
     if facts["dotenv_stopped_at"]:
-        evidence.append(f"{facts['dotenv_path']}: its values pass {dotenvfile.TOTAL_MAX:,} characters at line "
-                        f"{facts['dotenv_stopped_at']}; codexdoctor did not read that line or the ones after it")
-    lost = next((u for u in (dotenv.unloaded if dotenv is not None else ()) if env_key in u.names
-                 and u.reason != "bom"), None)
+        evidence.append(
+            f"{facts['dotenv_path']}: its values pass {dotenvfile.TOTAL_MAX:,} characters at line "
+            f"{facts['dotenv_stopped_at']}; codexdoctor did not read that line or the ones after it"
+        )
+    lost = next(
+        (u for u in (dotenv.unloaded if dotenv is not None else ()) if env_key in u.names and u.reason != "bom"), None
+    )
     facts["dotenv_unloaded"] = {"line": lost.line, "reason": lost.reason} if lost and value is None else None
     if facts["dotenv_bom"]:
-        evidence.append(f"{facts['dotenv_path']} sets {env_key} on its first line, behind a byte-order mark (BOM): "
-                        "Codex does not load that line")
+        evidence.append(
+            f"{facts['dotenv_path']} sets {env_key} on its first line, behind a byte-order mark (BOM): "
+            "Codex does not load that line"
+        )
     elif lost is not None:
-        evidence.append(f"{facts['dotenv_path']}:{lost.line} is meant to set {env_key}, but Codex's .env reader rejects "
-                        + ("it: a quote opened there is never closed" if lost.reason == "unterminated" else "that line"))
-    facts["dotenv_unset_refs"] = [shown_ref(n) for n in dotenv.unset_refs.get(env_key, ())] \
-        if dotenv is not None and source != "environment" else []
+        evidence.append(
+            f"{facts['dotenv_path']}:{lost.line} is meant to set {env_key}, but Codex's .env reader rejects "
+            + ("it: a quote opened there is never closed" if lost.reason == "unterminated" else "that line")
+        )
+    facts["dotenv_unset_refs"] = (
+        [shown_ref(n) for n in dotenv.unset_refs.get(env_key, ())]
+        if dotenv is not None and source != "environment"
+        else []
+    )
     if dotenv is not None and source != "environment" and env_key in dotenv.substituted:
         facts["dotenv_line"] = dotenv.substituted[env_key]
-        evidence.append(f"{facts['dotenv_path']}:{facts['dotenv_line']} builds {env_key} by $ substitution"
-                        + (": " + ", ".join(facts["dotenv_unset_refs"]) + " unset, replaced by nothing"
-                           if facts["dotenv_unset_refs"] else ""))
+        evidence.append(
+            f"{facts['dotenv_path']}:{facts['dotenv_line']} builds {env_key} by $ substitution"
+            + (
+                ": " + ", ".join(facts["dotenv_unset_refs"]) + " unset, replaced by nothing"
+                if facts["dotenv_unset_refs"]
+                else ""
+            )
+        )
     if facts["from_dotenv"]:
-        evidence.append(f"${env_key} comes from {source}, which Codex loads over the shell's environment"
-                        + (f" (the shell has another value, {facts['shell_fp']})" if facts["shell_differs"] else ""))
+        evidence.append(
+            f"${env_key} comes from {source}, which Codex loads over the shell's environment"
+            + (f" (the shell has another value, {facts['shell_fp']})" if facts["shell_differs"] else "")
+        )
     if value is None or not value.strip():
         facts["state"] = "missing" if value is None else "blank"
         facts["near_miss"] = near_miss_names(env_key, ctx.env)
@@ -253,10 +316,12 @@ def check_key(ctx: CheckContext) -> CheckResult:
     if facts["problems"]:
         evidence.append("value contains: " + ", ".join(facts["problems"]))
         return result("env.key", "API key variable", Status.FAIL, f"${env_key} has stray characters", evidence, **facts)
-    return result("env.key", "API key variable", Status.PASS, f"${env_key} set ({fingerprint(value)})", evidence, **facts)
+    return result(
+        "env.key", "API key variable", Status.PASS, f"${env_key} set ({fingerprint(value)})", evidence, **facts
+    )
 
 
-def gateway_of_openai_key(r, env: Mapping[str, str]) -> str | None:
+def gateway_of_openai_key(r: Resolution, env: Mapping[str, str]) -> str | None:
     """The gateway $OPENAI_API_KEY belongs to, when the config or the environment says so, else None.
 
     `codex login --with-api-key` stores a key as an OpenAI login: Codex then sends it wherever the built-in provider
@@ -265,10 +330,17 @@ def gateway_of_openai_key(r, env: Mapping[str, str]) -> str | None:
     tables = r.merged.get("model_providers")
     if isinstance(tables, Mapping):
         for pid, table in tables.items():
-            if (isinstance(table, Mapping) and table.get("env_key") == "OPENAI_API_KEY"
-                    and isinstance(table.get("base_url"), str) and not _is_openai(table["base_url"])):
+            if (
+                isinstance(table, Mapping)
+                and table.get("env_key") == "OPENAI_API_KEY"
+                and isinstance(table.get("base_url"), str)
+                and not _is_openai(table["base_url"])
+            ):
                 return f"[model_providers.{pid}]"
-    for where, value in (("$OPENAI_BASE_URL", env.get("OPENAI_BASE_URL")), ("openai_base_url", r.merged.get("openai_base_url"))):
+    for where, value in (
+        ("$OPENAI_BASE_URL", env.get("OPENAI_BASE_URL")),
+        ("openai_base_url", r.merged.get("openai_base_url")),
+    ):
         if isinstance(value, str) and value.strip() and not _is_openai(value):
             return f"{where} ({_host(value)})"
     return None
@@ -294,15 +366,24 @@ def check_auth(ctx: CheckContext) -> CheckResult:
     stored = auth.pop("_stored", None)
     env_openai = ctx.env.get("OPENAI_API_KEY", "")
     facts: dict[str, Any] = {
-        "provider": p.id, "builtin": p.builtin, "auth": auth, "auth_path": r.show(r.codex_home / "auth.json"),
+        "provider": p.id,
+        "builtin": p.builtin,
+        "auth": auth,
+        "auth_path": r.show(r.codex_home / "auth.json"),
         "openai_api_key_env": bool(env_openai.strip()),
         # `codex exec` (not the interactive CLI) authenticates the built-in provider with $CODEX_API_KEY: checked with
         # Codex 0.171.0 (crosscheck "auth: built-in, openai_base_url, CODEX_API_KEY" answered with no stored login).
         "codex_api_key_env": bool(ctx.env.get("CODEX_API_KEY", "").strip()),
-        "env_differs_from_stored": bool(stored and env_openai.strip() and env_openai.strip() != stored.strip()),
-        "custom_without_env_key": (not p.builtin and p.defined and p.env_key is None
-                                   and not isinstance(p.get("experimental_bearer_token"), str)
-                                   and not _is_local(p.base_url)),
+        "env_differs_from_stored": bool(
+            isinstance(stored, str) and env_openai.strip() and env_openai.strip() != stored.strip()
+        ),
+        "custom_without_env_key": (
+            not p.builtin
+            and p.defined
+            and p.env_key is None
+            and not isinstance(p.get("experimental_bearer_token"), str)
+            and not _is_local(p.base_url)
+        ),
         "requires_openai_auth": p.get("requires_openai_auth") is True and not p.builtin,
         # Whose key $OPENAI_API_KEY is: a gateway's key must never be stored as an OpenAI login (issue 28).
         "gateway_key": gateway_of_openai_key(r, ctx.env) if env_openai.strip() else None,
@@ -310,31 +391,66 @@ def check_auth(ctx: CheckContext) -> CheckResult:
     if facts["gateway_key"]:
         facts["openai_key_fp"] = fingerprint(env_openai)
         if facts["gateway_key"].startswith("[model_providers."):
-            facts["gateway_provider"] = facts["gateway_key"][len("[model_providers."):-1]
-    evidence = [f"{facts['auth_path']}: " + ("absent" if not auth["exists"] else
-                f"unreadable ({auth['error']})" if auth.get("error") else f"auth_mode={auth.get('mode')}")]
+            facts["gateway_provider"] = facts["gateway_key"][len("[model_providers.") : -1]
+    evidence = [
+        f"{facts['auth_path']}: "
+        + (
+            "absent"
+            if not auth["exists"]
+            else f"unreadable ({auth['error']})"
+            if auth.get("error")
+            else f"auth_mode={auth.get('mode')}"
+        )
+    ]
     if facts["openai_api_key_env"]:
         evidence.append(f"$OPENAI_API_KEY set ({fingerprint(env_openai)})")
     if p.id == "openai" and p.builtin:
-        facts["logged_in"] = auth["exists"] and not auth.get("error") and (auth.get("has_api_key") or auth.get("has_tokens"))
+        facts["logged_in"] = (
+            auth["exists"] and not auth.get("error") and (auth.get("has_api_key") or auth.get("has_tokens"))
+        )
     if auth.get("error"):
         return result("env.auth", "Stored login", Status.WARN, "auth.json unreadable", evidence, **facts)
     if facts["codex_api_key_env"]:
         evidence.append(f"$CODEX_API_KEY set ({fingerprint(ctx.env['CODEX_API_KEY'])}): read by `codex exec` only")
     if p.id == "openai" and p.builtin and not facts["logged_in"] and facts["codex_api_key_env"]:
-        return result("env.auth", "Stored login", Status.WARN, "no stored login; $CODEX_API_KEY serves `codex exec` only",
-                      evidence, **facts)
+        return result(
+            "env.auth",
+            "Stored login",
+            Status.WARN,
+            "no stored login; $CODEX_API_KEY serves `codex exec` only",
+            evidence,
+            **facts,
+        )
     if p.id == "openai" and p.builtin and not facts["logged_in"]:
-        return result("env.auth", "Stored login", Status.FAIL, "no stored login for the built-in provider", evidence, **facts)
+        return result(
+            "env.auth", "Stored login", Status.FAIL, "no stored login for the built-in provider", evidence, **facts
+        )
     if p.id == "openai" and p.builtin and not auth.get("has_api_key"):
-        return result("env.auth", "Stored login", Status.SKIP,
-                      "ChatGPT sign-in: Codex talks to the ChatGPT backend, which codexdoctor does not test", evidence, **facts)
+        return result(
+            "env.auth",
+            "Stored login",
+            Status.SKIP,
+            "ChatGPT sign-in: Codex talks to the ChatGPT backend, which codexdoctor does not test",
+            evidence,
+            **facts,
+        )
     if facts["custom_without_env_key"] and auth["exists"]:
-        return result("env.auth", "Stored login", Status.WARN, "stored OpenAI login may reach a custom provider", evidence, **facts)
+        return result(
+            "env.auth",
+            "Stored login",
+            Status.WARN,
+            "stored OpenAI login may reach a custom provider",
+            evidence,
+            **facts,
+        )
     if facts["requires_openai_auth"] and not auth["exists"]:
-        return result("env.auth", "Stored login", Status.FAIL, "requires_openai_auth but no login stored", evidence, **facts)
+        return result(
+            "env.auth", "Stored login", Status.FAIL, "requires_openai_auth but no login stored", evidence, **facts
+        )
     if p.id == "openai" and facts["env_differs_from_stored"]:
-        return result("env.auth", "Stored login", Status.WARN, "stored key differs from $OPENAI_API_KEY", evidence, **facts)
+        return result(
+            "env.auth", "Stored login", Status.WARN, "stored key differs from $OPENAI_API_KEY", evidence, **facts
+        )
     return result("env.auth", "Stored login", Status.PASS, "no interference", evidence, **facts)
 
 

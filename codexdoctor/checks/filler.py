@@ -16,26 +16,46 @@ from typing import Any
 from codexdoctor.codex.request import exec_output
 from codexdoctor.common.tokens import Tokenizer
 
-TOPICS = ("the KV cache", "prefix caching", "self-attention cost", "context windows", "rotary position embeddings",
-          "speculative decoding", "batching at inference time", "quantisation", "tokenisers", "sampling temperature",
-          "mixture of experts", "retrieval-augmented generation", "streaming responses", "rate limits", "fine-tuning")
-QUESTIONS = ("Explain {t} in a few sentences, as you would in an interview.",
-             "What goes wrong with {t} when the session gets very long?",
-             "How would you measure the effect of {t} on latency?",
-             "Give one common misconception about {t} and correct it.",
-             "Which configuration knob matters most for {t}, and why?")
-SENTENCES = ("The cost grows with the length of the sequence, so doubling the history roughly doubles the work for every new token.",
-             "A provider that reuses the prefix only computes the new part of the request, which keeps the first token fast.",
-             "Each turn resends the whole conversation, including side questions that are no longer relevant.",
-             "When the window is exceeded, the server either rejects the request or silently drops the oldest part.",
-             "Measuring time to first token against the request size separates prefill cost from generation speed.",
-             "A stable breakpoint points at the window; a wandering one points at capacity, rate limits or the network.",
-             "Keeping instructions and tool definitions identical across turns lets the cache match the longest prefix.",
-             "Summaries carried into a new session cost a few hundred tokens instead of the entire history.",
-             "Output tokens count against the window too, so a long answer near the limit can push the next turn over.",
-             "Latency that climbs turn after turn is the first sign; stalls in the middle of an answer come next.")
-INSTRUCTIONS = ("You are answering a series of interview questions about large language models. "
-                "Keep each answer short and technical.")
+TOPICS = (
+    "the KV cache",
+    "prefix caching",
+    "self-attention cost",
+    "context windows",
+    "rotary position embeddings",
+    "speculative decoding",
+    "batching at inference time",
+    "quantisation",
+    "tokenisers",
+    "sampling temperature",
+    "mixture of experts",
+    "retrieval-augmented generation",
+    "streaming responses",
+    "rate limits",
+    "fine-tuning",
+)
+QUESTIONS = (
+    "Explain {t} in a few sentences, as you would in an interview.",
+    "What goes wrong with {t} when the session gets very long?",
+    "How would you measure the effect of {t} on latency?",
+    "Give one common misconception about {t} and correct it.",
+    "Which configuration knob matters most for {t}, and why?",
+)
+SENTENCES = (
+    "The cost grows with the length of the sequence, so doubling the history roughly doubles the work for every new token.",
+    "A provider that reuses the prefix only computes the new part of the request, which keeps the first token fast.",
+    "Each turn resends the whole conversation, including side questions that are no longer relevant.",
+    "When the window is exceeded, the server either rejects the request or silently drops the oldest part.",
+    "Measuring time to first token against the request size separates prefill cost from generation speed.",
+    "A stable breakpoint points at the window; a wandering one points at capacity, rate limits or the network.",
+    "Keeping instructions and tool definitions identical across turns lets the cache match the longest prefix.",
+    "Summaries carried into a new session cost a few hundred tokens instead of the entire history.",
+    "Output tokens count against the window too, so a long answer near the limit can push the next turn over.",
+    "Latency that climbs turn after turn is the first sign; stalls in the middle of an answer come next.",
+)
+INSTRUCTIONS = (
+    "You are answering a series of interview questions about large language models. "
+    "Keep each answer short and technical."
+)
 
 
 @dataclass(frozen=True)
@@ -57,7 +77,7 @@ class Conversation:
 
     def __init__(self, tokenizer: Tokenizer, seed: int = 34) -> None:
         self.tok = tokenizer
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # noqa: S311 - reproducible filler text, not a secret
         self.turns: list[Turn] = []
         self.instructions_tokens = tokenizer.count(INSTRUCTIONS)
 
@@ -69,8 +89,13 @@ class Conversation:
         call = json.dumps({"cmd": f"cat notes/{index + 1:03d}.md"})
         output = exec_output(answer, max(1, len(answer) // 4), chunk=f"{index:06x}")
         reply = f"Noted {topic}."
-        tokens = (self.tok.count(question) + self.tok.count(call) + self.tok.count(output) + self.tok.count(reply)
-                  + 4 * self.ITEM_OVERHEAD)
+        tokens = (
+            self.tok.count(question)
+            + self.tok.count(call)
+            + self.tok.count(output)
+            + self.tok.count(reply)
+            + 4 * self.ITEM_OVERHEAD
+        )
         return Turn(question, output, tokens, call, reply)
 
     def _extend_to(self, tokens: int) -> None:
@@ -84,7 +109,9 @@ class Conversation:
         """Tokens of instructions plus these items, counted as `build` counts them."""
         return self.instructions_tokens + sum(self.tok.count(_item_text(i)) + self.ITEM_OVERHEAD for i in items)
 
-    def build(self, target: int, final_question: str = "Continue with the next question, briefly.") -> tuple[list[dict[str, Any]], int]:
+    def build(
+        self, target: int, final_question: str = "Continue with the next question, briefly."
+    ) -> tuple[list[dict[str, Any]], int]:
         """Input items (Responses shape) for about `target` tokens, and their counted size."""
         final_tokens = self.tok.count(final_question) + self.ITEM_OVERHEAD
         total = self.instructions_tokens + final_tokens
@@ -95,10 +122,14 @@ class Conversation:
                 break
             n = len(items)
             call_id = f"call_probe_{n:05d}"
-            items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": turn.question}]})
+            items.append(
+                {"type": "message", "role": "user", "content": [{"type": "input_text", "text": turn.question}]}
+            )
             items.append({"type": "function_call", "name": "exec_command", "arguments": turn.call, "call_id": call_id})
             items.append({"type": "function_call_output", "call_id": call_id, "output": turn.answer})
-            items.append({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": turn.reply}]})
+            items.append(
+                {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": turn.reply}]}
+            )
             total += turn.tokens
         items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": final_question}]})
         return items, total
@@ -106,10 +137,10 @@ class Conversation:
 
 def _item_text(item: dict[str, Any]) -> str:
     if item.get("type") == "function_call":
-        return item["arguments"]
+        return str(item["arguments"])
     if item.get("type") == "function_call_output":
-        return item["output"]
-    return item["content"][0]["text"]
+        return str(item["output"])
+    return str(item["content"][0]["text"])
 
 
 def as_chat_messages(items: list[dict[str, Any]]) -> list[dict[str, str]]:
@@ -117,6 +148,8 @@ def as_chat_messages(items: list[dict[str, Any]]) -> list[dict[str, str]]:
     "chat" is for Codex before 0.97, which sent tool results this way too)."""
     messages = [{"role": "system", "content": INSTRUCTIONS}]
     for item in items:
-        role = {"function_call": "assistant", "function_call_output": "user"}.get(item.get("type", ""), item.get("role"))
+        role = {"function_call": "assistant", "function_call_output": "user"}.get(
+            item.get("type", ""), str(item.get("role") or "user")
+        )
         messages.append({"role": role, "content": _item_text(item)})
     return messages

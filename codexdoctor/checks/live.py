@@ -6,10 +6,11 @@ import difflib
 import re
 import threading
 import time
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from codexdoctor.checks.base import CheckContext, result
@@ -20,25 +21,47 @@ from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Status
 from codexdoctor.net.classify import Classified, classify, turn_two_item
-from codexdoctor.net.transport import (CA_VARIABLES, IGNORED_CA_VARIABLES, Deadline, Exchange, make_client, proxy_for,
-                                      proxy_variable, send)
+from codexdoctor.net.transport import (
+    CA_VARIABLES,
+    IGNORED_CA_VARIABLES,
+    Deadline,
+    Exchange,
+    make_client,
+    proxy_for,
+    proxy_variable,
+    send,
+)
 
 CANARY_INSTRUCTIONS = "You are a connectivity check. Answer with one short word."
 CANARY_PROMPT = "Reply with: ok"
 CANARY_MAX_OUTPUT = 16
 # Kinds after which the minimal canary is sent too: was it Codex's request (its size, a field, an item) or the channel?
-CONTRAST_KINDS = ("bad_request", "wire_mismatch", "context_exceeded", "stream_error", "stream_closed", "not_json",
-                  # a gateway whose translation of Codex's request fails inside it answers 500 (LiteLLM in front of
-                  # llama.cpp, observed): only the contrast with a minimal request tells that from an outage
-                  "server_error")
+CONTRAST_KINDS = (
+    "bad_request",
+    "wire_mismatch",
+    "context_exceeded",
+    "stream_error",
+    "stream_closed",
+    "not_json",
+    # a gateway whose translation of Codex's request fails inside it answers 500 (LiteLLM in front of
+    # llama.cpp, observed): only the contrast with a minimal request tells that from an outage
+    "server_error",
+)
 MIN_USABLE_WINDOW = 12000
 # What Codex's first tool round adds to its first request: one call and an output cut at about 12 KB (~2,800 tokens;
 # the turn-two canary sends this much). A window with less room than that after the first request breaks every session
 # at its first command.
 TOOL_ROUND_TOKENS = 2800
 FALLBACK_WINDOW = 272000
-KNOWN_WINDOWS = (("gpt-5", 272000), ("gpt-4.1", 1047576), ("gpt-4o", 128000), ("o4-mini", 200000), ("o3", 200000),
-                 ("codex-mini", 200000), ("gpt-oss", 96000))
+KNOWN_WINDOWS = (
+    ("gpt-5", 272000),
+    ("gpt-4.1", 1047576),
+    ("gpt-4o", 128000),
+    ("o4-mini", 200000),
+    ("o3", 200000),
+    ("codex-mini", 200000),
+    ("gpt-oss", 96000),
+)
 EFFECTIVE_SHARE = 0.95  # Codex uses 95% of the window
 COMPACT_SHARE = 0.90  # and compacts at 90% by default
 TRANSIENT_RETRIES = 3
@@ -51,23 +74,38 @@ STATIC_BLOCKERS = {
     "cfg.home": lambda f: bool(f.get("problem")),
     "cfg.files": lambda f: any("toml_error" in x or "read_error" in x for x in f.get("files", [])),
     "cfg.profile": lambda f: bool(f.get("missing") or f.get("legacy_selectors") or f.get("conflict")),
-    "cfg.provider": lambda f: (f.get("defined") is False or bool(f.get("wrong_types")) or bool(f.get("wire_api_invalid"))
-                               or (f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)
-                               or bool(f.get("redefined_builtins")) or bool(f.get("missing_name"))
-                               # Codex would send the gateway's key to api.openai.com; codexdoctor never does.
-                               or bool(f.get("missing_base_url")) or bool(f.get("empty_model"))),
+    "cfg.provider": lambda f: (
+        f.get("defined") is False
+        or bool(f.get("wrong_types"))
+        or bool(f.get("wire_api_invalid"))
+        or (f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)
+        or bool(f.get("redefined_builtins"))
+        or bool(f.get("missing_name"))
+        # Codex would send the gateway's key to api.openai.com; codexdoctor never does.
+        or bool(f.get("missing_base_url"))
+        or bool(f.get("empty_model"))
+    ),
     "env.key": lambda f: f.get("state") in ("missing", "blank", "not_a_name", "wrong_type"),
     # The built-in provider with no stored API key: no login at all, or a ChatGPT sign-in, whose token Codex sends to
     # the ChatGPT backend rather than to base_url; a request from here would test nothing Codex does.
     # $CODEX_API_KEY stands in for it: what `codex exec` sends (ENV022 says the interactive CLI does not).
-    "env.auth": lambda f: f.get("provider") == "openai" and f.get("builtin") and not (f.get("auth") or {}).get("has_api_key")
-    and not f.get("codex_api_key_env"),
+    "env.auth": lambda f: (
+        f.get("provider") == "openai"
+        and f.get("builtin")
+        and not (f.get("auth") or {}).get("has_api_key")
+        and not f.get("codex_api_key_env")
+    ),
 }
 LIVE_IDS = ("net.reach", "api.catalog", "api.canary", "api.turn_two", "api.variants", "api.wire", "ctx.window")
-TITLES = {"net.reach": "Reachability", "api.catalog": "Model catalog", "api.canary": "Canary request",
-          "api.turn_two": "Request after a tool call", "api.variants": "base_url variants", "api.wire": "Wire API",
-          "ctx.window": "Served context window"}
-
+TITLES = {
+    "net.reach": "Reachability",
+    "api.catalog": "Model catalog",
+    "api.canary": "Canary request",
+    "api.turn_two": "Request after a tool call",
+    "api.variants": "base_url variants",
+    "api.wire": "Wire API",
+    "ctx.window": "Served context window",
+}
 
 
 @dataclass(frozen=True)
@@ -136,13 +174,28 @@ def make_plan(ctx: CheckContext, first: bool = True) -> Plan:
             tok = tokens.for_model(model)
             return tok.count, tok.name
 
-        first_request = codexrequest.build(ctx.resolution, model, CANARY_PROMPT, tokenizer=tokens.encoding_for_model(model),
-                                           shell=ctx.shell.name, max_output_tokens=CANARY_MAX_OUTPUT,
-                                           load_counter=load_counter)
+        first_request = codexrequest.build(
+            ctx.resolution,
+            model,
+            CANARY_PROMPT,
+            tokenizer=tokens.encoding_for_model(model),
+            shell=ctx.shell.name,
+            max_output_tokens=CANARY_MAX_OUTPUT,
+            load_counter=load_counter,
+        )
     retries = p.get("stream_max_retries")
     stream_retries = retries if isinstance(retries, int) and not isinstance(retries, bool) and retries >= 0 else 5
-    return Plan(base, request_url, wire, model, _headers(ctx, ctx.key_value()), query, idle_s, first_request,
-                min(stream_retries, 100))
+    return Plan(
+        base,
+        request_url,
+        wire,
+        model,
+        _headers(ctx, ctx.key_value()),
+        query,
+        idle_s,
+        first_request,
+        min(stream_retries, 100),
+    )
 
 
 def rejected_field(ex: Exchange, message: str) -> str | None:
@@ -170,12 +223,23 @@ def rejected_field(ex: Exchange, message: str) -> str | None:
 
 def canary_body(wire: str, model: str) -> dict[str, Any]:
     if wire == "chat":
-        return {"model": model, "messages": [{"role": "system", "content": CANARY_INSTRUCTIONS},
-                                             {"role": "user", "content": CANARY_PROMPT}],
-                "stream": True, "max_tokens": CANARY_MAX_OUTPUT}
-    return {"model": model, "instructions": CANARY_INSTRUCTIONS,
-            "input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": CANARY_PROMPT}]}],
-            "stream": True, "store": False, "max_output_tokens": CANARY_MAX_OUTPUT}
+        return {
+            "model": model,
+            "messages": [
+                {"role": "system", "content": CANARY_INSTRUCTIONS},
+                {"role": "user", "content": CANARY_PROMPT},
+            ],
+            "stream": True,
+            "max_tokens": CANARY_MAX_OUTPUT,
+        }
+    return {
+        "model": model,
+        "instructions": CANARY_INSTRUCTIONS,
+        "input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": CANARY_PROMPT}]}],
+        "stream": True,
+        "store": False,
+        "max_output_tokens": CANARY_MAX_OUTPUT,
+    }
 
 
 def with_query(url: str, query: str) -> str:
@@ -231,15 +295,24 @@ def catalog_entries(body: Any) -> list[dict[str, Any]]:
         if isinstance(item, str):
             out.append({"id": item})
         elif isinstance(item, dict):
-            mid = item.get("id") or item.get("name") or item.get("model") or item.get("model_name")  # LiteLLM /model/info
+            mid = (
+                item.get("id") or item.get("name") or item.get("model") or item.get("model_name")
+            )  # LiteLLM /model/info
             if isinstance(mid, str):
                 out.append({**item, "id": mid})
     return out
 
 
-WINDOW_FIELDS = (("max_model_len",), ("context_length",), ("context_window",), ("max_context_length",),
-                 ("meta", "n_ctx"), ("meta", "n_ctx_train"), ("top_provider", "context_length"),
-                 ("model_info", "max_input_tokens"))
+WINDOW_FIELDS = (
+    ("max_model_len",),
+    ("context_length",),
+    ("context_window",),
+    ("max_context_length",),
+    ("meta", "n_ctx"),
+    ("meta", "n_ctx_train"),
+    ("top_provider", "context_length"),
+    ("model_info", "max_input_tokens"),
+)
 
 
 def window_field(entry: Mapping[str, Any]) -> tuple[int, str] | None:
@@ -277,15 +350,25 @@ def match_model(model: str, ids: list[str]) -> dict[str, Any]:
     if len(same) == 1:
         return {"match": "dated", "closest": same}
     close = difflib.get_close_matches(stripped, ids, n=3, cutoff=0.5)
-    close += [i for i in ids if (stripped.lower() in i.lower() or i.lower().split("/")[-1] == stripped.lower()) and i not in close]
+    close += [
+        i
+        for i in ids
+        if (stripped.lower() in i.lower() or i.lower().split("/")[-1] == stripped.lower()) and i not in close
+    ]
     return {"match": "missing", "closest": close[:3]}
 
 
 class LiveRun:
     """One run of the live probes. Probes in a phase run concurrently; phase 2 only when needed."""
 
-    def __init__(self, ctx: CheckContext, deadline: Deadline, client=None, sleep: Callable[[float], None] = time.sleep,
-                 first: bool = True):
+    def __init__(
+        self,
+        ctx: CheckContext,
+        deadline: Deadline,
+        client=None,
+        sleep: Callable[[float], None] = time.sleep,
+        first: bool = True,
+    ):
         """`first=False` when no canary is sent (diagnose-error, the probe's summary): Codex's request is not built."""
         self.ctx = ctx
         self.deadline = deadline
@@ -303,36 +386,74 @@ class LiveRun:
         self.waited_for_alive: str | None = None  # why the canary was given longer than the deadline
         self.first_body = self.plan.first.body if self.plan.first is not None else None
 
-    def _send(self, method: str, url: str, *, key: bool = True, body: Any = None, stream: bool = False,
-              retries: int = 0, deadline: Deadline | None = None, rate_limit_retries: int | None = None,
-              on_headers: Callable[[int], None] | None = None) -> Exchange:
+    def _send(
+        self,
+        method: str,
+        url: str,
+        *,
+        key: bool = True,
+        body: Any = None,
+        stream: bool = False,
+        retries: int = 0,
+        deadline: Deadline | None = None,
+        rate_limit_retries: int | None = None,
+        on_headers: Callable[[int], None] | None = None,
+    ) -> Exchange:
         headers = dict(self.plan.headers)
         if not key:
             headers.pop("Authorization", None)
         if stream:
             headers["Accept"] = "text/event-stream"
-        return send(self.client, method, url, headers=headers, deadline=deadline or self.deadline, redact=self.redact,
-                    json_body=body, stream=stream, idle_s=self.plan.idle_s, retries=retries, sleep=self.sleep,
-                    rate_limit_retries=rate_limit_retries, on_headers=on_headers)
+        return send(
+            self.client,
+            method,
+            url,
+            headers=headers,
+            deadline=deadline or self.deadline,
+            redact=self.redact,
+            json_body=body,
+            stream=stream,
+            idle_s=self.plan.idle_s,
+            retries=retries,
+            sleep=self.sleep,
+            rate_limit_retries=rate_limit_retries,
+            on_headers=on_headers,
+        )
 
     def canary(self, base: str | None = None, wire: str | None = None, main: bool = False) -> Exchange:
         wire = wire or self.plan.wire
         root = (base or self.plan.base_url).rstrip("/")
         url = with_query(root + ("/chat/completions" if wire == "chat" else "/responses"), self.plan.query)
-        return self._send("POST", url, body=canary_body(wire, self.plan.model), stream=True, retries=TRANSIENT_RETRIES,
-                          **(self._main_canary_options() if main else {}))
+        return self._send(
+            "POST",
+            url,
+            body=canary_body(wire, self.plan.model),
+            stream=True,
+            retries=TRANSIENT_RETRIES,
+            **(self._main_canary_options() if main else {}),
+        )
 
     def codex_canary(self, body: Mapping[str, Any] | None = None) -> Exchange:
         """POST {base_url}/responses with Codex's own first request (only the answer capped), on the canary's clock,
         with Codex's own patience for a 429 (stream_max_retries, each after Retry-After)."""
-        assert self.plan.first is not None
+        if self.plan.first is None:  # an assert would vanish under `python -O`
+            raise RuntimeError("codex_canary needs Codex's first request (the plan was made with first=False)")
         url = with_query(self.plan.base_url.rstrip("/") + "/responses", self.plan.query)
-        return self._send("POST", url, body=body or self.plan.first.body, stream=True, retries=TRANSIENT_RETRIES,
-                          **self._main_canary_options())
+        return self._send(
+            "POST",
+            url,
+            body=body or self.plan.first.body,
+            stream=True,
+            retries=TRANSIENT_RETRIES,
+            **self._main_canary_options(),
+        )
 
     def _main_canary_options(self) -> dict[str, Any]:
-        return {"deadline": self.canary_deadline, "rate_limit_retries": self.plan.stream_retries,
-                "on_headers": lambda _status: self.canary_answered.set()}
+        return {
+            "deadline": self.canary_deadline,
+            "rate_limit_retries": self.plan.stream_retries,
+            "on_headers": lambda _status: self.canary_answered.set(),
+        }
 
     def main_canary(self) -> Exchange:
         return self.codex_canary() if self.plan.first is not None else self.canary(main=True)
@@ -345,7 +466,7 @@ class LiveRun:
         def work() -> None:
             try:
                 future.set_result(self.main_canary())
-            except BaseException as exc:  # noqa: BLE001 - re-raised by future.result()
+            except BaseException as exc:
                 future.set_exception(exc)
 
         threading.Thread(target=work, name="codexdoctor-canary", daemon=True).start()
@@ -360,24 +481,41 @@ class LiveRun:
             pass
         alive = self._alive(catalog, windows)
         if alive is None:
-            return Exchange("POST", self.redact(self.plan.request_url), failure="timeout", sent_key=True,
-                            requested_stream=True, elapsed_ms=round(self.deadline.total * 1000, 1),
-                            failure_detail=f"no answer within codexdoctor's deadline (--timeout {self.deadline.total:g} s), "
-                                           "and nothing else from this host answered either")
+            return Exchange(
+                "POST",
+                self.redact(self.plan.request_url),
+                failure="timeout",
+                sent_key=True,
+                requested_stream=True,
+                elapsed_ms=round(self.deadline.total * 1000, 1),
+                failure_detail=f"no answer within codexdoctor's deadline (--timeout {self.deadline.total:g} s), "
+                "and nothing else from this host answered either",
+            )
         self.waited_for_alive = alive
         self.waiting_total = self.canary_deadline.total
         progress = self.ctx.options.get("progress")
         if callable(progress):
-            progress(sanitize(self.redact(
-                f"the provider is alive ({alive}) but has not answered Codex's first request yet: waiting up to "
-                f"{self.canary_deadline.total:g} s (--first-token-timeout), as Codex would wait")))
+            progress(
+                sanitize(
+                    self.redact(
+                        f"the provider is alive ({alive}) but has not answered Codex's first request yet: waiting up to "
+                        f"{self.canary_deadline.total:g} s (--first-token-timeout), as Codex would wait"
+                    )
+                )
+            )
         try:
             return future.result(timeout=max(0.0, self.canary_deadline.remaining()) + 1.0)
         except FutureTimeout:
-            return Exchange("POST", self.redact(self.plan.request_url), failure="timeout", sent_key=True,
-                            requested_stream=True, elapsed_ms=round(self.canary_deadline.total * 1000, 1),
-                            failure_detail=f"no first token within --first-token-timeout {self.canary_deadline.total:g} s, "
-                                           f"although the provider is alive ({alive})")
+            return Exchange(
+                "POST",
+                self.redact(self.plan.request_url),
+                failure="timeout",
+                sent_key=True,
+                requested_stream=True,
+                elapsed_ms=round(self.canary_deadline.total * 1000, 1),
+                failure_detail=f"no first token within --first-token-timeout {self.canary_deadline.total:g} s, "
+                f"although the provider is alive ({alive})",
+            )
 
     def _alive(self, catalog: Exchange, windows: list[Exchange]) -> str | None:
         """What shows the provider is up: the canary's own status line, or any other answer from the host."""
@@ -408,8 +546,12 @@ class LiveRun:
         return canary, kind, self.canary(), field
 
     def catalog(self, key: bool = True) -> Exchange:
-        return self._send("GET", with_query(self.plan.base_url + "/models", self.plan.query), key=key,
-                          retries=TRANSIENT_RETRIES if key else 0)
+        return self._send(
+            "GET",
+            with_query(self.plan.base_url + "/models", self.plan.query),
+            key=key,
+            retries=TRANSIENT_RETRIES if key else 0,
+        )
 
     def window_probe_urls(self) -> list[str]:
         """Where servers publish their window: llama.cpp /props, LiteLLM /model/info (vLLM uses /models)."""
@@ -429,19 +571,24 @@ class LiveRun:
         canary = self._await_canary(f_can, catalog, window_exchanges) if f_can else None
         cat_kind = classify(catalog, "models")
         can_kind = classify(canary, self.plan.wire) if canary else None
-        if canary is not None and canary.server_cert_ca:  # Python got through; Codex (rustls) would not (net.reach says why)
+        if (
+            canary is not None and canary.server_cert_ca
+        ):  # Python got through; Codex (rustls) would not (net.reach says why)
             can_kind = Classified("tls", "Codex refuses the server's certificate (CA:TRUE)")
         minimal, field = None, None
         if canary is not None and can_kind is not None:
             canary, can_kind, minimal, field = self.contrast(canary, can_kind)
-        path_404 = (can_kind is not None and can_kind.kind in ("path_not_found", "html")) or \
-                   (can_kind is None and cat_kind.kind in ("path_not_found", "html"))
+        path_404 = (can_kind is not None and can_kind.kind in ("path_not_found", "html")) or (
+            can_kind is None and cat_kind.kind in ("path_not_found", "html")
+        )
         variants: list[tuple[str, Exchange]] = []
         chat: Exchange | None = None
         if path_404 and not self.deadline.expired:
             with ThreadPoolExecutor(max_workers=6) as pool:
-                futures = [(v, pool.submit(self.canary, v) if canary_on else pool.submit(self._variant_catalog, v))
-                           for v in variants_of(self.plan.base_url)]
+                futures = [
+                    (v, pool.submit(self.canary, v) if canary_on else pool.submit(self._variant_catalog, v))
+                    for v in variants_of(self.plan.base_url)
+                ]
                 f_chat = pool.submit(self.canary, None, "chat") if self.plan.wire == "responses" and canary_on else None
                 variants = [(v, f.result()) for v, f in futures]
                 chat = f_chat.result() if f_chat else None
@@ -472,22 +619,34 @@ class LiveRun:
             self.window_result(catalog, window_exchanges, can_kind, canary),
         ]
 
-    def turn_two(self, canary: Exchange | None, kind: Classified | None
-                 ) -> tuple[codexrequest.TurnTwo, Exchange] | None:
+    def turn_two(
+        self, canary: Exchange | None, kind: Classified | None
+    ) -> tuple[codexrequest.TurnTwo, Exchange] | None:
         """After Codex's first request got its answer: the request Codex sends after a tool ran (issue 31)."""
-        if (canary is None or kind is None or kind.kind != "ok" or self.plan.first is None
-                or not self.ctx.options.get("turn_two", True) or self.canary_deadline.expired):
+        if (
+            canary is None
+            or kind is None
+            or kind.kind != "ok"
+            or self.plan.first is None
+            or not self.ctx.options.get("turn_two", True)
+            or self.canary_deadline.expired
+        ):
             return None
-        second = codexrequest.turn_two(self.first_body or self.plan.first.body,
-                                       canary.stream.reasoning if canary.stream else None)
+        second = codexrequest.turn_two(
+            self.first_body or self.plan.first.body, canary.stream.reasoning if canary.stream else None
+        )
         return second, self.codex_canary(second.body)
 
     def _working_variant(self, variants: list[tuple[str, Exchange]]) -> int | None:
         """The first variant whose route exists: it answers anything but 404/HTML (even 401 or a model error proves
         the path)."""
         for index, (_, ex) in enumerate(variants):
-            if ex.status is not None and classify(ex, self.plan.wire).kind not in ("path_not_found", "html", "not_json",
-                                                                                     "redirect"):
+            if ex.status is not None and classify(ex, self.plan.wire).kind not in (
+                "path_not_found",
+                "html",
+                "not_json",
+                "redirect",
+            ):
                 return index
         return None
 
@@ -502,14 +661,24 @@ class LiveRun:
         proxy_var = proxy_variable(self.plan.request_url, self.ctx.env)
         env = self.ctx.env
         ignored_ca = next((v for v in IGNORED_CA_VARIABLES if env.get(v)), None)
-        facts: dict[str, Any] = {"failure": None, "detail": "", "proxy": bool(proxy), "host": urlsplit(self.plan.base_url).hostname,
-                                 "proxy_var": proxy_var, "no_proxy_value": self._no_proxy_value(),
-                                 "ca_variables": [v for v in CA_VARIABLES if env.get(v)], "ignored_ca_variable": ignored_ca,
-                                 "ignored_ca_file": self.redact(env[ignored_ca]) if ignored_ca else None,
-                                 "scheme": urlsplit(self.plan.base_url).scheme, "redirect": None,
-                                 "html": False, "url": self.redact(first.url), "base_url": self.redact(self.plan.base_url),
-                                 "waited_for_alive": self.waited_for_alive if canary is not None else None,
-                                 "first_token_timeout_s": self.canary_deadline.total}
+        facts: dict[str, Any] = {
+            "failure": None,
+            "detail": "",
+            "proxy": bool(proxy),
+            "host": urlsplit(self.plan.base_url).hostname,
+            "proxy_var": proxy_var,
+            "no_proxy_value": self._no_proxy_value(),
+            "ca_variables": [v for v in CA_VARIABLES if env.get(v)],
+            "ignored_ca_variable": ignored_ca,
+            "ignored_ca_file": self.redact(env[ignored_ca]) if ignored_ca else None,
+            "scheme": urlsplit(self.plan.base_url).scheme,
+            "redirect": None,
+            "html": False,
+            "url": self.redact(first.url),
+            "base_url": self.redact(self.plan.base_url),
+            "waited_for_alive": self.waited_for_alive if canary is not None else None,
+            "first_token_timeout_s": self.canary_deadline.total,
+        }
         evidence = [x.line() for x in exchanges]
         if proxy:
             evidence.append(f"via proxy {self.redact(proxy)}")
@@ -517,79 +686,137 @@ class LiveRun:
         redirect = next((x for x in exchanges if x.failure == "redirect"), None)
         if redirect:
             facts.update(redirect=redirect.location, failure="redirect")
-            return result("net.reach", TITLES["net.reach"], Status.FAIL, f"redirected to {redirect.location}", evidence, **facts)
-        if proxy_var and (first.status == 407 or (first.failure in ("refused", "dns", "proxy") and first.status is None)):
+            return result(
+                "net.reach", TITLES["net.reach"], Status.FAIL, f"redirected to {redirect.location}", evidence, **facts
+            )
+        if proxy_var and (
+            first.status == 407 or (first.failure in ("refused", "dns", "proxy") and first.status is None)
+        ):
             # The proxy, not the provider: Codex goes through it too, and (dead) retries for ever or (407) stops with
             # `unexpected status 407 Proxy Authentication Required: …, url: <the provider's URL>`.
-            what = ("asks for credentials (407 Proxy Authentication Required)" if first.status == 407
-                    else "refuses connections" if first.failure == "refused" else
-                    "cannot be found (its host name does not resolve)" if first.failure == "dns" else first.failure_detail)
-            facts.update(failure="proxy", detail=f"the proxy in ${proxy_var} ({self.redact(proxy or '')}) {what}",
-                         proxy_status=first.status)
+            what = (
+                "asks for credentials (407 Proxy Authentication Required)"
+                if first.status == 407
+                else "refuses connections"
+                if first.failure == "refused"
+                else "cannot be found (its host name does not resolve)"
+                if first.failure == "dns"
+                else first.failure_detail
+            )
+            facts.update(
+                failure="proxy",
+                detail=f"the proxy in ${proxy_var} ({self.redact(proxy or '')}) {what}",
+                proxy_status=first.status,
+            )
             return result("net.reach", TITLES["net.reach"], Status.FAIL, facts["detail"], evidence, **facts)
         cert_ca = next((x for x in exchanges if x.server_cert_ca), None)
         if cert_ca is not None:
             # Python trusted it; Codex (rustls) does not: it keeps printing "Reconnecting... waiting for network".
-            facts.update(failure="tls", detail="the server's own certificate is a CA certificate (basicConstraints "
-                         "CA:TRUE, what a plain `openssl req -x509` makes): Python accepts it, Codex (rustls) refuses it "
-                         "as a server certificate even when your CA file names it", cert_ca=True)
+            facts.update(
+                failure="tls",
+                detail="the server's own certificate is a CA certificate (basicConstraints "
+                "CA:TRUE, what a plain `openssl req -x509` makes): Python accepts it, Codex (rustls) refuses it "
+                "as a server certificate even when your CA file names it",
+                cert_ca=True,
+            )
             return result("net.reach", TITLES["net.reach"], Status.FAIL, facts["detail"], evidence, **facts)
         # The request Codex makes decides: a catalog that answers does not help if the canary cannot get through.
         if first.failure and (first.status is None or first.failure != "redirect"):
             facts.update(failure=first.failure, detail=first.failure_detail, url=first.url)
-            return result("net.reach", TITLES["net.reach"], Status.FAIL, _human(first.failure, first.failure_detail), evidence, **facts)
+            return result(
+                "net.reach",
+                TITLES["net.reach"],
+                Status.FAIL,
+                _human(first.failure, first.failure_detail),
+                evidence,
+                **facts,
+            )
         if not answered:
             failure = first.failure or "protocol"
             facts.update(failure=failure, detail=first.failure_detail)
-            return result("net.reach", TITLES["net.reach"], Status.FAIL, _human(failure, first.failure_detail), evidence, **facts)
+            return result(
+                "net.reach", TITLES["net.reach"], Status.FAIL, _human(failure, first.failure_detail), evidence, **facts
+            )
         html_home = all(x.is_html for x in answered)
         facts["html"] = html_home
         status = Status.WARN if html_home else Status.PASS
-        summary = "an HTML site answers, not an API" if html_home else f"answered in {min(x.elapsed_ms for x in answered):.0f} ms"
+        summary = (
+            "an HTML site answers, not an API"
+            if html_home
+            else f"answered in {min(x.elapsed_ms for x in answered):.0f} ms"
+        )
         return result("net.reach", TITLES["net.reach"], status, summary, evidence, **facts)
 
-    def turn_two_result(self, canary: Exchange | None, kind: Classified | None,
-                        second: tuple[codexrequest.TurnTwo, Exchange] | None) -> CheckResult:
+    def turn_two_result(
+        self, canary: Exchange | None, kind: Classified | None, second: tuple[codexrequest.TurnTwo, Exchange] | None
+    ) -> CheckResult:
         title = TITLES["api.turn_two"]
         if canary is None or kind is None or not self.ctx.options.get("canary", True):
             return result("api.turn_two", title, Status.SKIP, "skipped (--no-canary)", skipped=True)
         if not self.ctx.options.get("turn_two", True):
             return result("api.turn_two", title, Status.SKIP, "skipped (--no-turn-two)", skipped=True)
         if second is None:
-            why = ("Codex's first request did not get through" if kind.kind != "ok" else
-                   "only for Codex's own request (wire_api = \"responses\")" if self.plan.first is None else
-                   "the deadline was reached first")
+            why = (
+                "Codex's first request did not get through"
+                if kind.kind != "ok"
+                else 'only for Codex\'s own request (wire_api = "responses")'
+                if self.plan.first is None
+                else "the deadline was reached first"
+            )
             return result("api.turn_two", title, Status.SKIP, f"not sent: {why}", skipped=True, reason=why)
         request, ex = second
         k = classify(ex, self.plan.wire)
         first = self.plan.first
-        first_reported = (canary.stream.usage or {}).get("input_tokens") if canary.stream and canary.stream.usage else None
+        first_reported = (
+            (canary.stream.usage or {}).get("input_tokens") if canary.stream and canary.stream.usage else None
+        )
         reported = (ex.stream.usage or {}).get("input_tokens") if ex.stream and ex.stream.usage else None
         estimate = (first.tokens if first else 0) + round(request.added_bytes / 3.6)
         text = f"{k.message} {ex.body_excerpt}".lower()
         named = turn_two_item(text, broad=True) if k.kind not in ("ok", "context_exceeded") else None
         facts: dict[str, Any] = {
-            "kind": k.kind, "detail": k.detail, "message": k.message, "status": ex.status, "url": ex.url,
-            "item_kinds": list(request.item_kinds), "named_item": named, "attempts": ex.attempts,
-            "request_bytes": ex.request_bytes, "added_bytes": request.added_bytes,
+            "kind": k.kind,
+            "detail": k.detail,
+            "message": k.message,
+            "status": ex.status,
+            "url": ex.url,
+            "item_kinds": list(request.item_kinds),
+            "named_item": named,
+            "attempts": ex.attempts,
+            "request_bytes": ex.request_bytes,
+            "added_bytes": request.added_bytes,
             "first_request": first_reported or (first.tokens if first else None),
             "first_counted_by": "provider" if first_reported else "estimate",
-            "turn_two_tokens": reported or estimate, "turn_two_counted_by": "provider" if reported else "estimate",
-            "reasoning_replayed": "reasoning" in request.item_kinds, "html": ex.is_html,
-            "user_config": self._user_config(), "model": self.plan.model,
-            "server_window": None, "server_request": None,
-            "request_id": ex.request_id, "started_at": ex.started_at,
+            "turn_two_tokens": reported or estimate,
+            "turn_two_counted_by": "provider" if reported else "estimate",
+            "reasoning_replayed": "reasoning" in request.item_kinds,
+            "html": ex.is_html,
+            "user_config": self._user_config(),
+            "model": self.plan.model,
+            "server_window": None,
+            "server_request": None,
+            "request_id": ex.request_id,
+            "started_at": ex.started_at,
         }
         if k.kind == "context_exceeded":
             from codexdoctor.net.classify import context_numbers
 
             facts["server_window"], facts["server_request"] = context_numbers(f"{ex.body_excerpt} {k.message}")
-        evidence = [ex.line(), f"turn two adds {', '.join(request.item_kinds)} ({request.added_bytes:,} bytes: one "
-                               f"exec_command call and its output, made up here, never run)",
-                    f"turn two: {facts['turn_two_tokens']:,} input tokens ({facts['turn_two_counted_by']})"]
+        evidence = [
+            ex.line(),
+            f"turn two adds {', '.join(request.item_kinds)} ({request.added_bytes:,} bytes: one "
+            f"exec_command call and its output, made up here, never run)",
+            f"turn two: {facts['turn_two_tokens']:,} input tokens ({facts['turn_two_counted_by']})",
+        ]
         if k.kind == "ok":
-            return result("api.turn_two", title, Status.PASS,
-                          f"works with a tool call and its output ({facts['turn_two_tokens']:,} tokens)", evidence, **facts)
+            return result(
+                "api.turn_two",
+                title,
+                Status.PASS,
+                f"works with a tool call and its output ({facts['turn_two_tokens']:,} tokens)",
+                evidence,
+                **facts,
+            )
         return result("api.turn_two", title, Status.FAIL, _human(k.kind, k.detail), evidence, **facts)
 
     def _no_proxy_value(self) -> str:
@@ -599,37 +826,61 @@ class LiveRun:
         current = next((v for k, v in self.ctx.env.items() if k.lower() == "no_proxy" and v), "")
         return ",".join([p for p in current.split(",") if p.strip()] + [host]) if host else current
 
-    def catalog_result(self, catalog: Exchange, open_catalog: Exchange, kind: Classified,
-                       canary_kind: Classified | None) -> CheckResult:
+    def catalog_result(
+        self, catalog: Exchange, open_catalog: Exchange, kind: Classified, canary_kind: Classified | None
+    ) -> CheckResult:
         entries = catalog_entries(catalog.body_json) if catalog.ok else []
         ids = [e["id"] for e in entries]
         open_entries = catalog_entries(open_catalog.body_json) if open_catalog.ok else []
         model = self.plan.model
         facts: dict[str, Any] = {
-            "status": catalog.status, "kind": kind.kind, "message": kind.message, "count": len(ids), "ids": ids[:50],
-            "model": model, "open_without_key": bool(open_entries), "match": None, "closest": [],
-            "canary_ran": canary_kind is not None, "canary_kind": canary_kind.kind if canary_kind else None,
-            "url": catalog.url, "user_config": self._user_config(), "model_origin": self.ctx.resolution.model_origin,
+            "status": catalog.status,
+            "kind": kind.kind,
+            "message": kind.message,
+            "count": len(ids),
+            "ids": ids[:50],
+            "model": model,
+            "open_without_key": bool(open_entries),
+            "match": None,
+            "closest": [],
+            "canary_ran": canary_kind is not None,
+            "canary_kind": canary_kind.kind if canary_kind else None,
+            "url": catalog.url,
+            "user_config": self._user_config(),
+            "model_origin": self.ctx.resolution.model_origin,
             "model_where": self._model_where(),
         }
         evidence = [catalog.line(), "without key: " + open_catalog.line()]
         if not entries:
             summary = f"no usable catalog: {_human(kind.kind, kind.detail)}"
-            return result("api.catalog", TITLES["api.catalog"], Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html")
-                          else Status.WARN, summary, evidence, **facts)
+            return result(
+                "api.catalog",
+                TITLES["api.catalog"],
+                Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html") else Status.WARN,
+                summary,
+                evidence,
+                **facts,
+            )
         facts.update(match_model(model, ids))
-        evidence.append(f"{plural(len(ids), 'model')}; configured \"{model}\": {facts['match']}"
-                        + (f"; closest: {', '.join(facts['closest'])}" if facts["closest"] else ""))
+        evidence.append(
+            f'{plural(len(ids), "model")}; configured "{model}": {facts["match"]}'
+            + (f"; closest: {', '.join(facts['closest'])}" if facts["closest"] else "")
+        )
         status = Status.PASS if facts["match"] == "exact" else Status.WARN
-        summary = f"{plural(len(ids), 'model')}, \"{model}\" {MATCH_WORDS[facts['match']]}"
+        summary = f'{plural(len(ids), "model")}, "{model}" {MATCH_WORDS[facts["match"]]}'
         if self.catalog_at:
             summary += f" (at {self.catalog_at})"
             facts["read_at"] = self.catalog_at
         return result("api.catalog", TITLES["api.catalog"], status, summary, evidence, **facts)
 
-    def canary_result(self, canary: Exchange | None, kind: Classified | None,
-                      catalog: Mapping[str, Any] | None = None, minimal: Exchange | None = None,
-                      field: str | None = None) -> CheckResult:
+    def canary_result(
+        self,
+        canary: Exchange | None,
+        kind: Classified | None,
+        catalog: Mapping[str, Any] | None = None,
+        minimal: Exchange | None = None,
+        field: str | None = None,
+    ) -> CheckResult:
         if canary is None or kind is None:
             return result("api.canary", TITLES["api.canary"], Status.SKIP, "skipped (--no-canary)", skipped=True)
         first = self.plan.first
@@ -638,35 +889,59 @@ class LiveRun:
         # A 5xx, a reset or a broken stream is what a flaky channel does too: only when the error names a part of
         # Codex's request is the contrast evidence (a 400 is deterministic and counts without a name).
         flaky_shape = kind.kind in ("server_error", "stream_closed", "stream_error", "not_json") and field is None
-        if minimal_kind is not None and minimal_kind.kind == "ok" and kind.kind != "context_exceeded" and not flaky_shape:
-            kind = Classified("codex_rejected", f"the provider rejects Codex's request ({field or 'a field it did not name'})",
-                              kind.message)
+        if (
+            minimal_kind is not None
+            and minimal_kind.kind == "ok"
+            and kind.kind != "context_exceeded"
+            and not flaky_shape
+        ):
+            kind = Classified(
+                "codex_rejected",
+                f"the provider rejects Codex's request ({field or 'a field it did not name'})",
+                kind.message,
+            )
         s = canary.stream
         facts: dict[str, Any] = {
-            "kind": kind.kind, "detail": kind.detail, "message": kind.message, "status": canary.status,
-            "url": canary.url, "wire": self.plan.wire, "model": self.plan.model, "attempts": canary.attempts,
+            "kind": kind.kind,
+            "detail": kind.detail,
+            "message": kind.message,
+            "status": canary.status,
+            "url": canary.url,
+            "wire": self.plan.wire,
+            "model": self.plan.model,
+            "attempts": canary.attempts,
             "earlier": list(canary.earlier),
-            "ttft_ms": s.first_token_ms if s else None, "total_ms": canary.elapsed_ms,
-            "max_gap_ms": s.max_gap_ms if s else None, "terminal": (s.terminal or s.cut) if s else None,
-            "sent_key": canary.sent_key, "env_key": self.ctx.provider.env_key if isinstance(self.ctx.provider.env_key, str) else None,
-            "user_config": self._user_config(), "model_origin": self.ctx.resolution.model_origin,
+            "ttft_ms": s.first_token_ms if s else None,
+            "total_ms": canary.elapsed_ms,
+            "max_gap_ms": s.max_gap_ms if s else None,
+            "terminal": (s.terminal or s.cut) if s else None,
+            "sent_key": canary.sent_key,
+            "env_key": self.ctx.provider.env_key if isinstance(self.ctx.provider.env_key, str) else None,
+            "user_config": self._user_config(),
+            "model_origin": self.ctx.resolution.model_origin,
             "model_where": self._model_where(),
             "base_url_where": self.ctx.resolution.provider_field_origin("base_url"),
-            "usage": dict(s.usage) if s and s.usage else None, "location": canary.location,
+            "usage": dict(s.usage) if s and s.usage else None,
+            "location": canary.location,
             "key_fp": fingerprint(key) if (key := self.ctx.key_value()) else None,
             "key_fp8": fingerprint(key).rsplit(":", 1)[1] if key else None,
             "catalog_closest": list((catalog or {}).get("closest") or []),
             "catalog_count": (catalog or {}).get("count", 0),
             "env_key_where": self.ctx.resolution.provider_field_origin("env_key"),
-            "codex_shaped": first is not None, "first_request": first.tokens if first else None,
+            "codex_shaped": first is not None,
+            "first_request": first.tokens if first else None,
             "first_parts": [{"part": n, "tokens": t} for n, t in first.parts] if first else [],
             "docs": [{"path": d.path, "tokens": d.tokens, "bytes": d.bytes} for d in first.docs] if first else [],
             "codex_version": first.codex_version if first else None,
             "minimal_kind": minimal_kind.kind if minimal_kind else None,
-            "minimal_status": minimal.status if minimal is not None else None, "field": field,
+            "minimal_status": minimal.status if minimal is not None else None,
+            "field": field,
             "reported_input": (s.usage or {}).get("input_tokens") if s and s.usage else None,
-            "server_window": None, "server_request": None,
-            "request_id": canary.request_id, "started_at": canary.started_at, "provider_id": self.ctx.provider.id,
+            "server_window": None,
+            "server_request": None,
+            "request_id": canary.request_id,
+            "started_at": canary.started_at,
+            "provider_id": self.ctx.provider.id,
         }
         if kind.kind == "context_exceeded":
             from codexdoctor.net.classify import context_numbers
@@ -678,39 +953,70 @@ class LiveRun:
         if minimal is not None:
             evidence.append(f"minimal request (one instruction line, no tools): {minimal.line()}")
         evidence.append(f"answer capped at {CANARY_MAX_OUTPUT} output tokens")
-        facts.update(request_bytes=canary.request_bytes, waited_for_alive=self.waited_for_alive,
-                     deadline_s=self.deadline.total, first_token_timeout_s=self.canary_deadline.total,
-                     codex_retries=self.plan.stream_retries)
+        facts.update(
+            request_bytes=canary.request_bytes,
+            waited_for_alive=self.waited_for_alive,
+            deadline_s=self.deadline.total,
+            first_token_timeout_s=self.canary_deadline.total,
+            codex_retries=self.plan.stream_retries,
+        )
         if self.waited_for_alive:
-            evidence.append(f"waited past --timeout {self.deadline.total:g} s because the provider is alive "
-                            f"({self.waited_for_alive}), as Codex waits")
+            evidence.append(
+                f"waited past --timeout {self.deadline.total:g} s because the provider is alive "
+                f"({self.waited_for_alive}), as Codex waits"
+            )
         if kind.kind == "rate_limited":
             limited = 1 + list(canary.earlier).count("429")
-            facts.update(rate_limited_attempts=limited, codex_attempts=self.plan.stream_retries + 1,
-                         retry_after_s=canary.retry_after_s, waited_s=canary.waited_s)
+            facts.update(
+                rate_limited_attempts=limited,
+                codex_attempts=self.plan.stream_retries + 1,
+                retry_after_s=canary.retry_after_s,
+                waited_s=canary.waited_s,
+            )
             if limited > self.plan.stream_retries:
                 kind = Classified("rate_limit_exhausted", f"429 at all {limited} attempts Codex makes", kind.message)
             else:
                 facts["inconclusive_reason"] = (
                     f"the provider answered 429 at each of {limited} attempts; Codex makes {self.plan.stream_retries + 1} "
                     f"(stream_max_retries = {self.plan.stream_retries}), each after Retry-After, and codexdoctor's time ran out "
-                    "first: whether the limit lifts in time is unproven")
+                    "first: whether the limit lifts in time is unproven"
+                )
             facts.update(kind=kind.kind, detail=kind.detail)
         if kind.kind == "ok":
             ttft = f", first token {s.first_token_ms:.0f} ms" if s and s.first_token_ms is not None else ""
-            return result("api.canary", TITLES["api.canary"], Status.PASS, f"streamed answer in {canary.elapsed_ms:.0f} ms{ttft}",
-                          evidence, **facts)
-        return result("api.canary", TITLES["api.canary"], Status.FAIL, _human(kind.kind, kind.detail), evidence, **facts)
+            return result(
+                "api.canary",
+                TITLES["api.canary"],
+                Status.PASS,
+                f"streamed answer in {canary.elapsed_ms:.0f} ms{ttft}",
+                evidence,
+                **facts,
+            )
+        return result(
+            "api.canary", TITLES["api.canary"], Status.FAIL, _human(kind.kind, kind.detail), evidence, **facts
+        )
 
-    def variants_result(self, path_404: bool, variants: list[tuple[str, Exchange]], chat_ok: bool = False,
-                        configured: Exchange | None = None) -> CheckResult:
+    def variants_result(
+        self,
+        path_404: bool,
+        variants: list[tuple[str, Exchange]],
+        chat_ok: bool = False,
+        configured: Exchange | None = None,
+    ) -> CheckResult:
         if not path_404:
             # Only a path that answered can be said to have answered: no answer means the variants were not needed
             # for that reason, and a row must not claim otherwise.
             if configured is not None and configured.status is None:
-                return result("api.variants", TITLES["api.variants"], Status.SKIP, "not tried: the configured URL did not answer",
-                              working=None)
-            return result("api.variants", TITLES["api.variants"], Status.SKIP, "the configured path answered", working=None)
+                return result(
+                    "api.variants",
+                    TITLES["api.variants"],
+                    Status.SKIP,
+                    "not tried: the configured URL did not answer",
+                    working=None,
+                )
+            return result(
+                "api.variants", TITLES["api.variants"], Status.SKIP, "the configured path answered", working=None
+            )
         working = None
         working_index = None
         evidence = []
@@ -722,33 +1028,72 @@ class LiveRun:
                 working = {"base_url": self.redact(base), "kind": kind.kind, "status": ex.status}
                 working_index = index  # `fix` rebuilds the URL from the raw base_url, not from this redacted copy
                 if kind.kind == "model_not_found":  # the next problem, seen now: MODEL001 names it in this run
-                    working["model_not_found"] = {"url": self.redact(ex.url), "status": ex.status,
-                                                  "message": self.redact(kind.message or kind.detail or "")}
-        facts = {"working": working, "tried": [self.redact(b) for b, _ in variants], "configured": self.redact(self.plan.base_url),
-                 "request_url": self.redact(self.plan.request_url), "chat_works": chat_ok, "working_index": working_index,
-                 "base_url_where": self.ctx.resolution.provider_field_origin("base_url"), "user_config": self._user_config()}
+                    working["model_not_found"] = {
+                        "url": self.redact(ex.url),
+                        "status": ex.status,
+                        "message": self.redact(kind.message or kind.detail or ""),
+                    }
+        facts = {
+            "working": working,
+            "tried": [self.redact(b) for b, _ in variants],
+            "configured": self.redact(self.plan.base_url),
+            "request_url": self.redact(self.plan.request_url),
+            "chat_works": chat_ok,
+            "working_index": working_index,
+            "base_url_where": self.ctx.resolution.provider_field_origin("base_url"),
+            "user_config": self._user_config(),
+        }
         if working:
-            return result("api.variants", TITLES["api.variants"], Status.PASS, f"{working['base_url']} serves the API",
-                          evidence, **facts)
-        return result("api.variants", TITLES["api.variants"], Status.FAIL, "no variant of base_url serves the API", evidence, **facts)
+            return result(
+                "api.variants",
+                TITLES["api.variants"],
+                Status.PASS,
+                f"{working['base_url']} serves the API",
+                evidence,
+                **facts,
+            )
+        return result(
+            "api.variants",
+            TITLES["api.variants"],
+            Status.FAIL,
+            "no variant of base_url serves the API",
+            evidence,
+            **facts,
+        )
 
     def wire_result(self, path_404: bool, variants: list[tuple[str, Exchange]], chat: Exchange | None) -> CheckResult:
         version = self.ctx.codex_version
-        facts = {"wire": self.plan.wire, "chat_works": None, "variants_work": None,
-                 "codex_version": ".".join(map(str, version)) if version else None, "user_config": self._user_config()}
+        facts = {
+            "wire": self.plan.wire,
+            "chat_works": None,
+            "variants_work": None,
+            "codex_version": ".".join(map(str, version)) if version else None,
+            "user_config": self._user_config(),
+        }
         if not path_404 or chat is None:
-            return result("api.wire", TITLES["api.wire"], Status.SKIP, "not needed" if not path_404 else "no chat probe",
-                          **facts)
+            return result(
+                "api.wire", TITLES["api.wire"], Status.SKIP, "not needed" if not path_404 else "no chat probe", **facts
+            )
         chat_kind = classify(chat, "chat")
         facts["chat_works"] = chat_kind.kind == "ok"
         facts["variants_work"] = any(classify(x, "responses").kind == "ok" for _, x in variants)
         evidence = [chat.line() + f" => {_human(chat_kind.kind, chat_kind.detail)}"]
         if facts["chat_works"] and not facts["variants_work"]:
-            return result("api.wire", TITLES["api.wire"], Status.FAIL, "serves /chat/completions but not /responses", evidence, **facts)
+            return result(
+                "api.wire",
+                TITLES["api.wire"],
+                Status.FAIL,
+                "serves /chat/completions but not /responses",
+                evidence,
+                **facts,
+            )
         # Not a Chat-only gateway: /chat/completions does not answer either, so the wire API is not the problem.
         status = Status.PASS if chat_kind.kind == "ok" else Status.SKIP
-        summary = ("/chat/completions answers too" if chat_kind.kind == "ok" else
-                   f"not a Chat-only gateway (/chat/completions: {_human(chat_kind.kind, chat_kind.detail)})")
+        summary = (
+            "/chat/completions answers too"
+            if chat_kind.kind == "ok"
+            else f"not a Chat-only gateway (/chat/completions: {_human(chat_kind.kind, chat_kind.detail)})"
+        )
         return result("api.wire", TITLES["api.wire"], status, summary, evidence, **facts)
 
     def served_window(self, catalog: Exchange, probes: list[Exchange]) -> tuple[int | None, str | None]:
@@ -777,36 +1122,66 @@ class LiveRun:
                         break
         return served, source
 
-    def window_result(self, catalog: Exchange, probes: list[Exchange], canary_kind: Classified | None = None,
-                      canary: Exchange | None = None) -> CheckResult:
+    def window_result(
+        self,
+        catalog: Exchange,
+        probes: list[Exchange],
+        canary_kind: Classified | None = None,
+        canary: Exchange | None = None,
+    ) -> CheckResult:
         served, source = self.served_window(catalog, probes)
         assumed, assumed_source = assumed_window(self.ctx)
         first = self.plan.first
         # The provider's own count of Codex's first request wins over the local estimate: its tokenizer and chat
         # template are the ones the window is measured in (a llama-server template that drops the tool schemas
         # counted 4,459 tokens where o200k counts 8,491).
-        reported = (canary.stream.usage or {}).get("input_tokens") if (
-            canary is not None and canary_kind is not None and canary_kind.kind == "ok" and canary.stream
-            and canary.stream.usage) else None
+        reported = (
+            (canary.stream.usage or {}).get("input_tokens")
+            if (
+                canary is not None
+                and canary_kind is not None
+                and canary_kind.kind == "ok"
+                and canary.stream
+                and canary.stream.usage
+            )
+            else None
+        )
         reported = reported if isinstance(reported, int) and not isinstance(reported, bool) and reported > 0 else None
         first_tokens = reported or (first.tokens if first else CODEX_FIRST_REQUEST_TOKENS)
         # The first turn fails only when Codex's first request itself does not fit (observed: a 9,000-token window
         # serves `codex exec` with an 8,517-token first request); what is left after it is what a session grows into.
         min_usable = first_tokens if (first or reported) else MIN_USABLE_WINDOW
-        facts = {"served": served, "source": source, "assumed": assumed, "assumed_source": assumed_source,
-                 "effective": int(assumed * EFFECTIVE_SHARE), "compact_at": int(assumed * COMPACT_SHARE),
-                 "suggest_window": served, "suggest_compact": window_settings(served)[1] if served else None,
-                 "first_request": first_tokens, "first_counted": first is not None or reported is not None,
-                 "first_counted_by": "provider" if reported else "estimate", "min_usable": min_usable,
-                 "docs": [{"path": d.path, "tokens": d.tokens} for d in first.docs] if first else [],
-                 "user_config": self._user_config(), "model": self.plan.model, "unpublished": served is None,
-                 "first_fit": None, "room": served - first_tokens if served else None}
+        facts = {
+            "served": served,
+            "source": source,
+            "assumed": assumed,
+            "assumed_source": assumed_source,
+            "effective": int(assumed * EFFECTIVE_SHARE),
+            "compact_at": int(assumed * COMPACT_SHARE),
+            "suggest_window": served,
+            "suggest_compact": window_settings(served)[1] if served else None,
+            "first_request": first_tokens,
+            "first_counted": first is not None or reported is not None,
+            "first_counted_by": "provider" if reported else "estimate",
+            "min_usable": min_usable,
+            "docs": [{"path": d.path, "tokens": d.tokens} for d in first.docs] if first else [],
+            "user_config": self._user_config(),
+            "model": self.plan.model,
+            "unpublished": served is None,
+            "first_fit": None,
+            "room": served - first_tokens if served else None,
+        }
         # A window (or compaction limit) set below Codex's first request: Codex still sends that request (checked
         # with Codex 0.171.0: model_context_window = 4000 answered), then compacts before every later turn.
         limit = self.ctx.resolution.merged.get("model_auto_compact_token_limit")
-        compact_at = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else facts["compact_at"]
-        facts["configured_below_first"] = bool(first is not None and compact_at < first_tokens and (
-            assumed_source.startswith("model_context_window") or compact_at == limit))
+        compact_at = (
+            limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else facts["compact_at"]
+        )
+        facts["configured_below_first"] = bool(
+            first is not None
+            and compact_at < first_tokens
+            and (assumed_source.startswith("model_context_window") or compact_at == limit)
+        )
         facts["configured_compact_at"] = compact_at
         facts["tool_round"] = TOOL_ROUND_TOKENS
         facts["tool_round_fits"] = None if not served else served - first_tokens >= TOOL_ROUND_TOKENS
@@ -814,27 +1189,58 @@ class LiveRun:
         if first is not None:
             evidence += first.evidence()
         if reported:
-            evidence.append(f"the provider counted Codex's first request as {reported:,} input tokens (its usage), "
-                            "and that count is the one used here")
+            evidence.append(
+                f"the provider counted Codex's first request as {reported:,} input tokens (its usage), "
+                "and that count is the one used here"
+            )
         if served is None:
             # Nobody publishes the window: Codex's own first request, sent as the canary, answers "will it fit".
             if first is not None and canary_kind is not None and canary_kind.kind == "ok":
                 facts["first_fit"] = True
-                return result("ctx.window", TITLES["ctx.window"], Status.PASS,
-                              f"not published; Codex's first request ({first_tokens:,} tokens) fit, headroom unknown",
-                              evidence, **facts)
+                return result(
+                    "ctx.window",
+                    TITLES["ctx.window"],
+                    Status.PASS,
+                    f"not published; Codex's first request ({first_tokens:,} tokens) fit, headroom unknown",
+                    evidence,
+                    **facts,
+                )
             if first is not None and canary_kind is not None and canary_kind.kind == "context_exceeded":
                 facts["first_fit"] = False
-                return result("ctx.window", TITLES["ctx.window"], Status.SKIP,
-                              f"not published; Codex's first request ({first_tokens:,} tokens) did not fit", evidence, **facts)
-            return result("ctx.window", TITLES["ctx.window"], Status.SKIP, "the provider does not publish its window",
-                          evidence, **facts)
+                return result(
+                    "ctx.window",
+                    TITLES["ctx.window"],
+                    Status.SKIP,
+                    f"not published; Codex's first request ({first_tokens:,} tokens) did not fit",
+                    evidence,
+                    **facts,
+                )
+            return result(
+                "ctx.window",
+                TITLES["ctx.window"],
+                Status.SKIP,
+                "the provider does not publish its window",
+                evidence,
+                **facts,
+            )
         evidence.append(f"served window {served:,} tokens from {source}")
         if served < min_usable or served < assumed * COMPACT_SHARE:
-            return result("ctx.window", TITLES["ctx.window"], Status.FAIL if served < min_usable else Status.WARN,
-                          f"serves {served:,} tokens; Codex assumes {assumed:,}", evidence, **facts)
-        return result("ctx.window", TITLES["ctx.window"], Status.PASS, f"serves {served:,} tokens (Codex assumes {assumed:,})",
-                      evidence, **facts)
+            return result(
+                "ctx.window",
+                TITLES["ctx.window"],
+                Status.FAIL if served < min_usable else Status.WARN,
+                f"serves {served:,} tokens; Codex assumes {assumed:,}",
+                evidence,
+                **facts,
+            )
+        return result(
+            "ctx.window",
+            TITLES["ctx.window"],
+            Status.PASS,
+            f"serves {served:,} tokens (Codex assumes {assumed:,})",
+            evidence,
+            **facts,
+        )
 
     def _user_config(self) -> str:
         layer = self.ctx.resolution.user_layer
@@ -847,9 +1253,13 @@ class LiveRun:
         return self._user_config() if origin == "default" else origin
 
 
-MATCH_WORDS = {"exact": "listed", "whitespace": "listed without its stray whitespace",
-               "case": "listed with different capitals", "dated": "listed without its date or version suffix",
-               "missing": "not listed"}
+MATCH_WORDS = {
+    "exact": "listed",
+    "whitespace": "listed without its stray whitespace",
+    "case": "listed with different capitals",
+    "dated": "listed without its date or version suffix",
+    "missing": "not listed",
+}
 
 
 def _human(kind: str | None, detail: str) -> str:
@@ -860,8 +1270,11 @@ def _human(kind: str | None, detail: str) -> str:
 def blocked_by_static(static: list[CheckResult]) -> list[str]:
     """Ids of static checks showing Codex would stop before sending any request."""
     by_id = {r.id: r for r in static}
-    return [cid for cid, pred in STATIC_BLOCKERS.items()
-            if cid in by_id and by_id[cid].status in (Status.FAIL, Status.SKIP) and pred(by_id[cid].facts)]
+    return [
+        cid
+        for cid, pred in STATIC_BLOCKERS.items()
+        if cid in by_id and by_id[cid].status in (Status.FAIL, Status.SKIP) and pred(by_id[cid].facts)
+    ]
 
 
 def published_window(ctx: CheckContext, timeout_s: float = 10.0) -> tuple[int | None, str | None]:
@@ -884,20 +1297,30 @@ def blocker_names(static: list[CheckResult], blockers: list[str]) -> str:
 def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple[list[CheckResult], list[str]]:
     blockers = blocked_by_static(static)
     if blockers == ["env.auth"]:
-        reason = ("the built-in provider has no stored API key (ChatGPT sign-in or none): Codex's requests go to the "
-                  "ChatGPT backend or nowhere, so there is no API channel to test")
-        return [result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
-                for cid in LIVE_IDS], [f"Live checks skipped: {reason}."]
+        reason = (
+            "the built-in provider has no stored API key (ChatGPT sign-in or none): Codex's requests go to the "
+            "ChatGPT backend or nowhere, so there is no API channel to test"
+        )
+        return [
+            result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
+            for cid in LIVE_IDS
+        ], [f"Live checks skipped: {reason}."]
     provider_facts = next((r.facts for r in static if r.id == "cfg.provider"), {})
     if "cfg.provider" in blockers and provider_facts.get("missing_base_url") and len(blockers) == 1:
-        reason = (f"[model_providers.{provider_facts.get('provider')}] has no base_url, so Codex would send your key to "
-                  "https://api.openai.com/v1; codexdoctor does not send it anywhere you did not configure")
-        return [result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
-                for cid in LIVE_IDS], [f"Live checks skipped: {reason}."]
+        reason = (
+            f"[model_providers.{provider_facts.get('provider')}] has no base_url, so Codex would send your key to "
+            "https://api.openai.com/v1; codexdoctor does not send it anywhere you did not configure"
+        )
+        return [
+            result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
+            for cid in LIVE_IDS
+        ], [f"Live checks skipped: {reason}."]
     if blockers:
         reason = "Codex would stop before sending a request (" + blocker_names(static, blockers) + "): fix that first"
-        return [result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
-                for cid in LIVE_IDS], [f"Live checks skipped: {reason}."]
+        return [
+            result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
+            for cid in LIVE_IDS
+        ], [f"Live checks skipped: {reason}."]
     deadline = Deadline(float(ctx.options.get("timeout", 10.0)))
     started = time.perf_counter()
     run = LiveRun(ctx, deadline, client=client)
@@ -908,15 +1331,22 @@ def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple
 
         def still_waiting() -> None:
             while not done.wait(STILL_WAITING_EVERY):
-                progress(sanitize(ctx.redactor(
-                    f"still waiting for {host} ({time.perf_counter() - started:.0f} s of {run.waiting_total:g} s)...")))
+                progress(
+                    sanitize(
+                        ctx.redactor(
+                            f"still waiting for {host} ({time.perf_counter() - started:.0f} s of {run.waiting_total:g} s)..."
+                        )
+                    )
+                )
 
         threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True).start()
     try:
         results = run.run()
-    except Exception as exc:  # noqa: BLE001 - one broken probe must not kill the report
+    except Exception as exc:
         detail = ctx.redactor(f"internal error: {type(exc).__name__}: {exc}")
-        results = [CheckResult(cid, TITLES[cid], Status.CRASH, detail, {"exception": type(exc).__name__}) for cid in LIVE_IDS]
+        results = [
+            CheckResult(cid, TITLES[cid], Status.CRASH, detail, {"exception": type(exc).__name__}) for cid in LIVE_IDS
+        ]
     finally:
         done.set()
         if client is None:
@@ -926,12 +1356,16 @@ def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple
     if ctx.options.get("canary", True):
         first = run.plan.first
         size = f"about {first.tokens:,} input tokens" if first else "a few input tokens"
-        notes.append(f"The canary is Codex's own first request: {size} and at most {CANARY_MAX_OUTPUT} output tokens "
-                     "per send; --no-canary skips it.")
+        notes.append(
+            f"The canary is Codex's own first request: {size} and at most {CANARY_MAX_OUTPUT} output tokens "
+            "per send; --no-canary skips it."
+        )
         if first is not None and ctx.options.get("turn_two", True):
-            notes.append(f"After it, Codex's request that follows a tool call (the same request plus one made-up "
-                         f"`exec_command` call and about 10 KB of its output: about {first.tokens + 2800:,} input tokens) "
-                         "is sent once; --no-turn-two skips it.")
+            notes.append(
+                f"After it, Codex's request that follows a tool call (the same request plus one made-up "
+                f"`exec_command` call and about 10 KB of its output: about {first.tokens + 2800:,} input tokens) "
+                "is sent once; --no-turn-two skips it."
+            )
     if proxy_for(run.plan.request_url, ctx.env):
         notes.append("Requests went through the proxy configured in this environment.")
     return results, notes

@@ -15,17 +15,26 @@ import math
 import statistics
 import threading
 import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from codexdoctor.checks.base import CheckContext
-from codexdoctor.model import CheckResult, Section, Status
-from codexdoctor.checks.live import (CANARY_INSTRUCTIONS, CANARY_PROMPT, CODEX_FIRST_REQUEST_TOKENS, Plan,
-                                     assumed_window, canary_body, make_plan, with_query)
 from codexdoctor.checks.filler import INSTRUCTIONS, Conversation, as_chat_messages
-from codexdoctor.common.tokens import Tokenizer
+from codexdoctor.checks.live import (
+    CANARY_INSTRUCTIONS,
+    CANARY_PROMPT,
+    CODEX_FIRST_REQUEST_TOKENS,
+    Plan,
+    assumed_window,
+    canary_body,
+    make_plan,
+    with_query,
+)
 from codexdoctor.codex.sizes import window_settings
+from codexdoctor.common.tokens import Tokenizer
 from codexdoctor.common.untrusted import sanitize
+from codexdoctor.model import CheckResult, Section, Status
 from codexdoctor.net.classify import classify, turn_two_item
 from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
 
@@ -92,12 +101,12 @@ class ProbeOutcome:
     published: int | None = None  # the window the provider publishes, when the plan was built on it
 
 
-def tolerance(settings: "ProbeSettings", max_context: int) -> float:
+def tolerance(settings: ProbeSettings, max_context: int) -> float:
     """How close the break is located: the bisection stops when low and high are this near."""
     return max(settings.min_precision_tokens, settings.precision * max_context / 2)
 
 
-def published_schedule(settings: "ProbeSettings", window: int) -> list[int]:
+def published_schedule(settings: ProbeSettings, window: int) -> list[int]:
     """The provider says how large its window is: check half of it, then just below and just above it.
 
     The two edges are one tolerance apart, so a break where the provider says needs no bisection, and the
@@ -115,8 +124,13 @@ def schedule(start: int, max_context: int) -> list[int]:
     return sizes
 
 
-def estimate(settings: ProbeSettings, max_context: int, single_tokens: int, sizes: list[int] | None = None,
-             cache_tokens: int | None = None) -> tuple[int, int]:
+def estimate(
+    settings: ProbeSettings,
+    max_context: int,
+    single_tokens: int,
+    sizes: list[int] | None = None,
+    cache_tokens: int | None = None,
+) -> tuple[int, int]:
     """Worst case (the break just below the largest size): requests and input tokens, before anything is sent."""
     sizes = sizes or schedule(settings.start, max_context)
     max_context = sizes[-1]
@@ -135,9 +149,18 @@ MIN_CACHE_PREFIX = 1024  # providers cache prefixes from about 1K tokens (OpenAI
 
 
 class Probe:
-    def __init__(self, ctx: CheckContext, settings: ProbeSettings, tokenizer: Tokenizer, client=None,
-                 progress: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic,
-                 published: int | None = None, lang: str = "en", total: Deadline | None = None) -> None:
+    def __init__(
+        self,
+        ctx: CheckContext,
+        settings: ProbeSettings,
+        tokenizer: Tokenizer,
+        client=None,
+        progress: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        published: int | None = None,
+        lang: str = "en",
+        total: Deadline | None = None,
+    ) -> None:
         """`total`: the command's whole clock when it started before the probe (the window lookups spend it too)."""
         self.lang = lang
         self.ctx = ctx
@@ -163,7 +186,11 @@ class Probe:
             self.sizes = schedule(settings.start, settings.max_context or int(assumed * 1.1))
         self.max_context = self.sizes[-1]
         # The prefix-cache step fits the window found: a quarter of it at most, skipped when that is too small.
-        prefix = settings.cache_prefix_tokens if not self.published else min(settings.cache_prefix_tokens, self.published // 4)
+        prefix = (
+            settings.cache_prefix_tokens
+            if not self.published
+            else min(settings.cache_prefix_tokens, self.published // 4)
+        )
         self.cache_tokens = prefix if settings.cache_step and prefix >= MIN_CACHE_PREFIX else 0
         self.fitted = False
         if not self.published and not settings.max_context:
@@ -179,8 +206,12 @@ class Probe:
         low, high = self.settings.start * 2, self.max_context
         while high - low > self.settings.min_precision_tokens:
             mid = (low + high) // 2
-            if estimate(self.settings, mid, self.single_tokens, schedule(self.settings.start, mid), self.cache_tokens)[1] \
-                    <= self.settings.budget:
+            if (
+                estimate(self.settings, mid, self.single_tokens, schedule(self.settings.start, mid), self.cache_tokens)[
+                    1
+                ]
+                <= self.settings.budget
+            ):
                 low = mid
             else:
                 high = mid
@@ -196,11 +227,21 @@ class Probe:
         if items is None:
             body = canary_body(self.plan.wire, self.plan.model)
         elif self.plan.wire == "chat":
-            body = {"model": self.plan.model, "messages": as_chat_messages(items), "stream": True,
-                    "max_tokens": self.settings.max_output_tokens}
+            body = {
+                "model": self.plan.model,
+                "messages": as_chat_messages(items),
+                "stream": True,
+                "max_tokens": self.settings.max_output_tokens,
+            }
         else:
-            body = {"model": self.plan.model, "instructions": INSTRUCTIONS, "input": items, "stream": True,
-                    "store": False, "max_output_tokens": self.settings.max_output_tokens}
+            body = {
+                "model": self.plan.model,
+                "instructions": INSTRUCTIONS,
+                "input": items,
+                "stream": True,
+                "store": False,
+                "max_output_tokens": self.settings.max_output_tokens,
+            }
         if self.plan.wire != "chat":
             body["max_output_tokens"] = self.settings.max_output_tokens
         return body
@@ -224,8 +265,11 @@ class Probe:
         def tick() -> None:
             while not done.wait(STILL_WAITING_EVERY):
                 waited = self.clock() - started
-                self.progress(f"  … step {number} ({sent:,} tokens) still waiting: {waited:.0f} s"
-                              if self.lang != "zh" else f"  … 第 {number} 步（{sent:,} tokens）仍在等待：{waited:.0f} 秒")
+                self.progress(
+                    f"  … step {number} ({sent:,} tokens) still waiting: {waited:.0f} s"
+                    if self.lang != "zh"
+                    else f"  … 第 {number} 步（{sent:,} tokens）仍在等待：{waited:.0f} 秒"
+                )
 
         thread = threading.Thread(target=tick, name="codexdoctor-probe-waiting", daemon=True)
         thread.start()
@@ -235,8 +279,9 @@ class Probe:
             done.set()
             thread.join(timeout=1)
 
-    def request(self, phase: str, target: int | None, items_sent: tuple[list, int] | None = None
-                ) -> tuple[Step, Exchange] | None:
+    def request(
+        self, phase: str, target: int | None, items_sent: tuple[list, int] | None = None
+    ) -> tuple[Step, Exchange] | None:
         """Send one probe request, or None when the budget or deadline forbids it."""
         if items_sent is not None:
             items, sent = items_sent
@@ -252,6 +297,7 @@ class Probe:
         headers = {**self.plan.headers, "Accept": "text/event-stream"}
         deadline = Deadline(min(self.settings.request_timeout_s, max(0.1, self.total.remaining())), self.clock)
         idle = min(self.plan.idle_s, self.settings.request_timeout_s)
+
         def resend_ok() -> bool:
             # A same-origin redirect sends the whole body again: it counts, and it must fit the budget first.
             if not self._affordable(sent):
@@ -260,8 +306,18 @@ class Probe:
             return True
 
         with self._still_waiting(len(self.steps) + 1, sent):
-            ex = send(self.client, "POST", url, headers=headers, deadline=deadline, redact=self.ctx.redactor,
-                      json_body=self._body(items), stream=True, idle_s=idle, resend_ok=resend_ok)
+            ex = send(
+                self.client,
+                "POST",
+                url,
+                headers=headers,
+                deadline=deadline,
+                redact=self.ctx.redactor,
+                json_body=self._body(items),
+                stream=True,
+                idle_s=idle,
+                resend_ok=resend_ok,
+            )
         kind = classify(ex, self.plan.wire)
         s = ex.stream
         reported = None
@@ -269,38 +325,77 @@ class Probe:
             value = s.usage.get("input_tokens", s.usage.get("prompt_tokens"))
             reported = value if isinstance(value, int) else None
         ok, k, detail = kind.kind == "ok", kind.kind, kind.detail or kind.message
-        if ok and reported is not None and target is not None and reported < sent * self.settings.truncation_share \
-                and sent - reported >= self.settings.min_precision_tokens:
+        if (
+            ok
+            and reported is not None
+            and target is not None
+            and reported < sent * self.settings.truncation_share
+            and sent - reported >= self.settings.min_precision_tokens
+        ):
             ok, k, detail = False, "truncated", f"provider counted {reported} input tokens of {sent} sent"
-        step = Step(phase, target or sent, sent, ok, k, detail, ex.status,
-                    s.first_token_ms if s else None, ex.elapsed_ms,
-                    s.max_gap_after_token_ms if s else None, reported, ex.line())
+        step = Step(
+            phase,
+            target or sent,
+            sent,
+            ok,
+            k,
+            detail,
+            ex.status,
+            s.first_token_ms if s else None,
+            ex.elapsed_ms,
+            s.max_gap_after_token_ms if s else None,
+            reported,
+            ex.line(),
+        )
         self.steps.append(step)
         ttft = f"{step.ttft_ms:.0f} ms" if step.ttft_ms is not None else "-"
         from codexdoctor.i18n import table_word
 
         result = table_word("ok" if ok else k, self.lang, detail)
         if self.lang == "zh":
-            self.progress(f"  {table_word(phase, 'zh')}  {sent:>8,} tokens -> {result}，首字 {ttft}"
-                          f"（已用 {self.spent:,}/{self.settings.budget:,}）")
+            self.progress(
+                f"  {table_word(phase, 'zh')}  {sent:>8,} tokens -> {result}，首字 {ttft}"
+                f"（已用 {self.spent:,}/{self.settings.budget:,}）"
+            )
         else:
-            self.progress(f"  {table_word(phase, 'en'):15} {sent:>8,} tokens -> {result:24} first token {ttft:>8}   "
-                          f"(spent {self.spent:,}/{self.settings.budget:,})")
+            self.progress(
+                f"  {table_word(phase, 'en'):15} {sent:>8,} tokens -> {result:24} first token {ttft:>8}   "
+                f"(spent {self.spent:,}/{self.settings.budget:,})"
+            )
         return step, ex
 
     # ---- the search ---------------------------------------------------------------------------------
     def run(self) -> ProbeOutcome:
         """The whole search; Ctrl-C stops it where it is and what was learned so far is still reported."""
         requests, tokens = self.estimate()
-        self._found: dict[str, Any] = {"single_ex": None, "cache": None, "last_ok": None, "first_fail": None, "stable": None}
+        self._found: dict[str, Any] = {
+            "single_ex": None,
+            "cache": None,
+            "last_ok": None,
+            "first_fail": None,
+            "stable": None,
+        }
         try:
             self._search()
         except KeyboardInterrupt:
             self.stopped = "interrupted"
         f = self._found
-        return ProbeOutcome(tuple(self.steps), f["single_ex"], f["last_ok"], f["first_fail"], f["stable"], self.stopped,
-                            self.spent, tokens, requests, self.max_context, self.tok.name, self.tok.exact, f["cache"],
-                            self.published)
+        return ProbeOutcome(
+            tuple(self.steps),
+            f["single_ex"],
+            f["last_ok"],
+            f["first_fail"],
+            f["stable"],
+            self.stopped,
+            self.spent,
+            tokens,
+            requests,
+            self.max_context,
+            self.tok.name,
+            self.tok.exact,
+            f["cache"],
+            self.published,
+        )
 
     def _search(self) -> None:
         found = self._found
@@ -339,8 +434,11 @@ class Probe:
             return body + [tail], self.conversation.count_items(body + [tail])
 
         runs = {}
-        for name, args in (("first", ("Answer question A briefly.",)), ("repeat", ("Answer question B briefly.",)),
-                           ("changed_start", ("Answer question C briefly.", True))):
+        for name, args in (
+            ("first", ("Answer question A briefly.",)),
+            ("repeat", ("Answer question B briefly.",)),
+            ("changed_start", ("Answer question C briefly.", True)),
+        ):
             got = self.request("cache", None, variant(*args))
             if got is None:
                 return None
@@ -348,8 +446,12 @@ class Probe:
             usage = (ex.stream.usage if ex.stream else None) or {}
             details = usage.get("input_tokens_details") or usage.get("prompt_tokens_details") or {}
             cached = details.get("cached_tokens") if isinstance(details, dict) else None
-            runs[name] = {"ok": step.ok, "sent": step.sent, "ttft_ms": step.ttft_ms,
-                          "cached": cached if isinstance(cached, int) else None}
+            runs[name] = {
+                "ok": step.ok,
+                "sent": step.sent,
+                "ttft_ms": step.ttft_ms,
+                "cached": cached if isinstance(cached, int) else None,
+            }
         return summarise_cache(runs)
 
     def _grow(self, sizes: list[int] | None = None) -> None:
@@ -423,13 +525,18 @@ def summarise_cache(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def identify_family(probe: "Probe") -> str | None:
+def identify_family(probe: Probe) -> str | None:
     """The server software behind the provider, from its model list (no tokens spent), when it says so."""
     try:
-        ex = send(probe.client, "GET", with_query(probe.plan.base_url + "/models", probe.plan.query),
-                  headers=probe.plan.headers, deadline=Deadline(min(5.0, probe.total.remaining())),
-                  redact=probe.ctx.redactor)
-    except Exception:  # noqa: BLE001 - identification is optional
+        ex = send(
+            probe.client,
+            "GET",
+            with_query(probe.plan.base_url + "/models", probe.plan.query),
+            headers=probe.plan.headers,
+            deadline=Deadline(min(5.0, probe.total.remaining())),
+            redact=probe.ctx.redactor,
+        )
+    except Exception:
         return None
     body = ex.body_json if ex.ok else None
     entries = body.get("data") if isinstance(body, dict) else None
@@ -457,7 +564,7 @@ def linear_slope(points: list[tuple[int, float]]) -> float | None:
     var = sum((x - mx) ** 2 for x in xs)
     if var == 0:
         return None
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var
 
 
 def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
@@ -465,13 +572,18 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
     singles = [s for s in outcome.steps if s.phase == "single"]
     singles_ok = [s for s in singles if s.ok]
     session = [s for s in outcome.steps if s.phase not in ("single", "cache")]
-    baseline = statistics.median([s.ttft_ms for s in singles_ok if s.ttft_ms is not None]) if singles_ok and any(
-        s.ttft_ms is not None for s in singles_ok) else None
+    baseline = (
+        statistics.median([s.ttft_ms for s in singles_ok if s.ttft_ms is not None])
+        if singles_ok and any(s.ttft_ms is not None for s in singles_ok)
+        else None
+    )
     points = [(s.sent, s.ttft_ms) for s in session if s.ok and s.ttft_ms is not None]
     slope = linear_slope(points)
     largest = max(points, default=None)
     ratio = (largest[1] / baseline) if largest and baseline and baseline > 0 else None
-    stalls = [s for s in outcome.steps if s.max_gap_ms is not None and s.max_gap_ms >= settings.stall_threshold_s * 1000]
+    stalls = [
+        s for s in outcome.steps if s.max_gap_ms is not None and s.max_gap_ms >= settings.stall_threshold_s * 1000
+    ]
     failures = [s for s in session if not s.ok]
     kinds = sorted({s.kind for s in failures})
     # Channel failures at or above the break (502, reset, timeout): evidence about the channel, never the window.
@@ -481,46 +593,92 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
     usable = outcome.last_ok
     # The provider's own count of the largest request that worked wins over ours (issue 31): its tokenizer and
     # template are the ones its window, and Codex's token_count, are measured in.
-    counted = next((s.reported_input for s in reversed(session) if s.ok and s.sent == outcome.last_ok
-                    and isinstance(s.reported_input, int) and s.reported_input > 0), None)
+    counted = next(
+        (
+            s.reported_input
+            for s in reversed(session)
+            if s.ok and s.sent == outcome.last_ok and isinstance(s.reported_input, int) and s.reported_input > 0
+        ),
+        None,
+    )
     if usable and counted:
         usable = counted
     facts: dict[str, Any] = {
-        "singles": len(singles), "singles_ok": len(singles_ok), "baseline_ttft_ms": baseline,
+        "singles": len(singles),
+        "singles_ok": len(singles_ok),
+        "baseline_ttft_ms": baseline,
         "single_kinds": sorted({s.kind for s in singles if not s.ok}),
         "slope_ms_per_1k": round(slope, 1) if slope is not None else None,
-        "largest_ok": largest[0] if largest else None, "largest_ttft_ms": largest[1] if largest else None,
+        "largest_ok": largest[0] if largest else None,
+        "largest_ttft_ms": largest[1] if largest else None,
         "ttft_ratio": round(ratio, 1) if ratio is not None else None,
         # Growth means the trend rises too: one slow request at the largest size after faster ones is not growth.
-        "stage1": bool(ratio and ratio >= 2.5 and largest and baseline is not None and largest[1] - baseline >= 300
-                       and slope is not None and slope > 0),
-        "stall_count": len(stalls), "longest_stall_ms": max((s.max_gap_ms or 0 for s in stalls), default=0),
-        "stall_threshold_s": settings.stall_threshold_s, "stage2": bool(stalls),
-        "failure_kinds": kinds, "stage3": bool(failures),
+        "stage1": bool(
+            ratio
+            and ratio >= 2.5
+            and largest
+            and baseline is not None
+            and largest[1] - baseline >= 300
+            and slope is not None
+            and slope > 0
+        ),
+        "stall_count": len(stalls),
+        "longest_stall_ms": max((s.max_gap_ms or 0 for s in stalls), default=0),
+        "stall_threshold_s": settings.stall_threshold_s,
+        "stage2": bool(stalls),
+        "failure_kinds": kinds,
+        "stage3": bool(failures),
         "context_kinds": [k for k in kinds if k in CONTEXT_KINDS],
         "channel_above": [{"sent": s.sent, "kind": s.kind, "status": s.status} for s in channel_above],
-        "channel_above_kinds": sorted({s.kind for s in channel_above}), "published": outcome.published,
+        "channel_above_kinds": sorted({s.kind for s in channel_above}),
+        "published": outcome.published,
         "context_failure": any(k in CONTEXT_KINDS for k in kinds),
         "truncated": bool(truncated),
         "truncated_at": truncated[0].sent if truncated else None,
         "reported_at_truncation": truncated[0].reported_input if truncated else None,
-        "last_ok": outcome.last_ok, "first_fail": outcome.first_fail, "stable": outcome.stable,
+        "last_ok": outcome.last_ok,
+        "first_fail": outcome.first_fail,
+        "stable": outcome.stable,
         "precision_tokens": (outcome.first_fail - outcome.last_ok) if outcome.last_ok and outcome.first_fail else None,
-        "max_context": outcome.max_context, "no_break": outcome.first_fail is None and outcome.stopped is None and bool(singles_ok),
-        "stopped": outcome.stopped, "spent": outcome.spent, "budget": settings.budget,
-        "estimate_tokens": outcome.estimate_tokens, "estimate_requests": outcome.estimate_requests,
-        "requests": len(outcome.steps), "tokenizer": outcome.tokenizer, "exact_tokens": outcome.exact_tokens,
-        "usable": usable, "usable_counted_by": "provider" if counted else "estimate", "turn_tokens": settings.turn_tokens,
-        "cache": outcome.cache, "cache_verdict": (outcome.cache or {}).get("verdict"),
+        "max_context": outcome.max_context,
+        "no_break": outcome.first_fail is None and outcome.stopped is None and bool(singles_ok),
+        "stopped": outcome.stopped,
+        "spent": outcome.spent,
+        "budget": settings.budget,
+        "estimate_tokens": outcome.estimate_tokens,
+        "estimate_requests": outcome.estimate_requests,
+        "requests": len(outcome.steps),
+        "tokenizer": outcome.tokenizer,
+        "exact_tokens": outcome.exact_tokens,
+        "usable": usable,
+        "usable_counted_by": "provider" if counted else "estimate",
+        "turn_tokens": settings.turn_tokens,
+        "cache": outcome.cache,
+        "cache_verdict": (outcome.cache or {}).get("verdict"),
     }
     # Issue 31: the session's turns carry Codex's tool items. A failure that names one of them, while single questions
     # pass, is the gateway refusing those items at any size: the channel, not a window, whatever the sizes say.
-    item_fault = next(((s, item) for s in failures if (item := turn_two_item(f"{s.detail} {s.line}", broad=True))
-                       and s.kind not in CONTEXT_KINDS), None)
+    item_fault = next(
+        (
+            (s, item)
+            for s in failures
+            if (item := turn_two_item(f"{s.detail} {s.line}", broad=True)) and s.kind not in CONTEXT_KINDS
+        ),
+        None,
+    )
     if item_fault is not None and singles_ok:
         step, item = item_fault
-        facts.update(item_fault={"item": item, "sent": step.sent, "status": step.status, "detail": step.detail,
-                                 "line": step.line}, stable=None, context_failure=False)
+        facts.update(
+            item_fault={
+                "item": item,
+                "sent": step.sent,
+                "status": step.status,
+                "detail": step.detail,
+                "line": step.line,
+            },
+            stable=None,
+            context_failure=False,
+        )
         return facts
     reached_published = bool(outcome.published and outcome.max_context >= outcome.published)
     if facts["no_break"] and not reached_published:
@@ -528,10 +686,13 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         # at least N, and whether Codex's sessions fit is unknown. Say so, with the command that goes further.
         further = outcome.max_context * 2
         needed = estimate(settings, further, 100)[1]
-        facts["further_cmd"] = (f"codexdoctor probe --max-context {further} "
-                                f"--budget {max(settings.budget, -(-needed // 10000) * 10000)}")
-        facts["inconclusive_reason"] = (f"no break up to {outcome.max_context:,} tokens, where this probe's range "
-                                        f"ended: the window is at least that, and the break lies beyond it")
+        facts["further_cmd"] = (
+            f"codexdoctor probe --max-context {further} --budget {max(settings.budget, -(-needed // 10000) * 10000)}"
+        )
+        facts["inconclusive_reason"] = (
+            f"no break up to {outcome.max_context:,} tokens, where this probe's range "
+            f"ended: the window is at least that, and the break lies beyond it"
+        )
     if usable and (outcome.first_fail is not None or facts["no_break"]):  # a partial run proves no window yet
         # Measured, not published: the largest request that worked, turned into settings as every command does.
         facts["suggest_window"], facts["suggest_compact"] = window_settings(usable)
@@ -552,19 +713,27 @@ def probe_result(facts: Mapping[str, Any]) -> CheckResult:
         status = Status.PASS
     if facts.get("last_ok") and facts.get("first_fail"):
         summary = f"breaks between {facts['last_ok']:,} and {facts['first_fail']:,} tokens" + (
-            " (stable)" if facts.get("stable") else " (unstable)" if facts.get("stable") is False else "")
+            " (stable)" if facts.get("stable") else " (unstable)" if facts.get("stable") is False else ""
+        )
     elif facts["singles_ok"] == 0:
         summary = "single question failed; session not probed"
     elif facts.get("no_break"):
         summary = f"no break up to {facts['max_context']:,} tokens"
     else:
-        summary = "stopped by Ctrl-C" if facts.get("stopped") == "interrupted" else f"stopped at the {facts.get('stopped')}"
-    evidence = [f"{facts['singles_ok']}/{facts['singles']} single questions ok, median first token "
-                f"{facts['baseline_ttft_ms']} ms" if facts.get("baseline_ttft_ms") is not None else
-                f"{facts['singles_ok']}/{facts['singles']} single questions ok",
-                f"{facts['requests']} requests, {facts['spent']:,} input tokens (budget {facts['budget']:,})"]
+        summary = (
+            "stopped by Ctrl-C" if facts.get("stopped") == "interrupted" else f"stopped at the {facts.get('stopped')}"
+        )
+    evidence = [
+        f"{facts['singles_ok']}/{facts['singles']} single questions ok, median first token "
+        f"{facts['baseline_ttft_ms']} ms"
+        if facts.get("baseline_ttft_ms") is not None
+        else f"{facts['singles_ok']}/{facts['singles']} single questions ok",
+        f"{facts['requests']} requests, {facts['spent']:,} input tokens (budget {facts['budget']:,})",
+    ]
     if facts.get("slope_ms_per_1k") is not None:
-        evidence.append(f"first-token slope {facts['slope_ms_per_1k']} ms per 1K tokens; ratio {facts.get('ttft_ratio')}x")
+        evidence.append(
+            f"first-token slope {facts['slope_ms_per_1k']} ms per 1K tokens; ratio {facts.get('ttft_ratio')}x"
+        )
     return CheckResult("ctx.probe", "Session probe", status, summary, facts, tuple(evidence))
 
 
@@ -574,48 +743,100 @@ def steps_section(outcome, lang: str = "en") -> Section:
     zh = lang == "zh"
     rows = []
     for i, s in enumerate(outcome.steps, 1):
-        rows.append((i, table_word(s.phase, lang), f"{s.sent:,}", "-" if s.ttft_ms is None else f"{s.ttft_ms:,.0f}",
-                     "-" if s.max_gap_ms is None else f"{s.max_gap_ms:,.0f}", table_word("ok" if s.ok else s.kind, lang, s.detail)))
+        rows.append(
+            (
+                i,
+                table_word(s.phase, lang),
+                f"{s.sent:,}",
+                "-" if s.ttft_ms is None else f"{s.ttft_ms:,.0f}",
+                "-" if s.max_gap_ms is None else f"{s.max_gap_ms:,.0f}",
+                table_word("ok" if s.ok else s.kind, lang, s.detail),
+            )
+        )
     points = tuple((float(s.sent), float(s.ttft_ms)) for s in outcome.steps if s.ok and s.ttft_ms is not None)
-    headers = (("#", "阶段", "发送的 tokens", "首字 ms", "最长停顿 ms", "结果") if zh else
-               ("#", "phase", "tokens sent", "first token ms", "longest gap ms", "result"))
-    return Section("probe.steps", "会话探测步骤" if zh else "Session probe steps", headers, tuple(rows), points,
-                   "发送的 tokens" if zh else "tokens sent", "首字延迟（ms）" if zh else "time to first token (ms)")
+    headers = (
+        ("#", "阶段", "发送的 tokens", "首字 ms", "最长停顿 ms", "结果")
+        if zh
+        else ("#", "phase", "tokens sent", "first token ms", "longest gap ms", "result")
+    )
+    return Section(
+        "probe.steps",
+        "会话探测步骤" if zh else "Session probe steps",
+        headers,
+        tuple(rows),
+        points,
+        "发送的 tokens" if zh else "tokens sent",
+        "首字延迟（ms）" if zh else "time to first token (ms)",
+    )
 
 
 def summary_section(facts: Mapping[str, Any], lang: str = "en") -> list[Section]:
     zh = lang == "zh"
-    t = (lambda en, cn: cn if zh else en)  # noqa: E731
+    t = lambda en, cn: cn if zh else en  # noqa: E731
     lines = []
     if facts.get("last_ok") and facts.get("first_fail"):
         low, high = facts["last_ok"], facts["first_fail"]
         spread = (high - low) / low * 100
-        lines.append(t(f"Usable window: about {low:,} tokens (break between {low:,} and {high:,}, within {spread:.1f}%)",
-                       f"可用窗口：约 {low:,} tokens（断点在 {low:,} 到 {high:,} 之间，误差 {spread:.1f}% 以内）"))
+        lines.append(
+            t(
+                f"Usable window: about {low:,} tokens (break between {low:,} and {high:,}, within {spread:.1f}%)",
+                f"可用窗口：约 {low:,} tokens（断点在 {low:,} 到 {high:,} 之间，误差 {spread:.1f}% 以内）",
+            )
+        )
         stable = facts.get("stable")
-        lines.append(t("Breakpoint: ", "断点：") + (t("stable", "稳定") if stable else t("unstable", "不稳定")
-                                                    if stable is False else t("not confirmed", "未确认")))
+        lines.append(
+            t("Breakpoint: ", "断点：")
+            + (
+                t("stable", "稳定")
+                if stable
+                else t("unstable", "不稳定")
+                if stable is False
+                else t("not confirmed", "未确认")
+            )
+        )
     elif facts.get("no_break"):
-        lines.append(t(f"Usable window: at least {facts['max_context']:,} tokens (no break found)",
-                       f"可用窗口：至少 {facts['max_context']:,} tokens（未发现断点）"))
-    stages = [name for name, key in ((t("1 latency grows", "第 1 阶段（首字延迟增长）"), "stage1"),
-                                     (t("2 mid-stream stalls", "第 2 阶段（回答中途停顿）"), "stage2"),
-                                     (t("3 failure", "第 3 阶段（请求失败）"), "stage3")) if facts.get(key)]
+        lines.append(
+            t(
+                f"Usable window: at least {facts['max_context']:,} tokens (no break found)",
+                f"可用窗口：至少 {facts['max_context']:,} tokens（未发现断点）",
+            )
+        )
+    stages = [
+        name
+        for name, key in (
+            (t("1 latency grows", "第 1 阶段（首字延迟增长）"), "stage1"),
+            (t("2 mid-stream stalls", "第 2 阶段（回答中途停顿）"), "stage2"),
+            (t("3 failure", "第 3 阶段（请求失败）"), "stage3"),
+        )
+        if facts.get(key)
+    ]
     lines.append(t("Stages seen: ", "出现的阶段：") + ((t(", ", "、")).join(stages) if stages else t("none", "无")))
     cache = facts.get("cache")
     if cache:
         runs = cache["runs"]
         shown = lambda v: f"{v}" if v is not None else t("not reported", "未报告")  # noqa: E731
-        verdict = {"works": t("works", "有效"), "not working": t("not working", "无效"),
-                   "not reported": t("not reported", "未报告"), "failed": t("failed", "失败")}[cache["verdict"]]
+        verdict = {
+            "works": t("works", "有效"),
+            "not working": t("not working", "无效"),
+            "not reported": t("not reported", "未报告"),
+            "failed": t("failed", "失败"),
+        }[cache["verdict"]]
         ttfts = " / ".join(f"{runs[k]['ttft_ms'] or 0:.0f}" for k in ("first", "repeat", "changed_start"))
-        lines.append(t(f"Prefix cache: {verdict} (cached tokens: repeated prefix {shown(runs['repeat']['cached'])}, "
-                       f"changed start {shown(runs['changed_start']['cached'])}; first token {ttfts} ms)",
-                       f"前缀缓存：{verdict}（缓存命中 token：重复前缀 {shown(runs['repeat']['cached'])}，"
-                       f"改动开头 {shown(runs['changed_start']['cached'])}；首字延迟 {ttfts} ms）"))
+        lines.append(
+            t(
+                f"Prefix cache: {verdict} (cached tokens: repeated prefix {shown(runs['repeat']['cached'])}, "
+                f"changed start {shown(runs['changed_start']['cached'])}; first token {ttfts} ms)",
+                f"前缀缓存：{verdict}（缓存命中 token：重复前缀 {shown(runs['repeat']['cached'])}，"
+                f"改动开头 {shown(runs['changed_start']['cached'])}；首字延迟 {ttfts} ms）",
+            )
+        )
     if facts.get("turns_per_session") is not None:
         turns, per = facts["turns_per_session"], f"{facts['turn_tokens']:,}"
-        lines.append(t(f"Turns per session to stay under 70% of the window: {turns} "
-                       f"(at ~{per} tokens per turn on top of Codex's ~8,500-token first request)",
-                       f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} tokens，加上 Codex 约 8,500 tokens 的首个请求）"))
+        lines.append(
+            t(
+                f"Turns per session to stay under 70% of the window: {turns} "
+                f"(at ~{per} tokens per turn on top of Codex's ~8,500-token first request)",
+                f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} tokens，加上 Codex 约 8,500 tokens 的首个请求）",
+            )
+        )
     return [Section("probe.summary", t("Measured", "测量结果"), lines=tuple(lines))]

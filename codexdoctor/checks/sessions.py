@@ -9,32 +9,47 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
-from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.codex.rollouts import Session, find_rollouts, iter_rollouts, parse_time, read_session, read_tui_log
-from codexdoctor.common.words import plural
+from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.common.untrusted import clip
+from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Section, Status
-from codexdoctor.net.classify import HIGH_DEMAND, CONTEXT_MARKERS, context_numbers, summarize_text, turn_two_item
+from codexdoctor.net.classify import CONTEXT_MARKERS, HIGH_DEMAND, context_numbers, summarize_text, turn_two_item
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404", "http 429", "http 500", "http 502", "http 503", "http 504")
 # Every server family's overflow words (the same list the live checks use); "context" alone is not one of them.
 CODEX_CONTEXT_TEXT = ("ran out of room",)
 CONTEXT_TEXT = tuple(m for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens")) + CODEX_CONTEXT_TEXT
-CHANNEL_TEXT = ("unexpected status", "stream disconnected", "Missing environment variable", "exceeded retry limit",
-                "does not exist", "not found", "Unauthorized", "Forbidden", "Reconnecting")
+CHANNEL_TEXT = (
+    "unexpected status",
+    "stream disconnected",
+    "Missing environment variable",
+    "exceeded retry limit",
+    "does not exist",
+    "not found",
+    "Unauthorized",
+    "Forbidden",
+    "Reconnecting",
+)
 
 
 class AmbiguousSession(ValueError):
     """`--session PREFIX` matches more than one session: a usage error that lists them."""
 
     def __init__(self, prefix: str, matches: list[str]) -> None:
-        super().__init__(f"--session {prefix} matches {len(matches)} sessions: " + ", ".join(matches[:10])
-                         + (" …" if len(matches) > 10 else "") + "; give more characters of the id")
+        super().__init__(
+            f"--session {prefix} matches {len(matches)} sessions: "
+            + ", ".join(matches[:10])
+            + (" …" if len(matches) > 10 else "")
+            + "; give more characters of the id"
+        )
         self.matches = matches
 
 
@@ -77,6 +92,7 @@ def read_all(files: list[Path], keep_content: bool, digest: Callable[[Session], 
     With `digest`, each process also applies it to the sessions it read and returns (session, digest) pairs,
     so the classification is shared between the two processes as well. The session in a pair has no turns: the
     digest is all a caller needs of them, and thousands of Turn objects less cross the pipe and are unpickled."""
+
     def one(path: Path) -> Any:
         session = read_session(path, keep_content=keep_content)
         if digest is None:
@@ -146,10 +162,11 @@ class _Child:
             try:
                 import pickle
 
-                sessions = pickle.loads(data)
+                # Bytes our own forked child wrote to a pipe only it and we hold: nothing outside ever reaches it.
+                sessions = pickle.loads(data)  # noqa: S301
                 if isinstance(sessions, list) and len(sessions) == len(self.files):
                     return sessions
-            except Exception:  # noqa: BLE001 - a damaged answer means: read them here
+            except Exception:  # noqa: S110 - a child that failed in any way: read the files here instead (below)
                 pass
         return [self.one(f) for f in self.files]
 
@@ -186,10 +203,14 @@ def load(roots: Iterable[Path], selection: Selection, tui_log: Path | None) -> t
         if len(sessions) > 1:
             raise AmbiguousSession(selection.session, sorted(str(s.id) for s in sessions))
     if selection.since:
-        sessions = [s for s in sessions if (parse_time(s.start) or datetime.min.replace(tzinfo=selection.since.tzinfo)) >= selection.since]
+        sessions = [
+            s
+            for s in sessions
+            if (parse_time(s.start) or datetime.min.replace(tzinfo=selection.since.tzinfo)) >= selection.since
+        ]
     sessions.sort(key=lambda s: s.start or "")
     if selection.last:
-        sessions = sessions[-selection.last:]
+        sessions = sessions[-selection.last :]
     if tui_log is not None and tui_log.is_file():
         attach_errors(sessions, read_tui_log(tui_log, problems))
     return sessions, problems
@@ -217,11 +238,11 @@ def _slim(d: dict[str, Any]) -> dict[str, Any]:
     return {**d, "contexts": [], "previews": [], "cache": {**d["cache"], "turns": []}, "outsized": []}
 
 
-def summarize(roots: Iterable[Path], selection: Selection, tui_log: Path | None,
-              compact_limit: int | None = None) -> tuple[Summaries, list[str]]:
+def summarize(
+    roots: Iterable[Path], selection: Selection, tui_log: Path | None, compact_limit: int | None = None
+) -> tuple[Summaries, list[str]]:
     """Read and classify every rollout in batches, keeping only bounded lists (most recent first)."""
     import heapq
-
     import itertools
 
     problems: list[str] = []
@@ -238,7 +259,9 @@ def summarize(roots: Iterable[Path], selection: Selection, tui_log: Path | None,
         if not paths:
             break
         # Without log lines to attach first, each reading process classifies the sessions it read.
-        digested = read_all(paths, selection.show_content, None if errors else (lambda s: classify_session(s, compact_limit)))
+        digested = read_all(
+            paths, selection.show_content, None if errors else (lambda s: classify_session(s, compact_limit))
+        )
         batch = [x[0] for x in digested] if not errors else digested
         ready = {id(x[0]): x[1] for x in digested} if not errors else {}
         if selection.session:
@@ -268,20 +291,25 @@ def summarize(roots: Iterable[Path], selection: Selection, tui_log: Path | None,
         del batch
     if selection.session:
         if exact:
-            recent, failing = [(d["start"] or "", 0, d) for d in exact], [(d["start"] or "", 0, d) for d in exact if d["kind"] != "none"]
+            recent, failing = (
+                [(d["start"] or "", 0, d) for d in exact],
+                [(d["start"] or "", 0, d) for d in exact if d["kind"] != "none"],
+            )
             total, failed = len(exact), len(failing)
         elif len(prefix_ids) > 1:
             raise AmbiguousSession(selection.session, sorted(prefix_ids))
     listed = [d for _, _, d in sorted(recent, key=lambda t: t[:2])]
     failing_sorted = [d for _, _, d in sorted(failing, key=lambda t: t[:2])]
     if selection.last:
-        listed = listed[-selection.last:]
+        listed = listed[-selection.last :]
         keep = {d["id"] for d in listed}
         failing_sorted = [d for d in failing_sorted if d["id"] in keep]
         total, failed = len(listed), len(failing_sorted)
     listed_ids = {d["id"] for d in listed}
-    failing_sorted = [d if d["id"] in listed_ids or i >= len(failing_sorted) - FAILING_LISTED else _slim(d)
-                      for i, d in enumerate(failing_sorted)]
+    failing_sorted = [
+        d if d["id"] in listed_ids or i >= len(failing_sorted) - FAILING_LISTED else _slim(d)
+        for i, d in enumerate(failing_sorted)
+    ]
     return Summaries(listed, failing_sorted, total, failed, bad), problems
 
 
@@ -312,8 +340,14 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
     window = s.window
     contexts = s.contexts
     failed = next((t for t in s.turns if t.error or t.overflow_signature), None)
-    ok_before = [t.context for t in s.turns if t.context is not None and not t.error and not t.overflow_signature
-                 and (failed is None or t.index < failed.index)]
+    ok_before = [
+        t.context
+        for t in s.turns
+        if t.context is not None
+        and not t.error
+        and not t.overflow_signature
+        and (failed is None or t.index < failed.index)
+    ]
     last_ok = ok_before[-1] if ok_before else None
     peak = max(ok_before, default=None) if failed else s.peak
     share = (peak / window) if peak and window else None
@@ -321,19 +355,27 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
     kind = "none"
     evidence = ""
     if failed is not None or (s.errors and s.ended != "completed"):
-        if (failed and (failed.overflow_signature or failed.error_info == "context_window_exceeded")) or \
-                any(m in text for m in CONTEXT_TEXT):
+        if (failed and (failed.overflow_signature or failed.error_info == "context_window_exceeded")) or any(
+            m in text for m in CONTEXT_TEXT
+        ):
             kind = "context"
-            evidence = ("the overflow signature (a token_count whose total equals the window, other counters zero)"
-                        if failed and failed.overflow_signature else "Codex's context-window error"
-                        if (failed and failed.error_info == "context_window_exceeded") or any(m in text for m in CODEX_CONTEXT_TEXT)
-                        else "the provider's context error")
+            evidence = (
+                "the overflow signature (a token_count whose total equals the window, other counters zero)"
+                if failed and failed.overflow_signature
+                else "Codex's context-window error"
+                if (failed and failed.error_info == "context_window_exceeded")
+                or any(m in text for m in CODEX_CONTEXT_TEXT)
+                else "the provider's context error"
+            )
         elif (item := turn_two_item(text)) or any(m in text for m in HIGH_DEMAND):
             # A gateway that breaks on the items Codex sends after a tool ran: the channel, at any size (issue 31).
             kind = "channel"
-            evidence = (f"the gateway refuses the {item.replace('_', ' ') if item == 'tool_role' else item} items Codex "
-                        "sends after a tool call" if item else
-                        "Codex's \"high demand\" message, which stands for a 5xx from the provider")
+            evidence = (
+                f"the gateway refuses the {item.replace('_', ' ') if item == 'tool_role' else item} items Codex "
+                "sends after a tool call"
+                if item
+                else 'Codex\'s "high demand" message, which stands for a 5xx from the provider'
+            )
         elif share is not None and share >= 0.9:
             kind = "context"
             evidence = f"failure at {share:.0%} of the window"
@@ -342,11 +384,11 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
             evidence = failed.error_info if failed and failed.error_info else "a provider or network error"
         else:
             kind = "unknown"
-    growth = [b - a for a, b in zip(contexts, contexts[1:]) if b > a]
+    growth = [b - a for a, b in pairwise(contexts) if b > a]
     median_growth = _median(growth) if growth else None
     outsized = []
     if median_growth:
-        for prev, turn in zip(s.turns, s.turns[1:]):
+        for prev, turn in pairwise(s.turns):
             if prev.context is not None and turn.context is not None:
                 added = turn.context - prev.context
                 if added > max(3 * median_growth, 2000):
@@ -359,8 +401,9 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
     # The logged window is Codex's effective one (95% of the model's); compaction fires at 90% of the model's,
     # unless model_auto_compact_token_limit says otherwise.
     compact_at = compact_limit or (int(effective / 0.95 * 0.9) if effective else None)
-    real_window = (truncated_at or server_window
-                   or (last_ok if kind == "context" and share is not None and share < 0.5 else None))
+    real_window = (
+        truncated_at or server_window or (last_ok if kind == "context" and share is not None and share < 0.5 else None)
+    )
     basis = real_window or effective
     first = contexts[0] if contexts else CODEX_FIRST_REQUEST_TOKENS
     turns_per_session = None
@@ -368,20 +411,43 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
         turns_per_session = max(0, int((0.7 * basis - first) // median_growth))
     cache = cache_profile(s)
     return {
-        "id": s.id or Path(s.path).stem, "short_id": (s.id or Path(s.path).stem)[:8], "start": s.start,
-        "cli_version": s.cli_version, "provider": s.provider, "model": s.model, "window": window,
-        "turns": len(s.turns), "ended": s.ended, "kind": kind, "evidence": evidence,
+        "id": s.id or Path(s.path).stem,
+        "short_id": (s.id or Path(s.path).stem)[:8],
+        "start": s.start,
+        "cli_version": s.cli_version,
+        "provider": s.provider,
+        "model": s.model,
+        "window": window,
+        "turns": len(s.turns),
+        "ended": s.ended,
+        "kind": kind,
+        "evidence": evidence,
         "failed_turn": failed.index if failed else None,
         "error": summarize_text(failed.error) if failed and failed.error else (s.errors[0] if s.errors else None),
-        "server_window": server_window, "truncated_at": truncated_at, "truncated_turns": truncated_turns,
-        "error_info": failed.error_info if failed else None, "peak": peak, "last_ok": last_ok,
-        "share": round(share, 3) if share is not None else None, "compactions": s.compactions,
-        "median_growth": median_growth, "outsized": outsized, "compact_at": compact_at,
+        "server_window": server_window,
+        "truncated_at": truncated_at,
+        "truncated_turns": truncated_turns,
+        "error_info": failed.error_info if failed else None,
+        "peak": peak,
+        "last_ok": last_ok,
+        "share": round(share, 3) if share is not None else None,
+        "compactions": s.compactions,
+        "median_growth": median_growth,
+        "outsized": outsized,
+        "compact_at": compact_at,
         "compaction_would_fire": (peak is not None and compact_at is not None and peak >= compact_at),
-        "real_window": real_window, "turns_per_session": turns_per_session, "legacy": s.legacy,
-        "bad_lines": s.bad_lines, "huge_lines": s.huge_lines, "decode_errors": s.decode_errors,
-        "truncated_tail": s.truncated_tail, "read_error": s.read_error, "contexts": contexts, "cache": cache,
-        "log_errors": s.errors[:5], "previews": [t.preview for t in s.turns if t.preview],
+        "real_window": real_window,
+        "turns_per_session": turns_per_session,
+        "legacy": s.legacy,
+        "bad_lines": s.bad_lines,
+        "huge_lines": s.huge_lines,
+        "decode_errors": s.decode_errors,
+        "truncated_tail": s.truncated_tail,
+        "read_error": s.read_error,
+        "contexts": contexts,
+        "cache": cache,
+        "log_errors": s.errors[:5],
+        "previews": [t.preview for t in s.turns if t.preview],
     }
 
 
@@ -396,7 +462,7 @@ def silent_truncation(s: Session) -> tuple[int | None, list[int]]:
     top = max(c for _, c in points)
     at_top = [i for i, c in points if c == top]
     grew = points[0][1] < top
-    tail = [i for i, c in points[-len(at_top):]] == at_top  # the ceiling holds to the end
+    tail = [i for i, c in points[-len(at_top) :]] == at_top  # the ceiling holds to the end
     if grew and len(at_top) >= 2 and tail:
         return top, at_top
     return None, []
@@ -409,25 +475,33 @@ def unique_ids(data: list[dict[str, Any]], minimum: int = 8) -> None:
     while length < max((len(i) for i in ids), default=minimum) and len({i[:length] for i in ids}) < len(set(ids)):
         length += 1
     for d in data:
-        cut = length + 1 if d["id"][length - 1:length] == "-" else length  # never end on the dash
+        cut = length + 1 if d["id"][length - 1 : length] == "-" else length  # never end on the dash
         d["short_id"] = d["id"][:cut]
 
 
 def cache_profile(s: Session) -> dict[str, Any]:
     """Share of each turn's input served from the provider's prefix cache, and where it collapsed."""
-    shares = [(t.index, t.context, (t.cached or 0) / t.context) for t in s.turns
-              if t.context and t.cached is not None]
+    shares = [(t.index, t.context, (t.cached or 0) / t.context) for t in s.turns if t.context and t.cached is not None]
     collapse = None
-    for (_, c0, r0), (i1, c1, r1) in zip(shares, shares[1:]):
+    for (_, c0, r0), (i1, c1, r1) in pairwise(shares):
         if r0 >= 0.5 and r1 < r0 * 0.5 and c1 >= c0:
             collapse = {"turn": i1, "before": round(r0, 2), "after": round(r1, 2), "context": c1}
             break
-    late = shares[len(shares) * 2 // 3:] if len(shares) >= 3 else []
+    late = shares[len(shares) * 2 // 3 :] if len(shares) >= 3 else []
     late_share = _fmean(r for _, _, r in late) if late else None
-    return {"reported": any(t.cached for t in s.turns), "turns": [(i, round(r, 2)) for i, _, r in shares],
-            "collapse": collapse, "late_share": round(late_share, 2) if late_share is not None else None,
-            "late_uncached": bool(late and late_share is not None and late_share < 0.2
-                                  and max(c for _, c, _ in late) >= 20000 and any(t.cached for t in s.turns))}
+    return {
+        "reported": any(t.cached for t in s.turns),
+        "turns": [(i, round(r, 2)) for i, _, r in shares],
+        "collapse": collapse,
+        "late_share": round(late_share, 2) if late_share is not None else None,
+        "late_uncached": bool(
+            late
+            and late_share is not None
+            and late_share < 0.2
+            and max(c for _, c, _ in late) >= 20000
+            and any(t.cached for t in s.turns)
+        ),
+    }
 
 
 CLUSTER_SPREAD = 0.15  # a core of sessions whose break sizes lie within this share of their median
@@ -446,14 +520,19 @@ def _core(sized: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, 
             start += 1
         if end + 1 - start > best[1] - best[0]:
             best = (start, end + 1)
-    return sized[best[0]:best[1]]
+    return sized[best[0] : best[1]]
 
 
 def _pattern(failures: list[dict[str, Any]]) -> dict[str, Any]:
     sized = [(s["last_ok"] or s["peak"], s) for s in failures if (s["last_ok"] or s["peak"])]
     sizes = [size for size, _ in sized]
-    out: dict[str, Any] = {"failures": len(failures), "sizes": sizes, "pattern": None,
-                           "ids": [s["id"] for s in failures], "outliers": []}
+    out: dict[str, Any] = {
+        "failures": len(failures),
+        "sizes": sizes,
+        "pattern": None,
+        "ids": [s["id"] for s in failures],
+        "outliers": [],
+    }
     if len(sizes) >= 2:
         med = _median(sizes)
         spread = (max(sizes) - min(sizes)) / med if med else 0
@@ -464,12 +543,18 @@ def _pattern(failures: list[dict[str, Any]]) -> dict[str, Any]:
             core_sizes = [size for size, _ in core]
             core_med = _median(core_sizes)
             core_ids = {d["id"] for _, d in core}
-            out.update(pattern="cluster", median=int(core_med), low=min(core_sizes), high=max(core_sizes),
-                       spread=round((max(core_sizes) - min(core_sizes)) / core_med, 3),
-                       # "± 2%": the farthest break from the median, as a share of it
-                       within=round(max(abs(x - core_med) for x in core_sizes) / core_med, 3), core=len(core),
-                       ids=[d["id"] for _, d in core],
-                       outliers=[{"id": d["id"], "size": size} for size, d in sized if d["id"] not in core_ids])
+            out.update(
+                pattern="cluster",
+                median=int(core_med),
+                low=min(core_sizes),
+                high=max(core_sizes),
+                spread=round((max(core_sizes) - min(core_sizes)) / core_med, 3),
+                # "± 2%": the farthest break from the median, as a share of it
+                within=round(max(abs(x - core_med) for x in core_sizes) / core_med, 3),
+                core=len(core),
+                ids=[d["id"] for _, d in core],
+                outliers=[{"id": d["id"], "size": size} for size, d in sized if d["id"] not in core_ids],
+            )
         elif shares and max(shares) < 0.5:
             out["pattern"] = "scattered"
     return out
@@ -499,8 +584,13 @@ def across(sessions: list[dict[str, Any]]) -> dict[str, Any]:
     return main
 
 
-def build_check(sessions: list[Session] | Summaries, problems: list[str], show: Path | str, home: str,
-                compact_limit: int | None = None) -> CheckResult:
+def build_check(
+    sessions: list[Session] | Summaries,
+    problems: list[str],
+    show: Path | str,
+    home: str,
+    compact_limit: int | None = None,
+) -> CheckResult:
     if isinstance(sessions, Summaries):
         return _build_from(sessions, problems, show)
     data = [classify_session(s, compact_limit) for s in sessions]
@@ -519,21 +609,33 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
     for d in data:
         d["in_cluster"] = d["id"] in clustered  # the group's advice (CTX014) replaces the per-session one
     lines_bad = summaries.unreadable_lines
-    facts = {"sessions": data, "across": summary, "problems": problems[:50], "unreadable_lines": lines_bad,
-             "count": summaries.total, "failed": summaries.failed, "where": str(show),
-             "not_listed": summaries.total - len(data)}
+    facts = {
+        "sessions": data,
+        "across": summary,
+        "problems": problems[:50],
+        "unreadable_lines": lines_bad,
+        "count": summaries.total,
+        "failed": summaries.failed,
+        "where": str(show),
+        "not_listed": summaries.total - len(data),
+    }
     evidence = [f"{plural(summaries.total, 'session')} read from {show}"] + [f"read problem: {p}" for p in problems[:5]]
     if facts["not_listed"] > 0:
         evidence.append(f"{plural(facts['not_listed'], 'older session')} counted but not listed")
     if lines_bad:
-        evidence.append(f"{plural(lines_bad, 'unreadable line')} skipped (half-written, corrupted, overlong or non-UTF-8)")
+        evidence.append(
+            f"{plural(lines_bad, 'unreadable line')} skipped (half-written, corrupted, overlong or non-UTF-8)"
+        )
     if not data:
-        return CheckResult("ctx.sessions", "Session logs", Status.SKIP, f"no session logs found in {show}", facts, tuple(evidence))
+        return CheckResult(
+            "ctx.sessions", "Session logs", Status.SKIP, f"no session logs found in {show}", facts, tuple(evidence)
+        )
     failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
     facts["decision"] = decide(failing)
     status = Status.FAIL if failing else Status.PASS
     text = f"{plural(summaries.total, 'session')}, {summaries.failed:,} failed" + (
-        f" ({', '.join(sorted({d['kind'] for d in failing}))})" if failing else "")
+        f" ({', '.join(sorted({d['kind'] for d in failing}))})" if failing else ""
+    )
     return CheckResult("ctx.sessions", "Session logs", status, text, facts, tuple(evidence))
 
 
@@ -547,15 +649,18 @@ def decide(failing: list[dict[str, Any]]) -> dict[str, Any] | None:
     lead = max(counts, key=lambda k: (counts[k], k == latest["kind"]))
     other = "channel" if lead == "context" else "context"
     when = (latest["start"] or "?")[:16].replace("T", " ")
-    return {"verdict": lead, "reason": f"{plural(counts[lead], 'failed session')} of kind `{lead}` and {counts[other]} of kind "
-                                       f"`{other}`; the most recent failure ({when}) was `{latest['kind']}`"}
+    return {
+        "verdict": lead,
+        "reason": f"{plural(counts[lead], 'failed session')} of kind `{lead}` and {counts[other]} of kind "
+        f"`{other}`; the most recent failure ({when}) was `{latest['kind']}`",
+    }
 
 
 def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list[Section]:
     from codexdoctor.i18n import table_word
 
     zh = lang == "zh"
-    t = (lambda en, cn: cn if zh else en)  # noqa: E731
+    t = lambda en, cn: cn if zh else en  # noqa: E731
     data = check.facts["sessions"]
     if not data:
         return []  # the check's one sentence says it all; an empty table says nothing
@@ -563,14 +668,44 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
     for d in data:
         peak = f"{d['peak']:,}" if d["peak"] else "-"
         share = f"{d['share']:.0%}" if d["share"] is not None else "-"
-        rows.append((d["short_id"], (d["start"] or "-")[:16].replace("T", " "), d["cli_version"] or "-", d["model"] or "-",
-                     d["turns"], peak, share, d["compactions"], table_word(d["ended"], lang),
-                     table_word(d["kind"], lang) if d["kind"] != "none" else "-"))
-    headers = (("会话", "开始", "codex", "模型", "轮数", "峰值上下文", "占窗口", "压缩次数", "结束方式", "失败类型") if zh else
-               ("session", "start", "codex", "model", "turns", "peak context", "of window", "compactions", "ended", "failure"))
+        rows.append(
+            (
+                d["short_id"],
+                (d["start"] or "-")[:16].replace("T", " "),
+                d["cli_version"] or "-",
+                d["model"] or "-",
+                d["turns"],
+                peak,
+                share,
+                d["compactions"],
+                table_word(d["ended"], lang),
+                table_word(d["kind"], lang) if d["kind"] != "none" else "-",
+            )
+        )
+    headers = (
+        ("会话", "开始", "codex", "模型", "轮数", "峰值上下文", "占窗口", "压缩次数", "结束方式", "失败类型")
+        if zh
+        else (
+            "session",
+            "start",
+            "codex",
+            "model",
+            "turns",
+            "peak context",
+            "of window",
+            "compactions",
+            "ended",
+            "failure",
+        )
+    )
     hidden = check.facts.get("not_listed") or 0
-    note = (t(f"{plural(hidden, 'older session')} {'was' if hidden == 1 else 'were'} read and counted but {'is' if hidden == 1 else 'are'} not listed; --last, --since or --session "
-              "selects others.", f"另有 {hidden:,} 个较早的会话已读取并计入，但没有列出；用 --last、--since 或 --session 选择其他会话。"),)
+    note = (
+        t(
+            f"{plural(hidden, 'older session')} {'was' if hidden == 1 else 'were'} read and counted but {'is' if hidden == 1 else 'are'} not listed; --last, --since or --session "
+            "selects others.",
+            f"另有 {hidden:,} 个较早的会话已读取并计入，但没有列出；用 --last、--since 或 --session 选择其他会话。",
+        ),
+    )
     out = [Section("sessions.summary", t("Sessions", "会话"), headers, tuple(rows), lines=note if hidden > 0 else ())]
     for d in data:
         if d["id"] not in detail_ids and d["short_id"] not in detail_ids:
@@ -578,28 +713,62 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
         points = tuple((float(i + 1), float(c)) for i, c in enumerate(d["contexts"]))
         window = f"{d['window']:,}" if d["window"] else t("unknown", "未知")
         compact = f"{d['compact_at']:,}" if d["compact_at"] else "?"
-        lines = [t(f"window (Codex's, effective): {window}; auto-compaction at ~{compact}; compactions: {d['compactions']}",
-                   f"窗口（Codex 的有效窗口）：{window}；自动压缩约在 {compact}；压缩次数：{d['compactions']}")]
+        lines = [
+            t(
+                f"window (Codex's, effective): {window}; auto-compaction at ~{compact}; compactions: {d['compactions']}",
+                f"窗口（Codex 的有效窗口）：{window}；自动压缩约在 {compact}；压缩次数：{d['compactions']}",
+            )
+        ]
         if d["median_growth"]:
-            lines.append(t(f"median growth per turn: {d['median_growth']:,.0f} tokens",
-                           f"每轮增长中位数：{d['median_growth']:,.0f} tokens"))
+            lines.append(
+                t(
+                    f"median growth per turn: {d['median_growth']:,.0f} tokens",
+                    f"每轮增长中位数：{d['median_growth']:,.0f} tokens",
+                )
+            )
         if d["error"]:
-            lines.append((t(f"failed at turn {d['failed_turn']}: ", f"在第 {d['failed_turn']} 轮失败：") if d["failed_turn"]
-                          else t("error: ", "错误：")) + clip(d["error"], 160))
+            lines.append(
+                (
+                    t(f"failed at turn {d['failed_turn']}: ", f"在第 {d['failed_turn']} 轮失败：")
+                    if d["failed_turn"]
+                    else t("error: ", "错误：")
+                )
+                + clip(d["error"], 160)
+            )
         if d.get("truncated_at"):
-            lines.append(t(f"input tokens stuck at {d['truncated_at']:,} in turns {', '.join(map(str, d['truncated_turns']))}: "
-                           "the provider cut the history",
-                           f"第 {'、'.join(map(str, d['truncated_turns']))} 轮的输入 tokens 停在 {d['truncated_at']:,}：提供方截断了历史"))
+            lines.append(
+                t(
+                    f"input tokens stuck at {d['truncated_at']:,} in turns {', '.join(map(str, d['truncated_turns']))}: "
+                    "the provider cut the history",
+                    f"第 {'、'.join(map(str, d['truncated_turns']))} 轮的输入 tokens 停在 {d['truncated_at']:,}：提供方截断了历史",
+                )
+            )
         for o in d["outsized"]:
-            lines.append(t(f"turn {o['turn']} added {o['added']:,} tokens", f"第 {o['turn']} 轮新增 {o['added']:,} tokens"))
+            lines.append(
+                t(f"turn {o['turn']} added {o['added']:,} tokens", f"第 {o['turn']} 轮新增 {o['added']:,} tokens")
+            )
         if d["cache"]["reported"]:
-            lines.append(t("cached share per turn: ", "每轮缓存命中比例：")
-                         + ", ".join(f"{i}:{r:.0%}" for i, r in d["cache"]["turns"][:40]))
+            lines.append(
+                t("cached share per turn: ", "每轮缓存命中比例：")
+                + ", ".join(f"{i}:{r:.0%}" for i, r in d["cache"]["turns"][:40])
+            )
         for preview in d["previews"][:20]:
             lines.append(f"> {preview}")
         if d["legacy"]:
-            lines.append(t("legacy rollout format (before Sep 2025): no token counts were recorded, so context size is unknown",
-                           "旧版日志格式（2025 年 9 月以前）：没有记录 token 数，无法得知上下文大小"))
-        out.append(Section(f"session.{d['short_id']}", t("Session ", "会话 ") + d["short_id"], chart=points,
-                           chart_x=t("turn", "轮次"), chart_y=t("context tokens", "上下文 tokens"), lines=tuple(lines)))
+            lines.append(
+                t(
+                    "legacy rollout format (before Sep 2025): no token counts were recorded, so context size is unknown",
+                    "旧版日志格式（2025 年 9 月以前）：没有记录 token 数，无法得知上下文大小",
+                )
+            )
+        out.append(
+            Section(
+                f"session.{d['short_id']}",
+                t("Session ", "会话 ") + d["short_id"],
+                chart=points,
+                chart_x=t("turn", "轮次"),
+                chart_y=t("context tokens", "上下文 tokens"),
+                lines=tuple(lines),
+            )
+        )
     return out

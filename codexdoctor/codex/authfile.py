@@ -38,13 +38,22 @@ def read_auth_json(codex_home: Path) -> dict[str, Any]:
         return {"exists": True, "error": type(exc).__name__, "_stored": None}
     if not isinstance(data, dict):
         return {"exists": True, "error": "not a JSON object", "_stored": None}
-    mode = data.get("auth_mode") or ("chatgpt" if data.get("tokens") else "apikey" if data.get("OPENAI_API_KEY") else None)
+    mode = data.get("auth_mode") or (
+        "chatgpt" if data.get("tokens") else "apikey" if data.get("OPENAI_API_KEY") else None
+    )
     stored = data.get("OPENAI_API_KEY")
     stored = stored if isinstance(stored, str) and stored.strip() else None
-    return {"exists": True, "mode": mode, "has_api_key": stored is not None, "has_tokens": bool(data.get("tokens")),
-            "api_key_fp": fingerprint(stored) if stored else None, "_stored": stored}
+    return {
+        "exists": True,
+        "mode": mode,
+        "has_api_key": stored is not None,
+        "has_tokens": bool(data.get("tokens")),
+        "api_key_fp": fingerprint(stored) if stored else None,
+        "_stored": stored,
+    }
 
 
 def stored_api_key(codex_home: Path) -> str | None:
     """The API key `codex login --with-api-key` stored, or None (a ChatGPT sign-in stores tokens, not a key)."""
-    return read_auth_json(codex_home)["_stored"]
+    stored = read_auth_json(codex_home)["_stored"]
+    return stored if isinstance(stored, str) else None

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from codexdoctor.codex import dotenvfile
-from codexdoctor.codex import tomlsource
+from codexdoctor.codex import dotenvfile, tomlsource
 from codexdoctor.common import safefile
 from codexdoctor.common.redact import shorten_home
 
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 BUILTIN_PROVIDERS: dict[str, dict[str, Any]] = {
-    "openai": {"name": "OpenAI", "base_url": DEFAULT_OPENAI_BASE_URL, "wire_api": "responses", "requires_openai_auth": True},
+    "openai": {
+        "name": "OpenAI",
+        "base_url": DEFAULT_OPENAI_BASE_URL,
+        "wire_api": "responses",
+        "requires_openai_auth": True,
+    },
     "ollama": {"name": "Ollama", "base_url": "http://localhost:11434/v1", "wire_api": "responses"},
     "lmstudio": {"name": "LM Studio", "base_url": "http://localhost:1234/v1", "wire_api": "responses"},
 }
@@ -152,11 +157,15 @@ class Resolution:
 
     @property
     def user_layer(self) -> Layer | None:
-        return next((l for l in self.layers if l.kind == "user"), None)
+        return next((layer for layer in self.layers if layer.kind == "user"), None)
 
     @property
     def parse_failed(self) -> bool:
-        return any(l.toml_problem or l.read_error for l in self.layers if l.kind != "override" and not l.ignored)
+        return any(
+            layer.toml_problem or layer.read_error
+            for layer in self.layers
+            if layer.kind != "override" and not layer.ignored
+        )
 
     @property
     def unusable(self) -> bool:
@@ -174,8 +183,12 @@ class Resolution:
         if self.provider.builtin and not self.provider.redefines_builtin:
             if self.provider.id == "openai" and key == "base_url" and "openai_base_url" in self.merged:
                 return self.origin("openai_base_url")
-            if self.provider.id == "openai" and key == "base_url" and self.env.get("OPENAI_BASE_URL") \
-                    and reads_openai_base_url_variable(self.codex_version):
+            if (
+                self.provider.id == "openai"
+                and key == "base_url"
+                and self.env.get("OPENAI_BASE_URL")
+                and reads_openai_base_url_variable(self.codex_version)
+            ):
                 return "$OPENAI_BASE_URL (deprecated)"
             return f"built-in provider `{self.provider.id}`"
         if key not in self.provider.table:
@@ -212,7 +225,9 @@ def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # What Codex 0.171.0 says of a UTF-16 config (Rust's Utf8Error on the first byte of the BOM), checked with the real
 # CLI: scripts/crosscheck_config_semantics.py, case "config UTF-16".
-UTF16_ERROR = "saved as UTF-16, and Codex reads only UTF-8: it stops with `invalid utf-8 sequence of 1 bytes from index 0`"
+UTF16_ERROR = (
+    "saved as UTF-16, and Codex reads only UTF-8: it stops with `invalid utf-8 sequence of 1 bytes from index 0`"
+)
 
 
 def decode_config_bytes(raw: bytes) -> tuple[str, str]:
@@ -247,8 +262,18 @@ def read_layer(kind: str, path: Path, home: Path) -> Layer:
         lines = text.splitlines()
         bad = lines[problem.line - 1] if 0 < problem.line <= len(lines) else ""
         backslash = "\\" in bad and '"' in bad
-    return Layer(kind, label, path, exists=True, data=data, lines=tomlsource.key_lines(text),
-                 toml_problem=problem, encoding=encoding, crlf="\r\n" in text, backslash_in_string=backslash)
+    return Layer(
+        kind,
+        label,
+        path,
+        exists=True,
+        data=data,
+        lines=tomlsource.key_lines(text),
+        toml_problem=problem,
+        encoding=encoding,
+        crlf="\r\n" in text,
+        backslash_in_string=backslash,
+    )
 
 
 def parse_overrides(raw_overrides: tuple[str, ...] | list[str]) -> dict[str, Any]:
@@ -304,8 +329,8 @@ def trust_level(user_data: Mapping[str, Any] | None, cwd: Path) -> str | None:
         return None
     for directory in [cwd, *cwd.parents]:
         entry = projects.get(str(directory))
-        if isinstance(entry, Mapping) and isinstance(entry.get("trust_level"), str):
-            return entry["trust_level"]
+        if isinstance(entry, Mapping) and isinstance(level := entry.get("trust_level"), str):
+            return level
     return None
 
 
@@ -383,11 +408,17 @@ def resolve(
                 data.pop(key, None)
         _deep_merge(merged, data)
 
-    selectors = tuple({"value": str(l.data["profile"]), "where": l.where(("profile",))} for l in layers
-                      if l.data is not None and not l.ignored and l.kind != "override" and "profile" in l.data)
-    tables = tuple({"name": str(name), "where": l.where(("profiles", name))} for l in layers
-                   if l.data is not None and not l.ignored and isinstance(l.data.get("profiles"), Mapping)
-                   for name in l.data["profiles"])
+    selectors = tuple(
+        {"value": str(layer.data["profile"]), "where": layer.where(("profile",))}
+        for layer in layers
+        if layer.data is not None and not layer.ignored and layer.kind != "override" and "profile" in layer.data
+    )
+    tables = tuple(
+        {"name": str(name), "where": layer.where(("profiles", name))}
+        for layer in layers
+        if layer.data is not None and not layer.ignored and isinstance(layer.data.get("profiles"), Mapping)
+        for name in layer.data["profiles"]
+    )
     profile_name, profile_origin = None, None
     profile_table: Mapping[str, Any] = {}
     profile_missing = False
@@ -395,14 +426,14 @@ def resolve(
         # 0.171: --profile picks a file; without it, nothing is selected (the legacy selector is refused).
         if profile:
             profile_name, profile_origin = profile, "--profile"
-            profile_missing = not any(l.kind == "profile" for l in layers)
+            profile_missing = not any(layer.kind == "profile" for layer in layers)
     else:
         if profile:
             profile_name, profile_origin = profile, "--profile"
         elif isinstance(merged.get("profile"), str):
             profile_name = merged["profile"]
             profile_origin = _origin_in(layers, ("profile",))
-        profiles = merged.get("profiles") if isinstance(merged.get("profiles"), Mapping) else {}
+        profiles: Mapping[str, Any] = merged["profiles"] if isinstance(merged.get("profiles"), Mapping) else {}
         if profile_name is not None:
             table = profiles.get(profile_name)
             if isinstance(table, Mapping):
@@ -426,15 +457,32 @@ def resolve(
     provider = _build_provider(str(provider_id), merged, effective_env, codex_version)
     model_value, model_origin = pick("model", model)
     return Resolution(
-        home=home, codex_home=codex_home, codex_home_from_env=from_env, codex_home_problem=home_problem,
-        layers=tuple(layers), merged=merged, profile=profile_name, profile_origin=profile_origin,
-        profile_missing=profile_missing, profile_table=profile_table, provider_id=str(provider_id),
-        provider_origin=provider_origin, provider=provider, model=model_value, model_origin=model_origin,
-        env=effective_env, overrides=tuple(overrides), codex_version=codex_version,
-        profile_mode="file" if is_modern else "table", profile_path=profile_path,
-        legacy_selectors=selectors if is_modern else (), legacy_tables=tables if is_modern else (),
+        home=home,
+        codex_home=codex_home,
+        codex_home_from_env=from_env,
+        codex_home_problem=home_problem,
+        layers=tuple(layers),
+        merged=merged,
+        profile=profile_name,
+        profile_origin=profile_origin,
+        profile_missing=profile_missing,
+        profile_table=profile_table,
+        provider_id=str(provider_id),
+        provider_origin=provider_origin,
+        provider=provider,
+        model=model_value,
+        model_origin=model_origin,
+        env=effective_env,
+        overrides=tuple(overrides),
+        codex_version=codex_version,
+        profile_mode="file" if is_modern else "table",
+        profile_path=profile_path,
+        legacy_selectors=selectors if is_modern else (),
+        legacy_tables=tables if is_modern else (),
         profile_conflict=bool(is_modern and profile and any(t["name"] == profile for t in tables)),
-        dotenv=dotenv, shell_env=dict(env), cwd=cwd,
+        dotenv=dotenv,
+        shell_env=dict(env),
+        cwd=cwd,
     )
 
 
@@ -458,8 +506,9 @@ def reads_openai_base_url_variable(version: tuple[int, ...] | None) -> bool:
     return version is not None and tuple(version) < OPENAI_BASE_URL_UNTIL
 
 
-def _build_provider(provider_id: str, merged: Mapping[str, Any], env: Mapping[str, str],
-                    codex_version: tuple[int, ...] | None = None) -> Provider:
+def _build_provider(
+    provider_id: str, merged: Mapping[str, Any], env: Mapping[str, str], codex_version: tuple[int, ...] | None = None
+) -> Provider:
     tables = merged.get("model_providers")
     tables = tables if isinstance(tables, Mapping) else {}
     custom = tables.get(provider_id)
@@ -467,13 +516,15 @@ def _build_provider(provider_id: str, merged: Mapping[str, Any], env: Mapping[st
         table = dict(BUILTIN_PROVIDERS[provider_id])
         if provider_id == "openai":
             override = merged.get("openai_base_url") or (
-                env.get("OPENAI_BASE_URL") if reads_openai_base_url_variable(codex_version) else None)
+                env.get("OPENAI_BASE_URL") if reads_openai_base_url_variable(codex_version) else None
+            )
             if override:
                 table["base_url"] = override
         # Current Codex refuses a redefinition; older ones silently ignored it. Either way
         # the built-in values are what any Codex that starts will use.
-        return Provider(provider_id, builtin=True, defined=True, table=table,
-                        redefines_builtin=isinstance(custom, Mapping))
+        return Provider(
+            provider_id, builtin=True, defined=True, table=table, redefines_builtin=isinstance(custom, Mapping)
+        )
     if isinstance(custom, Mapping):
         return Provider(provider_id, builtin=False, defined=True, table=dict(custom))
     return Provider(provider_id, builtin=False, defined=False, table={})

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 
 # Codex refuses to let .env create or change these (ILLEGAL_ENV_VAR_PREFIX in codex-rs/arg0, compared on the
 # upper-cased name).
@@ -92,7 +92,7 @@ def _eval_end(state: int, text: str) -> tuple[int, int]:
     return pos, state
 
 
-def logical_lines(text: str):
+def logical_lines(text: str) -> Iterator[tuple[int, str | None, list[str]]]:
     """dotenvy's `Lines`: (first line number, the logical line or None when a quote is still open at the end of the
     file, the physical lines it took). Physical lines end at "\n" only, as `read_line` does."""
     parts = text.split("\n")
@@ -122,18 +122,20 @@ def logical_lines(text: str):
                 yield first + 1, buf, physical[first:i]
                 break
             if state == _COMMENT:
-                yield first + 1, buf[:at + pos], physical[first:i]
+                yield first + 1, buf[: at + pos], physical[first:i]
                 break
 
 
 def _take_key(rest: str) -> tuple[str, str]:
     if not rest or not (rest[0] == "_" or (rest[0].isascii() and rest[0].isalpha())):
         raise _LineError(rest)
-    end = next((k for k, c in enumerate(rest) if not (c == "_" or c == "." or (c.isascii() and c.isalnum()))), len(rest))
+    end = next(
+        (k for k, c in enumerate(rest) if not (c == "_" or c == "." or (c.isascii() and c.isalnum()))), len(rest)
+    )
     return rest[:end], rest[end:]
 
 
-def _parse_value(text: str, lookup) -> str:
+def _parse_value(text: str, lookup: Callable[[str], str]) -> str:
     """dotenvy's `parse_value`: quotes, backslash escapes and $NAME / ${NAME} substitution (a name is letters and
     digits only: `$A_B` is $A then "_B")."""
     strong = weak = escaped = expecting_end = False
@@ -143,7 +145,7 @@ def _parse_value(text: str, lookup) -> str:
 
     def substitute(ref: str) -> str:
         nonlocal grown
-        value = lookup(ref)
+        value = str(lookup(ref))
         grown += len(value)
         if grown > VALUE_MAX:
             raise _Oversize(("".join(out) + value)[:VALUE_MAX])
@@ -215,7 +217,7 @@ def _parse_value(text: str, lookup) -> str:
     return "".join(out)
 
 
-def parse_line(line: str, lookup) -> tuple[str, str] | None:
+def parse_line(line: str, lookup: Callable[[str], str]) -> tuple[str, str] | None:
     """dotenvy's `LineParser::parse_line`: (name, value), None for a blank or comment line; raises _LineError."""
     rest = line.rstrip().lstrip()
     if not rest or rest.startswith("#"):
@@ -237,7 +239,17 @@ def parse_line(line: str, lookup) -> tuple[str, str] | None:
         raise
 
 
-def parse(text: str, env: Mapping[str, str] | None = None):
+def parse(
+    text: str, env: Mapping[str, str] | None = None
+) -> tuple[
+    dict[str, str],
+    tuple[str, ...],
+    tuple[Unloaded, ...],
+    dict[str, int],
+    dict[str, tuple[str, ...]],
+    dict[str, int],
+    int | None,
+]:
     """The variables Codex 0.171 sets from this .env text, as dotenvy's `from_path_iter` reads it and Codex's
     `set_filtered` applies it: lines it cannot parse are skipped (the next ones still count), a quote left open
     swallows the rest of the file, a byte-order mark is not skipped, CODEX_* names are not set, and $NAME takes
@@ -321,9 +333,19 @@ def read(codex_home: Path, env: Mapping[str, str] | None = None) -> DotEnv:
     text = raw.decode("utf-8", errors="replace")
     values, reserved, unloaded, substituted, unset_refs, capped, stopped_at = parse(text, env)
     bom_name = next((u.names[0] for u in unloaded if u.reason == "bom" and u.names), None)
-    return DotEnv(path, exists=True, values=values, reserved=reserved,
-                  bad_lines=tuple(u.line for u in unloaded), bom_name=bom_name, unloaded=unloaded,
-                  substituted=substituted, unset_refs=unset_refs, capped=capped, stopped_at=stopped_at)
+    return DotEnv(
+        path,
+        exists=True,
+        values=values,
+        reserved=reserved,
+        bad_lines=tuple(u.line for u in unloaded),
+        bom_name=bom_name,
+        unloaded=unloaded,
+        substituted=substituted,
+        unset_refs=unset_refs,
+        capped=capped,
+        stopped_at=stopped_at,
+    )
 
 
 def apply(env: Mapping[str, str], dotenv: DotEnv) -> dict[str, str]:

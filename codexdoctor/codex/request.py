@@ -8,11 +8,12 @@ the user's own AGENTS.md files, and only the answer capped.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from codexdoctor.codex.config import Resolution, project_root
 
@@ -22,8 +23,20 @@ DOC_NAMES = ("AGENTS.override.md", "AGENTS.md")
 PER_ITEM_TOKENS = 4  # message framing the server adds per input item
 MAX_DOC_READ = 1 << 20
 # Fields Codex sends that a provider may refuse by name; codexdoctor adds only max_output_tokens (to stay cheap).
-CODEX_FIELDS = ("reasoning", "include", "parallel_tool_calls", "tool_choice", "prompt_cache_key", "client_metadata",
-                "store", "tools", "input", "instructions", "stream", "max_output_tokens")
+CODEX_FIELDS = (
+    "reasoning",
+    "include",
+    "parallel_tool_calls",
+    "tool_choice",
+    "prompt_cache_key",
+    "client_metadata",
+    "store",
+    "tools",
+    "input",
+    "instructions",
+    "stream",
+    "max_output_tokens",
+)
 
 
 @dataclass(frozen=True)
@@ -51,8 +64,11 @@ class FirstRequest:
     def evidence(self) -> list[str]:
         parts = ", ".join(f"{name} {n:,}" for name, n in self.parts)
         lines = [f"Codex {self.codex_version} first request: {self.tokens:,} tokens ({self.tokenizer}): {parts}"]
-        lines += [f"{d.path}: {d.bytes:,} bytes, {d.tokens:,} tokens" + (" (cut at project_doc_max_bytes)" if d.truncated else "")
-                  for d in self.docs]
+        lines += [
+            f"{d.path}: {d.bytes:,} bytes, {d.tokens:,} tokens"
+            + (" (cut at project_doc_max_bytes)" if d.truncated else "")
+            for d in self.docs
+        ]
         return lines
 
 
@@ -61,7 +77,8 @@ def template() -> Mapping[str, Any]:
     from importlib import resources  # here: 6 ms of imports (tempfile, zipfile) that `sessions` and `rules` never use
 
     with resources.files("codexdoctor.data").joinpath(TEMPLATE).open("r", encoding="utf-8") as handle:
-        return json.load(handle)
+        loaded: Mapping[str, Any] = json.load(handle)
+    return loaded
 
 
 def _read_doc(path: Path, limit: int) -> tuple[str, int, bool] | None:
@@ -118,10 +135,12 @@ def _message(role: str, *texts: str) -> dict[str, Any]:
 
 
 def environment_context(cwd: Path, shell: str, today: date) -> str:
-    return (f"<environment_context>\n  <cwd>{cwd}</cwd>\n  <shell>{shell}</shell>\n  <current_date>{today.isoformat()}"
-            f"</current_date>\n  <timezone>Etc/UTC</timezone>\n  <filesystem><workspace_roots><root>{cwd}</root>"
-            "</workspace_roots><permission_profile type=\"managed\"><file_system type=\"restricted\"><entry access=\"read\">"
-            "<special>:root</special></entry></file_system></permission_profile></filesystem>\n</environment_context>")
+    return (
+        f"<environment_context>\n  <cwd>{cwd}</cwd>\n  <shell>{shell}</shell>\n  <current_date>{today.isoformat()}"
+        f"</current_date>\n  <timezone>Etc/UTC</timezone>\n  <filesystem><workspace_roots><root>{cwd}</root>"
+        '</workspace_roots><permission_profile type="managed"><file_system type="restricted"><entry access="read">'
+        "<special>:root</special></entry></file_system></permission_profile></filesystem>\n</environment_context>"
+    )
 
 
 def approx_tokens(text: str) -> int:
@@ -130,9 +149,18 @@ def approx_tokens(text: str) -> int:
     return max(1, round(len(text.encode("utf-8")) / 3.6))
 
 
-def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int] | None = None, tokenizer: str = "o200k_base",
-          cwd: Path | None = None, shell: str = "bash", max_output_tokens: int | None = 16,
-          today: date | None = None, load_counter: Callable[[], tuple[Callable[[str], int], str]] | None = None) -> FirstRequest:
+def build(
+    r: Resolution,
+    model: str,
+    prompt: str,
+    count: Callable[[str], int] | None = None,
+    tokenizer: str = "o200k_base",
+    cwd: Path | None = None,
+    shell: str = "bash",
+    max_output_tokens: int | None = 16,
+    today: date | None = None,
+    load_counter: Callable[[], tuple[Callable[[str], int], str]] | None = None,
+) -> FirstRequest:
     """The body of Codex's first POST /responses for this config and folder, and its size.
 
     Codex's own instructions and tool schemas are counted once, at capture time (the template's `token_counts`), so
@@ -147,37 +175,47 @@ def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int] | 
     own = r.merged.get("instructions")
     own = own if isinstance(own, str) and own.strip() else None
     shipped = (tpl.get("token_counts") or {}).get(tokenizer)
-    if count is None and (found or (isinstance(extra, str) and extra.strip()) or own or not shipped) \
-            and load_counter is not None:
+    if (
+        count is None
+        and (found or (isinstance(extra, str) and extra.strip()) or own or not shipped)
+        and load_counter is not None
+    ):
         count, tokenizer = load_counter()
         shipped = (tpl.get("token_counts") or {}).get(tokenizer)
     small = count or approx_tokens  # variable short text: exact when a tokenizer is loaded
     skills = tpl["skills_instructions"].replace("{codex_home}", home)
-    developer = [_message("developer", own if own is not None else tpl["base_instructions"]),
-                 _message("developer", skills, tpl["permissions_instructions"])]
+    developer = [
+        _message("developer", own if own is not None else tpl["base_instructions"]),
+        _message("developer", skills, tpl["permissions_instructions"]),
+    ]
     if shipped:
         base_n = small(own) if own is not None else shipped["base_instructions"]
         skills_n = shipped["skills_instructions"] + small(home) + shipped["permissions_instructions"]
         tools_n = shipped["tools"]
     else:
-        assert count is not None, "no shipped counts for this tokenizer and no tokenizer to count with"
+        if count is None:
+            raise ValueError("no shipped counts for this tokenizer and no tokenizer to count with")
         base_n = count(own if own is not None else tpl["base_instructions"])
         skills_n = count(skills) + count(tpl["permissions_instructions"])
         tools_n = count(json.dumps(tpl["tools"]))
-    parts: list[tuple[str, int]] = [("instructions" if own is None else "instructions (yours, from config.toml)",
-                                     base_n + PER_ITEM_TOKENS),
-                                    ("skills and permissions", skills_n + PER_ITEM_TOKENS)]
+    parts: list[tuple[str, int]] = [
+        ("instructions" if own is None else "instructions (yours, from config.toml)", base_n + PER_ITEM_TOKENS),
+        ("skills and permissions", skills_n + PER_ITEM_TOKENS),
+    ]
     if isinstance(extra, str) and extra.strip():
         developer.append(_message("developer", extra))
         parts.append(("developer_instructions", small(extra) + PER_ITEM_TOKENS))
     user_items = []
     docs: list[Doc] = []
     if found:
-        assert count is not None
+        if count is None:
+            raise ValueError("AGENTS.md files were found and there is no tokenizer to count them")
         global_text = "\n\n".join(t for scope, _, (t, _, _) in found if scope == "global")
         project_text = "\n\n".join(t for scope, _, (t, _, _) in found if scope == "project")
-        body = global_text + ("\n\n--- project-doc ---\n\n" + project_text if global_text and project_text else project_text)
-        text = f"# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{body}\n\n</INSTRUCTIONS>"
+        doc_text = global_text + (
+            "\n\n--- project-doc ---\n\n" + project_text if global_text and project_text else project_text
+        )
+        text = f"# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{doc_text}\n\n</INSTRUCTIONS>"
         user_items.append(_message("user", text))
         for scope, path, (t, size, cut) in found:
             docs.append(Doc(r.show(path), scope, size, count(t), cut))
@@ -204,9 +242,16 @@ def build(r: Resolution, model: str, prompt: str, count: Callable[[str], int] | 
     import uuid
 
     session = str(uuid.uuid4())
-    body: dict[str, Any] = {"model": model, "stream": True, "input": developer + user_items, "tools": tools,
-                            **fields, "reasoning": reasoning, "prompt_cache_key": session,
-                            "client_metadata": {"session_id": session, "thread_id": session}}
+    body: dict[str, Any] = {
+        "model": model,
+        "stream": True,
+        "input": developer + user_items,
+        "tools": tools,
+        **fields,
+        "reasoning": reasoning,
+        "prompt_cache_key": session,
+        "client_metadata": {"session_id": session, "thread_id": session},
+    }
     if max_output_tokens is not None:
         body["max_output_tokens"] = max_output_tokens
     return FirstRequest(body, tuple(parts), tuple(docs), sum(n for _, n in parts), tokenizer, str(tpl["codex_version"]))
@@ -224,17 +269,21 @@ TURN_TWO_COMMAND = "sed -n 1,200p src/app.py"
 
 def exec_output(text: str, tokens: int, chunk: str = "c0d3d0") -> str:
     """An exec_command result as Codex writes it into function_call_output.output (0.171.0)."""
-    return (f"Chunk ID: {chunk}\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: {tokens}\n"
-            f"Output:\n{text}")
+    return (
+        f"Chunk ID: {chunk}\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: {tokens}\n"
+        f"Output:\n{text}"
+    )
 
 
 def synthetic_tool_output() -> str:
     """What a typical first tool round returns: about 10 KB of a source file, under Codex's 12 KB cap. Made up here;
     nothing is run. Deterministic, so the request is the same on every check."""
-    lines = [f"def handler_{n}(request):\n    \"\"\"Serve route {n}: validate, load, render.\"\"\"\n"
-             f"    data = load(request.args.get('id_{n}'))\n    return render('page_{n}.html', data=data)\n"
-             for n in range(60)]
-    return "".join(lines)[:10 * 1024]
+    lines = [
+        f'def handler_{n}(request):\n    """Serve route {n}: validate, load, render."""\n'
+        f"    data = load(request.args.get('id_{n}'))\n    return render('page_{n}.html', data=data)\n"
+        for n in range(60)
+    ]
+    return "".join(lines)[: 10 * 1024]
 
 
 @dataclass(frozen=True)
@@ -246,8 +295,9 @@ class TurnTwo:
     added_bytes: int  # the tool call and its output, as JSON
 
 
-def turn_two(first_body: Mapping[str, Any], reasoning: Mapping[str, Any] | None = None,
-             output: str | None = None) -> TurnTwo:
+def turn_two(
+    first_body: Mapping[str, Any], reasoning: Mapping[str, Any] | None = None, output: str | None = None
+) -> TurnTwo:
     """Turn two for this user's first request: one synthetic, harmless `exec_command` call (never run) and its output.
     `reasoning`: the reasoning item the provider streamed in turn one (replayed with its encrypted_content, as Codex
     does); none when it sent none."""
@@ -255,14 +305,31 @@ def turn_two(first_body: Mapping[str, Any], reasoning: Mapping[str, Any] | None 
     raw = text.encode("utf-8")
     if len(raw) > TOOL_OUTPUT_CAP_BYTES:
         text = raw[:TOOL_OUTPUT_CAP_BYTES].decode("utf-8", "ignore") + "\n\nWarning: truncated output"
-    call = {"type": "function_call", "status": "completed", "id": "fc_codexdoctor_turn2", "name": "exec_command",
-            "arguments": json.dumps({"cmd": TURN_TWO_COMMAND}), "call_id": TURN_TWO_CALL_ID}
-    result = {"type": "function_call_output", "id": "fco_codexdoctor_turn2", "call_id": TURN_TWO_CALL_ID,
-              "output": exec_output(text, max(1, round(len(raw) / 3.6)))}
+    call = {
+        "type": "function_call",
+        "status": "completed",
+        "id": "fc_codexdoctor_turn2",
+        "name": "exec_command",
+        "arguments": json.dumps({"cmd": TURN_TWO_COMMAND}),
+        "call_id": TURN_TWO_CALL_ID,
+    }
+    result = {
+        "type": "function_call_output",
+        "id": "fco_codexdoctor_turn2",
+        "call_id": TURN_TWO_CALL_ID,
+        "output": exec_output(text, max(1, round(len(raw) / 3.6))),
+    }
     added: list[dict[str, Any]] = []
     if reasoning:
-        added.append({"type": "reasoning", "id": reasoning.get("id"), "summary": reasoning.get("summary") or [],
-                      "content": None, "encrypted_content": reasoning.get("encrypted_content")})
+        added.append(
+            {
+                "type": "reasoning",
+                "id": reasoning.get("id"),
+                "summary": reasoning.get("summary") or [],
+                "content": None,
+                "encrypted_content": reasoning.get("encrypted_content"),
+            }
+        )
     added += [call, result]
     body = {**first_body, "input": list(first_body.get("input") or []) + added}
     return TurnTwo(body, tuple(i["type"] for i in added), len(json.dumps(added).encode()))

@@ -19,33 +19,37 @@ try:
 except ImportError:  # optional speed: the standard library reads the same lines
     _orjson = None
 
-try:  # the compiled line scanner (setup.py, optional): the same lines and numbers as the regex, found faster
-    from codexdoctor.codex import _linescan
-    if not hasattr(_linescan, "lines"):  # a stale build from before `lines` existed
-        _linescan = None
-except ImportError:
-    _linescan = None
-
 try:
     import mmap
 except ImportError:  # some sandboxes and embedded builds: the chunked reader does the same work
     mmap = None  # type: ignore[assignment]
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from codexdoctor.common import safefile
 from codexdoctor.common.untrusted import clip
 
 SCAN_CHUNK = 4 << 20  # big enough that the per-chunk cost vanishes, small enough for the 50 MB memory target
 MAX_LINE = 8 << 20  # longer lines are skipped (counted), never held in memory
-WANTED_EVENTS = {b"token_count", b"task_started", b"turn_started", b"task_complete", b"turn_complete",
-                 b"turn_aborted", b"context_compacted", b"user_message", b"error", b"stream_error"}
+WANTED_EVENTS = {
+    b"token_count",
+    b"task_started",
+    b"turn_started",
+    b"task_complete",
+    b"turn_complete",
+    b"turn_aborted",
+    b"context_compacted",
+    b"user_message",
+    b"error",
+    b"stream_error",
+}
 _TYPE_AT = re.compile(rb'"type"\s*:\s*"([a-z_]+)"')
 # A timestamp the fast paths may take as it is: printable ASCII, nothing for JSON to unescape. Codex writes RFC 3339;
 # anything else (an escape, a non-ASCII or invalid byte) goes through the full parse, which decodes or counts it.
-_plain = re.compile(rb'[ !#-\[\]-~]*+').fullmatch
+_plain = re.compile(rb"[ !#-\[\]-~]*+").fullmatch
 _FILE_NAME = re.compile(r"rollout-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})-([0-9a-fA-F-]{36})\.jsonl$")
 
 
@@ -163,7 +167,9 @@ LIVE_SECONDS = 300
 # interleaved against mmap for every file (bench note in docs/performance.md, 2026-12-01): `real` -9%, `typical`
 # -4%, `short-lines` -3%; `few-huge` (75 MB files) mapped as before.
 MAP_MIN_BYTES = 16 << 20
-WINDOW = MAX_LINE + (mmap.ALLOCATIONGRANULARITY if mmap else 4096)  # a line that does not fit a window starting where it starts is overlong
+WINDOW = MAX_LINE + (
+    mmap.ALLOCATIONGRANULARITY if mmap else 4096
+)  # a line that does not fit a window starting where it starts is overlong
 
 
 def _read_mapped(fh, s: Session) -> bool:
@@ -258,12 +264,12 @@ def _read_chunks(fh, s: Session) -> None:
             if len(carry) + first - pos > MAX_LINE:
                 s.huge_lines += 1  # overlong: skipped, never parsed
             else:
-                line = carry + chunk[pos:first + 1]
+                line = carry + chunk[pos : first + 1]
                 _scan(s, line, 0, len(line))
             carry = b""
             pos = first + 1
         _scan(s, chunk, pos, last + 1)
-        carry = chunk[last + 1:]
+        carry = chunk[last + 1 :]
     if carry.strip() and not skipping:
         s.truncated_tail = not carry.rstrip().endswith(b"}")
         line = carry + b"\n"
@@ -275,21 +281,26 @@ def _read_chunks(fh, s: Session) -> None:
 # recognises a line we need (its envelope type, and for event_msg the payload type; for token_count also the
 # usage numbers, cut out by the engine), or a line that is not an envelope at all (unreadable: counted), or fails
 # at once (an envelope we skip, a blank line). Possessive quantifiers keep a failing line start cheap.
-_TOKEN_TAIL = (rb'(?:,"info":\{"total_token_usage":\{"input_tokens":(\d++),"cached_input_tokens":(\d++),'
-               rb'(?:"cache_write_input_tokens":\d++,)?+"output_tokens":(\d++),"reasoning_output_tokens":(\d++),'
-               rb'"total_tokens":(\d++)\},"last_token_usage":\{"input_tokens":(\d++),"cached_input_tokens":(\d++),'
-               rb'(?:"cache_write_input_tokens":\d++,)?+"output_tokens":(\d++),[^{}]*+\}'
-               rb'(?:,"(?!model_context_window")[a-z_]++":(?:true|false|null|\d++))*+,"model_context_window":(\d++|null)[,}])?')
+_TOKEN_TAIL = (
+    rb'(?:,"info":\{"total_token_usage":\{"input_tokens":(\d++),"cached_input_tokens":(\d++),'
+    rb'(?:"cache_write_input_tokens":\d++,)?+"output_tokens":(\d++),"reasoning_output_tokens":(\d++),'
+    rb'"total_tokens":(\d++)\},"last_token_usage":\{"input_tokens":(\d++),"cached_input_tokens":(\d++),'
+    rb'(?:"cache_write_input_tokens":\d++,)?+"output_tokens":(\d++),[^{}]*+\}'
+    rb'(?:,"(?!model_context_window")[a-z_]++":(?:true|false|null|\d++))*+,"model_context_window":(\d++|null)[,}])?'
+)
 TOP_TYPES = (b"session_meta", b"turn_context", b"compacted")  # envelope types read whole; event_msg by payload type
-_LINE_BODY = (rb'(?:\{"timestamp":"([^"]{0,40}+)",(?:"ordinal":\d++,)?+"type":"(' + b"|".join(TOP_TYPES) + rb'|'
-              rb'event_msg","payload":\{"type":"(' + b"|".join(sorted(WANTED_EVENTS)) + rb'))"' + _TOKEN_TAIL +
-              rb'|(?!\{"timestamp":")([^\n\r]))')
+_LINE_BODY = (
+    rb'(?:\{"timestamp":"([^"]{0,40}+)",(?:"ordinal":\d++,)?+"type":"(' + b"|".join(TOP_TYPES) + rb"|"
+    rb'event_msg","payload":\{"type":"('
+    + b"|".join(sorted(WANTED_EVENTS))
+    + rb'))"'
+    + _TOKEN_TAIL
+    + rb'|(?!\{"timestamp":")([^\n\r]))'
+)
 _SCAN = re.compile(rb"\n" + _LINE_BODY)
 _WANTED_NAME = re.compile(rb'"(?:' + b"|".join((*TOP_TYPES, *sorted(WANTED_EVENTS))) + rb')"')
 _TOP_NAMES = frozenset(t.decode() for t in TOP_TYPES)
 _EVENT_NAMES = frozenset(e.decode() for e in WANTED_EVENTS)
-if _linescan is not None:  # the compiled scanner looks for the same names the regex does
-    _linescan.wanted(TOP_TYPES, tuple(sorted(WANTED_EVENTS)))
 _COMPACT = b'{"timestamp":"'
 
 
@@ -297,31 +308,31 @@ def _scan(s: Session, buf: bytes, start: int, end: int) -> None:
     """Complete lines buf[start:end] (start is a line start, end just after a newline)."""
     if s.parsed == 0 and not s.legacy and not s.compact and not s.careful:
         first_end = buf.find(b"\n", start, end)
-        first = start if buf[start:start + len(_COMPACT)] == _COMPACT else buf.find(b"\n" + _COMPACT, start, end) + 1
+        first = start if buf[start : start + len(_COMPACT)] == _COMPACT else buf.find(b"\n" + _COMPACT, start, end) + 1
         if b'"payload"' not in buf[start:first_end]:
             s.legacy = True  # before Sep 2025: no {timestamp, type, payload} envelope
-        elif first > 0 or buf[start:start + len(_COMPACT)] == _COMPACT:
+        elif first > 0 or buf[start : start + len(_COMPACT)] == _COMPACT:
             s.compact = _in_scan_order(buf, first, end)
             s.careful = not s.compact
-    if s.legacy or s.careful or not (s.compact or buf[start:start + len(_COMPACT)] == _COMPACT
-                                     or buf.find(b"\n" + _COMPACT, start, end) >= 0):
+    if (
+        s.legacy
+        or s.careful
+        or not (
+            s.compact or buf[start : start + len(_COMPACT)] == _COMPACT or buf.find(b"\n" + _COMPACT, start, end) >= 0
+        )
+    ):
         for raw in buf[start:end].splitlines():  # legacy, or not Codex's compact form (re-serialised): line by line
             if raw.strip():
                 (_consume if s.legacy else _consume_enveloped)(s, raw)
-        return
-    if _linescan is not None:  # the compiled scanner does the regex's work: lines to parse, token counts read out
-        items, bad = _linescan.lines(buf, start, end)
-        s.bad_lines += bad
-        _items(s, buf, items, end)
         return
     if start > 0 and buf[start - 1] == 10:  # the newline before the first line is there: one scan does all
         _lines(s, buf, ((m, m.start() + 1) for m in _SCAN.finditer(buf, start - 1, end)), end)
         return
     first_end = buf.find(b"\n", start, end) + 1
     head = b"\n" + buf[start:first_end]  # the file's first line (or a straddling one): matched on a small copy
-    first = _SCAN.match(head)
-    if first is not None:
-        _lines(s, head, ((first, 1),), len(head))
+    head_match = _SCAN.match(head)
+    if head_match is not None:
+        _lines(s, head, ((head_match, 1),), len(head))
     _lines(s, buf, ((m, m.start() + 1) for m in _SCAN.finditer(buf, first_end - 1, end)), end)
 
 
@@ -339,7 +350,7 @@ def _in_scan_order(buf: bytes, first: int, end: int) -> bool:
         return False
     event = buf.find(_EVENT_ORDER, first, end)
     after = event + len(_EVENT_ORDER)
-    return event < 0 or buf[after:after + len(_PAYLOAD_TYPE)] == _PAYLOAD_TYPE  # a slice: buf may be an mmap
+    return event < 0 or buf[after : after + len(_PAYLOAD_TYPE)] == _PAYLOAD_TYPE  # a slice: buf may be an mmap
 
 
 def _lines(s: Session, buf: bytes, matches, end: int) -> None:
@@ -351,8 +362,17 @@ def _lines(s: Session, buf: bytes, matches, end: int) -> None:
             continue
         if window is not None and _plain(ts):  # a token_count line in Codex's shape: `_event`, on the numbers alone
             try:
-                numbers = (_count(t_in), _count(t_cached), _count(t_out), _count(t_reason), _count(t_total),
-                           _count(l_in), _count(l_cached), _count(l_out), _count(window) if window != b"null" else None)
+                numbers = (
+                    _count(t_in),
+                    _count(t_cached),
+                    _count(t_out),
+                    _count(t_reason),
+                    _count(t_total),
+                    _count(l_in),
+                    _count(l_cached),
+                    _count(l_out),
+                    _count(window) if window != b"null" else None,
+                )
             except ValueError:  # a number no count can be: the full parse counts it as an unreadable line
                 numbers = None
             if numbers is not None:
@@ -362,13 +382,24 @@ def _lines(s: Session, buf: bytes, matches, end: int) -> None:
         if pending is not None:
             s.last_time, pending = pending.decode(), None
         line_end = buf.find(b"\n", m.end() if window is None else line_start, end)  # a token tail may run past it
-        _parse(s, buf[line_start:line_end if line_end >= 0 else end])
+        _parse(s, buf[line_start : line_end if line_end >= 0 else end])
     if pending is not None:
         s.last_time = pending.decode()
 
 
-def _token(s: Session, ts: bytes, t_in: int, t_cached: int, t_out: int, t_reason: int, t_total: int, l_in: int,
-           l_cached: int, l_out: int, window: int | None) -> None:
+def _token(
+    s: Session,
+    ts: bytes,
+    t_in: int,
+    t_cached: int,
+    t_out: int,
+    t_reason: int,
+    t_total: int,
+    l_in: int,
+    l_cached: int,
+    l_out: int,
+    window: int | None,
+) -> None:
     """The `token_count` branch of `_event`, from the numbers the scan cut out of the line (no JSON parse)."""
     if s.start is None:
         s.start = ts.decode()
@@ -382,51 +413,6 @@ def _token(s: Session, ts: bytes, t_in: int, t_cached: int, t_out: int, t_reason
         turn.context = l_in
     turn.cached = l_cached
     turn.output = l_out
-
-
-def _items(s: Session, buf: bytes, items: list, end: int) -> None:
-    """`_lines` for what the compiled scanner hands over: the same steps, without a regex match per line."""
-    pending = None
-    for item in items:
-        if type(item) is tuple:  # a token_count line in Codex's shape, its numbers read by the scanner
-            # `_token`, inlined: a call per line cost 10% of the whole read of a typical log. The two are held
-            # equal by tests/test_reader_equivalence.py (this path against the regex path, on every corpus).
-            ts, t_in, t_cached, t_out, t_reason, t_total, l_in, l_cached, l_out, window = item
-            pending = ts
-            if s.start is None:
-                s.start = ts.decode()
-            s.parsed += 1
-            s.window = window or s.window
-            turn = s.turns[-1] if s.turns else _current(s, ts.decode())
-            if s.window and t_total == s.window and not (t_in or t_cached or t_out or t_reason):
-                turn.overflow_signature = True
-                continue
-            if turn.context is None or l_in > turn.context:
-                turn.context = l_in
-            turn.cached = l_cached
-            turn.output = l_out
-            continue
-        if pending is not None:
-            s.last_time, pending = pending.decode(), None
-        if type(item) is bytes:
-            _parse(s, item)
-        else:  # the offset of a line with a number too long for the scanner: the regex reads it
-            _regex_line(s, buf, item, end)
-    if pending is not None:
-        s.last_time = pending.decode()
-
-
-def _regex_line(s: Session, buf: bytes, at: int, end: int) -> None:
-    if at > 0 and buf[at - 1] == 10:
-        m = _SCAN.match(buf, at - 1, end)
-        if m is not None:
-            _lines(s, buf, ((m, at),), end)
-        return
-    line_end = buf.find(b"\n", at, end)
-    head = b"\n" + buf[at:line_end + 1 if line_end >= 0 else end]  # no newline before it in buf: a small copy
-    m = _SCAN.match(head)
-    if m is not None:
-        _lines(s, head, ((m, 1),), len(head))
 
 
 def _current(s: Session, when: str | None) -> Turn:
@@ -449,8 +435,9 @@ def _consume_enveloped(s: Session, raw: bytes) -> None:
         return
     kind, payload = obj.get("type"), obj.get("payload")
     event = payload.get("type") if isinstance(payload, dict) else None
-    if isinstance(kind, str) and (kind in _TOP_NAMES or (kind == "event_msg" and isinstance(event, str)
-                                                         and event in _EVENT_NAMES)):
+    if isinstance(kind, str) and (
+        kind in _TOP_NAMES or (kind == "event_msg" and isinstance(event, str) and event in _EVENT_NAMES)
+    ):
         s.parsed += 1
         _take(s, obj)
     else:
@@ -629,8 +616,14 @@ def _event(s: Session, payload: dict[str, Any], when: str | None) -> None:
         last = info.get("last_token_usage") if isinstance(info.get("last_token_usage"), dict) else {}
         total = info.get("total_token_usage") if isinstance(info.get("total_token_usage"), dict) else {}
         turn = _current(s, when)
-        if s.window and _int(total.get("total_tokens")) == s.window and not any(
-                _int(total.get(k)) for k in ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens")):
+        if (
+            s.window
+            and _int(total.get("total_tokens")) == s.window
+            and not any(
+                _int(total.get(k))
+                for k in ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens")
+            )
+        ):
             turn.overflow_signature = True  # Codex marks a full window this way when the provider rejects it
             return
         ctx = _int(last.get("input_tokens"))
@@ -710,19 +703,30 @@ LOG_PATTERNS = (
     ("401", re.compile(r"401 Unauthorized|status 401\b|invalid_api_key|Incorrect API key", re.I)),
     ("404", re.compile(r"404 Not Found|status 404\b", re.I)),
     ("model_not_found", re.compile(r"model .* does not exist|model_not_found|not found, try pulling", re.I)),
-    ("context", re.compile(r"ran out of room|context_length_exceeded|maximum context length|exceed_context_size|"
-                           r"exceeds the available context size|ContextWindowExceeded|exceeds the context window|"
-                           r"max context length", re.I)),
+    (
+        "context",
+        re.compile(
+            r"ran out of room|context_length_exceeded|maximum context length|exceed_context_size|"
+            r"exceeds the available context size|ContextWindowExceeded|exceeds the context window|"
+            r"max context length",
+            re.I,
+        ),
+    ),
     ("stream", re.compile(r"stream disconnected before completion", re.I)),
     ("reconnecting", re.compile(r"Reconnecting\.\.\.", re.I)),
     ("missing_env", re.compile(r"Missing environment variable", re.I)),
-    ("429", re.compile(r"\b429 Too Many Requests|status 429\b|rate_limit_exceeded|rate limit|insufficient_quota", re.I)),
+    (
+        "429",
+        re.compile(r"\b429 Too Many Requests|status 429\b|rate_limit_exceeded|rate limit|insufficient_quota", re.I),
+    ),
 )
 # Codex 0.171 writes the thread on its log lines: `session_loop{thread_id=01a2…}` or `thread_id="…"`.
 _THREAD = re.compile(r"\b(?:thread_id|conversation_id|session_id)[=:]\s*\"?([0-9a-fA-F]{8}-[0-9a-fA-F-]{27,})")
 
 
-def read_tui_log(path: Path, problems: list[str], max_lines: int = 2_000_000) -> list[tuple[datetime, str, str, str | None]]:
+def read_tui_log(
+    path: Path, problems: list[str], max_lines: int = 2_000_000
+) -> list[tuple[datetime, str, str, str | None]]:
     """(time, kind, message, thread id or None) for error lines in codex-tui.log."""
     out: list[tuple[datetime, str, str, str | None]] = []
     try:
@@ -734,7 +738,7 @@ def read_tui_log(path: Path, problems: list[str], max_lines: int = 2_000_000) ->
                 m = _LOG_TIME.match(line)
                 if not m:
                     continue
-                message = line[m.end():]
+                message = line[m.end() :]
                 for kind, pattern in LOG_PATTERNS:
                     if pattern.search(message):
                         when = parse_time(m.group(1))

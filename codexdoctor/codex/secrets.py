@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from codexdoctor.codex.authfile import display_env_key
 from codexdoctor.codex.config import Resolution
 from codexdoctor.common.redact import is_secret_query_value
 
-
 # Provider keys whose string value is no secret: names and URLs (their credentials are taken apart below), and the
 # numeric and boolean settings, where a string is a mistyped number ("300000") that a report must show to fix it.
-_NOT_SECRET = ("name", "base_url", "wire_api", "env_key_instructions", "request_max_retries", "stream_max_retries",
-               "stream_idle_timeout_ms", "websocket_connect_timeout_ms", "requires_openai_auth", "supports_websockets")
+_NOT_SECRET = (
+    "name",
+    "base_url",
+    "wire_api",
+    "env_key_instructions",
+    "request_max_retries",
+    "stream_max_retries",
+    "stream_idle_timeout_ms",
+    "websocket_connect_timeout_ms",
+    "requires_openai_auth",
+    "supports_websockets",
+)
 
 
 def collect(resolution: Resolution, env: Mapping[str, str]) -> list[str]:

@@ -16,7 +16,9 @@ TOMLDecodeError = tomllib.TOMLDecodeError
 
 _POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
-_ASSIGN = re.compile(r"^\s*((?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
+_ASSIGN = re.compile(
+    r"^\s*((?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*'))*)\s*="
+)
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ def depth(obj: Any) -> int:
     while stack:
         value, level = stack.pop()
         if isinstance(value, dict):
-            children = value.values()
+            children = list(value.values())
         elif isinstance(value, list):
             children = value
         else:
@@ -53,9 +55,12 @@ KEYS_MAX = 50_000  # keys and tables together; a real config has a few hundred a
 DIGITS_MAX = 4300  # Python's int() refuses longer numbers (sys.get_int_max_str_digits), and no setting needs one
 
 # What the shape scan looks at: strings and comments (skipped whole), brackets, braces, `=`, `,`, `.` and line ends.
-_SHAPE = re.compile(r'"""(?:[^\\]|\\.)*?(?:"""|\Z)|\'\'\'.*?(?:\'\'\'|\Z)|"(?:[^"\\\n]|\\.)*"?|\'[^\'\n]*\'?'
-                    r"|#[^\n]*|[\[\]{}=,.\n]", re.S)
-_LONG_NUMBER = re.compile(r"[0-9_]{%d,}" % (DIGITS_MAX + 1))
+_SHAPE = re.compile(
+    r'"""(?:[^\\]|\\.)*?(?:"""|\Z)|\'\'\'.*?(?:\'\'\'|\Z)|"(?:[^"\\\n]|\\.)*"?|\'[^\'\n]*\'?'
+    r"|#[^\n]*|[\[\]{}=,.\n]",
+    re.S,
+)
+_LONG_NUMBER = re.compile(rf"[0-9_]{{{DIGITS_MAX + 1},}}")
 
 
 def prescan(text: str) -> TomlProblem | None:
@@ -65,7 +70,6 @@ def prescan(text: str) -> TomlProblem | None:
     deep did not finish in 24 GB), so depth is measured here in one linear pass: the brackets and braces a value
     is inside, plus the dotted segments of the key being written. Keys and tables are counted too. The limits are
     far above any real config; the problem names the line where the limit was passed."""
-    depth = 0  # open [ and { of values (a table header's brackets are not nesting)
     stack: list[str] = []
     dots = 0  # dots in the key being written
     key_mode = True  # at a statement's start, inside a table header, or after { or , in an inline table
@@ -139,8 +143,11 @@ def parse(text: str) -> tuple[dict[str, Any] | None, TomlProblem | None]:
         if long is None:
             return None, TomlProblem("a value Python cannot convert", None, None)
         start = text.rfind("\n", 0, long.start()) + 1
-        return None, TomlProblem(f"a number longer than {DIGITS_MAX:,} digits", text.count("\n", 0, long.start()) + 1,
-                                 long.start() - start + 1)
+        return None, TomlProblem(
+            f"a number longer than {DIGITS_MAX:,} digits",
+            text.count("\n", 0, long.start()) + 1,
+            long.start() - start + 1,
+        )
     if depth(data) > MAX_DEPTH:
         return None, TomlProblem(f"keys or arrays nested more than {MAX_DEPTH} levels deep", None, None)
     return data, None
@@ -185,7 +192,7 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
         if assign:
             path = table + tuple(split_dotted(assign.group(1)))
             lines.setdefault(path, number)
-            rest = line[assign.end():]
+            rest = line[assign.end() :]
             for quote in ('"""', "'''"):
                 if rest.count(quote) == 1:
                     in_multiline = quote

@@ -7,7 +7,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from typing import Mapping
+from collections.abc import Mapping
 
 _VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 
@@ -26,8 +26,14 @@ def detect(env: Mapping[str, str], timeout: float = 5.0) -> tuple[int, ...] | No
         child_env = {k: v for k, v in env.items()}
         child_env["CODEX_HOME"] = tmp
         try:
-            proc = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=timeout,
-                                  env=child_env, stdin=subprocess.DEVNULL)
+            proc = subprocess.run(  # noqa: S603 - the `codex` on PATH, run as the user would; no shell, fixed argv
+                [exe, "--version"],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                env=child_env,
+                stdin=subprocess.DEVNULL,
+            )
         except (OSError, subprocess.SubprocessError):
             return None
     return parse_version(proc.stdout + proc.stderr)

@@ -42,7 +42,7 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
     return build_report("check", ctx, results, findings, live_ran, notes, opts.lang), ctx
 
 
-def run(opts: CheckOptions, fmt, output, fail_on, verbose, no_color) -> None:
+def run(opts: CheckOptions, fmt: str | None, output: str | None, fail_on: str, verbose: bool, no_color: bool) -> None:
     """The command: progress lines on a terminal's stderr, then the report."""
     if sys.stderr is not None and sys.stderr.isatty():
         opts = replace(opts, extra={**opts.extra, "progress": lambda line: click.echo(line, err=True)})

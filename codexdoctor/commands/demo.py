@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import click
 
@@ -44,22 +45,58 @@ class Scenario:
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario("healthy", "a working provider", "ok"),
     Scenario("key-unset", "env_key names a variable that is not set", "config", env={}, expected_codes=("ENV001",)),
-    Scenario("near-miss-variable", "the key is in SIM_KEY, Codex reads SIM_API_KEY", "config",
-             env={"SIM_KEY": DEMO_KEY}, expected_codes=("ENV003",)),
-    Scenario("wrong-key", "the provider rejects the key", "channel", env={"SIM_API_KEY": "sk-demo-revoked-0000000000"},
-             expected_codes=("AUTH001",)),
-    Scenario("v1-vs-api", "base_url ends in /v1, the provider serves /api", "channel", {"prefix": "/api"},
-             base_suffix="/api/v1", expected_codes=("API001",)),
-    Scenario("wrong-model", "model ID with a missing suffix", "channel", {"models": ("sim-coder-plus", "sim-max")},
-             model="sim-coder", expected_codes=("MODEL001",)),
-    Scenario("chat-only", "the provider has /chat/completions but no /responses", "channel", {"chat_only": True},
-             expected_codes=("API002",)),
-    Scenario("4k-window", "the provider serves a 4096-token window", "context",
-             {"context_window": 4096, "publish_window": True}, expected_codes=("CTX002",)),
-    Scenario("flaky-channel", "502s and resets on most requests", "channel",
-             {"failure_rate": 0.8, "failure_kinds": ("502", "reset"), "failure_seed": 11},
-             # never API017: a minimal request that got through by luck proves nothing about Codex's fields
-             expected_codes=("API005",)),
+    Scenario(
+        "near-miss-variable",
+        "the key is in SIM_KEY, Codex reads SIM_API_KEY",
+        "config",
+        env={"SIM_KEY": DEMO_KEY},
+        expected_codes=("ENV003",),
+    ),
+    Scenario(
+        "wrong-key",
+        "the provider rejects the key",
+        "channel",
+        env={"SIM_API_KEY": "sk-demo-revoked-0000000000"},
+        expected_codes=("AUTH001",),
+    ),
+    Scenario(
+        "v1-vs-api",
+        "base_url ends in /v1, the provider serves /api",
+        "channel",
+        {"prefix": "/api"},
+        base_suffix="/api/v1",
+        expected_codes=("API001",),
+    ),
+    Scenario(
+        "wrong-model",
+        "model ID with a missing suffix",
+        "channel",
+        {"models": ("sim-coder-plus", "sim-max")},
+        model="sim-coder",
+        expected_codes=("MODEL001",),
+    ),
+    Scenario(
+        "chat-only",
+        "the provider has /chat/completions but no /responses",
+        "channel",
+        {"chat_only": True},
+        expected_codes=("API002",),
+    ),
+    Scenario(
+        "4k-window",
+        "the provider serves a 4096-token window",
+        "context",
+        {"context_window": 4096, "publish_window": True},
+        expected_codes=("CTX002",),
+    ),
+    Scenario(
+        "flaky-channel",
+        "502s and resets on most requests",
+        "channel",
+        {"failure_rate": 0.8, "failure_kinds": ("502", "reset"), "failure_seed": 11},
+        # never API017: a minimal request that got through by luck proves nothing about Codex's fields
+        expected_codes=("API005",),
+    ),
 )
 
 
@@ -84,8 +121,10 @@ class Outcome:
 
 
 def config_text(s: Scenario, server: sim.RunningSim) -> str:
-    return (f'model = "{s.model}"\nmodel_provider = "sim"\n\n[model_providers.sim]\nname = "codexdoctor simulator"\n'
-            f'base_url = "{server.url}{s.base_suffix}"\nenv_key = "SIM_API_KEY"\nwire_api = "responses"\n{s.extra_config}')
+    return (
+        f'model = "{s.model}"\nmodel_provider = "sim"\n\n[model_providers.sim]\nname = "codexdoctor simulator"\n'
+        f'base_url = "{server.url}{s.base_suffix}"\nenv_key = "SIM_API_KEY"\nwire_api = "responses"\n{s.extra_config}'
+    )
 
 
 def run_scenario(s: Scenario, timeout: float = 5.0, lang: str = "en") -> Outcome:
@@ -97,14 +136,25 @@ def run_scenario(s: Scenario, timeout: float = 5.0, lang: str = "en") -> Outcome
             codex_home.mkdir()
             (codex_home / "config.toml").write_text(config_text(s, server), encoding="utf-8")
             env = {"HOME": str(home), "CODEX_HOME": str(codex_home), **s.env}
-            report, _ = run_check(CheckOptions(env=env, home=home, cwd=home, system_config=None,
-                                               codex_version=ASSUMED_CODEX, timeout=timeout, lang=lang))
+            report, _ = run_check(
+                CheckOptions(
+                    env=env,
+                    home=home,
+                    cwd=home,
+                    system_config=None,
+                    codex_version=ASSUMED_CODEX,
+                    timeout=timeout,
+                    lang=lang,
+                )
+            )
         finally:
             shutil.rmtree(home, ignore_errors=True)
     return Outcome(s, report)
 
 
-def run_all(names: tuple[str, ...] = (), progress: Callable[[str], None] | None = None, lang: str = "en") -> list[Outcome]:
+def run_all(
+    names: tuple[str, ...] = (), progress: Callable[[str], None] | None = None, lang: str = "en"
+) -> list[Outcome]:
     chosen = [s for s in SCENARIOS if not names or s.name in names]
     outcomes = []
     for s in chosen:
@@ -120,19 +170,38 @@ def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en", w
     from codexdoctor.report.render.text import table_lines
 
     ok, bad = ("ok", "FAIL") if ascii_only else ("✓", "✗")
-    verdict = (lambda v: v) if lang == "en" else (lambda v: ui("verdict_" + v, lang))  # noqa: E731
-    rows = [[o.scenario.name, o.scenario.description if lang == "en" else DESCRIPTIONS_ZH[o.scenario.name],
-             verdict(o.scenario.expected), verdict(o.got), ok if o.passed else bad, o.top] for o in outcomes]
-    headers = [ui("demo_scenario", lang), ui("demo_wrong", lang), ui("demo_expected", lang), "codexdoctor", "",
-               ui("demo_top", lang)]
+    verdict = (lambda v: v) if lang == "en" else (lambda v: ui("verdict_" + v, lang))
+    rows = [
+        [
+            o.scenario.name,
+            o.scenario.description if lang == "en" else DESCRIPTIONS_ZH[o.scenario.name],
+            verdict(o.scenario.expected),
+            verdict(o.got),
+            ok if o.passed else bad,
+            o.top,
+        ]
+        for o in outcomes
+    ]
+    headers = [
+        ui("demo_scenario", lang),
+        ui("demo_wrong", lang),
+        ui("demo_expected", lang),
+        "codexdoctor",
+        "",
+        ui("demo_top", lang),
+    ]
     return "\n".join(table_lines(tuple(headers), tuple(tuple(r) for r in rows), width))
 
 
 DESCRIPTIONS_ZH = {
-    "healthy": "可正常使用的提供方", "key-unset": "env_key 指向的变量没有设置",
-    "near-miss-variable": "密钥在 SIM_KEY 里，Codex 读的是 SIM_API_KEY", "wrong-key": "提供方拒绝了密钥",
-    "v1-vs-api": "base_url 以 /v1 结尾，提供方用的是 /api", "wrong-model": "模型 ID 少了后缀",
-    "chat-only": "提供方只有 /chat/completions，没有 /responses", "4k-window": "提供方窗口只有 4096 tokens",
+    "healthy": "可正常使用的提供方",
+    "key-unset": "env_key 指向的变量没有设置",
+    "near-miss-variable": "密钥在 SIM_KEY 里，Codex 读的是 SIM_API_KEY",
+    "wrong-key": "提供方拒绝了密钥",
+    "v1-vs-api": "base_url 以 /v1 结尾，提供方用的是 /api",
+    "wrong-model": "模型 ID 少了后缀",
+    "chat-only": "提供方只有 /chat/completions，没有 /responses",
+    "4k-window": "提供方窗口只有 4096 tokens",
     "flaky-channel": "大部分请求返回 502 或连接被重置",
 }
 
@@ -145,16 +214,18 @@ def run(names: tuple[str, ...], list_only: bool, lang: str | None) -> None:
     known = {s.name for s in SCENARIOS}
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise click.BadParameter(f"unknown scenario {unknown[0]!r}; choose from: {', '.join(sorted(known))}",
-                                 param_hint="--scenario")
+        raise click.BadParameter(
+            f"unknown scenario {unknown[0]!r}; choose from: {', '.join(sorted(known))}", param_hint="--scenario"
+        )
     lang = language(lang)
     width = terminal_width(os.environ, None)
     if list_only:
         from codexdoctor.report.render.text import table_lines
 
-        verdict = (lambda v: v) if lang == "en" else (lambda v: ui("verdict_" + v, lang))  # noqa: E731
-        rows = tuple((s.name, verdict(s.expected), DESCRIPTIONS_ZH[s.name] if lang == "zh" else s.description)
-                     for s in SCENARIOS)
+        verdict = (lambda v: v) if lang == "en" else (lambda v: ui("verdict_" + v, lang))
+        rows = tuple(
+            (s.name, verdict(s.expected), DESCRIPTIONS_ZH[s.name] if lang == "zh" else s.description) for s in SCENARIOS
+        )
         headers = (ui("demo_scenario", lang), ui("demo_expected", lang), ui("demo_wrong", lang))
         click.echo("\n".join(table_lines(headers, rows, width)))
         return

@@ -25,8 +25,14 @@ def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
     checks = [ctx.stamp(c) for c in checks_for(text, ctx)]
     findings = evaluate(checks, lang=opts.lang)
     unknown = not findings and any(c.facts.get("kind") == "unknown" for c in checks)
-    notes = ["This text does not match a known Codex or provider error shape; "
-             "run `codexdoctor check` to test the channel directly."] if unknown else []
+    notes = (
+        [
+            "This text does not match a known Codex or provider error shape; "
+            "run `codexdoctor check` to test the channel directly."
+        ]
+        if unknown
+        else []
+    )
     return build_report("diagnose-error", ctx, checks, findings, True, notes, opts.lang, warnings_decide=True), ctx
 
 
@@ -61,6 +67,8 @@ def read_paste_file(path: str) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
-def run(opts: CheckOptions, text: str, fmt, output, fail_on, verbose, no_color) -> None:
+def run(
+    opts: CheckOptions, text: str, fmt: str | None, output: str | None, fail_on: str, verbose: bool, no_color: bool
+) -> None:
     report, ctx = run_diagnose(opts, text)
     publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)

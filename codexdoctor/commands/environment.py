@@ -6,8 +6,8 @@ Kept apart from `options` (which resolves Codex's config and loads the checks) s
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 
 def environment() -> dict[str, str]:

@@ -104,7 +104,11 @@ def _show_and_choose(plan, say, redact, lang: str, yes: bool, dry_run: bool, fai
     if yes:
         return [e for c in changes for e in c.edits]
     if sys.stdin is not None and sys.stdin.isatty():
-        return [e for c in changes for e in c.edits
-                if click.confirm(say("apply", code=e.code, edit=e.describe(lang)), default=True)]
+        return [
+            e
+            for c in changes
+            for e in c.edits
+            if click.confirm(say("apply", code=e.code, edit=e.describe(lang)), default=True)
+        ]
     _show(say("no_tty"), err=True)
     raise SystemExit(EXIT_USAGE)

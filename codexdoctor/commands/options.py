@@ -3,9 +3,10 @@ known to the redactor, the user's shell)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.codex import config as config_mod
@@ -37,22 +38,46 @@ class CheckOptions:
 
 
 def make_context(opts: CheckOptions) -> CheckContext:
-    resolution = config_mod.resolve(opts.env, opts.home, opts.cwd, opts.overrides, opts.profile, opts.model,
-                                    opts.system_config, opts.codex_version)
+    resolution = config_mod.resolve(
+        opts.env, opts.home, opts.cwd, opts.overrides, opts.profile, opts.model, opts.system_config, opts.codex_version
+    )
     from codexdoctor.common.shells import detect_platform, detect_shell
 
     # Codex runs with the shell's environment plus $CODEX_HOME/.env on top: checks see what Codex sees.
     env = resolution.env
     redactor = Redactor(secrets.collect(resolution, env), home=str(opts.home))
     shell = detect_shell(opts.env, detect_platform(opts.env), opts.shell)
-    return CheckContext(resolution=resolution, env=env, home=opts.home, redactor=redactor,
-                        codex_version=opts.codex_version, offline=opts.offline,
-                        options={"timeout": opts.timeout, "first_token_timeout": opts.first_token_timeout,
-                                 "canary": opts.canary, "turn_two": opts.turn_two, **opts.extra}, shell=shell)
+    return CheckContext(
+        resolution=resolution,
+        env=env,
+        home=opts.home,
+        redactor=redactor,
+        codex_version=opts.codex_version,
+        offline=opts.offline,
+        options={
+            "timeout": opts.timeout,
+            "first_token_timeout": opts.first_token_timeout,
+            "canary": opts.canary,
+            "turn_two": opts.turn_two,
+            **opts.extra,
+        },
+        shell=shell,
+    )
 
 
-def check_options(overrides, profile, model, codex_version: tuple[int, ...] | None, offline=True, timeout=10.0, canary=True,
-                  lang=None, shell=None, first_token_timeout: float | None = None, turn_two: bool = True) -> CheckOptions:
+def check_options(
+    overrides: Iterable[str],
+    profile: str | None,
+    model: str | None,
+    codex_version: tuple[int, ...] | None,
+    offline: bool = True,
+    timeout: float = 10.0,
+    canary: bool = True,
+    lang: str | None = None,
+    shell: str | None = None,
+    first_token_timeout: float | None = None,
+    turn_two: bool = True,
+) -> CheckOptions:
     """CheckOptions from the command line's values; the Codex version is detected when not given."""
     from codexdoctor.codex import version as codexversion
 
@@ -60,8 +85,19 @@ def check_options(overrides, profile, model, codex_version: tuple[int, ...] | No
     version = codex_version
     if version is None and not env.get("CODEXDOCTOR_NO_CODEX_PROBE"):
         version = codexversion.detect(env)
-    return CheckOptions(env=env, home=home_of(env), cwd=Path.cwd(), overrides=tuple(overrides), profile=profile,
-                        model=model, offline=offline, codex_version=version, timeout=timeout, canary=canary,
-                        lang=language(lang), shell=shell,
-                        first_token_timeout=first_token_timeout if first_token_timeout is not None else 120.0,
-                        turn_two=turn_two)
+    return CheckOptions(
+        env=env,
+        home=home_of(env),
+        cwd=Path.cwd(),
+        overrides=tuple(overrides),
+        profile=profile,
+        model=model,
+        offline=offline,
+        codex_version=version,
+        timeout=timeout,
+        canary=canary,
+        lang=language(lang),
+        shell=shell,
+        first_token_timeout=first_token_timeout if first_token_timeout is not None else 120.0,
+        turn_two=turn_two,
+    )

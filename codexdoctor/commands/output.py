@@ -3,6 +3,12 @@ summary, and turned into the exit code."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from codexdoctor.model import Report
+
 import os
 import re
 import sys
@@ -37,7 +43,7 @@ def in_language(text: str, lang: str) -> str:
     return _REDACTED.sub(r"<已脱敏：\1 个字符，sha256:\2>", text) if lang == "zh" else text
 
 
-def emit(text: str, output: str | None, redactor, lang: str = "en") -> None:
+def emit(text: str, output: str | None, redactor: Callable[[str], str], lang: str = "en") -> None:
     """Write the rendered report; the redactor is the last line of defence against a leaked secret."""
     text = in_language(redactor(text), lang)
     zh = lang == "zh"
@@ -45,8 +51,9 @@ def emit(text: str, output: str | None, redactor, lang: str = "en") -> None:
         try:
             Path(output).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise click.ClickException(f"无法写入 {output}：{exc.strerror or exc}" if zh else
-                                       f"cannot write {output}: {exc.strerror or exc}") from None
+            raise click.ClickException(
+                f"无法写入 {output}：{exc.strerror or exc}" if zh else f"cannot write {output}: {exc.strerror or exc}"
+            ) from None
         click.echo(f"codexdoctor：报告已写入 {output}" if zh else f"codexdoctor: report written to {output}", err=True)
     else:
         click.echo(text, nl=False)
@@ -56,7 +63,7 @@ MIN_WIDTH = 60  # the narrowest layout every screen is fitted to
 PIPE_WIDTH = 100  # a pipe or a file: the same layout as a 100-column terminal, unless COLUMNS says otherwise
 
 
-def terminal_width(env=None, output=None) -> int:
+def terminal_width(env: Mapping[str, str] | None = None, output: str | None = None) -> int:
     """COLUMNS when set, else the terminal's width, else PIPE_WIDTH for a pipe or a file; never below MIN_WIDTH."""
     env = os.environ if env is None else env
     value = env.get("COLUMNS", "")
@@ -69,17 +76,29 @@ def terminal_width(env=None, output=None) -> int:
     return max(MIN_WIDTH, shutil.get_terminal_size((PIPE_WIDTH, 24)).columns)
 
 
-def publish(report, redactor, fmt, output, fail_on, verbose, no_color) -> None:
+def publish(
+    report: Report,
+    redactor: Callable[[str], str],
+    fmt: str | None,
+    output: str | None,
+    fail_on: str,
+    verbose: bool,
+    no_color: bool,
+) -> None:
     """Render in the chosen format, write it, add the GitHub step summary, and exit per --fail-on."""
-    from codexdoctor.report.render import RenderOptions, render
     from codexdoctor.report.build import exit_code
+    from codexdoctor.report.render import RenderOptions, render
 
     env = os.environ
     if fmt is None:
         fmt = "github" if env.get("GITHUB_ACTIONS") == "true" else "text"
-    ropts = RenderOptions(color=use_color(no_color, output) and fmt == "text",
-                          ascii=not stdout_can_encode() and not output, verbose=verbose, fail_on=fail_on,
-                          width=terminal_width(env, output) if fmt == "text" else None)
+    ropts = RenderOptions(
+        color=use_color(no_color, output) and fmt == "text",
+        ascii=not stdout_can_encode() and not output,
+        verbose=verbose,
+        fail_on=fail_on,
+        width=terminal_width(env, output) if fmt == "text" else None,
+    )
     emit(render(report, fmt, ropts), output, redactor, report.lang if fmt != "json" else "en")
     summary = env.get("GITHUB_STEP_SUMMARY")
     if fmt == "github" and summary:

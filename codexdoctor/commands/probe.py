@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 import click
 
@@ -21,14 +21,15 @@ class ProbeRefused(Exception):
     """The announced estimate is above --budget and the user did not agree (--yes or the prompt)."""
 
 
-def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
-              progress: Callable[[str], None]) -> tuple[Report, CheckContext]:
+def run_probe(
+    opts: CheckOptions, settings: ProbeSettings, confirm: Callable[[str], bool], progress: Callable[[str], None]
+) -> tuple[Report, CheckContext]:
     """Static checks, then (if Codex would send anything) the announced, budgeted session probe."""
+    from codexdoctor.checks import live
     from codexdoctor.checks import probe as probe_mod
     from codexdoctor.common import tokens
-    from codexdoctor.checks import live
-    from codexdoctor.net.classify import classify
     from codexdoctor.i18n import localize
+    from codexdoctor.net.classify import classify
     from codexdoctor.net.transport import Deadline
 
     total = Deadline(settings.total_timeout_s)  # --timeout covers the whole command, the lookups before the probe too
@@ -39,25 +40,39 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
         note = f"Probe not run: Codex would stop before sending a request ({live.blocker_names(static, blockers)}); no tokens were spent."
         return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [note], opts.lang), ctx
     tok = tokens.for_model(str(ctx.resolution.model or ""))
-    published, source = (None, None) if settings.max_context else live.published_window(
-        ctx, min(10.0, settings.request_timeout_s, total.remaining()))
+    published, source = (
+        (None, None)
+        if settings.max_context
+        else live.published_window(ctx, min(10.0, settings.request_timeout_s, total.remaining()))
+    )
     probe = probe_mod.Probe(ctx, settings, tok, progress=progress, published=published, lang=opts.lang, total=total)
     requests, estimate = probe.estimate()
     zh = opts.lang == "zh"
     if published:
-        progress(f"提供方公布的窗口是 {published:,} tokens（{localize(source, 'zh')}）：探测先测一半大小，再测略低于和略高于它的大小。"
-                 if zh else f"The provider publishes a {published:,}-token window ({source}): the probe checks half of it, "
-                 "then just below and just above it.")
+        # `source` may be None (mypy, issue 32): the line said "(None)" then, in both languages.
+        where_en = source or "its model list"
+        where_zh = localize(source, "zh") if source else "它的模型列表"
+        progress(
+            f"提供方公布的窗口是 {published:,} tokens（{where_zh}）：探测先测一半大小，再测略低于和略高于它的大小。"
+            if zh
+            else f"The provider publishes a {published:,}-token window ({where_en}): the probe checks half of it, "
+            "then just below and just above it."
+        )
     elif probe.fitted:
-        progress(f"提供方没有公布窗口：在默认预算内最多探测到 {probe.max_context:,} tokens；用 --max-context 和 --budget 可以探测得更远。"
-                 if zh else f"The provider does not publish its window: the probe goes up to {probe.max_context:,} tokens, "
-                 "as far as --budget allows; --max-context and --budget go further.")
-    plan = (f"探测计划：最多 {requests} 个请求，约 {estimate:,} 个输入 token（最坏情况：断点就在 {probe.max_context:,} tokens "
-            f"之下）；到 --budget {settings.budget:,} 即停止。每个请求的输出上限为 {settings.max_output_tokens} 个 token。"
-            if zh else
-            f"Probe plan: at most {requests} requests and about {estimate:,} input tokens (worst case, the break just "
-            f"below {probe.max_context:,} tokens); it stops at --budget {settings.budget:,}. Output is capped at "
-            f"{settings.max_output_tokens} tokens per request.")
+        progress(
+            f"提供方没有公布窗口：在默认预算内最多探测到 {probe.max_context:,} tokens；用 --max-context 和 --budget 可以探测得更远。"
+            if zh
+            else f"The provider does not publish its window: the probe goes up to {probe.max_context:,} tokens, "
+            "as far as --budget allows; --max-context and --budget go further."
+        )
+    plan = (
+        f"探测计划：最多 {requests} 个请求，约 {estimate:,} 个输入 token（最坏情况：断点就在 {probe.max_context:,} tokens "
+        f"之下）；到 --budget {settings.budget:,} 即停止。每个请求的输出上限为 {settings.max_output_tokens} 个 token。"
+        if zh
+        else f"Probe plan: at most {requests} requests and about {estimate:,} input tokens (worst case, the break just "
+        f"below {probe.max_context:,} tokens); it stops at --budget {settings.budget:,}. Output is capped at "
+        f"{settings.max_output_tokens} tokens per request."
+    )
     progress(plan)
     if estimate > settings.budget and not confirm(plan):
         raise ProbeRefused(plan)
@@ -75,8 +90,9 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
         from codexdoctor.rules import STOPPED_WORDS
 
         where = STOPPED_WORDS[outcome.stopped].get("en")  # one wording for the finding and the verdict reason
-        facts["inconclusive_reason"] = (f"the probe stopped {where} before locating and confirming the break "
-                                        f"({outcome.spent:,} input tokens spent)")
+        facts["inconclusive_reason"] = (
+            f"the probe stopped {where} before locating and confirming the break ({outcome.spent:,} input tokens spent)"
+        )
     checks = list(static)
     if outcome.single_exchange is not None:
         runner = live.LiveRun(ctx, Deadline(1), client=probe.client, first=False)
@@ -84,13 +100,27 @@ def run_probe(opts: CheckOptions, settings, confirm: Callable[[str], bool],
         checks.append(ctx.stamp(runner.reach_result(single, single)))
         checks.append(ctx.stamp(runner.canary_result(single, classify(single, probe.plan.wire))))
     checks.append(ctx.stamp(probe_result(facts)))
-    notes = [f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
-             f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."]
+    notes = [
+        f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
+        f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."
+    ]
     sections = [steps_section(outcome, opts.lang), *summary_section(facts, opts.lang)]
-    return build_report("probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections), ctx
+    return build_report(
+        "probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections
+    ), ctx
 
 
-def run(opts: CheckOptions, settings: ProbeSettings, yes: bool, quiet: bool, fmt, output, fail_on, verbose, no_color) -> None:
+def run(
+    opts: CheckOptions,
+    settings: ProbeSettings,
+    yes: bool,
+    quiet: bool,
+    fmt: str | None,
+    output: str | None,
+    fail_on: str,
+    verbose: bool,
+    no_color: bool,
+) -> None:
     """The command: the plan on stderr, a prompt when the estimate exceeds --budget, the report (partial on Ctrl-C)."""
     from codexdoctor.commands.output import terminal_width
     from codexdoctor.report.render.text import fit_lines
@@ -107,17 +137,25 @@ def run(opts: CheckOptions, settings: ProbeSettings, yes: bool, quiet: bool, fmt
         if yes:
             return True
         if sys.stdin is not None and sys.stdin.isatty():
-            return click.confirm("估算超过了 --budget。仍然运行吗（到预算即停止）？" if zh else
-                                 "The estimate exceeds --budget. Run anyway (it stops at the budget)?", default=False, err=True)
+            return click.confirm(
+                "估算超过了 --budget。仍然运行吗（到预算即停止）？"
+                if zh
+                else "The estimate exceeds --budget. Run anyway (it stops at the budget)?",
+                default=False,
+                err=True,
+            )
         return False
 
     try:
         report, ctx = run_probe(opts, settings, confirm, progress)
     except ProbeRefused:
-        message = (f"codexdoctor probe：没有开始：最坏情况的估算超过了 --budget {budget:,} 个输入 token。"
-                   "加 --yes 仍然运行（到预算即停止），或提高 --budget，或降低 --max-context。" if zh else
-                   f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
-                   "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context.")
+        message = (
+            f"codexdoctor probe：没有开始：最坏情况的估算超过了 --budget {budget:,} 个输入 token。"
+            "加 --yes 仍然运行（到预算即停止），或提高 --budget，或降低 --max-context。"
+            if zh
+            else f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
+            "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context."
+        )
         click.echo("\n".join(fit_lines([message], width, "  ")), err=True)
         raise SystemExit(EXIT_USAGE) from None
     interrupted = any(c.facts.get("stopped") == "interrupted" for c in report.checks)

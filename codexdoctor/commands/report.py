@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
 from codexdoctor.common.untrusted import sanitize
@@ -37,19 +38,27 @@ def run(opts: CheckOptions, session_id: str | None, fmt: str, output: str | None
         text = ticket_mod.as_json(t)
     else:
         ropts = RenderOptions(verbose=True)
-        text = ticket_mod.markdown(t, render(check, "markdown", ropts),
-                                   render(sessions, "markdown", RenderOptions()) if sessions.checks else None)
+        text = ticket_mod.markdown(
+            t,
+            render(check, "markdown", ropts),
+            render(sessions, "markdown", RenderOptions()) if sessions.checks else None,
+        )
     text = sanitize(redact(text), newlines=True)  # the whole file: safe to paste into a public tracker
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
-    click.echo(redact(f"codexdoctor: report written to {path}" + (f" (and the request body to {request_file})"
-                                                                    if request_file else "")
-                      + ". Nothing was uploaded: read it before you attach it to a ticket."), err=True)
+    click.echo(
+        redact(
+            f"codexdoctor: report written to {path}"
+            + (f" (and the request body to {request_file})" if request_file else "")
+            + ". Nothing was uploaded: read it before you attach it to a ticket."
+        ),
+        err=True,
+    )
 
 
-def _reproduction(ctx, report_path: Path) -> tuple[str | None, str | None]:
+def _reproduction(ctx: CheckContext, report_path: Path) -> tuple[str | None, str | None]:
     """The canary as a curl command and its body as a file beside the report (redacted like the report)."""
     from codexdoctor.checks.live import make_plan
     from codexdoctor.report.ticket import curl_command
@@ -59,8 +68,10 @@ def _reproduction(ctx, report_path: Path) -> tuple[str | None, str | None]:
         return None, None
     body_path = report_path.with_name(report_path.stem + ".request.json")
     try:
-        body_path.write_text(sanitize(ctx.redactor(json.dumps(plan.first.body, indent=1, ensure_ascii=False)),
-                                      newlines=True), encoding="utf-8")
+        body_path.write_text(
+            sanitize(ctx.redactor(json.dumps(plan.first.body, indent=1, ensure_ascii=False)), newlines=True),
+            encoding="utf-8",
+        )
     except OSError:
         return None, None
     env_key = ctx.provider.env_key if isinstance(ctx.provider.env_key, str) else None

@@ -8,9 +8,8 @@ from codexdoctor.commands.environment import language
 
 
 def explain(code: str, fmt: str, lang: str | None) -> None:
-    from codexdoctor.report.catalogview import explain_rule
-
     from codexdoctor.commands.output import terminal_width
+    from codexdoctor.report.catalogview import explain_rule
 
     text = explain_rule(code.strip().upper(), fmt, language(lang), terminal_width())
     if text is None:
@@ -19,9 +18,8 @@ def explain(code: str, fmt: str, lang: str | None) -> None:
 
 
 def list_all(fmt: str, lang: str | None) -> None:
-    from codexdoctor.report.catalogview import list_rules
-
     from codexdoctor.commands.output import terminal_width
+    from codexdoctor.report.catalogview import list_rules
 
     click.echo(list_rules(fmt, language(lang), terminal_width()), nl=False)
 

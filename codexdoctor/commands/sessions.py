@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import click
 
@@ -16,8 +18,16 @@ from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
 
-def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], last: int | None, since, session_id: str | None,
-                 show_content: bool, lang: str = "en") -> tuple[Report, Any]:
+def run_sessions(
+    env: Mapping[str, str],
+    home: Path,
+    paths: tuple[Path, ...],
+    last: int | None,
+    since: datetime | None,
+    session_id: str | None,
+    show_content: bool,
+    lang: str = "en",
+) -> tuple[Report, Any]:
     """Read the rollouts (default: $CODEX_HOME/sessions and archived_sessions) and build the report."""
     from datetime import timezone
 
@@ -28,36 +38,68 @@ def run_sessions(env: Mapping[str, str], home: Path, paths: tuple[Path, ...], la
     ctx = make_context(opts)
     codex_home = ctx.resolution.codex_home
     roots = list(paths) or [codex_home / "sessions", codex_home / "archived_sessions"]
-    selection = sessions_mod.Selection(last=last, since=since.replace(tzinfo=timezone.utc) if since else None,
-                                       session=session_id, show_content=show_content)
+    selection = sessions_mod.Selection(
+        last=last,
+        since=since.replace(tzinfo=timezone.utc) if since else None,
+        session=session_id,
+        show_content=show_content,
+    )
     limit = ctx.resolution.merged.get("model_auto_compact_token_limit")
     limit = limit if isinstance(limit, int) and limit > 0 else None
     loaded, problems = sessions_mod.summarize(roots, selection, codex_home / "log" / "codex-tui.log", limit)
     shown = ", ".join(shorten_home(str(r), str(home)) for r in roots)
     check = sessions_mod.build_check(loaded, [shorten_home(p, str(home)) for p in problems], shown, str(home), limit)
     user_config = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
-    check = replace(check, facts={**check.facts, "user_config": user_config,
-                                  "sessions": [{**d, "user_config": user_config} for d in check.facts["sessions"]]})
+    check = replace(
+        check,
+        facts={
+            **check.facts,
+            "user_config": user_config,
+            "sessions": [{**d, "user_config": user_config} for d in check.facts["sessions"]],
+        },
+    )
     # Charts and detail for the most recent failing sessions only: a corpus of thousands stays one screenful per session.
     failing = {d["id"] for d in check.facts["sessions"] if d["kind"] != "none"}
-    failing = set(sorted(failing, key=lambda i: next(d["start"] or "" for d in check.facts["sessions"] if d["id"] == i))[-10:])
+    failing = set(
+        sorted(failing, key=lambda i: next(d["start"] or "" for d in check.facts["sessions"] if d["id"] == i))[-10:]
+    )
     detail = {d["id"] for d in check.facts["sessions"]} if (session_id or loaded.total <= 3) else failing
-    report = build_report("sessions", ctx, [check], evaluate([check], lang=lang), True,
-                          ["Read offline from Codex's own logs; no request was sent."] +
-                          ([] if show_content or not loaded.total else
-                           ["Message contents are not shown (--show-content shows them)."]),
-                          opts.lang, sections=sessions_mod.sections(check, detail, lang), show_provider=False)
+    report = build_report(
+        "sessions",
+        ctx,
+        [check],
+        evaluate([check], lang=lang),
+        True,
+        ["Read offline from Codex's own logs; no request was sent."]
+        + ([] if show_content or not loaded.total else ["Message contents are not shown (--show-content shows them)."]),
+        opts.lang,
+        sections=sessions_mod.sections(check, detail, lang),
+        show_provider=False,
+    )
     return report, ctx.redactor
 
 
-def run(paths, last, since, session_id, show_content, lang, fmt, output, fail_on, verbose, no_color) -> None:
+def run(
+    paths: tuple[Path, ...],
+    last: int | None,
+    since: datetime | None,
+    session_id: str | None,
+    show_content: bool,
+    lang: str | None,
+    fmt: str | None,
+    output: str | None,
+    fail_on: str,
+    verbose: bool,
+    no_color: bool,
+) -> None:
     """The command: an ambiguous --session prefix is a usage error that lists the candidates."""
     from codexdoctor.checks.sessions import AmbiguousSession
 
     env = environment()
     try:
-        report, redactor = run_sessions(env, home_of(env), tuple(paths), last, since, session_id, show_content,
-                                        language(lang))
+        report, redactor = run_sessions(
+            env, home_of(env), tuple(paths), last, since, session_id, show_content, language(lang)
+        )
     except AmbiguousSession as exc:
         raise click.BadParameter(str(exc), param_hint="--session") from None
     publish(report, redactor, fmt, output, fail_on, verbose, no_color)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 _KEY_PREFIXES = ("sk", "pk", "rk", "ak", "tt", "key", "api", "ghp", "gsk", "xai", "sess")
@@ -27,14 +27,16 @@ def fingerprint(secret: str) -> str:
 
 # Query parameters whose value is a credential by name; anything else is shown unless the value looks like a key.
 # A landing page's ?utm_source=blog is a tracking tag the user must see to recognise it.
-_SECRET_PARAM = re.compile(r"(key|token|secret|sig|signature|pass|password|pwd|auth|credential|session|code|jwt)",
-                           re.I)
+_SECRET_PARAM = re.compile(r"(key|token|secret|sig|signature|pass|password|pwd|auth|credential|session|code|jwt)", re.I)
 
 
 def is_secret_query_value(key: str, value: str) -> bool:
     """A query value that is a credential by its parameter's name or by its shape."""
-    return bool(_SECRET_PARAM.search(key)) or bool(_KEYLIKE.search(value)) or (
-        len(value) >= 20 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
+    return (
+        bool(_SECRET_PARAM.search(key))
+        or bool(_KEYLIKE.search(value))
+        or (len(value) >= 20 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
+    )
 
 
 def redact_url(url: str) -> str:
@@ -86,17 +88,26 @@ class Redactor:
         self._secrets = sorted(cleaned, key=len, reverse=True)
         # A short "key" (a wrong value such as "_KEY" or "test") is replaced only where it stands alone: inside a
         # longer word it would mangle the report ("GW_KEY" shown as "GW<redacted …>") and hide nothing.
-        self._alone = {s: re.compile(r"(?<![A-Za-z0-9_])" + re.escape(s) + r"(?![A-Za-z0-9_])")
-                       for s in self._secrets if len(s) < SHORT_SECRET}
+        self._alone = {
+            s: re.compile(r"(?<![A-Za-z0-9_])" + re.escape(s) + r"(?![A-Za-z0-9_])")
+            for s in self._secrets
+            if len(s) < SHORT_SECRET
+        }
         # A piece of a key left by a cut made before redaction (a prefix cut at the end of an excerpt, a suffix cut
         # at its start) is neither the key nor key-shaped: it is found by the key's own first or last characters.
         # Only key-like values (a letter and a digit, no space): a header value such as "application/json" is in the
         # list too, and its first 8 characters must not be taken out of every other content type.
-        self._pieced = [s for s in self._secrets if len(s) >= PIECE_MIN_SECRET and not any(c.isspace() for c in s)
-                        and any(c.isdigit() for c in s) and any(c.isalpha() for c in s)]
+        self._pieced = [
+            s
+            for s in self._secrets
+            if len(s) >= PIECE_MIN_SECRET
+            and not any(c.isspace() for c in s)
+            and any(c.isdigit() for c in s)
+            and any(c.isalpha() for c in s)
+        ]
         self._home = home
 
-    def adding(self, secrets: Iterable[str]) -> "Redactor":
+    def adding(self, secrets: Iterable[str]) -> Redactor:
         """The same redactor with more secrets: a value codexdoctor learns after the run began (a key read from a
         start-up file for the as-if-fixed live checks) is scrubbed from everything, earlier text included."""
         return Redactor([*self._secrets, *secrets], home=self._home)
@@ -108,12 +119,17 @@ class Redactor:
             if secret in text:
                 alone = self._alone.get(secret)
                 shown = f"<redacted {fingerprint(secret)}>"
-                text = alone.sub(lambda _m: shown, text) if alone else text.replace(secret, shown)
+                text = alone.sub(_constant(shown), text) if alone else text.replace(secret, shown)
         for secret in self._pieced:
             text = _redact_pieces(text, secret)
         text = redact_keylike(text)
         text = redact_urls(text)
         return shorten_home(text, self._home)
+
+
+def _constant(mark: str) -> Callable[[re.Match[str]], str]:
+    """A replacement function that returns the mark as it is (a `re.sub` template would read `\\` in it)."""
+    return lambda _match: mark
 
 
 PIECE = 8  # a run of this many characters of a known secret, at its start or its end, is redacted as the secret

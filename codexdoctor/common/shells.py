@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 import platform as _platform
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 SHELLS = ("bash", "zsh", "fish", "powershell", "cmd")
 
@@ -26,16 +26,23 @@ class Shell:
     # ---- variables -----------------------------------------------------------------------------------------
     def set_var(self, var: str, value: str) -> str:
         """Set a variable in the current terminal."""
-        return {"fish": f"set -gx {var} {value}", "powershell": f'$env:{var} = "{value}"',
-                "cmd": f"set {var}={value}"}.get(self.name, f"export {var}={value}")
+        return {
+            "fish": f"set -gx {var} {value}",
+            "powershell": f'$env:{var} = "{value}"',
+            "cmd": f"set {var}={value}",
+        }.get(self.name, f"export {var}={value}")
 
     def copy_var(self, target: str, source: str) -> str:
-        return {"fish": f"set -gx {target} ${source}", "powershell": f"$env:{target} = $env:{source}",
-                "cmd": f"set {target}=%{source}%"}.get(self.name, f'export {target}="${source}"')
+        return {
+            "fish": f"set -gx {target} ${source}",
+            "powershell": f"$env:{target} = $env:{source}",
+            "cmd": f"set {target}=%{source}%",
+        }.get(self.name, f'export {target}="${source}"')
 
     def unset_var(self, var: str) -> str:
         return {"fish": f"set -e {var}", "powershell": f"Remove-Item Env:{var}", "cmd": f"set {var}="}.get(
-            self.name, f"unset {var}")
+            self.name, f"unset {var}"
+        )
 
     def persist_var(self, var: str, value: str) -> str:
         """Make a variable permanent for new terminals."""
@@ -49,25 +56,32 @@ class Shell:
 
     def strip_var(self, var: str) -> str:
         """Remove whitespace and line breaks from a variable's value, in place."""
-        return {"fish": f"set -gx {var} (string trim -- ${var})", "powershell": f"$env:{var} = $env:{var}.Trim()",
-                "cmd": f"set {var}=<the key without spaces or line breaks>"}.get(
-            self.name, f"export {var}=\"$(printf %s \"${var}\" | tr -d '[:space:]')\"")
+        return {
+            "fish": f"set -gx {var} (string trim -- ${var})",
+            "powershell": f"$env:{var} = $env:{var}.Trim()",
+            "cmd": f"set {var}=<the key without spaces or line breaks>",
+        }.get(self.name, f'export {var}="$(printf %s "${var}" | tr -d \'[:space:]\')"')
 
     def strip_bearer(self, var: str) -> str:
         """Drop a leading `Bearer ` from a variable's value, in place (Codex adds the prefix itself)."""
-        return {"fish": f"set -gx {var} (string replace -r '^[Bb]earer +' '' -- ${var})",
-                "powershell": f"$env:{var} = $env:{var} -replace '^[Bb]earer +', ''",
-                "cmd": f"set {var}=<the key without the Bearer prefix>"}.get(
-            self.name, f'export {var}="${{{var}#Bearer }}"')
+        return {
+            "fish": f"set -gx {var} (string replace -r '^[Bb]earer +' '' -- ${var})",
+            "powershell": f"$env:{var} = $env:{var} -replace '^[Bb]earer +', ''",
+            "cmd": f"set {var}=<the key without the Bearer prefix>",
+        }.get(self.name, f'export {var}="${{{var}#Bearer }}"')
 
     def fingerprint_var(self, var: str) -> str:
         """Print the first 8 hex digits of the sha256 of a variable's value (what codexdoctor shows)."""
         if self.name == "powershell":
-            return ("[BitConverter]::ToString([Security.Cryptography.SHA256]::Create().ComputeHash("
-                    f"[Text.Encoding]::UTF8.GetBytes($env:{var}))).Replace('-','').Substring(0,8).ToLower()")
+            return (
+                "[BitConverter]::ToString([Security.Cryptography.SHA256]::Create().ComputeHash("
+                f"[Text.Encoding]::UTF8.GetBytes($env:{var}))).Replace('-','').Substring(0,8).ToLower()"
+            )
         if self.name == "cmd":
-            return (f'powershell -NoProfile -Command "[BitConverter]::ToString([Security.Cryptography.SHA256]::Create()'
-                    f".ComputeHash([Text.Encoding]::UTF8.GetBytes($env:{var}))).Replace('-','').Substring(0,8).ToLower()\"")
+            return (
+                f'powershell -NoProfile -Command "[BitConverter]::ToString([Security.Cryptography.SHA256]::Create()'
+                f".ComputeHash([Text.Encoding]::UTF8.GetBytes($env:{var}))).Replace('-','').Substring(0,8).ToLower()\""
+            )
         sha = "shasum -a 256" if self.platform == "macos" else "sha256sum"
         if self.name == "fish":
             return f"printf %s ${var} | {sha} | cut -c1-8"
@@ -75,7 +89,8 @@ class Shell:
 
     def pipe_var_to(self, var: str, command: str) -> str:
         return {"powershell": f"$env:{var} | {command}", "cmd": f"echo %{var}%| {command}"}.get(
-            self.name, f"printenv {var} | {command}")
+            self.name, f"printenv {var} | {command}"
+        )
 
     # ---- files -------------------------------------------------------------------------------------------------
     @property
@@ -100,7 +115,8 @@ class Shell:
 
     def mkdir(self, path: str) -> str:
         return {"powershell": f'New-Item -ItemType Directory -Force "{path}"', "cmd": f'mkdir "{path}"'}.get(
-            self.name, f"mkdir -p {path}")
+            self.name, f"mkdir -p {path}"
+        )
 
     @property
     def windows(self) -> bool:

@@ -15,8 +15,8 @@ import hashlib
 import os
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 BLOB = "https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"
 EXPECTED_SHA256 = {
@@ -26,21 +26,28 @@ EXPECTED_SHA256 = {
 # Copied from tiktoken_ext/openai_public.py (MIT): needed to build the encoder without
 # calling the functions there, which would download the vocabulary.
 PAT_STR = {
-    "o200k_base": "|".join([
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""\p{N}{1,3}""",
-        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-        r"""\s*[\r\n]+""",
-        r"""\s+(?!\S)""",
-        r"""\s+""",
-    ]),
+    "o200k_base": "|".join(
+        [
+            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+            r"""\p{N}{1,3}""",
+            r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+            r"""\s*[\r\n]+""",
+            r"""\s+(?!\S)""",
+            r"""\s+""",
+        ]
+    ),
     "cl100k_base": r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
 }
 SPECIAL = {
     "o200k_base": {"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
-    "cl100k_base": {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
-                    "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276},
+    "cl100k_base": {
+        "<|endoftext|>": 100257,
+        "<|fim_prefix|>": 100258,
+        "<|fim_middle|>": 100259,
+        "<|fim_suffix|>": 100260,
+        "<|endofprompt|>": 100276,
+    },
 }
 CL100K_MODELS = ("gpt-4-", "gpt-4", "gpt-3.5", "text-embedding-ada", "text-embedding-3")
 
@@ -70,9 +77,14 @@ def encoding_for_model(model: str | None) -> str:
 
 
 def _tiktoken_cache_path(name: str) -> str:
-    cache_dir = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR") or \
-        os.path.join(tempfile.gettempdir(), "data-gym-cache")
-    return os.path.join(cache_dir, hashlib.sha1(BLOB.format(name=name).encode()).hexdigest())
+    cache_dir = (
+        os.environ.get("TIKTOKEN_CACHE_DIR")
+        or os.environ.get("DATA_GYM_CACHE_DIR")
+        or os.path.join(tempfile.gettempdir(), "data-gym-cache")
+    )
+    return os.path.join(
+        cache_dir, hashlib.sha1(BLOB.format(name=name).encode(), usedforsecurity=False).hexdigest()
+    )  # tiktoken's file name
 
 
 def _from_bytes(name: str, contents: bytes, source: str) -> Tokenizer:
@@ -133,10 +145,10 @@ def load(name: str = "o200k_base", *, allow_cache: bool = True, allow_packaged: 
             except (OSError, ValueError, ImportError):
                 tok = None
         if tok is None and allow_packaged:
-            contents = _packaged_bytes(name)
-            if contents is not None and _verified(contents, name):
+            packaged = _packaged_bytes(name)
+            if packaged is not None and _verified(packaged, name):
                 try:
-                    tok = _from_bytes(name, contents, "packaged")
+                    tok = _from_bytes(name, packaged, "packaged")
                 except (ValueError, ImportError):
                     tok = None
         if tok is None:

@@ -9,7 +9,7 @@ a test can prove that no zh output falls back to English.
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 LANGS = ("en", "zh")
 
@@ -33,8 +33,10 @@ UI: dict[str, dict[str, str]] = {
     "verdict": {"en": "Verdict", "zh": "结论"},
     "note": {"en": "Note", "zh": "说明"},
     "evidence": {"en": "evidence", "zh": "证据"},
-    "hint_verbose": {"en": "Run with --verbose for the evidence behind each finding; `codexdoctor explain CODE` for details.",
-                     "zh": "加 --verbose 查看每条结论背后的证据；`codexdoctor explain 代码` 查看详细说明。"},
+    "hint_verbose": {
+        "en": "Run with --verbose for the evidence behind each finding; `codexdoctor explain CODE` for details.",
+        "zh": "加 --verbose 查看每条结论背后的证据；`codexdoctor explain 代码` 查看详细说明。",
+    },
     "report_title": {"en": "codexdoctor {command} report", "zh": "codexdoctor {command} 报告"},
     "checks": {"en": "Checks", "zh": "检查项"},
     "check": {"en": "check", "zh": "检查"},
@@ -59,42 +61,83 @@ UI: dict[str, dict[str, str]] = {
     "demo_wrong": {"en": "what is wrong", "zh": "问题"},
     "demo_expected": {"en": "expected", "zh": "预期"},
     "demo_top": {"en": "top finding", "zh": "首要发现"},
-    "demo_summary": {"en": "{ok}/{total} scenarios got their expected verdict.", "zh": "{ok}/{total} 个场景得到了预期结论。"},
+    "demo_summary": {
+        "en": "{ok}/{total} scenarios got their expected verdict.",
+        "zh": "{ok}/{total} 个场景得到了预期结论。",
+    },
 }
 
 CHECK_TITLES_ZH = {
-    "cfg.home": "Codex 主目录", "cfg.files": "配置文件", "cfg.profile": "配置档案（profile）", "cfg.provider": "模型提供方",
-    "cfg.keys": "配置键", "env.key": "API Key 环境变量", "env.auth": "已保存的登录", "url.base_url": "base_url",
-    "net.reach": "连通性", "api.catalog": "模型列表", "api.canary": "探测请求", "api.turn_two": "工具调用之后的请求", "api.variants": "base_url 变体",
-    "api.wire": "接口协议（wire API）", "ctx.window": "服务端上下文窗口", "ctx.probe": "会话探测",
-    "ctx.sessions": "会话日志", "ctx.pasted": "粘贴的报错",
+    "cfg.home": "Codex 主目录",
+    "cfg.files": "配置文件",
+    "cfg.profile": "配置档案（profile）",
+    "cfg.provider": "模型提供方",
+    "cfg.keys": "配置键",
+    "env.key": "API Key 环境变量",
+    "env.auth": "已保存的登录",
+    "url.base_url": "base_url",
+    "net.reach": "连通性",
+    "api.catalog": "模型列表",
+    "api.canary": "探测请求",
+    "api.turn_two": "工具调用之后的请求",
+    "api.variants": "base_url 变体",
+    "api.wire": "接口协议（wire API）",
+    "ctx.window": "服务端上下文窗口",
+    "ctx.probe": "会话探测",
+    "ctx.sessions": "会话日志",
+    "ctx.pasted": "粘贴的报错",
 }
 # The English titles the checks give themselves; a note that names a check by its title names it in Chinese too.
 CHECK_TITLES_EN_ZH = {
-    "Codex home": "Codex 主目录", "Config files": "配置文件", "Profile": "配置档案（profile）", "Provider": "模型提供方",
-    "Config keys": "配置键", "API key variable": "API Key 环境变量", "Stored login": "已保存的登录", "base_url": "base_url",
+    "Codex home": "Codex 主目录",
+    "Config files": "配置文件",
+    "Profile": "配置档案（profile）",
+    "Provider": "模型提供方",
+    "Config keys": "配置键",
+    "API key variable": "API Key 环境变量",
+    "Stored login": "已保存的登录",
+    "base_url": "base_url",
 }
 TITLE_OVERRIDES_ZH = {"Single question": "单次提问", "Pasted error": "粘贴的报错"}
 
 
 # Values inside tables (probe phases and results, how a session ended, its failure kind), in words.
 TABLE_WORDS: dict[str, tuple[str, str]] = {
-    "single": ("single question", "单次提问"), "cache": ("prefix cache", "前缀缓存"), "grow": ("growing", "增长"),
-    "bisect": ("narrowing", "二分"), "below": ("just below", "断点下方"), "above": ("just above", "断点上方"),
-    "ok": ("ok", "正常"), "context_exceeded": ("context window exceeded", "超出上下文窗口"),
-    "truncated": ("silently truncated", "被静默截断"), "stream_incomplete": ("answer cut short", "回答不完整"),
-    "overflow": ("overflow", "上下文溢出"), "error": ("error", "出错"), "aborted": ("aborted", "中止"),
-    "completed": ("completed", "完成"), "never completed": ("never completed", "未完成"), "no turns": ("no turns", "没有轮次"),
-    "unreadable": ("unreadable", "无法读取"), "context": ("context", "上下文"), "channel": ("channel", "通道"),
+    "single": ("single question", "单次提问"),
+    "cache": ("prefix cache", "前缀缓存"),
+    "grow": ("growing", "增长"),
+    "bisect": ("narrowing", "二分"),
+    "below": ("just below", "断点下方"),
+    "above": ("just above", "断点上方"),
+    "ok": ("ok", "正常"),
+    "context_exceeded": ("context window exceeded", "超出上下文窗口"),
+    "truncated": ("silently truncated", "被静默截断"),
+    "stream_incomplete": ("answer cut short", "回答不完整"),
+    "overflow": ("overflow", "上下文溢出"),
+    "error": ("error", "出错"),
+    "aborted": ("aborted", "中止"),
+    "completed": ("completed", "完成"),
+    "never completed": ("never completed", "未完成"),
+    "no turns": ("no turns", "没有轮次"),
+    "unreadable": ("unreadable", "无法读取"),
+    "context": ("context", "上下文"),
+    "channel": ("channel", "通道"),
     "unknown": ("unknown", "未知"),
     # failure kinds from net/classify, as a finding names them (never as `server_error`)
-    "server_error": ("server error (5xx)", "服务器错误（5xx）"), "reset": ("connection reset", "连接被重置"),
-    "timeout": ("timeout", "超时"), "rate_limited": ("rate limited (429)", "被限流（429）"),
-    "stream_closed": ("stream closed early", "流提前关闭"), "stream_error": ("error inside the stream", "流中出错"),
-    "stream_idle": ("stream went silent", "流无响应"), "path_not_found": ("nothing at this path (404)", "该路径不存在（404）"),
-    "model_not_found": ("model not found", "找不到模型"), "auth_rejected": ("key rejected (401)", "密钥被拒绝（401）"),
-    "bad_request": ("request refused (400)", "请求被拒绝（400）"), "too_large": ("request too large (413)", "请求过大（413）"),
-    "html": ("an HTML page", "HTML 页面"), "not_json": ("not JSON", "不是 JSON"),
+    "server_error": ("server error (5xx)", "服务器错误（5xx）"),
+    "reset": ("connection reset", "连接被重置"),
+    "timeout": ("timeout", "超时"),
+    "rate_limited": ("rate limited (429)", "被限流（429）"),
+    "stream_closed": ("stream closed early", "流提前关闭"),
+    "stream_error": ("error inside the stream", "流中出错"),
+    "stream_idle": ("stream went silent", "流无响应"),
+    "path_not_found": ("nothing at this path (404)", "该路径不存在（404）"),
+    "model_not_found": ("model not found", "找不到模型"),
+    "auth_rejected": ("key rejected (401)", "密钥被拒绝（401）"),
+    "bad_request": ("request refused (400)", "请求被拒绝（400）"),
+    "too_large": ("request too large (413)", "请求过大（413）"),
+    "html": ("an HTML page", "HTML 页面"),
+    "not_json": ("not JSON", "不是 JSON"),
 }
 
 
@@ -125,7 +168,10 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     # cfg
     (r"Codex home is unusable", "Codex 主目录不可用"),  # the specific phrases before the patterns that would take them
     # why a file could not be read (codex/config.py, common/safefile.py, the OS's own words)
-    (r"saved as UTF-16, and Codex reads only UTF-8: it stops with (`[^`]+`)", "以 UTF-16 保存，而 Codex 只读 UTF-8：它会报 {1} 并停止"),
+    (
+        r"saved as UTF-16, and Codex reads only UTF-8: it stops with (`[^`]+`)",
+        "以 UTF-16 保存，而 Codex 只读 UTF-8：它会报 {1} 并停止",
+    ),
     (r"not valid UTF-8 \(byte (\d+)\)", "不是合法的 UTF-8（第 {1} 字节）"),
     (r"a symlink loop", "符号链接形成了循环"),
     (r"is a directory, not a file", "是目录，不是文件"),
@@ -151,9 +197,15 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"([\d,]+) keys? Codex ignores", "{1} 个键会被 Codex 忽略"),
     (r"every key is one Codex reads", "所有键都会被 Codex 读取"),
     # env
-    (r"no stored login; \$CODEX_API_KEY serves `codex exec` only", "没有已保存的登录；$CODEX_API_KEY 只供 `codex exec` 使用"),
+    (
+        r"no stored login; \$CODEX_API_KEY serves `codex exec` only",
+        "没有已保存的登录；$CODEX_API_KEY 只供 `codex exec` 使用",
+    ),
     (r"no provider resolved", "未解析出提供方"),
-    (r"built-in `(.+)` provider: Codex uses its stored login, not a variable", "内置提供方 `{1}`：Codex 使用已保存的登录，不读环境变量"),
+    (
+        r"built-in `(.+)` provider: Codex uses its stored login, not a variable",
+        "内置提供方 `{1}`：Codex 使用已保存的登录，不读环境变量",
+    ),
     (r"provider has no env_key", "提供方没有设置 env_key"),
     (r"env_key is not a string", "env_key 不是字符串"),
     (r"env_key is not a variable name", "env_key 不是环境变量名"),
@@ -170,8 +222,10 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"requires_openai_auth but no login stored", "设置了 requires_openai_auth，但没有已保存的登录"),
     (r"stored key differs from \$OPENAI_API_KEY", "已保存的密钥与 $OPENAI_API_KEY 不同"),
     (r"no interference", "无干扰"),
-    (r"ChatGPT sign-in: Codex talks to the ChatGPT backend, which codexdoctor does not test",
-     "ChatGPT 登录：Codex 与 ChatGPT 后端通信，codexdoctor 不测试它"),
+    (
+        r"ChatGPT sign-in: Codex talks to the ChatGPT backend, which codexdoctor does not test",
+        "ChatGPT 登录：Codex 与 ChatGPT 后端通信，codexdoctor 不测试它",
+    ),
     # url
     (r"base_url unset", "未设置 base_url"),
     (r"base_url is not a string", "base_url 不是字符串"),
@@ -183,7 +237,10 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"built-in provider `([^`]+)`", "内置提供方 `{1}`"),
     # codexdoctor's own usage errors (issue 29: every error message in the user's language)
     (r"the error text is empty", "报错文本是空的"),
-    (r"give the error TEXT, - to read stdin, or --file PATH", "请给出报错文本 TEXT，或用 - 从标准输入读取，或用 --file PATH"),
+    (
+        r"give the error TEXT, - to read stdin, or --file PATH",
+        "请给出报错文本 TEXT，或用 - 从标准输入读取，或用 --file PATH",
+    ),
     (r"cannot read the error text from stdin: (.+)", "无法从标准输入读取报错文本：{1}"),
     (r"(.+) is not a regular file", "{1} 不是普通文件"),
     (r"cannot read (\S+): (.+)", "无法读取 {1}：{2}"),
@@ -195,13 +252,19 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"unknown code (.+); `codexdoctor rules` lists them all", "未知的代码 {1}；`codexdoctor rules` 会列出全部代码"),
     (r"unknown scenario (.+); choose from: (.+)", "未知的场景 {1}；可选：{2}"),
     (r"(.+) is not a version like 0\.171\.0", "{1} 不是 0.171.0 这样的版本号"),
-    (r"(.+) is not a date: write it as 2026-11-30 or 2026-11-30T09:00", "{1} 不是日期：请写成 2026-11-30 或 2026-11-30T09:00"),
+    (
+        r"(.+) is not a date: write it as 2026-11-30 or 2026-11-30T09:00",
+        "{1} 不是日期：请写成 2026-11-30 或 2026-11-30T09:00",
+    ),
     (r"(.+) \(at (\S+)\)", "{1~}（位于 {2}）"),
-    (r"([\d,]+) models?, \"(.*)\" listed", "{1} 个模型，包含 \"{2}\""),
-    (r"([\d,]+) models?, \"(.*)\" listed without its stray whitespace", "{1} 个模型，包含去掉多余空白后的 \"{2}\""),
-    (r"([\d,]+) models?, \"(.*)\" listed with different capitals", "{1} 个模型，包含大小写不同的 \"{2}\""),
-    (r"([\d,]+) models?, \"(.*)\" listed without its date or version suffix", "{1} 个模型，包含去掉日期或版本后缀的 \"{2}\""),
-    (r"([\d,]+) models?, \"(.*)\" not listed", "{1} 个模型，没有 \"{2}\""),
+    (r"([\d,]+) models?, \"(.*)\" listed", '{1} 个模型，包含 "{2}"'),
+    (r"([\d,]+) models?, \"(.*)\" listed without its stray whitespace", '{1} 个模型，包含去掉多余空白后的 "{2}"'),
+    (r"([\d,]+) models?, \"(.*)\" listed with different capitals", '{1} 个模型，包含大小写不同的 "{2}"'),
+    (
+        r"([\d,]+) models?, \"(.*)\" listed without its date or version suffix",
+        '{1} 个模型，包含去掉日期或版本后缀的 "{2}"',
+    ),
+    (r"([\d,]+) models?, \"(.*)\" not listed", '{1} 个模型，没有 "{2}"'),
     (r"skipped \(--no-canary\)", "已跳过（--no-canary）"),
     (r"skipped \(see the note below\)", "已跳过（见下方说明）"),
     (r"streamed answer in (\d+) ms, first token (\d+) ms", "流式回答用时 {1} ms，首字 {2} ms"),
@@ -215,23 +278,40 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"serves /chat/completions but not /responses", "提供 /chat/completions，但没有 /responses"),
     (r"chat probe: (.+)", "chat 探测：{1~}"),
     (r"/chat/completions answers too", "/chat/completions 也能响应"),
-    (r"not a Chat-only gateway \(/chat/completions: (.+)\)", "并非只提供 /chat/completions 的网关（该路径的结果：{1~}）"),
+    (
+        r"not a Chat-only gateway \(/chat/completions: (.+)\)",
+        "并非只提供 /chat/completions 的网关（该路径的结果：{1~}）",
+    ),
     (r"(\S+) does not exist yet \(Codex creates it\)", "{1} 还不存在（Codex 会创建它）"),
     (r"the provider does not publish its window", "提供方没有公开上下文窗口"),
     (r"serves ([\d,]+) tokens; Codex assumes ([\d,]+)", "服务端窗口 {1} tokens；Codex 假定 {2}"),
     (r"serves ([\d,]+) tokens \(Codex assumes ([\d,]+)\)", "服务端窗口 {1} tokens（Codex 假定 {2}）"),
-    (r"Codex would stop before sending a request \((.+)\): fix that first", "Codex 在发出请求前就会停止（{1,}）：请先修复"),
-    (r"the built-in provider has no stored API key \(ChatGPT sign-in or none\): Codex's requests go to the ChatGPT "
-     r"backend or nowhere, so there is no API channel to test",
-     "内置提供方没有已保存的 API Key（使用 ChatGPT 登录或未登录）：Codex 的请求发往 ChatGPT 后端或根本发不出，没有可测试的 API 通道"),
-    (r"\[model_providers\.(\S+)\] has no base_url, so Codex would send your key to https://api\.openai\.com/v1; "
-     r"codexdoctor does not send it anywhere you did not configure",
-     "[model_providers.{1}] 没有 base_url，所以 Codex 会把你的密钥发到 https://api.openai.com/v1；codexdoctor 不会把它发到你没有配置的任何地方"),
-    (r"not published; Codex's first request \(([\d,]+) tokens\) fit, headroom unknown",
-     "未公布；Codex 的第一个请求（{1} tokens）放得下，余量未知"),
-    (r"not published; Codex's first request \(([\d,]+) tokens\) did not fit",
-     "未公布；Codex 的第一个请求（{1} tokens）放不下"),
-    (r"codex_rejected: the provider rejects Codex's request \((.+)\)", "codex_rejected：提供方拒绝了 Codex 的请求（{1}）"),
+    (
+        r"Codex would stop before sending a request \((.+)\): fix that first",
+        "Codex 在发出请求前就会停止（{1,}）：请先修复",
+    ),
+    (
+        r"the built-in provider has no stored API key \(ChatGPT sign-in or none\): Codex's requests go to the ChatGPT "
+        r"backend or nowhere, so there is no API channel to test",
+        "内置提供方没有已保存的 API Key（使用 ChatGPT 登录或未登录）：Codex 的请求发往 ChatGPT 后端或根本发不出，没有可测试的 API 通道",
+    ),
+    (
+        r"\[model_providers\.(\S+)\] has no base_url, so Codex would send your key to https://api\.openai\.com/v1; "
+        r"codexdoctor does not send it anywhere you did not configure",
+        "[model_providers.{1}] 没有 base_url，所以 Codex 会把你的密钥发到 https://api.openai.com/v1；codexdoctor 不会把它发到你没有配置的任何地方",
+    ),
+    (
+        r"not published; Codex's first request \(([\d,]+) tokens\) fit, headroom unknown",
+        "未公布；Codex 的第一个请求（{1} tokens）放得下，余量未知",
+    ),
+    (
+        r"not published; Codex's first request \(([\d,]+) tokens\) did not fit",
+        "未公布；Codex 的第一个请求（{1} tokens）放不下",
+    ),
+    (
+        r"codex_rejected: the provider rejects Codex's request \((.+)\)",
+        "codex_rejected：提供方拒绝了 Codex 的请求（{1}）",
+    ),
     (r"legacy profile config: Codex refuses to start", "旧式 profile 配置：Codex 会拒绝启动"),
     (r"\[profiles\.\*\] tables are ignored", "[profiles.*] 表会被忽略"),
     (r"(\S+) is not read \(untrusted project\)", "{1} 未被读取（项目未受信任）"),
@@ -239,11 +319,16 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"(\S+\.config\.toml) does not exist", "{1} 不存在"),
     (r"in the provider table for this host", "在指向这个主机的提供方表中"),
     (r"\(no URL in the paste\)", "（粘贴内容里没有 URL）"),
-    (r"The live checks ran as if the certain fixes were made \(in memory only; `codexdoctor fix` writes them\): (.+)\.",
-     "在线检查是按“确定的修复已经完成”来运行的（只在内存中；`codexdoctor fix` 会写入文件）：{1;}。"),
+    (
+        r"The live checks ran as if the certain fixes were made \(in memory only; `codexdoctor fix` writes them\): (.+)\.",
+        "在线检查是按“确定的修复已经完成”来运行的（只在内存中；`codexdoctor fix` 会写入文件）：{1;}。",
+    ),
     (r"`([^`]+)` renamed to base_url", "`{1}` 改名为 base_url"),
     (r"(`\S+`) exported \((\S+)\)", "{1} 已导出（{2}）"),
-    (r"(`\S+`) set from (`\S+`) \(its spaces, quotes or `Bearer ` taken out\)", "{1} 取自 {2}（去掉了其中的空格、引号或 `Bearer `）"),
+    (
+        r"(`\S+`) set from (`\S+`) \(its spaces, quotes or `Bearer ` taken out\)",
+        "{1} 取自 {2}（去掉了其中的空格、引号或 `Bearer `）",
+    ),
     (r"(`\S+`) set from (`\S+`)", "{1} 取自 {2}"),
     (r"GET (\S+), field (\S+)", "GET {1}，字段 {2}"),
     (r"\(Codex default\)", "（Codex 默认值）"),
@@ -253,8 +338,11 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / sessions / diagnose
     (r"breaks between ([\d,]+) and ([\d,]+) tokens \(stable\)", "在 {1} 到 {2} tokens 之间断开（稳定）"),
-    (r"no break up to ([\d,]+) tokens, where this probe's range ended: the window is at least that, and the break lies "
-     r"beyond it", "直到 {1} tokens 都没有断开，而这正是本次探测范围的终点：窗口至少有这么大，断点在更远处"),
+    (
+        r"no break up to ([\d,]+) tokens, where this probe's range ended: the window is at least that, and the break lies "
+        r"beyond it",
+        "直到 {1} tokens 都没有断开，而这正是本次探测范围的终点：窗口至少有这么大，断点在更远处",
+    ),
     (r"breaks between ([\d,]+) and ([\d,]+) tokens \(unstable\)", "在 {1} 到 {2} tokens 之间断开（不稳定）"),
     (r"breaks between ([\d,]+) and ([\d,]+) tokens", "在 {1} 到 {2} tokens 之间断开"),
     (r"single question failed; session not probed", "单次提问失败；未做会话探测"),
@@ -268,57 +356,89 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"context window exceeded", "超出上下文窗口"),
     (r"not a known Codex or provider error shape", "不是已知的 Codex 或提供方报错格式"),
     # notes
-    (r"Offline: no request was sent; the key, base_url reachability and model ID were not tested\.",
-     "离线模式：未发送任何请求；密钥、base_url 连通性和模型 ID 都未经测试。"),
+    (
+        r"Offline: no request was sent; the key, base_url reachability and model ID were not tested\.",
+        "离线模式：未发送任何请求；密钥、base_url 连通性和模型 ID 都未经测试。",
+    ),
     (r"Live checks skipped: (.+)\.", "已跳过在线检查：{1~}。"),
     (r"Live checks took (\d+) ms \(deadline (.+) s\)\.", "在线检查用时 {1} ms（时限 {2} 秒）。"),
-    (r"The canary is Codex's own first request: about ([\d,]+) input tokens and at most (\d+) output tokens per send; "
-     r"--no-canary skips it\.",
-     "探测请求就是 Codex 自己的第一个请求：每次发送约 {1} 个输入 token，最多 {2} 个输出 token；加 --no-canary 可跳过。"),
-    (r"The canary request spends a few tokens \(max_output_tokens=(\d+)\); --no-canary skips it\.",
-     "探测请求会消耗少量 token（max_output_tokens={1}）；加 --no-canary 可跳过。"),
+    (
+        r"The canary is Codex's own first request: about ([\d,]+) input tokens and at most (\d+) output tokens per send; "
+        r"--no-canary skips it\.",
+        "探测请求就是 Codex 自己的第一个请求：每次发送约 {1} 个输入 token，最多 {2} 个输出 token；加 --no-canary 可跳过。",
+    ),
+    (
+        r"The canary request spends a few tokens \(max_output_tokens=(\d+)\); --no-canary skips it\.",
+        "探测请求会消耗少量 token（max_output_tokens={1}）；加 --no-canary 可跳过。",
+    ),
     (r"Requests went through the proxy configured in this environment\.", "请求经过了当前环境中配置的代理。"),
-    (r"Probe not run: Codex would stop before sending a request \((.+)\); no tokens were spent\.",
-     "未运行探测：Codex 在发出请求前就会停止（{1,}）；没有消耗 token。"),
-    (r"Tokens counted with (\S+) \(exact\); ([\d,]+) input tokens spent in (\d+) requests\.",
-     "使用 {1} 计数（精确）；{3} 次请求共消耗 {2} 个输入 token。"),
-    (r"Tokens counted with (\S+) \(approximate: vocabulary unavailable\); ([\d,]+) input tokens spent in (\d+) requests\.",
-     "使用 {1} 计数（近似：词表不可用）；{3} 次请求共消耗 {2} 个输入 token。"),
+    (
+        r"Probe not run: Codex would stop before sending a request \((.+)\); no tokens were spent\.",
+        "未运行探测：Codex 在发出请求前就会停止（{1,}）；没有消耗 token。",
+    ),
+    (
+        r"Tokens counted with (\S+) \(exact\); ([\d,]+) input tokens spent in (\d+) requests\.",
+        "使用 {1} 计数（精确）；{3} 次请求共消耗 {2} 个输入 token。",
+    ),
+    (
+        r"Tokens counted with (\S+) \(approximate: vocabulary unavailable\); ([\d,]+) input tokens spent in (\d+) requests\.",
+        "使用 {1} 计数（近似：词表不可用）；{3} 次请求共消耗 {2} 个输入 token。",
+    ),
     (r"Read offline from Codex's own logs; no request was sent\.", "离线读取 Codex 自己的日志；未发送任何请求。"),
     (r"Message contents are not shown \(--show-content shows them\)\.", "不显示消息内容（加 --show-content 显示）。"),
     (r"Codex could not send the request; the text does not say why", "Codex 没能发出请求；这段文字没有说明原因"),
-    (r"Codex could not send the request, and the pasted text does not say why \(host name, connection, TLS or proxy\): "
-     r"`codexdoctor check` finds out",
-     "Codex 没能发出请求，而粘贴的文字没有说明原因（主机名、连接、TLS 或代理）：运行 `codexdoctor check` 可以查明"),
-    (r"(.+) \(the pasted text names no host; this is the configured base_url's\)",
-     "{1}（粘贴的文字没有写主机；这是配置中 base_url 的主机）"),
+    (
+        r"Codex could not send the request, and the pasted text does not say why \(host name, connection, TLS or proxy\): "
+        r"`codexdoctor check` finds out",
+        "Codex 没能发出请求，而粘贴的文字没有说明原因（主机名、连接、TLS 或代理）：运行 `codexdoctor check` 可以查明",
+    ),
+    (
+        r"(.+) \(the pasted text names no host; this is the configured base_url's\)",
+        "{1}（粘贴的文字没有写主机；这是配置中 base_url 的主机）",
+    ),
     (r"Codex's idle limit passed with no event", "超过 Codex 的空闲时限仍没有事件"),
     (r"the stream ended without response\.completed", "流在没有 response.completed 的情况下结束"),
-    (r"This text does not match a known Codex or provider error shape; run `codexdoctor check` to test the channel directly\.",
-     "这段文字不是已知的 Codex 或提供方报错格式；请运行 `codexdoctor check` 直接测试通道。"),
+    (
+        r"This text does not match a known Codex or provider error shape; run `codexdoctor check` to test the channel directly\.",
+        "这段文字不是已知的 Codex 或提供方报错格式；请运行 `codexdoctor check` 直接测试通道。",
+    ),
     # verdict reasons
     (r"([\d,]+) errors? of kind `(\w+)`: ([^;]+); also (.+)", "{1} 个 `{2}` 类错误：{3}；另有 {4~}"),
     (r"([\d,]+) errors? of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类错误：{3}"),
     (r"([\d,]+) warnings? of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类警告：{3}"),
-    (r"([\d,]+) failed sessions? of kind `(\w+)` and (\d+) of kind `(\w+)`; the most recent failure \((.+?)\) was `(\w+)`: (.+)",
-     "{1} 个失败会话属于 `{2}` 类，{3} 个属于 `{4}` 类；最近一次失败（{5}）是 `{6}` 类：{7}"),
+    (
+        r"([\d,]+) failed sessions? of kind `(\w+)` and (\d+) of kind `(\w+)`; the most recent failure \((.+?)\) was `(\w+)`: (.+)",
+        "{1} 个失败会话属于 `{2}` 类，{3} 个属于 `{4}` 类；最近一次失败（{5}）是 `{6}` 类：{7}",
+    ),
     (r"a check crashed: (.+)", "有检查项崩溃：{1}"),
     (r"a check failed without a known diagnosis: (.+)", "有检查项失败但没有已知诊断：{1}"),
     (r"nothing could be checked: (.+)", "没有可检查的内容：{1~}"),
-    (r"static checks found no error; live checks were skipped \(--offline\), so the channel itself is untested",
-     "静态检查没有发现错误；在线检查已跳过（--offline），通道本身未经测试"),
-    (r"static checks found no error; live checks were skipped \(see the note\), so the channel itself is untested",
-     "静态检查没有发现错误；在线检查已跳过（见备注），通道本身未经测试"),
-    (r"no error found, but the canary was skipped \(--no-canary\): the key and model are not proven by the request Codex sends",
-     "没有发现错误，但跳过了探测请求（--no-canary）：密钥和模型未经 Codex 实际请求的验证"),
-    (r"the probe stopped at the (budget|deadline) before locating and confirming the break \(([\d,]+) input tokens spent\)",
-     "探测在{1}处停止，尚未定位并确认断点（已消耗 {2} 个输入 token）"),
-    (r"the probe stopped by Ctrl-C before locating and confirming the break \(([\d,]+) input tokens spent\)",
-     "探测因 Ctrl-C 而停止，尚未定位并确认断点（已消耗 {1} 个输入 token）"),
+    (
+        r"static checks found no error; live checks were skipped \(--offline\), so the channel itself is untested",
+        "静态检查没有发现错误；在线检查已跳过（--offline），通道本身未经测试",
+    ),
+    (
+        r"static checks found no error; live checks were skipped \(see the note\), so the channel itself is untested",
+        "静态检查没有发现错误；在线检查已跳过（见备注），通道本身未经测试",
+    ),
+    (
+        r"no error found, but the canary was skipped \(--no-canary\): the key and model are not proven by the request Codex sends",
+        "没有发现错误，但跳过了探测请求（--no-canary）：密钥和模型未经 Codex 实际请求的验证",
+    ),
+    (
+        r"the probe stopped at the (budget|deadline) before locating and confirming the break \(([\d,]+) input tokens spent\)",
+        "探测在{1}处停止，尚未定位并确认断点（已消耗 {2} 个输入 token）",
+    ),
+    (
+        r"the probe stopped by Ctrl-C before locating and confirming the break \(([\d,]+) input tokens spent\)",
+        "探测因 Ctrl-C 而停止，尚未定位并确认断点（已消耗 {1} 个输入 token）",
+    ),
     (r"the pasted text is not a known Codex or provider error", "粘贴的文字不是已知的 Codex 或提供方报错"),
-    (r"no errors; the provider does not publish its window: Codex's first request fits, the room left for a session is "
-     r"unknown \(codexdoctor probe measures it\)",
-     "没有错误；提供方没有公布窗口：Codex 的第一个请求放得下，会话还剩多少空间未知（codexdoctor probe 可以测出来）"),
+    (
+        r"no errors; the provider does not publish its window: Codex's first request fits, the room left for a session is "
+        r"unknown \(codexdoctor probe measures it\)",
+        "没有错误；提供方没有公布窗口：Codex 的第一个请求放得下，会话还剩多少空间未知（codexdoctor probe 可以测出来）",
+    ),
     (r"no errors", "没有错误"),
     # where the window Codex assumes comes from (CTX001)
     (r"Codex's fallback metadata for unknown models", "Codex 对未知模型的默认元数据"),
@@ -332,18 +452,29 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"the provider rejected the API key", "提供方拒绝了这个 API Key"),
     (r"the account has no credits or balance left", "账户没有额度或余额了"),
     (r"quota or billing limit", "配额或账单限制"),
-    (r"blocked before reaching the API \(firewall, region or IP rule\)", "请求在到达 API 之前被拦截（防火墙、地区或 IP 规则）"),
+    (
+        r"blocked before reaching the API \(firewall, region or IP rule\)",
+        "请求在到达 API 之前被拦截（防火墙、地区或 IP 规则）",
+    ),
     (r"the key is valid but not allowed to do this", "密钥有效，但没有执行此操作的权限"),
     (r"quota exhausted \(not transient: waiting will not help\)", "配额已用尽（不是临时问题：等待没有用）"),
     (r"rate limited \(transient\)", "触发限流（临时）"),
-    (r"the provider or a proxy in front of it failed \((\d+)\): an HTML error page", "提供方或其前面的代理出错（{1}）：返回 HTML 错误页"),
+    (
+        r"the provider or a proxy in front of it failed \((\d+)\): an HTML error page",
+        "提供方或其前面的代理出错（{1}）：返回 HTML 错误页",
+    ),
     (r"the provider or a proxy in front of it failed \((\d+)\)", "提供方或其前面的代理出错（{1}）"),
     (r"Azure deployment not found", "找不到 Azure 部署"),
     (r"the request exceeds the model's context window", "请求超出了模型的上下文窗口"),
     (r"the provider does not serve this model ID", "提供方不提供这个模型 ID"),
-    (r"the gateway has no channel serving this model for the key's group \((\d+)\)",
-     "网关在这个密钥所属的分组下没有提供该模型的渠道（{1}）"),
-    (r"LiteLLM without a database answers a bad key with 400 'No connected db\.'", "没有数据库的 LiteLLM 对错误密钥返回 400 'No connected db.'"),
+    (
+        r"the gateway has no channel serving this model for the key's group \((\d+)\)",
+        "网关在这个密钥所属的分组下没有提供该模型的渠道（{1}）",
+    ),
+    (
+        r"LiteLLM without a database answers a bad key with 400 'No connected db\.'",
+        "没有数据库的 LiteLLM 对错误密钥返回 400 'No connected db.'",
+    ),
     (r"nothing at this path \((\d+)\) - an HTML page", "这个路径下没有内容（{1}）——返回的是 HTML 页面"),
     (r"nothing at this path \((\d+)\)", "这个路径下没有内容（{1}）"),
     (r"the endpoint rejects the Responses request format", "该端点不接受 Responses 请求格式"),
@@ -359,7 +490,10 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"no event for the idle limit after (\d+) events", "收到 {1} 个事件后，在空闲时限内再无事件"),
     (r"the stream was still running at the deadline", "到时限时流仍未结束"),
     (r"broken SSE framing: no valid event in the stream", "SSE 格式损坏：流中没有有效事件"),
-    (r"stream closed before response\.completed after (\d+) events", "收到 {1} 个事件后，流在 response.completed 之前关闭"),
+    (
+        r"stream closed before response\.completed after (\d+) events",
+        "收到 {1} 个事件后，流在 response.completed 之前关闭",
+    ),
     (r"an HTML page answered where the API should be", "本应是 API 的地方返回了 HTML 页面"),
     (r"the body is neither JSON nor an event stream", "响应体既不是 JSON 也不是事件流"),
     (r"the host name does not resolve", "主机名无法解析"),
@@ -372,48 +506,89 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"the server's certificate is self-signed \(not trusted\)", "服务器证书是自签名的（不受信任）"),
     (r"the server's certificate has expired", "服务器证书已过期"),
     (r"the certificate is for a different host name", "证书对应的是另一个主机名"),
-    (r"the certificate is issued by an unknown authority \(corporate proxy or private CA\?\)", "证书由未知机构签发（公司代理或私有 CA？）"),
-    (r"the server does not speak TLS on this port \(http:// vs https://\?\)", "该端口上的服务不使用 TLS（http:// 还是 https://？）"),
+    (
+        r"the certificate is issued by an unknown authority \(corporate proxy or private CA\?\)",
+        "证书由未知机构签发（公司代理或私有 CA？）",
+    ),
+    (
+        r"the server does not speak TLS on this port \(http:// vs https://\?\)",
+        "该端口上的服务不使用 TLS（http:// 还是 https://？）",
+    ),
     (r"the connection was closed by the server: (.+)", "连接被服务器关闭：{1}"),
     (r"the answer was still arriving at the deadline", "到时限时响应仍在传输"),
     (r"still streaming at the deadline after (\d+) events", "收到 {1} 个事件后到达时限，流仍在继续"),
     (r"the check's deadline was reached before this request", "在发出这个请求之前已到达检查时限"),
     (r"redirect to another origin \(not followed with the key\)", "重定向到其他站点（未携带密钥跟随）"),
-    (r"the body could not be decoded \(declared compression does not match\): (.+)", "响应体无法解码（声明的压缩格式不符）：{1}"),
-    (r"no answer within codexdoctor's deadline \(--timeout ([\d.]+) s\), and nothing else from this host answered either",
-     "在 codexdoctor 的时限（--timeout {1} 秒）内没有响应，这台主机的其他地址也都没有响应"),
-    (r"no first token within --first-token-timeout ([\d.]+) s, although the provider is alive \((.+)\)",
-     "提供方是活着的（{2}），但在 --first-token-timeout {1} 秒内没有返回第一个 token"),
-    (r"a plain JSON body \((.+)\) answered a request with stream: true", "对 stream: true 的请求返回了普通 JSON 响应体（{1}）"),
-    (r"Chat Completions chunks ending in data: \[DONE\] \((\d+) events\), not Responses events ending in response\.completed",
-     "以 data: [DONE] 结束的 Chat Completions 分块（{1} 个事件），而不是以 response.completed 结束的 Responses 事件"),
+    (
+        r"the body could not be decoded \(declared compression does not match\): (.+)",
+        "响应体无法解码（声明的压缩格式不符）：{1}",
+    ),
+    (
+        r"no answer within codexdoctor's deadline \(--timeout ([\d.]+) s\), and nothing else from this host answered either",
+        "在 codexdoctor 的时限（--timeout {1} 秒）内没有响应，这台主机的其他地址也都没有响应",
+    ),
+    (
+        r"no first token within --first-token-timeout ([\d.]+) s, although the provider is alive \((.+)\)",
+        "提供方是活着的（{2}），但在 --first-token-timeout {1} 秒内没有返回第一个 token",
+    ),
+    (
+        r"a plain JSON body \((.+)\) answered a request with stream: true",
+        "对 stream: true 的请求返回了普通 JSON 响应体（{1}）",
+    ),
+    (
+        r"Chat Completions chunks ending in data: \[DONE\] \((\d+) events\), not Responses events ending in response\.completed",
+        "以 data: [DONE] 结束的 Chat Completions 分块（{1} 个事件），而不是以 response.completed 结束的 Responses 事件",
+    ),
     (r"429 at all (\d+) attempts Codex makes", "Codex 的全部 {1} 次尝试都返回 429"),
     (r"works with a tool call and its output \(([\d,]+) tokens\)", "带着工具调用和它的输出也能通过（{1} tokens）"),
-    (r"After it, Codex's request that follows a tool call \(the same request plus one made-up `exec_command` call and "
-     r"about 10 KB of its output: about ([\d,]+) input tokens\) is sent once; --no-turn-two skips it\.",
-     "之后再发送一次 Codex 在工具调用之后发出的请求（同一个请求，加上一次虚构的 `exec_command` 调用和约 10 KB 的输出：约 {1} 个输入 "
-     "token）；--no-turn-two 可以跳过它。"),
+    (
+        r"After it, Codex's request that follows a tool call \(the same request plus one made-up `exec_command` call and "
+        r"about 10 KB of its output: about ([\d,]+) input tokens\) is sent once; --no-turn-two skips it\.",
+        "之后再发送一次 Codex 在工具调用之后发出的请求（同一个请求，加上一次虚构的 `exec_command` 调用和约 10 KB 的输出：约 {1} 个输入 "
+        "token）；--no-turn-two 可以跳过它。",
+    ),
     (r"not sent: Codex's first request did not get through", "未发送：Codex 的第一个请求没有通过"),
     (r"not sent: the deadline was reached first", "未发送：已先到达时限"),
-    (r"not sent: only for Codex's own request \(wire_api = \"responses\"\)", "未发送：只用于 Codex 自己的请求（wire_api = \"responses\"）"),
+    (
+        r"not sent: only for Codex's own request \(wire_api = \"responses\"\)",
+        '未发送：只用于 Codex 自己的请求（wire_api = "responses"）',
+    ),
     (r"skipped \(--no-turn-two\)", "已跳过（--no-turn-two）"),
     (r"a function_call streamed with no call_id", "流式返回的 function_call 没有 call_id"),
     (r"a function_call streamed with an empty call_id", "流式返回的 function_call 的 call_id 为空"),
-    (r"the proxy asks for credentials \(407 Proxy Authentication Required\)", "代理要求提供凭据（407 Proxy Authentication Required）"),
+    (
+        r"the proxy asks for credentials \(407 Proxy Authentication Required\)",
+        "代理要求提供凭据（407 Proxy Authentication Required）",
+    ),
     (r"Codex refuses the server's certificate \(CA:TRUE\)", "Codex 拒绝服务端的证书（CA:TRUE）"),
-    (r"the proxy in \$(\w+) \((.+)\) (asks for credentials \(407 Proxy Authentication Required\)|refuses connections|cannot be found \(its host name does not resolve\))",
-     "${1} 中的代理（{2}）{3~}"),
-    (r"asks for credentials \(407 Proxy Authentication Required\)", "要求提供凭据（407 Proxy Authentication Required）"),
+    (
+        r"the proxy in \$(\w+) \((.+)\) (asks for credentials \(407 Proxy Authentication Required\)|refuses connections|cannot be found \(its host name does not resolve\))",
+        "${1} 中的代理（{2}）{3~}",
+    ),
+    (
+        r"asks for credentials \(407 Proxy Authentication Required\)",
+        "要求提供凭据（407 Proxy Authentication Required）",
+    ),
     (r"refuses connections", "拒绝连接"),
     (r"cannot be found \(its host name does not resolve\)", "找不到（主机名无法解析）"),
-    (r"the server's own certificate is a CA certificate \(basicConstraints CA:TRUE, what a plain `openssl req -x509` makes\): "
-     r"Python accepts it, Codex \(rustls\) refuses it as a server certificate even when your CA file names it",
-     "服务端自己的证书是一张 CA 证书（basicConstraints CA:TRUE，普通的 `openssl req -x509` 生成的就是这种）：Python 接受它，"
-     "但 Codex（rustls）不接受它作为服务端证书，即使你的 CA 文件里写的就是它"),
-    (r"the ([\d,]+)-byte request body is over a size limit on the way \(413, an HTML page from a proxy\)",
-     "{1} 字节的请求体超过了途中的大小限制（413，来自代理的 HTML 页面）"),
-    (r"the ([\d,]+)-byte request body is over a size limit on the way \(413\)", "{1} 字节的请求体超过了途中的大小限制（413）"),
-    (r"the request body is over a size limit on the way \(413(?:, an HTML page from a proxy)?\)", "请求体超过了途中的大小限制（413）"),
+    (
+        r"the server's own certificate is a CA certificate \(basicConstraints CA:TRUE, what a plain `openssl req -x509` makes\): "
+        r"Python accepts it, Codex \(rustls\) refuses it as a server certificate even when your CA file names it",
+        "服务端自己的证书是一张 CA 证书（basicConstraints CA:TRUE，普通的 `openssl req -x509` 生成的就是这种）：Python 接受它，"
+        "但 Codex（rustls）不接受它作为服务端证书，即使你的 CA 文件里写的就是它",
+    ),
+    (
+        r"the ([\d,]+)-byte request body is over a size limit on the way \(413, an HTML page from a proxy\)",
+        "{1} 字节的请求体超过了途中的大小限制（413，来自代理的 HTML 页面）",
+    ),
+    (
+        r"the ([\d,]+)-byte request body is over a size limit on the way \(413\)",
+        "{1} 字节的请求体超过了途中的大小限制（413）",
+    ),
+    (
+        r"the request body is over a size limit on the way \(413(?:, an HTML page from a proxy)?\)",
+        "请求体超过了途中的大小限制（413）",
+    ),
 ]
 _COMPILED_ZH: list[tuple[re.Pattern[str], str]] = []  # compiled on first use: an English run never pays for it
 
@@ -422,6 +597,8 @@ def _compiled_zh() -> list[tuple[re.Pattern[str], str]]:
     if not _COMPILED_ZH:
         _COMPILED_ZH.extend((re.compile(f"^{p}$", re.S), t) for p, t in _PATTERNS_ZH)
     return _COMPILED_ZH
+
+
 _WORDS_ZH = {"budget": "预算", "deadline": "时限"}
 
 
@@ -443,7 +620,9 @@ def translate(text: str, lang: str) -> str | None:
                 if "{" + str(i) + ",}" in out:  # a list of check titles or phrases, each translated
                     out = out.replace("{" + str(i) + ",}", "、".join(_title_zh(part) for part in group.split(", ")))
                 if "{" + str(i) + ";}" in out:  # phrases joined by "; ", each translated
-                    out = out.replace("{" + str(i) + ";}", "；".join(localize(part, lang) for part in group.split("; ")))
+                    out = out.replace(
+                        "{" + str(i) + ";}", "；".join(localize(part, lang) for part in group.split("; "))
+                    )
                 if "{" + str(i) + "~}" in out:  # a nested phrase, translated too
                     out = out.replace("{" + str(i) + "~}", localize(group, lang))
                 out = out.replace("{" + str(i) + "}", _WORDS_ZH.get(group, group))

@@ -7,83 +7,65 @@ back to English rather than to a stale translation.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 HELP_ZH: dict[str, str] = {
     "Is your broken Codex CLI setup the channel (config, key, base_url, model, provider) or the context? Start with "
     "`codexdoctor check`. Exit codes: 0 ok, 1 findings at or above --fail-on, 2 usage error, 3 internal error, "
-    "130 interrupted.":
-        "你的 Codex CLI 出了问题：是通道（配置、密钥、base_url、模型、提供方），还是上下文？\n\n"
-        "从 `codexdoctor check` 开始。退出码：0 正常，1 有达到 --fail-on 级别的问题，2 用法错误，3 内部错误，130 被中断。",
+    "130 interrupted.": "你的 Codex CLI 出了问题：是通道（配置、密钥、base_url、模型、提供方），还是上下文？\n\n"
+    "从 `codexdoctor check` 开始。退出码：0 正常，1 有达到 --fail-on 级别的问题，2 用法错误，3 内部错误，130 被中断。",
     "Show the version and exit.": "显示版本并退出。",
     "Show this message and exit.": "显示本帮助并退出。",
     "Run every static and live check of the active provider.": "对当前提供方运行全部静态检查和在线检查。",
-    "Override a config value as `codex -c` does (TOML value, dotted key). Repeatable.":
-        "像 `codex -c` 一样覆盖一个配置值（TOML 值，点分键名）。可重复。",
+    "Override a config value as `codex -c` does (TOML value, dotted key). Repeatable.": "像 `codex -c` 一样覆盖一个配置值（TOML 值，点分键名）。可重复。",
     "Config profile, as `codex --profile`.": "配置 profile，同 `codex --profile`。",
     "Model, as `codex --model`.": "模型，同 `codex --model`。",
     "Assume this Codex version instead of running `codex --version`.": "假定这个 Codex 版本，而不运行 `codex --version`。",
-    "Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).":
-        "报告语言：en 或 zh（默认取自 LC_ALL / LC_MESSAGES / LANG）。",
-    "Write remedy commands for this shell (default: detected from SHELL, or PowerShell/cmd on Windows).":
-        "按这个 shell 的语法写修复命令（默认根据 SHELL 检测，Windows 上为 PowerShell/cmd）。",
+    "Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).": "报告语言：en 或 zh（默认取自 LC_ALL / LC_MESSAGES / LANG）。",
+    "Write remedy commands for this shell (default: detected from SHELL, or PowerShell/cmd on Windows).": "按这个 shell 的语法写修复命令（默认根据 SHELL 检测，Windows 上为 PowerShell/cmd）。",
     "Static checks only: send no request.": "只做静态检查：不发送任何请求。",
     "Deadline in seconds for the whole check.": "整个检查的时限（秒）。",
     "How long to keep waiting, past --timeout, for a provider that is alive (it answered, or accepted the request) "
     "but slow to answer Codex's first request or asks to retry later (429 Retry-After), as Codex waits. A local model "
-    "on a CPU takes 10-25 s.":
-        "提供方还活着（已响应或已接受请求），但回答 Codex 的第一个请求很慢，或要求稍后重试（429 Retry-After）时，"
-        "在 --timeout 之后再等多久，与 Codex 的等待方式一致。CPU 上的本地模型需要 10-25 秒。",
-    "Do not send Codex's first request to /responses (it spends about 8,500 input tokens and 16 output tokens).":
-        "不向 /responses 发送 Codex 的第一个请求（它会花费约 8,500 个输入 token 和 16 个输出 token）。",
-    "Do not send, after the canary, Codex's request that follows a tool call (about 11,000 input tokens).":
-        "探测请求之后，不发送 Codex 在工具调用之后的那个请求（约 11,000 个输入 token）。",
-    "text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).":
-        "text（默认）、markdown、json、junit、github（GITHUB_ACTIONS=true 时的默认值）。",
+    "on a CPU takes 10-25 s.": "提供方还活着（已响应或已接受请求），但回答 Codex 的第一个请求很慢，或要求稍后重试（429 Retry-After）时，"
+    "在 --timeout 之后再等多久，与 Codex 的等待方式一致。CPU 上的本地模型需要 10-25 秒。",
+    "Do not send Codex's first request to /responses (it spends about 8,500 input tokens and 16 output tokens).": "不向 /responses 发送 Codex 的第一个请求（它会花费约 8,500 个输入 token 和 16 个输出 token）。",
+    "Do not send, after the canary, Codex's request that follows a tool call (about 11,000 input tokens).": "探测请求之后，不发送 Codex 在工具调用之后的那个请求（约 11,000 个输入 token）。",
+    "text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).": "text（默认）、markdown、json、junit、github（GITHUB_ACTIONS=true 时的默认值）。",
     "Write the report to FILE.": "把报告写入 FILE。",
     "Exit 1 when a finding of this severity or worse exists.": "存在这个严重程度或更严重的问题时，以 1 退出。",
     "Show the evidence behind every check and finding.": "显示每项检查和每个结论背后的证据。",
     "No ANSI colours (NO_COLOR is honoured too).": "不使用 ANSI 颜色（也遵守 NO_COLOR）。",
     "Single question vs a growing session: find where it breaks, and whether the break is stable. Spends tokens: the "
-    "plan (requests and input tokens) is printed before anything is sent, and the probe never goes past --budget.":
-        "单次提问与不断增长的会话对比：找出在哪里断开，以及断点是否稳定。\n\n"
-        "会花费 token：发送任何请求之前先打印计划（请求数和输入 token 数），探测绝不超过 --budget。",
-    "Largest session size to try, in tokens (default: the window Codex assumes x 1.1).":
-        "尝试的最大会话大小，单位 token（默认：Codex 假定的窗口 × 1.1）。",
-    "Requests just below and just above the break, to tell stable from unstable.":
-        "在断点下方和上方各发送的请求数，用来区分稳定与不稳定。",
+    "plan (requests and input tokens) is printed before anything is sent, and the probe never goes past --budget.": "单次提问与不断增长的会话对比：找出在哪里断开，以及断点是否稳定。\n\n"
+    "会花费 token：发送任何请求之前先打印计划（请求数和输入 token 数），探测绝不超过 --budget。",
+    "Largest session size to try, in tokens (default: the window Codex assumes x 1.1).": "尝试的最大会话大小，单位 token（默认：Codex 假定的窗口 × 1.1）。",
+    "Requests just below and just above the break, to tell stable from unstable.": "在断点下方和上方各发送的请求数，用来区分稳定与不稳定。",
     "Input tokens the probe may spend in total; it never goes past it.": "探测总共可以花费的输入 token；绝不超过。",
-    "Run even when the worst-case estimate exceeds --budget (still stops at it).":
-        "即使最坏情况的估算超过 --budget 也运行（到预算仍会停止）。",
+    "Run even when the worst-case estimate exceeds --budget (still stops at it).": "即使最坏情况的估算超过 --budget 也运行（到预算仍会停止）。",
     "Seconds of silence mid-answer that count as a stall.": "回答中途沉默多少秒算作一次停顿。",
     "Per request, seconds.": "每个请求的时限（秒）。",
     "Whole probe, seconds.": "整个探测的时限（秒）。",
     "Typical tokens one Codex turn adds, for the turns-per-session advice.": "Codex 每轮通常增加的 token 数，用于“每个会话几轮”的建议。",
     "Skip the prefix-cache step (3 requests of ~4K tokens).": "跳过前缀缓存这一步（3 个约 4K token 的请求）。",
     "No progress lines on stderr.": "不在 stderr 上打印进度。",
-    "Write one support-ticket report: summary, client, config, request ids, the check, the last failed session.":
-        "写一份工单报告：摘要、客户端、配置、请求 ID、检查结果、最近一次失败的会话。",
+    "Write one support-ticket report: summary, client, config, request ids, the check, the last failed session.": "写一份工单报告：摘要、客户端、配置、请求 ID、检查结果、最近一次失败的会话。",
     "No request at all: the config, the environment and the session logs only.": "不发送任何请求：只看配置、环境和会话日志。",
     "Deadline in seconds for the live check.": "在线检查的时限（秒）。",
-    "The Codex session to tell about (an id or a prefix; default: the most recent that failed).":
-        "要写进报告的 Codex 会话（ID 或 ID 前缀；默认：最近一次失败的会话）。",
+    "The Codex session to tell about (an id or a prefix; default: the most recent that failed).": "要写进报告的 Codex 会话（ID 或 ID 前缀；默认：最近一次失败的会话）。",
     "markdown for the ticket itself, json for a machine.": "markdown 用于工单本身，json 给程序读。",
-    "The file to write (default: codexdoctor-report-<time>.md in this folder).":
-        "写入的文件（默认：当前目录下的 codexdoctor-report-<时间>.md）。",
-    "Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline.":
-        "分析 Codex 自己的会话日志：每轮的上下文、会话如何结束以及原因。离线进行。",
+    "The file to write (default: codexdoctor-report-<time>.md in this folder).": "写入的文件（默认：当前目录下的 codexdoctor-report-<时间>.md）。",
+    "Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline.": "分析 Codex 自己的会话日志：每轮的上下文、会话如何结束以及原因。离线进行。",
     "Only the N most recent sessions.": "只看最近的 N 个会话。",
-    "Only sessions started on or after DATE (2026-11-30, or 2026-11-30T09:00).":
-        "只看在 DATE 当天或之后开始的会话（2026-11-30，或 2026-11-30T09:00）。",
+    "Only sessions started on or after DATE (2026-11-30, or 2026-11-30T09:00).": "只看在 DATE 当天或之后开始的会话（2026-11-30，或 2026-11-30T09:00）。",
     "One session (its id or an id prefix); shows its detail.": "只看一个会话（ID 或 ID 前缀），并显示详情。",
     "Also show the start of each user message (never shown otherwise).": "同时显示每条用户消息的开头（否则从不显示）。",
     "Classify a pasted Codex or provider error (TEXT, - for stdin, or --file) into verdict, code and remedy. A whole "
-    "stderr works: Codex's own decoration (ERROR:, Reconnecting... n/5, ; retrying …) is read past.":
-        "把粘贴的 Codex 或提供方报错（TEXT，- 表示从标准输入读，或 --file）归类为结论、代码和修复方法。\n\n"
-        "整段 stderr 也可以：Codex 自己的修饰（ERROR:、Reconnecting... n/5、; retrying …）会被跳过。",
+    "stderr works: Codex's own decoration (ERROR:, Reconnecting... n/5, ; retrying …) is read past.": "把粘贴的 Codex 或提供方报错（TEXT，- 表示从标准输入读，或 --file）归类为结论、代码和修复方法。\n\n"
+    "整段 stderr 也可以：Codex 自己的修饰（ERROR:、Reconnecting... n/5、; retrying …）会被跳过。",
     "Read the error from this file (a saved stderr of Codex), at most 1 MiB.": "从这个文件读取报错（保存下来的 Codex stderr），最多 1 MiB。",
-    "Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again.":
-        "应用可以确定的配置修复：先显示差异，再备份、原子写入，然后重新检查。",
+    "Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again.": "应用可以确定的配置修复：先显示差异，再备份、原子写入，然后重新检查。",
     "Apply every edit without asking.": "不询问，应用全部修改。",
     "Show the diff and exit; change nothing.": "显示差异后退出；不做任何修改。",
     "Only fix these findings (repeatable).": "只修复这些问题（可重复）。",
@@ -98,8 +80,7 @@ HELP_ZH: dict[str, str] = {
     "List every finding code.": "列出全部问题代码。",
     "text (a table), json, or markdown (the text of docs/rules.md).": "text（表格）、json 或 markdown（docs/rules.md 的内容）。",
     "Print the JSON Schema of the `--format json` report.": "打印 `--format json` 报告的 JSON Schema。",
-    "Serve a local OpenAI-compatible provider with fault injection, on 127.0.0.1.":
-        "在 127.0.0.1 上运行一个可注入故障的本地 OpenAI 兼容提供方。",
+    "Serve a local OpenAI-compatible provider with fault injection, on 127.0.0.1.": "在 127.0.0.1 上运行一个可注入故障的本地 OpenAI 兼容提供方。",
     "0 picks a free port.": "0 表示自动选一个空闲端口。",
     "Path prefix of the API routes.": "API 路由的路径前缀。",
     "Require this bearer key (default: no key required).": "要求这个 bearer 密钥（默认不要求密钥）。",
@@ -119,40 +100,57 @@ HELP_ZH: dict[str, str] = {
     "Publish the window (/props n_ctx, max_model_len in /models).": "公布窗口大小（/props 的 n_ctx，/models 中的 max_model_len）。",
     "Reuse repeated prompt prefixes and report cached_tokens.": "复用重复的提示前缀，并报告 cached_tokens。",
     "Accept connections and never answer.": "接受连接但从不响应。",
-    "Answer 400 'Unsupported parameter' when the request has this top-level field (e.g. reasoning); repeatable.":
-        "请求带有这个顶层字段（例如 reasoning）时返回 400 'Unsupported parameter'；可重复。",
+    "Answer 400 'Unsupported parameter' when the request has this top-level field (e.g. reasoning); repeatable.": "请求带有这个顶层字段（例如 reasoning）时返回 400 'Unsupported parameter'；可重复。",
     "Answer 400 to `developer` input items, as a broken gateway translation does.": "对 `developer` 输入条目返回 400，模仿转换出错的网关。",
     "Log every request (keys redacted).": "记录每个请求（密钥已脱敏）。",
     "See every diagnosis without an account: runs the real checks against the built-in simulator. Never reads or "
     "writes your ~/.codex: each scenario has its own temporary CODEX_HOME. Exits 0 only when every scenario got its "
-    "expected verdict (a self-test).":
-        "无需账号即可看到每种诊断：对内置模拟器运行真实的检查。\n\n"
-        "从不读写你的 ~/.codex：每个场景都有自己的临时 CODEX_HOME。只有每个场景都得到预期结论时才以 0 退出（自检）。",
+    "expected verdict (a self-test).": "无需账号即可看到每种诊断：对内置模拟器运行真实的检查。\n\n"
+    "从不读写你的 ~/.codex：每个场景都有自己的临时 CODEX_HOME。只有每个场景都得到预期结论时才以 0 退出（自检）。",
     "Run only this scenario (repeatable); its full report is printed.": "只运行这个场景（可重复），并打印完整报告。",
     "List the scenarios and exit.": "列出所有场景并退出。",
 }
 
 # click's own words (its gettext message ids), for `--lang zh` or a zh locale.
 CLICK_ZH: dict[str, str] = {
-    "Usage:": "用法：", "Options": "选项", "Commands": "命令", "Error: {message}": "错误：{message}",
+    "Usage:": "用法：",
+    "Options": "选项",
+    "Commands": "命令",
+    "Error: {message}": "错误：{message}",
     "Try '{command} {option}' for help.": "运行 '{command} {option}' 查看帮助。",
     "Invalid value for {param_hint}: {message}": "{param_hint} 的值无效：{message}",
-    "Invalid value: {message}": "值无效：{message}", "Missing argument": "缺少参数", "Missing option": "缺少选项",
-    "Missing parameter": "缺少参数", "Missing command.": "缺少命令。", "No such command {name!r}.": "没有命令 {name!r}。",
-    "No such option {name!r}.": "没有选项 {name!r}。", "Option {name!r} does not take a value.": "选项 {name!r} 不接受值。",
+    "Invalid value: {message}": "值无效：{message}",
+    "Missing argument": "缺少参数",
+    "Missing option": "缺少选项",
+    "Missing parameter": "缺少参数",
+    "Missing command.": "缺少命令。",
+    "No such command {name!r}.": "没有命令 {name!r}。",
+    "No such option {name!r}.": "没有选项 {name!r}。",
+    "Option {name!r} does not take a value.": "选项 {name!r} 不接受值。",
     "{value!r} is not a valid {number_type}.": "{value!r} 不是有效的数字。",
     "{value} is not in the range {range}.": "{value} 不在范围 {range} 之内。",
-    "Show this message and exit.": "显示本帮助并退出。", "Show the version and exit.": "显示版本并退出。",
-    "default: {default}": "默认：{default}", "Aborted!": "已中止！", "Choose from:\n\t{choices}": "可选值：\n\t{choices}",
-    "{name} {filename!r} does not exist.": "{name} {filename!r} 不存在。", "integer": "整数", "float": "浮点数",
-    "integer range": "整数（有范围）", "float range": "数字（有范围）", "boolean": "布尔值", "choice": "选项",
-    "Missing {param_type}": "缺少{param_type}", "Option {name!r} requires an argument.": "选项 {name!r} 需要一个值。",
+    "Show this message and exit.": "显示本帮助并退出。",
+    "Show the version and exit.": "显示版本并退出。",
+    "default: {default}": "默认：{default}",
+    "Aborted!": "已中止！",
+    "Choose from:\n\t{choices}": "可选值：\n\t{choices}",
+    "{name} {filename!r} does not exist.": "{name} {filename!r} 不存在。",
+    "integer": "整数",
+    "float": "浮点数",
+    "integer range": "整数（有范围）",
+    "float range": "数字（有范围）",
+    "boolean": "布尔值",
+    "choice": "选项",
+    "Missing {param_type}": "缺少{param_type}",
+    "Option {name!r} requires an argument.": "选项 {name!r} 需要一个值。",
     "Option {name!r} requires {nargs} arguments.": "选项 {name!r} 需要 {nargs} 个值。",
     "Got unexpected extra argument ({args})": "多出了意外的参数（{args}）",
     "Got unexpected extra arguments ({args})": "多出了意外的参数（{args}）",
-    "{value!r} is not {choice}.": "{value!r} 不是 {choice}。", "{value!r} is not one of {choices}.": "{value!r} 不在 {choices} 之中。",
+    "{value!r} is not {choice}.": "{value!r} 不是 {choice}。",
+    "{value!r} is not one of {choices}.": "{value!r} 不在 {choices} 之中。",
     "Did you mean {possibility}?": "你是不是想用 {possibility}？",
-    "(Did you mean one of: {possibilities}?)": "（你是不是想用其中之一：{possibilities}？）", "(Possible options: {possibilities})": "（可能的选项：{possibilities}）",
+    "(Did you mean one of: {possibilities}?)": "（你是不是想用其中之一：{possibilities}？）",
+    "(Possible options: {possibilities})": "（可能的选项：{possibilities}）",
 }
 
 
@@ -180,8 +178,9 @@ class _Chinese:
         return CLICK_ZH.get(singular if n == 1 else plural, singular if n == 1 else plural)
 
 
-def install(cli: Any, wrap: Callable[..., list[str]] | None = None,
-            cells: Callable[[str], int] | None = None) -> Callable[[], None]:
+def install(
+    cli: Any, wrap: Callable[..., list[str]] | None = None, cells: Callable[[str], int] | None = None
+) -> Callable[[], None]:
     """Switch the command line to Chinese: click's messages (gettext) and every command's help. Returns the function
     that switches it back (tests run many commands in one process). `wrap` and `cells` (the report's own, given by
     the caller: this stage may not import them) make click's help wrap by terminal cells, a Chinese character being
@@ -196,7 +195,17 @@ def install(cli: Any, wrap: Callable[..., list[str]] | None = None,
         setattr(obj, name, value)
         undo.append(lambda: setattr(obj, name, old))
 
-    for name in ("core", "exceptions", "types", "formatting", "decorators", "parser", "termui", "utils", "_termui_impl"):
+    for name in (
+        "core",
+        "exceptions",
+        "types",
+        "formatting",
+        "decorators",
+        "parser",
+        "termui",
+        "utils",
+        "_termui_impl",
+    ):
         module = getattr(click, name, None)
         if module is None:
             try:
@@ -222,8 +231,13 @@ def install(cli: Any, wrap: Callable[..., list[str]] | None = None,
     if wrap is not None and cells is not None:
         from click import formatting
 
-        def wrap_text(text: str, width: int = 78, initial_indent: str = "", subsequent_indent: str = "",
-                      preserve_paragraphs: bool = False) -> str:
+        def wrap_text(
+            text: str,
+            width: int = 78,
+            initial_indent: str = "",
+            subsequent_indent: str = "",
+            preserve_paragraphs: bool = False,
+        ) -> str:
             paragraphs = [p for p in text.split("\n\n")] if preserve_paragraphs else [text]
             out = []
             for number, paragraph in enumerate(paragraphs):
@@ -251,5 +265,3 @@ def argv_lang(argv: list[str]) -> str | None:
         if arg.startswith("--lang="):
             return arg.split("=", 1)[1]
     return None
-
-

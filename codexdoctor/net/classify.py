@@ -19,49 +19,127 @@ from codexdoctor.common.untrusted import clip
 if TYPE_CHECKING:  # only a type here: reading session logs must not pay for importing httpx
     from codexdoctor.net.transport import Exchange
 
-CONTEXT_MARKERS = ("context_length_exceeded", "maximum context length", "exceed_context_size_error",
-                   "contextwindowexceedederror", "exceeds the context window", "context window exceeded",
-                   "exceeds the available context size", "prompt is too long", "input is too long",
-                   "reduce the length of the messages", "too many tokens", "context_length",
-                   # Ollama: "prompt too long; exceeded max context length by N tokens"
-                   "prompt too long", "max context length", "context length exceeded",
-                   # Providers Chinese developers put behind Codex, and local servers (docs/provider-errors.md):
-                   "exceeded model token limit",  # Moonshot Kimi: "…exceeded model token limit: 262144 (requested: N)"
-                   "context window exceeds limit",  # MiniMax: "invalid params, context window exceeds limit"
-                   "model_context_window_exceeded",  # Zhipu z.ai
-                   "range of input length should be",  # Alibaba DashScope (Qwen): "…should be [1, 30720]"
-                   "greater than the context length",  # LM Studio
-                   "maximum model length is",  # vLLM, older wording
-                   "configured context size is",  # "prompt has N tokens, but the configured context size is M tokens"
-                   "prompt token count of",  # GitHub Copilot: "prompt token count of N exceeds the limit of M"
-                   "input token count",  # Google Gemini: "The input token count (N) exceeds the maximum number of tokens…"
-                   "maximum prompt length is",  # xAI: "This model's maximum prompt length is N but the request contains M"
-                   "must be less than max_seq_len",  # hosted APIs: "prompt_tokens (N) must be less than max_seq_len (M)"
-                   "输入长度超过", "上下文长度超", "超出最大长度", "超过最大长度", "prompt 超长")
-MODEL_MARKERS = ("model_not_found", "does not exist", "try pulling it first", "invalid model name", "no such model",
-                 "unknown model", "model not found", "is not a valid model", "not a valid model id", "model_not_supported",
-                 "no endpoints found for", "unsupported model", "not supported model", "no available channel for model",
-                 "模型不存在", "无可用渠道",
-                 # Moonshot (Kimi), 404: "Not found the model kimi-latest or Permission denied" (not a wrong path)
-                 "not found the model", "无权访问模型")
+CONTEXT_MARKERS = (
+    "context_length_exceeded",
+    "maximum context length",
+    "exceed_context_size_error",
+    "contextwindowexceedederror",
+    "exceeds the context window",
+    "context window exceeded",
+    "exceeds the available context size",
+    "prompt is too long",
+    "input is too long",
+    "reduce the length of the messages",
+    "too many tokens",
+    "context_length",
+    # Ollama: "prompt too long; exceeded max context length by N tokens"
+    "prompt too long",
+    "max context length",
+    "context length exceeded",
+    # Providers Chinese developers put behind Codex, and local servers (docs/provider-errors.md):
+    "exceeded model token limit",  # Moonshot Kimi: "…exceeded model token limit: 262144 (requested: N)"
+    "context window exceeds limit",  # MiniMax: "invalid params, context window exceeds limit"
+    "model_context_window_exceeded",  # Zhipu z.ai
+    "range of input length should be",  # Alibaba DashScope (Qwen): "…should be [1, 30720]"
+    "greater than the context length",  # LM Studio
+    "maximum model length is",  # vLLM, older wording
+    "configured context size is",  # "prompt has N tokens, but the configured context size is M tokens"
+    "prompt token count of",  # GitHub Copilot: "prompt token count of N exceeds the limit of M"
+    "input token count",  # Google Gemini: "The input token count (N) exceeds the maximum number of tokens…"
+    "maximum prompt length is",  # xAI: "This model's maximum prompt length is N but the request contains M"
+    "must be less than max_seq_len",  # hosted APIs: "prompt_tokens (N) must be less than max_seq_len (M)"
+    "输入长度超过",
+    "上下文长度超",
+    "超出最大长度",
+    "超过最大长度",
+    "prompt 超长",
+)
+MODEL_MARKERS = (
+    "model_not_found",
+    "does not exist",
+    "try pulling it first",
+    "invalid model name",
+    "no such model",
+    "unknown model",
+    "model not found",
+    "is not a valid model",
+    "not a valid model id",
+    "model_not_supported",
+    "no endpoints found for",
+    "unsupported model",
+    "not supported model",
+    "no available channel for model",
+    "模型不存在",
+    "无可用渠道",
+    # Moonshot (Kimi), 404: "Not found the model kimi-latest or Permission denied" (not a wrong path)
+    "not found the model",
+    "无权访问模型",
+)
 # one-api / new-api and their forks answer 503 when no channel serves the model for the key's group: a reply of the
 # gateway's own, the same for a mistyped model ID and for one whose channels are all disabled, never an outage to wait out.
 NO_CHANNEL_MARKERS = ("无可用渠道", "no available channel")
-NO_KEY_MARKERS = ("didn't provide an api key", "no api key", "missing api key", "missing authentication",
-                  "authorization header is missing", "missing bearer", "no auth credentials found", "api key is required",
-                  "未提供令牌", "未提供 api key")
-AUTH_MARKERS = ("invalid_api_key", "incorrect api key", "invalid api key", "invalid token", "unauthorized", "authentication",
-                "no connected db", "api key not valid", "invalid_authentication", "令牌", "无效的令牌")
-BLOCK_MARKERS = ("cloudflare", "attention required", "cf-ray", "unsupported_country_region_territory",
-                 "country, region, or territory", "not available in your region", "access denied", "ip address",
-                 "your ip", "forbidden by administrative rules", "request blocked", "waf")
-QUOTA_MARKERS = ("insufficient_quota", "exceeded your current quota", "quota exceeded", "billing", "budget has been exceeded",
-                 "exceeded budget", "额度不足", "余额不足", "额度已用尽")
-PAYMENT_MARKERS = ("insufficient credits", "insufficient balance", "payment required", "requires more credits",
-                   "credit balance", "add credits",
-                   # Alibaba DashScope, an account in arrears: 400 "Access denied, please make sure your account is in
-                   # good standing" (code Arrearage, help page #overdue-payment)
-                   "arrearage", "overdue-payment")
+NO_KEY_MARKERS = (
+    "didn't provide an api key",
+    "no api key",
+    "missing api key",
+    "missing authentication",
+    "authorization header is missing",
+    "missing bearer",
+    "no auth credentials found",
+    "api key is required",
+    "未提供令牌",
+    "未提供 api key",
+)
+AUTH_MARKERS = (
+    "invalid_api_key",
+    "incorrect api key",
+    "invalid api key",
+    "invalid token",
+    "unauthorized",
+    "authentication",
+    "no connected db",
+    "api key not valid",
+    "invalid_authentication",
+    "令牌",
+    "无效的令牌",
+)
+BLOCK_MARKERS = (
+    "cloudflare",
+    "attention required",
+    "cf-ray",
+    "unsupported_country_region_territory",
+    "country, region, or territory",
+    "not available in your region",
+    "access denied",
+    "ip address",
+    "your ip",
+    "forbidden by administrative rules",
+    "request blocked",
+    "waf",
+)
+QUOTA_MARKERS = (
+    "insufficient_quota",
+    "exceeded your current quota",
+    "quota exceeded",
+    "billing",
+    "budget has been exceeded",
+    "exceeded budget",
+    "额度不足",
+    "余额不足",
+    "额度已用尽",
+)
+PAYMENT_MARKERS = (
+    "insufficient credits",
+    "insufficient balance",
+    "payment required",
+    "requires more credits",
+    "credit balance",
+    "add credits",
+    # Alibaba DashScope, an account in arrears: 400 "Access denied, please make sure your account is in
+    # good standing" (code Arrearage, help page #overdue-payment)
+    "arrearage",
+    "overdue-payment",
+)
 
 
 @dataclass(frozen=True)
@@ -87,19 +165,22 @@ def error_message(body: Any) -> str:
         if isinstance(err, str):
             return err
         for key in ("message", "detail"):
-            if isinstance(body.get(key), str):
-                return body[key]
+            if isinstance(text := body.get(key), str):
+                return text
     return ""
 
 
 # Errors that only the request after a tool call meets (issue 31), each seen from the real Codex 0.171.0 in front of
 # a gateway that breaks that way (scripts/crosscheck_turn_two.py), with the item kind it points at. Specific enough to
 # read in a pasted error or a session log; the live check, which knows turn one passed, also reads broader words.
-TURN_TWO_MARKERS = (("invalid value: 'function_call_output'", "function_call_output"),
-                    ("no tool output found for function call", "function_call_output"),
-                    ("conversation roles must alternate", "tool_role"),
-                    ("invalid_encrypted_content", "reasoning"), ("encrypted content", "reasoning"),
-                    (".call_id': empty string", "call_id"))
+TURN_TWO_MARKERS = (
+    ("invalid value: 'function_call_output'", "function_call_output"),
+    ("no tool output found for function call", "function_call_output"),
+    ("conversation roles must alternate", "tool_role"),
+    ("invalid_encrypted_content", "reasoning"),
+    ("encrypted content", "reasoning"),
+    (".call_id': empty string", "call_id"),
+)
 # What Codex 0.171 prints for a 5xx after its 30 retries, whatever the provider said (seen for a chat template that
 # refuses the tool role): read as a channel failure, most often at the request after a tool call.
 HIGH_DEMAND = ("currently experiencing high demand",)
@@ -112,9 +193,20 @@ def turn_two_item(text: str, broad: bool = False) -> str | None:
     found = next((item for marker, item in TURN_TWO_MARKERS if marker in lowered), None)
     if found or not broad:
         return found
-    return next((item for marker, item in (("function_call_output", "function_call_output"), ("call_id", "call_id"),
-                                           ("reasoning", "reasoning"), ("tool", "tool_role"),
-                                           ("function_call", "function_call")) if marker in lowered), None)
+    return next(
+        (
+            item
+            for marker, item in (
+                ("function_call_output", "function_call_output"),
+                ("call_id", "call_id"),
+                ("reasoning", "reasoning"),
+                ("tool", "tool_role"),
+                ("function_call", "function_call"),
+            )
+            if marker in lowered
+        ),
+        None,
+    )
 
 
 MESSAGE_CHARS = 240
@@ -134,20 +226,35 @@ def summarize(message: str, limit: int = MESSAGE_CHARS) -> str:
 
 
 # How each server family states the window and the request size in its overflow error (codex-facts §5, §10).
-_WINDOW_RES = (re.compile(r"maximum context length is ([\d,]+)"), re.compile(r"available context size \(([\d,]+) tokens\)"),
-               re.compile(r"context window of ([\d,]+)"), re.compile(r'"n_ctx":\s*(\d+)'), re.compile(r"n_ctx[=:]\s*(\d+)"),
-               re.compile(r"model token limit: ([\d,]+)"), re.compile(r"maximum model length is ([\d,]+)"),
-               re.compile(r"configured context size is ([\d,]+)"), re.compile(r"range of input length should be \[1, ?([\d,]+)\]"),
-               re.compile(r"prompt token count of [\d,]+ exceeds the limit of ([\d,]+)"),
-               re.compile(r"maximum number of tokens allowed \(([\d,]+)\)"), re.compile(r"maximum prompt length is ([\d,]+)"),
-               re.compile(r"max_seq_len \(([\d,]+)\)"))
-_REQUEST_RES = (re.compile(r"resulted in ([\d,]+) tokens"), re.compile(r"request \(([\d,]+) tokens\)"),
-                re.compile(r"you requested ([\d,]+) tokens"), re.compile(r"request has ([\d,]+) input tokens"),
-                re.compile(r"value=([\d,]+)"),
-                re.compile(r'"n_prompt_tokens":\s*(\d+)'), re.compile(r"prompt has ([\d,]+) tokens"),
-                re.compile(r"\(requested: ([\d,]+)\)"), re.compile(r"prompt token count of ([\d,]+)"),
-                re.compile(r"input token count \(([\d,]+)\)"), re.compile(r"request contains ([\d,]+) tokens"),
-                re.compile(r"prompt_tokens \(([\d,]+)\)"))
+_WINDOW_RES = (
+    re.compile(r"maximum context length is ([\d,]+)"),
+    re.compile(r"available context size \(([\d,]+) tokens\)"),
+    re.compile(r"context window of ([\d,]+)"),
+    re.compile(r'"n_ctx":\s*(\d+)'),
+    re.compile(r"n_ctx[=:]\s*(\d+)"),
+    re.compile(r"model token limit: ([\d,]+)"),
+    re.compile(r"maximum model length is ([\d,]+)"),
+    re.compile(r"configured context size is ([\d,]+)"),
+    re.compile(r"range of input length should be \[1, ?([\d,]+)\]"),
+    re.compile(r"prompt token count of [\d,]+ exceeds the limit of ([\d,]+)"),
+    re.compile(r"maximum number of tokens allowed \(([\d,]+)\)"),
+    re.compile(r"maximum prompt length is ([\d,]+)"),
+    re.compile(r"max_seq_len \(([\d,]+)\)"),
+)
+_REQUEST_RES = (
+    re.compile(r"resulted in ([\d,]+) tokens"),
+    re.compile(r"request \(([\d,]+) tokens\)"),
+    re.compile(r"you requested ([\d,]+) tokens"),
+    re.compile(r"request has ([\d,]+) input tokens"),
+    re.compile(r"value=([\d,]+)"),
+    re.compile(r'"n_prompt_tokens":\s*(\d+)'),
+    re.compile(r"prompt has ([\d,]+) tokens"),
+    re.compile(r"\(requested: ([\d,]+)\)"),
+    re.compile(r"prompt token count of ([\d,]+)"),
+    re.compile(r"input token count \(([\d,]+)\)"),
+    re.compile(r"request contains ([\d,]+) tokens"),
+    re.compile(r"prompt_tokens \(([\d,]+)\)"),
+)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -170,9 +277,11 @@ def context_numbers(text: str) -> tuple[int | None, int | None]:
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # After the level: one target (`codex_core::codex:` or a span `session_loop{thread_id=…}:`), then any further
 # module-path targets (they contain `::`, so a message's own `Unauthorized:` is never taken for one).
-_PREFIXES = re.compile(r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z?\s+)?"
-                       r"(?:(?:ERROR|WARN|INFO|DEBUG|TRACE)\s+\w+(?:::\w+)*(?:\{[^}]*\})?:\s*(?:\w+(?:::\w+)+(?:\{[^}]*\})?:\s*)*)?"
-                       r"(?:(?:⚠️|⚠|✗|■|•)\s*)?(?:stream error|error|ERROR|Error|warning|WARNING)?\s*[:=]?\s*")
+_PREFIXES = re.compile(
+    r"^(?:\d{4}-\d\d-\d\dT[\d:.]+Z?\s+)?"
+    r"(?:(?:ERROR|WARN|INFO|DEBUG|TRACE)\s+\w+(?:::\w+)*(?:\{[^}]*\})?:\s*(?:\w+(?:::\w+)+(?:\{[^}]*\})?:\s*)*)?"
+    r"(?:(?:⚠️|⚠|✗|■|•)\s*)?(?:stream error|error|ERROR|Error|warning|WARNING)?\s*[:=]?\s*"
+)
 _RETRY_TAIL = re.compile(r";?\s*retrying\s+\d+/\d+\s+in\s+[\d.]+\s*m?s\S*\s*$", re.I)
 
 
@@ -209,7 +318,7 @@ def without_html(text: str) -> str:
         return text
     title = _HTML_TITLE.search(page.group(0))
     shown = f"[HTML page: {' '.join(title.group(1).split())}]" if title and title.group(1).strip() else "[HTML page]"
-    return text[:page.start()] + shown + text[page.end():]
+    return text[: page.start()] + shown + text[page.end() :]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -228,7 +337,6 @@ def summarize_text(text: str) -> str:
         if message:
             return summarize(message)
     return summarize(line)
-
 
 
 def error_code(body: Any) -> str:
@@ -274,8 +382,10 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
         if ex.requested_stream and endpoint == "responses":
             # Codex reads only server-sent events: a whole JSON answer ends its turn as "stream closed before
             # response.completed" (checked with Codex 0.171.0: scripts/crosscheck_wire.py).
-            return Classified("not_a_stream", f"a plain JSON body ({ex.content_type or 'no Content-Type'}) answered a "
-                                              "request with stream: true")
+            return Classified(
+                "not_a_stream",
+                f"a plain JSON body ({ex.content_type or 'no Content-Type'}) answered a request with stream: true",
+            )
         return Classified("ok")
     if status == 407:  # from the proxy in between, not the provider: net.reach names the proxy (NET007)
         return Classified("proxy_auth", "the proxy asks for credentials (407 Proxy Authentication Required)", msg)
@@ -296,10 +406,16 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
             return Classified("quota", "quota exhausted (not transient: waiting will not help)", msg)
         return Classified("rate_limited", "rate limited (transient)", msg)
     if status >= 500 and _has(blob, NO_CHANNEL_MARKERS):
-        return Classified("model_not_found", f"the gateway has no channel serving this model for the key's group ({status})", msg)
+        return Classified(
+            "model_not_found", f"the gateway has no channel serving this model for the key's group ({status})", msg
+        )
     if status >= 500:
-        return Classified("server_error", f"the provider or a proxy in front of it failed ({status})"
-                          + (": an HTML error page" if ex.is_html else ""), msg)
+        return Classified(
+            "server_error",
+            f"the provider or a proxy in front of it failed ({status})"
+            + (": an HTML error page" if ex.is_html else ""),
+            msg,
+        )
     if "deploymentnotfound" in blob or "deployment for this resource does not exist" in blob:
         return Classified("deployment_not_found", "Azure deployment not found", msg)
     if status in (400, 413, 422) and _has(blob, CONTEXT_MARKERS):
@@ -307,33 +423,55 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
     if status == 413:
         # A size limit on the way (nginx client_max_body_size, a gateway's body cap), counted in bytes, not tokens.
         size = f"{ex.request_bytes:,}-byte " if ex.request_bytes else ""
-        return Classified("too_large", f"the {size}request body is over a size limit on the way (413"
-                                       + (", an HTML page from a proxy" if ex.is_html else "") + ")", msg)
+        return Classified(
+            "too_large",
+            f"the {size}request body is over a size limit on the way (413"
+            + (", an HTML page from a proxy" if ex.is_html else "")
+            + ")",
+            msg,
+        )
     if status in (400, 404, 422) and _has(blob, MODEL_MARKERS):
         return Classified("model_not_found", "the provider does not serve this model ID", msg)
     if status == 400 and "no connected db" in blob:
-        return Classified("auth_rejected", "LiteLLM without a database answers a bad key with 400 'No connected db.'", msg)
+        return Classified(
+            "auth_rejected", "LiteLLM without a database answers a bad key with 400 'No connected db.'", msg
+        )
     if status in (404, 405):
-        return Classified("path_not_found", f"nothing at this path ({status})" + (" - an HTML page" if ex.is_html else ""), msg)
-    if status in (400, 422) and endpoint == "responses" and re.search(r"unrecognized request argument|unknown (field|parameter)|"
-                                                                  r"extra inputs are not permitted|input.*required", blob):
+        return Classified(
+            "path_not_found", f"nothing at this path ({status})" + (" - an HTML page" if ex.is_html else ""), msg
+        )
+    if (
+        status in (400, 422)
+        and endpoint == "responses"
+        and re.search(
+            r"unrecognized request argument|unknown (field|parameter)|"
+            r"extra inputs are not permitted|input.*required",
+            blob,
+        )
+    ):
         return Classified("wire_mismatch", "the endpoint rejects the Responses request format", msg)
     return Classified("bad_request", f"the provider rejected the request ({status})", msg)
 
 
 def _classify_stream(ex: Exchange, endpoint: str = "responses") -> Classified:
     s = ex.stream
-    assert s is not None
+    if s is None:
+        raise ValueError("_classify_stream needs an exchange with a stream")
     if s.terminal == "[DONE]" and endpoint == "responses":
         # Chat Completions chunks on /responses: Codex waits for response.completed, which never comes (checked with
         # Codex 0.171.0: "stream closed before response.completed").
-        return Classified("wrong_stream_grammar", f"Chat Completions chunks ending in data: [DONE] ({s.events} events), "
-                                                  "not Responses events ending in response.completed")
+        return Classified(
+            "wrong_stream_grammar",
+            f"Chat Completions chunks ending in data: [DONE] ({s.events} events), "
+            "not Responses events ending in response.completed",
+        )
     if s.terminal == "response.completed" and any(not c for c in s.tool_call_ids):
         # Checked with Codex 0.171.0: no call_id, and Codex drops the call and ends the turn with no answer (exit 0);
         # an empty one, and the next request is refused ("Invalid 'input[4].call_id': empty string").
         missing = sum(1 for c in s.tool_call_ids if c is None)
-        return Classified("call_id_lost", "a function_call streamed with " + ("no call_id" if missing else "an empty call_id"))
+        return Classified(
+            "call_id_lost", "a function_call streamed with " + ("no call_id" if missing else "an empty call_id")
+        )
     if s.terminal in ("response.completed", "[DONE]"):
         if s.incomplete_reason == "length":
             return Classified("ok", "output budget reached")
@@ -357,8 +495,11 @@ def _classify_stream(ex: Exchange, endpoint: str = "responses") -> Classified:
     if s.cut == "idle":
         return Classified("stream_idle", f"no event for the idle limit after {s.events} events")
     if s.cut == "oversize":
-        return Classified("not_json", f"the stream went past codexdoctor's limits (16 MB, 100,000 events or a 1 MB line) "
-                                      f"after {s.events} events without completing")
+        return Classified(
+            "not_json",
+            f"the stream went past codexdoctor's limits (16 MB, 100,000 events or a 1 MB line) "
+            f"after {s.events} events without completing",
+        )
     if s.cut == "deadline":
         return Classified("timeout", "the stream was still running at the deadline")
     if s.bad_lines and s.events <= s.bad_lines:

@@ -11,10 +11,11 @@ import json
 import os
 import ssl
 import threading
-import zlib
 import time
+import zlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -64,7 +65,9 @@ def bounded_bytes(resp: httpx.Response, limit: int) -> Iterator[bytes]:
                 try:
                     out = decoder.decompress(data, min(1 << 16, room))
                 except zlib.error as exc:
-                    raise Undecodable(f"the answer says Content-Encoding: {encoding}, but its bytes are not ({exc})") from None
+                    raise Undecodable(
+                        f"the answer says Content-Encoding: {encoding}, but its bytes are not ({exc})"
+                    ) from None
                 data = decoder.unconsumed_tail
             if not out:
                 break
@@ -81,9 +84,9 @@ def bounded_lines(chunks: Iterator[bytes], max_line: int = MAX_LINE) -> Iterator
             cut = min((i for i in (buf.find(b"\n"), buf.find(b"\r")) if i != -1), default=-1)
             if cut == -1:
                 break
-            line, rest = buf[:cut], buf[cut + 1:]
-            if buf[cut:cut + 2] == b"\r\n":
-                rest = buf[cut + 2:]
+            line, rest = buf[:cut], buf[cut + 1 :]
+            if buf[cut : cut + 2] == b"\r\n":
+                rest = buf[cut + 2 :]
             buf = rest
             yield line.decode("utf-8", "replace")
         if len(buf) > max_line:
@@ -181,8 +184,18 @@ class Exchange:
         provider's request id, for the operator's logs."""
         out = self._line()
         if self.started_at or self.request_id:
-            out += " [" + ", ".join(x for x in (f"sent {self.started_at}" if self.started_at else "",
-                                                f"request id {self.request_id}" if self.request_id else "") if x) + "]"
+            out += (
+                " ["
+                + ", ".join(
+                    x
+                    for x in (
+                        f"sent {self.started_at}" if self.started_at else "",
+                        f"request id {self.request_id}" if self.request_id else "",
+                    )
+                    if x
+                )
+                + "]"
+            )
         return out
 
     def _line(self) -> str:
@@ -249,8 +262,14 @@ def proxy_variable(url: str, env: Mapping[str, str]) -> str | None:
     names = {k.lower(): k for k, v in env.items() if v}
     no_proxy = env.get(names.get("no_proxy", ""), "")
     host = parts.hostname or ""
-    if no_proxy and (no_proxy.strip() == "*" or any(
-            host == h.strip().lstrip(".") or host.endswith("." + h.strip().lstrip(".")) for h in no_proxy.split(",") if h.strip())):
+    if no_proxy and (
+        no_proxy.strip() == "*"
+        or any(
+            host == h.strip().lstrip(".") or host.endswith("." + h.strip().lstrip("."))
+            for h in no_proxy.split(",")
+            if h.strip()
+        )
+    ):
         return None
     return names.get(f"{parts.scheme}_proxy") or names.get("all_proxy")
 
@@ -263,11 +282,11 @@ def is_ca_certificate(der: bytes) -> bool:
     if at < 0:
         return False
     i = at + 5
-    if der[i:i + 2] == b"\x01\x01":  # critical BOOLEAN
+    if der[i : i + 2] == b"\x01\x01":  # critical BOOLEAN
         i += 3
-    if der[i:i + 1] != b"\x04" or der[i + 2:i + 3] != b"\x30":  # OCTET STRING { SEQUENCE {
+    if der[i : i + 1] != b"\x04" or der[i + 2 : i + 3] != b"\x30":  # OCTET STRING { SEQUENCE {
         return False
-    return der[i + 3] >= 3 and der[i + 4:i + 6] == b"\x01\x01" and der[i + 6] != 0  # cA BOOLEAN TRUE
+    return der[i + 3] >= 3 and der[i + 4 : i + 6] == b"\x01\x01" and der[i + 6] != 0  # cA BOOLEAN TRUE
 
 
 def make_client(env: Mapping[str, str], tls: bool = True) -> httpx.Client:
@@ -290,8 +309,13 @@ def make_client(env: Mapping[str, str], tls: bool = True) -> httpx.Client:
         if host:
             mounts[f"all://{host}"] = None
             mounts[f"all://*.{host}"] = None
-    return httpx.Client(verify=context, trust_env=False, follow_redirects=False, mounts=mounts or None,
-                        headers={"User-Agent": f"codexdoctor/{__version__}"})
+    return httpx.Client(
+        verify=context,
+        trust_env=False,
+        follow_redirects=False,
+        mounts=mounts or None,
+        headers={"User-Agent": f"codexdoctor/{__version__}"},
+    )
 
 
 def classify_exception(exc: Exception) -> tuple[str, str]:
@@ -301,8 +325,12 @@ def classify_exception(exc: Exception) -> tuple[str, str]:
     if isinstance(exc, httpx.ProxyError):
         return "proxy", clip(text, 200)
     if isinstance(exc, (httpx.ConnectTimeout, httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout)):
-        phase = {"ConnectTimeout": "connecting", "ReadTimeout": "waiting for the response",
-                 "WriteTimeout": "sending", "PoolTimeout": "waiting for a connection"}[type(exc).__name__]
+        phase = {
+            "ConnectTimeout": "connecting",
+            "ReadTimeout": "waiting for the response",
+            "WriteTimeout": "sending",
+            "PoolTimeout": "waiting for a connection",
+        }[type(exc).__name__]
         return "timeout", f"no answer while {phase}"
     if "certificate" in low or "ssl" in low or "tls" in low:
         if "self-signed" in low or "self signed" in low:
@@ -316,14 +344,30 @@ def classify_exception(exc: Exception) -> tuple[str, str]:
         if "wrong version number" in low or "record layer" in low:
             return "tls", "the server does not speak TLS on this port (http:// vs https://?)"
         return "tls", clip(text, 200)
-    if any(s in low for s in ("name or service not known", "nodename nor servname", "getaddrinfo", "temporary failure in name resolution",
-                              "no address associated", "errno -2", "errno -3", "errno -5", "name resolution")):
+    if any(
+        s in low
+        for s in (
+            "name or service not known",
+            "nodename nor servname",
+            "getaddrinfo",
+            "temporary failure in name resolution",
+            "no address associated",
+            "errno -2",
+            "errno -3",
+            "errno -5",
+            "name resolution",
+        )
+    ):
         return "dns", "the host name does not resolve"
     if "connection refused" in low or "errno 111" in low or "actively refused" in low:
         return "refused", "nothing listens on that host and port (connection refused)"
     if "network is unreachable" in low or "no route to host" in low:
         return "refused", "the network cannot reach that host"
-    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)) or "reset" in low or "disconnected" in low:
+    if (
+        isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError))
+        or "reset" in low
+        or "disconnected" in low
+    ):
         return "reset", "the connection was closed by the server: " + clip(text, 160)
     if isinstance(exc, httpx.DecodingError):
         return "protocol", "the body could not be decoded (declared compression does not match): " + clip(text, 120)
@@ -339,8 +383,14 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return p.scheme, (p.hostname or ""), p.port or (443 if p.scheme == "https" else 80)
 
 
-def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, deadline: Deadline,
-              headers_at: float | None = None) -> StreamStats:
+def parse_sse(
+    lines,
+    started: float,
+    clock: Callable[[], float],
+    idle_s: float,
+    deadline: Deadline,
+    headers_at: float | None = None,
+) -> StreamStats:
     """Read an SSE stream (Responses or Chat grammar) and time it.
 
     `idle_s` is Codex's stream_idle_timeout_ms: no event for that long after the headers (or after the last event)
@@ -383,14 +433,22 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
             bad += 1
             return None
         kind = obj.get("type") or name
-        if kind == "response.output_item.done" and isinstance(obj.get("item"), dict) \
-                and obj["item"].get("type") == "function_call" and len(call_ids) < 100:
+        if (
+            kind == "response.output_item.done"
+            and isinstance(obj.get("item"), dict)
+            and obj["item"].get("type") == "function_call"
+            and len(call_ids) < 100
+        ):
             call_id = obj["item"].get("call_id")
             call_ids.append(call_id if isinstance(call_id, str) else None)
         if kind == "response.output_item.done" and reasoning is None:
             item = obj.get("item")
-            if isinstance(item, dict) and item.get("type") == "reasoning" and isinstance(item.get("encrypted_content"), str) \
-                    and len(item["encrypted_content"]) <= MAX_REASONING:
+            if (
+                isinstance(item, dict)
+                and item.get("type") == "reasoning"
+                and isinstance(item.get("encrypted_content"), str)
+                and len(item["encrypted_content"]) <= MAX_REASONING
+            ):
                 reasoning = {k: item.get(k) for k in ("id", "summary", "encrypted_content")}
         if kind == "response.output_text.delta" or (obj.get("choices") and _chat_delta(obj)):
             if first_token is None:
@@ -410,7 +468,9 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
                 incomplete = (resp.get("incomplete_details") or {}).get("reason")
             return kind
         if obj.get("choices"):
-            finish = obj["choices"][0].get("finish_reason") if isinstance(obj["choices"], list) and obj["choices"] else None
+            finish = (
+                obj["choices"][0].get("finish_reason") if isinstance(obj["choices"], list) and obj["choices"] else None
+            )
             if obj.get("usage"):
                 usage = obj["usage"]
             if finish == "length":
@@ -469,9 +529,22 @@ def parse_sse(lines, started: float, clock: Callable[[], float], idle_s: float, 
         max_gap = max(max_gap, clock() - last)
         if first_token is not None:
             max_gap_after_token = max(max_gap_after_token, clock() - last)
-    return StreamStats(events, ms(first_event), ms(first_token), round(max_gap * 1000, 1),
-                       round(max_gap_after_token * 1000, 1), terminal, error, incomplete, usage, clip("".join(text), MAX_TEXT * 8), cut, bad,
-                       reasoning, tuple(call_ids))
+    return StreamStats(
+        events,
+        ms(first_event),
+        ms(first_token),
+        round(max_gap * 1000, 1),
+        round(max_gap_after_token * 1000, 1),
+        terminal,
+        error,
+        incomplete,
+        usage,
+        clip("".join(text), MAX_TEXT * 8),
+        cut,
+        bad,
+        reasoning,
+        tuple(call_ids),
+    )
 
 
 def _chat_delta(obj: dict) -> str | None:
@@ -484,11 +557,26 @@ def _chat_delta(obj: dict) -> str | None:
 RETRY_AFTER_CAP_S = 60.0  # a Retry-After longer than this is not waited out (Codex waits whatever it says)
 
 
-def send(client: httpx.Client, method: str, url: str, *, headers: Mapping[str, str], deadline: Deadline,
-         redact: Callable[[str], str], json_body: Any = None, stream: bool = False, idle_s: float = 8.0,
-         cap_s: float | None = None, retries: int = 0, backoff: float = 0.2, sleep=time.sleep,
-         clock: Callable[[], float] = time.perf_counter, resend_ok: Callable[[], bool] | None = None,
-         rate_limit_retries: int | None = None, on_headers: Callable[[int], None] | None = None) -> Exchange:
+def send(
+    client: httpx.Client,
+    method: str,
+    url: str,
+    *,
+    headers: Mapping[str, str],
+    deadline: Deadline,
+    redact: Callable[[str], str],
+    json_body: Any = None,
+    stream: bool = False,
+    idle_s: float = 8.0,
+    cap_s: float | None = None,
+    retries: int = 0,
+    backoff: float = 0.2,
+    sleep=time.sleep,
+    clock: Callable[[], float] = time.perf_counter,
+    resend_ok: Callable[[], bool] | None = None,
+    rate_limit_retries: int | None = None,
+    on_headers: Callable[[int], None] | None = None,
+) -> Exchange:
     """One logical request with transient retries, same-origin redirects only, always an Exchange.
 
     `resend_ok`: asked before a redirect sends the body again (the probe's budget); False stops there.
@@ -501,12 +589,37 @@ def send(client: httpx.Client, method: str, url: str, *, headers: Mapping[str, s
     earlier: list[str] = []
     while True:
         attempt += 1
-        ex = _bounded(lambda: _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s,
-                                         clock, resend_ok, on_headers), deadline, cap_s)
+        ex = _bounded(
+            lambda: _send_once(
+                client,
+                method,
+                url,
+                headers,
+                deadline,
+                redact,
+                json_body,
+                stream,
+                idle_s,
+                cap_s,
+                clock,
+                resend_ok,
+                on_headers,
+            ),
+            deadline,
+            cap_s,
+        )
         if ex is None:  # headers still dripping in at the deadline: no read timeout ever fired
-            return Exchange(method, redact(url), failure="timeout", sent_key="Authorization" in headers,
-                            failure_detail="no complete answer at the deadline (the server was still sending its headers)",
-                            attempts=attempt, earlier=tuple(earlier), requested_stream=stream, waited_s=round(waited, 1))
+            return Exchange(
+                method,
+                redact(url),
+                failure="timeout",
+                sent_key="Authorization" in headers,
+                failure_detail="no complete answer at the deadline (the server was still sending its headers)",
+                attempts=attempt,
+                earlier=tuple(earlier),
+                requested_stream=stream,
+                waited_s=round(waited, 1),
+            )
         ex = replace(ex, attempts=attempt, earlier=tuple(earlier), waited_s=round(waited, 1))
         if not is_transient(ex):
             return ex
@@ -539,7 +652,7 @@ def _bounded(fn: Callable[[], Exchange], deadline: Deadline, cap_s: float | None
     def run() -> None:
         try:
             box["ex"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+        except BaseException as exc:
             box["exc"] = exc
 
     worker = threading.Thread(target=run, name="codexdoctor-request", daemon=True)
@@ -564,8 +677,15 @@ def is_transient(ex: Exchange) -> bool:
 
 # Headers that carry the provider's id for a request: OpenAI and most gateways, LiteLLM, Azure/OpenAI, Anthropic-style
 # proxies, Cloudflare. The first one present wins.
-REQUEST_ID_HEADERS = ("x-request-id", "x-litellm-call-id", "apim-request-id", "x-ms-request-id", "request-id",
-                      "x-amzn-requestid", "cf-ray")
+REQUEST_ID_HEADERS = (
+    "x-request-id",
+    "x-litellm-call-id",
+    "apim-request-id",
+    "x-ms-request-id",
+    "request-id",
+    "x-amzn-requestid",
+    "cf-ray",
+)
 
 
 def request_id_of(headers: Mapping[str, str] | None, text: str = "") -> str | None:
@@ -603,40 +723,78 @@ def retry_after(value: str | None) -> float | None:
     return max(0.0, (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds()) if when.tzinfo else None
 
 
-def _send_once(client, method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s, clock,
-               resend_ok: Callable[[], bool] | None = None, on_headers: Callable[[int], None] | None = None) -> Exchange:
+def _send_once(
+    client,
+    method,
+    url,
+    headers,
+    deadline,
+    redact,
+    json_body,
+    stream,
+    idle_s,
+    cap_s,
+    clock,
+    resend_ok: Callable[[], bool] | None = None,
+    on_headers: Callable[[int], None] | None = None,
+) -> Exchange:
     shown = redact(url)
     started = clock()
     sent_at = utc_now()
     size = len(json.dumps(json_body).encode()) if json_body is not None else None
     if deadline.expired:
-        return Exchange(method, shown, failure="deadline", failure_detail="the check's deadline was reached before this request")
+        return Exchange(
+            method, shown, failure="deadline", failure_detail="the check's deadline was reached before this request"
+        )
     current = url
     sends = 0
     for _hop in range(3):
         if sends and json_body is not None and resend_ok is not None and not resend_ok():
-            return Exchange(method, redact(current), None, round((clock() - started) * 1000, 1), failure="redirect",
-                            failure_detail="same-origin redirect not followed: it would send the request again past the budget",
-                            sent_key="Authorization" in headers, body_sends=sends)
+            return Exchange(
+                method,
+                redact(current),
+                None,
+                round((clock() - started) * 1000, 1),
+                failure="redirect",
+                failure_detail="same-origin redirect not followed: it would send the request again past the budget",
+                sent_key="Authorization" in headers,
+                body_sends=sends,
+            )
         sends += 1
         try:
             # Only encodings bounded_bytes decodes with a cap (httpx would also offer br/zstd when installed).
             # Waiting for the headers is bounded by the deadline alone: Codex's stream_idle_timeout_ms starts counting
             # once they have arrived (a server that thinks before answering passes a short idle limit in Codex).
-            req = client.build_request(method, current, headers={"Accept-Encoding": "gzip, deflate", **headers}, json=json_body,
-                                       timeout=deadline.timeout(cap_s))
+            req = client.build_request(
+                method,
+                current,
+                headers={"Accept-Encoding": "gzip, deflate", **headers},
+                json=json_body,
+                timeout=deadline.timeout(cap_s),
+            )
             resp = client.send(req, stream=True)
             headers_at = clock()
             cert_ca = _server_cert_is_ca(resp) if current.startswith("https:") else None
             if on_headers is not None:
                 on_headers(resp.status_code)
             if stream and idle_s:  # from here on, each read waits at most the idle limit (httpcore reads it now)
-                req.extensions["timeout"] = {**req.extensions["timeout"], "read": max(0.05, min(idle_s, deadline.remaining()))}
-        except Exception as exc:  # noqa: BLE001 - translated into evidence
+                req.extensions["timeout"] = {
+                    **req.extensions["timeout"],
+                    "read": max(0.05, min(idle_s, deadline.remaining())),
+                }
+        except Exception as exc:
             failure, detail = classify_exception(exc)
-            return Exchange(method, redact(current), elapsed_ms=round((clock() - started) * 1000, 1), failure=failure,
-                            failure_detail=redact(detail), sent_key="Authorization" in headers, requested_stream=stream,
-                            request_bytes=size, started_at=sent_at)
+            return Exchange(
+                method,
+                redact(current),
+                elapsed_ms=round((clock() - started) * 1000, 1),
+                failure=failure,
+                failure_detail=redact(detail),
+                sent_key="Authorization" in headers,
+                requested_stream=stream,
+                request_bytes=size,
+                started_at=sent_at,
+            )
         # A server that drips one byte per second never trips a read timeout: close the response at the
         # deadline from a watchdog, so no request outlives the check.
         watchdog = threading.Timer(max(0.0, deadline.remaining()), resp.close)
@@ -648,32 +806,64 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                     target = str(resp.url.join(resp.headers["location"]))
                     other_origin = _origin(target) != _origin(current)
                 except (ValueError, httpx.InvalidURL):  # a port out of range, a broken host: nothing to follow
-                    return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1),
-                                    failure="redirect", failure_detail="redirect to an invalid URL (not followed)",
-                                    location=clip(redact(resp.headers["location"]), 200), sent_key="Authorization" in headers,
-                                    body_sends=sends)
+                    return Exchange(
+                        method,
+                        redact(current),
+                        resp.status_code,
+                        round((clock() - started) * 1000, 1),
+                        failure="redirect",
+                        failure_detail="redirect to an invalid URL (not followed)",
+                        location=clip(redact(resp.headers["location"]), 200),
+                        sent_key="Authorization" in headers,
+                        body_sends=sends,
+                    )
                 if other_origin:
-                    return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1),
-                                    failure="redirect", failure_detail="redirect to another origin (not followed with the key)",
-                                    location=redact(target), sent_key="Authorization" in headers)
+                    return Exchange(
+                        method,
+                        redact(current),
+                        resp.status_code,
+                        round((clock() - started) * 1000, 1),
+                        failure="redirect",
+                        failure_detail="redirect to another origin (not followed with the key)",
+                        location=redact(target),
+                        sent_key="Authorization" in headers,
+                    )
                 current = target
                 continue
             ctype = resp.headers.get("content-type", "")
             if stream and resp.status_code == 200 and "text/event-stream" in ctype:
-                stats = parse_sse(bounded_lines(bounded_bytes(resp, MAX_STREAM_BYTES)), started, clock, idle_s, deadline,
-                                  headers_at)
+                stats = parse_sse(
+                    bounded_lines(bounded_bytes(resp, MAX_STREAM_BYTES)), started, clock, idle_s, deadline, headers_at
+                )
                 cut_at_deadline = stats.cut == "deadline"
                 failure = "deadline" if cut_at_deadline else "protocol" if stats.cut == "undecodable" else None
-                detail = (f"still streaming at the deadline after {stats.events} events" if cut_at_deadline else
-                          f"the answer says Content-Encoding: {resp.headers.get('content-encoding')}, but cannot be decoded"
-                          if failure == "protocol" else "")
+                detail = (
+                    f"still streaming at the deadline after {stats.events} events"
+                    if cut_at_deadline
+                    else f"the answer says Content-Encoding: {resp.headers.get('content-encoding')}, but cannot be decoded"
+                    if failure == "protocol"
+                    else ""
+                )
                 # The stream's own words (its error event, its answer) are redacted whole here, before anything
                 # downstream cuts them for a finding.
                 stats = replace(stats, error=_redact_json(stats.error, redact), text=clip(redact(stats.text), MAX_TEXT))
-                return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
-                                stream=stats, sent_key="Authorization" in headers, failure=failure, failure_detail=detail,
-                                body_sends=sends, requested_stream=stream, request_bytes=size, server_cert_ca=cert_ca,
-                                request_id=request_id_of(resp.headers, json.dumps(stats.error or {})), started_at=sent_at)
+                return Exchange(
+                    method,
+                    redact(current),
+                    resp.status_code,
+                    round((clock() - started) * 1000, 1),
+                    ctype,
+                    stream=stats,
+                    sent_key="Authorization" in headers,
+                    failure=failure,
+                    failure_detail=detail,
+                    body_sends=sends,
+                    requested_stream=stream,
+                    request_bytes=size,
+                    server_cert_ca=cert_ca,
+                    request_id=request_id_of(resp.headers, json.dumps(stats.error or {})),
+                    started_at=sent_at,
+                )
             body, failure, detail = _read_body(resp, deadline)
             parsed = None
             try:
@@ -682,16 +872,36 @@ def _send_once(client, method, url, headers, deadline, redact, json_body, stream
                 parsed = None
             # Redact first, then cut: a key straddling the cut would otherwise leave its first characters behind.
             excerpt = clip(redact(" ".join(body.split())), BODY_EXCERPT)
-            return Exchange(method, redact(current), resp.status_code, round((clock() - started) * 1000, 1), ctype,
-                            excerpt, _redact_json(parsed, redact), failure, redact(detail), sent_key="Authorization" in headers,
-                            body_sends=sends, requested_stream=stream, retry_after_s=retry_after(resp.headers.get("retry-after")),
-                            request_bytes=size, server_cert_ca=cert_ca, request_id=request_id_of(resp.headers, excerpt),
-                            started_at=sent_at)
+            return Exchange(
+                method,
+                redact(current),
+                resp.status_code,
+                round((clock() - started) * 1000, 1),
+                ctype,
+                excerpt,
+                _redact_json(parsed, redact),
+                failure,
+                redact(detail),
+                sent_key="Authorization" in headers,
+                body_sends=sends,
+                requested_stream=stream,
+                retry_after_s=retry_after(resp.headers.get("retry-after")),
+                request_bytes=size,
+                server_cert_ca=cert_ca,
+                request_id=request_id_of(resp.headers, excerpt),
+                started_at=sent_at,
+            )
         finally:
             watchdog.cancel()
             resp.close()
-    return Exchange(method, redact(current), None, round((clock() - started) * 1000, 1), failure="redirect",
-                    failure_detail="too many redirects")
+    return Exchange(
+        method,
+        redact(current),
+        None,
+        round((clock() - started) * 1000, 1),
+        failure="redirect",
+        failure_detail="too many redirects",
+    )
 
 
 def _server_cert_is_ca(resp: httpx.Response) -> bool | None:
@@ -717,7 +927,7 @@ def _read_body(resp: httpx.Response, deadline: Deadline) -> tuple[str, str | Non
         pass  # the first MAX_BODY bytes are all a report needs
     except Undecodable as exc:
         return b"".join(chunks).decode("utf-8", "replace"), "protocol", str(exc)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         failure, detail = classify_exception(exc)
         if deadline.expired:
             failure, detail = "deadline", "the answer was still arriving at the deadline"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import platform
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from codexdoctor import __version__
 from codexdoctor.checks.base import CheckContext
@@ -19,8 +20,13 @@ VERDICT_ORDER = (Verdict.CONFIG, Verdict.CHANNEL, Verdict.CONTEXT)
 PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
 
 
-def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], live_ran: bool,
-                   warnings_decide: bool = False, offline: bool = True) -> tuple[Verdict, str]:
+def decide_verdict(
+    findings: Iterable[Finding],
+    checks: Iterable[CheckResult],
+    live_ran: bool,
+    warnings_decide: bool = False,
+    offline: bool = True,
+) -> tuple[Verdict, str]:
     """`warnings_decide`: for a pasted error, a warning (a rate limit) still says which side failed."""
     findings = list(findings)
     checks = list(checks)
@@ -40,9 +46,12 @@ def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], l
             noun = plural(len(hits), "error" if hits[0].severity is Severity.ERROR else "warning")
             # Every error the list shows is counted (issue 29: API001 was listed above and missing here).
             others = [f for f in errors if f.verdict is not verdict]
-            also = "".join(f"; also {plural(n, 'error' if errors[0].severity is Severity.ERROR else 'warning')} "
-                           f"of kind `{kind.value}`: {', '.join(dict.fromkeys(f.code for f in others if f.verdict is kind))}"
-                           for kind in VERDICT_ORDER if (n := sum(1 for f in others if f.verdict is kind)))
+            also = "".join(
+                f"; also {plural(n, 'error' if errors[0].severity is Severity.ERROR else 'warning')} "
+                f"of kind `{kind.value}`: {', '.join(dict.fromkeys(f.code for f in others if f.verdict is kind))}"
+                for kind in VERDICT_ORDER
+                if (n := sum(1 for f in others if f.verdict is kind))
+            )
             return verdict, f"{noun} of kind `{verdict.value}`: {codes}{also}"
     checks = list(checks)
     crashed = [c.id for c in checks if c.status is Status.CRASH]
@@ -57,19 +66,24 @@ def decide_verdict(findings: Iterable[Finding], checks: Iterable[CheckResult], l
         return Verdict.INCONCLUSIVE, "nothing could be checked: " + checks[0].summary
     if not live_ran:
         why = "--offline" if offline else "see the note"
-        return Verdict.INCONCLUSIVE, (f"static checks found no error; live checks were skipped ({why}), "
-                                      "so the channel itself is untested")
+        return Verdict.INCONCLUSIVE, (
+            f"static checks found no error; live checks were skipped ({why}), so the channel itself is untested"
+        )
     pending = next((c for c in checks if c.facts.get("inconclusive_reason")), None)
     if pending is not None:
         return Verdict.INCONCLUSIVE, pending.facts["inconclusive_reason"]
     canary = next((c for c in checks if c.id == "api.canary"), None)
     if canary is not None and canary.facts.get("skipped"):
-        return Verdict.INCONCLUSIVE, ("no error found, but the canary was skipped (--no-canary): the key and model "
-                                      "are not proven by the request Codex sends")
+        return Verdict.INCONCLUSIVE, (
+            "no error found, but the canary was skipped (--no-canary): the key and model "
+            "are not proven by the request Codex sends"
+        )
     window = next((c for c in checks if c.id == "ctx.window"), None)
     if window is not None and window.facts.get("first_fit") is True:
-        return Verdict.OK, ("no errors; the provider does not publish its window: Codex's first request fits, "
-                            "the room left for a session is unknown (codexdoctor probe measures it)")
+        return Verdict.OK, (
+            "no errors; the provider does not publish its window: Codex's first request fits, "
+            "the room left for a session is unknown (codexdoctor probe measures it)"
+        )
     return Verdict.OK, "no errors"
 
 
@@ -80,11 +94,15 @@ def provider_summary(ctx: CheckContext) -> ProviderSummary:
     base = p.base_url if p.base_url is not None else None
     env_key = display_env_key(p.env_key) if isinstance(p.env_key, str) else None
     return ProviderSummary(
-        id=p.id, name=str(p.get("name") or p.id), builtin=p.builtin,
+        id=p.id,
+        name=str(p.get("name") or p.id),
+        builtin=p.builtin,
         base_url=ctx.redactor(str(base)) if base is not None else "(unset: https://api.openai.com/v1)",
         request_url=ctx.redactor(p.request_url() or "(unknown)"),
-        wire_api=str(p.wire_api), model=ctx.redactor(str(r.model)) if r.model is not None else "(Codex default)",
-        env_key=env_key, key=f"set, {fingerprint(key)}" if key else "unset",
+        wire_api=str(p.wire_api),
+        model=ctx.redactor(str(r.model)) if r.model is not None else "(Codex default)",
+        env_key=env_key,
+        key=f"set, {fingerprint(key)}" if key else "unset",
         config_path=r.user_layer.label if r.user_layer else None,
     )
 
@@ -106,22 +124,41 @@ def environment_summary(ctx: CheckContext, proxy_used: bool | None = None) -> di
     }
 
 
-def build_report(command: str, ctx: CheckContext, checks: list[CheckResult], findings: list[Finding],
-                 live_ran: bool, notes: Iterable[str] = (), lang: str = "en",
-                 environment: Mapping[str, Any] | None = None, sections: Iterable[Section] = (),
-                 show_provider: bool = True, warnings_decide: bool = False) -> Report:
+def build_report(
+    command: str,
+    ctx: CheckContext,
+    checks: list[CheckResult],
+    findings: list[Finding],
+    live_ran: bool,
+    notes: Iterable[str] = (),
+    lang: str = "en",
+    environment: Mapping[str, Any] | None = None,
+    sections: Iterable[Section] = (),
+    show_provider: bool = True,
+    warnings_decide: bool = False,
+) -> Report:
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     findings = sorted(findings, key=lambda f: (order[f.severity], f.code))
     verdict, reason = decide_verdict(findings, checks, live_ran, warnings_decide, offline=ctx.offline)
     if lang != "en":
         checks, notes, reason = localize_texts(checks, notes, reason, lang)
-    return clean_report(Report(
-        schema_version=SCHEMA_VERSION, tool_version=__version__, command=command, verdict=verdict,
-        verdict_reason=reason, checks=tuple(checks), findings=tuple(findings),
-        environment=dict(environment or environment_summary(ctx)),
-        provider=provider_summary(ctx) if show_provider and ctx.resolution.provider.defined else None,
-        notes=tuple(notes), lang=lang, sections=tuple(sections),
-    ), ctx.redactor)
+    return clean_report(
+        Report(
+            schema_version=SCHEMA_VERSION,
+            tool_version=__version__,
+            command=command,
+            verdict=verdict,
+            verdict_reason=reason,
+            checks=tuple(checks),
+            findings=tuple(findings),
+            environment=dict(environment or environment_summary(ctx)),
+            provider=provider_summary(ctx) if show_provider and ctx.resolution.provider.defined else None,
+            notes=tuple(notes),
+            lang=lang,
+            sections=tuple(sections),
+        ),
+        ctx.redactor,
+    )
 
 
 def clean_report(report: Report, redact: Callable[[str], str]) -> Report:
@@ -138,19 +175,46 @@ def clean_report(report: Report, redact: Callable[[str], str]) -> Report:
     def many(texts: Iterable[Any], newlines: bool = False) -> tuple[Any, ...]:
         return tuple(one(t, newlines) for t in texts)
 
-    checks = tuple(replace(c, title=one(c.title), summary=one(c.summary), evidence=many(c.evidence),
-                           facts=_controls_out(c.facts)) for c in report.checks)
-    findings = tuple(replace(f, title=one(f.title), diagnosis=one(f.diagnosis, True), remedy=many(f.remedy, True),
-                             evidence=many(f.evidence), references=many(f.references)) for f in report.findings)
-    sections = tuple(replace(s, title=one(s.title), headers=many(s.headers), rows=tuple(many(r) for r in s.rows),
-                             lines=many(s.lines, True), chart_x=one(s.chart_x), chart_y=one(s.chart_y))
-                     for s in report.sections)
+    checks = tuple(
+        replace(c, title=one(c.title), summary=one(c.summary), evidence=many(c.evidence), facts=_controls_out(c.facts))
+        for c in report.checks
+    )
+    findings = tuple(
+        replace(
+            f,
+            title=one(f.title),
+            diagnosis=one(f.diagnosis, True),
+            remedy=many(f.remedy, True),
+            evidence=many(f.evidence),
+            references=many(f.references),
+        )
+        for f in report.findings
+    )
+    sections = tuple(
+        replace(
+            s,
+            title=one(s.title),
+            headers=many(s.headers),
+            rows=tuple(many(r) for r in s.rows),
+            lines=many(s.lines, True),
+            chart_x=one(s.chart_x),
+            chart_y=one(s.chart_y),
+        )
+        for s in report.sections
+    )
     provider = report.provider
     if provider is not None:
         provider = replace(provider, **{k: one(v) for k, v in provider.__dict__.items() if isinstance(v, str)})
-    return replace(report, verdict_reason=one(report.verdict_reason), checks=checks, findings=findings,
-                   sections=sections, provider=provider, notes=many(report.notes, True),
-                   environment=_controls_out(report.environment))
+    return replace(
+        report,
+        verdict_reason=one(report.verdict_reason),
+        checks=checks,
+        findings=findings,
+        sections=sections,
+        provider=provider,
+        notes=many(report.notes, True),
+        environment=_controls_out(report.environment),
+    )
 
 
 def _controls_out(value: Any) -> Any:
@@ -164,7 +228,9 @@ def _controls_out(value: Any) -> Any:
     return value
 
 
-def localize_texts(checks, notes, reason: str, lang: str):
+def localize_texts(
+    checks: Iterable[CheckResult], notes: Iterable[str], reason: str, lang: str
+) -> tuple[list[CheckResult], list[str], str]:
     """Check titles and summaries, notes and the verdict reason in the report's language."""
     from dataclasses import replace
 

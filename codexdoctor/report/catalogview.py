@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from codexdoctor.rules import RULES, RULES_BY_CODE, Rule, texts
 
@@ -22,66 +23,221 @@ FAMILIES = {
 _SLOT = re.compile(r"\{([a-z_0-9]+)(?::[^}]*)?\}")
 _SUFFIXES = ("_text", "_step", "_cmd", "_where")
 # The slots a reader meets most, in Chinese; any other slot reads <…>, which a report fills in.
-_SLOTS_ZH = {"url": "地址", "request_url": "请求地址", "working_url": "可用地址", "base_url": "base_url", "model": "模型",
-             "where": "位置", "user_config": "配置文件", "served": "服务端窗口", "assumed": "Codex 假定的窗口",
-             "message": "提供方的报错", "detail": "详情", "status": "状态码", "env_key": "env_key", "provider": "提供方",
-             "first_request": "第一个请求的 token 数", "min_usable": "最小可用窗口", "attempts": "尝试次数",
-             "key": "键", "value": "值", "path": "路径", "host": "主机", "codex_version": "Codex 版本"}
-_SLOTS_EN = {"first_text": "its parts", "base_url_where": "where base_url is set", "source": "where it is published",
-             "min_usable": "Codex's first request", "user_config": "your config.toml"}
+_SLOTS_ZH = {
+    "url": "地址",
+    "request_url": "请求地址",
+    "working_url": "可用地址",
+    "base_url": "base_url",
+    "model": "模型",
+    "where": "位置",
+    "user_config": "配置文件",
+    "served": "服务端窗口",
+    "assumed": "Codex 假定的窗口",
+    "message": "提供方的报错",
+    "detail": "详情",
+    "status": "状态码",
+    "env_key": "env_key",
+    "provider": "提供方",
+    "first_request": "第一个请求的 token 数",
+    "min_usable": "最小可用窗口",
+    "attempts": "尝试次数",
+    "key": "键",
+    "value": "值",
+    "path": "路径",
+    "host": "主机",
+    "codex_version": "Codex 版本",
+}
+_SLOTS_EN = {
+    "first_text": "its parts",
+    "base_url_where": "where base_url is set",
+    "source": "where it is published",
+    "min_usable": "Codex's first request",
+    "user_config": "your config.toml",
+}
 _SLOTS_ZH["base_url_where"] = "base_url 所在位置"
 # Every other slot a Chinese template uses, named in Chinese (issue 29: `explain --lang zh` showed bare <…>).
-_SLOTS_ZH.update({
-    "added": "增加的 token 数", "after_pct": "之后的比例", "assumed_source": "假定值的来源", "at_text": "位置",
-    "auth_path": "auth.json 路径", "available_text": "可用的选项", "baseline_text": "基准耗时", "before_pct": "之前的比例",
-    "closest_first": "最接近的 ID", "closest_text": "最接近的 ID", "codex_api_key_login_cmd": "登录命令",
-    "codex_home": "Codex 主目录", "codex_retries": "Codex 的重试次数", "codex_retries_setting": "重试设置",
-    "codex_says": "Codex 的报错", "codex_version_text": "Codex 版本", "compact_at": "压缩点",
-    "compact_text": "压缩点", "configured_compact_at": "配置的压缩点", "context": "上下文大小", "core": "集中的会话数",
-    "count": "数量", "deadline_text": "时限", "dotenv_line": ".env 行号", "dotenv_path": ".env 路径",
-    "doubled_path": "重复的路径", "doubled_text": "重复的路径", "earlier_text": "之前的尝试", "eighty": "压缩上限",
-    "env_key_where": "env_key 所在位置", "error_short": "报错", "evidence": "依据", "example": "示例",
-    "example_set_cmd": "设置命令", "expected": "应有的类型", "export_line": "带 export 的那一行",
-    "fail_text": "失败的大小", "failed_turn": "失败的轮次", "failure_text": "失败类型", "failures": "失败会话数",
-    "field_text": "字段", "first_counted_by_text": "计数方式", "first_fail": "首次失败的大小",
-    "first_line": "第一行", "first_near_miss": "相近的变量名", "first_request_text": "第一个请求",
-    "first_text": "各组成部分", "first_token_timeout_text": "首字超时", "first_ttft": "首次首字延迟",
-    "fp_cmd": "指纹命令", "fp_prints": "命令输出", "gateway_key": "网关", "gateway_step": "修改方法",
-    "got": "实际的值", "high": "上限", "hint": "提示", "hint_short": "提示", "id": "ID", "ignored": "被忽略的值",
-    "ignored_openai_base_url": "被忽略的地址", "item_detail": "条目详情", "item_name": "条目名称",
-    "item_sent": "发送的条目", "item_text": "条目", "key_fingerprint": "密钥指纹", "keys_text": "键",
-    "kinds_text": "错误类型", "largest_ok": "成功的最大请求", "largest_ttft_text": "最大请求的首字延迟",
-    "last_ok": "最后成功的大小", "last_ok_text": "最后成功的大小", "late_pct": "后期比例", "line": "行号",
-    "location": "跳转地址", "login_cmd": "登录命令", "longest_stall_text": "最长停顿", "low": "下限",
-    "malformed": "格式问题", "mask_text": "Codex 显示的报错", "match": "差异", "max_context": "探测的最大大小",
-    "median": "中位数", "median_growth": "每轮增长中位数", "median_text": "中位数", "message_short": "报错",
-    "min_usable_text": "最小可用窗口", "minimal_text": "最小请求的结果", "model_origin": "模型设置的位置",
-    "model_where": "模型设置的位置", "name": "名称", "near_miss_text": "相近的变量名", "no_proxy_cmd": "NO_PROXY 命令",
-    "openai_key_fp": "密钥指纹", "opening": "开头", "origin": "来源", "others_text": "同组的其他会话",
-    "outlier_text": "离群的会话", "peak_text": "最大上下文", "persist_cmd": "永久设置的命令", "prefix_tokens": "前缀 token 数",
-    "problem_text": "问题", "profile_file": "profile 文件", "project_root": "项目根目录", "provider_id": "提供方 ID",
-    "proxy_codex": "Codex 使用的代理", "range_text": "探测范围说明", "rate_limited_attempts": "被限流的次数",
-    "rc_file": "shell 文件", "rc_line": "行号", "rc_text": "shell 文件", "read_error": "读取错误",
-    "real_text": "真实窗口说明", "redirect": "跳转地址", "refs": "引用的变量", "reload_cmd": "加载命令",
-    "rename_cmd": "改名命令", "repeat_cached": "重复请求的缓存 token 数", "repeat_text": "重复测试的结果",
-    "repeat_ttft": "重复请求的首字延迟", "reported_at_truncation": "提供方统计的 token 数",
-    "request_bytes_text": "请求大小", "requests": "请求数", "retry_after_text": "Retry-After",
-    "room": "剩余空间", "room_text": "剩余空间说明", "said_text": "提供方的说法", "selected": "选中的值",
-    "sent": "发送的 token 数", "set_cmd": "设置命令", "set_home_cmd": "设置命令", "seventy": "70% 的大小",
-    "share_text": "窗口占比", "shell_fp": "shell 中的密钥指纹", "short_id": "会话 ID", "shown": "显示的值",
-    "single_kinds_text": "失败类型", "singles": "单次提问数", "singles_ok": "成功的单次提问数",
-    "sizes_text": "各个大小", "slope_ms_per_1k": "每 1K token 的增长", "source": "公布的位置", "spent": "已用 token 数",
-    "stall_count": "停顿次数", "stall_threshold_s": "停顿阈值", "start_text": "开始时间", "state": "状态",
-    "stopped": "停止原因", "strip_bearer_cmd": "去掉 Bearer 的命令", "strip_cmd": "清理命令",
-    "suggest_compact": "建议的压缩上限", "suggest_window": "建议的窗口", "suggested": "建议的值", "table": "表",
-    "table_where": "表所在位置", "tilde_hint": "关于 ~ 的说明", "tool_round": "一轮工具调用的大小",
-    "tried_text": "尝试过的地址", "truncated_at": "截断处的大小", "truncated_text": "截断处的大小",
-    "ttft_ratio": "首字延迟倍数", "ttft_text": "首字延迟", "turn": "轮次", "turn_two_tokens": "第二个请求的 token 数",
-    "turns_text": "轮次", "unreadable_lines": "无法读取的行数", "unset_home_cmd": "取消设置的命令",
-    "user_config_text": "配置文件", "user_path": "路径", "version_text": "版本", "waited_for_alive": "等待的原因",
-    "what": "内容", "why": "原因", "why_text": "原因", "window_text": "窗口", "windows_text": "窗口",
-    "wire_api_invalid": "wire_api 的值", "wire_api_where": "wire_api 所在位置", "within_pct": "偏差",
-})
+_SLOTS_ZH.update(
+    {
+        "added": "增加的 token 数",
+        "after_pct": "之后的比例",
+        "assumed_source": "假定值的来源",
+        "at_text": "位置",
+        "auth_path": "auth.json 路径",
+        "available_text": "可用的选项",
+        "baseline_text": "基准耗时",
+        "before_pct": "之前的比例",
+        "closest_first": "最接近的 ID",
+        "closest_text": "最接近的 ID",
+        "codex_api_key_login_cmd": "登录命令",
+        "codex_home": "Codex 主目录",
+        "codex_retries": "Codex 的重试次数",
+        "codex_retries_setting": "重试设置",
+        "codex_says": "Codex 的报错",
+        "codex_version_text": "Codex 版本",
+        "compact_at": "压缩点",
+        "compact_text": "压缩点",
+        "configured_compact_at": "配置的压缩点",
+        "context": "上下文大小",
+        "core": "集中的会话数",
+        "count": "数量",
+        "deadline_text": "时限",
+        "dotenv_line": ".env 行号",
+        "dotenv_path": ".env 路径",
+        "doubled_path": "重复的路径",
+        "doubled_text": "重复的路径",
+        "earlier_text": "之前的尝试",
+        "eighty": "压缩上限",
+        "env_key_where": "env_key 所在位置",
+        "error_short": "报错",
+        "evidence": "依据",
+        "example": "示例",
+        "example_set_cmd": "设置命令",
+        "expected": "应有的类型",
+        "export_line": "带 export 的那一行",
+        "fail_text": "失败的大小",
+        "failed_turn": "失败的轮次",
+        "failure_text": "失败类型",
+        "failures": "失败会话数",
+        "field_text": "字段",
+        "first_counted_by_text": "计数方式",
+        "first_fail": "首次失败的大小",
+        "first_line": "第一行",
+        "first_near_miss": "相近的变量名",
+        "first_request_text": "第一个请求",
+        "first_text": "各组成部分",
+        "first_token_timeout_text": "首字超时",
+        "first_ttft": "首次首字延迟",
+        "fp_cmd": "指纹命令",
+        "fp_prints": "命令输出",
+        "gateway_key": "网关",
+        "gateway_step": "修改方法",
+        "got": "实际的值",
+        "high": "上限",
+        "hint": "提示",
+        "hint_short": "提示",
+        "id": "ID",
+        "ignored": "被忽略的值",
+        "ignored_openai_base_url": "被忽略的地址",
+        "item_detail": "条目详情",
+        "item_name": "条目名称",
+        "item_sent": "发送的条目",
+        "item_text": "条目",
+        "key_fingerprint": "密钥指纹",
+        "keys_text": "键",
+        "kinds_text": "错误类型",
+        "largest_ok": "成功的最大请求",
+        "largest_ttft_text": "最大请求的首字延迟",
+        "last_ok": "最后成功的大小",
+        "last_ok_text": "最后成功的大小",
+        "late_pct": "后期比例",
+        "line": "行号",
+        "location": "跳转地址",
+        "login_cmd": "登录命令",
+        "longest_stall_text": "最长停顿",
+        "low": "下限",
+        "malformed": "格式问题",
+        "mask_text": "Codex 显示的报错",
+        "match": "差异",
+        "max_context": "探测的最大大小",
+        "median": "中位数",
+        "median_growth": "每轮增长中位数",
+        "median_text": "中位数",
+        "message_short": "报错",
+        "min_usable_text": "最小可用窗口",
+        "minimal_text": "最小请求的结果",
+        "model_origin": "模型设置的位置",
+        "model_where": "模型设置的位置",
+        "name": "名称",
+        "near_miss_text": "相近的变量名",
+        "no_proxy_cmd": "NO_PROXY 命令",
+        "openai_key_fp": "密钥指纹",
+        "opening": "开头",
+        "origin": "来源",
+        "others_text": "同组的其他会话",
+        "outlier_text": "离群的会话",
+        "peak_text": "最大上下文",
+        "persist_cmd": "永久设置的命令",
+        "prefix_tokens": "前缀 token 数",
+        "problem_text": "问题",
+        "profile_file": "profile 文件",
+        "project_root": "项目根目录",
+        "provider_id": "提供方 ID",
+        "proxy_codex": "Codex 使用的代理",
+        "range_text": "探测范围说明",
+        "rate_limited_attempts": "被限流的次数",
+        "rc_file": "shell 文件",
+        "rc_line": "行号",
+        "rc_text": "shell 文件",
+        "read_error": "读取错误",
+        "real_text": "真实窗口说明",
+        "redirect": "跳转地址",
+        "refs": "引用的变量",
+        "reload_cmd": "加载命令",
+        "rename_cmd": "改名命令",
+        "repeat_cached": "重复请求的缓存 token 数",
+        "repeat_text": "重复测试的结果",
+        "repeat_ttft": "重复请求的首字延迟",
+        "reported_at_truncation": "提供方统计的 token 数",
+        "request_bytes_text": "请求大小",
+        "requests": "请求数",
+        "retry_after_text": "Retry-After",
+        "room": "剩余空间",
+        "room_text": "剩余空间说明",
+        "said_text": "提供方的说法",
+        "selected": "选中的值",
+        "sent": "发送的 token 数",
+        "set_cmd": "设置命令",
+        "set_home_cmd": "设置命令",
+        "seventy": "70% 的大小",
+        "share_text": "窗口占比",
+        "shell_fp": "shell 中的密钥指纹",
+        "short_id": "会话 ID",
+        "shown": "显示的值",
+        "single_kinds_text": "失败类型",
+        "singles": "单次提问数",
+        "singles_ok": "成功的单次提问数",
+        "sizes_text": "各个大小",
+        "slope_ms_per_1k": "每 1K token 的增长",
+        "source": "公布的位置",
+        "spent": "已用 token 数",
+        "stall_count": "停顿次数",
+        "stall_threshold_s": "停顿阈值",
+        "start_text": "开始时间",
+        "state": "状态",
+        "stopped": "停止原因",
+        "strip_bearer_cmd": "去掉 Bearer 的命令",
+        "strip_cmd": "清理命令",
+        "suggest_compact": "建议的压缩上限",
+        "suggest_window": "建议的窗口",
+        "suggested": "建议的值",
+        "table": "表",
+        "table_where": "表所在位置",
+        "tilde_hint": "关于 ~ 的说明",
+        "tool_round": "一轮工具调用的大小",
+        "tried_text": "尝试过的地址",
+        "truncated_at": "截断处的大小",
+        "truncated_text": "截断处的大小",
+        "ttft_ratio": "首字延迟倍数",
+        "ttft_text": "首字延迟",
+        "turn": "轮次",
+        "turn_two_tokens": "第二个请求的 token 数",
+        "turns_text": "轮次",
+        "unreadable_lines": "无法读取的行数",
+        "unset_home_cmd": "取消设置的命令",
+        "user_config_text": "配置文件",
+        "user_path": "路径",
+        "version_text": "版本",
+        "waited_for_alive": "等待的原因",
+        "what": "内容",
+        "why": "原因",
+        "why_text": "原因",
+        "window_text": "窗口",
+        "windows_text": "窗口",
+        "wire_api_invalid": "wire_api 的值",
+        "wire_api_where": "wire_api 所在位置",
+        "within_pct": "偏差",
+    }
+)
 _WHOLE_STEP = {"en": "(written for your setup when codexdoctor reports this)", "zh": "（报告时按你的配置写出这一步）"}
 
 
@@ -98,7 +254,13 @@ def _slot_name(name: str, lang: str) -> str:
 
 def _generic_zh(name: str) -> str:
     """A slot no table names (a new rule): named by what its suffix says it holds, never a bare <…>."""
-    for suffix, word in (("_cmd", "命令"), ("_where", "位置"), ("_path", "路径"), ("_step", "修改方法"), ("_pct", "比例")):
+    for suffix, word in (
+        ("_cmd", "命令"),
+        ("_where", "位置"),
+        ("_path", "路径"),
+        ("_step", "修改方法"),
+        ("_pct", "比例"),
+    ):
         if name.endswith(suffix):
             return word
     return "值"
@@ -111,11 +273,21 @@ def fill_slots(text: str, lang: str = "en") -> str:
     return _SLOT.sub(lambda m: _slot_name(m.group(1), lang), text)
 
 
-def _rule_data(rule: Rule, lang: str = "en") -> dict:
+def _rule_data(rule: Rule, lang: str = "en") -> dict[str, Any]:
     title, diagnosis, remedy = texts(rule, lang)
-    return {"code": rule.code, "name": rule.name, "severity": rule.severity.value, "verdict": rule.verdict.value,
-            "title": title, "check": rule.check, "diagnosis": diagnosis, "remedy": list(remedy),
-            "explanation": rule.explanation if lang == "en" else "", "references": list(rule.references), "lang": lang}
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "severity": rule.severity.value,
+        "verdict": rule.verdict.value,
+        "title": title,
+        "check": rule.check,
+        "diagnosis": diagnosis,
+        "remedy": list(remedy),
+        "explanation": rule.explanation if lang == "en" else "",
+        "references": list(rule.references),
+        "lang": lang,
+    }
 
 
 def explain_rule(code: str, fmt: str = "text", lang: str = "en", width: int | None = None) -> str | None:
@@ -138,9 +310,17 @@ def explain_rule(code: str, fmt: str = "text", lang: str = "en", width: int | No
     lines = [*wrap(head, width, "", "  "), "", *wrap(title, width), ""]
     if rule.explanation and not zh:
         lines += [*wrap(rule.explanation, width), ""]
-    lines += [*wrap("codexdoctor 的报告（<…> 处会按你的配置填入）：" if zh else
-                    "What codexdoctor reports (each <…> is filled in from your setup):", width),
-              *wrap(diagnosis, width, "  ", "  "), "", "修复方法：" if zh else "How to fix:"]
+    lines += [
+        *wrap(
+            "codexdoctor 的报告（<…> 处会按你的配置填入）："
+            if zh
+            else "What codexdoctor reports (each <…> is filled in from your setup):",
+            width,
+        ),
+        *wrap(diagnosis, width, "  ", "  "),
+        "",
+        "修复方法：" if zh else "How to fix:",
+    ]
     for number, step in enumerate(remedy, 1):
         first, *rest = step.splitlines()
         lines += wrap(first, width, f"  {number}. ", "     ")
@@ -158,14 +338,15 @@ def list_rules(fmt: str = "text", lang: str = "en", width: int | None = None) ->
         return json.dumps([_rule_data(r, lang) for r in RULES], indent=2, ensure_ascii=False) + "\n"
     if fmt == "markdown":
         return rules_markdown(lang)
-    from codexdoctor.report.render.text import table_lines
-
     from codexdoctor.i18n import ui
+    from codexdoctor.report.render.text import table_lines
 
     if lang == "zh":
         headers = ("代码", "严重程度", "结论", "标题")
-        rows = tuple((r.code, ui("sev_" + r.severity.value, lang), ui("verdict_" + r.verdict.value, lang), texts(r, lang)[0])
-                     for r in RULES)
+        rows = tuple(
+            (r.code, ui("sev_" + r.severity.value, lang), ui("verdict_" + r.verdict.value, lang), texts(r, lang)[0])
+            for r in RULES
+        )
     else:
         headers = ("code", "severity", "verdict", "title")
         rows = tuple((r.code, r.severity.value, r.verdict.value, texts(r, lang)[0]) for r in RULES)
@@ -176,10 +357,14 @@ def rules_markdown(lang: str = "en") -> str:
     """The text of docs/rules.md and docs/rules.zh.md (a test fails when a committed file differs)."""
     zh = lang == "zh"
     target = "docs/rules.zh.md" if zh else "docs/rules.md"
-    out = ["# 问题代码" if zh else "# Finding codes", "",
-           f"Generated from the catalog in `codexdoctor/rules/` by `codexdoctor rules --format markdown{' --lang zh' if zh else ''} > {target}`; "
-           "do not edit by hand.",
-           "Codes are a public contract: a code is never reused or renumbered.", ""]
+    out = [
+        "# 问题代码" if zh else "# Finding codes",
+        "",
+        f"Generated from the catalog in `codexdoctor/rules/` by `codexdoctor rules --format markdown{' --lang zh' if zh else ''} > {target}`; "
+        "do not edit by hand.",
+        "Codes are a public contract: a code is never reused or renumbered.",
+        "",
+    ]
     for family, about in FAMILIES.items():
         members = [r for r in RULES if r.code.startswith(family)]
         if not members:
@@ -187,8 +372,12 @@ def rules_markdown(lang: str = "en") -> str:
         out += [f"## {family}: {about}", ""]
         for r in members:
             title, diagnosis, remedy = texts(r, lang)
-            out += [f"### {r.code} `{r.name}`", "",
-                    f"**{title}** — severity `{r.severity.value}`, verdict `{r.verdict.value}`, from check `{r.check}`.", ""]
+            out += [
+                f"### {r.code} `{r.name}`",
+                "",
+                f"**{title}** — severity `{r.severity.value}`, verdict `{r.verdict.value}`, from check `{r.check}`.",
+                "",
+            ]
             if r.explanation and not zh:
                 out += [r.explanation, ""]
             out += [f"{'诊断' if zh else 'Diagnosis'}: {diagnosis}", "", f"{'修复' if zh else 'Remedy'}:", ""]

@@ -16,10 +16,22 @@ from codexdoctor.report.fixes import toml_value
 
 DEFAULT = "Codex default"
 _WORDS_ZH = {
-    "key": "键", "value": "值", "from": "来源", "request URL": "请求地址", DEFAULT: "Codex 默认值", "not set": "未设置",
-    "missing": "缺失", "(not found)": "（不存在）", "Config layers (lowest precedence first):": "配置层（优先级从低到高）：",
-    "system": "系统", "user": "用户", "profile": "profile", "project": "项目", "override": "-c 覆盖",
-    "API key": "密钥", "default": "默认值",
+    "key": "键",
+    "value": "值",
+    "from": "来源",
+    "request URL": "请求地址",
+    DEFAULT: "Codex 默认值",
+    "not set": "未设置",
+    "missing": "缺失",
+    "(not found)": "（不存在）",
+    "Config layers (lowest precedence first):": "配置层（优先级从低到高）：",
+    "system": "系统",
+    "user": "用户",
+    "profile": "profile",
+    "project": "项目",
+    "override": "-c 覆盖",
+    "API key": "密钥",
+    "default": "默认值",
 }
 # Row labels that are words, not config keys (the JSON keeps the machine value).
 _ROW_LABELS = {"request URL": "request URL", "key": "API key"}
@@ -39,8 +51,12 @@ def rows(ctx: CheckContext) -> list[dict[str, Any]]:
     r = ctx.resolution
     p = r.provider
     s = provider_summary(ctx)
-    out = [
-        {"key": "CODEX_HOME", "value": r.show(r.codex_home), "source": "$CODEX_HOME" if r.codex_home_from_env else DEFAULT},
+    out: list[dict[str, Any]] = [
+        {
+            "key": "CODEX_HOME",
+            "value": r.show(r.codex_home),
+            "source": "$CODEX_HOME" if r.codex_home_from_env else DEFAULT,
+        },
         {"key": "profile", "value": r.profile or None, "source": r.profile_origin or DEFAULT},
         {"key": "model_provider", "value": p.id, "source": r.provider_origin},
         {"key": "model", "value": s.model, "source": r.model_origin},
@@ -56,8 +72,15 @@ def rows(ctx: CheckContext) -> list[dict[str, Any]]:
         {"key": "key", "value": s.key, "source": f"${s.env_key}" if s.env_key else "-"},
         {"key": "request URL", "value": "POST " + s.request_url, "source": f"base_url + {path}"},
     ]
-    for key in ("query_params", "http_headers", "env_http_headers", "requires_openai_auth",
-                "stream_idle_timeout_ms", "request_max_retries", "stream_max_retries"):
+    for key in (
+        "query_params",
+        "http_headers",
+        "env_http_headers",
+        "requires_openai_auth",
+        "stream_idle_timeout_ms",
+        "request_max_retries",
+        "stream_max_retries",
+    ):
         if key in p.table:
             value = p.table[key]
             if key == "http_headers" and isinstance(value, dict):
@@ -72,15 +95,22 @@ def rows(ctx: CheckContext) -> list[dict[str, Any]]:
 def render_config(ctx: CheckContext, fmt: str, lang: str = "en", width: int | None = None) -> str:
     data = [{**d, "source": DEFAULT if d["source"] == "default" else d["source"]} for d in rows(ctx)]
     if fmt == "json":
-        layers = [{"kind": l.kind, "path": l.label, "exists": l.exists} for l in ctx.resolution.layers]
+        layers = [{"kind": layer.kind, "path": layer.label, "exists": layer.exists} for layer in ctx.resolution.layers]
         return json.dumps({"values": data, "layers": layers}, indent=2, ensure_ascii=False) + "\n"
     from codexdoctor.report.render.text import display_width, table_lines, wrap
 
-    kinds = [_word(l.kind, lang) for l in ctx.resolution.layers]
+    kinds = [_word(layer.kind, lang) for layer in ctx.resolution.layers]
     pad = max((display_width(k) for k in kinds), default=0) + 2
-    layers = "\n".join(line for k, l in zip(kinds, ctx.resolution.layers) for line in wrap(
-        f"{l.label}{'' if l.exists else ' ' + _word('(not found)', lang)}", width,
-        f"  {k}{' ' * (pad - display_width(k))}", " " * (pad + 4)))
+    layer_lines = "\n".join(
+        line
+        for k, layer in zip(kinds, ctx.resolution.layers, strict=True)
+        for line in wrap(
+            f"{layer.label}{'' if layer.exists else ' ' + _word('(not found)', lang)}",
+            width,
+            f"  {k}{' ' * (pad - display_width(k))}",
+            " " * (pad + 4),
+        )
+    )
 
     def value(d: dict[str, Any]) -> str:
         if d["value"] is None:
@@ -90,7 +120,19 @@ def render_config(ctx: CheckContext, fmt: str, lang: str = "en", width: int | No
     def source(text: str) -> str:
         return _word(text, lang) if text in _WORDS_ZH else localize(text, lang)
 
-    table = "\n".join(table_lines(tuple(_word(h, lang) for h in ("key", "value", "from")),
-                                  tuple((_word(_ROW_LABELS[d["key"]], lang) if d["key"] in _ROW_LABELS else d["key"],
-                                         value(d), source(d["source"])) for d in data), width, cut=False))
-    return f"{_word('Config layers (lowest precedence first):', lang)}\n{layers}\n\n{table}\n"
+    table = "\n".join(
+        table_lines(
+            tuple(_word(h, lang) for h in ("key", "value", "from")),
+            tuple(
+                (
+                    _word(_ROW_LABELS[d["key"]], lang) if d["key"] in _ROW_LABELS else d["key"],
+                    value(d),
+                    source(d["source"]),
+                )
+                for d in data
+            ),
+            width,
+            cut=False,
+        )
+    )
+    return f"{_word('Config layers (lowest precedence first):', lang)}\n{layer_lines}\n\n{table}\n"

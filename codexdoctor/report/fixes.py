@@ -22,9 +22,10 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.url import certain_base_url
@@ -85,16 +86,28 @@ def _user_layer(ctx: CheckContext) -> Layer | None:
 
 def _editable(layer: Layer | None, plan: Plan, code: str) -> bool:
     if layer is None or layer.path is None:
-        plan.skipped.append(Loc(f"{code}: the value comes from a -c override or a default; nothing to edit in a file",
-                                f"{code}：这个值来自 -c 覆盖或默认值；没有可编辑的文件"))
+        plan.skipped.append(
+            Loc(
+                f"{code}: the value comes from a -c override or a default; nothing to edit in a file",
+                f"{code}：这个值来自 -c 覆盖或默认值；没有可编辑的文件",
+            )
+        )
         return False
     if layer.kind == "system":
-        plan.skipped.append(Loc(f"{code}: the value is in {layer.label} (system config); edit it yourself with care",
-                                f"{code}：这个值在 {layer.label}（系统配置）中；请自己小心修改"))
+        plan.skipped.append(
+            Loc(
+                f"{code}: the value is in {layer.label} (system config); edit it yourself with care",
+                f"{code}：这个值在 {layer.label}（系统配置）中；请自己小心修改",
+            )
+        )
         return False
     if layer.encoding != "utf-8":
-        plan.skipped.append(Loc(f"{code}: {layer.label} is saved as {layer.encoding}; re-save it as UTF-8, then run fix again",
-                                f"{code}：{layer.label} 的编码是 {layer.encoding}；请另存为 UTF-8 后再运行 fix"))
+        plan.skipped.append(
+            Loc(
+                f"{code}: {layer.label} is saved as {layer.encoding}; re-save it as UTF-8, then run fix again",
+                f"{code}：{layer.label} 的编码是 {layer.encoding}；请另存为 UTF-8 后再运行 fix",
+            )
+        )
         return False
     return True
 
@@ -124,7 +137,7 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
         table = unknown.get("table", "")
         if suggestion not in SAFE_RENAMES or not table.startswith("[model_providers."):
             continue
-        pid = table[len("[model_providers."):-1]
+        pid = table[len("[model_providers.") : -1]
         path = ("model_providers", pid, unknown["key"])
         layer = _layer_defining(ctx, path)
         code = "CFG006" if suggestion == "base_url" and "CFG006" in codes else "CFG008"
@@ -132,13 +145,25 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
             continue
         existing = (layer.data or {}).get("model_providers", {}).get(pid, {})
         if suggestion in existing:
-            plan.skipped.append(Loc(f"{code}: [model_providers.{pid}] has both `{unknown['key']}` and `{suggestion}`; "
-                                    "delete the one you do not want",
-                                    f"{code}：[model_providers.{pid}] 中同时有 `{unknown['key']}` 和 `{suggestion}`；"
-                                    "删掉不需要的那个"))
+            plan.skipped.append(
+                Loc(
+                    f"{code}: [model_providers.{pid}] has both `{unknown['key']}` and `{suggestion}`; "
+                    "delete the one you do not want",
+                    f"{code}：[model_providers.{pid}] 中同时有 `{unknown['key']}` 和 `{suggestion}`；删掉不需要的那个",
+                )
+            )
             continue
-        add(Edit(code if code in only or not only else "CFG008", layer.path, layer.label, ("model_providers", pid),
-                 unknown["key"], "rename", new_key=suggestion))
+        add(
+            Edit(
+                code if code in only or not only else "CFG008",
+                layer.path,
+                layer.label,
+                ("model_providers", pid),
+                unknown["key"],
+                "rename",
+                new_key=suggestion,
+            )
+        )
         if suggestion == "base_url" and pid == p.id and isinstance(existing.get(unknown["key"]), str):
             renamed_base_value = existing[unknown["key"]]
 
@@ -148,7 +173,8 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
     fixed_base = certain_base_url(raw_base) if raw_base is not None and not p.builtin else None
     tested_base = fixed_base or raw_base
     base_layer = _layer_defining(ctx, provider_table + ("base_url",)) or (
-        _layer_defining(ctx, provider_table) if renamed_base_value is not None else None)
+        _layer_defining(ctx, provider_table) if renamed_base_value is not None else None
+    )
 
     # A base_url the live check proved (API001) comes first: a lint guess never overrides what was verified.
     variants = facts.get("api.variants", {})
@@ -167,11 +193,24 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
     # model_provider misspelled where exactly one provider table has a close name (CFG004's "did you mean").
     provider_facts = facts.get("cfg.provider", {})
     if "CFG004" in codes and provider_facts.get("did_you_mean"):
-        path = ("profiles", ctx.resolution.profile, "model_provider") if (
-            ctx.resolution.profile and "model_provider" in ctx.resolution.profile_table) else ("model_provider",)
+        path = (
+            ("profiles", ctx.resolution.profile, "model_provider")
+            if (ctx.resolution.profile and "model_provider" in ctx.resolution.profile_table)
+            else ("model_provider",)
+        )
         layer = _layer_defining(ctx, path)
         if _editable(layer, plan, "CFG004"):
-            add(Edit("CFG004", layer.path, layer.label, path[:-1], "model_provider", "set", provider_facts["did_you_mean"]))
+            add(
+                Edit(
+                    "CFG004",
+                    layer.path,
+                    layer.label,
+                    path[:-1],
+                    "model_provider",
+                    "set",
+                    provider_facts["did_you_mean"],
+                )
+            )
 
     # wire_api Codex rejects or does not know.
     for code in ("CFG011", "CFG017"):
@@ -193,9 +232,22 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
     if "CTX001" in codes and window.get("suggest_window"):
         layer = _user_layer(ctx)
         if layer is not None and layer.exists and _editable(layer, plan, "CTX001"):
-            add(Edit("CTX001", layer.path, layer.label, (), "model_context_window", "set", int(window["suggest_window"])))
-            add(Edit("CTX001", layer.path, layer.label, (), "model_auto_compact_token_limit", "set",
-                     int(window["suggest_compact"])))
+            add(
+                Edit(
+                    "CTX001", layer.path, layer.label, (), "model_context_window", "set", int(window["suggest_window"])
+                )
+            )
+            add(
+                Edit(
+                    "CTX001",
+                    layer.path,
+                    layer.label,
+                    (),
+                    "model_auto_compact_token_limit",
+                    "set",
+                    int(window["suggest_compact"]),
+                )
+            )
     return plan
 
 
@@ -213,7 +265,9 @@ def apply_edit(text: str, edit: Edit) -> str:
         if not line_no:
             raise FixError(f"cannot find `{edit.key}` in {edit.shown}")
         lines = text.splitlines(keepends=True)
-        pattern = re.compile(rf"^(\s*)(?:\"{re.escape(edit.key)}\"|'{re.escape(edit.key)}'|{re.escape(edit.key)})(\s*=)")
+        pattern = re.compile(
+            rf"^(\s*)(?:\"{re.escape(edit.key)}\"|'{re.escape(edit.key)}'|{re.escape(edit.key)})(\s*=)"
+        )
         new, count = pattern.subn(lambda m: f"{m.group(1)}{edit.new_key}{m.group(2)}", lines[line_no - 1], count=1)
         if not count:
             raise FixError(f"`{edit.key}` on line {line_no} of {edit.shown} is not a plain key; rename it by hand")
@@ -271,8 +325,14 @@ def toml_value(value: Any) -> str:
 
 def unified_diff(before: str, after: str, shown: str, lang: str = "en") -> str:
     now, fixed = ("（现在）", "（修复后）") if lang == "zh" else (" (now)", " (fixed)")
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile=f"{shown}{now}", tofile=f"{shown}{fixed}"))
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            fromfile=f"{shown}{now}",
+            tofile=f"{shown}{fixed}",
+        )
+    )
 
 
 # What `fix` says, in both languages (the command's own lines; findings come translated from the catalog).
@@ -281,21 +341,29 @@ SAY = {
     "after": ("After: verdict {verdict}; findings: {codes}", "修复后：结论 {verdict}；发现的问题：{codes}"),
     "none": ("none", "无"),
     "skipped": ("  not fixed automatically: {note}", "  不会自动修复：{note}"),
-    "command": ("\n{code} {title} -- codexdoctor never edits shell files; run this yourself:",
-                "\n{code} {title} —— codexdoctor 从不修改 shell 配置文件；请自己运行："),
+    "command": (
+        "\n{code} {title} -- codexdoctor never edits shell files; run this yourself:",
+        "\n{code} {title} —— codexdoctor 从不修改 shell 配置文件；请自己运行：",
+    ),
     "nothing": ("\nNothing in the config files to fix automatically.", "\n配置文件中没有可以自动修复的内容。"),
     "edits": ("\nEdits to {file}:", "\n对 {file} 的修改："),
     "dry_run": ("\nDry run: nothing was changed.", "\n演练模式：没有做任何修改。"),
-    "no_tty": ("\nNothing applied: pass --yes to apply these edits (stdin is not a terminal, so codexdoctor does not ask).",
-               "\n没有应用任何修改：加 --yes 才会应用（标准输入不是终端，codexdoctor 不会询问）。"),
+    "no_tty": (
+        "\nNothing applied: pass --yes to apply these edits (stdin is not a terminal, so codexdoctor does not ask).",
+        "\n没有应用任何修改：加 --yes 才会应用（标准输入不是终端，codexdoctor 不会询问）。",
+    ),
     "none_applied": ("Nothing applied.", "没有应用任何修改。"),
     "apply": ("Apply {code}: {edit}?", "应用 {code}：{edit}？"),
     "wrote": ("\nWrote {file} (backup: {backup})", "\n已写入 {file}（备份：{backup}）"),
     "fixed": ("Fixed: {codes}", "已修复：{codes}"),
-    "again": ("\nChecked again: the edits above uncovered more certain edits (round {round} of at most {rounds}).",
-              "\n重新检查：上面的修改之后又发现了可以确定的修改（第 {round} 轮，最多 {rounds} 轮）。"),
-    "cap": ("\nStopped after {rounds} rounds of edits; run `codexdoctor fix` again to see what is left.",
-            "\n已做了 {rounds} 轮修改，就此停止；再运行一次 `codexdoctor fix` 查看剩下的内容。"),
+    "again": (
+        "\nChecked again: the edits above uncovered more certain edits (round {round} of at most {rounds}).",
+        "\n重新检查：上面的修改之后又发现了可以确定的修改（第 {round} 轮，最多 {rounds} 轮）。",
+    ),
+    "cap": (
+        "\nStopped after {rounds} rounds of edits; run `codexdoctor fix` again to see what is left.",
+        "\n已做了 {rounds} 轮修改，就此停止；再运行一次 `codexdoctor fix` 查看剩下的内容。",
+    ),
 }
 
 # `fix --yes` applies, checks again, and applies what the new check found (a model ID that the catalog behind the
@@ -352,8 +420,10 @@ def locked(path: Path, wait_s: float | None = None):
             try:
                 import msvcrt
             except ImportError:
-                raise FixError("this platform has no file locks, so codexdoctor cannot make sure no other fix is "
-                               "writing the config at the same time; nothing was written") from None
+                raise FixError(
+                    "this platform has no file locks, so codexdoctor cannot make sure no other fix is "
+                    "writing the config at the same time; nothing was written"
+                ) from None
 
             def try_lock() -> bool:
                 try:
@@ -361,11 +431,14 @@ def locked(path: Path, wait_s: float | None = None):
                     return True
                 except OSError:
                     return False
+
         deadline = time.monotonic() + wait_s
         while not try_lock():
             if time.monotonic() >= deadline:
-                raise FixError(f"another `codexdoctor fix` is writing {path.name} (it holds {lock_path.name}); "
-                               "nothing was written: run fix again when it has finished")
+                raise FixError(
+                    f"another `codexdoctor fix` is writing {path.name} (it holds {lock_path.name}); "
+                    "nothing was written: run fix again when it has finished"
+                )
             time.sleep(0.05)
         yield
     finally:
@@ -448,7 +521,7 @@ def _terminate_as_exit():
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
         return None
 
-    def stop(signum, frame):  # noqa: ARG001
+    def stop(signum, frame):
         raise SystemExit(128 + signum)
 
     return signal.signal(signal.SIGTERM, stop)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
-from codexdoctor.model import Report
 from codexdoctor.common.untrusted import request_id_in_text
+from codexdoctor.model import Report
 
 
 @dataclass(frozen=True)
@@ -49,15 +50,26 @@ def request_ids(ticket: Ticket) -> list[dict[str, str]]:
     for check in ticket.check.checks:
         f = check.facts
         if f.get("request_id") or f.get("started_at"):
-            out.append({"what": check.title, "sent": str(f.get("started_at") or "-"),
-                        "request_id": str(f.get("request_id") or "-"), "status": str(f.get("status") or "-")})
+            out.append(
+                {
+                    "what": check.title,
+                    "sent": str(f.get("started_at") or "-"),
+                    "request_id": str(f.get("request_id") or "-"),
+                    "status": str(f.get("status") or "-"),
+                }
+            )
     session = failed_session(ticket.sessions, ticket.session_id)
     if session and session.get("error"):
         found = request_id_in_text(str(session["error"]))
         if found:
-            out.append({"what": f"Codex session {session.get('short_id')} (its error line)",
-                        "sent": str(session.get("failed_at") or session.get("start") or "-"),
-                        "request_id": found, "status": "-"})
+            out.append(
+                {
+                    "what": f"Codex session {session.get('short_id')} (its error line)",
+                    "sent": str(session.get("failed_at") or session.get("start") or "-"),
+                    "request_id": found,
+                    "status": "-",
+                }
+            )
     return out
 
 
@@ -66,22 +78,32 @@ def summary(ticket: Ticket) -> str:
     r = ticket.check
     env = r.environment
     p = r.provider
-    where = (f"the provider `{p.id}` at `{p.base_url}` (model `{p.model}`, requests to `{p.request_url}`)"
-             if p else "no provider (the config could not be resolved)")
+    where = (
+        f"the provider `{p.id}` at `{p.base_url}` (model `{p.model}`, requests to `{p.request_url}`)"
+        if p
+        else "no provider (the config could not be resolved)"
+    )
     causes = [f"{f.code}: {f.title}" for f in r.findings if f.severity.value == "error"]
-    verdict = {"ok": "works: no errors were found", "config": "fails because of its configuration",
-               "channel": "fails on the way to the provider (the channel)", "context": "fails because sessions "
-               "outgrow what the model and provider can hold (the context)",
-               "inconclusive": "could not be judged completely"}[r.verdict.value]
-    lines = [f"A user of the Codex CLI ({env.get('codex') or 'version unknown'}, on {env.get('os')}, shell "
-             f"{env.get('shell')}) uses {where}. codexdoctor {env.get('codexdoctor')} checked this setup "
-             f"{'offline' if env.get('offline') else 'with live requests, as Codex sends them'}: it {verdict}."]
+    verdict = {
+        "ok": "works: no errors were found",
+        "config": "fails because of its configuration",
+        "channel": "fails on the way to the provider (the channel)",
+        "context": "fails because sessions outgrow what the model and provider can hold (the context)",
+        "inconclusive": "could not be judged completely",
+    }[r.verdict.value]
+    lines = [
+        f"A user of the Codex CLI ({env.get('codex') or 'version unknown'}, on {env.get('os')}, shell "
+        f"{env.get('shell')}) uses {where}. codexdoctor {env.get('codexdoctor')} checked this setup "
+        f"{'offline' if env.get('offline') else 'with live requests, as Codex sends them'}: it {verdict}."
+    ]
     if causes:
         lines.append("The causes, in the order to fix them: " + "; ".join(causes) + ".")
     session = failed_session(ticket.sessions, ticket.session_id)
     if session:
-        lines.append(f"The user's last failed Codex session ({session.get('short_id')}, {session.get('start') or '?'}) "
-                     f"ended with: {session.get('error') or session.get('error_info') or 'no error text'}.")
+        lines.append(
+            f"The user's last failed Codex session ({session.get('short_id')}, {session.get('start') or '?'}) "
+            f"ended with: {session.get('error') or session.get('error_info') or 'no error text'}."
+        )
     ids = request_ids(ticket)
     if ids:
         lines.append("Request ids and times for your logs are in the table below.")
@@ -92,14 +114,16 @@ _ZH = {
     "# Codex CLI support report": "# Codex CLI 支持报告",
     "_Written locally by `codexdoctor report`; nothing was uploaded. Keys are shown only as their length and a "
     "fingerprint; home folders as `~`._": "_由 `codexdoctor report` 在本地生成，没有上传任何内容。密钥只显示长度和指纹；主目录显示为 `~`。_",
-    "## Summary": "## 摘要", "## Client": "## 客户端", "## Config as Codex resolves it": "## Codex 解析出的配置",
-    "## Requests (for the provider's logs)": "## 请求（供提供方查日志）", "## Reproduce": "## 复现",
-    "## The check": "## 检查结果", "## The last failed Codex session": "## 最近一次失败的 Codex 会话",
+    "## Summary": "## 摘要",
+    "## Client": "## 客户端",
+    "## Config as Codex resolves it": "## Codex 解析出的配置",
+    "## Requests (for the provider's logs)": "## 请求（供提供方查日志）",
+    "## Reproduce": "## 复现",
+    "## The check": "## 检查结果",
+    "## The last failed Codex session": "## 最近一次失败的 Codex 会话",
     "No request was sent (offline), or the provider gave no request id.": "没有发送请求（离线），或提供方没有给出请求 id。",
-    "Codex's first request as codexdoctor sent it (the canary), with the key taken from its variable, not written here:":
-        "codexdoctor 发送的 Codex 第一个请求（探测请求），密钥取自它的变量，这里不写出：",
-    "No failed Codex session was found on this machine (or no session logs at all).":
-        "这台机器上没有找到失败的 Codex 会话（或者根本没有会话日志）。",
+    "Codex's first request as codexdoctor sent it (the canary), with the key taken from its variable, not written here:": "codexdoctor 发送的 Codex 第一个请求（探测请求），密钥取自它的变量，这里不写出：",
+    "No failed Codex session was found on this machine (or no session logs at all).": "这台机器上没有找到失败的 Codex 会话（或者根本没有会话日志）。",
     "| request | sent (UTC) | request id | status |": "| 请求 | 发送时间（UTC） | 请求 id | 状态 |",
     "| key | value | from |": "| 键 | 值 | 来源 |",
 }
@@ -115,16 +139,39 @@ def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) 
     r = ticket.check
     env = r.environment
     t = lambda text: _t(text, ticket.lang)  # noqa: E731
-    out = [t("# Codex CLI support report"), "", t("_Written locally by `codexdoctor report`; nothing was uploaded. Keys "
-           "are shown only as their length and a fingerprint; home folders as `~`._"), "", t("## Summary"), "",
-           summary(ticket), "", t("## Client"), "", "| | |", "|---|---|"]
-    for key, label in (("codex", "Codex CLI"), ("codexdoctor", "codexdoctor"), ("os", "OS"), ("platform", "platform"),
-                       ("shell", "shell"), ("python", "Python"), ("codex_home", "CODEX_HOME"),
-                       ("proxy_variable", "proxy variable")):
+    out = [
+        t("# Codex CLI support report"),
+        "",
+        t(
+            "_Written locally by `codexdoctor report`; nothing was uploaded. Keys "
+            "are shown only as their length and a fingerprint; home folders as `~`._"
+        ),
+        "",
+        t("## Summary"),
+        "",
+        summary(ticket),
+        "",
+        t("## Client"),
+        "",
+        "| | |",
+        "|---|---|",
+    ]
+    for key, label in (
+        ("codex", "Codex CLI"),
+        ("codexdoctor", "codexdoctor"),
+        ("os", "OS"),
+        ("platform", "platform"),
+        ("shell", "shell"),
+        ("python", "Python"),
+        ("codex_home", "CODEX_HOME"),
+        ("proxy_variable", "proxy variable"),
+    ):
         out.append(f"| {label} | `{env.get(key) if env.get(key) not in (None, '') else '-'}` |")
     out += ["", t("## Config as Codex resolves it"), "", t("| key | value | from |"), "|---|---|---|"]
     for row in ticket.config_rows:
-        out.append(f"| `{row['key']}` | `{row['value'] if row['value'] is not None else 'not set'}` | {row['source']} |")
+        out.append(
+            f"| `{row['key']}` | `{row['value'] if row['value'] is not None else 'not set'}` | {row['source']} |"
+        )
     ids = request_ids(ticket)
     out += ["", t("## Requests (for the provider's logs)"), ""]
     if ids:
@@ -133,8 +180,19 @@ def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) 
     else:
         out.append(t("No request was sent (offline), or the provider gave no request id."))
     if ticket.curl:
-        out += ["", t("## Reproduce"), "", t("Codex's first request as codexdoctor sent it (the canary), with the key "
-                                             "taken from its variable, not written here:"), "", "```", ticket.curl, "```"]
+        out += [
+            "",
+            t("## Reproduce"),
+            "",
+            t(
+                "Codex's first request as codexdoctor sent it (the canary), with the key "
+                "taken from its variable, not written here:"
+            ),
+            "",
+            "```",
+            ticket.curl,
+            "```",
+        ]
         if ticket.request_file:
             out.append(f"The request body is in `{ticket.request_file}`, next to this report.")
     out += ["", t("## The check"), "", _demote(check_markdown)]
@@ -144,24 +202,37 @@ def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) 
         out.append(t("No failed Codex session was found on this machine (or no session logs at all)."))
     else:
         contexts = session.get("contexts") or []
-        out += [f"- session `{session.get('id')}`, started {session.get('start') or '?'}, Codex "
-                f"{session.get('cli_version') or '?'}, model `{session.get('model') or '?'}`",
-                f"- failed at turn {session.get('failed_turn') or '?'}: {session.get('error') or session.get('error_info') or '-'}",
-                f"- judged: {session.get('kind')} ({session.get('evidence') or '-'})",
-                "- context by turn (input tokens): " + (", ".join(f"{n:,}" for n in contexts) if contexts else "-")]
+        out += [
+            f"- session `{session.get('id')}`, started {session.get('start') or '?'}, Codex "
+            f"{session.get('cli_version') or '?'}, model `{session.get('model') or '?'}`",
+            f"- failed at turn {session.get('failed_turn') or '?'}: {session.get('error') or session.get('error_info') or '-'}",
+            f"- judged: {session.get('kind')} ({session.get('evidence') or '-'})",
+            "- context by turn (input tokens): " + (", ".join(f"{n:,}" for n in contexts) if contexts else "-"),
+        ]
         if session_markdown:
-            out += ["", "<details><summary>All sessions read</summary>", "", _demote(session_markdown), "", "</details>"]
+            out += [
+                "",
+                "<details><summary>All sessions read</summary>",
+                "",
+                _demote(session_markdown),
+                "",
+                "</details>",
+            ]
     return "\n".join(out).rstrip() + "\n"
 
 
 def as_json(ticket: Ticket) -> str:
     from codexdoctor.report.render import render
 
-    data = {"summary": summary(ticket), "environment": dict(ticket.check.environment),
-            "config": [dict(r) for r in ticket.config_rows], "requests": request_ids(ticket),
-            "reproduce": {"curl": ticket.curl, "request_file": ticket.request_file},
-            "check": json.loads(render(ticket.check, "json")),
-            "session": failed_session(ticket.sessions, ticket.session_id)}
+    data = {
+        "summary": summary(ticket),
+        "environment": dict(ticket.check.environment),
+        "config": [dict(r) for r in ticket.config_rows],
+        "requests": request_ids(ticket),
+        "reproduce": {"curl": ticket.curl, "request_file": ticket.request_file},
+        "check": json.loads(render(ticket.check, "json")),
+        "session": failed_session(ticket.sessions, ticket.session_id),
+    }
     return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
 
 

@@ -7,10 +7,25 @@ One module per family (cfg, env, url, net, auth, api, model, ctx), each with its
 `catalog` puts them together, `engine` applies them.
 """
 
+from codexdoctor.model import NO_URL_IN_PASTE
 from codexdoctor.rules.base import CODE_RE, MINIMAL_CONFIG, Loc, Rule, settlers
 from codexdoctor.rules.catalog import RULES, RULES_BY_CODE, ZH
 from codexdoctor.rules.ctx import STOPPED_WORDS
-from codexdoctor.rules.engine import NO_URL_IN_PASTE, PHRASE_KEYS, evaluate, fmt, texts
+from codexdoctor.rules.engine import PHRASE_KEYS, evaluate, fmt, texts
 
-__all__ = ["CODE_RE", "MINIMAL_CONFIG", "NO_URL_IN_PASTE", "PHRASE_KEYS", "RULES", "RULES_BY_CODE", "STOPPED_WORDS", "ZH",
-           "Loc", "Rule", "evaluate", "fmt", "settlers", "texts"]
+__all__ = [
+    "CODE_RE",
+    "MINIMAL_CONFIG",
+    "NO_URL_IN_PASTE",
+    "PHRASE_KEYS",
+    "RULES",
+    "RULES_BY_CODE",
+    "STOPPED_WORDS",
+    "ZH",
+    "Loc",
+    "Rule",
+    "evaluate",
+    "fmt",
+    "settlers",
+    "texts",
+]

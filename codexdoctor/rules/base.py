@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from codexdoctor.model import Severity, Verdict
 
 Params = Mapping[str, Any]
 When = Callable[[Mapping[str, Any]], Iterable[Params]]
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the catalog's short names: E, W, I
 CONFIG, CHANNEL, CONTEXT = Verdict.CONFIG, Verdict.CHANNEL, Verdict.CONTEXT
 CODE_RE = re.compile(r"^(CFG|ENV|URL|NET|AUTH|API|MODEL|CTX)\d{3}$")
 
@@ -78,20 +79,20 @@ class Loc:
         return self.zh if lang == "zh" else self.en
 
 
-def causes(rule: "Rule") -> tuple[tuple[str, Callable[[Mapping[str, Mapping[str, Any]]], bool]], ...]:
+def causes(rule: Rule) -> tuple[tuple[str, Callable[[Mapping[str, Mapping[str, Any]]], bool]], ...]:
     """A rule's causes as (code, predicate over the facts of every check) pairs."""
     return tuple((c, lambda _facts: True) if isinstance(c, str) else c for c in rule.explained_by)
 
 
-def settlers(rule: "Rule") -> tuple[tuple[str, Callable[[Mapping[str, Any]], bool]], ...]:
+def settlers(rule: Rule) -> tuple[tuple[str, Callable[[Mapping[str, Any]], bool]], ...]:
     """A rule's settlers: one (check, predicate) pair or several."""
     if rule.settled_by is None:
         return ()
-    return rule.settled_by if isinstance(rule.settled_by[0], tuple) else (rule.settled_by,)  # type: ignore[return-value]
+    return rule.settled_by if isinstance(rule.settled_by[0], tuple) else (rule.settled_by,)
 
 
-def once(pred: Callable[[Mapping[str, Any]], bool]) -> When:
-    """Fire once, with the check's facts, when pred holds."""
+def once(pred: Callable[[Mapping[str, Any]], object]) -> When:
+    """Fire once, with the check's facts, when pred holds (any truthy value: facts are JSON, not bools)."""
     return lambda f: [{}] if pred(f) else []
 
 
@@ -107,34 +108,49 @@ def shell_commands(f: Mapping[str, Any]) -> dict[str, Any]:
 
     sh = Shell(f.get("shell") or "bash", f.get("platform") or "linux")
     key = Loc("<your key>", "<你的密钥>")
-    both = lambda build: Loc(build(key.en), build(key.zh))  # noqa: E731
+
+    def both(build: Callable[[str], str]) -> Loc:
+        return Loc(build(key.en), build(key.zh))
+
     out: dict[str, Any] = {
         "example_set_cmd": both(lambda k: sh.set_var("MYGATEWAY_API_KEY", k)),
         "login_cmd": sh.pipe_var_to("OPENAI_API_KEY", "codex login --with-api-key"),
         "codex_api_key_login_cmd": sh.pipe_var_to("CODEX_API_KEY", "codex login --with-api-key"),
-        "unset_home_cmd": sh.unset_var("CODEX_HOME"), "set_home_cmd": sh.set_var("CODEX_HOME", sh.codex_home_display()),
+        "unset_home_cmd": sh.unset_var("CODEX_HOME"),
+        "set_home_cmd": sh.set_var("CODEX_HOME", sh.codex_home_display()),
         "ca_cmd": sh.set_var("CODEX_CA_CERTIFICATE", f.get("ignored_ca_file") or "/path/to/ca.pem"),
         "no_proxy_cmd": sh.set_var("NO_PROXY", str(f.get("no_proxy_value") or "<the provider's host>")),
         "mkdir_cmd": sh.mkdir(str(f.get("codex_home") or sh.codex_home_display())),
     }
     gateway = f.get("gateway_provider")
     if gateway == "openai":  # a redefined built-in table, which Codex ignores (CFG005): it needs a name of its own
-        out["gateway_step"] = Loc('rename [model_providers.openai] to a name of your own, such as '
-                                  '[model_providers.gateway], and set model_provider = "gateway" at the top of config.toml.',
-                                  '把 [model_providers.openai] 改成你自己的名字，例如 [model_providers.gateway]，'
-                                  '并在 config.toml 顶层设置 model_provider = "gateway"。')
+        out["gateway_step"] = Loc(
+            "rename [model_providers.openai] to a name of your own, such as "
+            '[model_providers.gateway], and set model_provider = "gateway" at the top of config.toml.',
+            "把 [model_providers.openai] 改成你自己的名字，例如 [model_providers.gateway]，"
+            '并在 config.toml 顶层设置 model_provider = "gateway"。',
+        )
     elif gateway:
-        out["gateway_step"] = Loc(f'set model_provider = "{gateway}" at the top of config.toml.',
-                                  f'在 config.toml 顶层设置 model_provider = "{gateway}"。')
+        out["gateway_step"] = Loc(
+            f'set model_provider = "{gateway}" at the top of config.toml.',
+            f'在 config.toml 顶层设置 model_provider = "{gateway}"。',
+        )
     else:
-        out["gateway_step"] = Loc('add a [model_providers.<name>] table with its base_url and env_key = "OPENAI_API_KEY", '
-                                  'and set model_provider = "<name>" (see `codexdoctor explain CFG001`).',
-                                  '添加一个 [model_providers.<名称>] 表，写上它的 base_url 和 env_key = "OPENAI_API_KEY"，'
-                                  '并设置 model_provider = "<名称>"（见 `codexdoctor explain CFG001`）。')
+        out["gateway_step"] = Loc(
+            'add a [model_providers.<name>] table with its base_url and env_key = "OPENAI_API_KEY", '
+            'and set model_provider = "<name>" (see `codexdoctor explain CFG001`).',
+            '添加一个 [model_providers.<名称>] 表，写上它的 base_url 和 env_key = "OPENAI_API_KEY"，'
+            '并设置 model_provider = "<名称>"（见 `codexdoctor explain CFG001`）。',
+        )
     var = f.get("env_key")
-    if is_var_name(var):
-        out.update(set_cmd=both(lambda k: sh.set_var(var, k)), persist_cmd=both(lambda k: sh.persist_var(var, k)),
-                   strip_cmd=sh.strip_var(var), fp_cmd=sh.fingerprint_var(var), strip_bearer_cmd=sh.strip_bearer(var))
+    if isinstance(var, str) and is_var_name(var):
+        out.update(
+            set_cmd=both(lambda k: sh.set_var(var, k)),
+            persist_cmd=both(lambda k: sh.persist_var(var, k)),
+            strip_cmd=sh.strip_var(var),
+            fp_cmd=sh.fingerprint_var(var),
+            strip_bearer_cmd=sh.strip_bearer(var),
+        )
         if f.get("near_miss"):
             out["rename_cmd"] = sh.copy_var(var, f["near_miss"][0])
     if f.get("rc_hits"):

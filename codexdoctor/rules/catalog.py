@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any
 
 from codexdoctor.rules import api, auth, cfg, ctx, env, model, net, url
 from codexdoctor.rules.base import Rule
@@ -25,17 +26,28 @@ EXPLAINED_BY: dict[str, tuple[Any, ...]] = {
     # No base_url because it was written as baseURL: CFG006 gives the rename; CFG008 would give it a second time.
     "CFG008": (("CFG006", _only_base_url_misspelled),),
     # A redefined [model_providers.openai] is why the built-in provider's login and OPENAI_API_KEY look wrong.
-    "ENV011": ("CFG005",), "ENV012": ("CFG005",), "ENV025": ("CFG005",), "ENV013": ("CFG005",),
+    "ENV011": ("CFG005",),
+    "ENV012": ("CFG005",),
+    "ENV025": ("CFG005",),
+    "ENV013": ("CFG005",),
     # 404 at the path Codex calls because base_url carries a query, the API path already, or a trailing space.
-    "API016": ("URL002", "URL004", "URL005"), "API013": ("URL002", "URL004", "URL005"),
+    "API016": ("URL002", "URL004", "URL005"),
+    "API013": ("URL002", "URL004", "URL005"),
     "API001": ("URL002", "URL004", "URL005"),
     # The provider refuses the model because the ID is the catalog's with case, spaces or a date suffix changed.
     "MODEL001": ("MODEL002",),
     # Nothing reaches a provider whose base_url Codex cannot use.
-    "NET001": ("URL001",), "NET002": ("URL001",), "NET008": ("URL001",),
+    "NET001": ("URL001",),
+    "NET002": ("URL001",),
+    "NET008": ("URL001",),
 }
 
-RULES: tuple[Rule, ...] = tuple(replace(rule, explained_by=EXPLAINED_BY.get(rule.code, rule.explained_by))
-                                for family in FAMILIES for rule in family.RULES)
+RULES: tuple[Rule, ...] = tuple(
+    replace(rule, explained_by=EXPLAINED_BY.get(rule.code, rule.explained_by))
+    for family in FAMILIES
+    for rule in family.RULES
+)
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}
-ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {code: text for family in FAMILIES for code, text in family.ZH.items()}
+ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    code: text for family in FAMILIES for code, text in family.ZH.items()
+}

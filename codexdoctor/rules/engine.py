@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Status
 from codexdoctor.rules.api import path_params
-from codexdoctor.rules.base import Loc, Rule, causes, shell_commands, settlers
+from codexdoctor.rules.base import Loc, Rule, causes, settlers, shell_commands
 from codexdoctor.rules.catalog import RULES, ZH
 from codexdoctor.rules.cfg import version_text
 from codexdoctor.rules.ctx import first_request_params
 
 
-class _Blank(dict):
+class _Blank(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
@@ -24,21 +25,35 @@ PHRASE_KEYS = ("source", "detail", "assumed_source", "malformed", "evidence", "b
 
 
 # How a sentence about "{url}" reads when the pasted error named none.
-_NO_URL_EN = (("POST {url}", "The request"), ("GET {url}", "The request"), ("The stream from {url}", "The stream"),
-              (" ({url})", ""), ("{url} did not answer", "The request did not answer"))
-_NO_URL_ZH = (("POST {url} ", "请求"), ("POST {url}", "请求"), ("GET {url} ", "请求"), ("GET {url}", "请求"),
-              ("来自 {url} 的流", "流"), ("（{url}）", ""), ("{url} 没有在时限内响应", "请求没有在时限内响应"))
+_NO_URL_EN = (
+    ("POST {url}", "The request"),
+    ("GET {url}", "The request"),
+    ("The stream from {url}", "The stream"),
+    (" ({url})", ""),
+    ("{url} did not answer", "The request did not answer"),
+)
+_NO_URL_ZH = (
+    ("POST {url} ", "请求"),
+    ("POST {url}", "请求"),
+    ("GET {url} ", "请求"),
+    ("GET {url}", "请求"),
+    ("来自 {url} 的流", "流"),
+    ("（{url}）", ""),
+    ("{url} 没有在时限内响应", "请求没有在时限内响应"),
+)
 
 
 # A remedy's first line that ends in a command after a colon ("Set it in this terminal: export K=…"): the command
 # goes alone on the next line, so it pastes as it is (issue 29). Only commands a user runs in a shell.
-_COMMAND_AFTER_COLON = re.compile(r"^(?P<prose>.*?[^:\s](?::|：))\s*(?P<cmd>(?:(?:export|set -gx|set -x|setx|unset|set -e|"
-                                  r"Remove-Item|echo|printf|printenv|codex|codexdoctor|mkdir|npm|pip|source|\.|curl|"
-                                  r"ollama)(?:\s|$)|\$env:|\[Environment\]|OLLAMA_CONTEXT_LENGTH=).*)$")
+_COMMAND_AFTER_COLON = re.compile(
+    r"^(?P<prose>.*?[^:\s](?::|：))\s*(?P<cmd>(?:(?:export|set -gx|set -x|setx|unset|set -e|"
+    r"Remove-Item|echo|printf|printenv|codex|codexdoctor|mkdir|npm|pip|source|\.|curl|"
+    r"ollama)(?:\s|$)|\$env:|\[Environment\]|OLLAMA_CONTEXT_LENGTH=).*)$"
+)
 
 
 def command_apart(step: str) -> str:
-    """"Prose: command" becomes "Prose:" and the command on a line of its own (text indents it, markdown fences it).
+    """ "Prose: command" becomes "Prose:" and the command on a line of its own (text indents it, markdown fences it).
     A line whose command is followed by more prose is left alone: the catalog writes those apart already."""
     first, sep, rest = step.partition("\n")
     m = _COMMAND_AFTER_COLON.match(first)
@@ -49,7 +64,7 @@ def command_apart(step: str) -> str:
 
 def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
     if values.get("url") == NO_URL_IN_PASTE:  # a pasted error without a URL: never "POST (no URL…) answered"
-        for old, new in (_NO_URL_ZH if lang == "zh" else _NO_URL_EN):
+        for old, new in _NO_URL_ZH if lang == "zh" else _NO_URL_EN:
             template = template.replace(old, new)
     resolved = {k: (v.get(lang) if isinstance(v, Loc) else v) for k, v in values.items()}
     if isinstance(resolved.get("message"), str):
@@ -71,25 +86,34 @@ class _ProseFormatter(string.Formatter):
         if format_spec.startswith("count:") and isinstance(value, int):
             from codexdoctor.common.words import plural
 
-            singular, _, many = format_spec[len("count:"):].partition("|")
+            singular, _, many = format_spec[len("count:") :].partition("|")
             return plural(value, singular, many or None)
         if format_spec.startswith("count:"):
             return str(value)
         if not format_spec and isinstance(value, int) and not isinstance(value, bool):
             return f"{value:,}"
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 def _ms(value: Any) -> str:
-    return f"{value / 1000:.1f} s" if isinstance(value, (int, float)) and value >= 1000 else f"{value:.0f} ms" if isinstance(value, (int, float)) else "?"
+    return (
+        f"{value / 1000:.1f} s"
+        if isinstance(value, (int, float)) and value >= 1000
+        else f"{value:.0f} ms"
+        if isinstance(value, (int, float))
+        else "?"
+    )
 
 
 def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
     extra: dict[str, Any] = shell_commands(facts)
     if "baseline_ttft_ms" in facts:
-        extra.update(baseline_text=_ms(facts.get("baseline_ttft_ms")), largest_ttft_text=_ms(facts.get("largest_ttft_ms")),
-                     longest_stall_text=_ms(facts.get("longest_stall_ms")),
-                     turns_text=str(facts["turns_per_session"]) if facts.get("turns_per_session") else Loc("few", "几"))
+        extra.update(
+            baseline_text=_ms(facts.get("baseline_ttft_ms")),
+            largest_ttft_text=_ms(facts.get("largest_ttft_ms")),
+            longest_stall_text=_ms(facts.get("longest_stall_ms")),
+            turns_text=str(facts["turns_per_session"]) if facts.get("turns_per_session") else Loc("few", "几"),
+        )
     if "available" in facts:
         extra["available_text"] = ", ".join(facts["available"]) or Loc("none", "无")
     if "codex_version" in facts:
@@ -116,20 +140,30 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
         res = by_id.get(rule.check)
         if res is None or res.status in (Status.SKIP, Status.CRASH):
             continue
-        if any(by_id.get(cid) is not None and by_id[cid].status not in (Status.SKIP, Status.CRASH) and pred(by_id[cid].facts)
-               for cid, pred in settlers(rule)):
+        if any(
+            by_id.get(cid) is not None
+            and by_id[cid].status not in (Status.SKIP, Status.CRASH)
+            and pred(by_id[cid].facts)
+            for cid, pred in settlers(rule)
+        ):
             continue
         title, diagnosis, remedy = texts(rule, lang)
         for params in rule.when(res.facts):
             values = {**res.facts, **_derived(res.facts), **params}
-            findings.append(Finding(
-                code=rule.code, severity=rule.severity, verdict=rule.verdict,
-                title=fmt(title, values, lang), diagnosis=fmt(diagnosis, values, lang),
-                remedy=tuple(command_apart(fmt(step, values, lang)) for step in remedy),
-                # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
-                checks=(res.id,), evidence=tuple(params.get("finding_evidence") or res.evidence),
-                references=rule.references,
-            ))
+            findings.append(
+                Finding(
+                    code=rule.code,
+                    severity=rule.severity,
+                    verdict=rule.verdict,
+                    title=fmt(title, values, lang),
+                    diagnosis=fmt(diagnosis, values, lang),
+                    remedy=tuple(command_apart(fmt(step, values, lang)) for step in remedy),
+                    # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
+                    checks=(res.id,),
+                    evidence=tuple(params.get("finding_evidence") or res.evidence),
+                    references=rule.references,
+                )
+            )
     return fold(findings, rules, {r.id: r.facts for r in by_id.values()})
 
 
@@ -155,7 +189,11 @@ def fold(findings: list[Finding], rules: Iterable[Rule], facts: Mapping[str, Map
             c = cause_of[c]
         cause, consequence = out[c], findings[n]
         severity = max(cause.severity, consequence.severity, key=lambda s: s.rank)
-        out[c] = replace(cause, severity=severity, explains=cause.explains + ((consequence.code, consequence.title),),
-                         checks=tuple(dict.fromkeys(cause.checks + consequence.checks)),
-                         evidence=tuple(dict.fromkeys(cause.evidence + consequence.evidence)))
+        out[c] = replace(
+            cause,
+            severity=severity,
+            explains=cause.explains + ((consequence.code, consequence.title),),
+            checks=tuple(dict.fromkeys(cause.checks + consequence.checks)),
+            evidence=tuple(dict.fromkeys(cause.evidence + consequence.evidence)),
+        )
     return [f for n, f in enumerate(out) if n not in cause_of]

@@ -13,5 +13,20 @@ from codexdoctor.sim.errors import BAD_GATEWAY, LANDING, context_error, model_er
 from codexdoctor.sim.prompt import count_input, input_text
 from codexdoctor.sim.server import RunningSim, SimServer, start
 
-__all__ = ["ANSWER", "BAD_GATEWAY", "ERROR_STYLES", "FAULTS", "LANDING", "RequestRecord", "RunningSim", "SimConfig", "SimServer",
-           "config_snippet", "context_error", "count_input", "input_text", "model_error", "start"]
+__all__ = [
+    "ANSWER",
+    "BAD_GATEWAY",
+    "ERROR_STYLES",
+    "FAULTS",
+    "LANDING",
+    "RequestRecord",
+    "RunningSim",
+    "SimConfig",
+    "SimServer",
+    "config_snippet",
+    "context_error",
+    "count_input",
+    "input_text",
+    "model_error",
+    "start",
+]

@@ -29,8 +29,12 @@ class Answer(Faults):
             if cached is not None:
                 u["prompt_tokens_details"] = {"cached_tokens": cached}
             return u
-        u = {"input_tokens": inp, "output_tokens": out, "total_tokens": inp + out,
-             "output_tokens_details": {"reasoning_tokens": 0}}
+        u = {
+            "input_tokens": inp,
+            "output_tokens": out,
+            "total_tokens": inp + out,
+            "output_tokens_details": {"reasoning_tokens": 0},
+        }
         if cached is not None:
             u["input_tokens_details"] = {"cached_tokens": cached}
         return u

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 ERROR_STYLES = ("openai", "vllm", "llamacpp", "litellm", "ollama")
 FAULTS = ("502", "reset", "timeout")
-ANSWER = ("The simulator answers deterministically. Each reply repeats this sentence so that token counts, "
-          "timings and failures are reproducible across runs. ")
+ANSWER = (
+    "The simulator answers deterministically. Each reply repeats this sentence so that token counts, "
+    "timings and failures are reproducible across runs. "
+)
 
 
 @dataclass(frozen=True)
@@ -94,10 +97,12 @@ class RequestRecord:
     headers: dict[str, str] = field(default_factory=dict)
     via_proxy: bool = False
     at: float = field(default_factory=time.monotonic)  # when it arrived (retry timing)
-    body: dict | None = None  # the JSON body, with keep_bodies
+    body: dict[str, Any] | None = None  # the JSON body, with keep_bodies
     request_id: str | None = None  # the id the simulator answered with (x-request-id)
 
 
 def config_snippet(sim_base_url: str, model: str, env_key: str = "SIM_API_KEY", provider: str = "sim") -> str:
-    return (f'model = "{model}"\nmodel_provider = "{provider}"\n\n[model_providers.{provider}]\n'
-            f'name = "codexdoctor simulator"\nbase_url = "{sim_base_url}"\nenv_key = "{env_key}"\nwire_api = "responses"\n')
+    return (
+        f'model = "{model}"\nmodel_provider = "{provider}"\n\n[model_providers.{provider}]\n'
+        f'name = "codexdoctor simulator"\nbase_url = "{sim_base_url}"\nenv_key = "{env_key}"\nwire_api = "responses"\n'
+    )

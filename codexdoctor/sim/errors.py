@@ -8,35 +8,85 @@ from typing import Any
 def context_error(style: str, window: int, used: int, model: str) -> tuple[int, dict[str, Any]]:
     """The overflow error exactly as each server family words it (codex-facts §5)."""
     if style == "vllm":
-        return 400, {"object": "error", "message": (
-            f"This model's maximum context length is {window} tokens. However, your request has {used} input tokens. "
-            f"Please reduce the length of the input messages. (parameter=input_tokens, value={used})"),
-            "type": "BadRequestError", "param": None, "code": 400}
+        return 400, {
+            "object": "error",
+            "message": (
+                f"This model's maximum context length is {window} tokens. However, your request has {used} input tokens. "
+                f"Please reduce the length of the input messages. (parameter=input_tokens, value={used})"
+            ),
+            "type": "BadRequestError",
+            "param": None,
+            "code": 400,
+        }
     if style == "llamacpp":
-        return 400, {"error": {"code": 400, "message": "the request exceeds the available context size, try increasing it",
-                               "type": "exceed_context_size_error", "n_prompt_tokens": used, "n_ctx": window}}
+        return 400, {
+            "error": {
+                "code": 400,
+                "message": "the request exceeds the available context size, try increasing it",
+                "type": "exceed_context_size_error",
+                "n_prompt_tokens": used,
+                "n_ctx": window,
+            }
+        }
     if style == "litellm":
-        return 400, {"error": {"message": (
-            f"litellm.ContextWindowExceededError: litellm.BadRequestError: ContextWindowExceededError: OpenAIException - "
-            f"This model's maximum context length is {window} tokens. However, your messages resulted in {used} tokens."
-            f" model={model}"), "type": None, "param": None, "code": "400"}}
-    return 400, {"error": {"message": "Your input exceeds the context window of this model. Please adjust your input and try again.",
-                           "type": "invalid_request_error", "param": "input", "code": "context_length_exceeded"}}
+        return 400, {
+            "error": {
+                "message": (
+                    f"litellm.ContextWindowExceededError: litellm.BadRequestError: ContextWindowExceededError: OpenAIException - "
+                    f"This model's maximum context length is {window} tokens. However, your messages resulted in {used} tokens."
+                    f" model={model}"
+                ),
+                "type": None,
+                "param": None,
+                "code": "400",
+            }
+        }
+    return 400, {
+        "error": {
+            "message": "Your input exceeds the context window of this model. Please adjust your input and try again.",
+            "type": "invalid_request_error",
+            "param": "input",
+            "code": "context_length_exceeded",
+        }
+    }
 
 
 def model_error(style: str, model: str) -> tuple[int, dict[str, Any]]:
     if style == "ollama":
-        return 404, {"error": {"message": f'model "{model}" not found, try pulling it first', "type": "api_error",
-                               "param": None, "code": None}}
+        return 404, {
+            "error": {
+                "message": f'model "{model}" not found, try pulling it first',
+                "type": "api_error",
+                "param": None,
+                "code": None,
+            }
+        }
     if style == "litellm":
-        return 400, {"error": {"message": f"{{'error': '/chat/completions: Invalid model name passed in model={model}. "
-                                          f"Call `/v1/models` to view available models for your key.'}}",
-                               "type": "None", "param": "None", "code": "400"}}
+        return 400, {
+            "error": {
+                "message": f"{{'error': '/chat/completions: Invalid model name passed in model={model}. "
+                f"Call `/v1/models` to view available models for your key.'}}",
+                "type": "None",
+                "param": "None",
+                "code": "400",
+            }
+        }
     if style == "vllm":
-        return 404, {"object": "error", "message": f"The model `{model}` does not exist.", "type": "NotFoundError",
-                     "param": None, "code": 404}
-    return 404, {"error": {"message": f"The model `{model}` does not exist or you do not have access to it.",
-                           "type": "invalid_request_error", "param": None, "code": "model_not_found"}}
+        return 404, {
+            "object": "error",
+            "message": f"The model `{model}` does not exist.",
+            "type": "NotFoundError",
+            "param": None,
+            "code": 404,
+        }
+    return 404, {
+        "error": {
+            "message": f"The model `{model}` does not exist or you do not have access to it.",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": "model_not_found",
+        }
+    }
 
 
 LANDING = """<!DOCTYPE html><html><head><title>Sim Gateway - unified AI API</title></head>

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import socket
 import struct
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from codexdoctor.sim.config import RequestRecord
 from codexdoctor.sim.errors import BAD_GATEWAY
@@ -14,6 +16,14 @@ from codexdoctor.sim.plumbing import Plumbing
 
 class Faults(Plumbing):
     """The misbehaviours a route can call on; each returns having answered (or not answered) the request."""
+
+    if TYPE_CHECKING:  # the answer mixins this one is combined with (sim/handler.py) provide these
+        Usage = tuple[int, int | None, int]
+
+        def _chat_json(self, model: str, n_out: int, usage: Usage) -> dict[str, Any]: ...
+        def _response_json(self, model: str, n_out: int, usage: Usage) -> dict[str, Any]: ...
+        def _chat_events(self, model: str, n_out: int, usage: Usage) -> Iterator[bytes]: ...
+        def _response_events(self, model: str, n_out: int, usage: Usage) -> Iterator[bytes]: ...
 
     def _common(self, rec: RequestRecord) -> bool:
         """Faults that apply to every request. Returns True when the request was already answered."""
@@ -44,7 +54,9 @@ class Faults(Plumbing):
         self.server.stopping.wait(self.cfg.hang_seconds)
         self.close_connection = True
 
-    def _stream_fault(self, rec: RequestRecord, model: str, n_out: int, usage, chat: bool) -> bool:
+    def _stream_fault(
+        self, rec: RequestRecord, model: str, n_out: int, usage: tuple[int, int | None, int], chat: bool
+    ) -> bool:
         """Answer 200 and then misbehave, as broken gateways and proxies do. True when it answered."""
         fault = self.cfg.stream_fault
         if fault == "json_body":  # `stream: true` answered as if it were not asked for
@@ -65,8 +77,11 @@ class Faults(Plumbing):
             return True
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
-        events = list(self._chat_events(model, n_out, usage) if chat or fault == "chat_chunks"
-                      else self._response_events(model, n_out, usage))
+        events = list(
+            self._chat_events(model, n_out, usage)
+            if chat or fault == "chat_chunks"
+            else self._response_events(model, n_out, usage)
+        )
         try:
             if fault == "chat_chunks":
                 for chunk in events:
@@ -84,8 +99,14 @@ class Faults(Plumbing):
                 self.wfile.write(f"event: error\ndata: {json.dumps(err)}\n\n".encode())
             elif fault == "response_failed":
                 self.wfile.write(events[0])
-                failed = {"type": "response.failed", "response": {"id": "resp_sim", "status": "failed", "error": {
-                    "code": "server_error", "message": self._fault_message()}}}
+                failed = {
+                    "type": "response.failed",
+                    "response": {
+                        "id": "resp_sim",
+                        "status": "failed",
+                        "error": {"code": "server_error", "message": self._fault_message()},
+                    },
+                }
                 self.wfile.write(f"event: response.failed\ndata: {json.dumps(failed)}\n\n".encode())
             elif fault == "drip":
                 for byte in events[0]:
@@ -98,46 +119,99 @@ class Faults(Plumbing):
             rec.outcome = "client_gone"
         return True
 
-    def _turn_two_fault(self, rec: RequestRecord, body: dict) -> bool:
+    def _turn_two_fault(self, rec: RequestRecord, body: dict[str, Any]) -> bool:
         """Faults of gateways and bridges that only the request after a tool call meets (issue 31)."""
         fault = self.cfg.turn_two_fault
         items = body.get("input") or []
         call = next((i for i in items if isinstance(i, dict) and i.get("type") == "function_call"), {})
         if fault == "reject_fco":
             at = next(n for n, i in enumerate(items) if isinstance(i, dict) and i.get("type") == "function_call_output")
-            self._send_json(rec, 400, {"error": {
-                "message": "Invalid value: 'function_call_output'. Supported values are: 'message', 'reasoning', and "
-                           "'function_call'.", "type": "invalid_request_error", "param": f"input[{at}].type",
-                "code": "invalid_value"}}, "turn_two_fault")
+            self._send_json(
+                rec,
+                400,
+                {
+                    "error": {
+                        "message": "Invalid value: 'function_call_output'. Supported values are: 'message', 'reasoning', and "
+                        "'function_call'.",
+                        "type": "invalid_request_error",
+                        "param": f"input[{at}].type",
+                        "code": "invalid_value",
+                    }
+                },
+                "turn_two_fault",
+            )
         elif fault == "no_tool_output":
-            self._send_json(rec, 400, {"error": {
-                "message": f"No tool output found for function call {call.get('call_id') or 'call_unknown'}.",
-                "type": "invalid_request_error", "param": "input", "code": None}}, "turn_two_fault")
+            self._send_json(
+                rec,
+                400,
+                {
+                    "error": {
+                        "message": f"No tool output found for function call {call.get('call_id') or 'call_unknown'}.",
+                        "type": "invalid_request_error",
+                        "param": "input",
+                        "code": None,
+                    }
+                },
+                "turn_two_fault",
+            )
         elif fault == "tool_role_template":
-            self._send_json(rec, 500, {"error": {
-                "message": "Conversation roles must alternate user/assistant/user/assistant/...",
-                "type": "server_error", "param": None, "code": 500}}, "turn_two_fault")
+            self._send_json(
+                rec,
+                500,
+                {
+                    "error": {
+                        "message": "Conversation roles must alternate user/assistant/user/assistant/...",
+                        "type": "server_error",
+                        "param": None,
+                        "code": 500,
+                    }
+                },
+                "turn_two_fault",
+            )
         elif fault == "bad_reasoning":
             if not any(isinstance(i, dict) and i.get("type") == "reasoning" for i in items):
                 return False
-            self._send_json(rec, 400, {"error": {
-                "message": "The encrypted content for item rs_sim_1 could not be verified.",
-                "type": "invalid_request_error", "param": None, "code": "invalid_encrypted_content"}}, "turn_two_fault")
+            self._send_json(
+                rec,
+                400,
+                {
+                    "error": {
+                        "message": "The encrypted content for item rs_sim_1 could not be verified.",
+                        "type": "invalid_request_error",
+                        "param": None,
+                        "code": "invalid_encrypted_content",
+                    }
+                },
+                "turn_two_fault",
+            )
         elif fault == "html_502":
             self._send_html(rec, 502, BAD_GATEWAY, "turn_two_fault")
         else:
             return False
         return True
 
-    def _empty_call_id(self, rec: RequestRecord, body: dict) -> bool:
+    def _empty_call_id(self, rec: RequestRecord, body: dict[str, Any]) -> bool:
         """OpenAI's answer to a tool item whose call_id is empty (what a bridge that streams `call_id: ""` causes)."""
         for n, item in enumerate(body.get("input") or []):
-            if isinstance(item, dict) and item.get("type") in ("function_call", "function_call_output") \
-                    and item.get("call_id") == "":
-                self._send_json(rec, 400, {"error": {"message": f"Invalid 'input[{n}].call_id': empty string. Expected a "
-                                                                "string with minimum length 1, but got an empty string instead.",
-                                                     "type": "invalid_request_error", "param": f"input[{n}].call_id",
-                                                     "code": "empty_string"}}, "empty_call_id")
+            if (
+                isinstance(item, dict)
+                and item.get("type") in ("function_call", "function_call_output")
+                and item.get("call_id") == ""
+            ):
+                self._send_json(
+                    rec,
+                    400,
+                    {
+                        "error": {
+                            "message": f"Invalid 'input[{n}].call_id': empty string. Expected a "
+                            "string with minimum length 1, but got an empty string instead.",
+                            "type": "invalid_request_error",
+                            "param": f"input[{n}].call_id",
+                            "code": "empty_string",
+                        }
+                    },
+                    "empty_call_id",
+                )
                 return True
         return False
 

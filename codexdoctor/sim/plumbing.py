@@ -24,12 +24,15 @@ class Plumbing(BaseHTTPRequestHandler):
             line = fmt % args
             if "?" in line:  # query values may carry tokens; the Authorization header is never logged
                 parts = line.split(" ")
-                line = " ".join(redact_url("http://h" + p)[len("http://h"):] if p.startswith("/") else p for p in parts)
+                line = " ".join(
+                    redact_url("http://h" + p)[len("http://h") :] if p.startswith("/") else p for p in parts
+                )
             sys.stderr.write("sim: " + line + "\n")
 
     @property
     def cfg(self) -> SimConfig:
-        return self.server.config
+        config: SimConfig = self.server.config  # the server class is socketserver's: its attribute is ours
+        return config
 
     def _record(self) -> RequestRecord:
         if self.path.startswith(("http://", "https://")):
@@ -41,10 +44,13 @@ class Plumbing(BaseHTTPRequestHandler):
             self.via_proxy = True
         auth = self.headers.get("Authorization")
         token = auth[7:] if auth and auth.startswith("Bearer ") else auth
-        rec = RequestRecord(self.command, self.path, auth=fingerprint(token) if token else None,
-                            headers={k.lower(): ("<redacted>" if k.lower() == "authorization" else v)
-                                     for k, v in self.headers.items()},
-                            via_proxy=getattr(self, "via_proxy", False))
+        rec = RequestRecord(
+            self.command,
+            self.path,
+            auth=fingerprint(token) if token else None,
+            headers={k.lower(): ("<redacted>" if k.lower() == "authorization" else v) for k, v in self.headers.items()},
+            via_proxy=getattr(self, "via_proxy", False),
+        )
         rec.request_id = f"req_sim_{self.server.next_id():06d}"
         self._request_id = rec.request_id
         self.server.records.append(rec)
@@ -90,17 +96,37 @@ class Plumbing(BaseHTTPRequestHandler):
             return True
         auth = self.headers.get("Authorization", "")
         if not auth.startswith("Bearer ") or not auth[7:].strip():
-            self._send_json(rec, 401, {"error": {
-                "message": "You didn't provide an API key. You need to provide your API key in an Authorization header "
-                           "using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
-                "type": "invalid_request_error", "param": None, "code": None}}, "no_key")
+            self._send_json(
+                rec,
+                401,
+                {
+                    "error": {
+                        "message": "You didn't provide an API key. You need to provide your API key in an Authorization header "
+                        "using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+                        "type": "invalid_request_error",
+                        "param": None,
+                        "code": None,
+                    }
+                },
+                "no_key",
+            )
             return False
         token = auth[7:]
         if token != self.cfg.api_key:
             shown = f"{token[:3]}*****{token[-4:]}" if len(token) > 8 else "*****"
-            self._send_json(rec, 401, {"error": {
-                "message": f"Incorrect API key provided: {shown}. You can find your API key at https://sim.invalid/keys.",
-                "type": "invalid_request_error", "param": None, "code": "invalid_api_key"}}, "bad_key")
+            self._send_json(
+                rec,
+                401,
+                {
+                    "error": {
+                        "message": f"Incorrect API key provided: {shown}. You can find your API key at https://sim.invalid/keys.",
+                        "type": "invalid_request_error",
+                        "param": None,
+                        "code": "invalid_api_key",
+                    }
+                },
+                "bad_key",
+            )
             return False
         return True
 
@@ -110,4 +136,4 @@ class Plumbing(BaseHTTPRequestHandler):
         prefix = self.cfg.prefix.rstrip("/")
         if prefix and not (path == prefix or path.startswith(prefix + "/")):
             return None
-        return path[len(prefix):] or "/"
+        return path[len(prefix) :] or "/"

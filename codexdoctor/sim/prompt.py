@@ -58,7 +58,9 @@ def input_text(body: dict[str, Any], chat: bool) -> str:
 
 def count_input(body: dict[str, Any], chat: bool) -> tuple[int, str]:
     text = input_text(body, chat)
-    n_items = len(body.get("messages") or []) if chat else (len(body["input"]) if isinstance(body.get("input"), list) else 1)
+    n_items = (
+        len(body.get("messages") or []) if chat else (len(body["input"]) if isinstance(body.get("input"), list) else 1)
+    )
     return Tokens.count(text) + 3 * n_items, text
 
 

@@ -15,6 +15,12 @@ from codexdoctor.sim.handler import Handler
 from codexdoctor.sim.prompt import Tokens, common_prefix_len
 
 
+def host_text(host: str | bytes | bytearray) -> str:
+    """A socket address's host as text: typeshed allows bytes there, and f"{b'127.0.0.1'}" is "b'127.0.0.1'" (a URL
+    no client can use). Found by mypy (issue 32)."""
+    return host.decode("ascii", "replace") if isinstance(host, (bytes, bytearray)) else str(host)
+
+
 class SimServer(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
@@ -24,7 +30,7 @@ class SimServer(ThreadingHTTPServer):
         self.config = config
         self.records: list[RequestRecord] = []
         self.stopping = threading.Event()
-        self._rng = random.Random(config.failure_seed)
+        self._rng = random.Random(config.failure_seed)  # noqa: S311 - a seeded fault draw, reproducible on purpose
         self._lock = threading.Lock()
         self._cache: list[str] = []  # prefixes seen, for the optional prefix cache
         self.counter = 0
@@ -38,7 +44,7 @@ class SimServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"{'https' if self.config.tls_certfile else 'http'}://{host}:{port}"
+        return f"{'https' if self.config.tls_certfile else 'http'}://{host_text(host)}:{port}"
 
     @property
     def base_url(self) -> str:
@@ -77,7 +83,7 @@ class SimServer(ThreadingHTTPServer):
             self.counter += 1
             return self.counter
 
-    def handle_error(self, request, client_address) -> None:  # noqa: D401 - quiet on client disconnects
+    def handle_error(self, request: Any, client_address: Any) -> None:
         if not self.config.quiet:
             super().handle_error(request, client_address)
 
@@ -87,8 +93,9 @@ class RunningSim:
 
     def __init__(self, config: SimConfig) -> None:
         self.server = SimServer(config)
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
-                                       name="codexdoctor-sim", daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, name="codexdoctor-sim", daemon=True
+        )
 
     @property
     def config(self) -> SimConfig:
@@ -109,7 +116,7 @@ class RunningSim:
     def reconfigure(self, **changes: Any) -> None:
         self.server.config = replace(self.server.config, **changes)
 
-    def start(self) -> "RunningSim":
+    def start(self) -> RunningSim:
         if not self.thread.is_alive():
             self.thread.start()
         return self
@@ -120,7 +127,7 @@ class RunningSim:
         self.server.server_close()
         self.thread.join(timeout=5)
 
-    def __enter__(self) -> "RunningSim":
+    def __enter__(self) -> RunningSim:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from codexdoctor.model import Report
 from codexdoctor.report.render.options import RenderOptions
@@ -15,26 +15,31 @@ Renderer = Callable[[Report, RenderOptions], str]
 
 def _text(report: Report, opts: RenderOptions) -> str:
     from codexdoctor.report.render.text import render
+
     return render(report, opts)
 
 
 def _markdown(report: Report, opts: RenderOptions) -> str:
     from codexdoctor.report.render.markdown import render
+
     return render(report, opts)
 
 
 def _json(report: Report, opts: RenderOptions) -> str:
     from codexdoctor.report.render.json import render
+
     return render(report, opts)
 
 
 def _junit(report: Report, opts: RenderOptions) -> str:
     from codexdoctor.report.render.junit import render
+
     return render(report, opts)
 
 
 def _github(report: Report, opts: RenderOptions) -> str:
     from codexdoctor.report.render.github import render
+
     return render(report, opts)
 
 

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 
-def scatter(points: tuple[tuple[float, float], ...], x_label: str, y_label: str, width: int = 56, height: int = 10,
-            ascii_only: bool = False) -> list[str]:
+def scatter(
+    points: tuple[tuple[float, float], ...],
+    x_label: str,
+    y_label: str,
+    width: int = 56,
+    height: int = 10,
+    ascii_only: bool = False,
+) -> list[str]:
     if not points:
         return []
     xs, ys = [p[0] for p in points], [p[1] for p in points]
@@ -19,9 +25,9 @@ def scatter(points: tuple[tuple[float, float], ...], x_label: str, y_label: str,
     bar, corner, dash = ("|", "+", "-") if ascii_only else ("│", "└", "─")
     label_w = max(len(f"{y1:,.0f}"), len(f"{y0:,.0f}"))
     lines = [f"{y_label}"]
-    for i, row in enumerate(grid):
+    for i, cells in enumerate(grid):
         label = f"{y1:,.0f}" if i == 0 else f"{y0:,.0f}" if i == height - 1 else ""
-        lines.append(f"{label:>{label_w}} {bar}{''.join(row)}")
+        lines.append(f"{label:>{label_w}} {bar}{''.join(cells)}")
     lines.append(" " * label_w + " " + corner + dash * width)
     left, right = f"{x0:,.0f}", f"{x1:,.0f}"
     lines.append(" " * (label_w + 2) + left + " " * max(1, width - len(left) - len(right)) + right)

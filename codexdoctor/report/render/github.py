@@ -27,5 +27,7 @@ def render(report: Report, opts: RenderOptions) -> str:
         explains = "".join(f"\n{ui('explains', report.lang)}: {code} {title}" for code, title in f.explains)
         message = f.diagnosis + explains + "\n" + "\n".join(f"{i}. {step}" for i, step in enumerate(f.remedy, 1))
         lines.append(f"::{LEVEL[f.severity]} title={escape_property(f'{f.code} {f.title}')}::{escape_data(message)}")
-    lines.append(f"codexdoctor {report.command}: {ui('verdict', report.lang)} {report.verdict.value} - {report.verdict_reason}")
+    lines.append(
+        f"codexdoctor {report.command}: {ui('verdict', report.lang)} {report.verdict.value} - {report.verdict_reason}"
+    )
     return "\n".join(lines) + "\n"

@@ -19,18 +19,32 @@ def _cell(text: str) -> str:
 
 def render(report: Report, opts: RenderOptions) -> str:
     lang = report.lang
-    t = lambda key, **kw: ui(key, lang, **kw)  # noqa: E731
-    out = [f"# {t('report_title', command=report.command)}", "",
-           f"**{t('verdict')}: `{report.verdict.value}`** — {report.verdict_reason}", ""]
+
+    def t(key: str, **kw: object) -> str:
+        return ui(key, lang, **kw)
+
+    out = [
+        f"# {t('report_title', command=report.command)}",
+        "",
+        f"**{t('verdict')}: `{report.verdict.value}`** — {report.verdict_reason}",
+        "",
+    ]
     env = report.environment
-    out += [f"codexdoctor {env.get('codexdoctor')} · Codex {env.get('codex') or t('not_found')} · {env.get('os')} · "
-            f"Python {env.get('python')} · {t('proxy')}: {t('yes') if env.get('proxy') else t('no')} · "
-            f"CODEX_HOME `{env.get('codex_home')}`", ""]
+    out += [
+        f"codexdoctor {env.get('codexdoctor')} · Codex {env.get('codex') or t('not_found')} · {env.get('os')} · "
+        f"Python {env.get('python')} · {t('proxy')}: {t('yes') if env.get('proxy') else t('no')} · "
+        f"CODEX_HOME `{env.get('codex_home')}`",
+        "",
+    ]
     p = report.provider
     if p is not None:
-        out += [f"| {t('provider')} | {t('request_url')} | {t('model')} | wire_api | {t('key')} |", "|---|---|---|---|---|",
-                f"| `{p.id}` ({t('builtin') if p.builtin else t('custom')}) | `{p.request_url}` | `{_cell(p.model)}` | "
-                f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{localize(p.key, lang)} |", ""]
+        out += [
+            f"| {t('provider')} | {t('request_url')} | {t('model')} | wire_api | {t('key')} |",
+            "|---|---|---|---|---|",
+            f"| `{p.id}` ({t('builtin') if p.builtin else t('custom')}) | `{p.request_url}` | `{_cell(p.model)}` | "
+            f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{localize(p.key, lang)} |",
+            "",
+        ]
     if report.findings:
         out.append(f"## {t('findings')}")
         out.append("")
@@ -88,5 +102,8 @@ _TOML_LINE = re.compile(r"^\s*(?:\[[^\]]+\]|[A-Za-z0-9_.\"-]+\s*=\s*.+|#.*)?\s*$
 def _is_toml(snippet: str) -> bool:
     """A config snippet is fenced as TOML; a command (a shell line) as sh."""
     lines = [line for line in snippet.splitlines() if line.strip()]
-    return bool(lines) and all(_TOML_LINE.match(line) for line in lines) and not any(
-        line.lstrip().startswith(("export ", "set ", "$env:", "setx ")) for line in lines)
+    return (
+        bool(lines)
+        and all(_TOML_LINE.match(line) for line in lines)
+        and not any(line.lstrip().startswith(("export ", "set ", "$env:", "setx ")) for line in lines)
+    )

@@ -22,27 +22,28 @@ def _paint(text: str, code: str, opts: RenderOptions) -> str:
 
 
 def _indent(text: str, prefix: str, width: int | None = None) -> str:
-    return "\n".join(line for raw in text.splitlines()
-                     for line in (wrap(raw, width, prefix, prefix) if raw else [raw]))
+    return "\n".join(line for raw in text.splitlines() for line in (wrap(raw, width, prefix, prefix) if raw else [raw]))
 
 
 # Never broken: `code`, URLs, and the command a remedy ends with (copied as one piece).
 # A redaction mark (`<redacted 25 chars, sha256:…>`) is one piece too, inside a URL or alone: it is translated as a
 # whole after rendering (commands/output.in_language).
 _UNBREAKABLE = re.compile(r"`[^`]*`|https?://(?:<redacted [^>]*>|[!-~])+|<redacted [^>]*>")
-_COMMAND_TAIL = re.compile(r"(?:: |：)((?:export|set|setx|unset|\$env:|echo|printenv|codex|codexdoctor|mkdir|npm|pip|"
-                           r"\[Environment\]|Remove-Item)\b.*)$")
+_COMMAND_TAIL = re.compile(
+    r"(?:: |：)((?:export|set|setx|unset|\$env:|echo|printenv|codex|codexdoctor|mkdir|npm|pip|"
+    r"\[Environment\]|Remove-Item)\b.*)$"
+)
 
 
 def _tokens(text: str) -> list[str]:
     """Words to wrap between: spaces split Latin text; each wide (CJK) character may start a new line."""
     out: list[str] = []
     command = _COMMAND_TAIL.search(text)
-    body, tail = (text[:command.start(1)], command.group(1)) if command else (text, "")
+    body, tail = (text[: command.start(1)], command.group(1)) if command else (text, "")
     pos = 0
     for m in _UNBREAKABLE.finditer(body):
-        out += _split_plain(body[pos:m.start()])
-        if out and not body[m.start() - 1:m.start()].isspace() and m.start() > 0:
+        out += _split_plain(body[pos : m.start()])
+        if out and not body[m.start() - 1 : m.start()].isspace() and m.start() > 0:
             out[-1] += m.group(0)
         else:
             out.append(m.group(0))
@@ -78,8 +79,13 @@ def _split_plain(text: str) -> list[str]:
             continue
         piece = ""
         for ch in word:
-            if (display_width(ch) == 2 and piece and display_width(piece[-1]) == 2
-                    and ch not in _NO_LINE_START and piece[-1] not in _NO_LINE_END):
+            if (
+                display_width(ch) == 2
+                and piece
+                and display_width(piece[-1]) == 2
+                and ch not in _NO_LINE_START
+                and piece[-1] not in _NO_LINE_END
+            ):
                 out.append(piece)
                 piece = ""
             piece += ch
@@ -94,7 +100,7 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "") -> list[
         return [first + text]
     lines, line = [], first
     for token in _tokens(text):
-        if token == " ":
+        if token == " ":  # noqa: S105 - a word to wrap between, not a secret
             if line.strip():
                 line += " "
             continue
@@ -107,7 +113,7 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "") -> list[
             if not head:
                 break
             lines.append(line + head)
-            line, token = rest, token[len(head):]
+            line, token = rest, token[len(head) :]
         line += token
     lines.append(line.rstrip())
     return lines
@@ -151,15 +157,23 @@ _NUMBER = re.compile(r"^-?\d[\d,.]*%?$")
 MIN_CELL = 8  # a text column is never cut below this many cells; past that, the table changes layout
 
 
-def table_lines(headers: tuple[str, ...], rows: tuple[tuple, ...], width: int | None = None,
-                cut: bool = True, keep: tuple[int, ...] = (0,)) -> list[str]:
+def table_lines(
+    headers: tuple[str, ...],
+    rows: tuple[tuple[object, ...], ...],
+    width: int | None = None,
+    cut: bool = True,
+    keep: tuple[int, ...] = (0,),
+) -> list[str]:
     """A table that fits `width` cells (issue 29): text columns are cut with `…`, widest first, down to MIN_CELL;
     if it still does not fit, or `cut` is False (values that must be read whole: URLs, paths), each row becomes a
     block of "header  value" lines, wrapped. Columns in `keep` (the first: a name, an id) are never cut."""
-    cells = [[_one_line(c) for c in headers]] + [[_one_line(c) for c in row] for row in rows]
+    n = len(headers)  # a short row is padded, a long one cut: every row has one cell per header
+    cells = [[_one_line(c) for c in headers]] + [([_one_line(c) for c in row] + [""] * n)[:n] for row in rows]
     widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
-    numeric = [all(_NUMBER.match(r[i]) or r[i] == "-" for r in cells[1:]) and any(_NUMBER.match(r[i]) for r in cells[1:])
-               for i in range(len(headers))]  # a column of numbers (a "-" among them) is right-aligned as a whole
+    numeric = [
+        all(_NUMBER.match(r[i]) or r[i] == "-" for r in cells[1:]) and any(_NUMBER.match(r[i]) for r in cells[1:])
+        for i in range(len(headers))
+    ]  # a column of numbers (a "-" among them) is right-aligned as a whole
     if width:
         gap = 2 * (len(widths) - 1)
         if not cut and sum(widths) + gap > width:
@@ -173,8 +187,11 @@ def table_lines(headers: tuple[str, ...], rows: tuple[tuple, ...], width: int | 
             second = max((widths[i] for i in cuttable if i != widest), default=MIN_CELL)
             over = sum(widths) + gap - width
             widths[widest] -= max(1, min(over, widths[widest] - max(second, MIN_CELL)))
-        cells = [[clip_to_width(c, w) for c, w in zip(r, widths)] for r in cells]
-    fmt = lambda r: "  ".join(_pad(c, w, num) for c, w, num in zip(r, widths, numeric)).rstrip()  # noqa: E731
+        cells = [[clip_to_width(c, w) for c, w in zip(r, widths, strict=True)] for r in cells]
+
+    def fmt(r: list[str]) -> str:
+        return "  ".join(_pad(c, w, num) for c, w, num in zip(r, widths, numeric, strict=True)).rstrip()
+
     return [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
 
 
@@ -184,12 +201,12 @@ def _one_line(value: object) -> str:
 
 def _narrow(cells: list[list[str]], width: int) -> list[str]:
     """The "narrow" layout: one block per row, a header and its value per line."""
-    headers, out = cells[0], []
+    headers, out = cells[0], list[str]()
     label = max(display_width(h) for h in headers)
     for row in cells[1:]:
         if out:
             out.append("")
-        for h, value in zip(headers, row):
+        for h, value in zip(headers, row, strict=True):
             out.extend(wrap(value, width, _pad(h, label, False) + "  ", " " * (label + 2)))
     return out
 
@@ -202,8 +219,12 @@ def render_section(section: Section, opts: RenderOptions) -> list[str]:
     if section.chart:
         out.append("")
         chart_width = min(56, max(20, inner - 14)) if inner else 56
-        out += ["  " + line for line in scatter(section.chart, section.chart_x, section.chart_y, width=chart_width,
-                                                ascii_only=opts.ascii)]
+        out += [
+            "  " + line
+            for line in scatter(
+                section.chart, section.chart_x, section.chart_y, width=chart_width, ascii_only=opts.ascii
+            )
+        ]
     if section.lines:
         out.append("")
         for line in section.lines:
@@ -215,23 +236,32 @@ def render(report: Report, opts: RenderOptions) -> str:
     symbols = ASCII if opts.ascii else UNICODE
     arrow = "->" if opts.ascii else "→"
     lang = report.lang
-    t = lambda key, **kw: ui(key, lang, **kw)  # noqa: E731
+
+    def t(key: str, **kw: object) -> str:
+        return ui(key, lang, **kw)
+
     out: list[str] = []
     titles = {c.id: c.title for c in report.checks}  # a finding cites its checks by the titles on their rows
     p = report.provider
     if p is not None:
-        kind = t('builtin') if p.builtin else t('custom')
+        kind = t("builtin") if p.builtin else t("custom")
         kind = f"（{kind}）" if lang == "zh" else f" ({kind})"  # one kind of parentheses per language (issue 29)
-        out.extend(wrap(f"{t('provider')}: {p.id}{kind}  {arrow} POST {p.request_url}",
-                        opts.width, "", "  "))
+        out.extend(wrap(f"{t('provider')}: {p.id}{kind}  {arrow} POST {p.request_url}", opts.width, "", "  "))
         shown_key = localize(p.key, lang)
         key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
-        out.extend(wrap(f"{t('model')}: {localize(p.model, lang)}   wire_api: {p.wire_api}   {t('key')}: {key}", opts.width, "", "  "))
+        out.extend(
+            wrap(
+                f"{t('model')}: {localize(p.model, lang)}   wire_api: {p.wire_api}   {t('key')}: {key}",
+                opts.width,
+                "",
+                "  ",
+            )
+        )
         out.append("")
     for check in report.checks:
         plain = f"[{symbols[check.status]}]"
         first, *more = wrap(f"{check.title}: {check.summary}", opts.width, plain + " ", "    ")
-        out.append(_paint(plain, COLORS[check.status], opts) + first[len(plain):])
+        out.append(_paint(plain, COLORS[check.status], opts) + first[len(plain) :])
         out.extend(more)
         if opts.verbose:
             for line in check.evidence:
@@ -249,7 +279,7 @@ def render(report: Report, opts: RenderOptions) -> str:
             mark = _paint(symbols[status], COLORS[status], opts)
             plain = symbols[status]
             head, *more = wrap(f"{f.code} {f.title} [{t('sev_' + f.severity.value)}]", opts.width, plain + " ", "  ")
-            out.append(mark + head[len(plain):])
+            out.append(mark + head[len(plain) :])
             out.extend(more)
             out.append(_indent(f.diagnosis, "    ", opts.width))
             for code, title in f.explains:  # consequences folded under their cause (rules/catalog.py EXPLAINED_BY)
@@ -271,7 +301,9 @@ def render(report: Report, opts: RenderOptions) -> str:
     verdict = _paint(t("verdict_" + report.verdict.value), VERDICT_COLORS.get(report.verdict, "31;1"), opts)
     if lang != "en":
         verdict += f" ({report.verdict.value})"
-    out.extend(wrap(f"{verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}", opts.width, f"{t('verdict')}: ", "  "))
+    out.extend(
+        wrap(f"{verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}", opts.width, f"{t('verdict')}: ", "  ")
+    )
     if report.findings and not opts.verbose:
         out.extend(wrap(t("hint_verbose"), opts.width))
     return "\n".join(out) + "\n"
