@@ -459,3 +459,25 @@ def test_a_hanging_provider_gets_a_line_every_few_seconds(home, sim_server, monk
     steps = next(c for c in report.checks if c.id == "ctx.probe")
     assert len(waiting) >= 2, (lines, steps.evidence)
     assert waiting[0].startswith("  … step 1")
+
+
+def test_chinese_progress_columns_line_up(home, sim_server):
+    """Issue 29: the zh progress lines padded by characters, so columns drifted; they are padded by cells now."""
+    from codexdoctor.report.render.text import display_width
+
+    s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
+    configure(home, s)
+    opts = CheckOptions(
+        env={"HOME": str(home), "SIM_API_KEY": KEY},
+        home=home,
+        cwd=Path.cwd(),
+        system_config=None,
+        codex_version=(0, 171, 0),
+        lang="zh",
+    )
+    lines: list[str] = []
+    run_probe(opts, ProbeSettings(max_context=4000, cache_step=False, repeat=1), lambda plan: True, lines.append)
+    steps = [line for line in lines if " tokens -> " in line]
+    starts = {display_width(line[: line.index(" tokens -> ")]) for line in steps}
+    firsts = {display_width(line[: line.index("首字")]) for line in steps}
+    assert len(steps) >= 3 and len(starts) == 1 and len(firsts) == 1, steps

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.common.untrusted import clip, sanitize
@@ -19,6 +19,8 @@ from codexdoctor.net.classify import embedded_json as _embedded_json
 from codexdoctor.net.classify import strip_decoration as normalise
 
 if TYPE_CHECKING:
+    import httpx
+
     from codexdoctor.net.transport import Exchange
 
 UNEXPECTED = re.compile(
@@ -347,7 +349,8 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
         )
     if classified.kind == "context_exceeded":
         return [_context_result(line, evidence, ctx, codex_message=False)]
-    runner = LiveRun(ctx, Deadline(1), client=_NoClient(), first=False)
+    # Never used to send: a client-shaped stand-in, so reading a paste imports no HTTP stack.
+    runner = LiveRun(ctx, Deadline(1), client=cast("httpx.Client", _NoClient()), first=False)
     canary = runner.canary_result(ex, classified)
     facts = dict(canary.facts)
     if facts.get("url") == PLACEHOLDER_URL:

@@ -10,7 +10,10 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import httpx
 from urllib.parse import urlsplit, urlunsplit
 
 from codexdoctor.checks.base import CheckContext, result
@@ -70,7 +73,7 @@ STILL_WAITING_EVERY = 2.0  # seconds between "still waiting" lines on a terminal
 # but slow to answer Codex's first request: a local model on a CPU reads its ~8,500 tokens for 10-25 s, and Codex
 # waits for it. `check --first-token-timeout` sets it; a provider that never answers still fails at --timeout.
 FIRST_TOKEN_TIMEOUT = 120.0
-STATIC_BLOCKERS = {
+STATIC_BLOCKERS: dict[str, Callable[[Mapping[str, Any]], object]] = {
     "cfg.home": lambda f: bool(f.get("problem")),
     "cfg.files": lambda f: any("toml_error" in x or "read_error" in x for x in f.get("files", [])),
     "cfg.profile": lambda f: bool(f.get("missing") or f.get("legacy_selectors") or f.get("conflict")),
@@ -170,7 +173,7 @@ def make_plan(ctx: CheckContext, first: bool = True) -> Plan:
     if wire == "responses" and first:
         from codexdoctor.common import tokens
 
-        def load_counter():
+        def load_counter() -> tuple[Callable[[str], int], str]:
             tok = tokens.for_model(model)
             return tok.count, tok.name
 
@@ -365,7 +368,7 @@ class LiveRun:
         self,
         ctx: CheckContext,
         deadline: Deadline,
-        client=None,
+        client: httpx.Client | None = None,
         sleep: Callable[[float], None] = time.sleep,
         first: bool = True,
     ):
@@ -1017,7 +1020,7 @@ class LiveRun:
             return result(
                 "api.variants", TITLES["api.variants"], Status.SKIP, "the configured path answered", working=None
             )
-        working = None
+        working: dict[str, Any] | None = None
         working_index = None
         evidence = []
         first_working = self._working_variant(variants)
@@ -1063,7 +1066,7 @@ class LiveRun:
 
     def wire_result(self, path_404: bool, variants: list[tuple[str, Exchange]], chat: Exchange | None) -> CheckResult:
         version = self.ctx.codex_version
-        facts = {
+        facts: dict[str, Any] = {
             "wire": self.plan.wire,
             "chat_works": None,
             "variants_work": None,
@@ -1151,7 +1154,7 @@ class LiveRun:
         # The first turn fails only when Codex's first request itself does not fit (observed: a 9,000-token window
         # serves `codex exec` with an 8,517-token first request); what is left after it is what a session grows into.
         min_usable = first_tokens if (first or reported) else MIN_USABLE_WINDOW
-        facts = {
+        facts: dict[str, Any] = {
             "served": served,
             "source": source,
             "assumed": assumed,
@@ -1294,7 +1297,9 @@ def blocker_names(static: list[CheckResult], blockers: list[str]) -> str:
     return ", ".join(titles.get(b, b) for b in blockers)
 
 
-def run_live(ctx: CheckContext, static: list[CheckResult], client=None) -> tuple[list[CheckResult], list[str]]:
+def run_live(
+    ctx: CheckContext, static: list[CheckResult], client: httpx.Client | None = None
+) -> tuple[list[CheckResult], list[str]]:
     blockers = blocked_by_static(static)
     if blockers == ["env.auth"]:
         reason = (

@@ -17,23 +17,26 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import httpx
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.filler import INSTRUCTIONS, Conversation, as_chat_messages
 from codexdoctor.checks.live import (
     CANARY_INSTRUCTIONS,
     CANARY_PROMPT,
-    CODEX_FIRST_REQUEST_TOKENS,
     Plan,
     assumed_window,
     canary_body,
     make_plan,
     with_query,
 )
-from codexdoctor.codex.sizes import window_settings
+from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common.tokens import Tokenizer
 from codexdoctor.common.untrusted import sanitize
+from codexdoctor.common.words import pad_cells
 from codexdoctor.model import CheckResult, Section, Status
 from codexdoctor.net.classify import classify, turn_two_item
 from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
@@ -97,7 +100,7 @@ class ProbeOutcome:
     max_context: int
     tokenizer: str
     exact_tokens: bool
-    cache: dict | None = None
+    cache: dict[str, Any] | None = None
     published: int | None = None  # the window the provider publishes, when the plan was built on it
 
 
@@ -154,7 +157,7 @@ class Probe:
         ctx: CheckContext,
         settings: ProbeSettings,
         tokenizer: Tokenizer,
-        client=None,
+        client: httpx.Client | None = None,
         progress: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         published: int | None = None,
@@ -170,7 +173,9 @@ class Probe:
         needs_tls = self.plan.base_url.startswith("https:") or proxy_for(self.plan.base_url, ctx.env) is not None
         self.client = client or make_client(ctx.env, tls=needs_tls)
         # Progress lines reach the terminal before any report exists: the same cleaning as a report's strings.
-        self.progress = (lambda line: progress(sanitize(ctx.redactor(line)))) if progress else (lambda _line: None)
+        self.progress: Callable[[str], None] = (
+            (lambda line: progress(sanitize(ctx.redactor(line)))) if progress else (lambda _line: None)
+        )
         self.conversation = Conversation(tokenizer)
         self.clock = clock
         self.total = total or Deadline(settings.total_timeout_s, clock)
@@ -280,7 +285,7 @@ class Probe:
             thread.join(timeout=1)
 
     def request(
-        self, phase: str, target: int | None, items_sent: tuple[list, int] | None = None
+        self, phase: str, target: int | None, items_sent: tuple[list[dict[str, Any]], int] | None = None
     ) -> tuple[Step, Exchange] | None:
         """Send one probe request, or None when the budget or deadline forbids it."""
         if items_sent is not None:
@@ -354,8 +359,8 @@ class Probe:
         result = table_word("ok" if ok else k, self.lang, detail)
         if self.lang == "zh":
             self.progress(
-                f"  {table_word(phase, 'zh')}  {sent:>8,} tokens -> {result}，首字 {ttft}"
-                f"（已用 {self.spent:,}/{self.settings.budget:,}）"
+                f"  {pad_cells(table_word(phase, 'zh'), 10)} {sent:>8,} tokens -> {pad_cells(result, 16)} "
+                f"首字 {ttft:>8}（已用 {self.spent:,}/{self.settings.budget:,}）"
             )
         else:
             self.progress(
@@ -425,7 +430,7 @@ class Probe:
         items, _ = self.conversation.build(self.cache_tokens)
         prefix = items[:-1]
 
-        def variant(ending: str, change_first: bool = False) -> tuple[list, int]:
+        def variant(ending: str, change_first: bool = False) -> tuple[list[dict[str, Any]], int]:
             body = [dict(i) for i in prefix]
             if change_first and body:
                 text = body[0]["content"][0]["text"]
@@ -737,7 +742,7 @@ def probe_result(facts: Mapping[str, Any]) -> CheckResult:
     return CheckResult("ctx.probe", "Session probe", status, summary, facts, tuple(evidence))
 
 
-def steps_section(outcome, lang: str = "en") -> Section:
+def steps_section(outcome: ProbeOutcome, lang: str = "en") -> Section:
     from codexdoctor.i18n import table_word
 
     zh = lang == "zh"
@@ -772,7 +777,10 @@ def steps_section(outcome, lang: str = "en") -> Section:
 
 def summary_section(facts: Mapping[str, Any], lang: str = "en") -> list[Section]:
     zh = lang == "zh"
-    t = lambda en, cn: cn if zh else en  # noqa: E731
+
+    def t(en: str, cn: str) -> str:
+        return cn if zh else en
+
     lines = []
     if facts.get("last_ok") and facts.get("first_fail"):
         low, high = facts["last_ok"], facts["first_fail"]
@@ -814,7 +822,10 @@ def summary_section(facts: Mapping[str, Any], lang: str = "en") -> list[Section]
     cache = facts.get("cache")
     if cache:
         runs = cache["runs"]
-        shown = lambda v: f"{v}" if v is not None else t("not reported", "未报告")  # noqa: E731
+
+        def shown(v: object) -> str:
+            return f"{v}" if v is not None else t("not reported", "未报告")
+
         verdict = {
             "works": t("works", "有效"),
             "not working": t("not working", "无效"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import pairwise
@@ -63,7 +63,7 @@ class Selection:
     show_content: bool = False
 
 
-def _median(values: list[float]) -> float:
+def _median(values: Sequence[float]) -> float:
     """statistics.median, without importing statistics (and fractions, decimal) for one function: 2 ms a run."""
     data = sorted(values)
     n = len(data)
@@ -131,6 +131,8 @@ class _Child:
 
     def _answer(self) -> bytes | None:
         """The child's pickled sessions, or None when it does not answer in time (then it is killed)."""
+        if self.fd is None or self.pid is None:
+            return None
         import select
         import signal
         import time
@@ -142,7 +144,7 @@ class _Child:
             except OSError:
                 pass
         deadline = time.monotonic() + max(CHILD_MIN_SECONDS, size / CHILD_BYTES_PER_SECOND)
-        chunks = []
+        chunks: list[bytes] = []
         with os.fdopen(self.fd, "rb", buffering=0) as pipe:
             while True:
                 left = deadline - time.monotonic()
@@ -313,7 +315,7 @@ def summarize(
     return Summaries(listed, failing_sorted, total, failed, bad), problems
 
 
-def attach_errors(sessions: list[Session], errors: list[tuple]) -> None:
+def attach_errors(sessions: list[Session], errors: list[tuple[Any, ...]]) -> None:
     """Match codex-tui.log error lines to sessions: by the `thread_id` Codex 0.171 writes on them, else by time
     (start .. last event + 2 minutes; concurrent sessions make time ambiguous, so a line with an id never goes by time)."""
     by_id = {s.id: s for s in sessions if s.id}
@@ -609,7 +611,7 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
     for d in data:
         d["in_cluster"] = d["id"] in clustered  # the group's advice (CTX014) replaces the per-session one
     lines_bad = summaries.unreadable_lines
-    facts = {
+    facts: dict[str, Any] = {
         "sessions": data,
         "across": summary,
         "problems": problems[:50],
@@ -660,7 +662,10 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
     from codexdoctor.i18n import table_word
 
     zh = lang == "zh"
-    t = lambda en, cn: cn if zh else en  # noqa: E731
+
+    def t(en: str, cn: str) -> str:
+        return cn if zh else en
+
     data = check.facts["sessions"]
     if not data:
         return []  # the check's one sentence says it all; an empty table says nothing

@@ -13,7 +13,16 @@ import json
 import os
 import re
 import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO
 
+from codexdoctor.common import safefile
+from codexdoctor.common.untrusted import clip
+
+_orjson: Any
 try:
     import orjson as _orjson
 except ImportError:  # optional speed: the standard library reads the same lines
@@ -23,14 +32,12 @@ try:
     import mmap
 except ImportError:  # some sandboxes and embedded builds: the chunked reader does the same work
     mmap = None  # type: ignore[assignment]
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any
 
-from codexdoctor.common import safefile
-from codexdoctor.common.untrusted import clip
+if TYPE_CHECKING:
+    import mmap as _mmap
+
+    # What the scanner reads: a file's bytes, or a read-only window of the page cache over a large one.
+    Buffer = bytes | _mmap.mmap
 
 SCAN_CHUNK = 4 << 20  # big enough that the per-chunk cost vanishes, small enough for the 50 MB memory target
 MAX_LINE = 8 << 20  # longer lines are skipped (counted), never held in memory
@@ -172,7 +179,7 @@ WINDOW = MAX_LINE + (
 )  # a line that does not fit a window starting where it starts is overlong
 
 
-def _read_mapped(fh, s: Session) -> bool:
+def _read_mapped(fh: BinaryIO, s: Session) -> bool:
     """Scan a large settled file through read-only windows of the page cache: no copy of the bytes, at most one
     window (8 MB) mapped at a time so memory does not grow with the file. False when the file is small, may be
     live, or cannot be mapped: the caller reads it."""
@@ -238,7 +245,7 @@ def _read_mapped(fh, s: Session) -> bool:
     return True
 
 
-def _read_chunks(fh, s: Session) -> None:
+def _read_chunks(fh: BinaryIO, s: Session) -> None:
     carry = b""
     skipping = False
     while True:
@@ -304,7 +311,7 @@ _EVENT_NAMES = frozenset(e.decode() for e in WANTED_EVENTS)
 _COMPACT = b'{"timestamp":"'
 
 
-def _scan(s: Session, buf: bytes, start: int, end: int) -> None:
+def _scan(s: Session, buf: Buffer, start: int, end: int) -> None:
     """Complete lines buf[start:end] (start is a line start, end just after a newline)."""
     if s.parsed == 0 and not s.legacy and not s.compact and not s.careful:
         first_end = buf.find(b"\n", start, end)
@@ -344,7 +351,7 @@ _EVENT_ORDER = b'"type":"event_msg",'
 _PAYLOAD_TYPE = b'"payload":{"type":"'
 
 
-def _in_scan_order(buf: bytes, first: int, end: int) -> bool:
+def _in_scan_order(buf: Buffer, first: int, end: int) -> bool:
     """Is this file's first envelope (at `first`), and its first event, in the order `_SCAN` expects?"""
     if _SCAN_ORDER.match(buf, first, end) is None:
         return False
@@ -353,7 +360,7 @@ def _in_scan_order(buf: bytes, first: int, end: int) -> bool:
     return event < 0 or buf[after : after + len(_PAYLOAD_TYPE)] == _PAYLOAD_TYPE  # a slice: buf may be an mmap
 
 
-def _lines(s: Session, buf: bytes, matches, end: int) -> None:
+def _lines(s: Session, buf: Buffer, matches: Iterable[tuple[re.Match[bytes], int]], end: int) -> None:
     pending = None  # the newest token_count timestamp, written to s.last_time lazily (bytes -> str once)
     for m, line_start in matches:
         (ts, _top, event, t_in, t_cached, t_out, t_reason, t_total, l_in, l_cached, l_out, window, bad) = m.groups()
@@ -554,7 +561,7 @@ def _take(s: Session, obj: dict[str, Any]) -> None:
         s.last_time = when
         s.start = s.start or when
     etype = obj.get("type")
-    payload = obj.get("payload") if isinstance(obj.get("payload"), dict) else {}
+    payload: dict[str, Any] = obj["payload"] if isinstance(obj.get("payload"), dict) else {}
     if s.legacy:
         _legacy(s, obj)
         return
@@ -613,8 +620,8 @@ def _event(s: Session, payload: dict[str, Any], when: str | None) -> None:
             return
         window = _int(info.get("model_context_window"))
         s.window = window or s.window
-        last = info.get("last_token_usage") if isinstance(info.get("last_token_usage"), dict) else {}
-        total = info.get("total_token_usage") if isinstance(info.get("total_token_usage"), dict) else {}
+        last: dict[str, Any] = info["last_token_usage"] if isinstance(info.get("last_token_usage"), dict) else {}
+        total: dict[str, Any] = info["total_token_usage"] if isinstance(info.get("total_token_usage"), dict) else {}
         turn = _current(s, when)
         if (
             s.window

@@ -4,6 +4,7 @@ again."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable
 
 import click
 
@@ -13,6 +14,7 @@ from codexdoctor.commands.options import CheckOptions
 from codexdoctor.commands.output import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.i18n import ui
+from codexdoctor.model import Report
 from codexdoctor.report import fixes as fix_mod
 from codexdoctor.report.build import exit_code
 
@@ -25,17 +27,23 @@ def _show(text: str, err: bool = False) -> None:
     click.echo("\n".join(fit_lines(text.split("\n"), terminal_width(), "    ")), err=err)
 
 
-def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> None:
+def run(opts: CheckOptions, yes: bool, dry_run: bool, only: Iterable[str], fail_on: str) -> None:
     """Every line the user reads goes through the run's redactor; nothing is written without a diff shown first."""
     lang = opts.lang
-    say = lambda key, **values: redact(fix_mod.say(key, lang, **values))  # noqa: E731
     before, ctx = run_check(opts)
     plan = fix_mod.build_plan(before, ctx, only)
-    # Config text and remedies are shown as they will be written: redacted, with no terminal control left in them.
-    redact = lambda text, _redact=ctx.redactor: sanitize(_redact(text), newlines=True)  # noqa: E731
-    codes = lambda report: ", ".join(f.code for f in report.findings) or fix_mod.say("none", lang)  # noqa: E731
 
-    def verdict(report) -> str:
+    def redact(text: str) -> str:
+        # Config text and remedies are shown as they will be written: redacted, no terminal control left in them.
+        return sanitize(ctx.redactor(text), newlines=True)
+
+    def say(key: str, **values: object) -> str:
+        return redact(fix_mod.say(key, lang, **values))
+
+    def codes(report: Report) -> str:
+        return ", ".join(f.code for f in report.findings) or fix_mod.say("none", lang)
+
+    def verdict(report: Report) -> str:
         value = report.verdict.value
         return f"{ui('verdict_' + value, lang)} ({value})" if lang == "zh" else value
 
@@ -51,7 +59,7 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
         _show(say("nothing"))
         # --dry-run answers "are certain edits pending?": none, so 0; without it, the findings left decide.
         raise SystemExit(EXIT_OK if dry_run else exit_code(before, fail_on))
-    applied: list = []
+    applied: list[fix_mod.Edit] = []
     after = before
     for round_no in range(1, fix_mod.MAX_ROUNDS + 1):
         if round_no > 1:
@@ -86,7 +94,15 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only, fail_on: str) -> Non
     raise SystemExit(exit_code(after, fail_on))
 
 
-def _show_and_choose(plan, say, redact, lang: str, yes: bool, dry_run: bool, fail_on: str) -> list:
+def _show_and_choose(
+    plan: fix_mod.Plan,
+    say: Callable[..., str],
+    redact: Callable[[str], str],
+    lang: str,
+    yes: bool,
+    dry_run: bool,
+    fail_on: str,
+) -> list[fix_mod.Edit]:
     """Show each file's edits and diff once, then the edits to apply: all with --yes, or those the user confirms."""
     try:
         changes = fix_mod.prepare(plan.edits)

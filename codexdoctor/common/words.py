@@ -5,6 +5,15 @@ from __future__ import annotations
 _IRREGULAR = {"is": "are", "was": "were", "this": "these"}
 
 
+def pad_cells(text: str, cells: int) -> str:
+    """`text` padded with spaces to `cells` terminal cells, a Chinese character taking two (`:15` counts characters,
+    so Chinese columns drifted: issue 29)."""
+    import unicodedata
+
+    used = sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    return text + " " * max(0, cells - used)
+
+
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """`1 model`, `2 models`, `1,024 lines`: the count with thousands separators and the noun that agrees."""
     word = singular if count == 1 else (plural_form or _IRREGULAR.get(singular) or singular + "s")

@@ -13,7 +13,7 @@ import ssl
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -384,7 +384,7 @@ def _origin(url: str) -> tuple[str, str, int | None]:
 
 
 def parse_sse(
-    lines,
+    lines: Iterable[str],
     started: float,
     clock: Callable[[], float],
     idle_s: float,
@@ -524,7 +524,10 @@ def parse_sse(
         cut = "deadline" if deadline.expired else "closed"
     if terminal is None and cut is None:
         cut = "closed"
-    ms = lambda t: None if t is None else round((t - started) * 1000, 1)  # noqa: E731
+
+    def ms(t: float | None) -> float | None:
+        return None if t is None else round((t - started) * 1000, 1)
+
     if last is not None and terminal is None and cut == "idle":
         max_gap = max(max_gap, clock() - last)
         if first_token is not None:
@@ -547,11 +550,12 @@ def parse_sse(
     )
 
 
-def _chat_delta(obj: dict) -> str | None:
+def _chat_delta(obj: dict[str, Any]) -> str | None:
     try:
-        return obj["choices"][0].get("delta", {}).get("content")
+        content = obj["choices"][0].get("delta", {}).get("content")
     except (AttributeError, IndexError, KeyError, TypeError):
         return None
+    return content if isinstance(content, str) else None
 
 
 RETRY_AFTER_CAP_S = 60.0  # a Retry-After longer than this is not waited out (Codex waits whatever it says)
@@ -571,7 +575,7 @@ def send(
     cap_s: float | None = None,
     retries: int = 0,
     backoff: float = 0.2,
-    sleep=time.sleep,
+    sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.perf_counter,
     resend_ok: Callable[[], bool] | None = None,
     rate_limit_retries: int | None = None,
@@ -663,7 +667,8 @@ def _bounded(fn: Callable[[], Exchange], deadline: Deadline, cap_s: float | None
         return None
     if "exc" in box:
         raise box["exc"]
-    return box["ex"]
+    done: Exchange = box["ex"]
+    return done
 
 
 def is_transient(ex: Exchange) -> bool:
@@ -724,23 +729,24 @@ def retry_after(value: str | None) -> float | None:
 
 
 def _send_once(
-    client,
-    method,
-    url,
-    headers,
-    deadline,
-    redact,
-    json_body,
-    stream,
-    idle_s,
-    cap_s,
-    clock,
+    client: httpx.Client,
+    method: str,
+    url: str,
+    headers: Mapping[str, str],
+    deadline: Deadline,
+    redact: Callable[[str], str],
+    json_body: Any,
+    stream: bool,
+    idle_s: float,
+    cap_s: float | None,
+    clock: Callable[[], float],
     resend_ok: Callable[[], bool] | None = None,
     on_headers: Callable[[int], None] | None = None,
 ) -> Exchange:
     shown = redact(url)
     started = clock()
     sent_at = utc_now()
+    failure: str | None  # None once an answer is read whole
     size = len(json.dumps(json_body).encode()) if json_body is not None else None
     if deadline.expired:
         return Exchange(

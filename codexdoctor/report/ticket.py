@@ -138,7 +138,10 @@ def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) 
     summary stays in English in every language: it is written for the provider's support desk."""
     r = ticket.check
     env = r.environment
-    t = lambda text: _t(text, ticket.lang)  # noqa: E731
+
+    def t(text: str) -> str:
+        return _t(text, ticket.lang)
+
     out = [
         t("# Codex CLI support report"),
         "",
