@@ -257,6 +257,7 @@ def check_files(ctx: CheckContext) -> CheckResult:
     anything_configures_provider = "model_provider" in r.merged or "model_providers" in r.merged
     broken = [f for f in files if "toml_error" in f or "read_error" in f]
     untrusted = [f for f in files if f.get("ignored")]
+    windows_configs: list[str] = windows_side_configs(ctx) if ctx.shell.platform == "wsl" else []
     facts = {
         "files": files,
         "user_missing": user_missing,
@@ -264,10 +265,10 @@ def check_files(ctx: CheckContext) -> CheckResult:
         "untrusted": untrusted,
         "project_root": str(config_mod.project_root(r.cwd or Path.cwd())),
         "provider_configured_elsewhere": anything_configures_provider,
-        "windows_configs": windows_side_configs(ctx) if ctx.shell.platform == "wsl" else [],
+        "windows_configs": windows_configs,
     }
     if facts["windows_configs"]:
-        evidence.append("Windows-side Codex config: " + ", ".join(windows_side_configs(ctx)))
+        evidence.append("Windows-side Codex config: " + ", ".join(windows_configs))
     if broken:
         return result(
             "cfg.files", "Config files", Status.FAIL, f"{broken[0]['path']} cannot be read", evidence, **facts
