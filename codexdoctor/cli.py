@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from codexdoctor.commands.options import CheckOptions
 
 from codexdoctor import __version__
 
@@ -25,16 +31,19 @@ def _parse_version_option(value: str | None) -> tuple[int, ...] | None:
     return version
 
 
-class DateParam(click.ParamType):
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class DateParam(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2; 8.1 is supported too
     """A day (2026-11-30) or a minute (2026-11-30T09:00), said in words: click's DateTime shows its strptime
     formats ('%Y-%m-%d') in the help and in the error (issue 29)."""
 
     name = "date"
 
-    def get_metavar(self, param, ctx=None):  # click 8.1 and 8.2 call it with different arguments
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:  # click 8.1 and 8.2 differ
         return "DATE"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> datetime:
         import datetime as dt
 
         if isinstance(value, dt.datetime):
@@ -106,31 +115,31 @@ report_options = [
 ]
 
 
-def with_report_options(func):
+def with_report_options(func: F) -> F:
     for option in reversed(report_options):
         func = option(func)
     return func
 
 
-def with_config_options(func):
+def with_config_options(func: F) -> F:
     for option in reversed(common_config_options):
         func = option(func)
     return func
 
 
 def _check_options(
-    overrides,
-    profile,
-    model,
-    codex_version,
-    offline=True,
-    timeout=10.0,
-    canary=True,
-    lang=None,
-    shell=None,
-    first_token_timeout=None,
-    turn_two=True,
-):
+    overrides: tuple[str, ...],
+    profile: str | None,
+    model: str | None,
+    codex_version: str | None,
+    offline: bool = True,
+    timeout: float = 10.0,
+    canary: bool = True,
+    lang: str | None = None,
+    shell: str | None = None,
+    first_token_timeout: float | None = None,
+    turn_two: bool = True,
+) -> CheckOptions:
     from codexdoctor.commands.options import check_options
 
     return check_options(
@@ -194,23 +203,23 @@ def cli() -> None:
 )
 @with_report_options
 def check(
-    overrides,
-    profile,
-    model,
-    codex_version,
-    lang,
-    shell,
-    offline,
-    timeout,
-    first_token_timeout,
-    no_canary,
-    no_turn_two,
-    fmt,
-    output,
-    fail_on,
-    verbose,
-    no_color,
-):
+    overrides: tuple[str, ...],
+    profile: str | None,
+    model: str | None,
+    codex_version: str | None,
+    lang: str | None,
+    shell: str | None,
+    offline: bool,
+    timeout: float,
+    first_token_timeout: float,
+    no_canary: bool,
+    no_turn_two: bool,
+    fmt: str | None,
+    output: str | None,
+    fail_on: str,
+    verbose: bool,
+    no_color: bool,
+) -> None:
     """Run every static and live check of the active provider."""
     from codexdoctor.commands import check as command
 
@@ -283,28 +292,28 @@ def check(
 @with_report_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines on stderr.")
 def probe(
-    overrides,
-    profile,
-    model,
-    codex_version,
-    lang,
-    shell,
-    max_context,
-    repeat,
-    budget,
-    yes,
-    stall_threshold,
-    request_timeout,
-    timeout,
-    turn_tokens,
-    no_cache_step,
-    fmt,
-    output,
-    fail_on,
-    verbose,
-    quiet,
-    no_color,
-):
+    overrides: tuple[str, ...],
+    profile: str | None,
+    model: str | None,
+    codex_version: str | None,
+    lang: str | None,
+    shell: str | None,
+    max_context: int | None,
+    repeat: int,
+    budget: int,
+    yes: bool,
+    stall_threshold: float,
+    request_timeout: float,
+    timeout: float,
+    turn_tokens: int,
+    no_cache_step: bool,
+    fmt: str | None,
+    output: str | None,
+    fail_on: str,
+    verbose: bool,
+    quiet: bool,
+    no_color: bool,
+) -> None:
     """Single question vs a growing session: find where it breaks, and whether the break is stable.
 
     Spends tokens: the plan (requests and input tokens) is printed before anything is sent,
@@ -360,7 +369,19 @@ def probe(
     default=None,
     help="The file to write (default: codexdoctor-report-<time>.md in this folder).",
 )
-def report(overrides, profile, model, codex_version, lang, shell, offline, timeout, session_id, fmt, output):
+def report(
+    overrides: tuple[str, ...],
+    profile: str | None,
+    model: str | None,
+    codex_version: str | None,
+    lang: str | None,
+    shell: str | None,
+    offline: bool,
+    timeout: float,
+    session_id: str | None,
+    fmt: str,
+    output: str | None,
+) -> None:
     """Write one support-ticket report: summary, client, config, request ids, the check, the last failed session."""
     from codexdoctor.commands import report as command
 
@@ -385,7 +406,19 @@ def report(overrides, profile, model, codex_version, lang, shell, offline, timeo
 @click.option("--show-content", is_flag=True, help="Also show the start of each user message (never shown otherwise).")
 @lang_option
 @with_report_options
-def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fail_on, verbose, no_color):
+def sessions(
+    paths: tuple[Path, ...],
+    last: int | None,
+    since: datetime | None,
+    session_id: str | None,
+    show_content: bool,
+    lang: str | None,
+    fmt: str | None,
+    output: str | None,
+    fail_on: str,
+    verbose: bool,
+    no_color: bool,
+) -> None:
     """Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline."""
     from codexdoctor.commands import sessions as command
 
@@ -408,8 +441,20 @@ def sessions(paths, last, since, session_id, show_content, lang, fmt, output, fa
 @with_config_options
 @with_report_options
 def diagnose_error(
-    text, file_, overrides, profile, model, codex_version, lang, shell, fmt, output, fail_on, verbose, no_color
-):
+    text: str | None,
+    file_: str | None,
+    overrides: tuple[str, ...],
+    profile: str | None,
+    model: str | None,
+    codex_version: str | None,
+    lang: str | None,
+    shell: str | None,
+    fmt: str | None,
+    output: str | None,
+    fail_on: str,
+    verbose: bool,
+    no_color: bool,
+) -> None:
     """Classify a pasted Codex or provider error (TEXT, - for stdin, or --file) into verdict, code and remedy.
 
     A whole stderr works: Codex's own decoration (ERROR:, Reconnecting... n/5, ; retrying …) is read past.
@@ -452,8 +497,20 @@ def diagnose_error(
     help="Exit 1 when a finding of this severity or worse is left after the fix.",
 )
 def fix(
-    overrides, profile, model, codex_version, lang, shell, yes, dry_run, only, offline, timeout, no_canary, fail_on
-):
+    overrides: tuple[str, ...],
+    profile: str | None,
+    model: str | None,
+    codex_version: str | None,
+    lang: str | None,
+    shell: str | None,
+    yes: bool,
+    dry_run: bool,
+    only: tuple[str, ...],
+    offline: bool,
+    timeout: float,
+    no_canary: bool,
+    fail_on: str,
+) -> None:
     """Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again."""
     from codexdoctor.commands import fix as command
 
@@ -476,7 +533,15 @@ def fix(
     show_default=True,
     help="text (a table) or json (values with their sources, for scripts).",
 )
-def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
+def config_cmd(
+    overrides: tuple[str, ...],
+    profile: str | None,
+    model: str | None,
+    codex_version: str | None,
+    lang: str | None,
+    shell: str | None,
+    fmt: str,
+) -> None:
     """Print the resolved provider and where each value came from (redacted)."""
     from codexdoctor.commands import config as command
 
@@ -494,7 +559,11 @@ def config_cmd(overrides, profile, model, codex_version, lang, shell, fmt):
     help="text or json (the rule as data).",
 )
 @lang_option
-def explain(code, fmt, lang):
+def explain(
+    code: str,
+    fmt: str,
+    lang: str | None,
+) -> None:
     """Explain a finding code: what it means, why it happens, how to fix it."""
     from codexdoctor.commands import rules as command
 
@@ -511,7 +580,10 @@ def explain(code, fmt, lang):
     help="text (a table), json, or markdown (the text of docs/rules.md).",
 )
 @lang_option
-def rules(fmt, lang):
+def rules(
+    fmt: str,
+    lang: str | None,
+) -> None:
     """List every finding code."""
     from codexdoctor.commands import rules as command
 
@@ -519,7 +591,7 @@ def rules(fmt, lang):
 
 
 @cli.command()
-def schema():
+def schema() -> None:
     """Print the JSON Schema of the `--format json` report."""
     from codexdoctor.commands import rules as command
 
@@ -581,29 +653,29 @@ def schema():
 )
 @click.option("-v", "--verbose", is_flag=True, help="Log every request (keys redacted).")
 def sim(
-    port,
-    prefix,
-    api_key,
-    models,
-    context_window,
-    error_style,
-    latency_ms,
-    latency_per_1k_ms,
-    stall_after,
-    stall_seconds,
-    failure_rate,
-    seed,
-    chat_only,
-    models_unauthenticated,
-    no_models,
-    landing_page,
-    publish_window,
-    prefix_cache,
-    hang,
-    reject_fields,
-    reject_developer,
-    verbose,
-):
+    port: int,
+    prefix: str,
+    api_key: str | None,
+    models: tuple[str, ...],
+    context_window: int | None,
+    error_style: str,
+    latency_ms: float,
+    latency_per_1k_ms: float,
+    stall_after: int | None,
+    stall_seconds: float,
+    failure_rate: float,
+    seed: int,
+    chat_only: bool,
+    models_unauthenticated: bool,
+    no_models: bool,
+    landing_page: bool,
+    publish_window: bool,
+    prefix_cache: bool,
+    hang: bool,
+    reject_fields: tuple[str, ...],
+    reject_developer: bool,
+    verbose: bool,
+) -> None:
     """Serve a local OpenAI-compatible provider with fault injection, on 127.0.0.1."""
     from codexdoctor import sim as sim_mod
     from codexdoctor.commands import sim as command
@@ -642,7 +714,11 @@ def sim(
 )
 @click.option("--list", "list_only", is_flag=True, help="List the scenarios and exit.")
 @lang_option
-def demo(names, list_only, lang):
+def demo(
+    names: tuple[str, ...],
+    list_only: bool,
+    lang: str | None,
+) -> None:
     """See every diagnosis without an account: runs the real checks against the built-in simulator.
 
     Never reads or writes your ~/.codex: each scenario has its own temporary CODEX_HOME.
@@ -683,7 +759,7 @@ def main(argv: list[str] | None = None) -> int:
             restore()
 
 
-def _main(argv: list[str], lang: str, localize, OverrideError) -> int:
+def _main(argv: list[str], lang: str, localize: Callable[[str, str], str], OverrideError: type[Exception]) -> int:
     zh = lang == "zh"
     try:
         cli.main(args=argv, prog_name="codexdoctor", standalone_mode=False)
@@ -699,7 +775,8 @@ def _main(argv: list[str], lang: str, localize, OverrideError) -> int:
     except click.ClickException as exc:  # usage errors too: a file name or a value the user gave is shown as text
         from codexdoctor.common.untrusted import sanitize
 
-        exc.message = sanitize(localize(exc.message, lang), newlines=True)
+        # click types `message` as Final; replacing it is how the text reaches its own show() (usage line kept).
+        exc.message = sanitize(localize(exc.message, lang), newlines=True)  # type: ignore[misc]
         exc.show()
         return EXIT_USAGE
     except OverrideError as exc:

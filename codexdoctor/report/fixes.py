@@ -22,10 +22,10 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.url import certain_base_url
@@ -56,7 +56,7 @@ class Edit:
 
     @property
     def target(self) -> tuple[str, ...]:
-        return self.table + ((self.new_key,) if self.op == "rename" else (self.key,))
+        return self.table + ((self.new_key or self.key,) if self.op == "rename" else (self.key,))
 
     def describe(self, lang: str = "en") -> str:
         where = ".".join(self.table + (self.key,))
@@ -84,7 +84,17 @@ def _user_layer(ctx: CheckContext) -> Layer | None:
     return ctx.resolution.user_layer
 
 
-def _editable(layer: Layer | None, plan: Plan, code: str) -> bool:
+@dataclass(frozen=True)
+class Target:
+    """The file an edit may go to: a real, user-owned, UTF-8 config file (what `_editable` checked)."""
+
+    path: Path
+    label: str
+    data: Mapping[str, Any] | None
+
+
+def _editable(layer: Layer | None, plan: Plan, code: str) -> Target | None:
+    """The layer as an edit target, or None with the reason added to `plan.skipped`."""
     if layer is None or layer.path is None:
         plan.skipped.append(
             Loc(
@@ -92,7 +102,7 @@ def _editable(layer: Layer | None, plan: Plan, code: str) -> bool:
                 f"{code}：这个值来自 -c 覆盖或默认值；没有可编辑的文件",
             )
         )
-        return False
+        return None
     if layer.kind == "system":
         plan.skipped.append(
             Loc(
@@ -100,7 +110,7 @@ def _editable(layer: Layer | None, plan: Plan, code: str) -> bool:
                 f"{code}：这个值在 {layer.label}（系统配置）中；请自己小心修改",
             )
         )
-        return False
+        return None
     if layer.encoding != "utf-8":
         plan.skipped.append(
             Loc(
@@ -108,8 +118,8 @@ def _editable(layer: Layer | None, plan: Plan, code: str) -> bool:
                 f"{code}：{layer.label} 的编码是 {layer.encoding}；请另存为 UTF-8 后再运行 fix",
             )
         )
-        return False
-    return True
+        return None
+    return Target(layer.path, layer.label, layer.data)
 
 
 def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> Plan:
@@ -141,9 +151,10 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
         path = ("model_providers", pid, unknown["key"])
         layer = _layer_defining(ctx, path)
         code = "CFG006" if suggestion == "base_url" and "CFG006" in codes else "CFG008"
-        if (only and code not in only and "CFG008" not in only) or not _editable(layer, plan, code):
+        target = None if (only and code not in only and "CFG008" not in only) else _editable(layer, plan, code)
+        if target is None:
             continue
-        existing = (layer.data or {}).get("model_providers", {}).get(pid, {})
+        existing = (target.data or {}).get("model_providers", {}).get(pid, {})
         if suggestion in existing:
             plan.skipped.append(
                 Loc(
@@ -156,8 +167,8 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
         add(
             Edit(
                 code if code in only or not only else "CFG008",
-                layer.path,
-                layer.label,
+                target.path,
+                target.label,
                 ("model_providers", pid),
                 unknown["key"],
                 "rename",
@@ -182,30 +193,30 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
         from codexdoctor.checks.live import variants_of
 
         working = variants_of(tested_base)[variants["working_index"]]
-        if _editable(base_layer, plan, "API001"):
-            add(Edit("API001", base_layer.path, base_layer.label, provider_table, "base_url", "set", working))
+        if target := _editable(base_layer, plan, "API001"):
+            add(Edit("API001", target.path, target.label, provider_table, "base_url", "set", working))
 
     if fixed_base is not None:
         code = next((c for c in BASE_URL_FIX_CODES if c in codes), "URL004")
-        if _editable(base_layer, plan, code):
-            add(Edit(code, base_layer.path, base_layer.label, provider_table, "base_url", "set", fixed_base))
+        if target := _editable(base_layer, plan, code):
+            add(Edit(code, target.path, target.label, provider_table, "base_url", "set", fixed_base))
 
     # model_provider misspelled where exactly one provider table has a close name (CFG004's "did you mean").
     provider_facts = facts.get("cfg.provider", {})
     if "CFG004" in codes and provider_facts.get("did_you_mean"):
-        path = (
+        provider_path: tuple[str, ...] = (
             ("profiles", ctx.resolution.profile, "model_provider")
             if (ctx.resolution.profile and "model_provider" in ctx.resolution.profile_table)
             else ("model_provider",)
         )
-        layer = _layer_defining(ctx, path)
-        if _editable(layer, plan, "CFG004"):
+        layer = _layer_defining(ctx, provider_path)
+        if target := _editable(layer, plan, "CFG004"):
             add(
                 Edit(
                     "CFG004",
-                    layer.path,
-                    layer.label,
-                    path[:-1],
+                    target.path,
+                    target.label,
+                    provider_path[:-1],
                     "model_provider",
                     "set",
                     provider_facts["did_you_mean"],
@@ -216,32 +227,39 @@ def build_plan(report: Report, ctx: CheckContext, only: Iterable[str] = ()) -> P
     for code in ("CFG011", "CFG017"):
         if code in codes:
             layer = _layer_defining(ctx, provider_table + ("wire_api",))
-            if _editable(layer, plan, code):
-                add(Edit(code, layer.path, layer.label, provider_table, "wire_api", "set", "responses"))
+            if target := _editable(layer, plan, code):
+                add(Edit(code, target.path, target.label, provider_table, "wire_api", "set", "responses"))
 
     # A model ID that differs only in case or whitespace from the catalog's.
     catalog = facts.get("api.catalog", {})
     if "MODEL002" in codes and catalog.get("closest"):
         origin_path = _model_path(ctx)
         layer = _layer_defining(ctx, origin_path)
-        if _editable(layer, plan, "MODEL002"):
-            add(Edit("MODEL002", layer.path, layer.label, origin_path[:-1], "model", "set", catalog["closest"][0]))
+        if target := _editable(layer, plan, "MODEL002"):
+            add(Edit("MODEL002", target.path, target.label, origin_path[:-1], "model", "set", catalog["closest"][0]))
 
     # The window the provider publishes, when it is smaller than the one Codex assumes.
     window = facts.get("ctx.window", {})
     if "CTX001" in codes and window.get("suggest_window"):
         layer = _user_layer(ctx)
-        if layer is not None and layer.exists and _editable(layer, plan, "CTX001"):
+        target = _editable(layer, plan, "CTX001") if layer is not None and layer.exists else None
+        if target is not None:
             add(
                 Edit(
-                    "CTX001", layer.path, layer.label, (), "model_context_window", "set", int(window["suggest_window"])
+                    "CTX001",
+                    target.path,
+                    target.label,
+                    (),
+                    "model_context_window",
+                    "set",
+                    int(window["suggest_window"]),
                 )
             )
             add(
                 Edit(
                     "CTX001",
-                    layer.path,
-                    layer.label,
+                    target.path,
+                    target.label,
                     (),
                     "model_auto_compact_token_limit",
                     "set",
@@ -378,7 +396,7 @@ def say(key: str, lang: str, **values: object) -> str:
 
 
 # ---- writing ---------------------------------------------------------------------------------------------------
-def backup_path(path: Path, clock=time.localtime) -> Path:
+def backup_path(path: Path, clock: Callable[[], time.struct_time] = time.localtime) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S", clock())
     candidate = path.with_name(f"{path.name}.bak-{stamp}")
     n = 1
@@ -397,7 +415,7 @@ LOCK_WAIT_S = 10.0
 
 
 @contextlib.contextmanager
-def locked(path: Path, wait_s: float | None = None):
+def locked(path: Path, wait_s: float | None = None) -> Iterator[None]:
     """An exclusive lock on `.<name>.fix-lock` beside the config, held while one run writes it.
 
     Two `fix --yes` at once otherwise race: each one's start-up cleanup of stale temp files could delete the
@@ -427,7 +445,7 @@ def locked(path: Path, wait_s: float | None = None):
 
             def try_lock() -> bool:
                 try:
-                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]  # Windows only
                     return True
                 except OSError:
                     return False
@@ -513,7 +531,7 @@ def _write_locked(path: Path, original: bytes, data: bytes) -> Path:
     return backup
 
 
-def _terminate_as_exit():
+def _terminate_as_exit() -> Any:
     """Turn SIGTERM into SystemExit while the temp file exists, so the cleanup above runs."""
     import signal
     import threading
@@ -521,13 +539,13 @@ def _terminate_as_exit():
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
         return None
 
-    def stop(signum, frame):
+    def stop(signum: int, frame: Any) -> NoReturn:
         raise SystemExit(128 + signum)
 
     return signal.signal(signal.SIGTERM, stop)
 
 
-def _restore(previous) -> None:
+def _restore(previous: Any) -> None:
     import signal
 
     if previous is not None:
