@@ -652,6 +652,7 @@ def schema() -> None:
     help="Answer 400 to `developer` input items, as a broken gateway translation does.",
 )
 @click.option("-v", "--verbose", is_flag=True, help="Log every request (keys redacted).")
+@lang_option
 def sim(
     port: int,
     prefix: str,
@@ -675,6 +676,7 @@ def sim(
     reject_fields: tuple[str, ...],
     reject_developer: bool,
     verbose: bool,
+    lang: str | None,
 ) -> None:
     """Serve a local OpenAI-compatible provider with fault injection, on 127.0.0.1."""
     from codexdoctor import sim as sim_mod
@@ -704,7 +706,8 @@ def sim(
             reject_fields=tuple(reject_fields),
             reject_developer=reject_developer,
             quiet=not verbose,
-        )
+        ),
+        lang,
     )
 
 

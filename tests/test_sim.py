@@ -225,3 +225,28 @@ def test_cli_sim_prints_snippet(home, tmp_path):
     out, err = "".join(printed) + proc.stdout.read(), proc.stderr.read()
     assert "[model_providers.sim]" in out and "stopped" in err
     assert proc.returncode == 0 and "Traceback" not in err
+
+
+def test_cli_sim_speaks_chinese_with_lang_zh(home, tmp_path):
+    """Issue 29: `sim`'s own lines were English in a zh run."""
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codexdoctor", "sim", "--port", "0", "--lang", "zh"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        printed = [proc.stdout.readline()]
+        while not printed[-1].startswith("export SIM_API_KEY"):
+            printed.append(proc.stdout.readline())
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+    out, err = "".join(printed), proc.stderr.read()
+    assert printed[0].startswith("codexdoctor sim：正在 http://127.0.0.1:") and "粘贴到" in out
+    assert "模拟器自己的密钥" in out and "已停止" in err and "serving" not in out

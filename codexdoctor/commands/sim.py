@@ -7,22 +7,43 @@ import time
 import click
 
 from codexdoctor import sim as sim_mod
+from codexdoctor.commands.environment import language
+
+# What `sim` says, in both languages (issue 29: its output was English in a zh run).
+SAY = {
+    "serving": (
+        "codexdoctor sim: serving {url}  (Ctrl-C to stop)",
+        "codexdoctor sim：正在 {url} 上提供服务（Ctrl-C 停止）",
+    ),
+    "paste": (
+        "\nPaste into $CODEX_HOME/config.toml (use a throw-away CODEX_HOME to keep your real config):\n",
+        "\n粘贴到 $CODEX_HOME/config.toml 中（用一个临时的 CODEX_HOME，以免改动你真正的配置）：\n",
+    ),
+    "key": ("# the simulator's own key, not a real one", "# 模拟器自己的密钥，不是真实的密钥"),
+    "stopped": ("\ncodexdoctor sim: stopped", "\ncodexdoctor sim：已停止"),
+}
 
 
-def serve(cfg: sim_mod.SimConfig) -> None:
+def say(key: str, lang: str, **values: object) -> str:
+    en, zh = SAY[key]
+    return (zh if lang == "zh" else en).format(**values)
+
+
+def serve(cfg: sim_mod.SimConfig, lang: str | None = None) -> None:
     """Until Ctrl-C; prints the config snippet that points Codex at it."""
+    lang = language(lang)
     try:
         running = sim_mod.RunningSim(cfg).start()
     except OSError as exc:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{cfg.port}: {exc.strerror or exc}") from None
     try:  # Ctrl-C may come while the snippet is still being printed: the same clean stop
-        click.echo(f"codexdoctor sim: serving {running.base_url}  (Ctrl-C to stop)")
-        click.echo("\nPaste into $CODEX_HOME/config.toml (use a throw-away CODEX_HOME to keep your real config):\n")
+        click.echo(say("serving", lang, url=running.base_url))
+        click.echo(say("paste", lang))
         click.echo(sim_mod.config_snippet(running.base_url, cfg.models[0]))
-        click.echo(f"export SIM_API_KEY={cfg.api_key or 'any-value'}   # the simulator's own key, not a real one")
+        click.echo(f"export SIM_API_KEY={cfg.api_key or 'any-value'}   {say('key', lang)}")
         while True:
             time.sleep(0.5)
     except KeyboardInterrupt:
-        click.echo("\ncodexdoctor sim: stopped", err=True)
+        click.echo(say("stopped", lang), err=True)
     finally:
         running.stop()
