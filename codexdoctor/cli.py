@@ -744,25 +744,34 @@ def _known_secrets() -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback."""
     from codexdoctor.codex.config import OverrideError
-    from codexdoctor.i18n import detect_lang, localize
-    from codexdoctor.i18n.cli_zh import argv_lang, install
+    from codexdoctor.common.lang import argv_lang, detect_lang
 
     args = list(sys.argv[1:] if argv is None else argv)
     lang = argv_lang(args) or detect_lang(os.environ)
-    if lang == "zh":  # --help, click's messages and usage errors in Chinese
+    if lang == "zh":  # --help, click's messages and usage errors in Chinese (the tables load only for these runs)
+        from codexdoctor.i18n.cli_zh import install
         from codexdoctor.report.render.text import display_width, wrap
 
         restore = install(cli, wrap, display_width)
     else:
         restore = None
     try:
-        return _main(args, lang, localize, OverrideError)
+        return _main(args, lang, OverrideError)
     finally:
         if restore is not None:
             restore()
 
 
-def _main(argv: list[str], lang: str, localize: Callable[[str, str], str], OverrideError: type[Exception]) -> int:
+def _localize(text: str, lang: str) -> str:
+    """An error message in the run's language; the translation tables are imported for a Chinese run only."""
+    if lang != "zh":
+        return text
+    from codexdoctor.i18n import localize
+
+    return localize(text, lang)
+
+
+def _main(argv: list[str], lang: str, OverrideError: type[Exception]) -> int:
     zh = lang == "zh"
     try:
         cli.main(args=argv, prog_name="codexdoctor", standalone_mode=False)
@@ -779,13 +788,13 @@ def _main(argv: list[str], lang: str, localize: Callable[[str, str], str], Overr
         from codexdoctor.common.untrusted import sanitize
 
         # click types `message` as Final; replacing it is how the text reaches its own show() (usage line kept).
-        exc.message = sanitize(localize(exc.message, lang), newlines=True)  # type: ignore[misc]
+        exc.message = sanitize(_localize(exc.message, lang), newlines=True)  # type: ignore[misc]
         exc.show()
         return EXIT_USAGE
     except OverrideError as exc:
         from codexdoctor.common.untrusted import sanitize
 
-        click.echo(sanitize(f"错误：{localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
+        click.echo(sanitize(f"错误：{_localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
         return EXIT_USAGE
     except Exception as exc:
         import traceback

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.i18n import UI, detect_lang, translate
+from codexdoctor.common.lang import detect_lang
+from codexdoctor.i18n import UI, translate
 from codexdoctor.report.catalogview import rules_markdown
 from codexdoctor.rules import RULES, ZH
 from tests.conftest import TAOTOKEN, offline_report, write_config

@@ -20,6 +20,6 @@ def home_of(env: Mapping[str, str]) -> Path:
 
 def language(value: str | None) -> str:
     """--lang when given, else the locale's (LC_ALL / LC_MESSAGES / LANG)."""
-    from codexdoctor.i18n import detect_lang
+    from codexdoctor.common.lang import detect_lang
 
     return value or detect_lang(os.environ)

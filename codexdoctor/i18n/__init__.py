@@ -9,19 +9,9 @@ a test can prove that no zh output falls back to English.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 LANGS = ("en", "zh")
-
-
-def detect_lang(env: Mapping[str, str]) -> str:
-    """LC_ALL, then LC_MESSAGES, then LANG, as POSIX orders them; zh_* -> zh, anything else -> en."""
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(var, "")
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
-
+# Which language a run speaks is decided in codexdoctor/common/lang.py (detect_lang), without these tables.
 
 UI: dict[str, dict[str, str]] = {
     "provider": {"en": "Provider", "zh": "提供方"},

@@ -255,13 +255,3 @@ def install(
             step()
 
     return restore
-
-
-def argv_lang(argv: list[str]) -> str | None:
-    """`--lang zh` / `--lang=zh` on the command line, read before click parses it (its own errors need it)."""
-    for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            return argv[i + 1]
-        if arg.startswith("--lang="):
-            return arg.split("=", 1)[1]
-    return None
