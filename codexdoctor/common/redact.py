@@ -7,14 +7,8 @@ import re
 from collections.abc import Callable, Iterable
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
-_KEY_PREFIXES = ("sk", "pk", "rk", "ak", "tt", "key", "api", "ghp", "gsk", "xai", "sess")
-_KEYLIKE = re.compile(
-    r"\b(?:(?:" + "|".join(_KEY_PREFIXES) + r")[-_][A-Za-z0-9_\-]{8,}"
-    r"|Bearer\s+[A-Za-z0-9._\-]{8,}"
-    # A long random run: keys have digits; identifiers in error bodies (ChatCompletionRequestSystemMessage) do not.
-    # The first lookahead rejects a short word before the second looks for a digit (one \b for all three: faster).
-    r"|(?=[A-Za-z0-9]{32})(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{32,}\b)"
-)
+from codexdoctor.common.secretscan import find as find_credentials
+from codexdoctor.common.secretscan import scrub
 
 
 def fingerprint(secret: str) -> str:
@@ -34,7 +28,7 @@ def is_secret_query_value(key: str, value: str) -> bool:
     """A query value that is a credential by its parameter's name or by its shape."""
     return (
         bool(_SECRET_PARAM.search(key))
-        or bool(_KEYLIKE.search(value))
+        or bool(find_credentials(value))
         or (len(value) >= 20 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
     )
 
@@ -72,14 +66,28 @@ def shorten_home(text: str, home: str | None) -> str:
 
 
 SHORT_SECRET = 8  # real keys are far longer; a shorter secret is redacted where it stands alone
+PIECE = 8  # no run of this many consecutive characters of a known secret is ever shown, wherever it starts
+PIECE_MIN_SECRET = 12
+
+
+def _mark(secret: str) -> str:
+    return f"<redacted {fingerprint(secret)}>"
 
 
 class Redactor:
-    """Scrubs every known secret (and anything key-shaped) from text.
+    """Scrubs every known secret, every piece of one, and every credential-shaped string from text.
 
-    Built once per run from the secrets the config resolution saw; renderers
-    and error messages pass their final strings through it as a last line of
-    defence, so a secret that slipped into evidence still never prints.
+    Built once per run from the secrets the config resolution saw; text from outside passes through it where it
+    enters, the report's strings at its boundary, and renderers' output as a last line of defence, so a secret that
+    slipped into evidence still never prints. Four passes, each enough on its own for its class:
+
+    1. a known secret, whole (a short one only where it stands alone);
+    2. any run of PIECE or more consecutive characters of a known key-like secret, wherever in the secret it starts
+       (a server that echoes `k[10:26]`, a key split across lines), also when the run is percent-encoded or
+       JSON-escaped (`%5A%71…`, `\\u005a…`);
+    3. other people's credentials by shape (`common/secretscan`: cloud keys, VCS tokens, webhooks, private keys,
+       URL passwords of any scheme, Basic/Bearer values, NAME=value assignments);
+    4. http(s) URLs with their credential-looking query values, and the home directory as `~`.
     """
 
     def __init__(self, secrets: Iterable[str] = (), home: str | None = None) -> None:
@@ -93,18 +101,7 @@ class Redactor:
             for s in self._secrets
             if len(s) < SHORT_SECRET
         }
-        # A piece of a key left by a cut made before redaction (a prefix cut at the end of an excerpt, a suffix cut
-        # at its start) is neither the key nor key-shaped: it is found by the key's own first or last characters.
-        # Only key-like values (a letter and a digit, no space): a header value such as "application/json" is in the
-        # list too, and its first 8 characters must not be taken out of every other content type.
-        self._pieced = [
-            s
-            for s in self._secrets
-            if len(s) >= PIECE_MIN_SECRET
-            and not any(c.isspace() for c in s)
-            and any(c.isdigit() for c in s)
-            and any(c.isalpha() for c in s)
-        ]
+        self._pieces = _PieceIndex([s for p in self._secrets for s in _piece_parts(p)])
         self._home = home
 
     def adding(self, secrets: Iterable[str]) -> Redactor:
@@ -115,14 +112,14 @@ class Redactor:
     def __call__(self, text: str) -> str:
         if not text:
             return text
+        text = self._pieces.redact_encoded(text)
         for secret in self._secrets:
             if secret in text:
                 alone = self._alone.get(secret)
-                shown = f"<redacted {fingerprint(secret)}>"
+                shown = _mark(secret)
                 text = alone.sub(_constant(shown), text) if alone else text.replace(secret, shown)
-        for secret in self._pieced:
-            text = _redact_pieces(text, secret)
-        text = redact_keylike(text)
+        text = self._pieces.redact(text)
+        text = scrub(text, _mark)
         text = redact_urls(text)
         return shorten_home(text, self._home)
 
@@ -132,39 +129,139 @@ def _constant(mark: str) -> Callable[[re.Match[str]], str]:
     return lambda _match: mark
 
 
-PIECE = 8  # a run of this many characters of a known secret, at its start or its end, is redacted as the secret
-PIECE_MIN_SECRET = 12
+def _piece_parts(secret: str) -> list[str]:
+    """The parts of a secret whose pieces are looked for: each white-space-separated word of it that is key-like
+    (12+ characters, a letter and a digit, or a case mix). A header value such as "application/json" is a secret
+    too, but its first 8 characters must not be taken out of every other content type; "Bearer sk-…" is looked for
+    by its token."""
+    out = []
+    for part in secret.split():
+        if len(part) < PIECE_MIN_SECRET or not any(c.isalpha() for c in part):
+            continue
+        if any(c.isdigit() for c in part) or (any(c.isupper() for c in part) and any(c.islower() for c in part)):
+            out.append(part)
+    return out
 
 
-def _redact_pieces(text: str, secret: str) -> str:
-    """Every run of `secret`'s first (or last) PIECE or more characters, replaced as the whole secret would be."""
-    head, tail = secret[:PIECE], secret[-PIECE:]
-    if head not in text and tail not in text:
-        return text
-    shown = f"<redacted {fingerprint(secret)}>"
-    out: list[str] = []
-    last = 0
-    at = text.find(head)
-    while at >= 0:  # a prefix: extend while the text goes on as the secret does
-        end = at + PIECE
-        while end < len(text) and end - at < len(secret) and text[end] == secret[end - at]:
-            end += 1
-        out += (text[last:at], shown)
-        last = end
-        at = text.find(head, end)
-    out.append(text[last:])
-    text = "".join(out)
-    out, last = [], 0
-    at = text.find(tail)
-    while at >= 0:  # a suffix: extend backwards while the text matches the secret's end
-        start, end = at, at + PIECE
-        while start > last and end - start < len(secret) and text[start - 1] == secret[len(secret) - (end - start) - 1]:
-            start -= 1
-        out += (text[last:start], shown)
-        last = end
-        at = text.find(tail, end)
-    out.append(text[last:])
-    return "".join(out)
+# A percent escape of one ASCII byte, a JSON \\u escape, or a JSON escape of one character (\\/ \\" \\\\).
+_ESCAPE = re.compile(r"%[0-7][0-9A-Fa-f]|\\u00[0-7][0-9A-Fa-f]|\\[/\"\\\\]")
+
+
+class _PieceIndex:
+    """Every PIECE-character substring of the key-like secrets, for finding a run of any of them in a text.
+
+    A text is cut into runs of the secrets' own characters (one C-speed regex); only a run of PIECE or more can hold
+    a piece, and each of its PIECE-grams is looked up in one set. Most runs in a report (words, numbers, paths) are
+    short or share no gram, so the cost is one set intersection per long run."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        self._secrets = sorted(set(secrets), key=len, reverse=True)
+        self._grams: dict[str, list[tuple[str, int]]] = {}
+        for s in self._secrets:
+            for i in range(len(s) - PIECE + 1):
+                self._grams.setdefault(s[i : i + PIECE], []).append((s, i))
+        chars = sorted({c for s in self._secrets for c in s})
+        self._run = re.compile("[" + "".join(re.escape(c) for c in chars) + "]{" + str(PIECE) + ",}") if chars else None
+        self._chars = frozenset(chars)
+
+    def _spans(self, run: str) -> list[tuple[int, int, str]]:
+        """(start, end, secret) of each maximal stretch of `run` that goes on as one secret does, PIECE or longer."""
+        grams = self._grams
+        found = {run[i : i + PIECE] for i in range(len(run) - PIECE + 1)} & grams.keys()
+        if not found:
+            return []
+        spans: list[tuple[int, int, str]] = []
+        i = 0
+        while i <= len(run) - PIECE:
+            hits = grams.get(run[i : i + PIECE]) if run[i : i + PIECE] in found else None
+            if not hits:
+                i += 1
+                continue
+            best_end, best_secret = i + PIECE, hits[0][0]
+            for secret, offset in hits:
+                end = i + PIECE
+                while end < len(run) and offset + end - i < len(secret) and run[end] == secret[offset + end - i]:
+                    end += 1
+                if end > best_end:
+                    best_end, best_secret = end, secret
+            spans.append((i, best_end, best_secret))
+            i = best_end
+        return spans
+
+    def redact(self, text: str) -> str:
+        if self._run is None or len(text) < PIECE:
+            return text
+        out: list[str] = []
+        last = 0
+        for m in self._run.finditer(text):
+            for start, end, secret in self._spans(m.group(0)):
+                out += (text[last : m.start() + start], _mark(secret))
+                last = m.start() + end
+        if not out:
+            return text
+        out.append(text[last:])
+        return "".join(out)
+
+    def redact_encoded(self, text: str) -> str:
+        """Pieces written percent-encoded or JSON-escaped: each stretch of escapes and the secrets' characters around
+        them is decoded (with each decoded character's place in the text), searched as plain text, and the encoded
+        stretch that matched is masked. Only stretches that hold an escape are looked at."""
+        if not self._chars or ("%" not in text and "\\" not in text):
+            return text
+        out: list[str] = []
+        last = 0
+        for start, end in self._escaped_stretches(text):
+            decoded, where = _decode(text[start:end])
+            for a, b, secret in self._spans(decoded):
+                out += (text[last : start + where[a][0]], _mark(secret))
+                last = start + where[b - 1][1]
+        if not out:
+            return text
+        out.append(text[last:])
+        return "".join(out)
+
+    def _escaped_stretches(self, text: str) -> list[tuple[int, int]]:
+        """(start, end) of each maximal stretch of escapes and secret characters that holds at least one escape."""
+        chars = self._chars
+        stretches: list[tuple[int, int]] = []
+        for m in _ESCAPE.finditer(text):
+            if stretches and m.start() < stretches[-1][1]:
+                continue  # inside the stretch already found
+            start = m.start()
+            while start > 0 and text[start - 1] in chars:
+                start -= 1
+            end = m.end()
+            while end < len(text):
+                nxt = _ESCAPE.match(text, end)
+                if nxt is not None:
+                    end = nxt.end()
+                elif text[end] in chars:
+                    end += 1
+                else:
+                    break
+            stretches.append((start, end))
+        return stretches
+
+
+def _decode(run: str) -> tuple[str, list[tuple[int, int]]]:
+    """`run` with its escapes decoded, and for each decoded character the (start, end) it came from."""
+    chars: list[str] = []
+    where: list[tuple[int, int]] = []
+    i = 0
+    while i < len(run):
+        m = _ESCAPE.match(run, i)
+        if m is None:
+            chars.append(run[i])
+            where.append((i, i + 1))
+            i += 1
+            continue
+        token = m.group(0)
+        chars.append(
+            chr(int(token[1:], 16)) if token[0] == "%" else chr(int(token[2:], 16)) if token[1] == "u" else token[1]
+        )
+        where.append(m.span())
+        i = m.end()
+    return "".join(chars), where
 
 
 _URL = re.compile(r"\bhttps?://[^\s'\"<>`]+")
@@ -197,65 +294,3 @@ def redact_urls(text: str) -> str:
         return text
     out.append(text[last:])
     return "".join(out)
-
-
-# 1 for a character a key-shaped match can hold ([A-Za-z0-9_-]), 0 for any other byte (`?` stands for non-ASCII)
-_RUN_TABLE = bytes(1 if chr(i).isascii() and (chr(i).isalnum() or chr(i) in "_-") else 0 for i in range(256))
-# A run of 11 or more: the shortest match without "Bearer" is a 2-letter prefix, a separator and 8 characters.
-# Spelled as literals so the engine scans for its prefix at C speed (`\x01{11,}` is 3-7x slower).
-_LONG_RUN = re.compile(b"\x01" * 11 + b"+")
-_KEY_HEADS = tuple(prefix + sep for prefix in _KEY_PREFIXES for sep in "-_")
-_SMALL_TEXT = 2048
-
-
-def redact_keylike(text: str) -> str:
-    """`_KEYLIKE.sub(_mask_keylike, text)`, without trying the pattern at every position of a long report.
-
-    `sub` tries `_KEYLIKE` at each position in turn (no literal prefix lets the engine jump): 30-40 ms on a 0.9 MB
-    sessions report. But a match either begins with "Bearer" or is a run of 11 or more of [A-Za-z0-9_-] that
-    starts where `\b` holds: at the run's first character, or right after a `-` inside it (`-` is the only run
-    character that is not a word character), and only where a key prefix or 32 characters without a `-` follow.
-    Those positions are found with C-speed byte operations on a mask of the text (one byte per character: non-ASCII
-    becomes `?`, so offsets are the text's), and the pattern is tried at each of them in order, on the real text,
-    exactly as `sub` would there; every other position cannot match."""
-    if len(text) < _SMALL_TEXT:
-        return _KEYLIKE.sub(_mask_keylike, text)
-    starts: list[int] = []
-    for run in _LONG_RUN.finditer(text.encode("ascii", "replace").translate(_RUN_TABLE)):
-        at, end = run.span()
-        while True:  # each piece between dashes: tried if a prefixed key or a 32-character run can start there
-            dash = text.find("-", at, end)
-            stop = end if dash < 0 else dash
-            if stop - at >= 32 or text.startswith(_KEY_HEADS, at):
-                starts.append(at)
-            if dash < 0:
-                break
-            at = dash + 1
-    at = text.find("Bearer")
-    while at >= 0:
-        starts.append(at)
-        at = text.find("Bearer", at + 1)
-    if not starts:
-        return text
-    starts.sort()
-    out: list[str] = []
-    last = 0
-    for at in starts:
-        if at < last:
-            continue
-        m = _KEYLIKE.match(text, at)
-        if m is not None:
-            out += (text[last:at], _mask_keylike(m))
-            last = m.end()
-    if not out:
-        return text
-    out.append(text[last:])
-    return "".join(out)
-
-
-def _mask_keylike(match: re.Match[str]) -> str:
-    token = match.group(0)
-    if token.startswith("<redacted"):
-        return token
-    # Hex digests we print ourselves (sha256:1a2b3c4d) are 8 chars, below the threshold.
-    return f"<redacted {fingerprint(token)}>"
