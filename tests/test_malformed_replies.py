@@ -1,5 +1,5 @@
 """A provider that answers with JSON of the wrong shape or depth (issue 36, item 4): every live check still reports,
-and the wrong shape is evidence a rule turns into a finding.
+the wrong shape is evidence a rule turns into a finding, and a check that crashes anyway exits 3 and is named.
 
 The answers are served byte for byte from a loopback server (the simulator only speaks well-formed JSON)."""
 
@@ -16,6 +16,7 @@ from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
 from codexdoctor.model import Status, Verdict
 from codexdoctor.report.build import exit_code
+from codexdoctor.report.render import FORMATS, RenderOptions, render
 from tests.conftest import write_config
 
 KEY = "sk-malformed-0123456789abcdef"
@@ -212,6 +213,68 @@ def test_the_evidence_reads_in_chinese_too(home, exact_server):
     assert canary.summary == "一个 Codex 读不了的 response.completed 事件：提供方发来的 `response` 是字符串，而不是对象"
     api024 = next(f for f in report.findings if f.code == "API024")
     assert api024.title == "Codex 读不了提供方发来的 response.completed 事件" and "字符串" in api024.diagnosis
+
+
+# ---- a check that crashes anyway ---------------------------------------------------------------------------------
+def test_a_crashing_live_check_exits_3_and_is_named_in_every_format(home, sim_server, monkeypatch, run):
+    """Only that check crashes (the others still report), and every format says which one, so CI notices it."""
+    from codexdoctor.checks.live import LiveRun
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("kaboom " + KEY)
+
+    monkeypatch.setattr(LiveRun, "window_result", boom)
+    s = sim_server(api_key=KEY)
+    report = check(home, s.base_url, model="sim-model")
+    crashed = [c.id for c in report.checks if c.status is Status.CRASH]
+    assert crashed == ["ctx.window"]
+    assert by_id(report, "api.canary").status is Status.PASS
+    assert report.verdict is Verdict.INCONCLUSIVE
+    assert report.verdict_reason.startswith("codexdoctor bug: check ctx.window crashed (RuntimeError: kaboom")
+    assert report.verdict_reason.endswith("; please report it") and KEY not in report.verdict_reason
+    for fmt in FORMATS:
+        out = render(report, fmt, RenderOptions())
+        assert "codexdoctor bug: check ctx.window crashed" in out, fmt
+    assert exit_code(report, "error") == exit_code(report, "never") == 3
+
+    monkeypatch.setenv("P_KEY", KEY)
+    code, out, _ = run("check", "--timeout", "5", "--format", "json")
+    assert code == 3 and "codexdoctor bug: check ctx.window crashed" in json.loads(out)["verdict_reason"]
+
+
+def test_a_crash_is_said_after_the_errors_that_decide_the_verdict(home, exact_server, monkeypatch):
+    from codexdoctor.checks.live import LiveRun
+
+    def boom(*args, **kwargs):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(LiveRun, "reach_result", boom)
+    server = exact_server((200, "text/event-stream", sse(completed("ok"))))
+    report = check(home, server.url)
+    assert [c.id for c in report.checks if c.status is Status.CRASH] == ["net.reach"]
+    assert report.verdict is Verdict.CHANNEL
+    assert "API024" in report.verdict_reason and "; codexdoctor bug: check net.reach crashed (ValueError: boom" in (
+        report.verdict_reason
+    )
+    assert exit_code(report, "error") == 3
+    zh = check(home, server.url, lang="zh")
+    assert "codexdoctor 的缺陷：检查项 net.reach 崩溃了" in zh.verdict_reason
+
+
+def test_a_crashing_static_check_exits_3(home, monkeypatch):
+    import codexdoctor.commands.check as command
+    from codexdoctor.checks import STATIC_CHECKS
+    from codexdoctor.checks.base import Check
+    from tests.conftest import TAOTOKEN, offline_report
+
+    def boom(ctx):
+        raise RuntimeError("kaboom")
+
+    write_config(home, TAOTOKEN)
+    monkeypatch.setattr(command, "STATIC_CHECKS", STATIC_CHECKS[:-1] + (Check("url.base_url", "base_url", boom),))
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert "codexdoctor bug: check url.base_url crashed" in report.verdict_reason
+    assert exit_code(report, "never") == 3
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import httpx
 from urllib.parse import urlsplit, urlunsplit
 
-from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.checks.base import CheckContext, crashed, result
 from codexdoctor.codex import request as codexrequest
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common import outside_json as outside
@@ -611,23 +611,40 @@ class LiveRun:
             if classify(moved, "models").kind == "ok":
                 listed, listed_kind = moved, classify(moved, "models")
                 self.catalog_at = self.redact(variants[working][0])
-        catalog_res = self.catalog_result(listed, open_catalog, listed_kind, can_kind)
-        second = self.turn_two(canary, can_kind) if canary_on else None
-        canary_res = self.canary_result(canary, can_kind, catalog_res.facts, minimal, field)
-        variants_res = self.variants_result(path_404, variants, chat_ok, canary if canary is not None else catalog)
+        # From here on each check's result is built on its own: a bug in one is that check's crash, not all seven.
+        isolated = self._isolated
+        catalog_res = isolated("api.catalog", lambda: self.catalog_result(listed, open_catalog, listed_kind, can_kind))
+        turn_two_res = isolated(
+            "api.turn_two",
+            lambda: self.turn_two_result(canary, can_kind, self.turn_two(canary, can_kind) if canary_on else None),
+        )
+        canary_res = isolated(
+            "api.canary", lambda: self.canary_result(canary, can_kind, catalog_res.facts, minimal, field)
+        )
+        variants_res = isolated(
+            "api.variants",
+            lambda: self.variants_result(path_404, variants, chat_ok, canary if canary is not None else catalog),
+        )
         missing = (variants_res.facts.get("working") or {}).get("model_not_found")
-        if missing and canary_res.facts.get("kind") != "model_not_found":
+        if missing and canary_res.status is not Status.CRASH and canary_res.facts.get("kind") != "model_not_found":
             # Issue 28: the provider already said the model is unknown, at the URL that works; say it in this run.
             canary_res = replace(canary_res, facts={**canary_res.facts, "model_not_found_at": missing})
         return [
-            self.reach_result(catalog, canary),
+            isolated("net.reach", lambda: self.reach_result(catalog, canary)),
             catalog_res,
             canary_res,
-            self.turn_two_result(canary, can_kind, second),
+            turn_two_res,
             variants_res,
-            self.wire_result(path_404, variants, chat),
-            self.window_result(catalog, window_exchanges, can_kind, canary),
+            isolated("api.wire", lambda: self.wire_result(path_404, variants, chat)),
+            isolated("ctx.window", lambda: self.window_result(catalog, window_exchanges, can_kind, canary)),
         ]
+
+    def _isolated(self, check_id: str, build: Callable[[], CheckResult]) -> CheckResult:
+        """One live check's result, or its crash: the exchanges are gathered, so the other checks still report."""
+        try:
+            return build()
+        except Exception as exc:
+            return crashed(check_id, TITLES[check_id], exc, self.redact)
 
     def turn_two(
         self, canary: Exchange | None, kind: Classified | None
@@ -1354,11 +1371,8 @@ def run_live(
         threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True).start()
     try:
         results = run.run()
-    except Exception as exc:
-        detail = ctx.redactor(f"internal error: {type(exc).__name__}: {exc}")
-        results = [
-            CheckResult(cid, TITLES[cid], Status.CRASH, detail, {"exception": type(exc).__name__}) for cid in LIVE_IDS
-        ]
+    except Exception as exc:  # while the exchanges were gathered: every live check stands on them
+        results = [crashed(cid, TITLES[cid], exc, ctx.redactor) for cid in LIVE_IDS]
     finally:
         done.set()
         if client is None:

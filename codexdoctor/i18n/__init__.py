@@ -393,6 +393,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
         "这段文字不是已知的 Codex 或提供方报错格式；请运行 `codexdoctor check` 直接测试通道。",
     ),
     # verdict reasons
+    (r"(.+); (codexdoctor bug: checks? .+ crashed \(.+\); please report it)", "{1~}；{2~}"),
     (r"([\d,]+) errors? of kind `(\w+)`: ([^;]+); also (.+)", "{1} 个 `{2}` 类错误：{3}；另有 {4~}"),
     (r"([\d,]+) errors? of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类错误：{3}"),
     (r"([\d,]+) warnings? of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类警告：{3}"),
@@ -400,7 +401,10 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
         r"([\d,]+) failed sessions? of kind `(\w+)` and (\d+) of kind `(\w+)`; the most recent failure \((.+?)\) was `(\w+)`: (.+)",
         "{1} 个失败会话属于 `{2}` 类，{3} 个属于 `{4}` 类；最近一次失败（{5}）是 `{6}` 类：{7}",
     ),
-    (r"a check crashed: (.+)", "有检查项崩溃：{1}"),
+    (
+        r"codexdoctor bug: checks? (.+) crashed \((.+)\); please report it",
+        "codexdoctor 的缺陷：检查项 {1} 崩溃了（{2}）；请报告这个问题",
+    ),
     (r"a check failed without a known diagnosis: (.+)", "有检查项失败但没有已知诊断：{1}"),
     (r"nothing could be checked: (.+)", "没有可检查的内容：{1~}"),
     (
