@@ -17,12 +17,13 @@ check. So every reader of such JSON goes through this module:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any, TypeAlias
+from types import MappingProxyType
+from typing import Any, NamedTuple, TypeAlias
 
 # The depth Codex 0.171's own JSON reader (serde_json) stops at: an event nested 127 levels deep is read, one of 128
 # is dropped (checked with the real CLI). codexdoctor reads no deeper, so what it refuses Codex refuses too, and every
@@ -32,23 +33,28 @@ MAX_SHAPES = 8  # problems kept per answer: the first few say what is wrong; a h
 
 # A JSON string from its opening quote to its closing one, escapes included; an unterminated one runs to the end.
 # Every attempt matches (there is no way for it to fail and retry from the next quote), so the scan stays linear
-# whatever the text holds.
-_STRING = re.compile(r'"[^"\\]*(?:\\[\s\S]?[^"\\]*)*(?:"|\Z)')
-_STRING_B = re.compile(rb'"[^"\\]*(?:\\[\s\S]?[^"\\]*)*(?:"|\Z)')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_NOT_BRACKET_B = re.compile(rb"[^\[\]{}]+")
+# whatever the text holds. Then everything but brackets goes.
+_STRING = r'"[^"\\]*(?:\\[\s\S]?[^"\\]*)*(?:"|\Z)'
+_NOT_BRACKET = r"[^\[\]{}]+"
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _STEP_B = {0x5B: 1, 0x7B: 1, 0x5D: -1, 0x7D: -1}
+
+
+@functools.cache
+def _patterns(binary: bool) -> tuple[re.Pattern[Any], re.Pattern[Any]]:
+    """The two patterns, compiled the first time text is deep enough to be scanned (most runs never are)."""
+    if binary:
+        return re.compile(_STRING.encode()), re.compile(_NOT_BRACKET.encode())
+    return re.compile(_STRING), re.compile(_NOT_BRACKET)
 
 
 def depth(data: str | bytes) -> int:
     """How deep the arrays and objects in `data` nest (0 for a scalar), in one pass that the regex engine and
     `accumulate` run in C: strings are dropped first, so brackets inside them do not count. Any text works, JSON or
     not."""
-    if isinstance(data, bytes):
-        steps = map(_STEP_B.__getitem__, _NOT_BRACKET_B.sub(b"", _STRING_B.sub(b"", data)))
-    else:
-        steps = map(_STEP.__getitem__, _NOT_BRACKET.sub("", _STRING.sub("", data)))
+    strings, others = _patterns(isinstance(data, bytes))
+    brackets = others.sub(data[:0], strings.sub(data[:0], data))
+    steps = map((_STEP_B if isinstance(brackets, bytes) else _STEP).__getitem__, brackets)
     return max(0, max(accumulate(steps), default=0))
 
 
@@ -62,8 +68,9 @@ def too_deep(data: str | bytes, limit: int = MAX_DEPTH) -> bool:
     return openers > limit and depth(data) > limit
 
 
-@dataclass(frozen=True)
-class Parsed:
+# The value types are NamedTuples, not dataclasses: immutable and comparable alike, and ten times cheaper to define,
+# which `check --offline` and `--version` pay at start-up (bench/bench_startup.py).
+class Parsed(NamedTuple):
     """A JSON text from outside after reading: its value, or why it could not be read (then `value` is None)."""
 
     value: Any = None
@@ -158,8 +165,7 @@ def kind(value: Any) -> str:
 
 
 # ---- shapes: a wrong or missing value as data -------------------------------------------------------------------
-@dataclass(frozen=True)
-class Shape:
+class Shape(NamedTuple):
     """One value from outside that is missing, or of another type than its reader (Codex, or codexdoctor) needs."""
 
     path: str  # `response.usage.input_tokens`; "" for the value itself
@@ -174,21 +180,19 @@ class Shape:
         return f"{who} sent {where} as {self.got}, not {self.expected}"
 
 
-@dataclass(frozen=True)
-class Scalar:
+class Scalar(NamedTuple):
     """A leaf of a spec: what it is called in a sentence, and the test a value must pass."""
 
     expected: str
     accepts: Callable[[Any], bool]
 
 
-@dataclass(frozen=True)
-class Fields:
+class Fields(NamedTuple):
     """An object whose `required` fields must be present and whose `optional` ones may be absent or null (serde's
     `Option`); other fields are ignored, as Codex ignores them."""
 
-    required: Mapping[str, Spec] = field(default_factory=dict)
-    optional: Mapping[str, Spec] = field(default_factory=dict)
+    required: Mapping[str, Spec] = MappingProxyType({})
+    optional: Mapping[str, Spec] = MappingProxyType({})
     expected: str = "an object"
 
 
