@@ -38,6 +38,17 @@ def _working_why(f: Mapping[str, Any]) -> Loc:
     return Loc(query.get("en") + prefix.get("en"), query.get("zh") + prefix.get("zh"))
 
 
+def _unreadable_message(f: Mapping[str, Any]) -> dict[str, Any]:
+    """API010: a body that looked like JSON but could not be read has no message of its own; what made it unreadable
+    stands in its place ("the body is JSON nested 100,000 levels deep …"), in the report's language."""
+    if f.get("message") or not f.get("body_malformed"):
+        return {}
+    from codexdoctor.i18n import localize
+
+    said = f"the body is {f['body_malformed']}"
+    return {"message": Loc(said, localize(said, "zh"))}
+
+
 def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
     """API017: the step depends on what was refused: a developer item is the gateway's translation, a field its filter."""
     field = f.get("field")
@@ -309,7 +320,7 @@ RULES: tuple[Rule, ...] = (
         "Request rejected",
         "POST {url} answered {status}: {message}.",
         ("Read the provider's message above; check model, wire_api and query_params against its documentation.",),
-        once(lambda f: f["kind"] == "bad_request"),
+        lambda f: [_unreadable_message(f)] if f["kind"] == "bad_request" else [],
     ),
     Rule(
         "API011",
@@ -573,6 +584,40 @@ RULES: tuple[Rule, ...] = (
             else []
         ),
     ),
+    Rule(
+        "API024",
+        "unreadable-completed-event",
+        "api.canary",
+        E,
+        CHANNEL,
+        "Codex cannot read the provider's response.completed event",
+        "POST {url} streamed an answer and ended it with {detail}. Codex reads that event into a fixed shape (`id` "
+        "a string; `usage`, when it is there, with whole-number token counts), so every turn fails with "
+        "`{codex_says}` (Codex retries it {codex_retries} times first).",
+        (
+            "The provider, or a gateway in front of it, writes a response.completed event that does not follow the "
+            "Responses API: report it to them with the evidence of `codexdoctor check -v --format markdown`, or point "
+            "base_url at a server that follows it.",
+            "Run `codexdoctor check` again once it is fixed.",
+        ),
+        lambda f: (
+            [
+                {
+                    # Codex's own words (checked with 0.171.0): an event it cannot parse ends the turn; one without
+                    # `response` is skipped, and the stream then ends without a completion.
+                    "codex_says": "stream disconnected before completion: "
+                    + (
+                        "failed to parse ResponseCompleted: …"
+                        if f.get("terminal") == "response.completed"
+                        else "stream closed before response.completed"
+                    ),
+                    "codex_retries": f.get("codex_retries", 5),
+                }
+            ]
+            if f["kind"] == "unreadable_completion"
+            else []
+        ),
+    ),
 )
 
 ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -706,6 +751,16 @@ ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "单个问题可以通过，但会话（它的每一轮都像 Codex 一样带着工具调用和输出）在 {item_sent} tokens 时就失败了"
         "（{item_detail}）。错误指向 {item_name} 项：网关在任何大小下都拒绝它们。这是通道的问题；窗口根本没有被触及。",
         ("{turn_two_step}", "运行 `codexdoctor check`：它在工具调用之后发出的请求会用提供方自己的话给出同样的错误。"),
+    ),
+    "API024": (
+        "Codex 读不了提供方发来的 response.completed 事件",
+        "POST {url} 流式返回了回答，结尾却是{detail}。Codex 按固定的结构读取这个事件（`id` 是字符串；`usage` 如果有，"
+        "其中的 token 数都是整数），所以每一轮都会以 `{codex_says}` 失败（Codex 会先重试 {codex_retries} 次）。",
+        (
+            "提供方或它前面的网关写出的 response.completed 事件不符合 Responses API：把 "
+            "`codexdoctor check -v --format markdown` 的证据报告给他们，或把 base_url 指向符合它的服务。",
+            "修好之后再运行一次 `codexdoctor check`。",
+        ),
     ),
     "API015": (
         "请求重试之后才成功",
