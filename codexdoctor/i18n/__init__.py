@@ -227,6 +227,16 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"built-in provider `([^`]+)`", "内置提供方 `{1}`"),
     # codexdoctor's own usage errors (issue 29: every error message in the user's language)
     (r"the error text is empty", "报错文本是空的"),
+    (r"Invalid override \(missing '='\): (.+)", "无效的 -c 覆盖（缺少 '='）：{1}"),
+    (r"Invalid override key: (.+)", "无效的 -c 覆盖键：{1}"),
+    (
+        r"Invalid override (.+?): keys or arrays nested more than (\d+) levels deep \(the limit of a config file too\)",
+        "无效的 -c 覆盖 {1}：键或数组嵌套超过 {2} 层（配置文件也是这个上限）",
+    ),
+    (
+        r"Invalid override (.+?): more than ([\d,]+) keys and tables \(the limit of a config file too\)",
+        "无效的 -c 覆盖 {1}：键和表超过 {2} 个（配置文件也是这个上限）",
+    ),
     (
         r"give the error TEXT, - to read stdin, or --file PATH",
         "请给出报错文本 TEXT，或用 - 从标准输入读取，或用 --file PATH",
