@@ -56,6 +56,24 @@ class DateParam(click.ParamType):  # type: ignore[type-arg]  # generic from clic
         self.fail(f"{value!r} is not a date: write it as 2026-11-30 or 2026-11-30T09:00", param, ctx)
 
 
+class OutputFile(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2; 8.1 is supported too
+    """`-o FILE`: a FIFO, device, folder or symlink at FILE is refused before the command runs (issue 36); the
+    writer (common/safefile.open_output) checks again on the file it opened."""
+
+    name = "file"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:  # click 8.1 and 8.2 differ
+        return "FILE"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from codexdoctor.common.safefile import output_problem
+
+        problem = output_problem(str(value))
+        if problem:
+            self.fail(f"cannot write {value}: {problem}", param, ctx)
+        return str(value)
+
+
 lang_option = click.option(
     "--lang",
     type=click.Choice(["en", "zh"]),
@@ -100,9 +118,7 @@ report_options = [
         default=None,
         help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).",
     ),
-    click.option(
-        "-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE."
-    ),
+    click.option("-o", "--output", type=OutputFile(), default=None, help="Write the report to FILE."),
     click.option(
         "--fail-on",
         type=click.Choice(["error", "warning", "never"]),
@@ -365,7 +381,7 @@ def probe(
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True),
+    type=OutputFile(),
     default=None,
     help="The file to write (default: codexdoctor-report-<time>.md in this folder).",
 )

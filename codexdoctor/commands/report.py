@@ -12,6 +12,7 @@ import click
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
+from codexdoctor.common import safefile
 from codexdoctor.common.untrusted import sanitize
 
 
@@ -21,10 +22,14 @@ def run(opts: CheckOptions, session_id: str | None, fmt: str, output: str | None
     from codexdoctor.report.configview import rows
     from codexdoctor.report.render import RenderOptions, render
 
-    check, ctx = run_check(opts)
-    sessions, _ = run_sessions(opts.env, opts.home, (), None, None, None, False, opts.lang)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = Path(output) if output else Path.cwd() / f"codexdoctor-report-{stamp}.{'json' if fmt == 'json' else 'md'}"
+    for target in (path, _request_path(path)):  # before the check runs: a FIFO planted at the name is refused at once
+        problem = safefile.output_problem(target)
+        if problem:
+            raise click.ClickException(f"cannot write {target}: {problem}")
+    check, ctx = run_check(opts)
+    sessions, _ = run_sessions(opts.env, opts.home, (), None, None, None, False, opts.lang)
     redact = ctx.redactor
     curl = request_file = None
     if not opts.offline and ctx.provider.defined:
@@ -45,7 +50,7 @@ def run(opts: CheckOptions, session_id: str | None, fmt: str, output: str | None
         )
     text = sanitize(redact(text), newlines=True)  # the whole file: safe to paste into a public tracker
     try:
-        path.write_text(text, encoding="utf-8")
+        safefile.write_output(path, text)  # a regular file only, never through a symlink, created 0600
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
     click.echo(
@@ -66,15 +71,18 @@ def _reproduction(ctx: CheckContext, report_path: Path) -> tuple[str | None, str
     plan = make_plan(ctx)
     if plan.first is None:
         return None, None
-    body_path = report_path.with_name(report_path.stem + ".request.json")
+    body_path = _request_path(report_path)
+    text = sanitize(ctx.redactor(json.dumps(plan.first.body, indent=1, ensure_ascii=False)), newlines=True)
     try:
-        body_path.write_text(
-            sanitize(ctx.redactor(json.dumps(plan.first.body, indent=1, ensure_ascii=False)), newlines=True),
-            encoding="utf-8",
-        )
-    except OSError:
-        return None, None
+        safefile.write_output(body_path, text)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {body_path}: {exc.strerror or exc}") from None
     env_key = ctx.provider.env_key if isinstance(ctx.provider.env_key, str) else None
     headers = {k: "<redacted>" for k in plan.headers if k.lower() not in ("authorization", "content-type")}
     url = ctx.redactor(plan.base_url.rstrip("/") + "/responses" + (f"?{plan.query}" if plan.query else ""))
     return curl_command(ctx.shell.name, url, env_key, body_path.name, headers), body_path.name
+
+
+def _request_path(report_path: Path) -> Path:
+    """The canary's body beside the ticket: `ticket.md` -> `ticket.request.json`."""
+    return report_path.with_name(report_path.stem + ".request.json")
