@@ -180,7 +180,29 @@ FIRST_ANSWER_WAIT_HELP = (
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Interrupted(Exception):
+    """A Ctrl-C that unwound a command, carried past click (which would print a blank line and raise Abort) to the
+    boundary in main(), so "Interrupted." is the one line printed."""
+
+
+class Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        """The command runs with `raise_once` on SIGINT (common/interrupt.py): its cleanups see a Ctrl-C as a
+        KeyboardInterrupt (fix's lock and temp files, the probe's partial result). Outside it (parsing, click's
+        teardown, the boundary) there is nothing to clean up, and the entry point's handler exits at once."""
+        from codexdoctor.common import interrupt
+
+        previous = interrupt.install(interrupt.raise_once)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None
+        finally:
+            if previous is not None:
+                interrupt.install(previous)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="codexdoctor")
 def cli() -> None:
     """Is your broken Codex CLI setup the channel (config, key, base_url, model, provider) or the context?
@@ -758,24 +780,36 @@ def _known_secrets() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback."""
-    from codexdoctor.codex.config import OverrideError
+    """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback.
+
+    A Ctrl-C is "Interrupted." and 130 at any moment: entry.py handles it until a command runs, Group.invoke while
+    it runs (common/interrupt.py)."""
+    from codexdoctor.common import interrupt
     from codexdoctor.common.lang import argv_lang, detect_lang
 
     args = list(sys.argv[1:] if argv is None else argv)
     lang = argv_lang(args) or detect_lang(os.environ)
-    if lang == "zh":  # --help, click's messages and usage errors in Chinese (the tables load only for these runs)
-        from codexdoctor.i18n.cli_zh import install
-        from codexdoctor.report.render.text import display_width, wrap
-
-        restore = install(cli, wrap, display_width)
-    else:
-        restore = None
+    interrupt.decide_lang(lang)
+    restore = None
     try:
-        return _main(args, lang, OverrideError)
+        if lang == "zh":  # --help, click's messages and usage errors in Chinese (the tables load for these runs only)
+            from codexdoctor.i18n.cli_zh import install
+            from codexdoctor.report.render.text import display_width, wrap
+
+            restore = install(cli, wrap, display_width)
+        return _main(args, lang)
+    except KeyboardInterrupt:  # called in-process (tests) with a handler that raises: outside a command, it is here
+        return _interrupted(lang)
     finally:
         if restore is not None:
             restore()
+
+
+def _interrupted(lang: str) -> int:
+    from codexdoctor.common import interrupt
+
+    interrupt.say(lang, lambda text: click.echo(text, err=True))
+    return EXIT_INTERRUPTED
 
 
 def _localize(text: str, lang: str) -> str:
@@ -787,19 +821,15 @@ def _localize(text: str, lang: str) -> str:
     return localize(text, lang)
 
 
-def _main(argv: list[str], lang: str, OverrideError: type[Exception]) -> int:
+def _main(argv: list[str], lang: str) -> int:
     zh = lang == "zh"
     try:
         cli.main(args=argv, prog_name="codexdoctor", standalone_mode=False)
         return EXIT_OK
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_OK
-    except click.exceptions.Abort:
-        click.echo("已中断。" if zh else "Interrupted.", err=True)
-        return EXIT_INTERRUPTED
-    except KeyboardInterrupt:
-        click.echo("已中断。" if zh else "Interrupted.", err=True)
-        return EXIT_INTERRUPTED
+    except (Interrupted, click.exceptions.Abort, KeyboardInterrupt):  # click turns a Ctrl-C at a prompt into Abort
+        return _interrupted(lang)
     except click.ClickException as exc:  # usage errors too: a file name or a value the user gave is shown as text
         from codexdoctor.common.untrusted import sanitize
 
@@ -807,12 +837,15 @@ def _main(argv: list[str], lang: str, OverrideError: type[Exception]) -> int:
         exc.message = sanitize(_localize(exc.message, lang), newlines=True)  # type: ignore[misc]
         exc.show()
         return EXIT_USAGE
-    except OverrideError as exc:
-        from codexdoctor.common.untrusted import sanitize
-
-        click.echo(sanitize(f"错误：{_localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
-        return EXIT_USAGE
     except Exception as exc:
+        # Imported here, not at start-up (29 ms that `--version` paid for): a `-c` error has loaded it already.
+        from codexdoctor.codex.config import OverrideError
+
+        if isinstance(exc, OverrideError):
+            from codexdoctor.common.untrusted import sanitize
+
+            click.echo(sanitize(f"错误：{_localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
+            return EXIT_USAGE
         import traceback
 
         from codexdoctor.common.redact import Redactor
