@@ -407,6 +407,12 @@ def probe(
     default=None,
     help="The file to write (default: codexdoctor-report-<time>.md in this folder).",
 )
+@click.option(
+    "--include-request-text",
+    is_flag=True,
+    help="Write the texts of Codex's request (your AGENTS.md files, instructions, working folder) into "
+    "<report>.request.json, redacted; by default each is replaced by a placeholder of the same size.",
+)
 def report(
     overrides: tuple[str, ...],
     profile: str | None,
@@ -419,6 +425,7 @@ def report(
     session_id: str | None,
     fmt: str,
     output: str | None,
+    include_request_text: bool,
 ) -> None:
     """Write one support-ticket report: summary, client, config, request ids, the check, the last failed session."""
     from codexdoctor.commands import report as command
@@ -428,6 +435,7 @@ def report(
         session_id,
         fmt,
         output,
+        include_request_text,
     )
 
 

@@ -56,6 +56,9 @@ HELP_ZH: dict[str, str] = {
     "The Codex session to tell about (an id or a prefix; default: the most recent that failed).": "要写进报告的 Codex 会话（ID 或 ID 前缀；默认：最近一次失败的会话）。",
     "markdown for the ticket itself, json for a machine.": "markdown 用于工单本身，json 给程序读。",
     "The file to write (default: codexdoctor-report-<time>.md in this folder).": "写入的文件（默认：当前目录下的 codexdoctor-report-<时间>.md）。",
+    "Write the texts of Codex's request (your AGENTS.md files, instructions, working folder) into "
+    "<report>.request.json, redacted; by default each is replaced by a placeholder of the same size.": "把 Codex 请求中的文本"
+    "（你的 AGENTS.md 文件、instructions、工作目录）脱敏后写入 <报告>.request.json；默认每段文本都换成同样大小的占位文本。",
     "Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline.": "分析 Codex 自己的会话日志：每轮的上下文、会话如何结束以及原因。离线进行。",
     "Only the N most recent sessions.": "只看最近的 N 个会话。",
     "Only sessions started on or after DATE (2026-11-30, or 2026-11-30T09:00).": "只看在 DATE 当天或之后开始的会话（2026-11-30，或 2026-11-30T09:00）。",
