@@ -174,9 +174,23 @@ def _check_options(
 
 
 FIRST_ANSWER_WAIT_HELP = (
-    "How long to keep waiting, past --timeout, for a provider that is alive (it answered, or accepted "
-    "the request) but slow to answer Codex's first request or asks to retry later (429 Retry-After), "
-    "as Codex waits. A local model on a CPU takes 10-25 s."
+    "Deadline in seconds, counted from launch, for a provider that is alive (it answered, or accepted the request) "
+    "but slow to answer Codex's first request or asks to retry later (429 Retry-After): it is waited for up to "
+    "this long in all, as Codex waits, instead of --timeout. A local model on a CPU takes 10-25 s."
+)
+
+
+def timeout_option(help_text: str) -> Callable[[F], F]:
+    """`--timeout` of the commands that run the live check (check, report, fix): one clock from launch (issue 36)."""
+    return click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True, help=help_text)
+
+
+first_token_timeout_option = click.option(
+    "--first-token-timeout",
+    type=click.FloatRange(1, 3600),
+    default=120.0,
+    show_default=True,
+    help=FIRST_ANSWER_WAIT_HELP,
 )
 
 
@@ -215,20 +229,11 @@ def cli() -> None:
 @cli.command()
 @with_config_options
 @click.option("--offline", is_flag=True, help="Static checks only: send no request.")
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.5, 600),
-    default=10.0,
-    show_default=True,
-    help="Deadline in seconds for the whole check.",
+@timeout_option(
+    "Deadline in seconds for the whole check, counted from launch: a provider that shows no sign of life by then "
+    "fails (one that is alive gets --first-token-timeout)."
 )
-@click.option(
-    "--first-token-timeout",
-    type=click.FloatRange(1, 3600),
-    default=120.0,
-    show_default=True,
-    help=FIRST_ANSWER_WAIT_HELP,
-)
+@first_token_timeout_option
 @click.option(
     "--no-canary",
     is_flag=True,
@@ -318,7 +323,13 @@ def check(
 @click.option(
     "--request-timeout", type=click.FloatRange(1), default=120.0, show_default=True, help="Per request, seconds."
 )
-@click.option("--timeout", type=click.FloatRange(1), default=1800.0, show_default=True, help="Whole probe, seconds.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(1),
+    default=1800.0,
+    show_default=True,
+    help="Deadline in seconds for the whole probe, counted from launch (the window look-ups and every request in it).",
+)
 @click.option(
     "--turn-tokens",
     type=click.IntRange(100),
@@ -379,13 +390,11 @@ def probe(
 @click.option(
     "--offline", is_flag=True, help="No request at all: the config, the environment and the session logs only."
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.5, 600),
-    default=10.0,
-    show_default=True,
-    help="Deadline in seconds for the live check.",
+@timeout_option(
+    "Deadline in seconds for the live check, counted from launch, as check's: a provider that shows no sign of life "
+    "by then fails (one that is alive gets --first-token-timeout). The session logs are read after it, offline."
 )
+@first_token_timeout_option
 @click.option(
     "--session",
     "session_id",
@@ -422,6 +431,7 @@ def report(
     shell: str | None,
     offline: bool,
     timeout: float,
+    first_token_timeout: float,
     session_id: str | None,
     fmt: str,
     output: str | None,
@@ -431,7 +441,9 @@ def report(
     from codexdoctor.commands import report as command
 
     command.run(
-        _check_options(overrides, profile, model, codex_version, offline, timeout, True, lang, shell),
+        _check_options(
+            overrides, profile, model, codex_version, offline, timeout, True, lang, shell, first_token_timeout
+        ),
         session_id,
         fmt,
         output,
@@ -527,13 +539,11 @@ def diagnose_error(
 @click.option(
     "--offline", is_flag=True, help="Static checks only (no request is sent; live-only fixes are not offered)."
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.5, 600),
-    default=10.0,
-    show_default=True,
-    help="Deadline in seconds for each check run (before and after the edits).",
+@timeout_option(
+    "Deadline in seconds for each check run (the one before the edits counted from launch, each one after from its "
+    "start), as check's (one that is alive gets --first-token-timeout)."
 )
+@first_token_timeout_option
 @click.option("--no-canary", is_flag=True, help="Re-check without sending Codex's first request (no tokens spent).")
 @click.option(
     "--fail-on",
@@ -554,6 +564,7 @@ def fix(
     only: tuple[str, ...],
     offline: bool,
     timeout: float,
+    first_token_timeout: float,
     no_canary: bool,
     fail_on: str,
 ) -> None:
@@ -561,7 +572,9 @@ def fix(
     from codexdoctor.commands import fix as command
 
     command.run(
-        _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell),
+        _check_options(
+            overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell, first_token_timeout
+        ),
         yes,
         dry_run,
         only,
@@ -792,9 +805,10 @@ def main(argv: list[str] | None = None) -> int:
 
     A Ctrl-C is "Interrupted." and 130 at any moment: entry.py handles it until a command runs, Group.invoke while
     it runs (common/interrupt.py)."""
-    from codexdoctor.common import interrupt
+    from codexdoctor.common import interrupt, launch
     from codexdoctor.common.lang import argv_lang, detect_lang
 
+    launch.begin_run()  # every deadline counts from the launch (commands/options.py)
     args = list(sys.argv[1:] if argv is None else argv)
     lang = argv_lang(args) or detect_lang(os.environ)
     interrupt.decide_lang(lang)
