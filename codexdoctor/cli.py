@@ -206,14 +206,18 @@ class Group(click.Group):
         teardown, the boundary) there is nothing to clean up, and the entry point's handler exits at once."""
         from codexdoctor.common import interrupt
 
-        previous = interrupt.install(interrupt.raise_once)
+        previous, hook = interrupt.install(interrupt.raise_once), sys.unraisablehook
+        if previous is not None:
+            sys.unraisablehook = interrupt.redeliver
         try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
+            try:
+                return super().invoke(ctx)
+            finally:
+                if previous is not None:
+                    sys.unraisablehook = hook
+                    interrupt.install(previous)
+        except KeyboardInterrupt:  # from the command, or from a Ctrl-C while the handlers were put back
             raise Interrupted from None
-        finally:
-            if previous is not None:
-                interrupt.install(previous)
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -811,7 +815,7 @@ def main(argv: list[str] | None = None) -> int:
     launch.begin_run()  # every deadline counts from the launch (commands/options.py)
     args = list(sys.argv[1:] if argv is None else argv)
     lang = argv_lang(args) or detect_lang(os.environ)
-    interrupt.decide_lang(lang)
+    interrupt.begin(lang)
     restore = None
     try:
         if lang == "zh":  # --help, click's messages and usage errors in Chinese (the tables load for these runs only)
@@ -860,6 +864,10 @@ def _main(argv: list[str], lang: str) -> int:
         exc.show()
         return EXIT_USAGE
     except Exception as exc:
+        from codexdoctor.common import interrupt
+
+        if interrupt.caught():  # a Ctrl-C that came back wrapped in another error (common/interrupt.caught)
+            return _interrupted(lang)
         # Imported here, not at start-up (29 ms that `--version` paid for): a `-c` error has loaded it already.
         from codexdoctor.codex.config import OverrideError
 

@@ -5,10 +5,10 @@ from codexdoctor.common import interrupt
 # At import, as the first thing codexdoctor does: the console script imports this module before it calls main(),
 # and a Ctrl-C in between would be a traceback from the import machinery.
 interrupt.install(interrupt.exit_now)
+interrupt.decide_lang()
 from codexdoctor.common import launch  # noqa: E402 - after the handler: the deadlines count from here on
 
 launch.mark()
-interrupt.decide_lang()
 
 
 def main() -> int:

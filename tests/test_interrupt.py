@@ -51,7 +51,7 @@ def before_codexdoctor_ran(err: str) -> bool:
 
     Precise, not lenient: every frame inside codexdoctor must be one of those module-level imports. A Ctrl-C that
     reached cli.py, click's import, a command or the shutdown has a frame elsewhere and is a failure."""
-    if "KeyboardInterrupt" not in err:
+    if "KeyboardInterrupt" not in err and not err.startswith("Fatal Python error: "):  # the interpreter's own words
         return False
     allowed_lines = {
         "entry.py": line_of("entry.py", "interrupt.install("),  # before this line: the imports it needs
@@ -67,7 +67,7 @@ def before_codexdoctor_ran(err: str) -> bool:
         if inside in allowed_lines:
             if int(number) >= allowed_lines[inside]:
                 return False
-        elif inside not in ("__init__.py", "common/__init__.py", "common/interrupt.py"):
+        elif inside not in ("__init__.py", "common/__init__.py", "common/interrupt.py", "common/lang.py"):
             return False
     return True
 
@@ -115,5 +115,52 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(home, entry):
         if kind == "bad":
             bad.append((args, round(delay * 1000), proc.returncode, err[-1500:]))
     print(entry, dict(seen))
-    assert not bad, (dict(seen), bad[:3])
+    assert not bad, "\n\n".join(f"{a} {d} ms rc {c}:\n{e}" for a, d, c, e in bad[:3]) + f"\n{dict(seen)}"
     assert seen["interrupted"] >= RUNS // 4, seen  # most SIGINTs land in codexdoctor's own start-up or run
+
+
+def test_a_ctrl_c_that_python_wraps_in_another_error_is_still_interrupted(home, run, monkeypatch):
+    """Python 3.11 wraps an exception raised in `__set_name__` (a class being created, in a module a command imports
+    late) in a RuntimeError: the boundary called that an internal error, exit 3."""
+    import codexdoctor.commands.check as command
+    from codexdoctor.common import interrupt
+
+    class Descriptor:
+        def __set_name__(self, owner, name):
+            interrupt.raise_once(signal.SIGINT, None)  # what a Ctrl-C at this moment does
+
+    def interrupted_while_a_class_is_made(opts):
+        type("Late", (), {"attr": Descriptor()})
+        raise AssertionError("not reached")
+
+    monkeypatch.setattr(command, "run_check", interrupted_while_a_class_is_made)
+    code, out, err = run("check", "--offline")
+    assert code == 130 and err == "Interrupted.\n" and out == "", err
+    code, out, err = run("check", "--offline")  # the next run in this process starts afresh
+    assert code == 130 and err == "Interrupted.\n", err
+
+
+def test_a_ctrl_c_that_python_swallows_is_delivered_again(home, run, monkeypatch):
+    """A Ctrl-C inside a weakref callback (the import system's module-lock cleanup) was printed as "Exception
+    ignored in: <function _get_module_lock.<locals>.cb>" with a traceback, and the run went on to exit 0 or 1."""
+    import gc
+    import weakref
+
+    import codexdoctor.commands.check as command
+    from codexdoctor.common import interrupt
+
+    def interrupted_inside_a_callback(opts):
+        class Thing:
+            pass
+
+        thing = Thing()
+        ref = weakref.ref(thing, lambda _: interrupt.raise_once(signal.SIGINT, None))
+        del thing
+        gc.collect()
+        for _ in range(500):  # the command goes on; the Ctrl-C must still reach it
+            time.sleep(0.01)
+        raise AssertionError(f"the Ctrl-C was lost ({ref})")
+
+    monkeypatch.setattr(command, "run_check", interrupted_inside_a_callback)
+    code, out, err = run("check", "--offline")
+    assert code == 130 and err == "Interrupted.\n", err

@@ -20,6 +20,8 @@ try:
 except ImportError:  # pragma: no cover - an interpreter without it
     import signal as _sig
 
+from codexdoctor.common.lang import argv_lang, detect_lang  # no imports of its own: nothing to import in a handler
+
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing would widen the window before the handler
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -37,14 +39,19 @@ def line(lang: str) -> str:
 
 def decide_lang(lang: str | None = None) -> None:
     """The line's language: `lang`, else `--lang` on the command line, else the locale (common/lang)."""
-    if lang is None:
-        try:
-            from codexdoctor.common.lang import argv_lang, detect_lang
+    _state["lang"] = lang or argv_lang(sys.argv[1:]) or detect_lang(os.environ)
 
-            lang = argv_lang(sys.argv[1:]) or detect_lang(os.environ)
-        except Exception:  # the signal came while that module itself was being imported
-            lang = "en"
-    _state["lang"] = lang
+
+def begin(lang: str) -> None:
+    """A run starts (cli.main): its language, and nothing said or caught yet (a test process makes many runs)."""
+    _state.update(lang=lang, said=False, caught=False)
+
+
+def caught() -> bool:
+    """Whether a Ctrl-C raised KeyboardInterrupt in this run. An error that follows it is its consequence: Python
+    3.11 wraps an exception raised while a class is created (`__set_name__`) in a RuntimeError, and a module that a
+    command imports late can be in the middle of that."""
+    return bool(_state["caught"])
 
 
 def say(lang: str | None = None, write: Callable[[str], None] | None = None) -> None:
@@ -53,7 +60,7 @@ def say(lang: str | None = None, write: Callable[[str], None] | None = None) -> 
     if _state["said"]:
         return
     _state["said"] = True
-    if lang is None and _state["lang"] is None:
+    if lang is None and _state["lang"] is None:  # a Ctrl-C between the handler and the language (entry.py)
         decide_lang()
     text = line(str(lang or _state["lang"]))
     try:
@@ -79,6 +86,30 @@ def raise_once(signum: int, frame: FrameType | None) -> None:
     _sig.signal(SIGINT, exit_now)
     _state["caught"] = True
     raise KeyboardInterrupt
+
+
+def redeliver(unraisable: sys.UnraisableHookArgs) -> None:
+    """sys.unraisablehook while a command runs. A KeyboardInterrupt raised where it cannot propagate (the signal came
+    inside a weakref callback, such as the import system's module-lock cleanup, or a __del__) is swallowed by Python
+    with "Exception ignored in: …" on stderr, and the run went on as if no Ctrl-C had come: this Ctrl-C is
+    delivered again, so it lands in the command's own code. It is raised from another thread, a moment later:
+    raised here, the handler would run at once, inside this hook. Anything else goes to Python's own hook."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        import _thread
+
+        _sig.signal(SIGINT, raise_once)
+        _thread.start_new_thread(_raise_later, ())  # not threading.Thread: its start() waits, here, for the thread
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+def _raise_later() -> None:
+    """The Ctrl-C again, from another thread, once the main thread has left the hook and the callback (50 ms: the
+    main thread needs a few microseconds for that)."""
+    import time
+
+    time.sleep(0.05)
+    _sig.raise_signal(SIGINT)
 
 
 def finish(code: int) -> int:
