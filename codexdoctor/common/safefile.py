@@ -94,6 +94,8 @@ def output_problem(path: Path | str) -> str | None:
         return None
     if stat.S_ISLNK(info.st_mode):
         return SYMLINK
+    if stat.S_ISREG(info.st_mode) and not os.access(path, os.W_OK):
+        return "Permission denied"  # the OS's own words, as the open would say them
     return kind_of(info.st_mode)
 
 
