@@ -1,5 +1,5 @@
-"""Allows `python -m codexdoctor`."""
+"""Allows `python -m codexdoctor` (through entry.py, which handles Ctrl-C before click is imported)."""
 
-from codexdoctor.cli import main
+from codexdoctor.entry import main
 
 raise SystemExit(main())

@@ -56,6 +56,24 @@ class DateParam(click.ParamType):  # type: ignore[type-arg]  # generic from clic
         self.fail(f"{value!r} is not a date: write it as 2026-11-30 or 2026-11-30T09:00", param, ctx)
 
 
+class OutputFile(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2; 8.1 is supported too
+    """`-o FILE`: a FIFO, device, folder or symlink at FILE is refused before the command runs (issue 36); the
+    writer (common/safefile.open_output) checks again on the file it opened."""
+
+    name = "file"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:  # click 8.1 and 8.2 differ
+        return "FILE"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from codexdoctor.common.safefile import output_problem
+
+        problem = output_problem(str(value))
+        if problem:
+            self.fail(f"cannot write {value}: {problem}", param, ctx)
+        return str(value)
+
+
 lang_option = click.option(
     "--lang",
     type=click.Choice(["en", "zh"]),
@@ -100,9 +118,7 @@ report_options = [
         default=None,
         help="text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).",
     ),
-    click.option(
-        "-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the report to FILE."
-    ),
+    click.option("-o", "--output", type=OutputFile(), default=None, help="Write the report to FILE."),
     click.option(
         "--fail-on",
         type=click.Choice(["error", "warning", "never"]),
@@ -158,13 +174,53 @@ def _check_options(
 
 
 FIRST_ANSWER_WAIT_HELP = (
-    "How long to keep waiting, past --timeout, for a provider that is alive (it answered, or accepted "
-    "the request) but slow to answer Codex's first request or asks to retry later (429 Retry-After), "
-    "as Codex waits. A local model on a CPU takes 10-25 s."
+    "Deadline in seconds, counted from launch, for a provider that is alive (it answered, or accepted the request) "
+    "but slow to answer Codex's first request or asks to retry later (429 Retry-After): it is waited for up to "
+    "this long in all, as Codex waits, instead of --timeout. A local model on a CPU takes 10-25 s."
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def timeout_option(help_text: str) -> Callable[[F], F]:
+    """`--timeout` of the commands that run the live check (check, report, fix): one clock from launch (issue 36)."""
+    return click.option("--timeout", type=click.FloatRange(0.5, 600), default=10.0, show_default=True, help=help_text)
+
+
+first_token_timeout_option = click.option(
+    "--first-token-timeout",
+    type=click.FloatRange(1, 3600),
+    default=120.0,
+    show_default=True,
+    help=FIRST_ANSWER_WAIT_HELP,
+)
+
+
+class Interrupted(Exception):
+    """A Ctrl-C that unwound a command, carried past click (which would print a blank line and raise Abort) to the
+    boundary in main(), so "Interrupted." is the one line printed."""
+
+
+class Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        """The command runs with `raise_once` on SIGINT (common/interrupt.py): its cleanups see a Ctrl-C as a
+        KeyboardInterrupt (fix's lock and temp files, the probe's partial result). Outside it (parsing, click's
+        teardown, the boundary) there is nothing to clean up, and the entry point's handler exits at once."""
+        from codexdoctor.common import interrupt
+
+        previous, hook = interrupt.install(interrupt.raise_once), sys.unraisablehook
+        if previous is not None:
+            sys.unraisablehook = interrupt.redeliver
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                if previous is not None:
+                    sys.unraisablehook = hook
+                    interrupt.install(previous)
+        except KeyboardInterrupt:  # from the command, or from a Ctrl-C while the handlers were put back
+            raise Interrupted from None
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="codexdoctor")
 def cli() -> None:
     """Is your broken Codex CLI setup the channel (config, key, base_url, model, provider) or the context?
@@ -177,20 +233,11 @@ def cli() -> None:
 @cli.command()
 @with_config_options
 @click.option("--offline", is_flag=True, help="Static checks only: send no request.")
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.5, 600),
-    default=10.0,
-    show_default=True,
-    help="Deadline in seconds for the whole check.",
+@timeout_option(
+    "Deadline in seconds for the whole check, counted from launch: a provider that shows no sign of life by then "
+    "fails (one that is alive gets --first-token-timeout)."
 )
-@click.option(
-    "--first-token-timeout",
-    type=click.FloatRange(1, 3600),
-    default=120.0,
-    show_default=True,
-    help=FIRST_ANSWER_WAIT_HELP,
-)
+@first_token_timeout_option
 @click.option(
     "--no-canary",
     is_flag=True,
@@ -280,7 +327,13 @@ def check(
 @click.option(
     "--request-timeout", type=click.FloatRange(1), default=120.0, show_default=True, help="Per request, seconds."
 )
-@click.option("--timeout", type=click.FloatRange(1), default=1800.0, show_default=True, help="Whole probe, seconds.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(1),
+    default=1800.0,
+    show_default=True,
+    help="Deadline in seconds for the whole probe, counted from launch (the window look-ups and every request in it).",
+)
 @click.option(
     "--turn-tokens",
     type=click.IntRange(100),
@@ -341,13 +394,11 @@ def probe(
 @click.option(
     "--offline", is_flag=True, help="No request at all: the config, the environment and the session logs only."
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.5, 600),
-    default=10.0,
-    show_default=True,
-    help="Deadline in seconds for the live check.",
+@timeout_option(
+    "Deadline in seconds for the live check, counted from launch, as check's: a provider that shows no sign of life "
+    "by then fails (one that is alive gets --first-token-timeout). The session logs are read after it, offline."
 )
+@first_token_timeout_option
 @click.option(
     "--session",
     "session_id",
@@ -365,9 +416,15 @@ def probe(
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True),
+    type=OutputFile(),
     default=None,
     help="The file to write (default: codexdoctor-report-<time>.md in this folder).",
+)
+@click.option(
+    "--include-request-text",
+    is_flag=True,
+    help="Write the texts of Codex's request (your AGENTS.md files, instructions, working folder) into "
+    "<report>.request.json, redacted; by default each is replaced by a placeholder of the same size.",
 )
 def report(
     overrides: tuple[str, ...],
@@ -378,18 +435,23 @@ def report(
     shell: str | None,
     offline: bool,
     timeout: float,
+    first_token_timeout: float,
     session_id: str | None,
     fmt: str,
     output: str | None,
+    include_request_text: bool,
 ) -> None:
     """Write one support-ticket report: summary, client, config, request ids, the check, the last failed session."""
     from codexdoctor.commands import report as command
 
     command.run(
-        _check_options(overrides, profile, model, codex_version, offline, timeout, True, lang, shell),
+        _check_options(
+            overrides, profile, model, codex_version, offline, timeout, True, lang, shell, first_token_timeout
+        ),
         session_id,
         fmt,
         output,
+        include_request_text,
     )
 
 
@@ -481,13 +543,11 @@ def diagnose_error(
 @click.option(
     "--offline", is_flag=True, help="Static checks only (no request is sent; live-only fixes are not offered)."
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.5, 600),
-    default=10.0,
-    show_default=True,
-    help="Deadline in seconds for each check run (before and after the edits).",
+@timeout_option(
+    "Deadline in seconds for each check run (the one before the edits counted from launch, each one after from its "
+    "start), as check's (one that is alive gets --first-token-timeout)."
 )
+@first_token_timeout_option
 @click.option("--no-canary", is_flag=True, help="Re-check without sending Codex's first request (no tokens spent).")
 @click.option(
     "--fail-on",
@@ -508,6 +568,7 @@ def fix(
     only: tuple[str, ...],
     offline: bool,
     timeout: float,
+    first_token_timeout: float,
     no_canary: bool,
     fail_on: str,
 ) -> None:
@@ -515,7 +576,9 @@ def fix(
     from codexdoctor.commands import fix as command
 
     command.run(
-        _check_options(overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell),
+        _check_options(
+            overrides, profile, model, codex_version, offline, timeout, not no_canary, lang, shell, first_token_timeout
+        ),
         yes,
         dry_run,
         only,
@@ -742,24 +805,37 @@ def _known_secrets() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback."""
-    from codexdoctor.codex.config import OverrideError
+    """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback.
+
+    A Ctrl-C is "Interrupted." and 130 at any moment: entry.py handles it until a command runs, Group.invoke while
+    it runs (common/interrupt.py)."""
+    from codexdoctor.common import interrupt, launch
     from codexdoctor.common.lang import argv_lang, detect_lang
 
+    launch.begin_run()  # every deadline counts from the launch (commands/options.py)
     args = list(sys.argv[1:] if argv is None else argv)
     lang = argv_lang(args) or detect_lang(os.environ)
-    if lang == "zh":  # --help, click's messages and usage errors in Chinese (the tables load only for these runs)
-        from codexdoctor.i18n.cli_zh import install
-        from codexdoctor.report.render.text import display_width, wrap
-
-        restore = install(cli, wrap, display_width)
-    else:
-        restore = None
+    interrupt.begin(lang)
+    restore = None
     try:
-        return _main(args, lang, OverrideError)
+        if lang == "zh":  # --help, click's messages and usage errors in Chinese (the tables load for these runs only)
+            from codexdoctor.i18n.cli_zh import install
+            from codexdoctor.report.render.text import display_width, wrap
+
+            restore = install(cli, wrap, display_width)
+        return _main(args, lang)
+    except KeyboardInterrupt:  # called in-process (tests) with a handler that raises: outside a command, it is here
+        return _interrupted(lang)
     finally:
         if restore is not None:
             restore()
+
+
+def _interrupted(lang: str) -> int:
+    from codexdoctor.common import interrupt
+
+    interrupt.say(lang, lambda text: click.echo(text, err=True))
+    return EXIT_INTERRUPTED
 
 
 def _localize(text: str, lang: str) -> str:
@@ -771,19 +847,15 @@ def _localize(text: str, lang: str) -> str:
     return localize(text, lang)
 
 
-def _main(argv: list[str], lang: str, OverrideError: type[Exception]) -> int:
+def _main(argv: list[str], lang: str) -> int:
     zh = lang == "zh"
     try:
         cli.main(args=argv, prog_name="codexdoctor", standalone_mode=False)
         return EXIT_OK
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_OK
-    except click.exceptions.Abort:
-        click.echo("已中断。" if zh else "Interrupted.", err=True)
-        return EXIT_INTERRUPTED
-    except KeyboardInterrupt:
-        click.echo("已中断。" if zh else "Interrupted.", err=True)
-        return EXIT_INTERRUPTED
+    except (Interrupted, click.exceptions.Abort, KeyboardInterrupt):  # click turns a Ctrl-C at a prompt into Abort
+        return _interrupted(lang)
     except click.ClickException as exc:  # usage errors too: a file name or a value the user gave is shown as text
         from codexdoctor.common.untrusted import sanitize
 
@@ -791,12 +863,19 @@ def _main(argv: list[str], lang: str, OverrideError: type[Exception]) -> int:
         exc.message = sanitize(_localize(exc.message, lang), newlines=True)  # type: ignore[misc]
         exc.show()
         return EXIT_USAGE
-    except OverrideError as exc:
-        from codexdoctor.common.untrusted import sanitize
-
-        click.echo(sanitize(f"错误：{_localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
-        return EXIT_USAGE
     except Exception as exc:
+        from codexdoctor.common import interrupt
+
+        if interrupt.caught():  # a Ctrl-C that came back wrapped in another error (common/interrupt.caught)
+            return _interrupted(lang)
+        # Imported here, not at start-up (29 ms that `--version` paid for): a `-c` error has loaded it already.
+        from codexdoctor.codex.config import OverrideError
+
+        if isinstance(exc, OverrideError):
+            from codexdoctor.common.untrusted import sanitize
+
+            click.echo(sanitize(f"错误：{_localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
+            return EXIT_USAGE
         import traceback
 
         from codexdoctor.common.redact import Redactor

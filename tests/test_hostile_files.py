@@ -301,6 +301,45 @@ def test_a_5000_digit_integer_is_a_finding_not_exit_3(home, run):
     assert code in (0, 1) and "internal error" not in err
 
 
+# ---- issue 36 (5): `-c` overrides have a config file's limits ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        (".".join(f"k{i}" for i in range(500)) + "=1",),  # RecursionError in copy.deepcopy, exit 3, before
+        ("a=" + "[" * 100 + "]" * 100,),
+        ("a.b=" + "{ c = " * 70 + "1" + " }" * 70,),
+        ("a={ " + ".".join(["k"] * 20_000) + " = 1 }",),  # quadratic in the TOML reader: refused before parsing
+        tuple(f"t{n}={{{', '.join(f'k{i} = 1' for i in range(13_000))}}}" for n in range(4)),  # 52,000 keys in all
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_deep_or_huge_overrides_are_a_usage_error(home, run, overrides, lang):
+    args = [a for o in overrides for a in ("-c", o)]
+    started = time.perf_counter()
+    code, out, err = run("check", "--offline", "--lang", lang, *args)
+    assert time.perf_counter() - started < 5
+    assert code == 2 and out == "" and "Traceback" not in err and "internal error" not in err, err
+    assert len(err) < 300  # the key is shown by its start, not whole
+    if lang == "zh":
+        assert err.startswith("错误：无效的 -c 覆盖") and ("嵌套超过 64 层" in err or "键和表超过 50,000 个" in err), (
+            err
+        )
+    else:
+        assert err.startswith("Error: Invalid override") and ("nested more than 64" in err or "50,000 keys" in err)
+
+
+def test_real_overrides_within_the_limits_still_apply(home, run):
+    write_config(home, TAOTOKEN)
+    deep = ".".join(f"k{i}" for i in range(60))
+    code, out, err = run(
+        "config", "--format", "json", "-c", f"{deep}=1", "-c", 'model="m2"', "-c", "x=[[1, [2]], {y = 1}]"
+    )
+    assert code == 0, err
+    assert '"m2"' in out
+
+
 def test_a_5000_digit_number_in_a_rollout_is_a_skipped_line(home, run, monkeypatch):
     """Every reader path: the regex scan and the per-line fast path."""
 

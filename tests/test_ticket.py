@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import write_config
 from tests.test_untrusted import FILLER, leaked
 
@@ -131,3 +133,159 @@ def test_report_in_chinese_keeps_the_support_summary_in_english(home, run, tmp_p
     text = target.read_text()
     assert "# Codex CLI 支持报告" in text and "## 最近一次失败的 Codex 会话" in text
     assert "A user of the Codex CLI" in text  # for the provider's support desk
+
+
+# ---- issue 36 (2): the request file carries the request's shape, not the user's texts ------------------------------
+
+AGENTS = (
+    "# Team rules\nDeploy through https://intranet.zebra-orchard.example/deploy as svc-zebra-orchard.\n"
+    "On-call: Marguerite Quillfeather, pager 0151-9988-7766.\n内部规则：只在斑马果园集群上发布。\n"
+) * 12
+SECRET_WORDS = ("zebra-orchard", "Quillfeather", "0151-9988-7766", "斑马果园", "Bespoke-Lighthouse", "kestrel-vault")
+
+
+def configure_with_documents(home, server, tmp_path, monkeypatch):
+    """A user with an AGENTS.md, developer_instructions and a working folder whose names must not leave the machine."""
+    configure(home, server, "")
+    config = home / ".codex" / "config.toml"
+    config.write_text(
+        'developer_instructions = "Answer as Bespoke-Lighthouse would."\n' + config.read_text(), encoding="utf-8"
+    )
+    project = tmp_path / "kestrel-vault"
+    (project / ".git").mkdir(parents=True)
+    (project / "AGENTS.md").write_text(AGENTS, encoding="utf-8")
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    return project
+
+
+def sent_first_request(server):
+    """Codex's first request as the simulator received it (the one with the AGENTS.md item)."""
+    return next(r.body for r in server.records if r.method == "POST" and r.body and len(r.body["input"]) > 3)
+
+
+def texts_of(body):
+    return [(i["role"], c["text"]) for i in body["input"] for c in i["content"]]
+
+
+def test_the_request_file_holds_the_shape_and_no_text_of_the_users_documents(
+    home, sim_server, run, monkeypatch, tmp_path
+):
+    """Before: <ticket>.request.json held the AGENTS.md, developer_instructions and the working folder word for word."""
+    s = sim_server(api_key=KEY, keep_bodies=True)
+    project = configure_with_documents(home, s, tmp_path, monkeypatch)
+    code, _, err = run("report", "-o", str(project / "t.md"), "--codex-version", "0.171.0")
+    assert code == 0, err
+    raw = (project / "t.request.json").read_text(encoding="utf-8")
+    ticket = (project / "t.md").read_text(encoding="utf-8")
+    for word in SECRET_WORDS:
+        assert word not in raw, word
+    assert not any(line in raw for line in AGENTS.splitlines() if len(line) >= 8)
+    assert not leaked(raw)
+    from codexdoctor.codex.request import compact, template
+    from codexdoctor.common import tokens
+
+    # The same request otherwise: fields, items, roles, model, tools; Codex's own texts as they are.
+    body, sent = json.loads(raw), sent_first_request(s)
+    assert list(body) == list(sent) and body["model"] == sent["model"] and body["tools"] == sent["tools"]
+    assert [(i["type"], i["role"], len(i["content"])) for i in body["input"]] == [
+        (i["type"], i["role"], len(i["content"])) for i in sent["input"]
+    ]
+    tpl = template()
+    o200k = tokens.load("o200k_base")
+    for (role, text), (_, original) in zip(texts_of(body), texts_of(sent)):
+        if original in (tpl["base_instructions"], tpl["permissions_instructions"]):
+            assert text == original
+            continue
+        assert text != original
+        # the same size in the body and the same number of tokens
+        assert len(json.dumps(text, ensure_ascii=False).encode()) == len(
+            json.dumps(original, ensure_ascii=False).encode()
+        )
+        assert o200k.count(text) == o200k.count(original)
+    assert len(raw.encode()) == len(compact(sent).encode())
+    # The ticket says exactly what is in it.
+    assert "None of the user's AGENTS.md files, instructions, working folder or CODEX_HOME is in it" in ticket
+    assert "| `input[3].content[0].text` your AGENTS.md files | user |" in ticket
+    assert "a placeholder of the same size and tokens" in ticket and "as sent (Codex's own)" in ticket
+    assert "Tools: `exec_command`" in ticket
+    for word in SECRET_WORDS[:-1]:  # the working folder's name is in the check's evidence, as in every -v report
+        assert word not in ticket, word
+
+
+def test_the_shape_only_file_reproduces_with_curls_request(home, sim_server, run, monkeypatch, tmp_path):
+    """What the ticket's curl command sends: the file as the body. It is a valid request, and a window too small for
+    the user's request is too small for it as well (the same tokens, within the framing the server adds)."""
+    import httpx
+
+    s = sim_server(api_key=KEY, keep_bodies=True)
+    project = configure_with_documents(home, s, tmp_path, monkeypatch)
+    assert run("report", "-o", str(project / "t.md"), "--codex-version", "0.171.0")[0] == 0
+    data = (project / "t.request.json").read_bytes()
+    headers = {"Authorization": f"Bearer {KEY}", "Content-Type": "application/json", "Accept": "text/event-stream"}
+    answer = httpx.post(s.base_url + "/responses", content=data, headers=headers, timeout=30)
+    assert answer.status_code == 200 and "response.completed" in answer.text
+    original = next(r for r in s.records if r.method == "POST" and r.body and len(r.body["input"]) > 3)
+    replayed = s.records[-1]
+    assert abs(replayed.input_tokens - original.input_tokens) <= 8, (replayed.input_tokens, original.input_tokens)
+    small = sim_server(api_key=KEY, context_window=original.input_tokens - 50)
+    refused = httpx.post(small.base_url + "/responses", content=data, headers=headers, timeout=30)
+    assert refused.status_code == 400 and "context" in refused.text.lower()
+
+
+def test_include_request_text_writes_the_texts_redacted(home, sim_server, run, monkeypatch, tmp_path):
+    s = sim_server(api_key=KEY, keep_bodies=True)
+    project = configure_with_documents(home, s, tmp_path, monkeypatch)
+    (project / "AGENTS.md").write_text(AGENTS + f"\nOur key: {KEY}\n", encoding="utf-8")
+    code, _, err = run("report", "--include-request-text", "--format", "json", "-o", str(project / "t.json"))
+    assert code == 0, err
+    raw = (project / "t.request.json").read_text(encoding="utf-8")
+    assert "zebra-orchard" in raw and "Bespoke-Lighthouse" in raw and "kestrel-vault" in raw
+    assert not leaked(raw) and "<redacted 36 chars" in raw  # redacted like any outside text
+    reproduce = json.loads((project / "t.json").read_text())["reproduce"]
+    assert reproduce["request_file"] == "t.request.json" and reproduce["request_file_holds"] == "texts"
+    assert [t["what"] for t in reproduce["request"]["texts"]][-3:] == [
+        "your AGENTS.md files",
+        "the environment context (your working folder and shell)",
+        "codexdoctor's one-line question",
+    ]
+
+
+def test_the_json_ticket_describes_the_placeholders(home, sim_server, run, monkeypatch, tmp_path):
+    s = sim_server(api_key=KEY, keep_bodies=True)
+    project = configure_with_documents(home, s, tmp_path, monkeypatch)
+    assert run("report", "--format", "json", "-o", str(project / "t.json"))[0] == 0
+    request = json.loads((project / "t.json").read_text())["reproduce"]
+    assert request["request_file_holds"] == "placeholders"
+    shape = request["request"]
+    assert shape["model"] == "sim-model" and "exec_command" in shape["tools"] and "input" in shape["fields"]
+    assert shape["file_bytes"] == shape["body_bytes"] == len((project / "t.request.json").read_bytes())
+    agents = next(t for t in shape["texts"] if t["what"] == "your AGENTS.md files")
+    assert agents["kept"] is False and agents["chars"] > len(AGENTS) and agents["bytes"] > agents["chars"]
+    assert (agents["file_bytes"], agents["file_tokens"]) == (agents["body_bytes"], agents["tokens"])
+
+
+def test_the_chinese_ticket_says_what_the_request_file_holds(home, sim_server, run, monkeypatch, tmp_path):
+    s = sim_server(api_key=KEY)
+    project = configure_with_documents(home, s, tmp_path, monkeypatch)
+    assert run("report", "--lang", "zh", "-o", str(project / "t.md"))[0] == 0
+    text = (project / "t.md").read_text()
+    assert "其中没有用户的 AGENTS.md 文件" in text and "同样大小、同样 token 数的占位文本" in text
+    assert "你的 AGENTS.md 文件" in text
+
+
+@pytest.mark.parametrize("size, tokens", [(14, 4), (2136, 479), (2376, 567), (40, 30), (300, 5), (1, 1), (5, 1)])
+def test_placeholders_take_the_size_and_the_tokens_asked_for(size, tokens):
+    from codexdoctor.codex.request import PLACEHOLDER_WORDS, placeholder
+    from codexdoctor.common import tokens as tokens_mod
+
+    for name in ("o200k_base", "cl100k_base"):
+        tok = tokens_mod.load(name)
+        assert all(tok.count(w) == 1 for words in PLACEHOLDER_WORDS.values() for w in words), name
+        text = placeholder("[codexdoctor placeholder for a text: 99 characters, not included]", size, tokens, tok.count)
+        assert len(text.encode()) == size and text.isascii()
+        feasible = 2 * tokens <= size <= 15 * tokens
+        if feasible:
+            assert tok.count(text) == tokens, (name, text)
+        else:  # denser or sparser than any word: the nearest count
+            assert tok.count(text) == (size // 2 if 2 * tokens > size else -(-size // 15)) or size < 2

@@ -389,7 +389,7 @@ class LiveRun:
         self.redact = ctx.redactor
         # The main canary's own clock: the check's deadline, or longer while the provider shows it is alive (run()).
         wait = float(ctx.options.get("first_token_timeout", FIRST_TOKEN_TIMEOUT))
-        self.canary_deadline = Deadline(max(deadline.total, wait)) if first else deadline
+        self.canary_deadline = Deadline(max(deadline.total, wait), started=deadline.started) if first else deadline
         self.canary_answered = threading.Event()  # the canary's status line arrived: the provider accepted it
         self.catalog_at: str | None = None  # the catalog was read at the base_url variant that works
         self.waiting_total = deadline.total  # what the "still waiting" line counts towards
@@ -1350,7 +1350,8 @@ def run_live(
             result(cid, TITLES[cid], Status.SKIP, "skipped (see the note below)", blocked_by=blockers)
             for cid in LIVE_IDS
         ], [f"Live checks skipped: {reason}."]
-    deadline = Deadline(float(ctx.options.get("timeout", 10.0)))
+    since = ctx.options.get("started")  # the command's launch: start-up counts inside --timeout (issue 36)
+    deadline = Deadline(float(ctx.options.get("timeout", 10.0)), started=since if isinstance(since, float) else None)
     started = time.perf_counter()
     run = LiveRun(ctx, deadline, client=client)
     done = threading.Event()

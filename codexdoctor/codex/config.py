@@ -11,6 +11,7 @@ from typing import Any
 from codexdoctor.codex import dotenvfile, tomlsource
 from codexdoctor.common import safefile
 from codexdoctor.common.redact import shorten_home
+from codexdoctor.common.untrusted import clip
 
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 BUILTIN_PROVIDERS: dict[str, dict[str, Any]] = {
@@ -277,15 +278,28 @@ def read_layer(kind: str, path: Path, home: Path) -> Layer:
 
 
 def parse_overrides(raw_overrides: tuple[str, ...] | list[str]) -> dict[str, Any]:
-    """`-c key=value`: split on the first `=`, value parsed as TOML, dotted keys nest."""
+    """`-c key=value`: split on the first `=`, value parsed as TOML, dotted keys nest.
+
+    The overrides together have a config file's limits (issue 36): a key and its value nested at most
+    MAX_DEPTH levels, at most KEYS_MAX keys and tables in all, measured before the value is parsed (a key 500
+    levels deep made `copy.deepcopy` overflow; dotted keys in an inline table cost the TOML reader quadratic time)."""
     out: dict[str, Any] = {}
+    keys_left = tomlsource.KEYS_MAX
     for item in raw_overrides:
         if "=" not in item:
-            raise OverrideError(f"Invalid override (missing '='): {item}")
+            raise OverrideError(f"Invalid override (missing '='): {clip(item, 80)}")
         key, value = item.split("=", 1)
         path = tomlsource.split_dotted(key.strip())
         if not path or any(not p for p in path):
-            raise OverrideError(f"Invalid override key: {key!r}")
+            raise OverrideError(f"Invalid override key: {clip(key, 80)!r}")
+        # The same shape scan as a config file's, on the override written as one TOML line with a key as deep as its own.
+        problem, counted = tomlsource.shape("k" + ".k" * (len(path) - 1) + " = " + value.strip(), keys_left)
+        if problem is not None:
+            shown = ".".join(path[:3]) + (".…" if len(path) > 3 else "")
+            raise OverrideError(
+                f"Invalid override {clip(shown, 60)!r}: {problem.message} (the limit of a config file too)"
+            )
+        keys_left -= counted
         cur = out
         for part in path[:-1]:
             nxt = cur.get(part)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -41,7 +41,8 @@ CODEX_FIELDS = (
 
 @dataclass(frozen=True)
 class Doc:
-    """One AGENTS.md file Codex puts into the first request (content never leaves codexdoctor)."""
+    """One AGENTS.md file Codex puts into the first request (its content never leaves codexdoctor: the ticket's
+    request file holds a placeholder for it unless `report --include-request-text`, see shape())."""
 
     path: str  # as shown (home as ~)
     scope: str  # global | project
@@ -60,6 +61,7 @@ class FirstRequest:
     tokens: int
     tokenizer: str
     codex_version: str
+    labels: tuple[str, ...] = ()  # what each text of `input` is, in order (shape(): the ticket's request file)
 
     def evidence(self) -> list[str]:
         parts = ", ".join(f"{name} {n:,}" for name, n in self.parts)
@@ -188,6 +190,11 @@ def build(
         _message("developer", own if own is not None else tpl["base_instructions"]),
         _message("developer", skills, tpl["permissions_instructions"]),
     ]
+    labels = [
+        "Codex's instructions" if own is None else "instructions (yours, from config.toml)",
+        "the skills text (it names your CODEX_HOME)",
+        "Codex's permissions text",
+    ]
     if shipped:
         base_n = small(own) if own is not None else shipped["base_instructions"]
         skills_n = shipped["skills_instructions"] + small(home) + shipped["permissions_instructions"]
@@ -204,6 +211,7 @@ def build(
     ]
     if isinstance(extra, str) and extra.strip():
         developer.append(_message("developer", extra))
+        labels.append("developer_instructions (yours, from config.toml)")
         parts.append(("developer_instructions", small(extra) + PER_ITEM_TOKENS))
     user_items = []
     docs: list[Doc] = []
@@ -217,13 +225,16 @@ def build(
         )
         text = f"# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{doc_text}\n\n</INSTRUCTIONS>"
         user_items.append(_message("user", text))
+        labels.append("your AGENTS.md files")
         for scope, path, (t, size, cut) in found:
             docs.append(Doc(r.show(path), scope, size, count(t), cut))
         parts.append(("AGENTS.md", count(text) + PER_ITEM_TOKENS))
     env_text = environment_context(cwd, shell, today or date.today())
     user_items.append(_message("user", env_text))
+    labels.append("the environment context (your working folder and shell)")
     parts.append(("environment", small(env_text) + PER_ITEM_TOKENS))
     user_items.append(_message("user", prompt))
+    labels.append("codexdoctor's one-line question")
     parts.append(("prompt", small(prompt) + PER_ITEM_TOKENS))
     tools = json.loads(json.dumps(tpl["tools"]))
     parts.insert(2, ("tool schemas", tools_n))
@@ -254,7 +265,161 @@ def build(
     }
     if max_output_tokens is not None:
         body["max_output_tokens"] = max_output_tokens
-    return FirstRequest(body, tuple(parts), tuple(docs), sum(n for _, n in parts), tokenizer, str(tpl["codex_version"]))
+    return FirstRequest(
+        body,
+        tuple(parts),
+        tuple(docs),
+        sum(n for _, n in parts),
+        tokenizer,
+        str(tpl["codex_version"]),
+        tuple(labels),
+    )
+
+
+# ---- the request's shape: what the ticket's request file holds by default (issue 36) --------------------------------
+# Words that are one token each, with their leading space, in o200k_base and cl100k_base alike (tests/test_ticket.py
+# holds that), by length in bytes: a placeholder made of them has as many tokens as it has words, so its size in bytes
+# and in tokens can both be chosen.
+PLACEHOLDER_WORDS: dict[int, tuple[str, ...]] = {
+    2: (" a", " I", " s"),
+    3: (" of", " to", " in"),
+    4: (" the", " and", " for"),
+    5: (" with", " that", " from"),
+    6: (" about", " which", " their"),
+    7: (" return", " result", " system"),
+    8: (" through", " between", " program"),
+    9: (" function", " document", " response"),
+    10: (" different", " available", " important"),
+    11: (" experience", " understand", " individual"),
+    12: (" information", " application", " development"),
+    13: (" requirements", " organization", " professional"),
+    14: (" communication", " understanding", " international"),
+    15: (" implementation", " responsibility", " infrastructure"),
+}
+_LONGEST = max(PLACEHOLDER_WORDS)
+
+
+@dataclass(frozen=True)
+class TextShape:
+    """One text of the request's `input`: where it is, what it is, its size, and what the request file holds for it."""
+
+    at: str  # input[3].content[0].text
+    role: str
+    what: str
+    chars: int
+    bytes: int  # UTF-8
+    body_bytes: int  # in the JSON body: newlines, quotes and backslashes escaped
+    tokens: int
+    kept: bool  # Codex's own text (the same for every user), written as it is
+    file_bytes: int  # what the file holds in its place, in the JSON body
+    file_tokens: int
+
+
+@dataclass(frozen=True)
+class RequestShape:
+    """Codex's first request with every text that is not Codex's own replaced by a placeholder of the same size."""
+
+    body: dict[str, Any]
+    texts: tuple[TextShape, ...]
+    tokenizer: str
+    body_bytes: int  # the request as sent (compact JSON, UTF-8)
+    file_bytes: int  # the body written instead
+
+    def as_data(self) -> dict[str, Any]:
+        body = self.body
+        return {
+            "model": body.get("model"),
+            "fields": list(body),
+            "tools": tool_names(body),
+            "tokenizer": self.tokenizer,
+            "body_bytes": self.body_bytes,
+            "file_bytes": self.file_bytes,
+            "texts": [asdict(t) for t in self.texts],
+        }
+
+
+def compact(body: Mapping[str, Any]) -> str:
+    """The body as Codex serialises it: compact JSON, UTF-8 as it is."""
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
+def json_size(text: str) -> int:
+    """How many bytes `text` takes inside a JSON body (its quotes aside): newlines and quotes are escaped."""
+    return len(json.dumps(text, ensure_ascii=False).encode("utf-8")) - 2
+
+
+def tool_names(body: Mapping[str, Any]) -> list[str]:
+    names = []
+    for tool in body.get("tools") or []:
+        if isinstance(tool, dict):
+            names.append(str(tool.get("name") or tool.get("type") or "?"))
+    return names
+
+
+def placeholder(head: str, size: int, tokens: int, count: Callable[[str], int]) -> str:
+    """`head`, then words, `size` bytes of plain ASCII in all, and `tokens` tokens where the two can be met (between
+    2 and 15 bytes a token: a text denser or sparser than that gets the nearest count). Without room for `head`,
+    words alone."""
+    head_tokens = count(head) if head else 0
+    if len(head) + 2 > size or head_tokens >= tokens:
+        head, head_tokens = "", 0
+    room, words = size - len(head), tokens - head_tokens
+    if room < 2:
+        return head + "x" * max(0, room)
+    words = min(max(words, -(-room // _LONGEST)), room // 2)
+    short, longer = divmod(room, words)  # `longer` words one byte longer than the rest
+    out = [head]
+    for n in range(words):
+        choices = PLACEHOLDER_WORDS[short + 1 if n < longer else short]
+        out.append(choices[n % len(choices)])
+    return "".join(out)
+
+
+def shape(first: FirstRequest, count: Callable[[str], int], tokenizer: str) -> RequestShape:
+    """What the ticket's request file holds unless the user asks for the texts: the same fields, items, roles, model
+    and tools (Codex's own schemas), Codex's own instructions and permissions text as they are (they are the same for
+    every user), and every other text (AGENTS.md, instructions from config.toml, the skills text with CODEX_HOME, the
+    environment context with the working folder, the question) replaced by a placeholder that says what it replaced
+    and takes as many bytes in the JSON body and as many tokens as the text did."""
+    tpl = template()
+    codex_own = {tpl["base_instructions"], tpl["permissions_instructions"]}
+    labels = iter(first.labels)
+    body = json.loads(json.dumps(first.body))
+    texts: list[TextShape] = []
+    for i, item in enumerate(body.get("input") or []):
+        if not isinstance(item, dict):
+            continue
+        for j, part in enumerate(item.get("content") or []):
+            if not (isinstance(part, dict) and isinstance(part.get("text"), str)):
+                continue
+            text = part["text"]
+            what = next(labels, "a text")
+            kept = text in codex_own
+            n = count(text)
+            if not kept:
+                head = f"[codexdoctor placeholder for {what}: {len(text):,} characters, not included]"
+                part["text"] = placeholder(head, json_size(text), n, count)
+            texts.append(
+                TextShape(
+                    f"input[{i}].content[{j}].text",
+                    str(item.get("role") or item.get("type") or "?"),
+                    what,
+                    len(text),
+                    len(text.encode("utf-8")),
+                    json_size(text),
+                    n,
+                    kept,
+                    json_size(part["text"]),
+                    n if kept else count(part["text"]),
+                )
+            )
+    return RequestShape(
+        body,
+        tuple(texts),
+        tokenizer,
+        len(compact(first.body).encode("utf-8")),
+        len(compact(body).encode("utf-8")),
+    )
 
 
 # ---- turn two: the request Codex sends after a tool ran (issue 31) ---------------------------------------------------

@@ -70,6 +70,12 @@ def prescan(text: str) -> TomlProblem | None:
     deep did not finish in 24 GB), so depth is measured here in one linear pass: the brackets and braces a value
     is inside, plus the dotted segments of the key being written. Keys and tables are counted too. The limits are
     far above any real config; the problem names the line where the limit was passed."""
+    return shape(text)[0]
+
+
+def shape(text: str, keys_max: int = KEYS_MAX) -> tuple[TomlProblem | None, int]:
+    """prescan's one linear pass: the problem (depth past MAX_DEPTH, more than `keys_max` keys and tables) and the
+    number of keys and tables counted, so `-c` overrides can share one budget (codex/config.py)."""
     stack: list[str] = []
     dots = 0  # dots in the key being written
     key_mode = True  # at a statement's start, inside a table header, or after { or , in an inline table
@@ -116,10 +122,10 @@ def prescan(text: str) -> TomlProblem | None:
         elif tok == ",":
             key_mode, dots = bool(stack) and stack[-1] == "{", 0
         if len(stack) + dots + 1 > MAX_DEPTH:
-            return problem(f"keys or arrays nested more than {MAX_DEPTH} levels deep", m.start())
-        if count > KEYS_MAX:
-            return problem(f"more than {KEYS_MAX:,} keys and tables", m.start())
-    return None
+            return problem(f"keys or arrays nested more than {MAX_DEPTH} levels deep", m.start()), count
+        if count > keys_max:
+            return problem(f"more than {KEYS_MAX:,} keys and tables", m.start()), count
+    return None, count
 
 
 def parse(text: str) -> tuple[dict[str, Any] | None, TomlProblem | None]:

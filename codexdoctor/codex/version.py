@@ -26,14 +26,38 @@ def detect(env: Mapping[str, str], timeout: float = 5.0) -> tuple[int, ...] | No
         child_env = {k: v for k, v in env.items()}
         child_env["CODEX_HOME"] = tmp
         try:
-            proc = subprocess.run(  # noqa: S603 - the `codex` on PATH, run as the user would; no shell, fixed argv
+            proc = subprocess.Popen(  # noqa: S603 - the `codex` on PATH, run as the user would; no shell, fixed argv
                 [exe, "--version"],
-                capture_output=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 text=True,
-                timeout=timeout,
                 env=child_env,
                 stdin=subprocess.DEVNULL,
+                start_new_session=True,  # its own process group, so a timeout ends the children it started too
             )
         except (OSError, subprocess.SubprocessError):
             return None
-    return parse_version(proc.stdout + proc.stderr)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            return None
+    return parse_version(out + err)
+
+
+def _kill_group(proc: subprocess.Popen[str]) -> None:
+    """End `codex` and whatever it started: npm's `codex` is a Node script that runs the native binary as a child,
+    and a child left behind would hold the pipes open, so the wait for them would outlast the timeout."""
+    import signal
+
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows: no process groups here
+            proc.kill()
+    except OSError:
+        pass
+    try:
+        proc.communicate(timeout=1.0)
+    except (subprocess.TimeoutExpired, OSError, ValueError):
+        pass

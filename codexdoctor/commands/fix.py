@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 import click
 
@@ -75,7 +76,7 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only: Iterable[str], fail_
         except (fix_mod.FixError, OSError) as exc:
             raise click.ClickException(redact(f"nothing more was written: {exc}")) from None
         applied += chosen
-        after, ctx = run_check(opts)
+        after, ctx = run_check(replace(opts, started=None))  # each check run has its own --timeout
         plan = fix_mod.build_plan(after, ctx, only)
         # Only edits not already made: a provider that answers differently each time must not make fix flip a line.
         done = {(e.layer_path, e.target, repr(e.value)) for e in applied}

@@ -35,6 +35,9 @@ class CheckOptions:
     lang: str = "en"
     shell: str | None = None  # override; detected from the environment otherwise
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # When the command started (time.monotonic()): its deadline counts from there, start-up and `codex --version`
+    # included (issue 36). None: from when the live checks start.
+    started: float | None = None
 
 
 def make_context(opts: CheckOptions) -> CheckContext:
@@ -59,6 +62,7 @@ def make_context(opts: CheckOptions) -> CheckContext:
             "first_token_timeout": opts.first_token_timeout,
             "canary": opts.canary,
             "turn_two": opts.turn_two,
+            "started": opts.started,
             **opts.extra,
         },
         shell=shell,
@@ -80,11 +84,14 @@ def check_options(
 ) -> CheckOptions:
     """CheckOptions from the command line's values; the Codex version is detected when not given."""
     from codexdoctor.codex import version as codexversion
+    from codexdoctor.common import launch
 
     env = environment()
     version = codex_version
     if version is None and not env.get("CODEXDOCTOR_NO_CODEX_PROBE"):
-        version = codexversion.detect(env)
+        # Inside the deadline now: a `codex` slow to start takes a quarter of --timeout at most (then its version
+        # is unknown and Codex 0.171's rules apply), so the provider is not blamed for the time it took.
+        version = codexversion.detect(env, timeout=min(5.0, max(0.5, timeout / 4)))
     return CheckOptions(
         env=env,
         home=home_of(env),
@@ -100,4 +107,5 @@ def check_options(
         shell=shell,
         first_token_timeout=first_token_timeout if first_token_timeout is not None else 120.0,
         turn_two=turn_two,
+        started=launch.run_started(),
     )

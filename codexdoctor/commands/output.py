@@ -12,9 +12,10 @@ if TYPE_CHECKING:
 import os
 import re
 import sys
-from pathlib import Path
 
 import click
+
+from codexdoctor.common import safefile
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -49,7 +50,7 @@ def emit(text: str, output: str | None, redactor: Callable[[str], str], lang: st
     zh = lang == "zh"
     if output:
         try:
-            Path(output).write_text(text, encoding="utf-8")
+            safefile.write_output(output, text)  # a regular file only, never through a symlink, created 0600
         except OSError as exc:
             raise click.ClickException(
                 f"无法写入 {output}：{exc.strerror or exc}" if zh else f"cannot write {output}: {exc.strerror or exc}"
@@ -103,8 +104,7 @@ def publish(
     summary = env.get("GITHUB_STEP_SUMMARY")
     if fmt == "github" and summary:
         try:
-            with open(summary, "a", encoding="utf-8") as fh:
-                fh.write(redactor(render(report, "markdown", ropts)) + "\n")
+            safefile.write_output(summary, redactor(render(report, "markdown", ropts)) + "\n", append=True)
         except OSError as exc:
             click.echo(f"codexdoctor: cannot append to GITHUB_STEP_SUMMARY: {exc.strerror or exc}", err=True)
     raise SystemExit(exit_code(report, fail_on))

@@ -32,7 +32,8 @@ def run_probe(
     from codexdoctor.net.classify import classify
     from codexdoctor.net.transport import Deadline
 
-    total = Deadline(settings.total_timeout_s)  # --timeout covers the whole command, the lookups before the probe too
+    # --timeout covers the whole command from its launch: start-up, `codex --version`, the lookups before the probe too
+    total = Deadline(settings.total_timeout_s, started=opts.started)
     ctx = make_context(opts)
     static = run_static(ctx, STATIC_CHECKS)
     blockers = live.blocked_by_static(static)

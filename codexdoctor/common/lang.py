@@ -6,7 +6,9 @@ every run, `codexdoctor --version` included, and only a Chinese run needs the ta
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: the entry point loads this module before anything heavy
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 def detect_lang(env: Mapping[str, str]) -> str:

@@ -1,8 +1,11 @@
-"""Open the user's files without letting one hang or flood codexdoctor.
+"""Open the user's files without letting one hang or flood codexdoctor, and write outputs that only the user reads.
 
 A config, auth.json, rollout or log path can be a FIFO (a read blocks forever), a socket, a device such as
 /dev/zero (a read never ends), a symlink loop, or simply huge. Every file codexdoctor reads goes through here:
 regular files only, opened non-blocking, read up to a cap.
+
+Every file codexdoctor writes (`-o`, the ticket and its request file, the GitHub step summary) goes through
+`open_output` (issue 36): a regular file only, a symlink at the name never followed, created 0600.
 """
 
 from __future__ import annotations
@@ -68,3 +71,84 @@ def read_capped(path: Path | str, limit: int = CONFIG_MAX) -> bytes:
     if len(raw) > limit:
         raise Unreadable(f"larger than {limit:,} bytes")
     return raw
+
+
+# ---- writing: -o outputs, the ticket and its side files ------------------------------------------------------------
+
+PRIVATE_MODE = 0o600  # a report can hold the user's config, paths and session excerpts: for the user alone
+SYMLINK = "a symbolic link: not followed (remove it, or write to another name)"
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+class Unwritable(OSError):
+    """Why an output path was refused: the reason is a sentence the usage error shows."""
+
+
+def output_problem(path: Path | str) -> str | None:
+    """Why `path` would be refused as an output (None: nothing there yet, or a regular file), looked up without
+    opening it, so the command line can say so before a check runs or a probe spends tokens. Advisory only:
+    open_output decides again on what it opened."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        return SYMLINK
+    if stat.S_ISREG(info.st_mode) and not os.access(path, os.W_OK):
+        return "Permission denied"  # the OS's own words, as the open would say them
+    return kind_of(info.st_mode)
+
+
+def open_output(path: Path | str, append: bool = False) -> BinaryIO:
+    """Open an output for writing, or raise Unwritable (or the OS's own OSError: a missing folder, no permission).
+
+    One open, then checks on what was opened (fstat), so nothing can be swapped in between: O_NOFOLLOW refuses a
+    symlink at the name (a refusal rather than a replacement: the link may be the user's own, and replacing it would
+    change what another path shows); O_NONBLOCK makes a FIFO fail at once (ENXIO with no reader) instead of waiting
+    for one; a FIFO with a reader, a device or a folder is refused on its fstat. A new file is created 0600. An
+    existing one must be the user's own regular file with no other hard link; it loses its group and other
+    permissions and is emptied only after those checks. `append` (the GitHub step summary, a file the CI made)
+    keeps the file's content, owner and mode."""
+    flags = os.O_WRONLY | os.O_CREAT | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | (os.O_APPEND if append else 0)
+    if not _NOFOLLOW and os.path.islink(path):  # Windows has no O_NOFOLLOW: the best it can do is look first
+        raise Unwritable(SYMLINK)
+    try:
+        fd = os.open(path, flags, PRIVATE_MODE)
+    except OSError:
+        problem = output_problem(path)  # ELOOP (a symlink), ENXIO (a FIFO nobody reads), EISDIR: say what is there
+        if problem:
+            raise Unwritable(problem) from None
+        raise
+    try:
+        info = os.fstat(fd)
+        problem = kind_of(info.st_mode)
+        if problem:
+            raise Unwritable(problem)
+        if not append:
+            _must_be_own(info)
+            if info.st_mode & 0o077 and hasattr(os, "fchmod"):
+                os.fchmod(fd, stat.S_IMODE(info.st_mode) & 0o700)
+            os.ftruncate(fd, 0)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "ab" if append else "wb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _must_be_own(info: os.stat_result) -> None:
+    """An existing file another user owns stays readable by them (they set its mode); one with another hard link
+    would change that other name's content too: both are refused."""
+    uid = os.geteuid() if hasattr(os, "geteuid") else None
+    if uid is not None and info.st_uid != uid:
+        raise Unwritable("a file that belongs to another user (remove it, or write to another name)")
+    if info.st_nlink > 1:
+        raise Unwritable("a file with other hard links (remove it, or write to another name)")
+
+
+def write_output(path: Path | str, text: str, append: bool = False) -> None:
+    """`text` as UTF-8 into an output opened by open_output."""
+    with open_output(path, append) as handle:
+        handle.write(text.encode("utf-8"))

@@ -169,6 +169,18 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"a socket, not a file", "是套接字，不是文件"),
     (r"a device, not a file", "是设备，不是文件"),
     (r"not a regular file", "不是普通文件"),
+    (
+        r"a symbolic link: not followed \(remove it, or write to another name\)",
+        "是符号链接：不会跟随它写入（请删除它，或换一个文件名）",
+    ),
+    (
+        r"a file that belongs to another user \(remove it, or write to another name\)",
+        "是属于另一个用户的文件（请删除它，或换一个文件名）",
+    ),
+    (
+        r"a file with other hard links \(remove it, or write to another name\)",
+        "是还有其他硬链接的文件（请删除它，或换一个文件名）",
+    ),
     (r"larger than ([\d,]+) bytes", "超过 {1} 字节"),
     (r"Permission denied", "没有读取权限"),
     (r"config could not be parsed", "配置无法解析"),
@@ -227,6 +239,16 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"built-in provider `([^`]+)`", "内置提供方 `{1}`"),
     # codexdoctor's own usage errors (issue 29: every error message in the user's language)
     (r"the error text is empty", "报错文本是空的"),
+    (r"Invalid override \(missing '='\): (.+)", "无效的 -c 覆盖（缺少 '='）：{1}"),
+    (r"Invalid override key: (.+)", "无效的 -c 覆盖键：{1}"),
+    (
+        r"Invalid override (.+?): keys or arrays nested more than (\d+) levels deep \(the limit of a config file too\)",
+        "无效的 -c 覆盖 {1}：键或数组嵌套超过 {2} 层（配置文件也是这个上限）",
+    ),
+    (
+        r"Invalid override (.+?): more than ([\d,]+) keys and tables \(the limit of a config file too\)",
+        "无效的 -c 覆盖 {1}：键和表超过 {2} 个（配置文件也是这个上限）",
+    ),
     (
         r"give the error TEXT, - to read stdin, or --file PATH",
         "请给出报错文本 TEXT，或用 - 从标准输入读取，或用 --file PATH",
@@ -234,7 +256,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"cannot read the error text from stdin: (.+)", "无法从标准输入读取报错文本：{1}"),
     (r"(.+) is not a regular file", "{1} 不是普通文件"),
     (r"cannot read (\S+): (.+)", "无法读取 {1}：{2}"),
-    (r"cannot write (\S+): (.+)", "无法写入 {1}：{2}"),
+    (r"cannot write (\S+): (.+)", "无法写入 {1}：{2~}"),
     (r"no session id starts with (.+)", "没有以 {1} 开头的会话 ID"),
     (r"nothing more was written: (.+)", "没有再写入任何内容：{1}"),
     (r"cannot prepare the edits: (.+)", "无法准备这些修改：{1}"),

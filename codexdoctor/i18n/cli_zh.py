@@ -25,11 +25,14 @@ HELP_ZH: dict[str, str] = {
     "Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).": "报告语言：en 或 zh（默认取自 LC_ALL / LC_MESSAGES / LANG）。",
     "Write remedy commands for this shell (default: detected from SHELL, or PowerShell/cmd on Windows).": "按这个 shell 的语法写修复命令（默认根据 SHELL 检测，Windows 上为 PowerShell/cmd）。",
     "Static checks only: send no request.": "只做静态检查：不发送任何请求。",
-    "Deadline in seconds for the whole check.": "整个检查的时限（秒）。",
-    "How long to keep waiting, past --timeout, for a provider that is alive (it answered, or accepted the request) "
-    "but slow to answer Codex's first request or asks to retry later (429 Retry-After), as Codex waits. A local model "
-    "on a CPU takes 10-25 s.": "提供方还活着（已响应或已接受请求），但回答 Codex 的第一个请求很慢，或要求稍后重试（429 Retry-After）时，"
-    "在 --timeout 之后再等多久，与 Codex 的等待方式一致。CPU 上的本地模型需要 10-25 秒。",
+    "Deadline in seconds for the whole check, counted from launch: a provider that shows no sign of life by then "
+    "fails (one that is alive gets --first-token-timeout).": "整个检查的时限（秒），从启动时算起：到时仍没有任何响应迹象的提供方判为失败"
+    "（还活着的提供方按 --first-token-timeout 等待）。",
+    "Deadline in seconds, counted from launch, for a provider that is alive (it answered, or accepted the request) "
+    "but slow to answer Codex's first request or asks to retry later (429 Retry-After): it is waited for up to this "
+    "long in all, as Codex waits, instead of --timeout. A local model on a CPU takes 10-25 s.": "提供方还活着（已响应或已接受请求），"
+    "但回答 Codex 的第一个请求很慢，或要求稍后重试（429 Retry-After）时的时限（秒），从启动时算起：总共最多等这么久，"
+    "与 Codex 的等待方式一致，而不是按 --timeout。CPU 上的本地模型需要 10-25 秒。",
     "Do not send Codex's first request to /responses (it spends about 8,500 input tokens and 16 output tokens).": "不向 /responses 发送 Codex 的第一个请求（它会花费约 8,500 个输入 token 和 16 个输出 token）。",
     "Do not send, after the canary, Codex's request that follows a tool call (about 11,000 input tokens).": "探测请求之后，不发送 Codex 在工具调用之后的那个请求（约 11,000 个输入 token）。",
     "text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).": "text（默认）、markdown、json、junit、github（GITHUB_ACTIONS=true 时的默认值）。",
@@ -46,16 +49,22 @@ HELP_ZH: dict[str, str] = {
     "Run even when the worst-case estimate exceeds --budget (still stops at it).": "即使最坏情况的估算超过 --budget 也运行（到预算仍会停止）。",
     "Seconds of silence mid-answer that count as a stall.": "回答中途沉默多少秒算作一次停顿。",
     "Per request, seconds.": "每个请求的时限（秒）。",
-    "Whole probe, seconds.": "整个探测的时限（秒）。",
+    "Deadline in seconds for the whole probe, counted from launch (the window look-ups and every request in it).": "整个探测的时限（秒），从启动时算起（包括窗口查询和其中的每个请求）。",
     "Typical tokens one Codex turn adds, for the turns-per-session advice.": "Codex 每轮通常增加的 token 数，用于“每个会话几轮”的建议。",
     "Skip the prefix-cache step (3 requests of ~4K tokens).": "跳过前缀缓存这一步（3 个约 4K token 的请求）。",
     "No progress lines on stderr.": "不在 stderr 上打印进度。",
     "Write one support-ticket report: summary, client, config, request ids, the check, the last failed session.": "写一份工单报告：摘要、客户端、配置、请求 ID、检查结果、最近一次失败的会话。",
     "No request at all: the config, the environment and the session logs only.": "不发送任何请求：只看配置、环境和会话日志。",
-    "Deadline in seconds for the live check.": "在线检查的时限（秒）。",
+    "Deadline in seconds for the live check, counted from launch, as check's: a provider that shows no sign of life "
+    "by then fails (one that is alive gets --first-token-timeout). The session logs are read after it, offline.": "在线检查的时限（秒），"
+    "从启动时算起，与 check 相同：到时仍没有任何响应迹象的提供方判为失败（还活着的提供方按 --first-token-timeout 等待）。"
+    "会话日志在此之后离线读取。",
     "The Codex session to tell about (an id or a prefix; default: the most recent that failed).": "要写进报告的 Codex 会话（ID 或 ID 前缀；默认：最近一次失败的会话）。",
     "markdown for the ticket itself, json for a machine.": "markdown 用于工单本身，json 给程序读。",
     "The file to write (default: codexdoctor-report-<time>.md in this folder).": "写入的文件（默认：当前目录下的 codexdoctor-report-<时间>.md）。",
+    "Write the texts of Codex's request (your AGENTS.md files, instructions, working folder) into "
+    "<report>.request.json, redacted; by default each is replaced by a placeholder of the same size.": "把 Codex 请求中的文本"
+    "（你的 AGENTS.md 文件、instructions、工作目录）脱敏后写入 <报告>.request.json；默认每段文本都换成同样大小的占位文本。",
     "Post-mortem of Codex's own session logs: context per turn, how sessions ended, and why. Offline.": "分析 Codex 自己的会话日志：每轮的上下文、会话如何结束以及原因。离线进行。",
     "Only the N most recent sessions.": "只看最近的 N 个会话。",
     "Only sessions started on or after DATE (2026-11-30, or 2026-11-30T09:00).": "只看在 DATE 当天或之后开始的会话（2026-11-30，或 2026-11-30T09:00）。",
@@ -70,7 +79,9 @@ HELP_ZH: dict[str, str] = {
     "Show the diff and exit; change nothing.": "显示差异后退出；不做任何修改。",
     "Only fix these findings (repeatable).": "只修复这些问题（可重复）。",
     "Static checks only (no request is sent; live-only fixes are not offered).": "只做静态检查（不发送请求；不提供依赖在线检查的修复）。",
-    "Deadline in seconds for each check run (before and after the edits).": "每次检查（修改前和修改后）的时限（秒）。",
+    "Deadline in seconds for each check run (the one before the edits counted from launch, each one after from its "
+    "start), as check's (one that is alive gets --first-token-timeout).": "每次检查的时限（秒）（修改前那次从启动时算起，修改后的每次从它开始时算起），"
+    "与 check 相同（还活着的提供方按 --first-token-timeout 等待）。",
     "Re-check without sending Codex's first request (no tokens spent).": "重新检查时不发送 Codex 的第一个请求（不花费 token）。",
     "Exit 1 when a finding of this severity or worse is left after the fix.": "修复后仍有这个严重程度或更严重的问题时，以 1 退出。",
     "Print the resolved provider and where each value came from (redacted).": "打印解析出的提供方，以及每个值的来源（已脱敏）。",

@@ -100,10 +100,14 @@ def bounded_lines(chunks: Iterator[bytes], max_line: int = MAX_LINE) -> Iterator
 class Deadline:
     """The whole `check` shares one clock; every request gets what is left of it."""
 
-    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, seconds: float, clock: Callable[[], float] = time.monotonic, started: float | None = None
+    ) -> None:
+        """`started`: the clock's reading the deadline counts from (a command's launch, issue 36), default now."""
         self._clock = clock
         self.total = seconds
-        self.end = clock() + seconds
+        self.started = clock() if started is None else started
+        self.end = self.started + seconds
 
     def remaining(self) -> float:
         return max(0.0, self.end - self._clock())

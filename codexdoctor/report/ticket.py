@@ -31,6 +31,9 @@ class Ticket:
     curl: str | None  # the canary as a shell command, key by reference
     request_file: str | None  # where the canary's body was written, for `curl --data @…`
     lang: str = "en"
+    # What the request file holds (codex/request.RequestShape.as_data): its fields, tools and each text's size.
+    request_shape: Mapping[str, Any] | None = None
+    request_text: bool = False  # `--include-request-text`: the texts word for word, not placeholders
 
 
 def failed_session(sessions: Report | None, wanted: str | None = None) -> Mapping[str, Any] | None:
@@ -110,6 +113,21 @@ def summary(ticket: Ticket) -> str:
     return " ".join(lines)
 
 
+_SHAPE_ONLY = (
+    "The request body is in `{file}`, next to this report: Codex's first request with its fields, items, roles, "
+    "model and tools as sent (the tool schemas and {kept} of Codex's own texts as they are: they are the same for "
+    "every user), and every other text replaced by a placeholder that says what it replaced and takes as many bytes "
+    "in the body and as many {tokenizer} tokens as the text did. The body keeps its size ({sent:,} bytes sent, "
+    "{written:,} in the file) and its token count: send it as it is to reproduce the failure. None of the user's "
+    "AGENTS.md files, instructions, working folder or CODEX_HOME is in it (`codexdoctor report "
+    "--include-request-text` writes the texts in, redacted)."
+)
+_INCLUDED = (
+    "The request body is in `{file}`, next to this report: Codex's first request word for word "
+    "(`--include-request-text`), the user's AGENTS.md files, instructions and working folder included, redacted "
+    "like this report ({written:,} bytes)."
+)
+
 _ZH = {
     "# Codex CLI support report": "# Codex CLI 支持报告",
     "_Written locally by `codexdoctor report`; nothing was uploaded. Keys are shown only as their length and a "
@@ -126,6 +144,27 @@ _ZH = {
     "No failed Codex session was found on this machine (or no session logs at all).": "这台机器上没有找到失败的 Codex 会话（或者根本没有会话日志）。",
     "| request | sent (UTC) | request id | status |": "| 请求 | 发送时间（UTC） | 请求 id | 状态 |",
     "| key | value | from |": "| 键 | 值 | 来源 |",
+    _SHAPE_ONLY: "请求体在本报告旁边的 `{file}` 里：Codex 的第一个请求，字段、条目、角色、模型和工具"
+    "都与发送时相同（工具定义和 {kept} 段 Codex 自己的文本原样保留：每个用户都一样），其余每段文本都换成了占位文本：它写明替换的是什么，"
+    "在请求体中占的字节数和 {tokenizer} token 数与原文相同。请求体的大小（发送 {sent:,} 字节，文件中 {written:,} 字节）和 "
+    "token 数不变：原样发送即可复现问题。其中没有用户的 AGENTS.md 文件、instructions、工作目录或 CODEX_HOME"
+    "（`codexdoctor report --include-request-text` 会把这些文本写进去，已脱敏）。",
+    _INCLUDED: "请求体在本报告旁边的 `{file}` 里：Codex 的第一个请求，逐字写出（`--include-request-text`），"
+    "包括用户的 AGENTS.md 文件、instructions 和工作目录，与本报告一样已脱敏（{written:,} 字节）。",
+    "| text | role | characters | bytes (UTF-8) | bytes in the body | tokens | in the file |": "| 文本 | 角色 | 字符 | 字节（UTF-8） | 请求体中的字节 | token | 文件中 |",
+    "Codex's instructions": "Codex 的指令",
+    "instructions (yours, from config.toml)": "instructions（你的，来自 config.toml）",
+    "the skills text (it names your CODEX_HOME)": "技能说明（其中写有你的 CODEX_HOME）",
+    "Codex's permissions text": "Codex 的权限说明",
+    "developer_instructions (yours, from config.toml)": "developer_instructions（你的，来自 config.toml）",
+    "your AGENTS.md files": "你的 AGENTS.md 文件",
+    "the environment context (your working folder and shell)": "环境信息（你的工作目录和 shell）",
+    "codexdoctor's one-line question": "codexdoctor 的一句提问",
+    "as sent (Codex's own)": "原样（Codex 自己的）",
+    "as sent": "原样",
+    "a placeholder of the same size and tokens": "同样大小、同样 token 数的占位文本",
+    "a placeholder of {bytes:,} bytes and {tokens:,} tokens (the nearest it can be)": "占位文本，{bytes:,} 字节、{tokens:,} 个 token（能做到的最接近值）",
+    "Fields: {fields}. Tools: {tools}.": "字段：{fields}。工具：{tools}。",
 }
 
 
@@ -197,7 +236,7 @@ def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) 
             "```",
         ]
         if ticket.request_file:
-            out.append(f"The request body is in `{ticket.request_file}`, next to this report.")
+            out += ["", *_request_file_lines(ticket)]
     out += ["", t("## The check"), "", _demote(check_markdown)]
     session = failed_session(ticket.sessions, ticket.session_id)
     out += ["", t("## The last failed Codex session"), ""]
@@ -224,6 +263,53 @@ def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) 
     return "\n".join(out).rstrip() + "\n"
 
 
+def _request_file_lines(ticket: Ticket) -> list[str]:
+    """What `<ticket>.request.json` holds, exactly: a sentence, each text's size and what stands for it, the fields
+    and the tools."""
+    shape = ticket.request_shape or {}
+
+    def t(text: str) -> str:
+        return _t(text, ticket.lang)
+
+    texts = list(shape.get("texts") or [])
+    written = int(shape.get("file_bytes") or 0)
+    if ticket.request_text:
+        lines = [t(_INCLUDED).format(file=ticket.request_file, written=written)]
+    else:
+        lines = [
+            t(_SHAPE_ONLY).format(
+                file=ticket.request_file,
+                kept=sum(1 for x in texts if x.get("kept")),
+                tokenizer=shape.get("tokenizer") or "o200k_base",
+                sent=int(shape.get("body_bytes") or 0),
+                written=written,
+            )
+        ]
+    if texts:
+        header = "| text | role | characters | bytes (UTF-8) | bytes in the body | tokens | in the file |"
+        lines += ["", t(header), "|---|---|---|---|---|---|---|"]
+        for x in texts:
+            if x.get("kept"):
+                held = t("as sent (Codex's own)")
+            elif ticket.request_text:
+                held = t("as sent")
+            elif (x.get("file_bytes"), x.get("file_tokens")) == (x.get("body_bytes"), x.get("tokens")):
+                held = t("a placeholder of the same size and tokens")
+            else:
+                held = t("a placeholder of {bytes:,} bytes and {tokens:,} tokens (the nearest it can be)").format(
+                    bytes=x.get("file_bytes", 0), tokens=x.get("file_tokens", 0)
+                )
+            lines.append(
+                f"| `{x.get('at')}` {t(str(x.get('what')))} | {x.get('role')} | {x.get('chars', 0):,} | {x.get('bytes', 0):,} "
+                f"| {x.get('body_bytes', 0):,} | {x.get('tokens', 0):,} | {held} |"
+            )
+    fields = ", ".join(f"`{f}`" for f in shape.get("fields") or [])
+    tools = ", ".join(f"`{n}`" for n in shape.get("tools") or [])
+    if fields or tools:
+        lines += ["", t("Fields: {fields}. Tools: {tools}.").format(fields=fields or "-", tools=tools or "-")]
+    return lines
+
+
 def as_json(ticket: Ticket) -> str:
     from codexdoctor.report.render import render
 
@@ -232,7 +318,17 @@ def as_json(ticket: Ticket) -> str:
         "environment": dict(ticket.check.environment),
         "config": [dict(r) for r in ticket.config_rows],
         "requests": request_ids(ticket),
-        "reproduce": {"curl": ticket.curl, "request_file": ticket.request_file},
+        "reproduce": {
+            "curl": ticket.curl,
+            "request_file": ticket.request_file,
+            # what the file holds: "placeholders" (the default: the shape, sizes kept) or "texts" (word for word)
+            "request_file_holds": None
+            if ticket.request_file is None
+            else "texts"
+            if ticket.request_text
+            else "placeholders",
+            "request": dict(ticket.request_shape) if ticket.request_shape else None,
+        },
         "check": json.loads(render(ticket.check, "json")),
         "session": failed_session(ticket.sessions, ticket.session_id),
     }

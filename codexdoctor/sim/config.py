@@ -48,8 +48,11 @@ class SimConfig:
     cache_speedup: float = 0.1  # fraction of the per-token latency paid for cached tokens
     # Faults in the answer itself: reset_mid_stream | broken_sse | error_event | response_failed | gzip_garbage |
     # drip (1 byte/s) | json_body (a plain JSON answer to `stream: true`) | chat_chunks (Chat Completions chunks and
-    # [DONE] on /responses, as a gateway that streams the wrong grammar)
+    # [DONE] on /responses, as a gateway that streams the wrong grammar) | keepalive (200, then only SSE comments
+    # `: keep-alive` every `keepalive_every_s`, as a proxy in front of a model still reading the prompt) |
+    # slow_headers (the status line and headers one byte every 50 ms, never finished: no read timeout ever fires)
     stream_fault: str | None = None
+    keepalive_every_s: float = 0.5
     # The first N POSTs answer 429 with `Retry-After: retry_after_s` (a large N: a limit that never lifts).
     rate_limited_posts: int = 0
     retry_after_s: float = 1.0

@@ -66,6 +66,9 @@ class Faults(Plumbing):
         if fault == "chat_chunks" and chat:
             return False  # the right grammar on its own route
         rec.status, rec.outcome = 200, f"fault_{fault}"
+        if fault == "slow_headers":
+            self._slow_headers(rec)
+            return True
         self.send_response(200)
         if fault == "gzip_garbage":
             data = b"\x13\x37 this is not gzip at all \x00\xff" * 8
@@ -108,6 +111,10 @@ class Faults(Plumbing):
                     },
                 }
                 self.wfile.write(f"event: response.failed\ndata: {json.dumps(failed)}\n\n".encode())
+            elif fault == "keepalive":
+                while not self.server.stopping.wait(self.cfg.keepalive_every_s):
+                    self.wfile.write(b": keep-alive\n\n")
+                    self.wfile.flush()
             elif fault == "drip":
                 for byte in events[0]:
                     self.wfile.write(bytes([byte]))
@@ -118,6 +125,19 @@ class Faults(Plumbing):
         except (BrokenPipeError, ConnectionResetError, OSError):
             rec.outcome = "client_gone"
         return True
+
+    def _slow_headers(self, rec: RequestRecord) -> None:
+        """A status line and headers that never end, one byte every 50 ms: each read gets a byte, so no read timeout
+        fires and only a deadline that covers the whole exchange ends it."""
+        try:
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Slow: " + b"a" * 1_000_000:
+                if self.server.stopping.wait(0.05):
+                    break
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+        except OSError:
+            rec.outcome = "client_gone"
+        self.close_connection = True
 
     def _turn_two_fault(self, rec: RequestRecord, body: dict[str, Any]) -> bool:
         """Faults of gateways and bridges that only the request after a tool call meets (issue 31)."""
