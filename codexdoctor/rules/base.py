@@ -1,4 +1,4 @@
-"""What every rule family is made of: the Rule and Loc types, the firing helpers, shell commands for remedies."""
+"""What every rule family is made of: the Rule, Text and Loc types, the firing helpers, shell commands for remedies."""
 
 from __future__ import annotations
 
@@ -35,20 +35,29 @@ env_key = "MYGATEWAY_API_KEY"
 wire_api = "responses\""""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class Text:
+    """What a rule tells the user, in one language: templates whose `{placeholders}` are filled from the facts."""
+
+    title: str
+    diagnosis: str
+    remedy: tuple[str, ...]
+    explanation: str = ""  # why it happens, for `explain` and docs/rules.md (written in English only)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Rule:
-    """One catalog entry: which check's facts it reads, when it fires, and what it tells the user to change."""
+    """One catalog entry: which check's facts it reads, when it fires, and what it tells the user to change,
+    in English and Chinese side by side."""
 
     code: str
     name: str
     check: str  # id of the check whose facts it reads
     severity: Severity
     verdict: Verdict
-    title: str
-    diagnosis: str
-    remedy: tuple[str, ...]
+    en: Text
+    zh: Text  # the same placeholders as `en`, step for step (tests/test_i18n.py)
     when: When
-    explanation: str = ""
     references: tuple[str, ...] = ()
     # (check id, predicate): the rule stays silent when that check ran and the predicate holds,
     # e.g. a static guess that a live check has since settled.
@@ -58,9 +67,13 @@ class Rule:
     # its cause ("this is why"), not listed as a cause of its own (docs/findings.md).
     explained_by: tuple[Any, ...] = ()
 
+    def text(self, lang: str) -> Text:
+        """The rule's texts in a language (Chinese for zh, English otherwise)."""
+        return self.zh if lang == "zh" else self.en
+
     def placeholders(self) -> set[str]:
         names = set()
-        for text in (self.title, self.diagnosis, *self.remedy):
+        for text in (self.en.title, self.en.diagnosis, *self.en.remedy):
             names |= {f for _, f, _, _ in string.Formatter().parse(text) if f}
         return names
 

@@ -10,7 +10,7 @@ from typing import Any
 from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Status
 from codexdoctor.rules.api import path_params
 from codexdoctor.rules.base import Loc, Rule, causes, settlers, shell_commands
-from codexdoctor.rules.catalog import RULES, ZH
+from codexdoctor.rules.catalog import RULES
 from codexdoctor.rules.cfg import version_text
 from codexdoctor.rules.ctx import first_request_params
 
@@ -125,13 +125,6 @@ def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
     return extra
 
 
-def texts(rule: Rule, lang: str) -> tuple[str, str, tuple[str, ...]]:
-    """(title, diagnosis, remedy) templates of a rule in a language."""
-    if lang == "zh" and rule.code in ZH:
-        return ZH[rule.code]
-    return rule.title, rule.diagnosis, rule.remedy
-
-
 def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang: str = "en") -> list[Finding]:
     """Apply the catalog to check results. Skipped and crashed checks fire nothing."""
     by_id = {r.id: r for r in results}
@@ -147,7 +140,7 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
             for cid, pred in settlers(rule)
         ):
             continue
-        title, diagnosis, remedy = texts(rule, lang)
+        text = rule.text(lang)
         for params in rule.when(res.facts):
             values = {**res.facts, **_derived(res.facts), **params}
             findings.append(
@@ -155,9 +148,9 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
                     code=rule.code,
                     severity=rule.severity,
                     verdict=rule.verdict,
-                    title=fmt(title, values, lang),
-                    diagnosis=fmt(diagnosis, values, lang),
-                    remedy=tuple(command_apart(fmt(step, values, lang)) for step in remedy),
+                    title=fmt(text.title, values, lang),
+                    diagnosis=fmt(text.diagnosis, values, lang),
+                    remedy=tuple(command_apart(fmt(step, values, lang)) for step in text.remedy),
                     # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
                     checks=(res.id,),
                     evidence=tuple(params.get("finding_evidence") or res.evidence),
