@@ -10,7 +10,7 @@ One module per family (cfg, env, url, net, auth, api, model, ctx); each rule hol
 from codexdoctor.model import NO_URL_IN_PASTE
 from codexdoctor.rules.base import CODE_RE, MINIMAL_CONFIG, Loc, Rule, Text, settlers
 from codexdoctor.rules.catalog import RULES, RULES_BY_CODE
-from codexdoctor.rules.ctx import STOPPED_WORDS
+from codexdoctor.rules.ctx.probe import STOPPED_WORDS
 from codexdoctor.rules.engine import PHRASE_KEYS, evaluate, fmt
 
 __all__ = [

@@ -92,6 +92,15 @@ class Loc:
         return self.zh if lang == "zh" else self.en
 
 
+def in_order(order: tuple[str, ...], *themes: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    """A family's rules, gathered from its theme modules, in the order the catalog lists them. A code missing from
+    the order, or listed twice, stops the import: the author hears of it at once."""
+    by_code = {r.code: r for rules in themes for r in rules}
+    if len(by_code) != sum(map(len, themes)) or len(set(order)) != len(order) or set(order) != set(by_code):
+        raise ValueError(f"ORDER and the theme modules disagree: {sorted(set(order) ^ set(by_code))}")
+    return tuple(by_code[code] for code in order)
+
+
 def causes(rule: Rule) -> tuple[tuple[str, Callable[[Mapping[str, Mapping[str, Any]]], bool]], ...]:
     """A rule's causes as (code, predicate over the facts of every check) pairs."""
     return tuple((c, lambda _facts: True) if isinstance(c, str) else c for c in rule.explained_by)

@@ -8,11 +8,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Status
-from codexdoctor.rules.api import path_params
+from codexdoctor.rules.api.path import path_params
 from codexdoctor.rules.base import Loc, Rule, causes, settlers, shell_commands
 from codexdoctor.rules.catalog import RULES
-from codexdoctor.rules.cfg import version_text
-from codexdoctor.rules.ctx import first_request_params
+from codexdoctor.rules.cfg.provider import version_text
+from codexdoctor.rules.ctx.window import first_request_params
 
 
 class _Blank(dict[str, Any]):
