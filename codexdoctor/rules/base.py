@@ -6,9 +6,12 @@ import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codexdoctor.model import Severity, Verdict
+
+if TYPE_CHECKING:
+    from codexdoctor.common.shells import Shell
 
 Params = Mapping[str, Any]
 When = Callable[[Mapping[str, Any]], Iterable[Params]]
@@ -53,6 +56,9 @@ class Rule:
     code: str
     name: str
     check: str  # id of the check whose facts it reads
+    # The facts its `when`, its settlers and its texts read: keys of `check`'s facts, "check.id:key" for another
+    # check's, and for a DERIVED value in its texts the facts that value is made from (tests/rules/test_contract.py).
+    reads: tuple[str, ...]
     severity: Severity
     verdict: Verdict
     en: Text
@@ -123,12 +129,29 @@ def each(key: str, pred: Callable[[Mapping[str, Any]], bool] = lambda item: True
     return lambda f: [dict(item) for item in f.get(key) or [] if pred(item)]
 
 
+def user_shell(f: Mapping[str, Any]) -> Shell:
+    """The user's shell, from the facts the runner stamped (bash on Linux when a result has none)."""
+    from codexdoctor.common.shells import Shell
+
+    return Shell(f.get("shell") or "bash", f.get("platform") or "linux")
+
+
+def ca_cmd(f: Mapping[str, Any]) -> str:
+    """Point Codex at a CA file: the one a variable Codex ignores names, or a placeholder."""
+    return user_shell(f).set_var("CODEX_CA_CERTIFICATE", f.get("ignored_ca_file") or "/path/to/ca.pem")
+
+
+def mkdir_home_cmd(f: Mapping[str, Any]) -> str:
+    """Create the Codex home the facts name (or the default one)."""
+    sh = user_shell(f)
+    return sh.mkdir(str(f.get("codex_home") or sh.codex_home_display()))
+
+
 def shell_commands(f: Mapping[str, Any]) -> dict[str, Any]:
     """Every command a remedy may show, in the syntax of the user's shell (from the facts the runner stamped)."""
     from codexdoctor.codex.authfile import is_var_name
-    from codexdoctor.common.shells import Shell
 
-    sh = Shell(f.get("shell") or "bash", f.get("platform") or "linux")
+    sh = user_shell(f)
     key = Loc("<your key>", "<你的密钥>")
 
     def both(build: Callable[[str], str]) -> Loc:
@@ -140,9 +163,9 @@ def shell_commands(f: Mapping[str, Any]) -> dict[str, Any]:
         "codex_api_key_login_cmd": sh.pipe_var_to("CODEX_API_KEY", "codex login --with-api-key"),
         "unset_home_cmd": sh.unset_var("CODEX_HOME"),
         "set_home_cmd": sh.set_var("CODEX_HOME", sh.codex_home_display()),
-        "ca_cmd": sh.set_var("CODEX_CA_CERTIFICATE", f.get("ignored_ca_file") or "/path/to/ca.pem"),
+        "ca_cmd": ca_cmd(f),
         "no_proxy_cmd": sh.set_var("NO_PROXY", str(f.get("no_proxy_value") or "<the provider's host>")),
-        "mkdir_cmd": sh.mkdir(str(f.get("codex_home") or sh.codex_home_display())),
+        "mkdir_cmd": mkdir_home_cmd(f),
     }
     gateway = f.get("gateway_provider")
     if gateway == "openai":  # a redefined built-in table, which Codex ignores (CFG005): it needs a name of its own

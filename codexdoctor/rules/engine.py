@@ -105,7 +105,37 @@ def _ms(value: Any) -> str:
     )
 
 
-def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
+# The values the engine adds for every rule's texts, and the facts each is made from: a rule whose texts use one
+# names those facts in its `reads` (tests/rules/test_contract.py). The shell and platform the runner stamps on every
+# result go without saying.
+DERIVED: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("example_set_cmd", "login_cmd", "codex_api_key_login_cmd", "unset_home_cmd", "set_home_cmd"), ()),
+    "ca_cmd": ("ignored_ca_file",),
+    "no_proxy_cmd": ("no_proxy_value",),
+    "mkdir_cmd": ("codex_home",),
+    "gateway_step": ("gateway_provider",),
+    **dict.fromkeys(("set_cmd", "persist_cmd", "strip_cmd", "fp_cmd", "strip_bearer_cmd"), ("env_key",)),
+    "rename_cmd": ("env_key", "near_miss"),
+    "reload_cmd": ("rc_hits",),
+    "baseline_text": ("baseline_ttft_ms",),
+    "largest_ttft_text": ("baseline_ttft_ms", "largest_ttft_ms"),
+    "longest_stall_text": ("baseline_ttft_ms", "longest_stall_ms"),
+    "turns_text": ("baseline_ttft_ms", "turns_per_session"),
+    "available_text": ("available",),
+    "version_text": ("codex_version",),
+    "first_request": ("first_request",),
+    "first_text": ("first_request", "first_parts"),
+    "min_usable_text": ("first_request", "server_request"),
+    "room_text": ("first_request", "room", "first_counted"),
+    "minimal_text": ("first_request", "minimal_kind"),
+    "docs_step": ("first_request", "docs", "first_parts", "user_config"),
+    "doubled_text": ("kind", "doubled_fix", "doubled"),
+    "path_step": ("kind", "doubled_fix", "base_url_where"),
+}
+
+
+def derived(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The DERIVED values these facts give (shell commands in the user's syntax, numbers in words, …)."""
     extra: dict[str, Any] = shell_commands(facts)
     if "baseline_ttft_ms" in facts:
         extra.update(
@@ -142,7 +172,7 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
             continue
         text = rule.text(lang)
         for params in rule.when(res.facts):
-            values = {**res.facts, **_derived(res.facts), **params}
+            values = {**res.facts, **derived(res.facts), **params}
             findings.append(
                 Finding(
                     code=rule.code,

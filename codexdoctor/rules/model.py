@@ -63,6 +63,16 @@ RULES: tuple[Rule, ...] = (
         code="MODEL001",
         name="model-not-found",
         check="api.canary",
+        reads=(
+            "catalog_closest",
+            "kind",
+            "message",
+            "model",
+            "model_not_found_at",
+            "model_origin",
+            "model_where",
+            "pasted_model",
+        ),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -105,6 +115,7 @@ RULES: tuple[Rule, ...] = (
         code="MODEL002",
         name="model-id-case-or-whitespace",
         check="api.catalog",
+        reads=("canary_kind", "closest", "match", "model", "model_where"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -136,6 +147,7 @@ RULES: tuple[Rule, ...] = (
         code="MODEL003",
         name="azure-deployment-not-found",
         check="api.canary",
+        reads=("kind", "model", "model_where"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -154,6 +166,7 @@ RULES: tuple[Rule, ...] = (
         code="MODEL004",
         name="model-absent-from-catalog",
         check="api.catalog",
+        reads=("canary_kind", "count", "match", "model"),
         severity=I,
         verdict=CHANNEL,
         en=Text(
@@ -172,6 +185,7 @@ RULES: tuple[Rule, ...] = (
         code="MODEL005",
         name="model-missing-unverified",
         check="api.catalog",
+        reads=("canary_ran", "closest", "count", "match", "model", "model_where"),
         severity=W,
         verdict=CHANNEL,
         en=Text(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, Text, once, shell_commands
+from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, Text, ca_cmd, once
 
 
 def _tls_step(f: Mapping[str, Any]) -> Loc:
@@ -24,17 +24,17 @@ def _tls_step(f: Mapping[str, Any]) -> Loc:
             f"Give the server a certificate marked CA:FALSE, then point Codex at it as before: {cmd}",
             f"给服务端换一张标记为 CA:FALSE 的证书，然后像之前一样让 Codex 信任它：{cmd}",
         )
-    ca_cmd = shell_commands(f)["ca_cmd"]
+    ca = ca_cmd(f)
     if f.get("ignored_ca_variable"):
         var = f["ignored_ca_variable"]
         return Loc(
-            f"${var} is set, but Codex ignores it (it reads only CODEX_CA_CERTIFICATE and SSL_CERT_FILE): {ca_cmd}",
-            f"设置了 ${var}，但 Codex 不读它（只读 CODEX_CA_CERTIFICATE 和 SSL_CERT_FILE）：{ca_cmd}",
+            f"${var} is set, but Codex ignores it (it reads only CODEX_CA_CERTIFICATE and SSL_CERT_FILE): {ca}",
+            f"设置了 ${var}，但 Codex 不读它（只读 CODEX_CA_CERTIFICATE 和 SSL_CERT_FILE）：{ca}",
         )
     return Loc(
-        f"If the provider uses a private or corporate CA, point Codex at it: {ca_cmd} (Codex reads it and "
+        f"If the provider uses a private or corporate CA, point Codex at it: {ca} (Codex reads it and "
         "SSL_CERT_FILE, both at once).",
-        f"如果提供方使用私有或公司内部 CA，把它告诉 Codex：{ca_cmd}（Codex 读取它和 SSL_CERT_FILE，两者同时生效）。",
+        f"如果提供方使用私有或公司内部 CA，把它告诉 Codex：{ca}（Codex 读取它和 SSL_CERT_FILE，两者同时生效）。",
     )
 
 
@@ -43,6 +43,7 @@ RULES: tuple[Rule, ...] = (
         code="NET001",
         name="dns-failure",
         check="net.reach",
+        reads=("detail", "failure", "host", "url"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -67,6 +68,7 @@ RULES: tuple[Rule, ...] = (
         code="NET002",
         name="connection-refused",
         check="net.reach",
+        reads=("base_url", "detail", "failure"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -102,6 +104,7 @@ RULES: tuple[Rule, ...] = (
         code="NET003",
         name="tls-failure",
         check="net.reach",
+        reads=("cert_ca", "detail", "failure", "host", "ignored_ca_file", "ignored_ca_variable", "platform", "shell"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -129,6 +132,7 @@ RULES: tuple[Rule, ...] = (
         code="NET004",
         name="timeout",
         check="net.reach",
+        reads=("detail", "failure", "first_token_timeout_s", "url", "waited_for_alive"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -168,6 +172,7 @@ RULES: tuple[Rule, ...] = (
         code="NET005",
         name="connection-reset",
         check="net.reach",
+        reads=("detail", "failure", "host"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -188,6 +193,7 @@ RULES: tuple[Rule, ...] = (
         code="NET006",
         name="cross-origin-redirect",
         check="net.reach",
+        reads=("failure", "redirect"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -210,6 +216,7 @@ RULES: tuple[Rule, ...] = (
         code="NET007",
         name="proxy-failure",
         check="net.reach",
+        reads=("detail", "failure", "no_proxy_value", "proxy_status", "proxy_var"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -263,6 +270,7 @@ RULES: tuple[Rule, ...] = (
         code="NET008",
         name="protocol-error",
         check="net.reach",
+        reads=("detail", "failure", "host"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -281,6 +289,15 @@ RULES: tuple[Rule, ...] = (
         code="NET009",
         name="slow-first-token",
         check="api.canary",
+        reads=(
+            "deadline_s",
+            "first_request",
+            "first_token_timeout_s",
+            "kind",
+            "reported_input",
+            "ttft_ms",
+            "waited_for_alive",
+        ),
         severity=I,
         verdict=CHANNEL,
         en=Text(

@@ -16,6 +16,7 @@ RULES: tuple[Rule, ...] = (
         code="URL001",
         name="base-url-not-http",
         check="url.base_url",
+        reads=("malformed", "shown", "where"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -36,6 +37,7 @@ RULES: tuple[Rule, ...] = (
         code="URL002",
         name="base-url-whitespace",
         check="url.base_url",
+        reads=("malformed", "request_url", "suggested", "where", "whitespace", "api.variants:working"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -56,6 +58,16 @@ RULES: tuple[Rule, ...] = (
         code="URL003",
         name="base-url-ends-in-v1",
         check="url.base_url",
+        reads=(
+            "builtin",
+            "doubled_path",
+            "ends_v1",
+            "offline",
+            "request_url",
+            "shown",
+            "api.canary:kind",
+            "api.variants:working",
+        ),
         severity=W,
         verdict=CONFIG,
         en=Text(
@@ -119,6 +131,7 @@ RULES: tuple[Rule, ...] = (
         code="URL004",
         name="base-url-query-string",
         check="url.base_url",
+        reads=("fragment", "malformed", "query", "shown", "suggested", "where", "api.variants:working"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -145,6 +158,7 @@ RULES: tuple[Rule, ...] = (
         code="URL005",
         name="base-url-doubled-path",
         check="url.base_url",
+        reads=("doubled_path", "malformed", "request_url", "suggested", "where", "api.variants:working"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -164,6 +178,7 @@ RULES: tuple[Rule, ...] = (
         code="URL006",
         name="base-url-userinfo",
         check="url.base_url",
+        reads=("malformed", "suggested", "userinfo", "where"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -185,6 +200,7 @@ RULES: tuple[Rule, ...] = (
         code="URL007",
         name="base-url-plain-http-remote",
         check="url.base_url",
+        reads=("host", "malformed", "plain_http_remote", "where"),
         severity=W,
         verdict=CONFIG,
         en=Text(
@@ -203,6 +219,7 @@ RULES: tuple[Rule, ...] = (
         code="URL008",
         name="base-url-trailing-slash",
         check="url.base_url",
+        reads=("malformed", "query", "trailing_slash", "where"),
         severity=I,
         verdict=CONFIG,
         en=Text(
@@ -221,6 +238,7 @@ RULES: tuple[Rule, ...] = (
         code="URL009",
         name="html-instead-of-api",
         check="api.canary",
+        reads=("base_url_where", "kind", "status", "url"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -246,6 +264,7 @@ RULES: tuple[Rule, ...] = (
         code="URL011",
         name="base-url-query-secret",
         check="url.base_url",
+        reads=("malformed", "query_secrets", "where"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -281,6 +300,7 @@ RULES: tuple[Rule, ...] = (
         code="URL010",
         name="openai-base-url-variable-ignored",
         check="url.base_url",
+        reads=("ignored_openai_base_url", "request_url", "user_config"),
         severity=W,
         verdict=CONFIG,
         en=Text(

@@ -124,6 +124,19 @@ RULES: tuple[Rule, ...] = (
         code="API021",
         name="turn-two-items-rejected",
         check="api.turn_two",
+        reads=(
+            "added_bytes",
+            "detail",
+            "high_demand",
+            "html",
+            "item_kinds",
+            "kind",
+            "message",
+            "named_item",
+            "pasted",
+            "request_bytes",
+            "status",
+        ),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -147,14 +160,13 @@ RULES: tuple[Rule, ...] = (
                 "reasoning 项）的 Responses 请求会失败：{message_short}”；附上 codexdoctor check -v --format markdown 的输出。",
             ),
         ),
-        when=lambda f: (
-            [_turn_two_params(f)] if f["kind"] not in ("ok", "context_exceeded") and not f.get("skipped") else []
-        ),
+        when=lambda f: [_turn_two_params(f)] if f["kind"] not in ("ok", "context_exceeded") else [],
     ),
     Rule(
         code="API022",
         name="tool-call-without-call-id",
         check="api.canary",
+        reads=("detail", "kind", "url"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -183,6 +195,7 @@ RULES: tuple[Rule, ...] = (
         code="API023",
         name="session-tool-items-rejected",
         check="ctx.probe",
+        reads=("item_fault",),
         severity=E,
         verdict=CHANNEL,
         en=Text(

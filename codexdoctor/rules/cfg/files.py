@@ -15,18 +15,17 @@ from codexdoctor.rules.base import (
     Rule,
     Text,
     W,
+    mkdir_home_cmd,
     once,
-    shell_commands,
+    user_shell,
 )
 
 
 def _home_missing_params(f: Mapping[str, Any]) -> dict[str, Any]:
     """CFG013: a literal `~` needs a different fix than a folder that is simply missing."""
-    from codexdoctor.common.shells import Shell
-
-    c = shell_commands(f)
+    sh = user_shell(f)
+    unset_cmd = sh.unset_var("CODEX_HOME")
     if f.get("literal_tilde") and f.get("expanded"):
-        sh = Shell(f.get("shell") or "bash", f.get("platform") or "linux")
         set_cmd = sh.set_var("CODEX_HOME", f["expanded"])
         return {
             "tilde_hint": Loc(
@@ -34,16 +33,16 @@ def _home_missing_params(f: Mapping[str, Any]) -> dict[str, Any]:
                 " `~` 被原样保留（写在了引号里），而 Codex 不会展开它。",
             ),
             "home_step": Loc(
-                f"Set CODEX_HOME to the full path, or unset it (the second line):\n{set_cmd}\n{c['unset_home_cmd']}",
-                f"把 CODEX_HOME 设为完整路径，或取消设置（第二行）：\n{set_cmd}\n{c['unset_home_cmd']}",
+                f"Set CODEX_HOME to the full path, or unset it (the second line):\n{set_cmd}\n{unset_cmd}",
+                f"把 CODEX_HOME 设为完整路径，或取消设置（第二行）：\n{set_cmd}\n{unset_cmd}",
             ),
         }
     return {
         "tilde_hint": "",
         "home_step": Loc(
             f"Create it, or stop setting CODEX_HOME to use the default folder (the second line):\n"
-            f"{c['mkdir_cmd']}\n{c['unset_home_cmd']}",
-            f"创建它，或不再设置 CODEX_HOME 以使用默认目录（第二行）：\n{c['mkdir_cmd']}\n{c['unset_home_cmd']}",
+            f"{mkdir_home_cmd(f)}\n{unset_cmd}",
+            f"创建它，或不再设置 CODEX_HOME 以使用默认目录（第二行）：\n{mkdir_home_cmd(f)}\n{unset_cmd}",
         ),
     }
 
@@ -53,6 +52,7 @@ RULES: tuple[Rule, ...] = (
         code="CFG001",
         name="config-file-missing",
         check="cfg.files",
+        reads=("provider_configured_elsewhere", "user_missing", "user_path"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -84,6 +84,7 @@ RULES: tuple[Rule, ...] = (
         code="CFG002",
         name="toml-syntax-error",
         check="cfg.files",
+        reads=("files",),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -126,6 +127,7 @@ RULES: tuple[Rule, ...] = (
         code="CFG003",
         name="config-unreadable",
         check="cfg.files",
+        reads=("files",),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -146,6 +148,7 @@ RULES: tuple[Rule, ...] = (
         code="CFG013",
         name="codex-home-missing",
         check="cfg.home",
+        reads=("codex_home", "expanded", "literal_tilde", "platform", "problem", "shell"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -164,6 +167,7 @@ RULES: tuple[Rule, ...] = (
         code="CFG014",
         name="codex-home-not-directory",
         check="cfg.home",
+        reads=("codex_home", "problem"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -182,6 +186,7 @@ RULES: tuple[Rule, ...] = (
         code="CFG018",
         name="config-byte-order-mark",
         check="cfg.files",
+        reads=("files",),
         severity=I,
         verdict=CONFIG,
         en=Text(
@@ -209,6 +214,7 @@ RULES: tuple[Rule, ...] = (
         code="CFG019",
         name="windows-config-also-exists",
         check="cfg.files",
+        reads=("user_path", "windows_configs"),
         severity=W,
         verdict=CONFIG,
         en=Text(
@@ -235,6 +241,7 @@ RULES: tuple[Rule, ...] = (
         code="CFG020",
         name="config-crlf-line-endings",
         check="cfg.files",
+        reads=("files",),
         severity=I,
         verdict=CONFIG,
         en=Text(
@@ -253,6 +260,7 @@ RULES: tuple[Rule, ...] = (
         code="CFG021",
         name="backslash-in-toml-string",
         check="cfg.files",
+        reads=("files",),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -281,6 +289,7 @@ RULES: tuple[Rule, ...] = (
         code="CFG027",
         name="project-config-untrusted",
         check="cfg.files",
+        reads=("project_root", "untrusted"),
         severity=W,
         verdict=CONFIG,
         en=Text(

@@ -65,6 +65,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX021",
         name="context-exhausted-message",
         check="ctx.pasted",
+        reads=("codex_message", "kind", "server_request", "server_window", "user_config"),
         severity=E,
         verdict=CONTEXT,
         en=Text(

@@ -85,6 +85,15 @@ RULES: tuple[Rule, ...] = (
         code="CTX004",
         name="latency-grows-with-context",
         check="ctx.probe",
+        reads=(
+            "baseline_ttft_ms",
+            "largest_ok",
+            "largest_ttft_ms",
+            "slope_ms_per_1k",
+            "stage1",
+            "ttft_ratio",
+            "turns_per_session",
+        ),
         severity=W,
         verdict=CONTEXT,
         en=Text(
@@ -112,6 +121,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX005",
         name="mid-stream-stalls",
         check="ctx.probe",
+        reads=("baseline_ttft_ms", "longest_stall_ms", "stage2", "stall_count", "stall_threshold_s"),
         severity=W,
         verdict=CONTEXT,
         en=Text(
@@ -138,6 +148,18 @@ RULES: tuple[Rule, ...] = (
         code="CTX006",
         name="stable-breakpoint",
         check="ctx.probe",
+        reads=(
+            "context_kinds",
+            "failure_kinds",
+            "first_fail",
+            "last_ok",
+            "stable",
+            "suggest_compact",
+            "suggest_window",
+            "turn_tokens",
+            "turns_per_session",
+            "user_config",
+        ),
         severity=E,
         verdict=CONTEXT,
         en=Text(
@@ -180,6 +202,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX007",
         name="unstable-breakpoint",
         check="ctx.probe",
+        reads=("failure_kinds", "first_fail", "last_ok", "stable"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -207,6 +230,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX008",
         name="silent-truncation",
         check="ctx.probe",
+        reads=("reported_at_truncation", "truncated", "truncated_at", "user_config"),
         severity=E,
         verdict=CONTEXT,
         en=Text(
@@ -234,6 +258,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX009",
         name="no-breakpoint",
         check="ctx.probe",
+        reads=("further_cmd", "max_context", "no_break", "published"),
         severity=I,
         verdict=CONTEXT,
         en=Text(
@@ -280,6 +305,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX010",
         name="probe-stopped-early",
         check="ctx.probe",
+        reads=("first_fail", "last_ok", "requests", "spent", "stable", "stopped"),
         severity=W,
         verdict=CONTEXT,
         en=Text(
@@ -323,6 +349,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX030",
         name="channel-failures-above-break",
         check="ctx.probe",
+        reads=("channel_above", "channel_above_kinds", "last_ok", "singles_ok"),
         severity=W,
         verdict=CHANNEL,
         en=Text(
@@ -371,6 +398,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX011",
         name="single-question-unreliable",
         check="ctx.probe",
+        reads=("single_kinds", "singles", "singles_ok"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -392,6 +420,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX022",
         name="prefix-cache-not-working",
         check="ctx.probe",
+        reads=("cache", "cache_verdict", "family"),
         severity=W,
         verdict=CONTEXT,
         en=Text(
@@ -415,6 +444,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX023",
         name="prefix-cache-not-reported",
         check="ctx.probe",
+        reads=("cache", "cache_verdict", "family"),
         severity=I,
         verdict=CONTEXT,
         en=Text(

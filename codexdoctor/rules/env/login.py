@@ -9,6 +9,7 @@ RULES: tuple[Rule, ...] = (
         code="ENV011",
         name="openai-api-key-ignored",
         check="env.auth",
+        reads=("auth_path", "builtin", "gateway_key", "logged_in", "openai_api_key_env", "provider"),
         severity=W,
         verdict=CONFIG,
         en=Text(
@@ -36,6 +37,7 @@ RULES: tuple[Rule, ...] = (
         code="ENV012",
         name="not-logged-in",
         check="env.auth",
+        reads=("auth_path", "builtin", "codex_api_key_env", "gateway_key", "logged_in", "provider"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -71,6 +73,16 @@ RULES: tuple[Rule, ...] = (
         code="ENV025",
         name="openai-key-is-a-gateway-key",
         check="env.auth",
+        reads=(
+            "auth_path",
+            "builtin",
+            "codex_api_key_env",
+            "gateway_key",
+            "gateway_provider",
+            "logged_in",
+            "openai_key_fp",
+            "provider",
+        ),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -106,6 +118,7 @@ RULES: tuple[Rule, ...] = (
         code="ENV013",
         name="stored-login-may-leak",
         check="env.auth",
+        reads=("auth", "auth_path", "custom_without_env_key", "provider"),
         severity=W,
         verdict=CONFIG,
         en=Text(
@@ -129,6 +142,7 @@ RULES: tuple[Rule, ...] = (
         code="ENV014",
         name="auth-json-unreadable",
         check="env.auth",
+        reads=("auth", "auth_path"),
         severity=W,
         verdict=CONFIG,
         en=Text(
@@ -151,6 +165,7 @@ RULES: tuple[Rule, ...] = (
         code="ENV015",
         name="requires-openai-auth-without-login",
         check="env.auth",
+        reads=("auth", "auth_path", "provider", "requires_openai_auth"),
         severity=E,
         verdict=CONFIG,
         en=Text(
@@ -169,6 +184,7 @@ RULES: tuple[Rule, ...] = (
         code="ENV016",
         name="stored-key-differs",
         check="env.auth",
+        reads=("auth_path", "env_differs_from_stored", "gateway_key", "provider"),
         severity=I,
         verdict=CONFIG,
         en=Text(
@@ -187,6 +203,7 @@ RULES: tuple[Rule, ...] = (
         code="ENV022",
         name="codex-api-key-exec-only",
         check="env.auth",
+        reads=("auth_path", "builtin", "codex_api_key_env", "logged_in", "provider"),
         severity=W,
         verdict=CONFIG,
         en=Text(
