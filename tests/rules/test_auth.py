@@ -20,6 +20,13 @@ CASES = [
         "Check the key this terminal has;",
         why="no-key-sent",
     ),
+    fires(
+        "AUTH001",
+        {**ANSWER, "kind": "auth_rejected", "env_key": None, "key_fp8": None},
+        "Check the key this terminal has;",
+        unfilled=("fp_cmd",),  # no variable to fingerprint: the step keeps its {fp_cmd} (a paste with no env_key)
+        why="no-env-key",
+    ),
     silent("AUTH001", {**ANSWER, "kind": "auth_missing"}),
     fires(
         "AUTH002",
