@@ -27,11 +27,16 @@ def sse(*events):
     return out
 
 
+# The least Codex 0.171 reads as a completion: an `id`, and usage (when sent) with all three counts (issue 36).
 COMPLETED = (
     "response.completed",
     {
         "type": "response.completed",
-        "response": {"status": "completed", "usage": {"input_tokens": 9, "output_tokens": 2}},
+        "response": {
+            "id": "resp_1",
+            "status": "completed",
+            "usage": {"input_tokens": 9, "output_tokens": 2, "total_tokens": 11},
+        },
     },
 )
 DELTA = ("response.output_text.delta", {"type": "response.output_text.delta", "delta": "ok"})

@@ -6,8 +6,8 @@ import time
 from collections.abc import Iterable
 
 from codexdoctor.checks import cfg, env, url
-from codexdoctor.checks.base import Check, CheckContext
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.checks.base import Check, CheckContext, crashed
+from codexdoctor.model import CheckResult
 
 STATIC_CHECKS: tuple[Check, ...] = (*cfg.CHECKS, *env.CHECKS, *url.CHECKS)
 
@@ -18,17 +18,7 @@ def run_one(check: Check, ctx: CheckContext) -> CheckResult:
     try:
         res = check.run(ctx)
     except Exception as exc:
-        import traceback
-
-        frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-        where = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
-        res = CheckResult(
-            check.id,
-            check.title,
-            Status.CRASH,
-            ctx.redactor(f"internal error: {type(exc).__name__}: {exc}{where}"),
-            facts={"exception": type(exc).__name__},
-        )
+        res = crashed(check.id, check.title, exc, ctx.redactor)
     elapsed = (time.perf_counter() - started) * 1000
     return ctx.stamp(
         CheckResult(

@@ -80,6 +80,22 @@ def result(
     return CheckResult(id=check_id, title=title, status=status, summary=summary, facts=facts, evidence=tuple(evidence))
 
 
+def crashed(check_id: str, title: str, exc: BaseException, redact: Callable[[str], str]) -> CheckResult:
+    """The result of a check that raised: a bug in codexdoctor, so the report names it (and the run exits 3) rather
+    than losing the other checks. The summary says what was raised and where, redacted (a message can quote a key)."""
+    import traceback
+
+    frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    where = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
+    return CheckResult(
+        check_id,
+        title,
+        Status.CRASH,
+        redact(f"internal error: {type(exc).__name__}: {exc}{where}"),
+        facts={"exception": type(exc).__name__},
+    )
+
+
 def is_loopback_host(host: str | None) -> bool:
     if not host:
         return False

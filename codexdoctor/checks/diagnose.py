@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any, cast
 
 from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.common import outside_json as outside
 from codexdoctor.common.untrusted import clip, sanitize
 from codexdoctor.common.words import plural
 from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Status
@@ -61,21 +62,18 @@ TRANSPORT = (
 URL_IN_TEXT = re.compile(r"https?://[^\s()\]>,`'\"]+")
 
 
-def _exchange(status: int | None, message: str, url: str | None, stream_kind: str | None = None) -> Exchange:
+def _exchange(
+    status: int | None, message: str, url: str | None, stream_kind: str | None = None, terminal: str | None = None
+) -> Exchange:
     from codexdoctor.net.transport import Exchange, StreamStats, request_id_of
 
-    body_json: Any = None
     text = message.strip()
-    if text.startswith("{"):
-        try:
-            body_json = json.loads(text)
-        except ValueError:
-            body_json = None
+    body_json: Any = outside.parse(text).value if text.startswith("{") else None  # pasted text is outside text too
     if body_json is None and text:
         body_json = {"error": {"message": text}}
     stream = None
-    if stream_kind:
-        stream = StreamStats(events=1, terminal=None, cut=stream_kind)
+    if stream_kind or terminal:
+        stream = StreamStats(events=1, terminal=terminal, cut=stream_kind)
     return Exchange(
         "POST",
         url or PLACEHOLDER_URL,
@@ -162,6 +160,8 @@ def interpret(text: str) -> tuple[str, Any]:
             return "stream", "idle"
         if "incomplete response" in detail:
             return "incomplete", m.group(1)
+        if "failed to parse responsecompleted" in detail:  # Codex could not read the provider's response.completed
+            return "stream", "unreadable_completion"
         if "stream closed before response.completed" not in detail:
             transport = _transport(m.group(1))
             if transport is not None:
@@ -338,6 +338,9 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     elif kind == "incomplete":
         ex = _exchange(200, detail, None)
         classified = Classified("stream_incomplete", detail)
+    elif detail == "unreadable_completion":
+        ex = _exchange(200, "", None, terminal="response.completed")
+        classified = Classified("unreadable_completion", "a response.completed event Codex cannot read")
     else:
         ex = _exchange(200, "", None, stream_kind=detail)
         # A paste says what Codex concluded, not how many events came first: no invented count in the detail.

@@ -16,9 +16,11 @@ if TYPE_CHECKING:
     import httpx
 from urllib.parse import urlsplit, urlunsplit
 
-from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.checks.base import CheckContext, crashed, result
 from codexdoctor.codex import request as codexrequest
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
+from codexdoctor.common import outside_json as outside
+from codexdoctor.common.outside_json import ARRAY, Fields
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
@@ -203,11 +205,10 @@ def make_plan(ctx: CheckContext, first: bool = True) -> Plan:
 
 def rejected_field(ex: Exchange, message: str) -> str | None:
     """Which part of Codex's request a provider refused, from its error body: `param`, or a field it names."""
-    body = ex.body_json if isinstance(ex.body_json, dict) else {}
-    err = body.get("error") if isinstance(body.get("error"), dict) else body
-    param = err.get("param") if isinstance(err, dict) else None
+    err = outside.obj(ex.body_json, "error")
+    param = outside.text(err if err is not None else ex.body_json, "param")
     text = f"{message} {ex.body_excerpt}".lower()
-    if isinstance(param, str) and param.split(".")[0].split("[")[0] in codexrequest.CODEX_FIELDS:
+    if param is not None and param.split(".")[0].split("[")[0] in codexrequest.CODEX_FIELDS:
         return param
     if "developer" in text or "roles must alternate" in text or "system message" in text:
         return "a `developer` input item"
@@ -286,24 +287,32 @@ def variants_of(raw_base_url: str) -> list[str]:
     return variants
 
 
+# Where a catalog keeps its entries: OpenAI's `data`, Ollama's `models`; a value of another type there is a shape.
+CATALOG_FIELDS = Fields(optional={"data": ARRAY, "models": ARRAY})
+
+
 def catalog_entries(body: Any) -> list[dict[str, Any]]:
     """Model entries from the OpenAI shape and the common variants (Ollama tags, bare lists, `models`)."""
-    items: Any = None
-    if isinstance(body, dict):
-        items = body.get("data") if isinstance(body.get("data"), list) else body.get("models")
-    elif isinstance(body, list):
-        items = body
+    found = outside.items(body) or outside.items(body, "data") or outside.items(body, "models") or ()
     out = []
-    for item in items or []:
+    for item in found:
         if isinstance(item, str):
             out.append({"id": item})
-        elif isinstance(item, dict):
-            mid = (
-                item.get("id") or item.get("name") or item.get("model") or item.get("model_name")
-            )  # LiteLLM /model/info
-            if isinstance(mid, str):
+        elif isinstance(item, Mapping):
+            # the first of these that is a string (LiteLLM /model/info names it `model_name`)
+            mid = next((v for k in ("id", "name", "model", "model_name") if (v := outside.text(item, k))), None)
+            if mid is not None:
                 out.append({**item, "id": mid})
     return out
+
+
+def catalog_shapes(body: Any) -> list[str]:
+    """What a catalog answer has of the wrong type where entries belong, as evidence sentences."""
+    return (
+        [shape.sentence() for shape in outside.shape_problems(body, CATALOG_FIELDS)]
+        if isinstance(body, Mapping)
+        else []
+    )
 
 
 WINDOW_FIELDS = (
@@ -321,11 +330,9 @@ WINDOW_FIELDS = (
 def window_field(entry: Mapping[str, Any]) -> tuple[int, str] | None:
     """The served window and the field it came from (`meta.n_ctx`), so the evidence names the one actually read."""
     for path in WINDOW_FIELDS:
-        cur: Any = entry
-        for key in path:
-            cur = cur.get(key) if isinstance(cur, Mapping) else None
-        if isinstance(cur, int) and cur > 0:
-            return cur, ".".join(path)
+        found = outside.integer(entry, *path)
+        if found is not None and found > 0:
+            return found, ".".join(path)
     return None
 
 
@@ -604,23 +611,40 @@ class LiveRun:
             if classify(moved, "models").kind == "ok":
                 listed, listed_kind = moved, classify(moved, "models")
                 self.catalog_at = self.redact(variants[working][0])
-        catalog_res = self.catalog_result(listed, open_catalog, listed_kind, can_kind)
-        second = self.turn_two(canary, can_kind) if canary_on else None
-        canary_res = self.canary_result(canary, can_kind, catalog_res.facts, minimal, field)
-        variants_res = self.variants_result(path_404, variants, chat_ok, canary if canary is not None else catalog)
+        # From here on each check's result is built on its own: a bug in one is that check's crash, not all seven.
+        isolated = self._isolated
+        catalog_res = isolated("api.catalog", lambda: self.catalog_result(listed, open_catalog, listed_kind, can_kind))
+        turn_two_res = isolated(
+            "api.turn_two",
+            lambda: self.turn_two_result(canary, can_kind, self.turn_two(canary, can_kind) if canary_on else None),
+        )
+        canary_res = isolated(
+            "api.canary", lambda: self.canary_result(canary, can_kind, catalog_res.facts, minimal, field)
+        )
+        variants_res = isolated(
+            "api.variants",
+            lambda: self.variants_result(path_404, variants, chat_ok, canary if canary is not None else catalog),
+        )
         missing = (variants_res.facts.get("working") or {}).get("model_not_found")
-        if missing and canary_res.facts.get("kind") != "model_not_found":
+        if missing and canary_res.status is not Status.CRASH and canary_res.facts.get("kind") != "model_not_found":
             # Issue 28: the provider already said the model is unknown, at the URL that works; say it in this run.
             canary_res = replace(canary_res, facts={**canary_res.facts, "model_not_found_at": missing})
         return [
-            self.reach_result(catalog, canary),
+            isolated("net.reach", lambda: self.reach_result(catalog, canary)),
             catalog_res,
             canary_res,
-            self.turn_two_result(canary, can_kind, second),
+            turn_two_res,
             variants_res,
-            self.wire_result(path_404, variants, chat),
-            self.window_result(catalog, window_exchanges, can_kind, canary),
+            isolated("api.wire", lambda: self.wire_result(path_404, variants, chat)),
+            isolated("ctx.window", lambda: self.window_result(catalog, window_exchanges, can_kind, canary)),
         ]
+
+    def _isolated(self, check_id: str, build: Callable[[], CheckResult]) -> CheckResult:
+        """One live check's result, or its crash: the exchanges are gathered, so the other checks still report."""
+        try:
+            return build()
+        except Exception as exc:
+            return crashed(check_id, TITLES[check_id], exc, self.redact)
 
     def turn_two(
         self, canary: Exchange | None, kind: Classified | None
@@ -770,10 +794,8 @@ class LiveRun:
         request, ex = second
         k = classify(ex, self.plan.wire)
         first = self.plan.first
-        first_reported = (
-            (canary.stream.usage or {}).get("input_tokens") if canary.stream and canary.stream.usage else None
-        )
-        reported = (ex.stream.usage or {}).get("input_tokens") if ex.stream and ex.stream.usage else None
+        first_reported = _reported_input(canary)
+        reported = _reported_input(ex)
         estimate = (first.tokens if first else 0) + round(request.added_bytes / 3.6)
         text = f"{k.message} {ex.body_excerpt}".lower()
         named = turn_two_item(text, broad=True) if k.kind not in ("ok", "context_exceeded") else None
@@ -852,8 +874,9 @@ class LiveRun:
             "user_config": self._user_config(),
             "model_origin": self.ctx.resolution.model_origin,
             "model_where": self._model_where(),
+            "shapes": catalog_shapes(catalog.body_json) if catalog.ok else [],
         }
-        evidence = [catalog.line(), "without key: " + open_catalog.line()]
+        evidence = [catalog.line(), "without key: " + open_catalog.line(), *facts["shapes"]]
         if not entries:
             summary = f"no usable catalog: {_human(kind.kind, kind.detail)}"
             return result(
@@ -925,6 +948,8 @@ class LiveRun:
             "model_where": self._model_where(),
             "base_url_where": self.ctx.resolution.provider_field_origin("base_url"),
             "usage": dict(s.usage) if s and s.usage else None,
+            "shapes": [shape.sentence() for shape in s.shapes] if s else [],
+            "body_malformed": canary.body_malformed,
             "location": canary.location,
             "key_fp": fingerprint(key) if (key := self.ctx.key_value()) else None,
             "key_fp8": fingerprint(key).rsplit(":", 1)[1] if key else None,
@@ -939,7 +964,7 @@ class LiveRun:
             "minimal_kind": minimal_kind.kind if minimal_kind else None,
             "minimal_status": minimal.status if minimal is not None else None,
             "field": field,
-            "reported_input": (s.usage or {}).get("input_tokens") if s and s.usage else None,
+            "reported_input": _reported_input(canary),
             "server_window": None,
             "server_request": None,
             "request_id": canary.request_id,
@@ -1110,15 +1135,15 @@ class LiveRun:
                     served, source = found[0], f"GET {catalog.url}, field {found[1]}"
                     break
         props, info = probes
-        if served is None and props.ok and isinstance(props.body_json, dict):
-            settings = props.body_json.get("default_generation_settings") or {}
-            n_ctx = settings.get("n_ctx") if isinstance(settings, dict) else None
-            n_ctx = n_ctx or props.body_json.get("n_ctx")
-            if isinstance(n_ctx, int) and n_ctx > 0:
+        if served is None and props.ok:
+            n_ctx = outside.integer(props.body_json, "default_generation_settings", "n_ctx") or outside.integer(
+                props.body_json, "n_ctx"
+            )
+            if n_ctx is not None and n_ctx > 0:
                 served, source = n_ctx, f"GET {props.url}, field n_ctx"
         if served is None and info.ok:
             for entry in catalog_entries(info.body_json):
-                if entry.get("model_name") == self.plan.model or entry["id"] == self.plan.model:
+                if outside.text(entry, "model_name") == self.plan.model or entry["id"] == self.plan.model:
                     found = window_field(entry)
                     if found:
                         served, source = found[0], f"GET {info.url}, field {found[1]}"
@@ -1139,17 +1164,11 @@ class LiveRun:
         # template are the ones the window is measured in (a llama-server template that drops the tool schemas
         # counted 4,459 tokens where o200k counts 8,491).
         reported = (
-            (canary.stream.usage or {}).get("input_tokens")
-            if (
-                canary is not None
-                and canary_kind is not None
-                and canary_kind.kind == "ok"
-                and canary.stream
-                and canary.stream.usage
-            )
+            _reported_input(canary)
+            if canary is not None and canary_kind is not None and canary_kind.kind == "ok"
             else None
         )
-        reported = reported if isinstance(reported, int) and not isinstance(reported, bool) and reported > 0 else None
+        reported = reported if reported is not None and reported > 0 else None
         first_tokens = reported or (first.tokens if first else CODEX_FIRST_REQUEST_TOKENS)
         # The first turn fails only when Codex's first request itself does not fit (observed: a 9,000-token window
         # serves `codex exec` with an 8,517-token first request); what is left after it is what a session grows into.
@@ -1265,6 +1284,11 @@ MATCH_WORDS = {
 }
 
 
+def _reported_input(ex: Exchange) -> int | None:
+    """The provider's own count of the request's input tokens (its usage), when it gave one that is a number."""
+    return outside.integer(ex.stream.usage, "input_tokens") if ex.stream else None
+
+
 def _human(kind: str | None, detail: str) -> str:
     """A check row in words: the detail says what happened; the internal kind (`path_not_found`) stays in the facts."""
     return detail or (kind or "failed").replace("_", " ")
@@ -1347,11 +1371,8 @@ def run_live(
         threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True).start()
     try:
         results = run.run()
-    except Exception as exc:
-        detail = ctx.redactor(f"internal error: {type(exc).__name__}: {exc}")
-        results = [
-            CheckResult(cid, TITLES[cid], Status.CRASH, detail, {"exception": type(exc).__name__}) for cid in LIVE_IDS
-        ]
+    except Exception as exc:  # while the exchanges were gathered: every live check stands on them
+        results = [crashed(cid, TITLES[cid], exc, ctx.redactor) for cid in LIVE_IDS]
     finally:
         done.set()
         if client is None:

@@ -34,6 +34,7 @@ from codexdoctor.checks.live import (
     with_query,
 )
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
+from codexdoctor.common import outside_json as outside
 from codexdoctor.common.tokens import Tokenizer
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import pad_cells
@@ -325,10 +326,10 @@ class Probe:
             )
         kind = classify(ex, self.plan.wire)
         s = ex.stream
-        reported = None
-        if s is not None and s.usage:
-            value = s.usage.get("input_tokens", s.usage.get("prompt_tokens"))
-            reported = value if isinstance(value, int) else None
+        # The provider's own count (Responses or Chat usage); a count that is no integer ("12", true) is none.
+        usage = s.usage if s is not None else None
+        reported = outside.integer(usage, "input_tokens")
+        reported = reported if reported is not None else outside.integer(usage, "prompt_tokens")
         ok, k, detail = kind.kind == "ok", kind.kind, kind.detail or kind.message
         if (
             ok
@@ -448,14 +449,13 @@ class Probe:
             if got is None:
                 return None
             step, ex = got
-            usage = (ex.stream.usage if ex.stream else None) or {}
-            details = usage.get("input_tokens_details") or usage.get("prompt_tokens_details") or {}
-            cached = details.get("cached_tokens") if isinstance(details, dict) else None
+            usage = ex.stream.usage if ex.stream else None
+            details = outside.obj(usage, "input_tokens_details") or outside.obj(usage, "prompt_tokens_details")
             runs[name] = {
                 "ok": step.ok,
                 "sent": step.sent,
                 "ttft_ms": step.ttft_ms,
-                "cached": cached if isinstance(cached, int) else None,
+                "cached": outside.integer(details, "cached_tokens"),
             }
         return summarise_cache(runs)
 
@@ -543,15 +543,13 @@ def identify_family(probe: Probe) -> str | None:
         )
     except Exception:
         return None
-    body = ex.body_json if ex.ok else None
-    entries = body.get("data") if isinstance(body, dict) else None
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict):
+    for entry in (outside.items(ex.body_json, "data") if ex.ok else None) or ():
+        if not isinstance(entry, Mapping):
             continue
-        owner = str(entry.get("owned_by", "")).lower()
+        owner = (outside.text(entry, "owned_by") or "").lower()
         if owner == "vllm" or "max_model_len" in entry:
             return "vllm"
-        if owner == "llamacpp" or isinstance(entry.get("meta"), dict) and "n_ctx_train" in entry["meta"]:
+        if owner == "llamacpp" or "n_ctx_train" in (outside.obj(entry, "meta") or {}):
             return "llama.cpp"
         if owner in ("library", "ollama"):
             return "ollama"

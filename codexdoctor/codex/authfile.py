@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
+from codexdoctor.common import outside_json as outside
 from codexdoctor.common import safefile
 from codexdoctor.common.redact import fingerprint
 
@@ -29,20 +29,21 @@ def read_auth_json(codex_home: Path) -> dict[str, Any]:
     """What the stored login is (mode, whether a key or tokens are stored), plus `_stored`: the raw key or None."""
     path = codex_home / "auth.json"
     try:
-        data = json.loads(safefile.read_capped(path).decode("utf-8"))
+        parsed = outside.parse(safefile.read_capped(path).decode("utf-8"))  # a hand-edited file is outside text too
     except FileNotFoundError:
         return {"exists": False, "_stored": None}
     except safefile.Unreadable as exc:
         return {"exists": True, "error": str(exc), "_stored": None}
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         return {"exists": True, "error": type(exc).__name__, "_stored": None}
-    if not isinstance(data, dict):
-        return {"exists": True, "error": "not a JSON object", "_stored": None}
-    mode = data.get("auth_mode") or (
+    data = outside.obj(parsed.value)
+    if data is None:
+        return {"exists": True, "error": parsed.malformed or "not a JSON object", "_stored": None}
+    mode = outside.text(data, "auth_mode") or (
         "chatgpt" if data.get("tokens") else "apikey" if data.get("OPENAI_API_KEY") else None
     )
-    stored = data.get("OPENAI_API_KEY")
-    stored = stored if isinstance(stored, str) and stored.strip() else None
+    stored = outside.text(data, "OPENAI_API_KEY")
+    stored = stored if stored and stored.strip() else None
     return {
         "exists": True,
         "mode": mode,

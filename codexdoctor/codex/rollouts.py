@@ -9,7 +9,6 @@ last lines, garbage, overlong lines and non-UTF-8 bytes are counted, never fatal
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -19,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from codexdoctor.common import outside_json as outside
 from codexdoctor.common import safefile
 from codexdoctor.common.untrusted import clip
 
@@ -142,14 +142,6 @@ class Session:
 def _envelope_type(line: bytes) -> bytes | None:
     m = _TYPE_AT.search(line, 0, 160)
     return m.group(1) if m else None
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def read_session(path: Path, keep_content: bool = False) -> Session:
@@ -514,8 +506,9 @@ def _read_token_count(s: Session, raw: bytes) -> bool:
 
 
 def _loads(s: Session, raw: bytes) -> Any:
-    """orjson when it reads the line (3-5x faster, on the bytes as they are); anything it refuses (invalid UTF-8,
-    NaN, integers beyond 64 bits) takes the standard library's path, so both give the same result."""
+    """orjson when it reads the line (3-5x faster, on the bytes as they are; it stops at 1,024 levels of nesting with
+    an error of its own); anything it refuses (invalid UTF-8, NaN, integers beyond 64 bits, a nesting bomb) takes
+    outside_json's depth-limited path. Raises ValueError for a line neither reads."""
     if _orjson is not None:
         try:
             return _orjson.loads(raw)
@@ -526,7 +519,10 @@ def _loads(s: Session, raw: bytes) -> Any:
     except UnicodeDecodeError:
         s.decode_errors += 1
         text = raw.decode("utf-8", "replace")
-    return json.loads(text, parse_int=_json_int)  # orjson refused it: past 64 bits, or not UTF-8, or not JSON
+    parsed = outside.parse(text, parse_int=_json_int)  # past 64 bits, or not UTF-8, or not JSON, or too deep
+    if parsed.malformed:
+        raise ValueError(parsed.malformed)
+    return parsed.value
 
 
 _TOKEN_COUNT_MARK = b'"payload":{"type":"token_count","info":{'
@@ -566,12 +562,12 @@ def _take(s: Session, obj: dict[str, Any]) -> None:
         _legacy(s, obj)
         return
     if etype == "session_meta":  # only strings: a number or an object in a damaged log must not reach the report
-        s.id = _str(payload.get("id")) or s.id
-        s.cli_version = _str(payload.get("cli_version")) or s.cli_version
-        s.provider = _str(payload.get("model_provider")) or s.provider
-        s.start = _str(payload.get("timestamp")) or s.start
+        s.id = outside.text(payload, "id") or s.id
+        s.cli_version = outside.text(payload, "cli_version") or s.cli_version
+        s.provider = outside.text(payload, "model_provider") or s.provider
+        s.start = outside.text(payload, "timestamp") or s.start
     elif etype == "turn_context":
-        s.model = _str(payload.get("model")) or s.model
+        s.model = outside.text(payload, "model") or s.model
     elif etype == "compacted":
         s.compactions += 1
         _current(s, when).compacted = True
@@ -582,7 +578,7 @@ def _take(s: Session, obj: dict[str, Any]) -> None:
 def _event(s: Session, payload: dict[str, Any], when: str | None) -> None:
     ptype = payload.get("type")
     if ptype in ("task_started", "turn_started"):
-        window = _int(payload.get("model_context_window"))
+        window = outside.integer(payload, "model_context_window")
         s.window = window or s.window
         if s.turns and s.turns[-1].opened_by_message and not s.turns[-1].closed:
             s.turns[-1].opened_by_message = False  # older versions write user_message before task_started
@@ -618,34 +614,34 @@ def _event(s: Session, payload: dict[str, Any], when: str | None) -> None:
         info = payload.get("info")
         if not isinstance(info, dict):
             return
-        window = _int(info.get("model_context_window"))
+        window = outside.integer(info, "model_context_window")
         s.window = window or s.window
         last: dict[str, Any] = info["last_token_usage"] if isinstance(info.get("last_token_usage"), dict) else {}
         total: dict[str, Any] = info["total_token_usage"] if isinstance(info.get("total_token_usage"), dict) else {}
         turn = _current(s, when)
         if (
             s.window
-            and _int(total.get("total_tokens")) == s.window
+            and outside.integer(total, "total_tokens") == s.window
             and not any(
-                _int(total.get(k))
+                outside.integer(total, k)
                 for k in ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens")
             )
         ):
             turn.overflow_signature = True  # Codex marks a full window this way when the provider rejects it
             return
-        ctx = _int(last.get("input_tokens"))
+        ctx = outside.integer(last, "input_tokens")
         if ctx is not None:
             turn.context = max(turn.context or 0, ctx)
-            turn.cached = _int(last.get("cached_input_tokens"))
-            turn.output = _int(last.get("output_tokens"))
+            turn.cached = outside.integer(last, "cached_input_tokens")
+            turn.output = outside.integer(last, "output_tokens")
 
 
 def _legacy(s: Session, obj: dict[str, Any]) -> None:
     """Rollouts from before Sep 2025: a bare header line then bare items, no token counts."""
     s.legacy = True
     if "instructions" in obj or ("id" in obj and "git" in obj):
-        s.id = _str(obj.get("id")) or s.id
-        s.start = _str(obj.get("timestamp")) or s.start
+        s.id = outside.text(obj, "id") or s.id
+        s.start = outside.text(obj, "timestamp") or s.start
     elif obj.get("type") == "message" and obj.get("role") == "user":
         s.turns.append(Turn(len(s.turns) + 1, None))
 

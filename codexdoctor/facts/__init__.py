@@ -304,6 +304,9 @@ FACTS: dict[str, dict[str, Any]] = {
         "terminal": str | None,
         "usage": Nullable(dict[str, Any]),  # the provider's usage object as it sent it
         "reported_input": int | None,
+        # what in the answer's JSON had the wrong type, and why a body that looked like JSON could not be read
+        "shapes": Maybe(list[str]),
+        "body_malformed": Maybe(str | None),
         "request_bytes": int | None,
         "first_request": int | None,
         "first_parts": [{"part": str, "tokens": int}],
@@ -351,6 +354,8 @@ FACTS: dict[str, dict[str, Any]] = {
         "match": str | None,  # "exact", "case", "whitespace", "dated", "missing"
         "closest": list[str],
         "open_without_key": bool,
+        # what in the catalog's JSON had the wrong type ("the provider sent `data` as a string, not an array")
+        "shapes": Maybe(list[str]),
         "canary_ran": bool,
         "canary_kind": str | None,
         "read_at": Maybe(str),

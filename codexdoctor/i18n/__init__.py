@@ -393,6 +393,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
         "这段文字不是已知的 Codex 或提供方报错格式；请运行 `codexdoctor check` 直接测试通道。",
     ),
     # verdict reasons
+    (r"(.+); (codexdoctor bug: checks? .+ crashed \(.+\); please report it)", "{1~}；{2~}"),
     (r"([\d,]+) errors? of kind `(\w+)`: ([^;]+); also (.+)", "{1} 个 `{2}` 类错误：{3}；另有 {4~}"),
     (r"([\d,]+) errors? of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类错误：{3}"),
     (r"([\d,]+) warnings? of kind `(\w+)`: (.+)", "{1} 个 `{2}` 类警告：{3}"),
@@ -400,7 +401,10 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
         r"([\d,]+) failed sessions? of kind `(\w+)` and (\d+) of kind `(\w+)`; the most recent failure \((.+?)\) was `(\w+)`: (.+)",
         "{1} 个失败会话属于 `{2}` 类，{3} 个属于 `{4}` 类；最近一次失败（{5}）是 `{6}` 类：{7}",
     ),
-    (r"a check crashed: (.+)", "有检查项崩溃：{1}"),
+    (
+        r"codexdoctor bug: checks? (.+) crashed \((.+)\); please report it",
+        "codexdoctor 的缺陷：检查项 {1} 崩溃了（{2}）；请报告这个问题",
+    ),
     (r"a check failed without a known diagnosis: (.+)", "有检查项失败但没有已知诊断：{1}"),
     (r"nothing could be checked: (.+)", "没有可检查的内容：{1~}"),
     (
@@ -486,6 +490,17 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     ),
     (r"an HTML page answered where the API should be", "本应是 API 的地方返回了 HTML 页面"),
     (r"the body is neither JSON nor an event stream", "响应体既不是 JSON 也不是事件流"),
+    # what outside_json says of JSON it cannot read, and of a value of the wrong type (issue 36); the kinds of value
+    # ("a string", "an object") are in _WORDS_ZH
+    (
+        r"the body is JSON nested ([\d,]+) levels deep \(Codex reads at most (\d+)\)",
+        "响应体是嵌套 {1} 层的 JSON（Codex 最多只读 {2} 层）",
+    ),
+    (r"the body is not JSON \((.+)\)", "响应体不是 JSON（{1}）"),
+    (r"a response\.completed event Codex cannot read: (.+)", "一个 Codex 读不了的 response.completed 事件：{1;}"),
+    (r"a response\.completed event Codex cannot read", "一个 Codex 读不了的 response.completed 事件"),
+    (r"the provider sent `([^`]+)` as (.+?), not (.+)", "提供方发来的 `{1}` 是{2}，而不是{3}"),
+    (r"the provider left out `([^`]+)`", "提供方漏掉了 `{1}`"),
     (r"the host name does not resolve", "主机名无法解析"),
     (r"nothing listens on that host and port \(connection refused\)", "该主机端口上没有服务在监听（连接被拒绝）"),
     (r"the network cannot reach that host", "网络无法到达该主机"),
@@ -589,7 +604,19 @@ def _compiled_zh() -> list[tuple[re.Pattern[str], str]]:
     return _COMPILED_ZH
 
 
-_WORDS_ZH = {"budget": "预算", "deadline": "时限"}
+_WORDS_ZH = {
+    "budget": "预算",
+    "deadline": "时限",
+    # kinds of JSON value (outside_json.kind, Scalar.expected)
+    "null": "null",
+    "a boolean": "布尔值",
+    "an integer": "整数",
+    "a decimal number": "小数",
+    "a string": "字符串",
+    "an object": "对象",
+    "an array": "数组",
+    "a 64-bit integer": "64 位整数",
+}
 
 
 def _title_zh(text: str) -> str:

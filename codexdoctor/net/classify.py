@@ -11,9 +11,11 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from codexdoctor.common import outside_json as outside
 from codexdoctor.common.untrusted import clip
 
 if TYPE_CHECKING:  # only a type here: reading session logs must not pay for importing httpx
@@ -152,21 +154,19 @@ class Classified:
 
 
 def error_message(body: Any) -> str:
-    """The human message inside any family's error body."""
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict):
-            for key in ("message", "msg", "detail", "error"):
-                value = err.get(key)
-                if isinstance(value, str):
-                    return value
-                if isinstance(value, dict):
-                    return error_message({"error": value})
-        if isinstance(err, str):
-            return err
-        for key in ("message", "detail"):
-            if isinstance(text := body.get(key), str):
-                return text
+    """The human message inside any family's error body (`error.message`, `error` as a string, `detail`, …), or ""."""
+    err = body.get("error", body) if isinstance(body, Mapping) else None
+    if isinstance(err, str):
+        return err
+    for key in ("message", "msg", "detail", "error"):
+        value = outside.at(err, key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, Mapping):
+            return error_message({"error": value})
+    for key in ("message", "detail"):
+        if (found := outside.text(body, key)) is not None:
+            return found
     return ""
 
 
@@ -292,18 +292,9 @@ def strip_decoration(line: str) -> str:
     return _PREFIXES.sub("", line, count=1).strip()
 
 
-def embedded_json(text: str) -> Any:
-    """The first JSON object inside a line (`… failed: {"error": …}`), or None."""
-    start = text.find("{")
-    while start != -1:
-        try:
-            value, _ = json.JSONDecoder().raw_decode(text[start:])
-            if isinstance(value, dict):
-                return value
-        except ValueError:
-            pass
-        start = text.find("{", start + 1)
-    return None
+def embedded_json(text: str) -> Mapping[str, Any] | None:
+    """The first JSON object inside a line (`… failed: {"error": …}`), or None (outside_json: depth-limited)."""
+    return outside.first_object(text)
 
 
 # An HTML error page inside an error text (Codex writes the body of a 502 from nginx into its message, newlines and
@@ -340,15 +331,14 @@ def summarize_text(text: str) -> str:
 
 
 def error_code(body: Any) -> str:
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict):
-            parts = [str(err.get(k)) for k in ("code", "type") if err.get(k) not in (None, "")]
-            inner = err.get("innererror") or {}
-            if isinstance(inner, dict) and inner.get("code"):
-                parts.append(str(inner["code"]))
-            return " ".join(parts)
-    return ""
+    """`code`, `type` and Azure's `innererror.code` of an error body, as one string ("" when there are none)."""
+    err = body.get("error", body) if isinstance(body, Mapping) else None
+    if not isinstance(err, Mapping):
+        return ""
+    parts = [str(err[k]) for k in ("code", "type") if err.get(k) not in (None, "")]
+    if inner := outside.at(err, "innererror", "code"):
+        parts.append(str(inner))
+    return " ".join(parts)
 
 
 def _has(text: str, markers: tuple[str, ...]) -> bool:
@@ -375,9 +365,11 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
     if 200 <= status < 300:
         if ex.is_html:
             return Classified("html", "an HTML page answered where the API should be")
+        if ex.body_malformed:
+            return Classified("not_json", f"the body is {ex.body_malformed}")
         if endpoint != "models" and body is None:
             return Classified("not_json", "the body is neither JSON nor an event stream")
-        if isinstance(body, dict) and body.get("error"):
+        if outside.at(body, "error"):
             return Classified("stream_error", "an error object inside a 200 response", msg)
         if ex.requested_stream and endpoint == "responses":
             # Codex reads only server-sent events: a whole JSON answer ends its turn as "stream closed before
@@ -464,6 +456,15 @@ def _classify_stream(ex: Exchange, endpoint: str = "responses") -> Classified:
             "wrong_stream_grammar",
             f"Chat Completions chunks ending in data: [DONE] ({s.events} events), "
             "not Responses events ending in response.completed",
+        )
+    if s.completion_problems and (s.terminal == "response.completed" or (s.terminal is None and s.cut == "closed")):
+        # Checked with Codex 0.171.0: `response` a string, `id` missing, a count "12" and the turn fails with `stream
+        # disconnected before completion: failed to parse ResponseCompleted: …`; `response` null, and Codex skips the
+        # event and ends with "stream closed before response.completed".
+        return Classified(
+            "unreadable_completion",
+            "a response.completed event Codex cannot read: "
+            + "; ".join(shape.sentence() for shape in s.completion_problems[:3]),
         )
     if s.terminal == "response.completed" and any(not c for c in s.tool_call_ids):
         # Checked with Codex 0.171.0: no call_id, and Codex drops the call and ends the turn with no answer (exit 0);

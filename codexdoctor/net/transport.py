@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 import httpx
 
 from codexdoctor import __version__
+from codexdoctor.common import outside_json as outside
+from codexdoctor.common.outside_json import INT64, STRING, Fields, Shape
 from codexdoctor.common.untrusted import clip, request_id_in_text
 
 TRANSIENT_FAILURES = ("timeout", "reset")
@@ -139,6 +141,12 @@ class StreamStats:
     reasoning: Mapping[str, Any] | None = None
     # The call_id of each function_call item the answer carried ("" or None: a bridge that loses it).
     tool_call_ids: tuple[str | None, ...] = ()
+    # Values the events had missing or of the wrong type (the first few): evidence, and never used as they came.
+    shapes: tuple[Shape, ...] = ()
+    # Why Codex cannot read the response.completed event the stream sent (CODEX_COMPLETED); empty when it can, or when
+    # no such event came. With `terminal` "response.completed" Codex fails the turn on it; without, it skipped it.
+    completion_problems: tuple[Shape, ...] = ()
+    bad_detail: str | None = None  # why the first unreadable event was unreadable (broken or too deeply nested JSON)
 
 
 @dataclass(frozen=True)
@@ -151,7 +159,8 @@ class Exchange:
     elapsed_ms: float = 0.0
     content_type: str = ""
     body_excerpt: str = ""
-    body_json: Any = None
+    body_json: Any = None  # the body parsed (outside_json.parse: depth-limited), or None
+    body_malformed: str | None = None  # why a body that looks like JSON ({ or [ first) could not be read
     failure: str | None = None  # dns | refused | tls | timeout | reset | proxy | protocol | redirect | deadline
     failure_detail: str = ""
     location: str | None = None
@@ -209,8 +218,14 @@ class Exchange:
                 s = self.stream
                 ttft = f"{s.first_token_ms:.0f} ms" if s.first_token_ms is not None else "none"
                 out += f" stream: {s.events} events, first token {ttft}, longest gap {s.max_gap_ms:.0f} ms, end {s.terminal or s.cut}"
+                if s.bad_detail:
+                    out += f"; an unreadable event: {s.bad_detail}"
+                if s.shapes:
+                    out += "; " + "; ".join(shape.sentence() for shape in s.shapes)
             if self.body_excerpt and not self.ok:
                 out += f" body: {self.body_excerpt}"
+            if self.body_malformed:
+                out += f" (unreadable: {self.body_malformed})"
         if self.attempts > 1:
             waited = f", {self.waited_s:.1f} s waited between them" if self.waited_s >= 0.5 else ""
             out += f" [{self.attempts} attempts; earlier: {', '.join(self.earlier)}{waited}]"
@@ -383,6 +398,38 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return p.scheme, (p.hostname or ""), p.port or (443 if p.scheme == "https" else 80)
 
 
+# What Codex 0.171 reads from a response.completed event's `response` (its ResponseCompleted struct). Anything else,
+# and Codex ends the turn with `stream disconnected before completion: failed to parse ResponseCompleted: …`: `response`
+# a string, `id` missing, `usage` "n/a", a count "12", 12.0, true or past 64 bits, `input_tokens_details` without
+# cached_tokens (each checked with the real CLI). Extra fields are ignored; usage and the two details may be null.
+CODEX_COMPLETED = Fields(
+    required={"id": STRING},
+    optional={
+        "usage": Fields(
+            required={"input_tokens": INT64, "output_tokens": INT64, "total_tokens": INT64},
+            optional={
+                "input_tokens_details": Fields(required={"cached_tokens": INT64}),
+                "output_tokens_details": Fields(required={"reasoning_tokens": INT64}),
+            },
+        )
+    },
+)
+# The other fields codexdoctor reads from an event, by its type, with the type each must have. A value of another type
+# is noted as a shape and not used (Codex skips such a field or the whole event and reads on: checked for `delta` and
+# `item`).
+_EVENT_FIELDS = {
+    "response.output_text.delta": Fields(optional={"delta": STRING}),
+    "response.output_item.done": Fields(
+        optional={"item": Fields(optional={"type": STRING, "call_id": STRING, "encrypted_content": STRING})}
+    ),
+    "response.failed": Fields(optional={"response": Fields(optional={"error": Fields()})}),
+    "response.incomplete": Fields(
+        optional={"response": Fields(optional={"incomplete_details": Fields(optional={"reason": STRING})})}
+    ),
+    "chat": Fields(optional={"usage": Fields()}),
+}
+
+
 def parse_sse(
     lines: Iterable[str],
     started: float,
@@ -394,25 +441,31 @@ def parse_sse(
     """Read an SSE stream (Responses or Chat grammar) and time it.
 
     `idle_s` is Codex's stream_idle_timeout_ms: no event for that long after the headers (or after the last event)
-    ends the stream as `idle timeout waiting for SSE`. Comment keep-alives are no event: they do not reset it."""
+    ends the stream as `idle timeout waiting for SSE`. Comment keep-alives are no event: they do not reset it.
+    Every event is parsed depth-limited and read through outside_json's typed accessors: a value of the wrong type
+    is a shape in the result, never an exception."""
     events = 0
     first_event = first_token = None
     last = None
     max_gap = 0.0
     max_gap_after_token = 0.0
     terminal = cut = None
-    error = usage = None
+    error: Mapping[str, Any] | None = None
+    usage: Mapping[str, Any] | None = None
     incomplete = None
     text: list[str] = []
     bad = 0
+    bad_detail: str | None = None
     data_buf: list[str] = []
     event_name = None
     reasoning = None
     call_ids: list[str | None] = []
+    shapes: list[Shape] = []
+    completion: list[Shape] = []
 
     def dispatch(name: str | None, data: str) -> str | None:
         nonlocal events, first_event, first_token, last, max_gap, max_gap_after_token, error, usage, incomplete, bad
-        nonlocal reasoning
+        nonlocal reasoning, bad_detail, completion
         now = clock()
         events += 1
         if first_event is None:
@@ -424,56 +477,62 @@ def parse_sse(
         last = now
         if data.strip() == "[DONE]":
             return "[DONE]"
-        try:
-            obj = json.loads(data)
-        except ValueError:
+        parsed = outside.parse(data)
+        event = outside.obj(parsed.value)
+        if event is None:
             bad += 1
+            bad_detail = bad_detail or parsed.malformed or f"{outside.kind(parsed.value)}, not an object"
             return None
-        if not isinstance(obj, dict):
-            bad += 1
+        declared = event.get("type")
+        if declared is not None and not isinstance(declared, str):  # Codex cannot read the event at all: skipped
+            outside.keep(shapes, [Shape("type", "a string", outside.kind(declared))])
             return None
-        kind = obj.get("type") or name
-        if (
-            kind == "response.output_item.done"
-            and isinstance(obj.get("item"), dict)
-            and obj["item"].get("type") == "function_call"
-            and len(call_ids) < 100
-        ):
-            call_id = obj["item"].get("call_id")
-            call_ids.append(call_id if isinstance(call_id, str) else None)
-        if kind == "response.output_item.done" and reasoning is None:
-            item = obj.get("item")
+        kind = declared or name
+        choices = "choices" in event
+        outside.keep(
+            shapes, outside.shape_problems(event, _EVENT_FIELDS.get("chat" if choices else kind or "", Fields()))
+        )
+        if kind == "response.output_item.done":
+            item = outside.obj(event, "item")
+            if outside.text(item, "type") == "function_call" and len(call_ids) < 100:
+                call_ids.append(outside.text(item, "call_id"))
+            content = outside.text(item, "encrypted_content")
             if (
-                isinstance(item, dict)
-                and item.get("type") == "reasoning"
-                and isinstance(item.get("encrypted_content"), str)
-                and len(item["encrypted_content"]) <= MAX_REASONING
+                reasoning is None
+                and outside.text(item, "type") == "reasoning"
+                and content
+                and len(content) <= MAX_REASONING
             ):
-                reasoning = {k: item.get(k) for k in ("id", "summary", "encrypted_content")}
-        if kind == "response.output_text.delta" or (obj.get("choices") and _chat_delta(obj)):
+                reasoning = {k: outside.at(item, k) for k in ("id", "summary", "encrypted_content")}
+        chat_delta = _chat_delta(event, shapes) if choices else None
+        if kind == "response.output_text.delta" or chat_delta:
             if first_token is None:
                 first_token = now
             if sum(map(len, text)) < MAX_TEXT:
-                delta = obj.get("delta") or _chat_delta(obj) or ""
-                text.append(delta if isinstance(delta, str) else "")
-        if "error" in obj and kind in (None, "error") or kind == "error":
-            error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
+                text.append(outside.text(event, "delta") or chat_delta or "")
+        if "error" in event and kind in (None, "error") or kind == "error":
+            error = outside.obj(event, "error") or event
             return "error"
+        if kind == "response.completed" and event.get("response") is None:
+            # Codex reads `response` as optional and skips an event without one: the stream goes on (checked with the
+            # real CLI, which then ends as "stream closed before response.completed").
+            completion = [Shape("response", "an object", "null" if "response" in event else None)]
+            outside.keep(shapes, completion)
+            return None
         if kind in ("response.completed", "response.failed", "response.incomplete"):
-            resp = obj.get("response") or {}
-            usage = resp.get("usage")
+            resp = outside.obj(event, "response")
+            usage = outside.obj(resp, "usage")
+            if kind == "response.completed":
+                completion = outside.shape_problems(event.get("response"), CODEX_COMPLETED, "response")
+                outside.keep(shapes, completion)
             if kind == "response.failed":
-                error = resp.get("error") or {"message": "response.failed"}
+                error = outside.obj(resp, "error") or {"message": "response.failed"}
             if kind == "response.incomplete":
-                incomplete = (resp.get("incomplete_details") or {}).get("reason")
+                incomplete = outside.text(resp, "incomplete_details", "reason")
             return kind
-        if obj.get("choices"):
-            finish = (
-                obj["choices"][0].get("finish_reason") if isinstance(obj["choices"], list) and obj["choices"] else None
-            )
-            if obj.get("usage"):
-                usage = obj["usage"]
-            if finish == "length":
+        if choices:
+            usage = outside.obj(event, "usage") or usage
+            if outside.text(event, "choices", 0, "finish_reason") == "length":
                 incomplete = "length"
         return None
 
@@ -547,15 +606,24 @@ def parse_sse(
         bad,
         reasoning,
         tuple(call_ids),
+        shapes=tuple(shapes),
+        completion_problems=tuple(completion),
+        bad_detail=bad_detail,
     )
 
 
-def _chat_delta(obj: dict[str, Any]) -> str | None:
-    try:
-        content = obj["choices"][0].get("delta", {}).get("content")
-    except (AttributeError, IndexError, KeyError, TypeError):
-        return None
-    return content if isinstance(content, str) else None
+_CHAT_CHOICE = Fields(optional={"delta": Fields(optional={"content": STRING}), "finish_reason": STRING})
+
+
+def _chat_delta(event: Mapping[str, Any], shapes: list[Shape]) -> str | None:
+    """The text a Chat Completions chunk carries (choices[0].delta.content); each value of the wrong type on the way
+    is noted in `shapes`."""
+    choices = event.get("choices")
+    if choices is not None and not isinstance(choices, list):
+        outside.keep(shapes, [Shape("choices", "an array", outside.kind(choices))])
+    elif choices:
+        outside.keep(shapes, outside.shape_problems(choices[0], _CHAT_CHOICE, "choices[0]"))
+    return outside.text(choices, 0, "delta", "content")
 
 
 RETRY_AFTER_CAP_S = 60.0  # a Retry-After longer than this is not waited out (Codex waits whatever it says)
@@ -871,11 +939,9 @@ def _send_once(
                     started_at=sent_at,
                 )
             body, failure, detail = _read_body(resp, deadline)
-            parsed = None
-            try:
-                parsed = json.loads(body) if body.strip() else None
-            except ValueError:
-                parsed = None
+            parsed = outside.parse(body) if body.strip() else outside.Parsed()
+            # Only a body that looks like JSON is worth a word when it cannot be read: HTML and plain text never were.
+            malformed = parsed.malformed if body.lstrip()[:1] in ("{", "[") else None
             # Redact first, then cut: a key straddling the cut would otherwise leave its first characters behind.
             excerpt = clip(redact(" ".join(body.split())), BODY_EXCERPT)
             return Exchange(
@@ -885,7 +951,8 @@ def _send_once(
                 round((clock() - started) * 1000, 1),
                 ctype,
                 excerpt,
-                _redact_json(parsed, redact),
+                _redact_json(parsed.value, redact),
+                malformed,
                 failure,
                 redact(detail),
                 sent_key="Authorization" in headers,

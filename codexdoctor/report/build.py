@@ -27,9 +27,32 @@ def decide_verdict(
     warnings_decide: bool = False,
     offline: bool = True,
 ) -> tuple[Verdict, str]:
-    """`warnings_decide`: for a pasted error, a warning (a rate limit) still says which side failed."""
-    findings = list(findings)
+    """`warnings_decide`: for a pasted error, a warning (a rate limit) still says which side failed.
+
+    A crashed check is a bug in codexdoctor, and the reason says so whatever decided the verdict: the reason is in
+    every format (a GitHub annotation line, a JUnit comment, the JSON report), so the crash never hides behind it."""
     checks = list(checks)
+    verdict, reason = _verdict(list(findings), checks, live_ran, warnings_decide, offline)
+    crashed = [c for c in checks if c.status is Status.CRASH]
+    if not crashed:
+        return verdict, reason
+    if verdict in VERDICT_ORDER:  # errors decided it; the crash is said as well
+        return verdict, f"{reason}; {crash_line(crashed)}"
+    return Verdict.INCONCLUSIVE, crash_line(crashed)
+
+
+def crash_line(crashed: Iterable[CheckResult]) -> str:
+    """`codexdoctor bug: check net.reach crashed (AttributeError: …); please report it`, for the verdict reason."""
+    crashed = list(crashed)
+    ids = ", ".join(c.id for c in crashed)
+    what = "; ".join(dict.fromkeys(c.summary.removeprefix("internal error: ") for c in crashed))
+    noun = "check" if len(crashed) == 1 else "checks"
+    return f"codexdoctor bug: {noun} {ids} crashed ({what}); please report it"
+
+
+def _verdict(
+    findings: list[Finding], checks: list[CheckResult], live_ran: bool, warnings_decide: bool, offline: bool
+) -> tuple[Verdict, str]:
     errors = [f for f in findings if f.severity is Severity.ERROR]
     # Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order.
     decided = next((c.facts["decision"] for c in checks if isinstance(c.facts.get("decision"), dict)), None)
@@ -53,10 +76,6 @@ def decide_verdict(
                 if (n := sum(1 for f in others if f.verdict is kind))
             )
             return verdict, f"{noun} of kind `{verdict.value}`: {codes}{also}"
-    checks = list(checks)
-    crashed = [c.id for c in checks if c.status is Status.CRASH]
-    if crashed:
-        return Verdict.INCONCLUSIVE, "a check crashed: " + ", ".join(crashed)
     # A failed check that no rule explains must never read as "ok".
     cited = {cid for f in findings for cid in f.checks}
     unexplained = [c.id for c in checks if c.status is Status.FAIL and c.id not in cited]
@@ -240,8 +259,14 @@ def localize_texts(
     return checks, [localize(n, lang) for n in notes], localize(reason, lang)
 
 
+EXIT_INTERNAL = 3  # the CLI's code for a bug in codexdoctor (commands/output.py)
+
+
 def exit_code(report: Report, fail_on: str) -> int:
-    """0 when nothing reaches --fail-on, else 1. Usage errors (2) and crashes (3) are the CLI's."""
+    """3 when a check crashed: a bug in codexdoctor, which CI must notice whatever --fail-on says (a crash is no
+    finding). Else 0 when nothing reaches --fail-on, 1 when something does. Usage errors (2) are the CLI's."""
+    if any(c.status is Status.CRASH for c in report.checks):
+        return EXIT_INTERNAL
     if fail_on == "never":
         return 0
     threshold = Severity.ERROR.rank if fail_on == "error" else Severity.WARNING.rank

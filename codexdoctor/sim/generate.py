@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from codexdoctor.common import outside_json as outside
 from codexdoctor.sim.chat import ChatBodies
 from codexdoctor.sim.errors import LANDING, TOO_LARGE, context_error, model_error
 from codexdoctor.sim.prompt import count_input
@@ -53,11 +54,8 @@ class GenerationRoutes(ResponsesBodies, ChatBodies):
             )
         if not self._authorized(rec):
             return
-        try:
-            body = json.loads(raw or b"{}")
-            if not isinstance(body, dict):
-                raise ValueError("body is not an object")
-        except ValueError:
+        body = outside.parse(raw or b"{}").value  # depth-limited: a client's nesting bomb is one more bad body
+        if not isinstance(body, dict):
             return self._send_json(
                 rec,
                 400,

@@ -125,6 +125,12 @@ CASES = [
         {"kind": "bad_request", "status": 400, "message": "Unsupported parameter: 'reasoning'"},
         f"{POST} answered 400: Unsupported parameter: 'reasoning'.",
     ),
+    fires(
+        "API010",
+        {"kind": "bad_request", "status": 400, "message": "", "body_malformed": "JSON nested 100,000 levels deep"},
+        f"{POST} answered 400: the body is JSON nested 100,000 levels deep.",
+        why="unreadable-body",
+    ),
     silent("API010", {"kind": "codex_rejected", "status": 400}),
     fires(
         "API011",
@@ -269,6 +275,24 @@ CASES = [
         "does not take function_call_output items",
     ),
     silent("API023", {"failure_kinds": ["context_exceeded"], "stable": True}, why="a-window-break"),
+    fires(
+        "API024",
+        {
+            "kind": "unreadable_completion",
+            "terminal": "response.completed",
+            "detail": "a response.completed event Codex cannot read: the provider sent `response` as a string",
+            "codex_retries": 5,
+        },
+        "failed to parse ResponseCompleted",
+        "Codex retries it 5 times first",
+    ),
+    fires(
+        "API024",
+        {"kind": "unreadable_completion", "terminal": None, "detail": "a response.completed event without `response`"},
+        "stream closed before response.completed",
+        why="skipped-event",
+    ),
+    silent("API024", {"kind": "ok", "terminal": "response.completed"}),
 ]
 
 

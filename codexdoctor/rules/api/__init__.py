@@ -33,5 +33,6 @@ ORDER = (
     "API021",
     "API022",
     "API023",
+    "API024",
 )
 RULES: tuple[Rule, ...] = in_order(ORDER, path.RULES, answer.RULES, tools.RULES)

@@ -8,6 +8,17 @@ from typing import Any
 from codexdoctor.rules.base import CHANNEL, E, Loc, Rule, Text, W, once
 
 
+def _unreadable_message(f: Mapping[str, Any]) -> dict[str, Any]:
+    """API010: a body that looked like JSON but could not be read has no message of its own; what made it unreadable
+    stands in its place ("the body is JSON nested 100,000 levels deep …"), in the report's language."""
+    if f.get("message") or not f.get("body_malformed"):
+        return {}
+    from codexdoctor.i18n import localize
+
+    said = f"the body is {f['body_malformed']}"
+    return {"message": Loc(said, localize(said, "zh"))}
+
+
 def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
     """API017: the step depends on what was refused: a developer item is the gateway's translation, a field its filter."""
     field = f.get("field")
@@ -179,7 +190,7 @@ RULES: tuple[Rule, ...] = (
         code="API010",
         name="request-rejected",
         check="api.canary",
-        reads=("kind", "message", "status", "url"),
+        reads=("body_malformed", "kind", "message", "status", "url"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -194,7 +205,7 @@ RULES: tuple[Rule, ...] = (
             diagnosis="POST {url} 返回 {status}：{message}。",
             remedy=("阅读上面提供方给出的消息；对照其文档检查 model、wire_api 和 query_params。",),
         ),
-        when=once(lambda f: f["kind"] == "bad_request"),
+        when=lambda f: [_unreadable_message(f)] if f["kind"] == "bad_request" else [],
     ),
     Rule(
         code="API011",
@@ -382,6 +393,54 @@ RULES: tuple[Rule, ...] = (
                 }
             ]
             if f["kind"] == "too_large"
+            else []
+        ),
+    ),
+    Rule(
+        code="API024",
+        name="unreadable-completed-event",
+        check="api.canary",
+        reads=("codex_retries", "detail", "kind", "terminal", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Codex cannot read the provider's response.completed event",
+            diagnosis="POST {url} streamed an answer and ended it with {detail}. Codex reads that event into a fixed "
+            "shape (`id` a string; `usage`, when it is there, with whole-number token counts), so every turn fails "
+            "with `{codex_says}` (Codex retries it {codex_retries} times first).",
+            remedy=(
+                "The provider, or a gateway in front of it, writes a response.completed event that does not follow "
+                "the Responses API: report it to them with the evidence of `codexdoctor check -v --format markdown`, "
+                "or point base_url at a server that follows it.",
+                "Run `codexdoctor check` again once it is fixed.",
+            ),
+        ),
+        zh=Text(
+            title="Codex 读不了提供方发来的 response.completed 事件",
+            diagnosis="POST {url} 流式返回了回答，结尾却是{detail}。Codex 按固定的结构读取这个事件（`id` 是字符串；"
+            "`usage` 如果有，其中的 token 数都是整数），所以每一轮都会以 `{codex_says}` 失败（Codex 会先重试 "
+            "{codex_retries} 次）。",
+            remedy=(
+                "提供方或它前面的网关写出的 response.completed 事件不符合 Responses API：把 "
+                "`codexdoctor check -v --format markdown` 的证据报告给他们，或把 base_url 指向符合它的服务。",
+                "修好之后再运行一次 `codexdoctor check`。",
+            ),
+        ),
+        when=lambda f: (
+            [
+                {
+                    # Codex's own words (checked with 0.171.0): an event it cannot parse ends the turn; one without
+                    # `response` is skipped, and the stream then ends without a completion.
+                    "codex_says": "stream disconnected before completion: "
+                    + (
+                        "failed to parse ResponseCompleted: …"
+                        if f.get("terminal") == "response.completed"
+                        else "stream closed before response.completed"
+                    ),
+                    "codex_retries": f.get("codex_retries", 5),
+                }
+            ]
+            if f["kind"] == "unreadable_completion"
             else []
         ),
     ),
