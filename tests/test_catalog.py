@@ -19,10 +19,11 @@ def test_codes_unique_and_well_formed():
 
 def test_every_rule_has_diagnosis_and_remedy():
     for rule in RULES:
-        assert rule.title.strip() and rule.diagnosis.strip(), rule.code
-        assert isinstance(rule.remedy, tuple) and rule.remedy, rule.code
+        for text in (rule.en, rule.zh):
+            assert text.title.strip() and text.diagnosis.strip(), rule.code
+            assert isinstance(text.remedy, tuple) and text.remedy, rule.code
         # A remedy step may be one placeholder filled in by the rule, but never a single character.
-        assert all(isinstance(step, str) and len(step) > 10 for step in rule.remedy), rule.code
+        assert all(isinstance(step, str) and len(step) > 10 for step in rule.en.remedy), rule.code
 
 
 def test_every_rule_reads_a_known_check():

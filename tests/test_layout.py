@@ -15,6 +15,7 @@ PACKAGE = Path(codexdoctor.__file__).parent
 STAGES: dict[str, int] = {
     "codexdoctor": 0,  # the package itself: __version__
     "codexdoctor.model": 0,
+    "codexdoctor.facts": 0,
     "codexdoctor.common": 0,
     "codexdoctor.i18n": 0,
     "codexdoctor.codex": 1,

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from codexdoctor.rules import RULES, RULES_BY_CODE, Rule, texts
+from codexdoctor.rules import RULES, RULES_BY_CODE, Rule
 
 FAMILIES = {
     "CFG": "Finding and parsing Codex config, profiles and provider tables",
@@ -274,17 +274,17 @@ def fill_slots(text: str, lang: str = "en") -> str:
 
 
 def _rule_data(rule: Rule, lang: str = "en") -> dict[str, Any]:
-    title, diagnosis, remedy = texts(rule, lang)
+    text = rule.text(lang)
     return {
         "code": rule.code,
         "name": rule.name,
         "severity": rule.severity.value,
         "verdict": rule.verdict.value,
-        "title": title,
+        "title": text.title,
         "check": rule.check,
-        "diagnosis": diagnosis,
-        "remedy": list(remedy),
-        "explanation": rule.explanation if lang == "en" else "",
+        "diagnosis": text.diagnosis,
+        "remedy": list(text.remedy),
+        "explanation": text.explanation,
         "references": list(rule.references),
         "lang": lang,
     }
@@ -296,8 +296,8 @@ def explain_rule(code: str, fmt: str = "text", lang: str = "en", width: int | No
         return None
     if fmt == "json":
         return json.dumps(_rule_data(rule, lang), indent=2, ensure_ascii=False) + "\n"
-    title, diagnosis, remedy = texts(rule, lang)
-    diagnosis, remedy = fill_slots(diagnosis, lang), tuple(fill_slots(step, lang) for step in remedy)
+    text = rule.text(lang)
+    diagnosis, remedy = fill_slots(text.diagnosis, lang), tuple(fill_slots(step, lang) for step in text.remedy)
     zh = lang == "zh"
     if zh:
         from codexdoctor.i18n import ui
@@ -307,9 +307,9 @@ def explain_rule(code: str, fmt: str = "text", lang: str = "en", width: int | No
         head = f"{rule.code} {rule.name} ({rule.severity.value}, verdict: {rule.verdict.value})"
     from codexdoctor.report.render.text import wrap
 
-    lines = [*wrap(head, width, "", "  "), "", *wrap(title, width), ""]
-    if rule.explanation and not zh:
-        lines += [*wrap(rule.explanation, width), ""]
+    lines = [*wrap(head, width, "", "  "), "", *wrap(text.title, width), ""]
+    if text.explanation:
+        lines += [*wrap(text.explanation, width), ""]
     lines += [
         *wrap(
             "codexdoctor 的报告（<…> 处会按你的配置填入）："
@@ -344,12 +344,12 @@ def list_rules(fmt: str = "text", lang: str = "en", width: int | None = None) ->
     if lang == "zh":
         headers = ("代码", "严重程度", "结论", "标题")
         rows = tuple(
-            (r.code, ui("sev_" + r.severity.value, lang), ui("verdict_" + r.verdict.value, lang), texts(r, lang)[0])
+            (r.code, ui("sev_" + r.severity.value, lang), ui("verdict_" + r.verdict.value, lang), r.text(lang).title)
             for r in RULES
         )
     else:
         headers = ("code", "severity", "verdict", "title")
-        rows = tuple((r.code, r.severity.value, r.verdict.value, texts(r, lang)[0]) for r in RULES)
+        rows = tuple((r.code, r.severity.value, r.verdict.value, r.text(lang).title) for r in RULES)
     return "\n".join(table_lines(headers, rows, width)) + "\n"
 
 
@@ -371,17 +371,17 @@ def rules_markdown(lang: str = "en") -> str:
             continue
         out += [f"## {family}: {about}", ""]
         for r in members:
-            title, diagnosis, remedy = texts(r, lang)
+            text = r.text(lang)
             out += [
                 f"### {r.code} `{r.name}`",
                 "",
-                f"**{title}** — severity `{r.severity.value}`, verdict `{r.verdict.value}`, from check `{r.check}`.",
+                f"**{text.title}** — severity `{r.severity.value}`, verdict `{r.verdict.value}`, from check `{r.check}`.",
                 "",
             ]
-            if r.explanation and not zh:
-                out += [r.explanation, ""]
-            out += [f"{'诊断' if zh else 'Diagnosis'}: {diagnosis}", "", f"{'修复' if zh else 'Remedy'}:", ""]
-            for number, step in enumerate(remedy, 1):
+            if text.explanation:
+                out += [text.explanation, ""]
+            out += [f"{'诊断' if zh else 'Diagnosis'}: {text.diagnosis}", "", f"{'修复' if zh else 'Remedy'}:", ""]
+            for number, step in enumerate(text.remedy, 1):
                 first, *rest = step.splitlines()
                 out.append(f"{number}. {first}")
                 if rest:

@@ -3,15 +3,15 @@
 `codexdoctor explain`, `codexdoctor rules` and docs/rules.md are all generated
 from RULES, so they cannot drift. A code is never reused or renumbered.
 
-One module per family (cfg, env, url, net, auth, api, model, ctx), each with its Chinese texts;
+One module per family (cfg, env, url, net, auth, api, model, ctx); each rule holds its English and Chinese texts;
 `catalog` puts them together, `engine` applies them.
 """
 
 from codexdoctor.model import NO_URL_IN_PASTE
-from codexdoctor.rules.base import CODE_RE, MINIMAL_CONFIG, Loc, Rule, settlers
-from codexdoctor.rules.catalog import RULES, RULES_BY_CODE, ZH
-from codexdoctor.rules.ctx import STOPPED_WORDS
-from codexdoctor.rules.engine import PHRASE_KEYS, evaluate, fmt, texts
+from codexdoctor.rules.base import CODE_RE, MINIMAL_CONFIG, Loc, Rule, Text, settlers
+from codexdoctor.rules.catalog import RULES, RULES_BY_CODE
+from codexdoctor.rules.ctx.probe import STOPPED_WORDS
+from codexdoctor.rules.engine import PHRASE_KEYS, evaluate, fmt
 
 __all__ = [
     "CODE_RE",
@@ -21,11 +21,10 @@ __all__ = [
     "RULES",
     "RULES_BY_CODE",
     "STOPPED_WORDS",
-    "ZH",
     "Loc",
     "Rule",
+    "Text",
     "evaluate",
     "fmt",
     "settlers",
-    "texts",
 ]

@@ -1,4 +1,4 @@
-"""What every rule family is made of: the Rule and Loc types, the firing helpers, shell commands for remedies."""
+"""What every rule family is made of: the Rule, Text and Loc types, the firing helpers, shell commands for remedies."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codexdoctor.model import Severity, Verdict
+
+if TYPE_CHECKING:
+    from codexdoctor.common.shells import Shell
 
 Params = Mapping[str, Any]
 When = Callable[[Mapping[str, Any]], Iterable[Params]]
@@ -35,20 +38,32 @@ env_key = "MYGATEWAY_API_KEY"
 wire_api = "responses\""""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class Text:
+    """What a rule tells the user, in one language: templates whose `{placeholders}` are filled from the facts."""
+
+    title: str
+    diagnosis: str
+    remedy: tuple[str, ...]
+    explanation: str = ""  # why it happens, for `explain` and docs/rules.md (written in English only)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Rule:
-    """One catalog entry: which check's facts it reads, when it fires, and what it tells the user to change."""
+    """One catalog entry: which check's facts it reads, when it fires, and what it tells the user to change,
+    in English and Chinese side by side."""
 
     code: str
     name: str
     check: str  # id of the check whose facts it reads
+    # The facts its `when`, its settlers and its texts read: keys of `check`'s facts, "check.id:key" for another
+    # check's, and for a DERIVED value in its texts the facts that value is made from (tests/rules/test_contract.py).
+    reads: tuple[str, ...]
     severity: Severity
     verdict: Verdict
-    title: str
-    diagnosis: str
-    remedy: tuple[str, ...]
+    en: Text
+    zh: Text  # the same placeholders as `en`, step for step (tests/test_i18n.py)
     when: When
-    explanation: str = ""
     references: tuple[str, ...] = ()
     # (check id, predicate): the rule stays silent when that check ran and the predicate holds,
     # e.g. a static guess that a live check has since settled.
@@ -58,9 +73,13 @@ class Rule:
     # its cause ("this is why"), not listed as a cause of its own (docs/findings.md).
     explained_by: tuple[Any, ...] = ()
 
+    def text(self, lang: str) -> Text:
+        """The rule's texts in a language (Chinese for zh, English otherwise)."""
+        return self.zh if lang == "zh" else self.en
+
     def placeholders(self) -> set[str]:
         names = set()
-        for text in (self.title, self.diagnosis, *self.remedy):
+        for text in (self.en.title, self.en.diagnosis, *self.en.remedy):
             names |= {f for _, f, _, _ in string.Formatter().parse(text) if f}
         return names
 
@@ -77,6 +96,15 @@ class Loc:
 
     def get(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
+
+
+def in_order(order: tuple[str, ...], *themes: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    """A family's rules, gathered from its theme modules, in the order the catalog lists them. A code missing from
+    the order, or listed twice, stops the import: the author hears of it at once."""
+    by_code = {r.code: r for rules in themes for r in rules}
+    if len(by_code) != sum(map(len, themes)) or len(set(order)) != len(order) or set(order) != set(by_code):
+        raise ValueError(f"ORDER and the theme modules disagree: {sorted(set(order) ^ set(by_code))}")
+    return tuple(by_code[code] for code in order)
 
 
 def causes(rule: Rule) -> tuple[tuple[str, Callable[[Mapping[str, Mapping[str, Any]]], bool]], ...]:
@@ -101,12 +129,29 @@ def each(key: str, pred: Callable[[Mapping[str, Any]], bool] = lambda item: True
     return lambda f: [dict(item) for item in f.get(key) or [] if pred(item)]
 
 
+def user_shell(f: Mapping[str, Any]) -> Shell:
+    """The user's shell, from the facts the runner stamped (bash on Linux when a result has none)."""
+    from codexdoctor.common.shells import Shell
+
+    return Shell(f.get("shell") or "bash", f.get("platform") or "linux")
+
+
+def ca_cmd(f: Mapping[str, Any]) -> str:
+    """Point Codex at a CA file: the one a variable Codex ignores names, or a placeholder."""
+    return user_shell(f).set_var("CODEX_CA_CERTIFICATE", f.get("ignored_ca_file") or "/path/to/ca.pem")
+
+
+def mkdir_home_cmd(f: Mapping[str, Any]) -> str:
+    """Create the Codex home the facts name (or the default one)."""
+    sh = user_shell(f)
+    return sh.mkdir(str(f.get("codex_home") or sh.codex_home_display()))
+
+
 def shell_commands(f: Mapping[str, Any]) -> dict[str, Any]:
     """Every command a remedy may show, in the syntax of the user's shell (from the facts the runner stamped)."""
     from codexdoctor.codex.authfile import is_var_name
-    from codexdoctor.common.shells import Shell
 
-    sh = Shell(f.get("shell") or "bash", f.get("platform") or "linux")
+    sh = user_shell(f)
     key = Loc("<your key>", "<你的密钥>")
 
     def both(build: Callable[[str], str]) -> Loc:
@@ -118,9 +163,9 @@ def shell_commands(f: Mapping[str, Any]) -> dict[str, Any]:
         "codex_api_key_login_cmd": sh.pipe_var_to("CODEX_API_KEY", "codex login --with-api-key"),
         "unset_home_cmd": sh.unset_var("CODEX_HOME"),
         "set_home_cmd": sh.set_var("CODEX_HOME", sh.codex_home_display()),
-        "ca_cmd": sh.set_var("CODEX_CA_CERTIFICATE", f.get("ignored_ca_file") or "/path/to/ca.pem"),
+        "ca_cmd": ca_cmd(f),
         "no_proxy_cmd": sh.set_var("NO_PROXY", str(f.get("no_proxy_value") or "<the provider's host>")),
-        "mkdir_cmd": sh.mkdir(str(f.get("codex_home") or sh.codex_home_display())),
+        "mkdir_cmd": mkdir_home_cmd(f),
     }
     gateway = f.get("gateway_provider")
     if gateway == "openai":  # a redefined built-in table, which Codex ignores (CFG005): it needs a name of its own

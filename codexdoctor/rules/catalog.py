@@ -48,6 +48,3 @@ RULES: tuple[Rule, ...] = tuple(
     for rule in family.RULES
 )
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}
-ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    code: text for family in FAMILIES for code, text in family.ZH.items()
-}

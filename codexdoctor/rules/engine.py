@@ -8,11 +8,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Status
-from codexdoctor.rules.api import path_params
+from codexdoctor.rules.api.path import path_params
 from codexdoctor.rules.base import Loc, Rule, causes, settlers, shell_commands
-from codexdoctor.rules.catalog import RULES, ZH
-from codexdoctor.rules.cfg import version_text
-from codexdoctor.rules.ctx import first_request_params
+from codexdoctor.rules.catalog import RULES
+from codexdoctor.rules.cfg.provider import version_text
+from codexdoctor.rules.ctx.window import first_request_params
 
 
 class _Blank(dict[str, Any]):
@@ -105,7 +105,37 @@ def _ms(value: Any) -> str:
     )
 
 
-def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
+# The values the engine adds for every rule's texts, and the facts each is made from: a rule whose texts use one
+# names those facts in its `reads` (tests/rules/test_contract.py). The shell and platform the runner stamps on every
+# result go without saying.
+DERIVED: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("example_set_cmd", "login_cmd", "codex_api_key_login_cmd", "unset_home_cmd", "set_home_cmd"), ()),
+    "ca_cmd": ("ignored_ca_file",),
+    "no_proxy_cmd": ("no_proxy_value",),
+    "mkdir_cmd": ("codex_home",),
+    "gateway_step": ("gateway_provider",),
+    **dict.fromkeys(("set_cmd", "persist_cmd", "strip_cmd", "fp_cmd", "strip_bearer_cmd"), ("env_key",)),
+    "rename_cmd": ("env_key", "near_miss"),
+    "reload_cmd": ("rc_hits",),
+    "baseline_text": ("baseline_ttft_ms",),
+    "largest_ttft_text": ("baseline_ttft_ms", "largest_ttft_ms"),
+    "longest_stall_text": ("baseline_ttft_ms", "longest_stall_ms"),
+    "turns_text": ("baseline_ttft_ms", "turns_per_session"),
+    "available_text": ("available",),
+    "version_text": ("codex_version",),
+    "first_request": ("first_request",),
+    "first_text": ("first_request", "first_parts"),
+    "min_usable_text": ("first_request", "server_request"),
+    "room_text": ("first_request", "room", "first_counted"),
+    "minimal_text": ("first_request", "minimal_kind"),
+    "docs_step": ("first_request", "docs", "first_parts", "user_config"),
+    "doubled_text": ("kind", "doubled_fix", "doubled"),
+    "path_step": ("kind", "doubled_fix", "base_url_where"),
+}
+
+
+def derived(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The DERIVED values these facts give (shell commands in the user's syntax, numbers in words, …)."""
     extra: dict[str, Any] = shell_commands(facts)
     if "baseline_ttft_ms" in facts:
         extra.update(
@@ -125,13 +155,6 @@ def _derived(facts: Mapping[str, Any]) -> dict[str, Any]:
     return extra
 
 
-def texts(rule: Rule, lang: str) -> tuple[str, str, tuple[str, ...]]:
-    """(title, diagnosis, remedy) templates of a rule in a language."""
-    if lang == "zh" and rule.code in ZH:
-        return ZH[rule.code]
-    return rule.title, rule.diagnosis, rule.remedy
-
-
 def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang: str = "en") -> list[Finding]:
     """Apply the catalog to check results. Skipped and crashed checks fire nothing."""
     by_id = {r.id: r for r in results}
@@ -147,17 +170,17 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
             for cid, pred in settlers(rule)
         ):
             continue
-        title, diagnosis, remedy = texts(rule, lang)
+        text = rule.text(lang)
         for params in rule.when(res.facts):
-            values = {**res.facts, **_derived(res.facts), **params}
+            values = {**res.facts, **derived(res.facts), **params}
             findings.append(
                 Finding(
                     code=rule.code,
                     severity=rule.severity,
                     verdict=rule.verdict,
-                    title=fmt(title, values, lang),
-                    diagnosis=fmt(diagnosis, values, lang),
-                    remedy=tuple(command_apart(fmt(step, values, lang)) for step in remedy),
+                    title=fmt(text.title, values, lang),
+                    diagnosis=fmt(text.diagnosis, values, lang),
+                    remedy=tuple(command_apart(fmt(step, values, lang)) for step in text.remedy),
                     # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
                     checks=(res.id,),
                     evidence=tuple(params.get("finding_evidence") or res.evidence),

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from codexdoctor.net.classify import NO_CHANNEL_MARKERS
-from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, W, once
+from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, Text, W, once
 
 _REMEMBERED_SUFFIX = re.compile(r"[-_@.:](?:\d{4}-?\d{2}-?\d{2}|\d{4,}|latest|preview)$", re.I)
 
@@ -60,15 +60,32 @@ def _model_id_step(f: Mapping[str, Any]) -> Loc:
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "MODEL001",
-        "model-not-found",
-        "api.canary",
-        E,
-        CHANNEL,
-        "The provider does not serve this model ID",
-        'model = "{model}" ({model_origin}): {message}. {closest_text}{mismatch_text}',
-        ("{model_id_step}", "Check wire_api: some gateways list a model but serve it only on one API."),
-        lambda f: (
+        code="MODEL001",
+        name="model-not-found",
+        check="api.canary",
+        reads=(
+            "catalog_closest",
+            "kind",
+            "message",
+            "model",
+            "model_not_found_at",
+            "model_origin",
+            "model_where",
+            "pasted_model",
+        ),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="The provider does not serve this model ID",
+            diagnosis='model = "{model}" ({model_origin}): {message}. {closest_text}{mismatch_text}',
+            remedy=("{model_id_step}", "Check wire_api: some gateways list a model but serve it only on one API."),
+        ),
+        zh=Text(
+            title="提供方不提供这个模型 ID",
+            diagnosis='model = "{model}"（{model_origin}）：{message}。{closest_text}{mismatch_text}',
+            remedy=("{model_id_step}", "检查 wire_api：有些网关列出了模型，却只在其中一种接口上提供它。"),
+        ),
+        when=lambda f: (
             [
                 {
                     "closest_text": Loc(
@@ -95,15 +112,23 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
-        "MODEL002",
-        "model-id-case-or-whitespace",
-        "api.catalog",
-        E,
-        CHANNEL,
-        "Model ID differs only in case, spaces or a date suffix",
-        'model = "{model}" is in the catalog as "{closest_first}" ({match} mismatch), and the provider did not accept it.',
-        ('In {model_where}, set model = "{closest_first}"',),
-        lambda f: (
+        code="MODEL002",
+        name="model-id-case-or-whitespace",
+        check="api.catalog",
+        reads=("canary_kind", "closest", "match", "model", "model_where"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Model ID differs only in case, spaces or a date suffix",
+            diagnosis='model = "{model}" is in the catalog as "{closest_first}" ({match} mismatch), and the provider did not accept it.',
+            remedy=('In {model_where}, set model = "{closest_first}"',),
+        ),
+        zh=Text(
+            title="模型 ID 只差大小写、空格或日期后缀",
+            diagnosis='model = "{model}" 在模型列表中是 "{closest_first}"（{match}不一致），提供方不接受现在的写法。',
+            remedy=('在 {model_where} 中设置 model = "{closest_first}"',),
+        ),
+        when=lambda f: (
             [
                 {
                     "closest_first": f["closest"][0],
@@ -119,37 +144,61 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
-        "MODEL003",
-        "azure-deployment-not-found",
-        "api.canary",
-        E,
-        CHANNEL,
-        "Azure deployment not found",
-        'Azure answered DeploymentNotFound for model = "{model}": on Azure, `model` must be the deployment name, not the model name.',
-        ("Set model to your deployment's name from the Azure portal (Deployments), in {model_where}.",),
-        once(lambda f: f["kind"] == "deployment_not_found"),
+        code="MODEL003",
+        name="azure-deployment-not-found",
+        check="api.canary",
+        reads=("kind", "model", "model_where"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Azure deployment not found",
+            diagnosis='Azure answered DeploymentNotFound for model = "{model}": on Azure, `model` must be the deployment name, not the model name.',
+            remedy=("Set model to your deployment's name from the Azure portal (Deployments), in {model_where}.",),
+        ),
+        zh=Text(
+            title="找不到 Azure 部署",
+            diagnosis='Azure 对 model = "{model}" 返回 DeploymentNotFound：在 Azure 上，`model` 必须填部署名，而不是模型名。',
+            remedy=("在 {model_where} 中把 model 设为 Azure 门户（部署）里你的部署名称。",),
+        ),
+        when=once(lambda f: f["kind"] == "deployment_not_found"),
     ),
     Rule(
-        "MODEL004",
-        "model-absent-from-catalog",
-        "api.catalog",
-        I,
-        CHANNEL,
-        "Model not listed, but it works",
-        'model = "{model}" is not in the catalog ({count} models), yet the canary succeeded (aliases, or a server that serves one model whatever the name).',
-        ("Nothing to do; prefer the exact catalog ID if the provider documents one.",),
-        once(lambda f: f.get("match") == "missing" and f.get("canary_kind") == "ok"),
+        code="MODEL004",
+        name="model-absent-from-catalog",
+        check="api.catalog",
+        reads=("canary_kind", "count", "match", "model"),
+        severity=I,
+        verdict=CHANNEL,
+        en=Text(
+            title="Model not listed, but it works",
+            diagnosis='model = "{model}" is not in the catalog ({count} models), yet the canary succeeded (aliases, or a server that serves one model whatever the name).',
+            remedy=("Nothing to do; prefer the exact catalog ID if the provider documents one.",),
+        ),
+        zh=Text(
+            title="模型不在列表中，但可以使用",
+            diagnosis='model = "{model}" 不在模型列表中（共 {count} 个模型），但探测请求成功了（可能是别名，或者服务端只提供一个模型、不看名字）。',
+            remedy=("无需处理；如果提供方文档给出了准确 ID，优先使用它。",),
+        ),
+        when=once(lambda f: f.get("match") == "missing" and f.get("canary_kind") == "ok"),
     ),
     Rule(
-        "MODEL005",
-        "model-missing-unverified",
-        "api.catalog",
-        W,
-        CHANNEL,
-        "Model not in the catalog",
-        'model = "{model}" is not among the {count} models the provider lists. {closest_text}',
-        ("Copy the exact ID from the catalog into {model_where}, or run without --no-canary to test it.",),
-        lambda f: (
+        code="MODEL005",
+        name="model-missing-unverified",
+        check="api.catalog",
+        reads=("canary_ran", "closest", "count", "match", "model", "model_where"),
+        severity=W,
+        verdict=CHANNEL,
+        en=Text(
+            title="Model not in the catalog",
+            diagnosis='model = "{model}" is not among the {count} models the provider lists. {closest_text}',
+            remedy=("Copy the exact ID from the catalog into {model_where}, or run without --no-canary to test it.",),
+        ),
+        zh=Text(
+            title="模型不在列表中",
+            diagnosis='model = "{model}" 不在提供方列出的 {count} 个模型之中。{closest_text}',
+            remedy=("从列表中复制准确的 ID 到 {model_where}，或去掉 --no-canary 实测一下。",),
+        ),
+        when=lambda f: (
             [
                 {
                     "closest_text": Loc(
@@ -164,31 +213,3 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
 )
-
-ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "MODEL001": (
-        "提供方不提供这个模型 ID",
-        'model = "{model}"（{model_origin}）：{message}。{closest_text}{mismatch_text}',
-        ("{model_id_step}", "检查 wire_api：有些网关列出了模型，却只在其中一种接口上提供它。"),
-    ),
-    "MODEL002": (
-        "模型 ID 只差大小写、空格或日期后缀",
-        'model = "{model}" 在模型列表中是 "{closest_first}"（{match}不一致），提供方不接受现在的写法。',
-        ('在 {model_where} 中设置 model = "{closest_first}"',),
-    ),
-    "MODEL003": (
-        "找不到 Azure 部署",
-        'Azure 对 model = "{model}" 返回 DeploymentNotFound：在 Azure 上，`model` 必须填部署名，而不是模型名。',
-        ("在 {model_where} 中把 model 设为 Azure 门户（部署）里你的部署名称。",),
-    ),
-    "MODEL004": (
-        "模型不在列表中，但可以使用",
-        'model = "{model}" 不在模型列表中（共 {count} 个模型），但探测请求成功了（可能是别名，或者服务端只提供一个模型、不看名字）。',
-        ("无需处理；如果提供方文档给出了准确 ID，优先使用它。",),
-    ),
-    "MODEL005": (
-        "模型不在列表中",
-        'model = "{model}" 不在提供方列出的 {count} 个模型之中。{closest_text}',
-        ("从列表中复制准确的 ID 到 {model_where}，或去掉 --no-canary 实测一下。",),
-    ),
-}

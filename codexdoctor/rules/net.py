@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, once, shell_commands
+from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, Text, ca_cmd, once
 
 
 def _tls_step(f: Mapping[str, Any]) -> Loc:
@@ -24,48 +24,70 @@ def _tls_step(f: Mapping[str, Any]) -> Loc:
             f"Give the server a certificate marked CA:FALSE, then point Codex at it as before: {cmd}",
             f"给服务端换一张标记为 CA:FALSE 的证书，然后像之前一样让 Codex 信任它：{cmd}",
         )
-    ca_cmd = shell_commands(f)["ca_cmd"]
+    ca = ca_cmd(f)
     if f.get("ignored_ca_variable"):
         var = f["ignored_ca_variable"]
         return Loc(
-            f"${var} is set, but Codex ignores it (it reads only CODEX_CA_CERTIFICATE and SSL_CERT_FILE): {ca_cmd}",
-            f"设置了 ${var}，但 Codex 不读它（只读 CODEX_CA_CERTIFICATE 和 SSL_CERT_FILE）：{ca_cmd}",
+            f"${var} is set, but Codex ignores it (it reads only CODEX_CA_CERTIFICATE and SSL_CERT_FILE): {ca}",
+            f"设置了 ${var}，但 Codex 不读它（只读 CODEX_CA_CERTIFICATE 和 SSL_CERT_FILE）：{ca}",
         )
     return Loc(
-        f"If the provider uses a private or corporate CA, point Codex at it: {ca_cmd} (Codex reads it and "
+        f"If the provider uses a private or corporate CA, point Codex at it: {ca} (Codex reads it and "
         "SSL_CERT_FILE, both at once).",
-        f"如果提供方使用私有或公司内部 CA，把它告诉 Codex：{ca_cmd}（Codex 读取它和 SSL_CERT_FILE，两者同时生效）。",
+        f"如果提供方使用私有或公司内部 CA，把它告诉 Codex：{ca}（Codex 读取它和 SSL_CERT_FILE，两者同时生效）。",
     )
 
 
 RULES: tuple[Rule, ...] = (
     Rule(
-        "NET001",
-        "dns-failure",
-        "net.reach",
-        E,
-        CHANNEL,
-        "Host name does not resolve",
-        "{host} does not resolve ({url}): {detail}.",
-        (
-            "Check the host name in base_url for typos.",
-            "If it resolves in a browser, check this machine's DNS or VPN: try `nslookup {host}`.",
+        code="NET001",
+        name="dns-failure",
+        check="net.reach",
+        reads=("detail", "failure", "host", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Host name does not resolve",
+            diagnosis="{host} does not resolve ({url}): {detail}.",
+            remedy=(
+                "Check the host name in base_url for typos.",
+                "If it resolves in a browser, check this machine's DNS or VPN: try `nslookup {host}`.",
+            ),
         ),
-        once(lambda f: f["failure"] == "dns"),
+        zh=Text(
+            title="主机名无法解析",
+            diagnosis="{host} 无法解析（{url}）：{detail}。",
+            remedy=(
+                "检查 base_url 中的主机名是否拼写错误。",
+                "如果浏览器能访问，检查本机的 DNS 或 VPN：试试 `nslookup {host}`。",
+            ),
+        ),
+        when=once(lambda f: f["failure"] == "dns"),
     ),
     Rule(
-        "NET002",
-        "connection-refused",
-        "net.reach",
-        E,
-        CHANNEL,
-        "Connection refused",
-        "Nothing accepts connections at {base_url}: {detail}. Codex keeps retrying such a provider for a very long time.",
-        (
-            "Check the host and port in base_url; for a local server (Ollama, LM Studio, vLLM, llama.cpp), start it first.",
-            "{proxy_hint}",
+        code="NET002",
+        name="connection-refused",
+        check="net.reach",
+        reads=("base_url", "detail", "failure"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Connection refused",
+            diagnosis="Nothing accepts connections at {base_url}: {detail}. Codex keeps retrying such a provider for a very long time.",
+            remedy=(
+                "Check the host and port in base_url; for a local server (Ollama, LM Studio, vLLM, llama.cpp), start it first.",
+                "{proxy_hint}",
+            ),
         ),
-        lambda f: (
+        zh=Text(
+            title="连接被拒绝",
+            diagnosis="{base_url} 上没有服务接受连接：{detail}。Codex 会对这样的提供方重试很长时间。",
+            remedy=(
+                "检查 base_url 中的主机和端口；如果是本地服务（Ollama、LM Studio、vLLM、llama.cpp），先把它启动起来。",
+                "{proxy_hint}",
+            ),
+        ),
+        when=lambda f: (
             [
                 {
                     "proxy_hint": Loc(
@@ -79,34 +101,54 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
-        "NET003",
-        "tls-failure",
-        "net.reach",
-        E,
-        CHANNEL,
-        "TLS handshake failed",
-        "Connecting to {host} over TLS failed: {detail}. Codex does not stop with an error here: it keeps printing "
-        "`Reconnecting... waiting for network`.",
-        (
-            "{tls_trust_step}",
-            "If the server speaks plain HTTP on that port, use http:// (local servers only); if the certificate is for another name, use the host name it was issued for.",
-            "An expired certificate must be renewed by the provider.",
+        code="NET003",
+        name="tls-failure",
+        check="net.reach",
+        reads=("cert_ca", "detail", "failure", "host", "ignored_ca_file", "ignored_ca_variable", "platform", "shell"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="TLS handshake failed",
+            diagnosis="Connecting to {host} over TLS failed: {detail}. Codex does not stop with an error here: it keeps printing "
+            "`Reconnecting... waiting for network`.",
+            remedy=(
+                "{tls_trust_step}",
+                "If the server speaks plain HTTP on that port, use http:// (local servers only); if the certificate is for another name, use the host name it was issued for.",
+                "An expired certificate must be renewed by the provider.",
+            ),
         ),
-        lambda f: [{"tls_trust_step": _tls_step(f)}] if f["failure"] == "tls" else [],
+        zh=Text(
+            title="TLS 握手失败",
+            diagnosis="通过 TLS 连接 {host} 失败：{detail}。Codex 在这种情况下不会报错停止：它会一直打印 `Reconnecting... waiting for network`。",
+            remedy=(
+                "{tls_trust_step}",
+                "如果该端口上是明文 HTTP，改用 http://（仅限本地服务）；如果证书对应另一个名字，使用证书签发时的主机名。",
+                "证书过期只能由提供方续期。",
+            ),
+        ),
+        when=lambda f: [{"tls_trust_step": _tls_step(f)}] if f["failure"] == "tls" else [],
     ),
     Rule(
-        "NET004",
-        "timeout",
-        "net.reach",
-        E,
-        CHANNEL,
-        "No answer before the deadline",
-        "{url} did not answer in time ({detail}).",
-        (
-            "Check that the host is the API endpoint and reachable from this network (firewall, VPN, proxy).",
-            "{longer_step}",
+        code="NET004",
+        name="timeout",
+        check="net.reach",
+        reads=("detail", "failure", "first_token_timeout_s", "url", "waited_for_alive"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="No answer before the deadline",
+            diagnosis="{url} did not answer in time ({detail}).",
+            remedy=(
+                "Check that the host is the API endpoint and reachable from this network (firewall, VPN, proxy).",
+                "{longer_step}",
+            ),
         ),
-        lambda f: (
+        zh=Text(
+            title="在时限内没有响应",
+            diagnosis="{url} 没有在时限内响应（{detail}）。",
+            remedy=("确认该主机是 API 端点，并且在当前网络下可达（防火墙、VPN、代理）。", "{longer_step}"),
+        ),
+        when=lambda f: (
             [
                 {
                     "longer_step": Loc(
@@ -127,45 +169,74 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
-        "NET005",
-        "connection-reset",
-        "net.reach",
-        E,
-        CHANNEL,
-        "Connection closed by the server",
-        "The connection to {host} was dropped before an answer: {detail}.",
-        (
-            "Retry; if it persists, the provider or a proxy in between is failing. Codex retries such errors up to 5 times before giving up.",
+        code="NET005",
+        name="connection-reset",
+        check="net.reach",
+        reads=("detail", "failure", "host"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Connection closed by the server",
+            diagnosis="The connection to {host} was dropped before an answer: {detail}.",
+            remedy=(
+                "Retry; if it persists, the provider or a proxy in between is failing. Codex retries such errors up to 5 times before giving up.",
+            ),
         ),
-        once(lambda f: f["failure"] == "reset"),
+        zh=Text(
+            title="连接被服务器关闭",
+            diagnosis="与 {host} 的连接在响应之前就断开了：{detail}。",
+            remedy=("重试；如果一直如此，说明提供方或中间的代理有问题。Codex 对这类错误最多重试 5 次后放弃。",),
+        ),
+        when=once(lambda f: f["failure"] == "reset"),
     ),
     Rule(
-        "NET006",
-        "cross-origin-redirect",
-        "net.reach",
-        E,
-        CHANNEL,
-        "Redirect to another host",
-        "The provider redirects to {redirect}. codexdoctor did not follow it with your key; base_url should be the final address.",
-        (
-            "Set base_url to the address it redirects to (if you trust that host), typically https:// instead of http:// or a new domain.",
+        code="NET006",
+        name="cross-origin-redirect",
+        check="net.reach",
+        reads=("failure", "redirect"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Redirect to another host",
+            diagnosis="The provider redirects to {redirect}. codexdoctor did not follow it with your key; base_url should be the final address.",
+            remedy=(
+                "Set base_url to the address it redirects to (if you trust that host), typically https:// instead of http:// or a new domain.",
+            ),
         ),
-        once(lambda f: f["failure"] == "redirect"),
+        zh=Text(
+            title="重定向到了另一个主机",
+            diagnosis="提供方重定向到 {redirect}。codexdoctor 没有带着你的密钥跟过去；base_url 应该写最终地址。",
+            remedy=(
+                "把 base_url 设为重定向后的地址（前提是你信任那个主机），通常是把 http:// 换成 https://，或换成新域名。",
+            ),
+        ),
+        when=once(lambda f: f["failure"] == "redirect"),
     ),
     Rule(
-        "NET007",
-        "proxy-failure",
-        "net.reach",
-        E,
-        CHANNEL,
-        "Proxy failed",
-        "The proxy from this environment failed: {detail}. Codex goes through the same proxy{proxy_codex}.",
-        (
-            "{proxy_step}",
-            "Or, if the provider needs no proxy, leave it out (as written in base_url: localhost and 127.0.0.1 are "
-            "different names to Codex): {no_proxy_cmd}",
+        code="NET007",
+        name="proxy-failure",
+        check="net.reach",
+        reads=("detail", "failure", "no_proxy_value", "proxy_status", "proxy_var"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Proxy failed",
+            diagnosis="The proxy from this environment failed: {detail}. Codex goes through the same proxy{proxy_codex}.",
+            remedy=(
+                "{proxy_step}",
+                "Or, if the provider needs no proxy, leave it out (as written in base_url: localhost and 127.0.0.1 are "
+                "different names to Codex): {no_proxy_cmd}",
+            ),
         ),
-        lambda f: (
+        zh=Text(
+            title="代理出错",
+            diagnosis="当前环境中的代理出错：{detail}。Codex 也会经过同一个代理{proxy_codex}。",
+            remedy=(
+                "{proxy_step}",
+                "或者，如果提供方不需要代理，就把它排除在外（按 base_url 中的写法：对 Codex 来说 localhost 和 127.0.0.1 是不同的名字）：{no_proxy_cmd}",
+            ),
+        ),
+        when=lambda f: (
             [
                 {
                     "proxy_step": Loc(
@@ -196,33 +267,63 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
-        "NET008",
-        "protocol-error",
-        "net.reach",
-        E,
-        CHANNEL,
-        "Unreadable answer",
-        "The answer from {host} could not be read: {detail}.",
-        ("Check that base_url points at an HTTP API (not another protocol or port).",),
-        once(lambda f: f["failure"] == "protocol"),
+        code="NET008",
+        name="protocol-error",
+        check="net.reach",
+        reads=("detail", "failure", "host"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Unreadable answer",
+            diagnosis="The answer from {host} could not be read: {detail}.",
+            remedy=("Check that base_url points at an HTTP API (not another protocol or port).",),
+        ),
+        zh=Text(
+            title="响应无法读取",
+            diagnosis="来自 {host} 的响应无法读取：{detail}。",
+            remedy=("确认 base_url 指向的是 HTTP API（而不是别的协议或端口）。",),
+        ),
+        when=once(lambda f: f["failure"] == "protocol"),
     ),
     Rule(
-        "NET009",
-        "slow-first-token",
-        "api.canary",
-        I,
-        CHANNEL,
-        "The provider is slow to start answering, not broken",
-        "Codex's first request ({first_request_text}) got its first token after {ttft_text}, longer than codexdoctor's "
-        "--timeout of {deadline_text}; the provider was alive the whole time ({waited_for_alive}). That is the time "
-        "the model takes to read the request before it writes (stage 1), and Codex waits for it: its "
-        "stream_idle_timeout_ms only starts counting once the answer's headers have arrived.",
-        (
-            "Nothing to change for Codex. In CI, keep --first-token-timeout above this time (now {first_token_timeout_text}).",
-            "To make every turn start sooner: a smaller or quantised model, a GPU, or the server's prompt cache "
-            "(llama-server: --cache-reuse 256) for the part of each request that repeats.",
+        code="NET009",
+        name="slow-first-token",
+        check="api.canary",
+        reads=(
+            "deadline_s",
+            "first_request",
+            "first_token_timeout_s",
+            "kind",
+            "reported_input",
+            "ttft_ms",
+            "waited_for_alive",
         ),
-        lambda f: (
+        severity=I,
+        verdict=CHANNEL,
+        en=Text(
+            title="The provider is slow to start answering, not broken",
+            diagnosis="Codex's first request ({first_request_text}) got its first token after {ttft_text}, longer than codexdoctor's "
+            "--timeout of {deadline_text}; the provider was alive the whole time ({waited_for_alive}). That is the time "
+            "the model takes to read the request before it writes (stage 1), and Codex waits for it: its "
+            "stream_idle_timeout_ms only starts counting once the answer's headers have arrived.",
+            remedy=(
+                "Nothing to change for Codex. In CI, keep --first-token-timeout above this time (now {first_token_timeout_text}).",
+                "To make every turn start sooner: a smaller or quantised model, a GPU, or the server's prompt cache "
+                "(llama-server: --cache-reuse 256) for the part of each request that repeats.",
+            ),
+        ),
+        zh=Text(
+            title="提供方开始回答得慢，但没有坏",
+            diagnosis="Codex 的第一个请求（{first_request_text}）过了 {ttft_text} 才收到第一个 token，比 codexdoctor 的 --timeout "
+            "（{deadline_text}）还长；而提供方一直是活着的（{waited_for_alive}）。这是模型在动笔之前读完请求所花的时间（第 1 阶段），"
+            "Codex 会等它：它的 stream_idle_timeout_ms 要等响应头到达之后才开始计时。",
+            remedy=(
+                "Codex 这边无需修改。在 CI 中让 --first-token-timeout 保持在这个时间之上（现在是 {first_token_timeout_text}）。",
+                "想让每一轮更快开始：换更小或量化过的模型、用 GPU，或者为每个请求中重复的部分打开服务端的提示缓存"
+                "（llama-server：--cache-reuse 256）。",
+            ),
+        ),
+        when=lambda f: (
             [
                 {
                     "ttft_text": f"{f['ttft_ms'] / 1000:.1f} s",
@@ -243,67 +344,3 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
 )
-
-ZH: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "NET001": (
-        "主机名无法解析",
-        "{host} 无法解析（{url}）：{detail}。",
-        ("检查 base_url 中的主机名是否拼写错误。", "如果浏览器能访问，检查本机的 DNS 或 VPN：试试 `nslookup {host}`。"),
-    ),
-    "NET002": (
-        "连接被拒绝",
-        "{base_url} 上没有服务接受连接：{detail}。Codex 会对这样的提供方重试很长时间。",
-        (
-            "检查 base_url 中的主机和端口；如果是本地服务（Ollama、LM Studio、vLLM、llama.cpp），先把它启动起来。",
-            "{proxy_hint}",
-        ),
-    ),
-    "NET003": (
-        "TLS 握手失败",
-        "通过 TLS 连接 {host} 失败：{detail}。Codex 在这种情况下不会报错停止：它会一直打印 `Reconnecting... waiting for network`。",
-        (
-            "{tls_trust_step}",
-            "如果该端口上是明文 HTTP，改用 http://（仅限本地服务）；如果证书对应另一个名字，使用证书签发时的主机名。",
-            "证书过期只能由提供方续期。",
-        ),
-    ),
-    "NET004": (
-        "在时限内没有响应",
-        "{url} 没有在时限内响应（{detail}）。",
-        ("确认该主机是 API 端点，并且在当前网络下可达（防火墙、VPN、代理）。", "{longer_step}"),
-    ),
-    "NET005": (
-        "连接被服务器关闭",
-        "与 {host} 的连接在响应之前就断开了：{detail}。",
-        ("重试；如果一直如此，说明提供方或中间的代理有问题。Codex 对这类错误最多重试 5 次后放弃。",),
-    ),
-    "NET006": (
-        "重定向到了另一个主机",
-        "提供方重定向到 {redirect}。codexdoctor 没有带着你的密钥跟过去；base_url 应该写最终地址。",
-        ("把 base_url 设为重定向后的地址（前提是你信任那个主机），通常是把 http:// 换成 https://，或换成新域名。",),
-    ),
-    "NET007": (
-        "代理出错",
-        "当前环境中的代理出错：{detail}。Codex 也会经过同一个代理{proxy_codex}。",
-        (
-            "{proxy_step}",
-            "或者，如果提供方不需要代理，就把它排除在外（按 base_url 中的写法：对 Codex 来说 localhost 和 127.0.0.1 是不同的名字）：{no_proxy_cmd}",
-        ),
-    ),
-    "NET009": (
-        "提供方开始回答得慢，但没有坏",
-        "Codex 的第一个请求（{first_request_text}）过了 {ttft_text} 才收到第一个 token，比 codexdoctor 的 --timeout "
-        "（{deadline_text}）还长；而提供方一直是活着的（{waited_for_alive}）。这是模型在动笔之前读完请求所花的时间（第 1 阶段），"
-        "Codex 会等它：它的 stream_idle_timeout_ms 要等响应头到达之后才开始计时。",
-        (
-            "Codex 这边无需修改。在 CI 中让 --first-token-timeout 保持在这个时间之上（现在是 {first_token_timeout_text}）。",
-            "想让每一轮更快开始：换更小或量化过的模型、用 GPU，或者为每个请求中重复的部分打开服务端的提示缓存"
-            "（llama-server：--cache-reuse 256）。",
-        ),
-    ),
-    "NET008": (
-        "响应无法读取",
-        "来自 {host} 的响应无法读取：{detail}。",
-        ("确认 base_url 指向的是 HTTP API（而不是别的协议或端口）。",),
-    ),
-}

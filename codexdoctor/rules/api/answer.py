@@ -1,0 +1,447 @@
+"""API, the provider's answer to Codex's request: limits, errors, broken streams, retries."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from codexdoctor.rules.base import CHANNEL, E, Loc, Rule, Text, W, once
+
+
+def _unreadable_message(f: Mapping[str, Any]) -> dict[str, Any]:
+    """API010: a body that looked like JSON but could not be read has no message of its own; what made it unreadable
+    stands in its place ("the body is JSON nested 100,000 levels deep …"), in the report's language."""
+    if f.get("message") or not f.get("body_malformed"):
+        return {}
+    from codexdoctor.i18n import localize
+
+    said = f"the body is {f['body_malformed']}"
+    return {"message": Loc(said, localize(said, "zh"))}
+
+
+def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """API017: the step depends on what was refused: a developer item is the gateway's translation, a field its filter."""
+    field = f.get("field")
+    if field and "developer" in field:
+        step = Loc(
+            "A gateway that translates Responses to Chat Completions (LiteLLM with use_chat_completions_api, "
+            "one-api and similar) turns Codex's developer items into system messages whose content is a list of "
+            "parts; the backend behind it refuses them. Update the backend (llama.cpp's own llama-server accepts "
+            "them) or the gateway, or point base_url at a server that serves /responses itself.",
+            "把 Responses 转换成 Chat Completions 的网关（开启 use_chat_completions_api 的 LiteLLM、one-api 等）会把 "
+            "Codex 的 developer 消息变成内容为分段列表的 system 消息，而网关后面的服务端拒绝这种消息。请升级后端"
+            "（llama.cpp 自带的 llama-server 可以接受）或网关，或把 base_url 指向自己提供 /responses 的服务。",
+        )
+    else:
+        step = Loc(
+            "If a gateway sits in front (e.g. LiteLLM), let it drop parameters the model does not support "
+            "(LiteLLM: litellm_settings: drop_params: true) or update it; then run codexdoctor check again.",
+            "如果前面有网关（例如 LiteLLM），让它丢弃模型不支持的参数（LiteLLM：litellm_settings: drop_params: true）"
+            "或升级它；然后再运行 codexdoctor check。",
+        )
+    return {"field_text": field or Loc("a field it did not name", "某个它没有指明的字段"), "field_step": step}
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        code="API003",
+        name="rate-limited",
+        check="api.canary",
+        reads=("attempts", "kind", "message", "url"),
+        severity=W,
+        verdict=CHANNEL,
+        en=Text(
+            title="Rate limited",
+            diagnosis="POST {url} answered 429 after {attempts:count:attempt}: {message}. This is transient.",
+            remedy=(
+                "Wait and retry; lower concurrency; check the rate limits of your plan in the provider's console.",
+            ),
+        ),
+        zh=Text(
+            title="触发限流",
+            diagnosis="POST {url} 在 {attempts} 次尝试后仍返回 429：{message}。这是临时性的。",
+            remedy=("稍后重试；降低并发；在提供方控制台查看你的套餐的限流额度。",),
+        ),
+        when=once(lambda f: f["kind"] == "rate_limited"),
+    ),
+    Rule(
+        code="API004",
+        name="quota-exhausted",
+        check="api.canary",
+        reads=("kind", "message", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Quota exhausted",
+            diagnosis="POST {url}: {message}. Waiting will not help (Codex does not retry this).",
+            remedy=("Add credit or raise the quota in the provider's console, or use another key.",),
+        ),
+        zh=Text(
+            title="配额已用尽",
+            diagnosis="POST {url}：{message}。等待没有用（Codex 不会重试这种错误）。",
+            remedy=("在提供方控制台充值或提高配额，或换一个密钥。",),
+        ),
+        when=once(lambda f: f["kind"] == "quota"),
+    ),
+    Rule(
+        code="API005",
+        name="provider-error",
+        check="api.canary",
+        reads=("attempts", "detail", "kind", "status", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Provider or proxy error (5xx)",
+            diagnosis="POST {url} answered {status} after {attempts:count:attempt}: {detail}.",
+            remedy=(
+                "Retry later; check the provider's status page. An HTML 502/504 page comes from a proxy or load balancer in front of the API.",
+            ),
+        ),
+        zh=Text(
+            title="提供方或代理出错（5xx）",
+            diagnosis="POST {url} 在 {attempts} 次尝试后返回 {status}：{detail}。",
+            remedy=("稍后重试；查看提供方的状态页。HTML 格式的 502/504 页面来自 API 前面的代理或负载均衡。",),
+        ),
+        when=once(lambda f: f["kind"] == "server_error"),
+    ),
+    Rule(
+        code="API006",
+        name="payment-required",
+        check="api.canary",
+        reads=("kind", "message", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="No credits left",
+            diagnosis="POST {url}: {message}.",
+            remedy=("Top up the account in the provider's console.",),
+        ),
+        zh=Text(
+            title="余额不足",
+            diagnosis="POST {url}：{message}。",
+            remedy=("在提供方控制台充值。",),
+        ),
+        when=once(lambda f: f["kind"] == "payment"),
+    ),
+    Rule(
+        code="API007",
+        name="error-inside-stream",
+        check="api.canary",
+        reads=("kind", "message", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Error inside a 200 stream",
+            diagnosis="POST {url} started a 200 stream and then sent an error: {message}.",
+            remedy=(
+                "The provider accepted the request but failed while answering; retry, and report the message to the provider.",
+            ),
+        ),
+        zh=Text(
+            title="200 流中途返回了错误",
+            diagnosis="POST {url} 以 200 开始了流式响应，随后发来一个错误：{message}。",
+            remedy=("提供方接受了请求，但在生成回答时出错；请重试，并把这条消息反馈给提供方。",),
+        ),
+        when=once(lambda f: f["kind"] == "stream_error"),
+    ),
+    Rule(
+        code="API008",
+        name="stream-closed-early",
+        check="api.canary",
+        reads=("detail", "kind", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Stream closed before completion",
+            diagnosis="The stream from {url} ended without response.completed ({detail}). Codex reports "
+            "`stream disconnected before completion: stream closed before response.completed`.",
+            remedy=(
+                "Check for a proxy that buffers or cuts server-sent events; retry; report to the provider if it persists.",
+            ),
+        ),
+        zh=Text(
+            title="流在完成之前被关闭",
+            diagnosis="来自 {url} 的流没有收到 response.completed 就结束了（{detail}）。Codex 会报 `stream disconnected before completion: stream closed before response.completed`。",
+            remedy=("检查是否有代理缓冲或截断了 server-sent events；重试；如果持续出现，反馈给提供方。",),
+        ),
+        when=once(lambda f: f["kind"] == "stream_closed"),
+    ),
+    Rule(
+        code="API009",
+        name="stream-idle",
+        check="api.canary",
+        reads=("detail", "kind", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Stream went silent",
+            diagnosis="The stream from {url} stopped sending events ({detail}). Codex gives up after stream_idle_timeout_ms "
+            "(`idle timeout waiting for SSE`).",
+            remedy=("Retry; if the provider is slow but alive, raise stream_idle_timeout_ms in the provider table.",),
+        ),
+        zh=Text(
+            title="流中途没有了动静",
+            diagnosis="来自 {url} 的流不再发送事件（{detail}）。Codex 在 stream_idle_timeout_ms 之后放弃（`idle timeout waiting for SSE`）。",
+            remedy=("重试；如果提供方只是慢但仍在工作，在提供方表中调大 stream_idle_timeout_ms。",),
+        ),
+        when=once(lambda f: f["kind"] == "stream_idle"),
+    ),
+    Rule(
+        code="API010",
+        name="request-rejected",
+        check="api.canary",
+        reads=("body_malformed", "kind", "message", "status", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Request rejected",
+            diagnosis="POST {url} answered {status}: {message}.",
+            remedy=(
+                "Read the provider's message above; check model, wire_api and query_params against its documentation.",
+            ),
+        ),
+        zh=Text(
+            title="请求被拒绝",
+            diagnosis="POST {url} 返回 {status}：{message}。",
+            remedy=("阅读上面提供方给出的消息；对照其文档检查 model、wire_api 和 query_params。",),
+        ),
+        when=lambda f: [_unreadable_message(f)] if f["kind"] == "bad_request" else [],
+    ),
+    Rule(
+        code="API011",
+        name="not-an-api-answer",
+        check="api.canary",
+        reads=("detail", "kind", "status", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Answer is not JSON or an event stream",
+            diagnosis="POST {url} answered {status} with a body that is neither JSON nor server-sent events ({detail}).",
+            remedy=("Check that base_url is the API endpoint, not a website or another service on the same host.",),
+        ),
+        zh=Text(
+            title="响应既不是 JSON 也不是事件流",
+            diagnosis="POST {url} 返回 {status}，但响应体既不是 JSON 也不是 server-sent events（{detail}）。",
+            remedy=("确认 base_url 是 API 端点，而不是同一主机上的网站或其他服务。",),
+        ),
+        when=once(lambda f: f["kind"] == "not_json"),
+    ),
+    Rule(
+        code="API012",
+        name="response-incomplete",
+        check="api.canary",
+        reads=("detail", "kind"),
+        severity=W,
+        verdict=CHANNEL,
+        en=Text(
+            title="Response ended incomplete",
+            diagnosis="The canary ended with {detail}.",
+            remedy=(
+                "If the reason is content_filter, the provider's moderation cut the answer; otherwise report it to the provider.",
+            ),
+        ),
+        zh=Text(
+            title="响应未完整结束",
+            diagnosis="探测请求以 {detail} 结束。",
+            remedy=("如果原因是 content_filter，说明提供方的内容审核截断了回答；否则请反馈给提供方。",),
+        ),
+        when=once(lambda f: f["kind"] == "stream_incomplete"),
+    ),
+    Rule(
+        code="API017",
+        name="codex-request-rejected",
+        check="api.canary",
+        reads=("codex_version", "field", "kind", "message", "status", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="The provider rejects part of Codex's request",
+            diagnosis="POST {url} rejected Codex's own request ({status}: {message}) while a minimal request to the same URL passed: "
+            "the provider or gateway does not accept {field_text} that Codex {codex_version} sends. Every Codex turn fails this way.",
+            remedy=(
+                "Use a provider or gateway version that implements the Responses API as Codex uses it ({field_text} included).",
+                "{field_step}",
+            ),
+            explanation="The canary is Codex's first request (same fields, developer items and tool schemas), so a field or item a "
+            "provider refuses shows up here instead of in the first Codex session.",
+        ),
+        zh=Text(
+            title="提供方拒绝了 Codex 请求中的一部分",
+            diagnosis="POST {url} 拒绝了 Codex 自己的请求（{status}：{message}），而发往同一地址的最小请求可以通过："
+            "提供方或网关不接受 Codex {codex_version} 发送的 {field_text}。Codex 的每一轮都会这样失败。",
+            remedy=(
+                "换用按 Codex 的用法实现了 Responses API 的提供方或网关版本（包括 {field_text}）。",
+                "{field_step}",
+            ),
+        ),
+        when=lambda f: [_rejected_params(f)] if f["kind"] == "codex_rejected" else [],
+    ),
+    Rule(
+        code="API015",
+        name="unreliable-channel",
+        check="api.canary",
+        reads=("attempts", "earlier", "kind", "url"),
+        severity=W,
+        verdict=CHANNEL,
+        en=Text(
+            title="The request only succeeded after retries",
+            diagnosis="POST {url} needed {attempts} attempts (earlier: {earlier_text}). Codex retries too, but a channel this flaky "
+            "shows up as `Reconnecting... 1/5` and slow or dropped turns.",
+            remedy=(
+                "Run `codexdoctor check` again to see whether it persists; check the provider's status page.",
+                "If you go through a proxy or VPN, try without it.",
+            ),
+        ),
+        zh=Text(
+            title="请求重试之后才成功",
+            diagnosis="POST {url} 尝试了 {attempts} 次才成功（之前：{earlier_text}）。Codex 也会重试，但这么不稳定的通道会表现为 `Reconnecting... 1/5`，回合变慢或中断。",
+            remedy=(
+                "再运行一次 `codexdoctor check` 看问题是否持续；查看提供方的状态页。",
+                "如果经过代理或 VPN，试试不走它们。",
+            ),
+        ),
+        when=lambda f: (
+            [{"earlier_text": ", ".join(f.get("earlier") or [])}]
+            if f["kind"] == "ok" and f.get("attempts", 1) > 1
+            else []
+        ),
+    ),
+    Rule(
+        code="API019",
+        name="rate-limit-outlasts-retries",
+        check="api.canary",
+        reads=(
+            "base_url_where",
+            "codex_attempts",
+            "kind",
+            "message",
+            "provider_id",
+            "rate_limited_attempts",
+            "retry_after_s",
+            "url",
+        ),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Rate limited past every retry Codex makes",
+            diagnosis="POST {url} answered 429 at all {rate_limited_attempts} attempts Codex makes (stream_max_retries = "
+            "{codex_retries_setting}, each after the answer's Retry-After{retry_after_text}): {message}. Codex gives up with "
+            "`exceeded retry limit, last status: 429 Too Many Requests`.",
+            remedy=(
+                "Check the key's rate limits and current usage in the provider's console; another program using the same key "
+                "(a second Codex, a CI job) shares the limit.",
+                "If the limit lifts after a while, raise stream_max_retries in [model_providers.{provider_id}] "
+                "({base_url_where}) so that Codex waits longer; a key with a higher limit is the lasting fix.",
+            ),
+        ),
+        zh=Text(
+            title="限流持续到了 Codex 的最后一次重试之后",
+            diagnosis="POST {url} 在 Codex 的全部 {rate_limited_attempts} 次尝试中都返回 429（stream_max_retries = "
+            "{codex_retries_setting}，每次都按响应的 Retry-After{retry_after_text} 等待）：{message}。Codex 最后会以 "
+            "`exceeded retry limit, last status: 429 Too Many Requests` 放弃。",
+            remedy=(
+                "在提供方控制台查看这个密钥的限流额度和当前用量；使用同一密钥的其他程序（另一个 Codex、CI 任务）共享这个额度。",
+                "如果过一会儿限流会解除，可以在 [model_providers.{provider_id}]（{base_url_where}）中调大 stream_max_retries，让 Codex "
+                "等得更久；长久的办法是换一个额度更高的密钥。",
+            ),
+        ),
+        when=lambda f: (
+            [
+                {
+                    "retry_after_text": f" of {f['retry_after_s']:g} s" if f.get("retry_after_s") is not None else "",
+                    "codex_retries_setting": f.get("codex_attempts", 6) - 1,
+                }
+            ]
+            if f["kind"] == "rate_limit_exhausted"
+            else []
+        ),
+    ),
+    Rule(
+        code="API020",
+        name="body-over-size-limit",
+        check="api.canary",
+        reads=("detail", "kind", "request_bytes", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="A size limit on the way refuses Codex's request",
+            diagnosis="POST {url} answered 413 to Codex's first request ({request_bytes_text}): {detail}. This is a limit on the body "
+            "in bytes, set by a proxy or gateway, not the model's context window; Codex's requests grow with every turn, so "
+            "a session fails sooner or later even if the first one fits.",
+            remedy=(
+                "Raise the body limit of the proxy in front of the API (nginx: client_max_body_size 50m; in the server or "
+                "location block that proxies to it), or ask the gateway's operator to.",
+                "Then run `codexdoctor check` again: the canary sends the same request.",
+            ),
+        ),
+        zh=Text(
+            title="途中的大小限制拒绝了 Codex 的请求",
+            diagnosis="POST {url} 对 Codex 的第一个请求（{request_bytes_text}）返回了 413：{detail}。这是代理或网关设置的请求体字节数"
+            "上限，不是模型的上下文窗口；Codex 的请求每一轮都在变大，所以即使第一个请求能通过，会话迟早也会失败。",
+            remedy=(
+                "调大 API 前面那个代理的请求体上限（nginx：在转发到它的 server 或 location 块中设置 client_max_body_size 50m;），"
+                "或请网关的运维人员调大。",
+                "然后再运行 `codexdoctor check`：探测请求发送的是同一个请求。",
+            ),
+        ),
+        when=lambda f: (
+            [
+                {
+                    "request_bytes_text": f"{f['request_bytes']:,} bytes"
+                    if f.get("request_bytes")
+                    else Loc("its size unknown", "大小未知")
+                }
+            ]
+            if f["kind"] == "too_large"
+            else []
+        ),
+    ),
+    Rule(
+        code="API024",
+        name="unreadable-completed-event",
+        check="api.canary",
+        reads=("codex_retries", "detail", "kind", "terminal", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Codex cannot read the provider's response.completed event",
+            diagnosis="POST {url} streamed an answer and ended it with {detail}. Codex reads that event into a fixed "
+            "shape (`id` a string; `usage`, when it is there, with whole-number token counts), so every turn fails "
+            "with `{codex_says}` (Codex retries it {codex_retries} times first).",
+            remedy=(
+                "The provider, or a gateway in front of it, writes a response.completed event that does not follow "
+                "the Responses API: report it to them with the evidence of `codexdoctor check -v --format markdown`, "
+                "or point base_url at a server that follows it.",
+                "Run `codexdoctor check` again once it is fixed.",
+            ),
+        ),
+        zh=Text(
+            title="Codex 读不了提供方发来的 response.completed 事件",
+            diagnosis="POST {url} 流式返回了回答，结尾却是{detail}。Codex 按固定的结构读取这个事件（`id` 是字符串；"
+            "`usage` 如果有，其中的 token 数都是整数），所以每一轮都会以 `{codex_says}` 失败（Codex 会先重试 "
+            "{codex_retries} 次）。",
+            remedy=(
+                "提供方或它前面的网关写出的 response.completed 事件不符合 Responses API：把 "
+                "`codexdoctor check -v --format markdown` 的证据报告给他们，或把 base_url 指向符合它的服务。",
+                "修好之后再运行一次 `codexdoctor check`。",
+            ),
+        ),
+        when=lambda f: (
+            [
+                {
+                    # Codex's own words (checked with 0.171.0): an event it cannot parse ends the turn; one without
+                    # `response` is skipped, and the stream then ends without a completion.
+                    "codex_says": "stream disconnected before completion: "
+                    + (
+                        "failed to parse ResponseCompleted: …"
+                        if f.get("terminal") == "response.completed"
+                        else "stream closed before response.completed"
+                    ),
+                    "codex_retries": f.get("codex_retries", 5),
+                }
+            ]
+            if f["kind"] == "unreadable_completion"
+            else []
+        ),
+    ),
+)

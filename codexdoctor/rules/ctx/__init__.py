@@ -1,0 +1,44 @@
+"""CTX: context and session, one module per theme.
+
+Chinese texts keep the English placeholders; config keys, commands, product names and codes stay untranslated.
+"""
+
+from __future__ import annotations
+
+from codexdoctor.rules.base import Rule, in_order
+from codexdoctor.rules.ctx import pasted, probe, sessions, window
+
+# The order `codexdoctor rules` and docs/rules.md list the family in: a new code goes next to its kin.
+ORDER = (
+    "CTX001",
+    "CTX027",
+    "CTX028",
+    "CTX029",
+    "CTX025",
+    "CTX002",
+    "CTX004",
+    "CTX005",
+    "CTX006",
+    "CTX007",
+    "CTX008",
+    "CTX009",
+    "CTX010",
+    "CTX030",
+    "CTX011",
+    "CTX012",
+    "CTX013",
+    "CTX014",
+    "CTX015",
+    "CTX026",
+    "CTX016",
+    "CTX017",
+    "CTX018",
+    "CTX019",
+    "CTX020",
+    "CTX021",
+    "CTX022",
+    "CTX023",
+    "CTX003",
+    "CTX024",
+)
+RULES: tuple[Rule, ...] = in_order(ORDER, window.RULES, probe.RULES, sessions.RULES, pasted.RULES)

@@ -1,0 +1,468 @@
+"""CTX, Codex's session logs: overflows, channel failures, clusters, truncation, the cache."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from codexdoctor.codex.sizes import window_settings
+from codexdoctor.common.untrusted import clip
+from codexdoctor.rules.base import CHANNEL, CONTEXT, E, I, Loc, Rule, Text, W, once
+
+
+def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
+    share = d.get("share")
+    real = d.get("real_window")
+    turns = d.get("turns_per_session")
+    window_value = real or d.get("peak") or d.get("window") or 0
+    growth = int(d.get("median_growth") or 0)
+    cfg = d.get("user_config") or "~/.codex/config.toml"
+    return {
+        **d,
+        "start_text": (d.get("start") or "?")[:16].replace("T", " "),
+        "peak_text": f"{d['peak']:,}" if d.get("peak") else "?",
+        "compact_text": f"{d['compact_at']:,}" if d.get("compact_at") else "?",
+        "share_text": f"{share:.0%}" if share is not None else Loc("an unknown share", "未知"),
+        "window_text": f"{d['window']:,}" if d.get("window") else Loc("window", "窗口"),
+        "error_short": clip(
+            " ".join((d.get("error") or d.get("error_info") or "error").split(", url:")[0].split()), 160
+        ),
+        "evidence": _EVIDENCE.get(d.get("evidence") or "", Loc(d.get("evidence") or "", d.get("evidence") or "")),
+        "real_text": Loc(
+            f" That is far below the window Codex assumes, so the provider's real window is about {real:,} tokens "
+            "and Codex never compacted in time.",
+            f"这远低于 Codex 假定的窗口，说明提供方的真实窗口只有约 {real:,} tokens，Codex 根本来不及压缩。",
+        )
+        if real
+        else "",
+        "window_step": Loc(
+            f"Add at the top level of {cfg}: model_context_window = {window_settings(real)[0]} "
+            f"and model_auto_compact_token_limit = {window_settings(real)[1]}",
+            f"在 {cfg} 顶层添加：model_context_window = {window_settings(real)[0]} "
+            f"和 model_auto_compact_token_limit = {window_settings(real)[1]}",
+        )
+        if real
+        else Loc(
+            f"Let Codex compact earlier: set model_auto_compact_token_limit at the top level of {cfg} "
+            f"to about {window_settings(window_value)[1]:,}, or start new sessions sooner.",
+            f"让 Codex 更早压缩：在 {cfg} 顶层把 model_auto_compact_token_limit 设为约 {window_settings(window_value)[1]:,}，"
+            "或更早开新会话。",
+        ),
+        "session_step": Loc(
+            f"Start a new session every {turns} turns (median growth {growth:,} tokens per turn) to stay under "
+            "70% of the window.",
+            f"每 {turns} 轮开一个新会话（每轮增长的中位数为 {growth:,} tokens），让上下文保持在窗口的 70% 以下。",
+        )
+        if turns
+        else Loc(
+            "Start a new session before the context reaches 70% of the window.",
+            "在上下文达到窗口的 70% 之前开一个新会话。",
+        ),
+    }
+
+
+def _groups(sessions: Any) -> list[list[Mapping[str, Any]]]:
+    """Sessions of one provider, model and window (one config), in the order they first appear: one finding each
+    (issue 28: 17 logs gave eight CTX012 findings for one setup, each with its own window advice)."""
+    groups: dict[tuple[Any, Any, Any], list[Mapping[str, Any]]] = {}
+    for d in sessions:
+        groups.setdefault((d.get("provider"), d.get("model"), d.get("window")), []).append(d)
+    return list(groups.values())
+
+
+def _group_params(group: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """The group's finding speaks of its latest session; its window advice is the smallest real window any of them
+    showed (the one every session of this config fits), so the group gets one pair of numbers."""
+    latest = max(group, key=lambda d: d.get("start") or "")
+    reals = [d["real_window"] for d in group if d.get("real_window")]
+    params = _session_params({**latest, "real_window": min(reals)} if reals else latest)
+    others = [d for d in group if d is not latest]
+    names = ", ".join(d["short_id"] for d in others[:8]) + (", …" if len(others) > 8 else "")
+    params["others_text"] = (
+        Loc(
+            f" The same happened in {len(others)} more session{'s' if len(others) != 1 else ''} "
+            f"of this provider, model and window: {names}.",
+            f"同一提供方、模型和窗口下，另有 {len(others)} 个会话也是这样：{names}。",
+        )
+        if others
+        else ""
+    )
+    params["finding_evidence"] = _session_evidence(group)
+    return params
+
+
+def _session_evidence(group: list[Mapping[str, Any]]) -> tuple[str, ...]:
+    """Evidence lines for the sessions a finding speaks of, and only those."""
+    lines = []
+    for d in group[:20]:
+        size = d.get("last_ok") or d.get("peak")
+        lines.append(
+            f"session {d['short_id']} ({(d.get('start') or '?')[:16].replace('T', ' ')}): "
+            f"{d.get('provider') or '?'} / {d.get('model') or '?'}, "
+            + (f"largest context that worked {size:,} tokens" if size else "no size logged")
+            + (f", failed at turn {d['failed_turn']}" if d.get("failed_turn") else "")
+        )
+    if len(group) > 20:
+        lines.append(f"and {len(group) - 20} more sessions")
+    return tuple(lines)
+
+
+def _outlier_text(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> Loc | str:
+    outliers = g.get("outliers") or []
+    if not outliers:
+        return ""
+    names = {d["id"]: d["short_id"] for d in sessions}
+    listed = ", ".join(f"{names.get(o['id'], o['id'][:8])} at {o['size']:,}" for o in outliers[:5])
+    listed_zh = "，".join(f"{names.get(o['id'], o['id'][:8])}（{o['size']:,}）" for o in outliers[:5])
+    return Loc(
+        f" {len(outliers)} other session{'s' if len(outliers) != 1 else ''} broke elsewhere ({listed}); "
+        "see its own finding.",
+        f"另有 {len(outliers)} 个会话断在别处（{listed_zh}），见它自己的结论。",
+    )
+
+
+_EVIDENCE = {
+    "the overflow signature (a token_count whose total equals the window, other counters zero)": Loc(
+        "the overflow signature (a token_count whose total equals the window, other counters zero)",
+        "溢出特征（一条 token_count 的总数恰好等于窗口、其他计数都为 0）",
+    ),
+    "Codex's context-window error": Loc("Codex's context-window error", "Codex 的上下文窗口错误"),
+    "the provider's context error": Loc("the provider's context error", "提供方的上下文超限错误"),
+    "silent truncation": Loc("silent truncation", "静默截断"),
+    **{
+        f"the gateway refuses the {item} items Codex sends after a tool call": Loc(
+            f"the gateway refuses the {item} items Codex sends after a tool call",
+            f"网关拒绝 Codex 在工具调用之后发送的 {item} 项",
+        )
+        for item in ("function_call_output", "reasoning", "call_id", "tool role", "function_call")
+    },
+    'Codex\'s "high demand" message, which stands for a 5xx from the provider': Loc(
+        'Codex\'s "high demand" message, which stands for a 5xx from the provider',
+        "Codex 的“high demand”提示，它代表提供方返回了 5xx",
+    ),
+}
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        code="CTX012",
+        name="session-overflowed",
+        check="ctx.sessions",
+        reads=("sessions",),
+        severity=E,
+        verdict=CONTEXT,
+        en=Text(
+            title="A session ran out of context",
+            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn}: {evidence}. The largest context that worked was "
+            "{peak_text} tokens, {share_text} of the {window_text} Codex assumes.{real_text}{others_text}",
+            remedy=(
+                "{window_step}",
+                "{session_step}",
+                "Carry a 5-line summary into the next session instead of the history; move side questions to their own session.",
+            ),
+        ),
+        zh=Text(
+            title="有会话耗尽了上下文",
+            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败：{evidence}。成功过的最大上下文是 {peak_text} tokens，占 Codex 假定的 {window_text} 的 {share_text}。{real_text}{others_text}",
+            remedy=(
+                "{window_step}",
+                "{session_step}",
+                "开新会话时带上一段 5 行的总结，而不是整段历史；把旁支问题放到各自的会话里。",
+            ),
+        ),
+        # A session in a group that breaks at one size gets the group's advice (CTX014) instead of its own.
+        when=lambda f: [
+            _group_params(group)
+            for group in _groups(
+                d
+                for d in f.get("sessions", [])
+                if d["kind"] == "context" and not d.get("in_cluster") and not d.get("truncated_at")
+            )
+        ],
+    ),
+    Rule(
+        code="CTX013",
+        name="session-channel-failure",
+        check="ctx.sessions",
+        reads=("sessions",),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="A session failed on the channel, not the context",
+            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn} with `{error_short}` at {share_text} of the window: "
+            "an error from the provider or the network, not a full context.",
+            remedy=(
+                "Run `codexdoctor check` to test the channel as it is now.",
+                'Classify the exact message: codexdoctor diagnose-error "{error_short}"',
+            ),
+        ),
+        zh=Text(
+            title="有会话因通道失败，而不是上下文",
+            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮以 `{error_short}` 失败，当时上下文占窗口的比例为：{share_text}。这是提供方或网络的错误，不是上下文满了。",
+            remedy=(
+                "运行 `codexdoctor check` 测试通道的当前状态。",
+                '对这条消息做分类：codexdoctor diagnose-error "{error_short}"',
+            ),
+        ),
+        when=lambda f: [_session_params(d) for d in f.get("sessions", []) if d["kind"] == "channel"],
+    ),
+    Rule(
+        code="CTX014",
+        name="failures-cluster",
+        check="ctx.sessions",
+        reads=("across", "sessions", "user_config"),
+        severity=E,
+        verdict=CONTEXT,
+        en=Text(
+            title="Sessions break at the same size",
+            diagnosis="{core} of {failures} failed sessions of {model} on `{provider}` broke at {median_text} tokens ± {within_pct} "
+            "(between {low} and {high}): a stable break point, so the limit is the context. Codex never compacted: it "
+            "only compacts near the window it assumes.{outlier_text}",
+            remedy=(
+                "Set model_context_window = {median:d} and model_auto_compact_token_limit = {eighty:d} at the top level of "
+                "{user_config_text} so Codex compacts before that point.",
+                "Start new sessions before they reach about {seventy} tokens.",
+            ),
+        ),
+        zh=Text(
+            title="多个会话在同一大小处断开",
+            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话中，有 {core} 个断在 {median_text} tokens ± {within_pct}（{low} 到 {high} 之间）：断点稳定，所以限制来自上下文。Codex 从未压缩：它只在接近自己假定的窗口时才压缩。{outlier_text}",
+            remedy=(
+                "在 {user_config_text} 顶层设置 model_context_window = {median:d} 和 model_auto_compact_token_limit = {eighty:d}，让 Codex 在这个点之前压缩。",
+                "在会话达到约 {seventy} tokens 之前就开新会话。",
+            ),
+        ),
+        when=lambda f: [
+            {
+                **g,
+                "spread_pct": f"{g['spread']:.0%}",
+                "user_config_text": f.get("user_config") or "~/.codex/config.toml",
+                "within_pct": f"{g.get('within', g['spread'] / 2):.0%}",
+                "core": g.get("core", g["failures"]),
+                "outlier_text": _outlier_text(g, f.get("sessions", [])),
+                "finding_evidence": _session_evidence([d for d in f.get("sessions", []) if d["id"] in set(g["ids"])]),
+                "low": f"{g['low']:,}",
+                "high": f"{g['high']:,}",
+                "median": g["median"],
+                "median_text": f"{g['median']:,}",
+                "seventy": f"{int(g['median'] * 0.7):,}",
+                "eighty": window_settings(g["median"])[1],
+            }
+            for g in f.get("across", {}).get("groups", [])
+            if g["pattern"] == "cluster"
+        ],
+    ),
+    Rule(
+        code="CTX015",
+        name="failures-scattered",
+        check="ctx.sessions",
+        reads=("across",),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Failures scatter at low usage",
+            diagnosis="{failures} failed sessions of {model} on `{provider}` broke at scattered sizes ({low}-{high} tokens), all under "
+            "half the window: that points at the channel (key, rate limits, provider availability), not the context.",
+            remedy=(
+                "Run `codexdoctor check`, and `codexdoctor probe` to see whether failures follow the session size.",
+            ),
+        ),
+        zh=Text(
+            title="失败分散在低用量处",
+            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话断在分散的大小上（{low}-{high} tokens），都不到窗口的一半：这指向通道（密钥、限流、提供方可用性），而不是上下文。",
+            remedy=("运行 `codexdoctor check`，并用 `codexdoctor probe` 看失败是否随会话大小变化。",),
+        ),
+        when=lambda f: [
+            {**g, "low": f"{g['low']:,}", "high": f"{g['high']:,}"}
+            for g in f.get("across", {}).get("groups", [])
+            if g["pattern"] == "scattered"
+        ],
+    ),
+    Rule(
+        code="CTX026",
+        name="session-silently-truncated",
+        check="ctx.sessions",
+        reads=("sessions",),
+        severity=E,
+        verdict=CONTEXT,
+        en=Text(
+            title="The provider cut a session's history without an error",
+            diagnosis="In session {short_id} ({start_text}) the input stayed at {truncated_text} tokens in turns {turns_text} while every "
+            "turn added more: the provider dropped the start of the conversation silently (Ollama does this at num_ctx). "
+            "Its real window is about {truncated_text} tokens; Codex never saw an error and never compacted.",
+            remedy=(
+                "{window_step}",
+                "For Ollama, serve the model with a larger num_ctx (e.g. OLLAMA_CONTEXT_LENGTH=32768 or a Modelfile "
+                "`PARAMETER num_ctx 32768`).",
+            ),
+        ),
+        zh=Text(
+            title="提供方在没有报错的情况下截断了会话历史",
+            diagnosis="在会话 {short_id}（{start_text}）中，第 {turns_text} 轮的输入都停在 {truncated_text} tokens，而每一轮都在增加内容："
+            "提供方悄悄丢掉了对话的开头（Ollama 在达到 num_ctx 时就会这样）。它的真实窗口约为 {truncated_text} tokens；Codex 没有看到任何错误，也从未压缩。",
+            remedy=(
+                "{window_step}",
+                "如果是 Ollama，用更大的 num_ctx 部署模型（例如 OLLAMA_CONTEXT_LENGTH=32768，或在 Modelfile 中写 `PARAMETER num_ctx 32768`）。",
+            ),
+        ),
+        when=lambda f: [
+            {
+                **_session_params(d),
+                "truncated_text": f"{d['truncated_at']:,}",
+                "turns_text": ", ".join(map(str, d["truncated_turns"])),
+            }
+            for d in f.get("sessions", [])
+            if d.get("truncated_at")
+        ],
+    ),
+    Rule(
+        code="CTX016",
+        name="outsized-turn",
+        check="ctx.sessions",
+        reads=("sessions",),
+        severity=I,
+        verdict=CONTEXT,
+        en=Text(
+            title="One turn added an outsized amount of context",
+            diagnosis="In session {short_id}, turn {turn} added {added} tokens (median growth {median_growth} per turn). That material "
+            "is resent with every later request.",
+            remedy=(
+                "Ask such side questions in a separate session, or start a new session after a large tool output.",
+            ),
+        ),
+        zh=Text(
+            title="某一轮新增了异常多的上下文",
+            diagnosis="在会话 {short_id} 中，第 {turn} 轮新增了 {added} tokens（每轮增长的中位数为 {median_growth}）。这些内容会随之后的每一次请求重复发送。",
+            remedy=("把这类旁支问题放到单独的会话里问，或在大段工具输出之后开一个新会话。",),
+        ),
+        when=lambda f: [
+            {**o, "short_id": d["short_id"], "median_growth": int(d["median_growth"] or 0)}
+            for d in f.get("sessions", [])
+            for o in d["outsized"][:3]
+        ],
+    ),
+    Rule(
+        code="CTX017",
+        name="compaction-never-fired",
+        check="ctx.sessions",
+        reads=("sessions",),
+        severity=W,
+        verdict=CONTEXT,
+        en=Text(
+            title="Auto-compaction could not fire before the failure",
+            diagnosis="Session {short_id} overflowed at {peak_text} tokens, but Codex only compacts at about {compact_text} tokens "
+            "(90% of the window it assumes): the provider's limit came first.{others_text}",
+            remedy=(
+                "Set model_context_window (and model_auto_compact_token_limit) below the provider's real window at the top level "
+                "of {user_config}; `codexdoctor probe` measures it.",
+            ),
+        ),
+        zh=Text(
+            title="失败之前自动压缩来不及触发",
+            diagnosis="会话 {short_id} 在 {peak_text} tokens 时溢出，但 Codex 要到约 {compact_text} tokens（它假定窗口的 90%）才会压缩：提供方的上限先到了。{others_text}",
+            remedy=(
+                "在 {user_config} 顶层把 model_context_window（以及 model_auto_compact_token_limit）设到提供方真实窗口以下；`codexdoctor probe` 可以测出真实窗口。",
+            ),
+        ),
+        # Said once per cause: CTX014 covers a group's sessions, CTX026 a truncated one.
+        when=lambda f: [
+            _group_params(group)
+            for group in _groups(
+                d
+                for d in f.get("sessions", [])
+                if d["kind"] == "context"
+                and not d["compaction_would_fire"]
+                and d["compact_at"]
+                and not d.get("in_cluster")
+                and not d.get("truncated_at")
+            )
+        ],
+    ),
+    Rule(
+        code="CTX018",
+        name="unreadable-log-lines",
+        check="ctx.sessions",
+        reads=("unreadable_lines",),
+        severity=I,
+        verdict=CONTEXT,
+        en=Text(
+            title="Some log lines could not be read",
+            diagnosis="{unreadable_lines:count:line} were half-written, corrupted, overlong or not UTF-8 and were skipped; the rest was read.",
+            remedy=(
+                "Nothing to do unless a session you care about is affected; Codex may still be writing the newest log.",
+            ),
+        ),
+        zh=Text(
+            title="部分日志行无法读取",
+            diagnosis="有 {unreadable_lines} 行是写了一半、损坏、过长或非 UTF-8 的，已跳过；其余内容正常读取。",
+            remedy=("除非你关心的会话受到影响，否则无需处理；Codex 可能还在写最新的日志。",),
+        ),
+        when=once(lambda f: f.get("unreadable_lines", 0) > 0),
+    ),
+    Rule(
+        code="CTX019",
+        name="prefix-cache-collapsed",
+        check="ctx.sessions",
+        reads=("sessions",),
+        severity=W,
+        verdict=CONTEXT,
+        en=Text(
+            title="The prefix cache stopped working mid-session",
+            diagnosis="In session {short_id}, the share of input served from the provider's cache fell from {before_pct} to {after_pct} at "
+            "turn {turn} while the context kept growing ({context} tokens): the start of the request changed (edited "
+            "instructions, a new tool set or a model switch), so every later turn is computed from scratch.",
+            remedy=(
+                "Keep the start of a session stable: same instructions, same tools, same model.",
+                "If you need different instructions, start a new session rather than rewriting the current one.",
+            ),
+        ),
+        zh=Text(
+            title="前缀缓存在会话中途失效",
+            diagnosis="在会话 {short_id} 中，第 {turn} 轮起从提供方缓存命中的输入比例从 {before_pct} 降到 {after_pct}，而上下文仍在增长（{context} tokens）：请求的开头变了（改了指令、换了工具集或切换了模型），之后每一轮都要从头计算。",
+            remedy=(
+                "保持会话开头稳定：同样的指令、同样的工具、同样的模型。",
+                "如果需要不同的指令，开一个新会话，而不是改写当前会话的开头。",
+            ),
+        ),
+        when=lambda f: [
+            {
+                **d["cache"]["collapse"],
+                "short_id": d["short_id"],
+                "before_pct": f"{d['cache']['collapse']['before']:.0%}",
+                "after_pct": f"{d['cache']['collapse']['after']:.0%}",
+            }
+            for d in f.get("sessions", [])
+            if d["cache"]["collapse"]
+        ],
+    ),
+    Rule(
+        code="CTX020",
+        name="late-turns-uncached",
+        check="ctx.sessions",
+        reads=("sessions",),
+        severity=W,
+        verdict=CONTEXT,
+        en=Text(
+            title="Late turns are mostly uncached",
+            diagnosis="In session {short_id}, only {late_pct} of the input of the last third of the turns came from the provider's "
+            "cache: each turn re-reads the whole history, and time to first token grows turn after turn.",
+            remedy=(
+                "Split long sessions sooner; keep the session's start identical across turns.",
+                "On a self-hosted server, enable prefix caching (vLLM: --enable-prefix-caching; llama.cpp server: --cache-reuse N).",
+            ),
+        ),
+        zh=Text(
+            title="后期的轮次大多没有命中缓存",
+            diagnosis="在会话 {short_id} 中，最后三分之一轮次的输入只有 {late_pct} 来自提供方缓存：每一轮都在重新读取整段历史，首字延迟一轮比一轮长。",
+            remedy=(
+                "更早地拆分长会话；让会话开头在各轮之间保持一致。",
+                "自建服务时开启前缀缓存（vLLM：--enable-prefix-caching；llama.cpp server：--cache-reuse N）。",
+            ),
+        ),
+        when=lambda f: [
+            {"short_id": d["short_id"], "late_pct": f"{d['cache']['late_share']:.0%}"}
+            for d in f.get("sessions", [])
+            if d["cache"]["late_uncached"]
+        ],
+    ),
+)

@@ -1,0 +1,233 @@
+"""CFG: each code from the facts of its check, firing with its parameters or staying silent."""
+
+import pytest
+
+from tests.rules.cases import check, fires, silent
+from tests.rules.healthy import CONFIG
+
+
+def config_file(path=CONFIG, kind="user", **extra):
+    return {"kind": kind, "path": path, "exists": True, "encoding": "utf-8", "crlf": False, **extra}
+
+
+def toml_error(line=3, column=12, message="invalid string", backslash=False):
+    return {"message": message, "line": line, "column": column, "backslash_in_string": backslash}
+
+
+PROJECT = "~/work/.codex/config.toml"
+
+CASES = [
+    fires("CFG001", {"user_missing": True}, "~/.codex/config.toml does not exist", "export MYGATEWAY_API_KEY="),
+    silent("CFG001", {"user_missing": True, "provider_configured_elsewhere": True}, why="provider-set-elsewhere"),
+    fires(
+        "CFG002",
+        {"files": [config_file(toml_error=toml_error())]},
+        "~/.codex/config.toml:3:12: invalid string",
+        "at line 3, column 12",
+    ),
+    fires("CFG002", {"files": [config_file(toml_error=toml_error(line=None, column=None))]}, "~/.codex/config.toml: "),
+    silent("CFG002", {"files": [config_file(read_error="permission denied")]}),
+    fires(
+        "CFG003", {"files": [config_file(read_error="permission denied")]}, "~/.codex/config.toml: permission denied"
+    ),
+    silent("CFG003", {"files": [config_file(), config_file(PROJECT, "project")]}),
+    fires(
+        "CFG004",
+        {"defined": False, "provider": "taotokn", "did_you_mean": "taotoken", "available": ["openai", "taotoken"]},
+        'model_provider = "taotokn"',
+        "Did you mean `taotoken`?",
+        'set model_provider = "taotoken"',
+    ),
+    fires(
+        "CFG004",
+        {"defined": False, "provider": "mine", "available": ["ollama", "openai"]},
+        "add a [model_providers.mine] table to ~/.codex/config.toml",
+        "one of: ollama, openai",
+        why="no-close-name",
+    ),
+    silent("CFG004", {"provider": "mine", "available": ["ollama", "openai"]}),
+    fires(
+        "CFG005",
+        {"redefined_builtins": [{"id": "openai", "where": f"{CONFIG}:3"}]},
+        "[model_providers.openai] (~/.codex/config.toml:3)",
+        "[model_providers.openai-custom]",
+    ),
+    fires(
+        "CFG005",
+        {"redefined_builtins": [{"id": "openai", "where": f"{CONFIG}:3"}, {"id": "ollama", "where": f"{CONFIG}:9"}]},
+        "[model_providers.ollama]",
+        count=2,
+    ),
+    silent("CFG005", {"redefined_builtins": []}),
+    fires(
+        "CFG006",
+        {"missing_base_url": True, "base_url_alias": "baseURL"},
+        "[model_providers.gw] (~/.codex/config.toml:4) has no base_url",
+        "Rename `baseURL` to base_url",
+    ),
+    fires("CFG006", {"missing_base_url": True}, 'Add base_url = "https://<your provider>/…"', why="no-alias"),
+    silent("CFG006", {"missing_base_url": False, "base_url_alias": "baseURL"}),
+    fires("CFG007", {"missing_model": True}, "to `gw`", "at the top of ~/.codex/config.toml"),
+    silent("CFG007", {"missing_model": False}),
+    fires("CFG028", {"empty_model": True, "model_where": f"{CONFIG}:1"}, 'model = "" (~/.codex/config.toml:1)'),
+    silent("CFG028", {"empty_model": False, "model_where": f"{CONFIG}:1"}),
+    fires(
+        "CFG008",
+        {
+            "unknown": [
+                {"key": "baseURL", "table": "[model_providers.gw]", "suggestion": "base_url", "where": f"{CONFIG}:5"}
+            ]
+        },
+        "`baseURL` in [model_providers.gw] (~/.codex/config.toml:5)",
+        "Did you mean `base_url`?",
+        "rename `baseURL` to the key Codex reads (`base_url`)",
+    ),
+    fires(
+        "CFG008",
+        {"unknown": [{"key": "colour", "table": "the top level", "suggestion": None, "where": f"{CONFIG}:2"}]},
+        "`colour` in the top level",
+        why="no-suggestion",
+    ),
+    silent("CFG008", {"unknown": []}),
+    fires(
+        "CFG009",
+        {"project_provider_keys": [{"key": "model_provider", "where": f"{PROJECT}:1"}]},
+        "`model_provider` (~/work/.codex/config.toml:1)",
+        "into ~/.codex/config.toml",
+    ),
+    silent("CFG009", {"project_provider_keys": []}),
+    fires(
+        "CFG010",
+        {"selected": "work", "ignored_keys": [{"key": "model_providers", "where": "~/.codex/work.config.toml:4"}]},
+        "inside profile `work`",
+        "out of [profiles.work]",
+    ),
+    silent("CFG010", {"selected": "work", "ignored_keys": []}),
+    fires("CFG011", {"wire_api": "chat"}, 'sets wire_api = "chat" (~/.codex/config.toml:8)', "Codex 0.171.0"),
+    fires("CFG011", {"wire_api": "chat", "chat_rejected": True, "codex_version": None}, "version unknown"),
+    silent("CFG011", {"wire_api": "chat", "chat_rejected": False}, why="an-older-codex-accepts-it"),
+    fires(
+        "CFG012", {"wire_api": "chat", "chat_rejected": False, "codex_version": "0.96.0"}, "Codex 0.96.0 still accepts"
+    ),
+    silent("CFG012", {"wire_api": "chat", "chat_rejected": True}),
+    fires("CFG013", {"problem": "missing", "codex_home": "~/codex-home"}, "CODEX_HOME is ~/codex-home", "mkdir -p"),
+    fires(
+        "CFG013",
+        {"problem": "missing", "codex_home": "~/codex", "literal_tilde": True, "expanded": "/home/me/codex"},
+        "kept literally",
+        "export CODEX_HOME=/home/me/codex",
+        why="literal-tilde",
+    ),
+    silent("CFG013", {"problem": "not_dir"}),
+    fires(
+        "CFG014", {"problem": "not_dir", "codex_home": "~/codex-home"}, "CODEX_HOME is ~/codex-home, which is a file"
+    ),
+    silent("CFG014", {"problem": "missing"}),
+    fires(
+        "CFG015",
+        {"missing": True, "selected": "work", "origin": "--profile", "available": ["home", "ci"]},
+        "Profile `work` is selected (--profile)",
+        "Defined profiles: home, ci.",
+    ),
+    fires(
+        "CFG015", {"missing": True, "selected": "work", "origin": "--profile"}, "Defined profiles: none.", why="none"
+    ),
+    silent("CFG015", {"missing": False, "selected": "work", "origin": "--profile"}),
+    fires(
+        "CFG016",
+        {
+            "wrong_types": [
+                {
+                    "key": "model_context_window",
+                    "kind": "i64",
+                    "expected": "an integer",
+                    "got": 'a string ("128k")',
+                    "where": f"{CONFIG}:3",
+                    "codex_says": "invalid type: string, expected i64",
+                }
+            ]
+        },
+        "`model_context_window` (~/.codex/config.toml:3) is a string",
+        "Codex expects a whole number",
+        "model_context_window = 128000 (no quotes)",
+    ),
+    silent("CFG016", {"wrong_types": []}),
+    fires("CFG017", {"wire_api_invalid": "response"}, 'wire_api = "response" (~/.codex/config.toml:8)'),
+    silent("CFG017", {"wire_api_invalid": ""}),
+    fires("CFG018", {"files": [config_file(encoding="utf-8-sig")]}, "~/.codex/config.toml starts with a UTF-8"),
+    silent("CFG018", {"files": [config_file(encoding="utf-8-sig", toml_error=toml_error())]}, why="unparsed"),
+    fires(
+        "CFG019",
+        {"windows_configs": ["/mnt/c/Users/me/.codex/config.toml"]},
+        "Windows also has /mnt/c/Users/me/.codex/config.toml",
+    ),
+    silent("CFG019", {"windows_configs": []}),
+    fires("CFG020", {"files": [config_file(crlf=True)]}, "~/.codex/config.toml has CRLF"),
+    silent("CFG020", {"files": [config_file(crlf=True, toml_error=toml_error())]}, why="unparsed"),
+    fires(
+        "CFG021",
+        {"files": [config_file(toml_error=toml_error(line=4, message="invalid escape", backslash=True))]},
+        "~/.codex/config.toml:4 has a backslash",
+        "on line 4 of ~/.codex/config.toml",
+    ),
+    silent("CFG021", {"files": [config_file(toml_error=toml_error(line=4))]}),
+    fires(
+        "CFG022",
+        {"legacy_selectors": [{"value": "big", "where": f"{CONFIG}:2"}]},
+        '`profile = "big"` (~/.codex/config.toml:2)',
+        "~/.codex/big.config.toml",
+        "codex --profile big",
+    ),
+    silent("CFG022", {"legacy_selectors": []}),
+    fires(
+        "CFG023",
+        {"conflict": True, "selected": "big", "profile_file": "~/.codex/big.config.toml"},
+        "--profile big is given while ~/.codex/config.toml still has [profiles.big]",
+        "top level of ~/.codex/big.config.toml",
+    ),
+    silent("CFG023", {"conflict": False, "selected": "big"}),
+    fires(
+        "CFG024",
+        {"file_missing": True, "selected": "big", "profile_file": "~/.codex/big.config.toml", "available": ["ci"]},
+        "--profile big reads ~/.codex/big.config.toml, which does not exist",
+        "Profile files found: ci.",
+    ),
+    silent("CFG024", {"file_missing": True, "conflict": True, "selected": "big"}, why="the-conflict-says-it"),
+    fires(
+        "CFG025",
+        {"legacy_tables": [{"name": "work", "where": f"{CONFIG}:12"}]},
+        "[profiles.work] (~/.codex/config.toml:12)",
+        "~/.codex/work.config.toml",
+    ),
+    silent(
+        "CFG025",
+        {"legacy_tables": [{"name": "work", "where": f"{CONFIG}:12"}], "conflict": True},
+        why="the-conflict-says-it",
+    ),
+    fires(
+        "CFG026", {"missing_name": True}, "[model_providers.gw] (~/.codex/config.toml:4) has no `name`", 'name = "gw"'
+    ),
+    silent("CFG026", {"missing_name": False}),
+    fires(
+        "CFG027",
+        {"untrusted": [config_file(PROJECT, "project", ignored="untrusted", keys=["model", "model_provider"])]},
+        "~/work/.codex/config.toml sets model, model_provider",
+        "(here: not trusted)",
+        '[projects."~/work"]',
+        unfilled=("user_config",),  # KNOWN_GAPS
+    ),
+    fires(
+        "CFG027",
+        {"untrusted": [config_file(PROJECT, "project", ignored="marked", keys=[])]},
+        "sets nothing",
+        "(here: marked untrusted)",
+        why="marked-untrusted",
+        unfilled=("user_config",),  # KNOWN_GAPS
+    ),
+    silent("CFG027", {"untrusted": []}),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_cfg(case):
+    check(case)

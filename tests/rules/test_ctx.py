@@ -1,0 +1,424 @@
+"""CTX: each code from the facts of its check, firing with its parameters or staying silent."""
+
+import pytest
+
+from tests.rules.cases import check, fires, silent
+from tests.rules.healthy import SESSION
+
+
+def session(n=0, **changes):
+    """A session of the healthy run's provider and model; n tells several apart."""
+    sid = f"0199a1b{n}-c3d4-7e5f-8a9b-0c1d2e3f4a5b"
+    return {**SESSION, "id": sid, "short_id": sid[:8], "start": f"2026-01-0{n + 2}T09:30:00Z", **changes}
+
+
+OVERFLOW = {"kind": "context", "failed_turn": 14, "peak": 120000, "last_ok": 120000, "share": 0.464}
+OVERFLOW["evidence"] = "Codex's context-window error"
+SCATTERED = {"provider": "gw", "model": "gw-coder", "window": 258400, "failures": 3, "sizes": [6000, 9000, 14000]}
+SCATTERED |= {"ids": [session(n)["id"] for n in range(3)], "outliers": [], "pattern": "scattered", "low": 6000}
+SCATTERED |= {"high": 14000, "median": 9000, "spread": 0.89}
+CLUSTER = {**SCATTERED, "pattern": "cluster", "sizes": [8400, 8500, 8600], "low": 8400, "high": 8600, "median": 8500}
+CLUSTER |= {"core": 3, "spread": 0.023, "within": 0.012}
+CACHE = {
+    "runs": {
+        "first": {"ok": True, "sent": 4041, "ttft_ms": 20.0, "cached": 0},
+        "repeat": {"ok": True, "sent": 4041, "ttft_ms": 7.0, "cached": 0},
+        "changed_start": {"ok": True, "sent": 4043, "ttft_ms": 4.7, "cached": 0},
+    },
+    "verdict": "not working",
+    "ttft_ratio": 0.35,
+}
+CANARY_OVERFLOW = {"kind": "context_exceeded", "status": 400, "message": "maximum context length is 4096 tokens"}
+SMALL_WINDOW = {"served": 4096, "source": "GET /v1/models (context_length)"}
+
+
+def across(*groups):
+    return {
+        "failures": sum(g["failures"] for g in groups),
+        "sizes": [],
+        "pattern": None,
+        "ids": [],
+        "groups": list(groups),
+    }
+
+
+CASES = [
+    # The window against Codex's own requests
+    fires(
+        "CTX001",
+        {"served": 120000, "source": "GET /v1/models", "suggest_window": 120000, "suggest_compact": 96000},
+        "The provider serves 120,000 tokens (GET /v1/models) but Codex assumes 272,000",
+        "and only compacts at 244,800",
+        "model_context_window = 120000\nmodel_auto_compact_token_limit = 96000",
+    ),
+    silent("CTX001", {"served": None}),
+    silent("CTX001", {"served": 4096}, why="CTX002-says-it"),
+    silent("CTX001", {"served": 400000}, why="larger-than-codex-compacts-at"),
+    fires(
+        "CTX027",
+        {"configured_below_first": True, "configured_compact_at": 6000, "assumed_source": "model_context_window"},
+        "Codex compacts once a session passes 6,000 tokens (model_context_window)",
+        "for you alone is 8,504 tokens",
+    ),
+    silent("CTX027", {"configured_below_first": False}),
+    fires(
+        "CTX028",
+        {"kind": "context_exceeded", "status": 400, "message": "maximum context length is 10240 tokens"},
+        "(8,504 tokens, counted by the provider)",
+        "(11,143 tokens with one tool call",
+        "answered 400: maximum context length is 10240 tokens",
+        "32,768 tokens or more",
+    ),
+    fires(
+        "CTX028",
+        {"kind": "context_exceeded", "status": 400, "message": "too long", "first_counted_by": "estimate"},
+        "counted by the local estimate",
+        why="estimated",
+    ),
+    silent("CTX028", {"kind": "bad_request", "status": 400}, why="API021-says-it"),
+    fires(
+        "CTX029",
+        {"served": 10000, "source": "GET /props", "room": 1496, "tool_round_fits": False},
+        "The provider serves 10,000 tokens (GET /props); Codex's first request takes 8,504 of them, which leaves 1,496",
+        "(about 2,800 tokens",
+    ),
+    silent(
+        "CTX029",
+        {"served": 10000, "room": 1496, "tool_round_fits": False},
+        others={"api.turn_two": {}},
+        why="the-tool-round-was-sent",
+    ),
+    silent("CTX029", {**SMALL_WINDOW, "tool_round_fits": False}, why="CTX002-says-it"),
+    fires(
+        "CTX025",
+        {"unpublished": True},
+        "say how large gw-coder's window is",
+        "Codex's first request for you (8,504 tokens) fit",
+        "codexdoctor probe",
+    ),
+    silent("CTX025", {"unpublished": True, "first_fit": False}),
+    fires(
+        "CTX002",
+        SMALL_WINDOW,
+        "The provider serves 4,096 tokens (GET /v1/models (context_length)); Codex's first request for you is about 8,504",
+        "more than 8,504 tokens",
+        "Codex's own instructions and tool schemas are most of it",
+    ),
+    fires(
+        "CTX002",
+        {**SMALL_WINDOW, "docs": [{"path": "~/work/AGENTS.md", "tokens": 2400}]},
+        "Your AGENTS.md files are part of it (~/work/AGENTS.md 2,400 tokens)",
+        why="agents-md",
+    ),
+    silent("CTX002", {"served": 120000}),
+    fires(
+        "CTX003",
+        {**CANARY_OVERFLOW, "codex_shaped": False},
+        "answered 400: maximum context length is 4096 tokens. A tiny request exceeds the context window",
+        "set model_context_window in ~/.codex/config.toml",
+    ),
+    fires(
+        "CTX003",
+        {**CANARY_OVERFLOW, "minimal_kind": "context_exceeded"},
+        "A tiny request exceeds",
+        why="the-minimal-request-overflowed-too",
+    ),
+    silent("CTX003", {**CANARY_OVERFLOW, "minimal_kind": "ok"}, why="CTX024-says-it"),
+    fires(
+        "CTX024",
+        {**CANARY_OVERFLOW, "minimal_kind": "ok"},
+        "with Codex's own first request (8,501 tokens: instructions 3,527, skills and permissions 546, tool schemas 4,293",
+        "A one-line request to the same URL passed",
+        "more than 8,501 tokens",
+    ),
+    fires(
+        "CTX024",
+        {
+            **CANARY_OVERFLOW,
+            "server_request": 9100,
+            "first_parts": [{"part": "instructions (yours, from config.toml)", "tokens": 1200}],
+        },
+        "more than 9,100 tokens as this server counts them",
+        "`instructions` in ~/.codex/config.toml puts 1,200 tokens of your own text into it",
+        why="own-instructions",
+    ),
+    silent("CTX024", CANARY_OVERFLOW, others={"ctx.window": SMALL_WINDOW}, why="CTX002-says-it"),
+    # A pasted context error
+    fires(
+        "CTX021",
+        {"kind": "context", "codex_message": True},
+        "Codex reports this when the provider rejects a request as too long",
+        "Measure the provider's real window with `codexdoctor probe`",
+    ),
+    fires(
+        "CTX021",
+        {"kind": "context", "server_window": 4096, "server_request": 9000},
+        "the request (9,000 tokens) exceeds its window (4,096 tokens)",
+        "A 4,096-token window cannot hold Codex's first request",
+        why="numbers-below-codex",
+    ),
+    fires(
+        "CTX021",
+        {"kind": "context", "server_window": 32768, "user_config": "~/.codex/config.toml"},
+        "its window is 32,768 tokens",
+        "model_context_window = 32768 and model_auto_compact_token_limit = 26200",
+        why="window-only",
+    ),
+    silent("CTX021", {"kind": "unknown"}),
+    # The session probe
+    fires(
+        "CTX004",
+        {"stage1": True, "largest_ttft_ms": 4200.0, "ttft_ratio": 13.5, "turns_per_session": 12},
+        "rose from 310 ms (a single question) to 4.2 s at 64,000 tokens (13.5x",
+        "every 12 turns",
+    ),
+    fires("CTX004", {"stage1": True}, "every few turns", why="turns-unknown"),
+    silent("CTX004", {"stage1": False}),
+    fires(
+        "CTX005",
+        {"stage2": True, "stall_count": 3, "longest_stall_ms": 5400.0},
+        "3 answers went silent for at least 2.0 s",
+        "(longest 5.4 s)",
+    ),
+    fires(
+        "CTX005",
+        {"stage2": True, "stall_count": 1, "longest_stall_ms": 900.0},
+        "1 answer went silent",
+        "(longest 900 ms)",
+        why="one",
+    ),
+    silent("CTX005", {"stage2": False, "stall_count": 3}),
+    fires(
+        "CTX006",
+        {
+            "stable": True,
+            "last_ok": 8192,
+            "first_fail": 9216,
+            "context_kinds": ["context_exceeded"],
+            "failure_kinds": ["context_exceeded"],
+            "suggest_window": 8192,
+            "suggest_compact": 6500,
+            "turns_per_session": 2,
+        },
+        "fails from 9,216 tokens on (context window exceeded); every request at 8,192 tokens or less worked",
+        "model_context_window = 8192\nmodel_auto_compact_token_limit = 6500",
+        "Start a new session every 2 turns (at about 2,000 tokens per turn",
+    ),
+    fires(
+        "CTX006",
+        {
+            "stable": True,
+            "last_ok": 4000,
+            "first_fail": 4200,
+            "failure_kinds": ["timeout"],
+            "suggest_window": 4000,
+            "suggest_compact": 3200,
+            "turns_per_session": 0,
+        },
+        "(timeout)",
+        "cannot hold Codex's own first request",
+        "model_context_window = 4000",
+        why="no-room-for-a-turn",
+    ),
+    silent("CTX006", {"stable": None, "last_ok": 8192}),
+    fires(
+        "CTX007",
+        {"stable": False, "last_ok": 30000, "first_fail": 32000, "failure_kinds": ["rate_limited", "server_error"]},
+        "(30,000 / 32,000 tokens) gave mixed results (rate limited (429), server error (5xx))",
+    ),
+    fires("CTX007", {"stable": False, "first_fail": 32000}, "gave mixed results (mixed)", why="no-kinds"),
+    silent("CTX007", {"stable": True, "first_fail": 32000}),
+    fires(
+        "CTX008",
+        {"truncated": True, "truncated_at": 4096, "reported_at_truncation": 2048},
+        "At 4,096 tokens the provider answered 200 but counted only 2,048 input tokens",
+        "(here about 2,048)",
+    ),
+    silent("CTX008", {"truncated": False}),
+    fires(
+        "CTX009",
+        {"no_break": True, "further_cmd": "codexdoctor probe --max-context 128000 --budget 600000"},
+        "The session worked at every size up to 64,000 tokens. That is where this probe's range ended",
+        "codexdoctor probe --max-context 128000 --budget 600000",
+    ),
+    fires(
+        "CTX009",
+        {"no_break": True, "published": 32000},
+        "past the window the provider publishes (32,000): it holds",
+        "Probe a larger range with --max-context",
+        why="past-the-published-window",
+    ),
+    silent("CTX009", {"no_break": False}),
+    fires(
+        "CTX010",
+        {"stopped": "budget"},
+        "Stopped at the budget after 12 requests and 150,840 input tokens",
+        "works up to 64,000 tokens.",
+        "Raise the budget (--budget)",
+    ),
+    fires(
+        "CTX010",
+        {"stopped": "interrupted", "last_ok": None, "first_fail": 9000},
+        "Stopped by Ctrl-C",
+        "works up to (none) tokens, fails at 9000",
+        "let it finish",
+        why="interrupted",
+    ),
+    silent("CTX010", {"stopped": "budget", "stable": True, "first_fail": 70000}, why="the-break-was-located"),
+    fires(
+        "CTX030",
+        {
+            "channel_above": [
+                {"sent": 90000, "kind": "server_error", "status": 502},
+                {"sent": 96000, "kind": "timeout", "status": None},
+            ],
+            "channel_above_kinds": ["server_error", "timeout"],
+        },
+        "2 requests above 64,000 tokens failed with channel errors (server error (5xx), timeout)",
+        "90,000 tokens: server error (5xx) (502); 96,000 tokens: timeout",
+    ),
+    silent(
+        "CTX030",
+        {"channel_above": [{"sent": 90000, "kind": "timeout", "status": None}], "singles_ok": 0, "singles": 3},
+        why="singles-fail-too",
+    ),
+    fires(
+        "CTX011",
+        {"singles_ok": 2, "single_kinds": ["rate_limited"]},
+        "2 of 3 fresh one-line requests succeeded (rate limited (429))",
+    ),
+    silent("CTX011", {"singles_ok": 0, "single_kinds": ["refused"]}, why="none-succeeded"),
+    fires(
+        "CTX022",
+        {"cache": CACHE, "cache_verdict": "not working", "family": "vllm"},
+        "The same 4,041-token prefix sent twice came back with 0 cached tokens",
+        "(first token 20 ms then 7 ms)",
+        "--enable-prefix-caching",
+    ),
+    fires(
+        "CTX022",
+        {"cache": CACHE, "cache_verdict": "not working"},
+        "hosted gateway",
+        why="unknown-server",
+    ),
+    silent("CTX022", {"cache": {**CACHE, "verdict": "working"}, "cache_verdict": "working"}),
+    fires(
+        "CTX023",
+        {"cache": {**CACHE, "verdict": "not reported"}, "cache_verdict": "not reported"},
+        "(first token 20 ms for a new prefix, 7 ms when repeated)",
+    ),
+    silent("CTX023", {"cache": CACHE, "cache_verdict": "not working"}),
+    # Codex's session logs
+    fires(
+        "CTX012",
+        {"sessions": [session(**OVERFLOW)]},
+        "Session 0199a1b0 (2026-01-02 09:30) failed at turn 14: Codex's context-window error",
+        "The largest context that worked was 120,000 tokens, 46% of the 258,400 Codex assumes.",
+        "model_auto_compact_token_limit at the top level of ~/.codex/config.toml to about",
+    ),
+    fires(
+        "CTX012",
+        {"sessions": [session(0, **OVERFLOW, real_window=60000), session(1, **OVERFLOW)]},
+        "Session 0199a1b1",
+        "the provider's real window is about 60,000 tokens",
+        "model_context_window = 60000 and model_auto_compact_token_limit = 48000",
+        "The same happened in 1 more session of this provider, model and window: 0199a1b0.",
+        why="one-finding-for-one-config",
+    ),
+    fires(
+        "CTX012",
+        {"sessions": [session(0, **OVERFLOW), session(1, **OVERFLOW, model="gw-max")]},
+        count=2,
+        why="two-configs",
+    ),
+    silent("CTX012", {"sessions": [session(**OVERFLOW, in_cluster=True)]}, why="CTX014-says-it"),
+    silent("CTX012", {"sessions": [session(**OVERFLOW, truncated_at=32768)]}, why="CTX026-says-it"),
+    fires(
+        "CTX013",
+        {
+            "sessions": [
+                session(
+                    kind="channel",
+                    failed_turn=3,
+                    error="unexpected status 401 Unauthorized, url: https://gw.example/v1/responses",
+                )
+            ]
+        },
+        "Session 0199a1b0 (2026-01-02 09:30) failed at turn 3 with `unexpected status 401 Unauthorized` at 16% of the window",
+        'codexdoctor diagnose-error "unexpected status 401 Unauthorized"',
+    ),
+    silent("CTX013", {"sessions": [session(**OVERFLOW)]}),
+    fires(
+        "CTX014",
+        {"sessions": [session(n, **OVERFLOW, in_cluster=True) for n in range(3)], "across": across(CLUSTER)},
+        "3 of 3 failed sessions of gw-coder on `gw` broke at 8,500 tokens ± 1% (between 8,400 and 8,600)",
+        "model_context_window = 8500 and model_auto_compact_token_limit = 6800 at the top level of ~/.codex/config.toml",
+        "before they reach about 5,950 tokens",
+    ),
+    fires(
+        "CTX014",
+        {"across": across({**CLUSTER, "outliers": [{"id": session(2)["id"], "size": 20000}]})},
+        "1 other session broke elsewhere (0199a1b2 at 20,000)",
+        why="outlier",
+    ),
+    silent("CTX014", {"across": across(SCATTERED)}),
+    fires(
+        "CTX015",
+        {"across": across(SCATTERED)},
+        "3 failed sessions of gw-coder on `gw` broke at scattered sizes (6,000-14,000 tokens)",
+    ),
+    silent("CTX015", {"across": across(CLUSTER)}),
+    fires(
+        "CTX026",
+        {"sessions": [session(kind="context", truncated_at=32768, truncated_turns=[7, 8, 9], real_window=32768)]},
+        "the input stayed at 32,768 tokens in turns 7, 8, 9",
+        "model_context_window = 32768",
+    ),
+    silent("CTX026", {"sessions": [session(**OVERFLOW)]}),
+    fires(
+        "CTX016",
+        {"sessions": [session(outsized=[{"turn": 5, "added": 40000}])]},
+        "In session 0199a1b0, turn 5 added 40,000 tokens (median growth 3,000 per turn)",
+    ),
+    fires(
+        "CTX016",
+        {"sessions": [session(outsized=[{"turn": t, "added": 30000 + t} for t in range(4, 8)])]},
+        count=3,
+        why="three-per-session",
+    ),
+    silent("CTX016", {"sessions": [session()]}),
+    fires(
+        "CTX017",
+        {"sessions": [session(**OVERFLOW)]},
+        "Session 0199a1b0 overflowed at 120,000 tokens, but Codex only compacts at about 244,800 tokens",
+    ),
+    silent("CTX017", {"sessions": [session(**OVERFLOW, compaction_would_fire=True)]}),
+    silent("CTX017", {"sessions": [session(**OVERFLOW, compact_at=None)]}, why="no-window-logged"),
+    fires("CTX018", {"unreadable_lines": 3}, "3 lines were half-written"),
+    fires("CTX018", {"unreadable_lines": 1}, "1 line", why="one"),
+    silent("CTX018", {"unreadable_lines": 0}),
+    fires(
+        "CTX019",
+        {
+            "sessions": [
+                session(
+                    cache={**SESSION["cache"], "collapse": {"turn": 9, "before": 0.92, "after": 0.05, "context": 61000}}
+                )
+            ]
+        },
+        "In session 0199a1b0, the share of input served from the provider's cache fell from 92% to 5% at turn 9",
+        "(61,000 tokens)",
+    ),
+    silent("CTX019", {"sessions": [session()]}),
+    fires(
+        "CTX020",
+        {"sessions": [session(cache={**SESSION["cache"], "late_share": 0.08, "late_uncached": True})]},
+        "In session 0199a1b0, only 8% of the input of the last third of the turns came from the provider's cache",
+    ),
+    silent("CTX020", {"sessions": [session(cache={**SESSION["cache"], "late_share": 0.08})]}),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_ctx(case):
+    check(case)
