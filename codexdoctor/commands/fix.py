@@ -4,8 +4,8 @@ again."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import click
 
@@ -28,10 +28,21 @@ def _show(text: str, err: bool = False) -> None:
     click.echo("\n".join(fit_lines(text.split("\n"), terminal_width(), "    ")), err=err)
 
 
-def run(opts: CheckOptions, yes: bool, dry_run: bool, only: Iterable[str], fail_on: str) -> None:
+@dataclass(frozen=True)
+class FixOptions:
+    """`codexdoctor fix`: the check run before and after the edits, and which edits to make, how."""
+
+    check: CheckOptions
+    yes: bool = False  # apply every edit without asking
+    dry_run: bool = False  # show the diff, change nothing
+    only: tuple[str, ...] = ()  # only these finding codes
+    fail_on: str = "error"  # the findings left after the fix that make the exit code 1
+
+
+def run(opts: FixOptions) -> None:
     """Every line the user reads goes through the run's redactor; nothing is written without a diff shown first."""
-    lang = opts.lang
-    before, ctx = run_check(opts)
+    lang, only, fail_on = opts.check.lang, opts.only, opts.fail_on
+    before, ctx = run_check(opts.check)
     plan = fix_mod.build_plan(before, ctx, only)
 
     def redact(text: str) -> str:
@@ -59,13 +70,13 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only: Iterable[str], fail_
     if not plan.edits:
         _show(say("nothing"))
         # --dry-run answers "are certain edits pending?": none, so 0; without it, the findings left decide.
-        raise SystemExit(EXIT_OK if dry_run else exit_code(before, fail_on))
+        raise SystemExit(EXIT_OK if opts.dry_run else exit_code(before, fail_on))
     applied: list[fix_mod.Edit] = []
     after = before
     for round_no in range(1, fix_mod.MAX_ROUNDS + 1):
         if round_no > 1:
             _show(say("again", round=round_no, rounds=fix_mod.MAX_ROUNDS))
-        chosen = _show_and_choose(plan, say, redact, lang, yes, dry_run, fail_on)
+        chosen = _show_and_choose(plan, say, redact, lang, opts)
         if not chosen:
             break
         secret_values = secrets_mod.collect(ctx.resolution, ctx.env)
@@ -76,7 +87,7 @@ def run(opts: CheckOptions, yes: bool, dry_run: bool, only: Iterable[str], fail_
         except (fix_mod.FixError, OSError) as exc:
             raise click.ClickException(redact(f"nothing more was written: {exc}")) from None
         applied += chosen
-        after, ctx = run_check(replace(opts, started=None))  # each check run has its own --timeout
+        after, ctx = run_check(replace(opts.check, started=None))  # each check run has its own --timeout
         plan = fix_mod.build_plan(after, ctx, only)
         # Only edits not already made: a provider that answers differently each time must not make fix flip a line.
         done = {(e.layer_path, e.target, repr(e.value)) for e in applied}
@@ -100,9 +111,7 @@ def _show_and_choose(
     say: Callable[..., str],
     redact: Callable[[str], str],
     lang: str,
-    yes: bool,
-    dry_run: bool,
-    fail_on: str,
+    opts: FixOptions,
 ) -> list[fix_mod.Edit]:
     """Show each file's edits and diff once, then the edits to apply: all with --yes, or those the user confirms."""
     try:
@@ -115,10 +124,10 @@ def _show_and_choose(
         for edit in change.edits:
             _show(redact(f"  {edit.code}: {edit.describe(lang)}"))
         _show(redact(fix_mod.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
-    if dry_run:  # as --fail-on reads a report: certain edits still pending are a finding, for CI (issue 28)
+    if opts.dry_run:  # as --fail-on reads a report: certain edits still pending are a finding, for CI (issue 28)
         _show(say("dry_run"))
-        raise SystemExit(EXIT_FINDINGS if fail_on != "never" else EXIT_OK)
-    if yes:
+        raise SystemExit(EXIT_FINDINGS if opts.fail_on != "never" else EXIT_OK)
+    if opts.yes:
         return [e for c in changes for e in c.edits]
     if sys.stdin is not None and sys.stdin.isatty():
         return [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import click
 
@@ -11,10 +12,22 @@ from codexdoctor.checks import STATIC_CHECKS, run_static
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.probe import ProbeSettings, probe_result, steps_section, summary_section
 from codexdoctor.commands.options import CheckOptions, make_context
-from codexdoctor.commands.output import EXIT_INTERRUPTED, EXIT_USAGE, publish
+from codexdoctor.commands.output import EXIT_INTERRUPTED, EXIT_USAGE, PublishOptions, publish
 from codexdoctor.model import Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
+
+
+@dataclass(frozen=True)
+class ProbeOptions:
+    """`codexdoctor probe`: the config to probe, the probe's limits, whether to ask, and how the report is
+    published."""
+
+    check: CheckOptions
+    settings: ProbeSettings
+    yes: bool = False  # run even when the worst-case estimate exceeds --budget
+    quiet: bool = False  # no progress lines on stderr
+    publish: PublishOptions = field(default_factory=PublishOptions)
 
 
 class ProbeRefused(Exception):
@@ -111,31 +124,21 @@ def run_probe(
     ), ctx
 
 
-def run(
-    opts: CheckOptions,
-    settings: ProbeSettings,
-    yes: bool,
-    quiet: bool,
-    fmt: str | None,
-    output: str | None,
-    fail_on: str,
-    verbose: bool,
-    no_color: bool,
-) -> None:
+def run(opts: ProbeOptions) -> None:
     """The command: the plan on stderr, a prompt when the estimate exceeds --budget, the report (partial on Ctrl-C)."""
     from codexdoctor.commands.output import terminal_width
     from codexdoctor.report.render.text import fit_lines
 
-    budget = settings.budget
+    budget = opts.settings.budget
     width = terminal_width()
-    zh = opts.lang == "zh"
+    zh = opts.check.lang == "zh"
 
     def progress(line: str) -> None:  # the plan and the step lines, fitted to the terminal like every screen
-        if not quiet:
+        if not opts.quiet:
             click.echo("\n".join(fit_lines([line], width, "    ")), err=True)
 
     def confirm(plan: str) -> bool:
-        if yes:
+        if opts.yes:
             return True
         if sys.stdin is not None and sys.stdin.isatty():
             return click.confirm(
@@ -148,7 +151,7 @@ def run(
         return False
 
     try:
-        report, ctx = run_probe(opts, settings, confirm, progress)
+        report, ctx = run_probe(opts.check, opts.settings, confirm, progress)
     except ProbeRefused:
         message = (
             f"codexdoctor probe：没有开始：最坏情况的估算超过了 --budget {budget:,} 个输入 token。"
@@ -161,6 +164,6 @@ def run(
         raise SystemExit(EXIT_USAGE) from None
     interrupted = any(c.facts.get("stopped") == "interrupted" for c in report.checks)
     try:
-        publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
+        publish(report, ctx.redactor, opts.publish)
     except SystemExit as done:  # Ctrl-C: the partial result is printed, and the exit code still says interrupted
         raise SystemExit(EXIT_INTERRUPTED if interrupted else done.code) from None
