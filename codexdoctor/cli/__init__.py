@@ -51,7 +51,7 @@ def cli() -> None:
     """
 
 
-# Every command, by the name it is called with (`codexdoctor --help` lists them sorted).
+# Every command; each carries the name it is called by, and `codexdoctor --help` lists them sorted.
 COMMANDS: tuple[click.Command, ...] = (
     provider.check,
     provider.probe,
