@@ -20,7 +20,7 @@ import sys
 import click  # noqa: F401 - imported for its cost: the command line every codexdoctor command goes through
 import orjson
 
-# The line-start pattern codexdoctor/codex/rollouts.py scans with (the compiled scanner was removed, issue 32):
+# The line-start pattern codexdoctor/codex/rollout_scan.py scans with (the compiled scanner was removed, issue 32):
 # lines whose type codexdoctor needs are found by one regex pass over the whole buffer.
 _WANTED = re.compile(rb'\n\{"timestamp":"[^"]*","type":"(?:session_meta|turn_context|compacted|event_msg)"[^\n]*')
 

@@ -2,7 +2,7 @@
 that the new one reads every corpus into the same sessions and report. Do not use it elsewhere.
 
 Only what changed is here (block reading with counting passes, the `"type":"` regex, and line classification);
-the rest (token_count fast path, events, the legacy format) is the shared code in codexdoctor.codex.rollouts.
+the rest (token_count fast path, events, the legacy format) is the shared code in codexdoctor.codex.rollout_lines.
 """
 
 from __future__ import annotations
@@ -11,15 +11,12 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from codexdoctor.codex.rollouts import (
-    _FILE_NAME,
-    MAX_LINE,
-    WANTED_EVENTS,
-    Session,
-    _consume,
-    _consume_enveloped,
-    _parse,
-)
+from codexdoctor.codex.rollout_lines import WANTED_EVENTS
+from codexdoctor.codex.rollout_lines import consume_enveloped as _consume_enveloped
+from codexdoctor.codex.rollout_lines import consume_legacy as _consume
+from codexdoctor.codex.rollout_lines import parse_line as _parse
+from codexdoctor.codex.rollout_session import Session
+from codexdoctor.codex.rollouts import _FILE_NAME, MAX_LINE
 from codexdoctor.common import safefile
 
 CHUNK = 1 << 20

@@ -136,3 +136,35 @@ def test_every_option_of_every_command_says_what_it_does():
         if isinstance(p, click.Option) and not (p.help or "").strip()
     ]
     assert not missing, missing
+
+
+def test_every_help_text_has_its_chinese():
+    """A changed English help falls back to English in a zh run (i18n/cli_zh.py keys by the English): never
+    silently."""
+    import click
+
+    from codexdoctor.cli import cli
+    from codexdoctor.i18n.cli_zh import help_zh
+
+    untranslated = [
+        (name, getattr(p, "opts", None), text)
+        for name, cmd in [("codexdoctor", cli), *cli.commands.items()]
+        for p, text in [(cmd, cmd.help), *((p, p.help) for p in cmd.params if isinstance(p, click.Option))]
+        if text and help_zh(text) == text
+    ]
+    assert not untranslated, untranslated
+
+
+def test_each_command_takes_one_frozen_options_object():
+    """Issue 37: cli/ builds one options object per command and passes it whole, never a list of values by hand."""
+    import dataclasses
+    import inspect
+    import typing
+
+    from codexdoctor.commands import check, config, demo, diagnose, fix, probe, report, rules, sessions, sim
+
+    commands = (check.run, probe.run, sessions.run, diagnose.run, fix.run, report.run, config.run, demo.run)
+    for run in (*commands, rules.explain, rules.list_all, sim.serve):
+        (name,) = inspect.signature(run).parameters
+        options = typing.get_type_hints(run)[name]
+        assert dataclasses.is_dataclass(options) and options.__dataclass_params__.frozen, (run, options)

@@ -176,7 +176,7 @@ def test_failure_mid_write_leaves_the_original(home, run, key, monkeypatch):
 
 
 def test_refuses_when_the_file_changed_since_read(home, key, tmp_path):
-    from codexdoctor.report import fixes as fix
+    from codexdoctor.report import fixwrite as fix
 
     path = write_config(home, messy(wire_line='wire_api = "chat"'))
     original = path.read_bytes()
@@ -187,7 +187,7 @@ def test_refuses_when_the_file_changed_since_read(home, key, tmp_path):
 
 
 def test_never_writes_a_secret(home, key):
-    from codexdoctor.report import fixes as fix
+    from codexdoctor.report import fixwrite as fix
 
     path = write_config(home, messy())
     with pytest.raises(fix.FixError, match="secret"):
@@ -202,7 +202,7 @@ def test_permissions_are_kept(home, run, key):
 
 
 def test_edit_that_would_change_more_is_refused():
-    from codexdoctor.report import fixes as fix
+    from codexdoctor.report import fixtext as fix
 
     before = "a = 1\n[t]\nb = 2\n"
     with pytest.raises(fix.FixError, match="more than the intended"):
@@ -247,7 +247,7 @@ def test_symlinked_config_is_edited_at_its_target(home, run, key):
 
 
 def test_backup_is_created_with_the_originals_mode(home, key, monkeypatch):
-    from codexdoctor.report import fixes as fix
+    from codexdoctor.report import fixwrite as fix
 
     path = write_config(home, messy(wire_line='wire_api = "chat"'))
     os.chmod(path, 0o600)
@@ -329,7 +329,7 @@ def test_a_second_fix_waits_for_the_lock_and_leaves_the_others_temp_file(home, k
     import fcntl
     import os
 
-    from codexdoctor.report import fixes as fix
+    from codexdoctor.report import fixwrite as fix
 
     path = write_config(home, messy(wire_line='wire_api = "chat"'))
     lock = path.with_name(f".{path.name}.fix-lock")
@@ -353,7 +353,7 @@ def test_concurrent_fix_runs_never_lose_a_temp_file(home, key):
 
     path = write_config(home, messy())
     script = (
-        "import sys; from pathlib import Path; from codexdoctor.report import fixes as fix\n"
+        "import sys; from pathlib import Path; from codexdoctor.report import fixwrite as fix\n"
         "p = Path(sys.argv[1]); errors = []\n"
         "for i in range(30):\n"
         "    try:\n"

@@ -118,7 +118,7 @@ def test_rollout_fifo_and_json_bomb_are_skipped_and_other_sessions_still_report(
 
 
 def test_fifo_log_is_not_opened(tmp_path):
-    from codexdoctor.codex.rollouts import read_tui_log
+    from codexdoctor.codex.tui_log import read_tui_log
 
     os.mkfifo(tmp_path / "codex-tui.log")
     problems = []

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from codexdoctor.checks import sessions
-from codexdoctor.codex import rollouts
+from codexdoctor.codex import rollout_lines, rollouts
 from codexdoctor.commands.sessions import run_sessions
 from codexdoctor.report.render import render
 from tests import old_reader
@@ -140,7 +140,7 @@ def test_classified_in_both_processes_as_in_one(home, generated, monkeypatch):
 def test_reader_without_orjson_reads_the_same(tmp_path, monkeypatch, which):
     corpus = FIXTURES if which == "fixtures" else _damaged(tmp_path / "damaged")
     fast = _sessions(corpus, rollouts.read_session)
-    monkeypatch.setattr(rollouts, "_orjson", None)
+    monkeypatch.setattr(rollout_lines, "_orjson", None)
     assert _sessions(corpus, rollouts.read_session) == fast
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from codexdoctor.checks.sessions import AmbiguousSession, Selection, build_check, classify_session, load
-from codexdoctor.codex.rollouts import read_tui_log
+from codexdoctor.codex.tui_log import read_tui_log
 from codexdoctor.commands.sessions import run_sessions
 from tests.rollout_factory import RolloutWriter
 

@@ -16,8 +16,10 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from codexdoctor.codex.rollouts import Session, find_rollouts, iter_rollouts, parse_time, read_session, read_tui_log
+from codexdoctor.codex.rollout_session import Session, parse_time
+from codexdoctor.codex.rollouts import find_rollouts, iter_rollouts, read_session
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
+from codexdoctor.codex.tui_log import read_tui_log
 from codexdoctor.common.untrusted import clip
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Section, Status

@@ -389,6 +389,70 @@ def resolve(
     codex_home, from_env, home_problem = locate_codex_home(env, home, cwd)
     dotenv = dotenvfile.read(codex_home, env) if home_problem is None else None
     effective_env = dotenvfile.apply(env, dotenv) if dotenv is not None else dict(env)
+    layers, profile_path = _read_layers(home, cwd, codex_home, home_problem, system_config, profile, is_modern)
+    if override_data:
+        layers.append(Layer("override", "-c", None, exists=True, data=override_data))
+    merged = _merge(layers)
+    selectors, tables = _profile_selectors(layers), _profile_tables(layers)
+    chosen = _chosen_profile(layers, merged, profile, is_modern)
+
+    def pick(key: str, flag: Any = None) -> tuple[Any, str]:
+        if flag is not None:
+            return flag, f"--{key}"
+        if key in chosen.table:
+            where = _origin_in(layers, ("profiles", chosen.name or "", key))
+            return chosen.table[key], f"profile `{chosen.name}` ({where})"
+        if key in merged:
+            return merged[key], _origin_in(layers, (key,))
+        return None, "default"
+
+    provider_id, provider_origin = pick("model_provider")
+    if provider_id is None:
+        provider_id = "openai"
+    provider = _build_provider(str(provider_id), merged, effective_env, codex_version)
+    model_value, model_origin = pick("model", model)
+    return Resolution(
+        home=home,
+        codex_home=codex_home,
+        codex_home_from_env=from_env,
+        codex_home_problem=home_problem,
+        layers=tuple(layers),
+        merged=merged,
+        profile=chosen.name,
+        profile_origin=chosen.origin,
+        profile_missing=chosen.missing,
+        profile_table=chosen.table,
+        provider_id=str(provider_id),
+        provider_origin=provider_origin,
+        provider=provider,
+        model=model_value,
+        model_origin=model_origin,
+        env=effective_env,
+        overrides=tuple(overrides),
+        codex_version=codex_version,
+        profile_mode="file" if is_modern else "table",
+        profile_path=profile_path,
+        legacy_selectors=selectors if is_modern else (),
+        legacy_tables=tables if is_modern else (),
+        profile_conflict=bool(is_modern and profile and any(t["name"] == profile for t in tables)),
+        dotenv=dotenv,
+        shell_env=dict(env),
+        cwd=cwd,
+    )
+
+
+def _read_layers(
+    home: Path,
+    cwd: Path,
+    codex_home: Path,
+    home_problem: str | None,
+    system_config: Path | None,
+    profile: str | None,
+    is_modern: bool,
+) -> tuple[list[Layer], Path | None]:
+    """The config files in precedence order, lowest first: system, user, the --profile file (0.171), the project
+    files from the repository root down to cwd (ignored unless the project is trusted, 0.171). Returns them and
+    the profile file's path (None without --profile or with legacy semantics)."""
     layers: list[Layer] = []
     if system_config is not None:
         sys_layer = read_layer("system", system_config, home)
@@ -409,9 +473,12 @@ def resolve(
             if is_modern and trust != "trusted":
                 layer = replace(layer, ignored="untrusted" if trust != "untrusted" else "marked untrusted")
             layers.append(layer)
-    if override_data:
-        layers.append(Layer("override", "-c", None, exists=True, data=override_data))
+    return layers, profile_path
 
+
+def _merge(layers: list[Layer]) -> dict[str, Any]:
+    """The layers merged, higher precedence last; an ignored layer adds nothing, a project file not the keys
+    Codex ignores there."""
     merged: dict[str, Any] = {}
     for layer in layers:
         if layer.data is None or layer.ignored:
@@ -421,83 +488,57 @@ def resolve(
             for key in PROJECT_IGNORED_KEYS:
                 data.pop(key, None)
         _deep_merge(merged, data)
+    return merged
 
-    selectors = tuple(
+
+def _profile_selectors(layers: list[Layer]) -> tuple[dict[str, str], ...]:
+    """Every `profile = "…"` the files hold, and where (Codex 0.171 refuses this legacy selector)."""
+    return tuple(
         {"value": str(layer.data["profile"]), "where": layer.where(("profile",))}
         for layer in layers
         if layer.data is not None and not layer.ignored and layer.kind != "override" and "profile" in layer.data
     )
-    tables = tuple(
+
+
+def _profile_tables(layers: list[Layer]) -> tuple[dict[str, str], ...]:
+    """Every `[profiles.<name>]` table the files hold, and where (legacy: 0.171 reads profile files instead)."""
+    return tuple(
         {"name": str(name), "where": layer.where(("profiles", name))}
         for layer in layers
         if layer.data is not None and not layer.ignored and isinstance(layer.data.get("profiles"), Mapping)
         for name in layer.data["profiles"]
     )
-    profile_name, profile_origin = None, None
-    profile_table: Mapping[str, Any] = {}
-    profile_missing = False
+
+
+@dataclass(frozen=True)
+class _Profile:
+    """The profile a run uses: its name and what chose it, its table (legacy semantics only), and whether the
+    profile asked for is missing."""
+
+    name: str | None = None
+    origin: str | None = None
+    table: Mapping[str, Any] = field(default_factory=dict)
+    missing: bool = False
+
+
+def _chosen_profile(layers: list[Layer], merged: Mapping[str, Any], profile: str | None, is_modern: bool) -> _Profile:
     if is_modern:
         # 0.171: --profile picks a file; without it, nothing is selected (the legacy selector is refused).
         if profile:
-            profile_name, profile_origin = profile, "--profile"
-            profile_missing = not any(layer.kind == "profile" for layer in layers)
-    else:
-        if profile:
-            profile_name, profile_origin = profile, "--profile"
-        elif isinstance(merged.get("profile"), str):
-            profile_name = merged["profile"]
-            profile_origin = _origin_in(layers, ("profile",))
-        profiles: Mapping[str, Any] = merged["profiles"] if isinstance(merged.get("profiles"), Mapping) else {}
-        if profile_name is not None:
-            table = profiles.get(profile_name)
-            if isinstance(table, Mapping):
-                profile_table = table
-            else:
-                profile_missing = True
-
-    def pick(key: str, flag: Any = None) -> tuple[Any, str]:
-        if flag is not None:
-            return flag, f"--{key}"
-        if key in profile_table:
-            where = _origin_in(layers, ("profiles", profile_name or "", key))
-            return profile_table[key], f"profile `{profile_name}` ({where})"
-        if key in merged:
-            return merged[key], _origin_in(layers, (key,))
-        return None, "default"
-
-    provider_id, provider_origin = pick("model_provider")
-    if provider_id is None:
-        provider_id = "openai"
-    provider = _build_provider(str(provider_id), merged, effective_env, codex_version)
-    model_value, model_origin = pick("model", model)
-    return Resolution(
-        home=home,
-        codex_home=codex_home,
-        codex_home_from_env=from_env,
-        codex_home_problem=home_problem,
-        layers=tuple(layers),
-        merged=merged,
-        profile=profile_name,
-        profile_origin=profile_origin,
-        profile_missing=profile_missing,
-        profile_table=profile_table,
-        provider_id=str(provider_id),
-        provider_origin=provider_origin,
-        provider=provider,
-        model=model_value,
-        model_origin=model_origin,
-        env=effective_env,
-        overrides=tuple(overrides),
-        codex_version=codex_version,
-        profile_mode="file" if is_modern else "table",
-        profile_path=profile_path,
-        legacy_selectors=selectors if is_modern else (),
-        legacy_tables=tables if is_modern else (),
-        profile_conflict=bool(is_modern and profile and any(t["name"] == profile for t in tables)),
-        dotenv=dotenv,
-        shell_env=dict(env),
-        cwd=cwd,
-    )
+            return _Profile(profile, "--profile", missing=not any(layer.kind == "profile" for layer in layers))
+        return _Profile()
+    name, origin = None, None
+    if profile:
+        name, origin = profile, "--profile"
+    elif isinstance(merged.get("profile"), str):
+        name, origin = merged["profile"], _origin_in(layers, ("profile",))
+    profiles: Mapping[str, Any] = merged["profiles"] if isinstance(merged.get("profiles"), Mapping) else {}
+    if name is None:
+        return _Profile(name, origin)
+    table = profiles.get(name)
+    if isinstance(table, Mapping):
+        return _Profile(name, origin, table)
+    return _Profile(name, origin, missing=True)
 
 
 def _origin_in(layers: list[Layer] | tuple[Layer, ...], path: tuple[str, ...]) -> str:

@@ -135,6 +135,7 @@ def _take_key(rest: str) -> tuple[str, str]:
     return rest[:end], rest[end:]
 
 
+# One function, as dotenvy's parse_value is: a character state machine, read side by side with its Rust original.
 def _parse_value(text: str, lookup: Callable[[str], str]) -> str:
     """dotenvy's `parse_value`: quotes, backslash escapes and $NAME / ${NAME} substitution (a name is letters and
     digits only: `$A_B` is $A then "_B")."""
@@ -239,6 +240,7 @@ def parse_line(line: str, lookup: Callable[[str], str]) -> tuple[str, str] | Non
         raise
 
 
+# One pass, as Codex's reader makes one: each line sees the environment the lines before it left.
 def parse(
     text: str, env: Mapping[str, str] | None = None
 ) -> tuple[

@@ -185,6 +185,63 @@ def build(
         count, tokenizer = load_counter()
         shipped = (tpl.get("token_counts") or {}).get(tokenizer)
     small = count or approx_tokens  # variable short text: exact when a tokenizer is loaded
+    developer, labels, parts, tools_n = _developer_items(tpl, own, extra, home, shipped, count, small)
+    user_items = []
+    docs: list[Doc] = []
+    if found:
+        if count is None:
+            raise ValueError("AGENTS.md files were found and there is no tokenizer to count them")
+        agents, docs, agents_n = _agents_item(r, found, cwd, count)
+        user_items.append(agents)
+        labels.append("your AGENTS.md files")
+        parts.append(("AGENTS.md", agents_n + PER_ITEM_TOKENS))
+    env_text = environment_context(cwd, shell, today or date.today())
+    user_items.append(_message("user", env_text))
+    labels.append("the environment context (your working folder and shell)")
+    parts.append(("environment", small(env_text) + PER_ITEM_TOKENS))
+    user_items.append(_message("user", prompt))
+    labels.append("codexdoctor's one-line question")
+    parts.append(("prompt", small(prompt) + PER_ITEM_TOKENS))
+    parts.insert(2, ("tool schemas", tools_n))
+    fields, reasoning, tools = _fields_as_configured(tpl, r.merged)
+    import uuid
+
+    session = str(uuid.uuid4())
+    body: dict[str, Any] = {
+        "model": model,
+        "stream": True,
+        "input": developer + user_items,
+        "tools": tools,
+        **fields,
+        "reasoning": reasoning,
+        "prompt_cache_key": session,
+        "client_metadata": {"session_id": session, "thread_id": session},
+    }
+    if max_output_tokens is not None:
+        body["max_output_tokens"] = max_output_tokens
+    return FirstRequest(
+        body,
+        tuple(parts),
+        tuple(docs),
+        sum(n for _, n in parts),
+        tokenizer,
+        str(tpl["codex_version"]),
+        tuple(labels),
+    )
+
+
+def _developer_items(
+    tpl: Mapping[str, Any],
+    own: str | None,
+    extra: Any,
+    home: str,
+    shipped: Mapping[str, int] | None,
+    count: Callable[[str], int] | None,
+    small: Callable[[str], int],
+) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, int]], int]:
+    """The developer items (the instructions, yours or Codex's; the skills and permissions texts; your
+    developer_instructions), their labels, their token counts as parts, and the tool schemas' count. Codex's own
+    texts are counted from the template's shipped counts when there are some for this tokenizer."""
     skills = tpl["skills_instructions"].replace("{codex_home}", home)
     developer = [
         _message("developer", own if own is not None else tpl["base_instructions"]),
@@ -213,34 +270,33 @@ def build(
         developer.append(_message("developer", extra))
         labels.append("developer_instructions (yours, from config.toml)")
         parts.append(("developer_instructions", small(extra) + PER_ITEM_TOKENS))
-    user_items = []
-    docs: list[Doc] = []
-    if found:
-        if count is None:
-            raise ValueError("AGENTS.md files were found and there is no tokenizer to count them")
-        global_text = "\n\n".join(t for scope, _, (t, _, _) in found if scope == "global")
-        project_text = "\n\n".join(t for scope, _, (t, _, _) in found if scope == "project")
-        doc_text = global_text + (
-            "\n\n--- project-doc ---\n\n" + project_text if global_text and project_text else project_text
-        )
-        text = f"# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{doc_text}\n\n</INSTRUCTIONS>"
-        user_items.append(_message("user", text))
-        labels.append("your AGENTS.md files")
-        for scope, path, (t, size, cut) in found:
-            docs.append(Doc(r.show(path), scope, size, count(t), cut))
-        parts.append(("AGENTS.md", count(text) + PER_ITEM_TOKENS))
-    env_text = environment_context(cwd, shell, today or date.today())
-    user_items.append(_message("user", env_text))
-    labels.append("the environment context (your working folder and shell)")
-    parts.append(("environment", small(env_text) + PER_ITEM_TOKENS))
-    user_items.append(_message("user", prompt))
-    labels.append("codexdoctor's one-line question")
-    parts.append(("prompt", small(prompt) + PER_ITEM_TOKENS))
+    return developer, labels, parts, tools_n
+
+
+def _agents_item(
+    r: Resolution, found: list[tuple[str, Path, tuple[str, int, bool]]], cwd: Path, count: Callable[[str], int]
+) -> tuple[dict[str, Any], list[Doc], int]:
+    """The user item that carries the AGENTS.md files (global first, then the project's), each file as a Doc, and
+    the item's tokens."""
+    global_text = "\n\n".join(t for scope, _, (t, _, _) in found if scope == "global")
+    project_text = "\n\n".join(t for scope, _, (t, _, _) in found if scope == "project")
+    doc_text = global_text + (
+        "\n\n--- project-doc ---\n\n" + project_text if global_text and project_text else project_text
+    )
+    text = f"# AGENTS.md instructions for {cwd}\n\n<INSTRUCTIONS>\n{doc_text}\n\n</INSTRUCTIONS>"
+    docs = [Doc(r.show(path), scope, size, count(t), cut) for scope, path, (t, size, cut) in found]
+    return _message("user", text), docs, count(text)
+
+
+def _fields_as_configured(
+    tpl: Mapping[str, Any], merged: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any], list[Any]]:
+    """The template's fields, its reasoning object and its tools, as this config changes them (reasoning effort and
+    summary, the web_search tool)."""
     tools = json.loads(json.dumps(tpl["tools"]))
-    parts.insert(2, ("tool schemas", tools_n))
     fields = dict(tpl["fields"])
-    effort = r.merged.get("model_reasoning_effort")
-    summary = r.merged.get("model_reasoning_summary")
+    effort = merged.get("model_reasoning_effort")
+    summary = merged.get("model_reasoning_summary")
     reasoning = dict(fields.get("reasoning") or {})
     if isinstance(effort, str):
         reasoning["effort"] = effort
@@ -248,32 +304,9 @@ def build(
         reasoning.pop("summary", None)  # Codex 0.171 then sends `reasoning: {}`
     elif isinstance(summary, str) and summary:
         reasoning["summary"] = summary  # "detailed" is sent as it is (captured from Codex 0.171.0)
-    if r.merged.get("web_search") == "disabled":  # Codex 0.171.0 then sends no web_search tool (captured)
+    if merged.get("web_search") == "disabled":  # Codex 0.171.0 then sends no web_search tool (captured)
         tools = [t for t in tools if not (isinstance(t, dict) and t.get("type") == "web_search")]
-    import uuid
-
-    session = str(uuid.uuid4())
-    body: dict[str, Any] = {
-        "model": model,
-        "stream": True,
-        "input": developer + user_items,
-        "tools": tools,
-        **fields,
-        "reasoning": reasoning,
-        "prompt_cache_key": session,
-        "client_metadata": {"session_id": session, "thread_id": session},
-    }
-    if max_output_tokens is not None:
-        body["max_output_tokens"] = max_output_tokens
-    return FirstRequest(
-        body,
-        tuple(parts),
-        tuple(docs),
-        sum(n for _, n in parts),
-        tokenizer,
-        str(tpl["codex_version"]),
-        tuple(labels),
-    )
+    return fields, reasoning, tools
 
 
 # ---- the request's shape: what the ticket's request file holds by default (issue 36) --------------------------------

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import click
 
 from codexdoctor.checks import STATIC_CHECKS, run_static
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
-from codexdoctor.commands.output import publish
+from codexdoctor.commands.output import PublishOptions, publish
 from codexdoctor.model import Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
@@ -42,9 +42,18 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
     return build_report("check", ctx, results, findings, live_ran, notes, opts.lang), ctx
 
 
-def run(opts: CheckOptions, fmt: str | None, output: str | None, fail_on: str, verbose: bool, no_color: bool) -> None:
+@dataclass(frozen=True)
+class CheckCommandOptions:
+    """`codexdoctor check`: the check to run and how its report is published."""
+
+    check: CheckOptions
+    publish: PublishOptions
+
+
+def run(opts: CheckCommandOptions) -> None:
     """The command: progress lines on a terminal's stderr, then the report."""
+    check = opts.check
     if sys.stderr is not None and sys.stderr.isatty():
-        opts = replace(opts, extra={**opts.extra, "progress": lambda line: click.echo(line, err=True)})
-    report, ctx = run_check(opts)
-    publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
+        check = replace(check, extra={**check.extra, "progress": lambda line: click.echo(line, err=True)})
+    report, ctx = run_check(check)
+    publish(report, ctx.redactor, opts.publish)

@@ -206,28 +206,31 @@ DESCRIPTIONS_ZH = {
 }
 
 
-def run(names: tuple[str, ...], list_only: bool, lang: str | None) -> None:
+@dataclass(frozen=True)
+class DemoOptions:
+    """`codexdoctor demo`: the scenarios to run (none: all), whether only to list them, and --lang as given."""
+
+    names: tuple[str, ...] = ()
+    list_only: bool = False
+    lang: str | None = None  # --lang; None: the locale's
+
+
+def run(opts: DemoOptions) -> None:
     """The command: the scenarios' table (and full reports for the ones named); exit 0 only when all got their verdict."""
     from codexdoctor.i18n import ui
     from codexdoctor.report.render import RenderOptions, render
 
+    names = opts.names
     known = {s.name for s in SCENARIOS}
     unknown = [n for n in names if n not in known]
     if unknown:
         raise click.BadParameter(
             f"unknown scenario {unknown[0]!r}; choose from: {', '.join(sorted(known))}", param_hint="--scenario"
         )
-    lang = language(lang)
+    lang = language(opts.lang)
     width = terminal_width(os.environ, None)
-    if list_only:
-        from codexdoctor.report.render.text import table_lines
-
-        verdict = (lambda v: v) if lang == "en" else (lambda v: ui("verdict_" + v, lang))
-        rows = tuple(
-            (s.name, verdict(s.expected), DESCRIPTIONS_ZH[s.name] if lang == "zh" else s.description) for s in SCENARIOS
-        )
-        headers = (ui("demo_scenario", lang), ui("demo_expected", lang), ui("demo_wrong", lang))
-        click.echo("\n".join(table_lines(headers, rows, width)))
+    if opts.list_only:
+        click.echo(listing(lang, width))
         return
     ascii_only = not stdout_can_encode()
     running = "  正在运行 {}…" if lang == "zh" else "  running {}..."
@@ -241,3 +244,16 @@ def run(names: tuple[str, ...], list_only: bool, lang: str | None) -> None:
     failed = [o for o in outcomes if not o.passed]
     click.echo("\n" + ui("demo_summary", lang, ok=len(outcomes) - len(failed), total=len(outcomes)))
     raise SystemExit(1 if failed else 0)
+
+
+def listing(lang: str, width: int) -> str:
+    """`demo --list`: each scenario, the verdict it expects and what is wrong in it."""
+    from codexdoctor.i18n import ui
+    from codexdoctor.report.render.text import table_lines
+
+    verdict = (lambda v: v) if lang == "en" else (lambda v: ui("verdict_" + v, lang))
+    rows = tuple(
+        (s.name, verdict(s.expected), DESCRIPTIONS_ZH[s.name] if lang == "zh" else s.description) for s in SCENARIOS
+    )
+    headers = (ui("demo_scenario", lang), ui("demo_expected", lang), ui("demo_wrong", lang))
+    return "\n".join(table_lines(headers, rows, width))

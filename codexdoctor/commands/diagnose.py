@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 
 import click
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
-from codexdoctor.commands.output import publish
+from codexdoctor.commands.output import PublishOptions, publish
 from codexdoctor.model import Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
@@ -67,8 +68,16 @@ def read_paste_file(path: str) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
-def run(
-    opts: CheckOptions, text: str, fmt: str | None, output: str | None, fail_on: str, verbose: bool, no_color: bool
-) -> None:
-    report, ctx = run_diagnose(opts, text)
-    publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
+@dataclass(frozen=True)
+class DiagnoseOptions:
+    """`codexdoctor diagnose-error`: the pasted text (read already, `read_paste`), the config it is read against,
+    and how the report is published."""
+
+    check: CheckOptions
+    text: str
+    publish: PublishOptions
+
+
+def run(opts: DiagnoseOptions) -> None:
+    report, ctx = run_diagnose(opts.check, opts.text)
+    publish(report, ctx.redactor, opts.publish)

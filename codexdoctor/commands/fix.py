@@ -4,11 +4,11 @@ again."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import click
 
+from codexdoctor.checks.base import CheckContext
 from codexdoctor.codex import secrets as secrets_mod
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
@@ -17,6 +17,7 @@ from codexdoctor.common.untrusted import sanitize
 from codexdoctor.i18n import ui
 from codexdoctor.model import Report
 from codexdoctor.report import fixes as fix_mod
+from codexdoctor.report import fixtext, fixwrite
 from codexdoctor.report.build import exit_code
 
 
@@ -28,104 +29,136 @@ def _show(text: str, err: bool = False) -> None:
     click.echo("\n".join(fit_lines(text.split("\n"), terminal_width(), "    ")), err=err)
 
 
-def run(opts: CheckOptions, yes: bool, dry_run: bool, only: Iterable[str], fail_on: str) -> None:
-    """Every line the user reads goes through the run's redactor; nothing is written without a diff shown first."""
-    lang = opts.lang
-    before, ctx = run_check(opts)
-    plan = fix_mod.build_plan(before, ctx, only)
+@dataclass(frozen=True)
+class FixOptions:
+    """`codexdoctor fix`: the check run before and after the edits, and which edits to make, how."""
 
-    def redact(text: str) -> str:
+    check: CheckOptions
+    yes: bool = False  # apply every edit without asking
+    dry_run: bool = False  # show the diff, change nothing
+    only: tuple[str, ...] = ()  # only these finding codes
+    fail_on: str = "error"  # the findings left after the fix that make the exit code 1
+
+
+class _Voice:
+    """How `fix` speaks: in the run's language, every line through the latest check's redactor (a key that the
+    check after the edits reads is scrubbed from then on), with no terminal control left in it."""
+
+    def __init__(self, ctx: CheckContext, lang: str) -> None:
+        self.ctx, self.lang = ctx, lang
+
+    def redact(self, text: str) -> str:
         # Config text and remedies are shown as they will be written: redacted, no terminal control left in them.
-        return sanitize(ctx.redactor(text), newlines=True)
+        return sanitize(self.ctx.redactor(text), newlines=True)
 
-    def say(key: str, **values: object) -> str:
-        return redact(fix_mod.say(key, lang, **values))
+    def say(self, key: str, **values: object) -> str:
+        return self.redact(fix_mod.say(key, self.lang, **values))
 
-    def codes(report: Report) -> str:
-        return ", ".join(f.code for f in report.findings) or fix_mod.say("none", lang)
-
-    def verdict(report: Report) -> str:
+    def summary(self, key: str, report: Report) -> str:
+        """The "before" or "after" line: the verdict and the finding codes."""
         value = report.verdict.value
-        return f"{ui('verdict_' + value, lang)} ({value})" if lang == "zh" else value
+        verdict = f"{ui('verdict_' + value, self.lang)} ({value})" if self.lang == "zh" else value
+        codes = ", ".join(f.code for f in report.findings) or fix_mod.say("none", self.lang)
+        return self.say(key, verdict=verdict, codes=codes)
 
-    _show(say("before", verdict=verdict(before), codes=codes(before)))
+
+def run(opts: FixOptions) -> None:
+    """Every line the user reads goes through the run's redactor; nothing is written without a diff shown first."""
+    before, ctx = run_check(opts.check)
+    plan = fix_mod.build_plan(before, ctx, opts.only)
+    voice = _Voice(ctx, opts.check.lang)
+    _show(voice.summary("before", before))
+    _show_plan(plan, voice)
+    if not plan.edits:
+        _show(voice.say("nothing"))
+        # --dry-run answers "are certain edits pending?": none, so 0; without it, the findings left decide.
+        raise SystemExit(EXIT_OK if opts.dry_run else exit_code(before, opts.fail_on))
+    applied, after = _apply_in_rounds(opts, plan, voice, before)
+    if not applied:
+        _show(voice.say("none_applied"))
+        raise SystemExit(EXIT_OK)
+    _show(voice.summary("after", after))
+    fixed = sorted({e.code for e in applied} - {f.code for f in after.findings})
+    if fixed:
+        _show(voice.say("fixed", codes=", ".join(fixed)))
+    raise SystemExit(exit_code(after, opts.fail_on))
+
+
+def _show_plan(plan: fix_mod.Plan, voice: _Voice) -> None:
+    """What is not fixed here (and why), and the commands the user runs: codexdoctor never edits shell files."""
     for note in plan.skipped:
-        _show(say("skipped", note=note.get(lang)))
+        _show(voice.say("skipped", note=note.get(voice.lang)))
     for finding in plan.commands:
-        _show(say("command", code=finding.code, title=finding.title))
+        _show(voice.say("command", code=finding.code, title=finding.title))
         for number, step in enumerate(finding.remedy, 1):
             first, *rest = step.split("\n")
-            _show(redact("\n".join([f"  {number}. {first}", *(f"       {line}" for line in rest)])))
-    if not plan.edits:
-        _show(say("nothing"))
-        # --dry-run answers "are certain edits pending?": none, so 0; without it, the findings left decide.
-        raise SystemExit(EXIT_OK if dry_run else exit_code(before, fail_on))
+            _show(voice.redact("\n".join([f"  {number}. {first}", *(f"       {line}" for line in rest)])))
+
+
+def _apply_in_rounds(
+    opts: FixOptions, plan: fix_mod.Plan, voice: _Voice, before: Report
+) -> tuple[list[fix_mod.Edit], Report]:
+    """Apply the chosen edits, check again, and offer what the new check found, up to MAX_ROUNDS times. Returns the
+    edits applied and the last report."""
     applied: list[fix_mod.Edit] = []
     after = before
     for round_no in range(1, fix_mod.MAX_ROUNDS + 1):
         if round_no > 1:
-            _show(say("again", round=round_no, rounds=fix_mod.MAX_ROUNDS))
-        chosen = _show_and_choose(plan, say, redact, lang, yes, dry_run, fail_on)
+            _show(voice.say("again", round=round_no, rounds=fix_mod.MAX_ROUNDS))
+        chosen = _show_and_choose(plan, voice, opts)
         if not chosen:
             break
-        secret_values = secrets_mod.collect(ctx.resolution, ctx.env)
-        try:
-            for change in fix_mod.prepare(chosen):
-                backup = fix_mod.write_atomic(change.path, change.original, change.after, secret_values)
-                _show(say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
-        except (fix_mod.FixError, OSError) as exc:
-            raise click.ClickException(redact(f"nothing more was written: {exc}")) from None
+        _write(chosen, voice)
         applied += chosen
-        after, ctx = run_check(replace(opts, started=None))  # each check run has its own --timeout
-        plan = fix_mod.build_plan(after, ctx, only)
+        after, voice.ctx = run_check(replace(opts.check, started=None))  # each check run has its own --timeout
+        plan = fix_mod.build_plan(after, voice.ctx, opts.only)
         # Only edits not already made: a provider that answers differently each time must not make fix flip a line.
         done = {(e.layer_path, e.target, repr(e.value)) for e in applied}
         plan.edits = [e for e in plan.edits if (e.layer_path, e.target, repr(e.value)) not in done]
         if not plan.edits:
             break
     else:
-        _show(say("cap", rounds=fix_mod.MAX_ROUNDS))
-    if not applied:
-        _show(say("none_applied"))
-        raise SystemExit(EXIT_OK)
-    _show(say("after", verdict=verdict(after), codes=codes(after)))
-    fixed = sorted({e.code for e in applied} - {f.code for f in after.findings})
-    if fixed:
-        _show(say("fixed", codes=", ".join(fixed)))
-    raise SystemExit(exit_code(after, fail_on))
+        _show(voice.say("cap", rounds=fix_mod.MAX_ROUNDS))
+    return applied, after
 
 
-def _show_and_choose(
-    plan: fix_mod.Plan,
-    say: Callable[..., str],
-    redact: Callable[[str], str],
-    lang: str,
-    yes: bool,
-    dry_run: bool,
-    fail_on: str,
-) -> list[fix_mod.Edit]:
-    """Show each file's edits and diff once, then the edits to apply: all with --yes, or those the user confirms."""
+def _write(chosen: list[fix_mod.Edit], voice: _Voice) -> None:
+    """Each file's edits, backed up and written atomically; a failure is a usage error that says nothing more was
+    written."""
+    ctx = voice.ctx
+    secret_values = secrets_mod.collect(ctx.resolution, ctx.env)
     try:
-        changes = fix_mod.prepare(plan.edits)
+        for change in fixtext.prepare(chosen):
+            backup = fixwrite.write_atomic(change.path, change.original, change.after, secret_values)
+            _show(voice.say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
+    except (fix_mod.FixError, OSError) as exc:
+        raise click.ClickException(voice.redact(f"nothing more was written: {exc}")) from None
+
+
+def _show_and_choose(plan: fix_mod.Plan, voice: _Voice, opts: FixOptions) -> list[fix_mod.Edit]:
+    """Show each file's edits and diff once, then the edits to apply: all with --yes, or those the user confirms."""
+    lang = voice.lang
+    try:
+        changes = fixtext.prepare(plan.edits)
     except (fix_mod.FixError, OSError, UnicodeDecodeError) as exc:
-        raise click.ClickException(redact(f"cannot prepare the edits: {exc}")) from None
+        raise click.ClickException(voice.redact(f"cannot prepare the edits: {exc}")) from None
     for change in changes:
         # Each edit as one line, then the file's diff once: the same lines are never shown twice.
-        _show(say("edits", file=change.shown))
+        _show(voice.say("edits", file=change.shown))
         for edit in change.edits:
-            _show(redact(f"  {edit.code}: {edit.describe(lang)}"))
-        _show(redact(fix_mod.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
-    if dry_run:  # as --fail-on reads a report: certain edits still pending are a finding, for CI (issue 28)
-        _show(say("dry_run"))
-        raise SystemExit(EXIT_FINDINGS if fail_on != "never" else EXIT_OK)
-    if yes:
+            _show(voice.redact(f"  {edit.code}: {edit.describe(lang)}"))
+        _show(voice.redact(fixtext.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
+    if opts.dry_run:  # as --fail-on reads a report: certain edits still pending are a finding, for CI (issue 28)
+        _show(voice.say("dry_run"))
+        raise SystemExit(EXIT_FINDINGS if opts.fail_on != "never" else EXIT_OK)
+    if opts.yes:
         return [e for c in changes for e in c.edits]
     if sys.stdin is not None and sys.stdin.isatty():
         return [
             e
             for c in changes
             for e in c.edits
-            if click.confirm(say("apply", code=e.code, edit=e.describe(lang)), default=True)
+            if click.confirm(voice.say("apply", code=e.code, edit=e.describe(lang)), default=True)
         ]
-    _show(say("no_tty"), err=True)
+    _show(voice.say("no_tty"), err=True)
     raise SystemExit(EXIT_USAGE)

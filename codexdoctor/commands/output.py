@@ -4,6 +4,7 @@ summary, and turned into the exit code."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -18,6 +19,18 @@ import click
 from codexdoctor.common import safefile
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+@dataclass(frozen=True)
+class PublishOptions:
+    """How a report is published (`--format`, `-o`, `--fail-on`, `-v`, `--no-color`), the same five values for
+    every command that prints one."""
+
+    fmt: str | None = None  # None: github under GitHub Actions, else text
+    output: str | None = None  # a file, or None for stdout
+    fail_on: str = "error"
+    verbose: bool = False
+    no_color: bool = False
 
 
 def stdout_can_encode(symbols: str = "✓✗→—") -> bool:
@@ -77,26 +90,19 @@ def terminal_width(env: Mapping[str, str] | None = None, output: str | None = No
     return max(MIN_WIDTH, shutil.get_terminal_size((PIPE_WIDTH, 24)).columns)
 
 
-def publish(
-    report: Report,
-    redactor: Callable[[str], str],
-    fmt: str | None,
-    output: str | None,
-    fail_on: str,
-    verbose: bool,
-    no_color: bool,
-) -> None:
+def publish(report: Report, redactor: Callable[[str], str], how: PublishOptions) -> None:
     """Render in the chosen format, write it, add the GitHub step summary, and exit per --fail-on."""
     from codexdoctor.report.build import exit_code
     from codexdoctor.report.render import RenderOptions, render
 
     env = os.environ
+    fmt, output, fail_on = how.fmt, how.output, how.fail_on
     if fmt is None:
         fmt = "github" if env.get("GITHUB_ACTIONS") == "true" else "text"
     ropts = RenderOptions(
-        color=use_color(no_color, output) and fmt == "text",
+        color=use_color(how.no_color, output) and fmt == "text",
         ascii=not stdout_can_encode() and not output,
-        verbose=verbose,
+        verbose=how.verbose,
         fail_on=fail_on,
         width=terminal_width(env, output) if fmt == "text" else None,
     )

@@ -4,17 +4,38 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import click
 
 from codexdoctor.checks import STATIC_CHECKS, run_static
 from codexdoctor.checks.base import CheckContext
-from codexdoctor.checks.probe import ProbeSettings, probe_result, steps_section, summary_section
+from codexdoctor.checks.probe import (
+    Probe,
+    ProbeOutcome,
+    ProbeSettings,
+    probe_result,
+    steps_section,
+    summary_section,
+)
 from codexdoctor.commands.options import CheckOptions, make_context
-from codexdoctor.commands.output import EXIT_INTERRUPTED, EXIT_USAGE, publish
+from codexdoctor.commands.output import EXIT_INTERRUPTED, EXIT_USAGE, PublishOptions, publish
 from codexdoctor.model import Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
+
+
+@dataclass(frozen=True)
+class ProbeOptions:
+    """`codexdoctor probe`: the config to probe, the probe's limits, whether to ask, and how the report is
+    published."""
+
+    check: CheckOptions
+    settings: ProbeSettings
+    yes: bool = False  # run even when the worst-case estimate exceeds --budget
+    quiet: bool = False  # no progress lines on stderr
+    publish: PublishOptions = field(default_factory=PublishOptions)
 
 
 class ProbeRefused(Exception):
@@ -28,7 +49,6 @@ def run_probe(
     from codexdoctor.checks import live
     from codexdoctor.checks import probe as probe_mod
     from codexdoctor.common import tokens
-    from codexdoctor.i18n import localize
     from codexdoctor.net.classify import classify
     from codexdoctor.net.transport import Deadline
 
@@ -48,7 +68,47 @@ def run_probe(
     )
     probe = probe_mod.Probe(ctx, settings, tok, progress=progress, published=published, lang=opts.lang, total=total)
     requests, estimate = probe.estimate()
-    zh = opts.lang == "zh"
+    plan = _announce(probe, settings, published, source, requests, estimate, opts.lang, progress)
+    if estimate > settings.budget and not confirm(plan):
+        raise ProbeRefused(plan)
+    try:
+        family = probe_mod.identify_family(probe)
+        outcome = probe.run()
+    finally:
+        probe.client.close()
+    facts = _probe_facts(ctx, settings, outcome, family, published)
+    checks = list(static)
+    if outcome.single_exchange is not None:
+        runner = live.LiveRun(ctx, Deadline(1), client=probe.client, first=False)
+        single = outcome.single_exchange
+        checks.append(ctx.stamp(runner.reach_result(single, single)))
+        checks.append(ctx.stamp(runner.canary_result(single, classify(single, probe.plan.wire))))
+    checks.append(ctx.stamp(probe_result(facts)))
+    notes = [
+        f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
+        f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."
+    ]
+    sections = [steps_section(outcome, opts.lang), *summary_section(facts, opts.lang)]
+    return build_report(
+        "probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections
+    ), ctx
+
+
+def _announce(
+    probe: Probe,
+    settings: ProbeSettings,
+    published: int | None,
+    source: str | None,
+    requests: int,
+    estimate: int,
+    lang: str,
+    progress: Callable[[str], None],
+) -> str:
+    """Say what the probe knows of the window and what it will spend (before anything is sent); returns the plan
+    line, which the prompt shows again when the estimate exceeds --budget."""
+    from codexdoctor.i18n import localize
+
+    zh = lang == "zh"
     if published:
         # `source` may be None (mypy, issue 32): the line said "(None)" then, in both languages.
         where_en = source or "its model list"
@@ -75,13 +135,16 @@ def run_probe(
         f"{settings.max_output_tokens} tokens per request."
     )
     progress(plan)
-    if estimate > settings.budget and not confirm(plan):
-        raise ProbeRefused(plan)
-    try:
-        family = probe_mod.identify_family(probe)
-        outcome = probe.run()
-    finally:
-        probe.client.close()
+    return plan
+
+
+def _probe_facts(
+    ctx: CheckContext, settings: ProbeSettings, outcome: ProbeOutcome, family: str | None, published: int | None
+) -> dict[str, Any]:
+    """The probe's facts (checks/probe.analyse) and what the rules read beside them: the server family, the user's
+    config file, the repeat count, the published window, and why a stopped probe is inconclusive."""
+    from codexdoctor.checks import probe as probe_mod
+
     facts = probe_mod.analyse(outcome, settings)
     facts["family"] = family
     facts["user_config"] = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
@@ -94,48 +157,24 @@ def run_probe(
         facts["inconclusive_reason"] = (
             f"the probe stopped {where} before locating and confirming the break ({outcome.spent:,} input tokens spent)"
         )
-    checks = list(static)
-    if outcome.single_exchange is not None:
-        runner = live.LiveRun(ctx, Deadline(1), client=probe.client, first=False)
-        single = outcome.single_exchange
-        checks.append(ctx.stamp(runner.reach_result(single, single)))
-        checks.append(ctx.stamp(runner.canary_result(single, classify(single, probe.plan.wire))))
-    checks.append(ctx.stamp(probe_result(facts)))
-    notes = [
-        f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
-        f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."
-    ]
-    sections = [steps_section(outcome, opts.lang), *summary_section(facts, opts.lang)]
-    return build_report(
-        "probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections
-    ), ctx
+    return facts
 
 
-def run(
-    opts: CheckOptions,
-    settings: ProbeSettings,
-    yes: bool,
-    quiet: bool,
-    fmt: str | None,
-    output: str | None,
-    fail_on: str,
-    verbose: bool,
-    no_color: bool,
-) -> None:
+def run(opts: ProbeOptions) -> None:
     """The command: the plan on stderr, a prompt when the estimate exceeds --budget, the report (partial on Ctrl-C)."""
     from codexdoctor.commands.output import terminal_width
     from codexdoctor.report.render.text import fit_lines
 
-    budget = settings.budget
+    budget = opts.settings.budget
     width = terminal_width()
-    zh = opts.lang == "zh"
+    zh = opts.check.lang == "zh"
 
     def progress(line: str) -> None:  # the plan and the step lines, fitted to the terminal like every screen
-        if not quiet:
+        if not opts.quiet:
             click.echo("\n".join(fit_lines([line], width, "    ")), err=True)
 
     def confirm(plan: str) -> bool:
-        if yes:
+        if opts.yes:
             return True
         if sys.stdin is not None and sys.stdin.isatty():
             return click.confirm(
@@ -148,7 +187,7 @@ def run(
         return False
 
     try:
-        report, ctx = run_probe(opts, settings, confirm, progress)
+        report, ctx = run_probe(opts.check, opts.settings, confirm, progress)
     except ProbeRefused:
         message = (
             f"codexdoctor probe：没有开始：最坏情况的估算超过了 --budget {budget:,} 个输入 token。"
@@ -161,6 +200,6 @@ def run(
         raise SystemExit(EXIT_USAGE) from None
     interrupted = any(c.facts.get("stopped") == "interrupted" for c in report.checks)
     try:
-        publish(report, ctx.redactor, fmt, output, fail_on, verbose, no_color)
+        publish(report, ctx.redactor, opts.publish)
     except SystemExit as done:  # Ctrl-C: the partial result is printed, and the exit code still says interrupted
         raise SystemExit(EXIT_INTERRUPTED if interrupted else done.code) from None

@@ -4,8 +4,9 @@ desk can act on (issue 30). Written locally, redacted whole, never uploaded; the
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -15,44 +16,47 @@ from codexdoctor.commands.options import CheckOptions
 from codexdoctor.common import safefile
 from codexdoctor.common.untrusted import sanitize
 
+if TYPE_CHECKING:
+    from codexdoctor.report.ticket import Ticket
 
-def run(
-    opts: CheckOptions, session_id: str | None, fmt: str, output: str | None, include_request_text: bool = False
-) -> None:
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """`codexdoctor report`: the check to run, the session to tell about, and the ticket file to write."""
+
+    check: CheckOptions
+    session_id: str | None = None  # an id or a prefix; None: the most recent that failed
+    fmt: str = "markdown"  # markdown or json
+    output: str | None = None  # None: codexdoctor-report-<time>.<md|json> in this folder
+    include_request_text: bool = False
+
+
+def run(opts: ReportOptions) -> None:
     from codexdoctor.commands.sessions import run_sessions
     from codexdoctor.report import ticket as ticket_mod
     from codexdoctor.report.configview import rows
-    from codexdoctor.report.render import RenderOptions, render
 
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = Path(output) if output else Path.cwd() / f"codexdoctor-report-{stamp}.{'json' if fmt == 'json' else 'md'}"
+    path = _ticket_path(opts)
     for target in (path, _request_path(path)):  # before the check runs: a FIFO planted at the name is refused at once
         problem = safefile.output_problem(target)
         if problem:
             raise click.ClickException(f"cannot write {target}: {problem}")
-    check, ctx = run_check(opts)
-    sessions, _ = run_sessions(opts.env, opts.home, (), None, None, None, False, opts.lang)
+    check_opts = opts.check
+    check, ctx = run_check(check_opts)
+    sessions, _ = run_sessions(check_opts.env, check_opts.home, lang=check_opts.lang)
     redact = ctx.redactor
     curl = request_file = shape = None
-    if not opts.offline and ctx.provider.defined:
-        curl, request_file, shape = _reproduction(ctx, path, include_request_text)
-    wanted = session_id
+    if not check_opts.offline and ctx.provider.defined:
+        curl, request_file, shape = _reproduction(ctx, path, opts.include_request_text)
+    wanted = opts.session_id
     found = ticket_mod.failed_session(sessions, wanted)
     if wanted and found is None:
         raise click.BadParameter(f"no session id starts with {wanted!r}", param_hint="--session")
-    t = ticket_mod.Ticket(
-        check, sessions, wanted, tuple(rows(ctx)), curl, request_file, opts.lang, shape, include_request_text
+    ticket = ticket_mod.Ticket(
+        check, sessions, wanted, tuple(rows(ctx)), curl, request_file, check_opts.lang, shape, opts.include_request_text
     )
-    if fmt == "json":
-        text = ticket_mod.as_json(t)
-    else:
-        ropts = RenderOptions(verbose=True)
-        text = ticket_mod.markdown(
-            t,
-            render(check, "markdown", ropts),
-            render(sessions, "markdown", RenderOptions()) if sessions.checks else None,
-        )
-    text = sanitize(redact(text), newlines=True)  # the whole file: safe to paste into a public tracker
+    # The whole file: safe to paste into a public tracker.
+    text = sanitize(redact(_ticket_text(ticket, opts.fmt)), newlines=True)
     try:
         safefile.write_output(path, text)  # a regular file only, never through a symlink, created 0600
     except OSError as exc:
@@ -64,6 +68,29 @@ def run(
             + ". Nothing was uploaded: read it before you attach it to a ticket."
         ),
         err=True,
+    )
+
+
+def _ticket_path(opts: ReportOptions) -> Path:
+    """-o, or codexdoctor-report-<time>.md (.json) in this folder."""
+    if opts.output:
+        return Path(opts.output)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path.cwd() / f"codexdoctor-report-{stamp}.{'json' if opts.fmt == 'json' else 'md'}"
+
+
+def _ticket_text(ticket: Ticket, fmt: str) -> str:
+    """The ticket in its format: JSON, or Markdown with the check's full report (verbose) and the sessions'."""
+    from codexdoctor.report import ticket as ticket_mod
+    from codexdoctor.report.render import RenderOptions, render
+
+    if fmt == "json":
+        return ticket_mod.as_json(ticket)
+    sessions = ticket.sessions
+    return ticket_mod.markdown(
+        ticket,
+        render(ticket.check, "markdown", RenderOptions(verbose=True)),
+        render(sessions, "markdown", RenderOptions()) if sessions is not None and sessions.checks else None,
     )
 
 

@@ -2,26 +2,46 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import click
 
 from codexdoctor.commands.environment import language
 
 
-def explain(code: str, fmt: str, lang: str | None) -> None:
+@dataclass(frozen=True)
+class ExplainOptions:
+    """`codexdoctor explain CODE`: the code as typed, the format and --lang as given."""
+
+    code: str
+    fmt: str = "text"  # text or json
+    lang: str | None = None  # --lang; None: the locale's
+
+
+@dataclass(frozen=True)
+class RulesOptions:
+    """`codexdoctor rules`: the format and --lang as given."""
+
+    fmt: str = "text"  # text, json or markdown
+    lang: str | None = None  # --lang; None: the locale's
+
+
+def explain(opts: ExplainOptions) -> None:
     from codexdoctor.commands.output import terminal_width
     from codexdoctor.report.catalogview import explain_rule
 
-    text = explain_rule(code.strip().upper(), fmt, language(lang), terminal_width())
+    code = opts.code
+    text = explain_rule(code.strip().upper(), opts.fmt, language(opts.lang), terminal_width())
     if text is None:
         raise click.BadParameter(f"unknown code {code!r}; `codexdoctor rules` lists them all", param_hint="CODE")
     click.echo(text, nl=False)
 
 
-def list_all(fmt: str, lang: str | None) -> None:
+def list_all(opts: RulesOptions) -> None:
     from codexdoctor.commands.output import terminal_width
     from codexdoctor.report.catalogview import list_rules
 
-    click.echo(list_rules(fmt, language(lang), terminal_width()), nl=False)
+    click.echo(list_rules(opts.fmt, language(opts.lang), terminal_width()), nl=False)
 
 
 def schema() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -12,20 +12,33 @@ import click
 
 from codexdoctor.commands.environment import environment, home_of, language
 from codexdoctor.commands.options import CheckOptions, make_context
-from codexdoctor.commands.output import publish
+from codexdoctor.commands.output import PublishOptions, publish
 from codexdoctor.model import Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
 
+@dataclass(frozen=True)
+class SessionsOptions:
+    """`codexdoctor sessions`: which logs and sessions to read, what to show, and how the report is published."""
+
+    paths: tuple[Path, ...] = ()  # files or folders; none: $CODEX_HOME/sessions and archived_sessions
+    last: int | None = None
+    since: datetime | None = None
+    session_id: str | None = None  # an id or a prefix
+    show_content: bool = False
+    lang: str | None = None  # --lang; None: the locale's
+    publish: PublishOptions = field(default_factory=PublishOptions)
+
+
 def run_sessions(
     env: Mapping[str, str],
     home: Path,
-    paths: tuple[Path, ...],
-    last: int | None,
-    since: datetime | None,
-    session_id: str | None,
-    show_content: bool,
+    paths: tuple[Path, ...] = (),
+    last: int | None = None,
+    since: datetime | None = None,
+    session_id: str | None = None,
+    show_content: bool = False,
     lang: str = "en",
 ) -> tuple[Report, Any]:
     """Read the rollouts (default: $CODEX_HOME/sessions and archived_sessions) and build the report."""
@@ -79,27 +92,22 @@ def run_sessions(
     return report, ctx.redactor
 
 
-def run(
-    paths: tuple[Path, ...],
-    last: int | None,
-    since: datetime | None,
-    session_id: str | None,
-    show_content: bool,
-    lang: str | None,
-    fmt: str | None,
-    output: str | None,
-    fail_on: str,
-    verbose: bool,
-    no_color: bool,
-) -> None:
+def run(opts: SessionsOptions) -> None:
     """The command: an ambiguous --session prefix is a usage error that lists the candidates."""
     from codexdoctor.checks.sessions import AmbiguousSession
 
     env = environment()
     try:
         report, redactor = run_sessions(
-            env, home_of(env), tuple(paths), last, since, session_id, show_content, language(lang)
+            env,
+            home_of(env),
+            tuple(opts.paths),
+            opts.last,
+            opts.since,
+            opts.session_id,
+            opts.show_content,
+            language(opts.lang),
         )
     except AmbiguousSession as exc:
         raise click.BadParameter(str(exc), param_hint="--session") from None
-    publish(report, redactor, fmt, output, fail_on, verbose, no_color)
+    publish(report, redactor, opts.publish)

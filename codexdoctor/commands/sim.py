@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import click
 
@@ -29,9 +30,17 @@ def say(key: str, lang: str, **values: object) -> str:
     return (zh if lang == "zh" else en).format(**values)
 
 
-def serve(cfg: sim_mod.SimConfig, lang: str | None = None) -> None:
+@dataclass(frozen=True)
+class SimOptions:
+    """`codexdoctor sim`: the simulator's knobs (its own options object, SimConfig) and --lang as given."""
+
+    config: sim_mod.SimConfig
+    lang: str | None = None  # --lang; None: the locale's
+
+
+def serve(opts: SimOptions) -> None:
     """Until Ctrl-C; prints the config snippet that points Codex at it."""
-    lang = language(lang)
+    cfg, lang = opts.config, language(opts.lang)
     try:
         running = sim_mod.RunningSim(cfg).start()
     except OSError as exc:

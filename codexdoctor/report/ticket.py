@@ -175,8 +175,6 @@ def _t(text: str, lang: str) -> str:
 def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) -> str:
     """The ticket as Markdown: summary, environment, config, request ids, reproduction, then the full reports. The
     summary stays in English in every language: it is written for the provider's support desk."""
-    r = ticket.check
-    env = r.environment
 
     def t(text: str) -> str:
         return _t(text, ticket.lang)
@@ -193,11 +191,23 @@ def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) 
         "",
         summary(ticket),
         "",
-        t("## Client"),
+        *_client_lines(ticket),
+        *_config_lines(ticket),
+        *_request_lines(ticket),
+        *_reproduce_lines(ticket),
         "",
-        "| | |",
-        "|---|---|",
+        t("## The check"),
+        "",
+        _demote(check_markdown),
+        *_session_lines(ticket, session_markdown),
     ]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _client_lines(ticket: Ticket) -> list[str]:
+    """The client's environment as a table: Codex, codexdoctor, OS, shell, Python, CODEX_HOME, proxy."""
+    env = ticket.check.environment
+    out = [_t("## Client", ticket.lang), "", "| | |", "|---|---|"]
     for key, label in (
         ("codex", "Codex CLI"),
         ("codexdoctor", "codexdoctor"),
@@ -209,58 +219,91 @@ def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) 
         ("proxy_variable", "proxy variable"),
     ):
         out.append(f"| {label} | `{env.get(key) if env.get(key) not in (None, '') else '-'}` |")
-    out += ["", t("## Config as Codex resolves it"), "", t("| key | value | from |"), "|---|---|---|"]
+    return out
+
+
+def _config_lines(ticket: Ticket) -> list[str]:
+    """The config as Codex resolves it: key, value, where it came from."""
+    out = ["", _t("## Config as Codex resolves it", ticket.lang), "", _t("| key | value | from |", ticket.lang)]
+    out.append("|---|---|---|")
     for row in ticket.config_rows:
         out.append(
             f"| `{row['key']}` | `{row['value'] if row['value'] is not None else 'not set'}` | {row['source']} |"
         )
+    return out
+
+
+def _request_lines(ticket: Ticket) -> list[str]:
+    """The requests sent, with the ids the provider's logs know them by."""
+
+    def t(text: str) -> str:
+        return _t(text, ticket.lang)
+
     ids = request_ids(ticket)
-    out += ["", t("## Requests (for the provider's logs)"), ""]
+    out = ["", t("## Requests (for the provider's logs)"), ""]
     if ids:
         out += [t("| request | sent (UTC) | request id | status |"), "|---|---|---|---|"]
         out += [f"| {i['what']} | {i['sent']} | `{i['request_id']}` | {i['status']} |" for i in ids]
     else:
         out.append(t("No request was sent (offline), or the provider gave no request id."))
-    if ticket.curl:
-        out += [
-            "",
-            t("## Reproduce"),
-            "",
-            t(
-                "Codex's first request as codexdoctor sent it (the canary), with the key "
-                "taken from its variable, not written here:"
-            ),
-            "",
-            "```",
-            ticket.curl,
-            "```",
-        ]
-        if ticket.request_file:
-            out += ["", *_request_file_lines(ticket)]
-    out += ["", t("## The check"), "", _demote(check_markdown)]
+    return out
+
+
+def _reproduce_lines(ticket: Ticket) -> list[str]:
+    """The canary as a curl command, and what the request file beside the ticket holds; nothing when offline."""
+    if not ticket.curl:
+        return []
+
+    def t(text: str) -> str:
+        return _t(text, ticket.lang)
+
+    out = [
+        "",
+        t("## Reproduce"),
+        "",
+        t(
+            "Codex's first request as codexdoctor sent it (the canary), with the key "
+            "taken from its variable, not written here:"
+        ),
+        "",
+        "```",
+        ticket.curl,
+        "```",
+    ]
+    if ticket.request_file:
+        out += ["", *_request_file_lines(ticket)]
+    return out
+
+
+def _session_lines(ticket: Ticket, session_markdown: str | None) -> list[str]:
+    """The last failed Codex session in four lines, then (folded) the report of every session read."""
+
+    def t(text: str) -> str:
+        return _t(text, ticket.lang)
+
     session = failed_session(ticket.sessions, ticket.session_id)
-    out += ["", t("## The last failed Codex session"), ""]
+    out = ["", t("## The last failed Codex session"), ""]
     if session is None:
         out.append(t("No failed Codex session was found on this machine (or no session logs at all)."))
-    else:
-        contexts = session.get("contexts") or []
+        return out
+    contexts = session.get("contexts") or []
+    out += [
+        f"- session `{session.get('id')}`, started {session.get('start') or '?'}, Codex "
+        f"{session.get('cli_version') or '?'}, model `{session.get('model') or '?'}`",
+        f"- failed at turn {session.get('failed_turn') or '?'}: {session.get('error') or session.get('error_info') or '-'}",
+        f"- judged: {session.get('kind')} ({session.get('evidence') or '-'})",
+        "- context by turn (input tokens): " + (", ".join(f"{n:,}" for n in contexts) if contexts else "-"),
+    ]
+    if session_markdown:
         out += [
-            f"- session `{session.get('id')}`, started {session.get('start') or '?'}, Codex "
-            f"{session.get('cli_version') or '?'}, model `{session.get('model') or '?'}`",
-            f"- failed at turn {session.get('failed_turn') or '?'}: {session.get('error') or session.get('error_info') or '-'}",
-            f"- judged: {session.get('kind')} ({session.get('evidence') or '-'})",
-            "- context by turn (input tokens): " + (", ".join(f"{n:,}" for n in contexts) if contexts else "-"),
+            "",
+            "<details><summary>All sessions read</summary>",
+            "",
+            _demote(session_markdown),
+            "",
+            "</details>",
         ]
-        if session_markdown:
-            out += [
-                "",
-                "<details><summary>All sessions read</summary>",
-                "",
-                _demote(session_markdown),
-                "",
-                "</details>",
-            ]
-    return "\n".join(out).rstrip() + "\n"
+    return out
 
 
 def _request_file_lines(ticket: Ticket) -> list[str]:

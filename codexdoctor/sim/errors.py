@@ -100,3 +100,31 @@ TOO_LARGE = """<html>
 </html>"""
 BAD_GATEWAY = """<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center>
 <hr><center>nginx</center></body></html>"""
+
+
+def turn_two_error(fault: str | None, items: list[Any]) -> tuple[int, dict[str, Any]] | None:
+    """The JSON error a gateway or bridge answers the request after a tool call with (issue 31), by its fault name
+    (SimConfig.turn_two_fault); None for a fault that is not a JSON error."""
+    if fault == "reject_fco":
+        at = next(n for n, i in enumerate(items) if isinstance(i, dict) and i.get("type") == "function_call_output")
+        message = (
+            "Invalid value: 'function_call_output'. Supported values are: 'message', 'reasoning', and 'function_call'."
+        )
+        return 400, _error(message, "invalid_request_error", f"input[{at}].type", "invalid_value")
+    if fault == "no_tool_output":
+        call = next((i for i in items if isinstance(i, dict) and i.get("type") == "function_call"), {})
+        message = f"No tool output found for function call {call.get('call_id') or 'call_unknown'}."
+        return 400, _error(message, "invalid_request_error", "input", None)
+    if fault == "tool_role_template":
+        return 500, _error(
+            "Conversation roles must alternate user/assistant/user/assistant/...", "server_error", None, 500
+        )
+    if fault == "bad_reasoning":
+        message = "The encrypted content for item rs_sim_1 could not be verified."
+        return 400, _error(message, "invalid_request_error", None, "invalid_encrypted_content")
+    return None
+
+
+def _error(message: str, kind: str, param: str | None, code: str | int | None) -> dict[str, Any]:
+    """OpenAI's error body: message, type, param, code, in that order."""
+    return {"error": {"message": message, "type": kind, "param": param, "code": code}}

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from codexdoctor.sim.config import RequestRecord
-from codexdoctor.sim.errors import BAD_GATEWAY
+from codexdoctor.sim.errors import BAD_GATEWAY, turn_two_error
 from codexdoctor.sim.plumbing import Plumbing
 
 
@@ -71,12 +71,7 @@ class Faults(Plumbing):
             return True
         self.send_response(200)
         if fault == "gzip_garbage":
-            data = b"\x13\x37 this is not gzip at all \x00\xff" * 8
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Encoding", "gzip")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            self._gzip_garbage()
             return True
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
@@ -86,45 +81,58 @@ class Faults(Plumbing):
             else self._response_events(model, n_out, usage)
         )
         try:
-            if fault == "chat_chunks":
-                for chunk in events:
-                    self.wfile.write(chunk)
-            elif fault == "reset_mid_stream":
-                for chunk in events[:4]:
-                    self.wfile.write(chunk)
-                self.wfile.flush()
-                self._reset(rec)
-            elif fault == "broken_sse":
-                self.wfile.write(b"data: {not json\n\nevent response.created\ndata {}\n\ngarbage without a colon\n\n")
-            elif fault == "error_event":
-                self.wfile.write(events[0])
-                err = {"type": "error", "code": "server_error", "message": self._fault_message()}
-                self.wfile.write(f"event: error\ndata: {json.dumps(err)}\n\n".encode())
-            elif fault == "response_failed":
-                self.wfile.write(events[0])
-                failed = {
-                    "type": "response.failed",
-                    "response": {
-                        "id": "resp_sim",
-                        "status": "failed",
-                        "error": {"code": "server_error", "message": self._fault_message()},
-                    },
-                }
-                self.wfile.write(f"event: response.failed\ndata: {json.dumps(failed)}\n\n".encode())
-            elif fault == "keepalive":
-                while not self.server.stopping.wait(self.cfg.keepalive_every_s):
-                    self.wfile.write(b": keep-alive\n\n")
-                    self.wfile.flush()
-            elif fault == "drip":
-                for byte in events[0]:
-                    self.wfile.write(bytes([byte]))
-                    self.wfile.flush()
-                    self._sleep(1.0)
-                    if self.server.stopping.is_set():
-                        break
+            self._misbehave(rec, fault, events)
         except (BrokenPipeError, ConnectionResetError, OSError):
             rec.outcome = "client_gone"
         return True
+
+    def _gzip_garbage(self) -> None:
+        """A body that says it is gzip and is not (a proxy that compresses twice, or corrupts)."""
+        data = b"\x13\x37 this is not gzip at all \x00\xff" * 8
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _misbehave(self, rec: RequestRecord, fault: str | None, events: list[bytes]) -> None:
+        """The stream fault after a 200 and its SSE headers, given the events a good answer would have sent."""
+        if fault == "chat_chunks":
+            for chunk in events:
+                self.wfile.write(chunk)
+        elif fault == "reset_mid_stream":
+            for chunk in events[:4]:
+                self.wfile.write(chunk)
+            self.wfile.flush()
+            self._reset(rec)
+        elif fault == "broken_sse":
+            self.wfile.write(b"data: {not json\n\nevent response.created\ndata {}\n\ngarbage without a colon\n\n")
+        elif fault == "error_event":
+            self.wfile.write(events[0])
+            err = {"type": "error", "code": "server_error", "message": self._fault_message()}
+            self.wfile.write(f"event: error\ndata: {json.dumps(err)}\n\n".encode())
+        elif fault == "response_failed":
+            self.wfile.write(events[0])
+            failed = {
+                "type": "response.failed",
+                "response": {
+                    "id": "resp_sim",
+                    "status": "failed",
+                    "error": {"code": "server_error", "message": self._fault_message()},
+                },
+            }
+            self.wfile.write(f"event: response.failed\ndata: {json.dumps(failed)}\n\n".encode())
+        elif fault == "keepalive":
+            while not self.server.stopping.wait(self.cfg.keepalive_every_s):
+                self.wfile.write(b": keep-alive\n\n")
+                self.wfile.flush()
+        elif fault == "drip":
+            for byte in events[0]:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                self._sleep(1.0)
+                if self.server.stopping.is_set():
+                    break
 
     def _slow_headers(self, rec: RequestRecord) -> None:
         """A status line and headers that never end, one byte every 50 ms: each read gets a byte, so no read timeout
@@ -143,71 +151,15 @@ class Faults(Plumbing):
         """Faults of gateways and bridges that only the request after a tool call meets (issue 31)."""
         fault = self.cfg.turn_two_fault
         items = body.get("input") or []
-        call = next((i for i in items if isinstance(i, dict) and i.get("type") == "function_call"), {})
-        if fault == "reject_fco":
-            at = next(n for n, i in enumerate(items) if isinstance(i, dict) and i.get("type") == "function_call_output")
-            self._send_json(
-                rec,
-                400,
-                {
-                    "error": {
-                        "message": "Invalid value: 'function_call_output'. Supported values are: 'message', 'reasoning', and "
-                        "'function_call'.",
-                        "type": "invalid_request_error",
-                        "param": f"input[{at}].type",
-                        "code": "invalid_value",
-                    }
-                },
-                "turn_two_fault",
-            )
-        elif fault == "no_tool_output":
-            self._send_json(
-                rec,
-                400,
-                {
-                    "error": {
-                        "message": f"No tool output found for function call {call.get('call_id') or 'call_unknown'}.",
-                        "type": "invalid_request_error",
-                        "param": "input",
-                        "code": None,
-                    }
-                },
-                "turn_two_fault",
-            )
-        elif fault == "tool_role_template":
-            self._send_json(
-                rec,
-                500,
-                {
-                    "error": {
-                        "message": "Conversation roles must alternate user/assistant/user/assistant/...",
-                        "type": "server_error",
-                        "param": None,
-                        "code": 500,
-                    }
-                },
-                "turn_two_fault",
-            )
-        elif fault == "bad_reasoning":
-            if not any(isinstance(i, dict) and i.get("type") == "reasoning" for i in items):
-                return False
-            self._send_json(
-                rec,
-                400,
-                {
-                    "error": {
-                        "message": "The encrypted content for item rs_sim_1 could not be verified.",
-                        "type": "invalid_request_error",
-                        "param": None,
-                        "code": "invalid_encrypted_content",
-                    }
-                },
-                "turn_two_fault",
-            )
-        elif fault == "html_502":
+        if fault == "html_502":
             self._send_html(rec, 502, BAD_GATEWAY, "turn_two_fault")
-        else:
+            return True
+        if fault == "bad_reasoning" and not any(isinstance(i, dict) and i.get("type") == "reasoning" for i in items):
             return False
+        answer = turn_two_error(fault, items)
+        if answer is None:
+            return False
+        self._send_json(rec, *answer, "turn_two_fault")
         return True
 
     def _empty_call_id(self, rec: RequestRecord, body: dict[str, Any]) -> bool:

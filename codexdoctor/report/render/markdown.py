@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from codexdoctor.i18n import localize, ui
-from codexdoctor.model import Report, Severity, Status
+from codexdoctor.model import Finding, Report, Section, Severity, Status
 from codexdoctor.report.render.chart import scatter
 from codexdoctor.report.render.options import RenderOptions
 
@@ -36,64 +36,91 @@ def render(report: Report, opts: RenderOptions) -> str:
         f"CODEX_HOME `{env.get('codex_home')}`",
         "",
     ]
-    p = report.provider
-    if p is not None:
-        out += [
-            f"| {t('provider')} | {t('request_url')} | {t('model')} | wire_api | {t('key')} |",
-            "|---|---|---|---|---|",
-            f"| `{p.id}` ({t('builtin') if p.builtin else t('custom')}) | `{p.request_url}` | `{_cell(p.model)}` | "
-            f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{localize(p.key, lang)} |",
-            "",
-        ]
+    out += _provider_lines(report)
     if report.findings:
         out.append(f"## {t('findings')}")
         out.append("")
         for f in report.findings:
-            out.append(f"### {SEV[f.severity]} {t('sev_' + f.severity.value)} `{f.code}` {f.title}")
-            out.append("")
-            out.append(f.diagnosis)
-            out.append("")
-            if f.explains:
-                out.append(f"{t('explains')}: " + "; ".join(f"`{code}` {title}" for code, title in f.explains))
-                out.append("")
-            for number, step in enumerate(f.remedy, 1):
-                if "\n" in step:
-                    first, rest = step.split("\n", 1)
-                    out.append(f"{number}. {first}")
-                    out.append("   ```" + ("toml" if _is_toml(rest) else "sh"))
-                    out.extend("   " + line for line in rest.splitlines())
-                    out.append("   ```")
-                else:
-                    out.append(f"{number}. {step}")
-            if f.evidence:
-                out += ["", f"<details><summary>{t('evidence_title')}</summary>", "", "```"]
-                out += list(f.evidence)
-                out += ["```", "", "</details>"]
-            out.append("")
+            out += _finding_lines(f, lang)
     for section in report.sections:
-        out += [f"## {section.title}", ""]
-        if section.headers:
-            out.append("| " + " | ".join(section.headers) + " |")
-            out.append("|" + "---|" * len(section.headers))
-            out += ["| " + " | ".join(_cell(str(c)) for c in row) + " |" for row in section.rows]
-            out.append("")
-        if section.chart:
-            out += ["```"] + scatter(section.chart, section.chart_x, section.chart_y, ascii_only=True) + ["```", ""]
-        if section.lines:
-            out += [f"- {line}" for line in section.lines] + [""]
-    out += [f"## {t('checks')}", "", f"| | {t('check')} | {t('result')} |", "|---|---|---|"]
+        out += _section_lines(section)
+    out += _check_lines(report)
+    if report.notes:
+        out += [f"> {n}" for n in report.notes] + [""]
+    return "\n".join(out)
+
+
+def _provider_lines(report: Report) -> list[str]:
+    """The provider as one table row: id, request URL, model, wire_api, key."""
+    p = report.provider
+    if p is None:
+        return []
+    lang = report.lang
+
+    def t(key: str) -> str:
+        return ui(key, lang)
+
+    return [
+        f"| {t('provider')} | {t('request_url')} | {t('model')} | wire_api | {t('key')} |",
+        "|---|---|---|---|---|",
+        f"| `{p.id}` ({t('builtin') if p.builtin else t('custom')}) | `{p.request_url}` | `{_cell(p.model)}` | "
+        f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{localize(p.key, lang)} |",
+        "",
+    ]
+
+
+def _finding_lines(f: Finding, lang: str) -> list[str]:
+    """A finding: its heading, diagnosis, what it explains, numbered remedies (a snippet fenced), evidence folded."""
+    out = [f"### {SEV[f.severity]} {ui('sev_' + f.severity.value, lang)} `{f.code}` {f.title}", "", f.diagnosis, ""]
+    if f.explains:
+        out.append(f"{ui('explains', lang)}: " + "; ".join(f"`{code}` {title}" for code, title in f.explains))
+        out.append("")
+    for number, step in enumerate(f.remedy, 1):
+        if "\n" in step:
+            first, rest = step.split("\n", 1)
+            out.append(f"{number}. {first}")
+            out.append("   ```" + ("toml" if _is_toml(rest) else "sh"))
+            out.extend("   " + line for line in rest.splitlines())
+            out.append("   ```")
+        else:
+            out.append(f"{number}. {step}")
+    if f.evidence:
+        out += ["", f"<details><summary>{ui('evidence_title', lang)}</summary>", "", "```"]
+        out += list(f.evidence)
+        out += ["```", "", "</details>"]
+    out.append("")
+    return out
+
+
+def _section_lines(section: Section) -> list[str]:
+    """A section: its table, its chart (fenced, ASCII), its lines as a list."""
+    out = [f"## {section.title}", ""]
+    if section.headers:
+        out.append("| " + " | ".join(section.headers) + " |")
+        out.append("|" + "---|" * len(section.headers))
+        out += ["| " + " | ".join(_cell(str(c)) for c in row) + " |" for row in section.rows]
+        out.append("")
+    if section.chart:
+        out += ["```"] + scatter(section.chart, section.chart_x, section.chart_y, ascii_only=True) + ["```", ""]
+    if section.lines:
+        out += [f"- {line}" for line in section.lines] + [""]
+    return out
+
+
+def _check_lines(report: Report) -> list[str]:
+    """Every check as a table row, then the evidence of all of them, folded."""
+    lang = report.lang
+    out = [f"## {ui('checks', lang)}", "", f"| | {ui('check', lang)} | {ui('result', lang)} |", "|---|---|---|"]
     out += [f"| {MARK[c.status]} | {c.title} | {_cell(c.summary)} |" for c in report.checks]
     out.append("")
     detailed = [c for c in report.checks if c.evidence]
     if detailed:
-        out += [f"<details><summary>{t('evidence_all')}</summary>", "", "```"]
+        out += [f"<details><summary>{ui('evidence_all', lang)}</summary>", "", "```"]
         for c in detailed:
             out.append(f"{MARK[c.status]} {c.title}")  # the row's own words, never the internal id (issue 29)
             out += [f"  {line}" for line in c.evidence]
         out += ["```", "", "</details>", ""]
-    if report.notes:
-        out += [f"> {n}" for n in report.notes] + [""]
-    return "\n".join(out)
+    return out
 
 
 _TOML_LINE = re.compile(r"^\s*(?:\[[^\]]+\]|[A-Za-z0-9_.\"-]+\s*=\s*.+|#.*)?\s*$")

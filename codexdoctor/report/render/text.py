@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 
 from codexdoctor.i18n import localize, ui
-from codexdoctor.model import Report, Section, Severity, Status, Verdict
+from codexdoctor.model import CheckResult, Finding, Report, Section, Severity, Status, Verdict
 from codexdoctor.report.render.chart import scatter
 from codexdoctor.report.render.options import RenderOptions
 
@@ -233,66 +234,23 @@ def render_section(section: Section, opts: RenderOptions) -> list[str]:
 
 
 def render(report: Report, opts: RenderOptions) -> str:
-    symbols = ASCII if opts.ascii else UNICODE
-    arrow = "->" if opts.ascii else "→"
     lang = report.lang
 
     def t(key: str, **kw: object) -> str:
         return ui(key, lang, **kw)
 
-    out: list[str] = []
-    titles = {c.id: c.title for c in report.checks}  # a finding cites its checks by the titles on their rows
-    p = report.provider
-    if p is not None:
-        kind = t("builtin") if p.builtin else t("custom")
-        kind = f"（{kind}）" if lang == "zh" else f" ({kind})"  # one kind of parentheses per language (issue 29)
-        out.extend(wrap(f"{t('provider')}: {p.id}{kind}  {arrow} POST {p.request_url}", opts.width, "", "  "))
-        shown_key = localize(p.key, lang)
-        key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
-        out.extend(
-            wrap(
-                f"{t('model')}: {localize(p.model, lang)}   wire_api: {p.wire_api}   {t('key')}: {key}",
-                opts.width,
-                "",
-                "  ",
-            )
-        )
-        out.append("")
+    out = _provider_lines(report, opts)
     for check in report.checks:
-        plain = f"[{symbols[check.status]}]"
-        first, *more = wrap(f"{check.title}: {check.summary}", opts.width, plain + " ", "    ")
-        out.append(_paint(plain, COLORS[check.status], opts) + first[len(plain) :])
-        out.extend(more)
-        if opts.verbose:
-            for line in check.evidence:
-                out.extend(wrap(line, opts.width, "    ", "      "))
-            if check.duration_ms is not None:
-                out.append(f"    ({check.duration_ms:.0f} ms)")
+        out += _check_lines(check, opts)
     for section in report.sections:
         out.append("")
         out.extend(render_section(section, opts))
     if report.findings:
         out.append("")
         out.append(f"{t('findings')}:")
+        titles = {c.id: c.title for c in report.checks}  # a finding cites its checks by the titles on their rows
         for f in report.findings:
-            status = SEVERITY_STATUS[f.severity]
-            mark = _paint(symbols[status], COLORS[status], opts)
-            plain = symbols[status]
-            head, *more = wrap(f"{f.code} {f.title} [{t('sev_' + f.severity.value)}]", opts.width, plain + " ", "  ")
-            out.append(mark + head[len(plain) :])
-            out.extend(more)
-            out.append(_indent(f.diagnosis, "    ", opts.width))
-            for code, title in f.explains:  # consequences folded under their cause (rules/catalog.py EXPLAINED_BY)
-                out.extend(wrap(f"{code} {title}", opts.width, f"    {t('explains')}: ", "      "))
-            for number, step in enumerate(f.remedy, 1):
-                first, *rest = step.splitlines() or [""]
-                out.extend(wrap(first, opts.width, f"    {number}. ", "       "))
-                for line in rest:  # config snippets and commands: each alone on its line, cut only past the width
-                    out.extend(wrap(line, opts.width, "         ", "         "))
-            if opts.verbose:
-                out.append(f"    {t('evidence')} ({', '.join(titles.get(c, c) for c in f.checks)}):")
-                for line in f.evidence:
-                    out.extend(wrap(line, opts.width, "      ", "        "))
+            out += _finding_lines(f, titles, lang, opts)
     if report.notes:
         out.append("")
         for n in report.notes:
@@ -307,3 +265,68 @@ def render(report: Report, opts: RenderOptions) -> str:
     if report.findings and not opts.verbose:
         out.extend(wrap(t("hint_verbose"), opts.width))
     return "\n".join(out) + "\n"
+
+
+def _provider_lines(report: Report, opts: RenderOptions) -> list[str]:
+    """The provider and where Codex sends its request, then the model, wire_api and key."""
+    p = report.provider
+    if p is None:
+        return []
+    lang = report.lang
+
+    def t(key: str) -> str:
+        return ui(key, lang)
+
+    arrow = "->" if opts.ascii else "→"
+    kind = t("builtin") if p.builtin else t("custom")
+    kind = f"（{kind}）" if lang == "zh" else f" ({kind})"  # one kind of parentheses per language (issue 29)
+    out = wrap(f"{t('provider')}: {p.id}{kind}  {arrow} POST {p.request_url}", opts.width, "", "  ")
+    shown_key = localize(p.key, lang)
+    key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
+    out.extend(
+        wrap(
+            f"{t('model')}: {localize(p.model, lang)}   wire_api: {p.wire_api}   {t('key')}: {key}",
+            opts.width,
+            "",
+            "  ",
+        )
+    )
+    out.append("")
+    return out
+
+
+def _check_lines(check: CheckResult, opts: RenderOptions) -> list[str]:
+    """A check's row (its mark coloured), and with -v its evidence and duration."""
+    symbols = ASCII if opts.ascii else UNICODE
+    plain = f"[{symbols[check.status]}]"
+    first, *more = wrap(f"{check.title}: {check.summary}", opts.width, plain + " ", "    ")
+    out = [_paint(plain, COLORS[check.status], opts) + first[len(plain) :], *more]
+    if opts.verbose:
+        for line in check.evidence:
+            out.extend(wrap(line, opts.width, "    ", "      "))
+        if check.duration_ms is not None:
+            out.append(f"    ({check.duration_ms:.0f} ms)")
+    return out
+
+
+def _finding_lines(f: Finding, titles: Mapping[str, str], lang: str, opts: RenderOptions) -> list[str]:
+    """A finding: code, title and severity, the diagnosis, what it explains, numbered remedies, -v evidence."""
+    symbols = ASCII if opts.ascii else UNICODE
+    status = SEVERITY_STATUS[f.severity]
+    mark = _paint(symbols[status], COLORS[status], opts)
+    plain = symbols[status]
+    head, *more = wrap(f"{f.code} {f.title} [{ui('sev_' + f.severity.value, lang)}]", opts.width, plain + " ", "  ")
+    out = [mark + head[len(plain) :], *more]
+    out.append(_indent(f.diagnosis, "    ", opts.width))
+    for code, title in f.explains:  # consequences folded under their cause (rules/catalog.py EXPLAINED_BY)
+        out.extend(wrap(f"{code} {title}", opts.width, f"    {ui('explains', lang)}: ", "      "))
+    for number, step in enumerate(f.remedy, 1):
+        first, *rest = step.splitlines() or [""]
+        out.extend(wrap(first, opts.width, f"    {number}. ", "       "))
+        for line in rest:  # config snippets and commands: each alone on its line, cut only past the width
+            out.extend(wrap(line, opts.width, "         ", "         "))
+    if opts.verbose:
+        out.append(f"    {ui('evidence', lang)} ({', '.join(titles.get(c, c) for c in f.checks)}):")
+        for line in f.evidence:
+            out.extend(wrap(line, opts.width, "      ", "        "))
+    return out

@@ -1,0 +1,170 @@
+"""Command line: click's values become one options object per command (cli/provider.py, cli/local.py), which the
+command's run() takes whole (codexdoctor/commands/). One error boundary in main()."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from codexdoctor import __version__
+from codexdoctor.cli import local, provider
+
+EXIT_OK, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 2, 3, 130
+
+
+class Interrupted(Exception):
+    """A Ctrl-C that unwound a command, carried past click (which would print a blank line and raise Abort) to the
+    boundary in main(), so "Interrupted." is the one line printed."""
+
+
+class Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        """The command runs with `raise_once` on SIGINT (common/interrupt.py): its cleanups see a Ctrl-C as a
+        KeyboardInterrupt (fix's lock and temp files, the probe's partial result). Outside it (parsing, click's
+        teardown, the boundary) there is nothing to clean up, and the entry point's handler exits at once."""
+        from codexdoctor.common import interrupt
+
+        previous, hook = interrupt.install(interrupt.raise_once), sys.unraisablehook
+        if previous is not None:
+            sys.unraisablehook = interrupt.redeliver
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                if previous is not None:
+                    sys.unraisablehook = hook
+                    interrupt.install(previous)
+        except KeyboardInterrupt:  # from the command, or from a Ctrl-C while the handlers were put back
+            raise Interrupted from None
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="codexdoctor")
+def cli() -> None:
+    """Is your broken Codex CLI setup the channel (config, key, base_url, model, provider) or the context?
+
+    Start with `codexdoctor check`. Exit codes: 0 ok, 1 findings at or above
+    --fail-on, 2 usage error, 3 internal error, 130 interrupted.
+    """
+
+
+# Every command; each carries the name it is called by, and `codexdoctor --help` lists them sorted.
+COMMANDS: tuple[click.Command, ...] = (
+    provider.check,
+    provider.probe,
+    provider.report,
+    local.sessions,
+    provider.diagnose_error,
+    provider.fix,
+    provider.config_cmd,
+    local.explain,
+    local.rules,
+    local.schema,
+    local.sim,
+    local.demo,
+)
+for _command in COMMANDS:
+    cli.add_command(_command)
+
+
+def _known_secrets() -> list[str]:
+    """Values of key-like variables in this environment, for redacting a crash report."""
+    return [
+        v
+        for k, v in os.environ.items()
+        if v and len(v) >= 8 and k.upper().endswith(("_KEY", "_TOKEN", "_SECRET", "_PASSWORD"))
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """One error boundary: 2 usage, 3 internal, 130 interrupted; never a traceback.
+
+    A Ctrl-C is "Interrupted." and 130 at any moment: entry.py handles it until a command runs, Group.invoke while
+    it runs (common/interrupt.py)."""
+    from codexdoctor.common import interrupt, launch
+    from codexdoctor.common.lang import argv_lang, detect_lang
+
+    launch.begin_run()  # every deadline counts from the launch (commands/options.py)
+    args = list(sys.argv[1:] if argv is None else argv)
+    lang = argv_lang(args) or detect_lang(os.environ)
+    interrupt.begin(lang)
+    restore = None
+    try:
+        if lang == "zh":  # --help, click's messages and usage errors in Chinese (the tables load for these runs only)
+            from codexdoctor.i18n.cli_zh import install
+            from codexdoctor.report.render.text import display_width, wrap
+
+            restore = install(cli, wrap, display_width)
+        return _main(args, lang)
+    except KeyboardInterrupt:  # called in-process (tests) with a handler that raises: outside a command, it is here
+        return _interrupted(lang)
+    finally:
+        if restore is not None:
+            restore()
+
+
+def _interrupted(lang: str) -> int:
+    from codexdoctor.common import interrupt
+
+    interrupt.say(lang, lambda text: click.echo(text, err=True))
+    return EXIT_INTERRUPTED
+
+
+def _localize(text: str, lang: str) -> str:
+    """An error message in the run's language; the translation tables are imported for a Chinese run only."""
+    if lang != "zh":
+        return text
+    from codexdoctor.i18n import localize
+
+    return localize(text, lang)
+
+
+def _main(argv: list[str], lang: str) -> int:
+    zh = lang == "zh"
+    try:
+        cli.main(args=argv, prog_name="codexdoctor", standalone_mode=False)
+        return EXIT_OK
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except (Interrupted, click.exceptions.Abort, KeyboardInterrupt):  # click turns a Ctrl-C at a prompt into Abort
+        return _interrupted(lang)
+    except click.ClickException as exc:  # usage errors too: a file name or a value the user gave is shown as text
+        from codexdoctor.common.untrusted import sanitize
+
+        # click types `message` as Final; replacing it is how the text reaches its own show() (usage line kept).
+        exc.message = sanitize(_localize(exc.message, lang), newlines=True)  # type: ignore[misc]
+        exc.show()
+        return EXIT_USAGE
+    except Exception as exc:
+        from codexdoctor.common import interrupt
+
+        if interrupt.caught():  # a Ctrl-C that came back wrapped in another error (common/interrupt.caught)
+            return _interrupted(lang)
+        # Imported here, not at start-up (29 ms that `--version` paid for): a `-c` error has loaded it already.
+        from codexdoctor.codex.config import OverrideError
+
+        if isinstance(exc, OverrideError):
+            from codexdoctor.common.untrusted import sanitize
+
+            click.echo(sanitize(f"错误：{_localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
+            return EXIT_USAGE
+        import traceback
+
+        from codexdoctor.common.redact import Redactor
+
+        redact = Redactor(_known_secrets(), home=os.environ.get("HOME"))
+        from codexdoctor.common.untrusted import sanitize
+
+        message = sanitize(redact(f"{type(exc).__name__}: {exc}"))
+        click.echo(
+            f"codexdoctor: internal error: {message}\nThis is a bug in codexdoctor; please report it "
+            "with the command you ran (set CODEXDOCTOR_DEBUG=1 for a traceback).",
+            err=True,
+        )
+        if os.environ.get("CODEXDOCTOR_DEBUG"):
+            # Even the traceback goes through redaction: exception messages can carry a key or a URL token.
+            click.echo(redact(traceback.format_exc()), err=True)
+        return EXIT_INTERNAL
