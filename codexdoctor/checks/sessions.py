@@ -25,20 +25,33 @@ from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Section, Status
 from codexdoctor.net.classify import CONTEXT_MARKERS, HIGH_DEMAND, context_numbers, summarize_text, turn_two_item
 
-CHANNEL_INFO = ("http 401", "http 403", "http 404", "http 429", "http 500", "http 502", "http 503", "http 504")
+CHANNEL_INFO = ("http 401", "http 403", "http 404")
+# Messages that do not say which broke (issue 39): a stream cut, Codex's "high demand" mask of a 5xx, a 429 after its
+# retries, a timeout. A gateway that meets a full window can end the stream with any of them, and so can a flaky
+# channel: alone they decide nothing; many sessions breaking at one size decide the context, wandering breaks or a
+# first question failing decide the channel.
+UNCLEAR_INFO = ("http 429", "http 500", "http 502", "http 503", "http 504")
+UNCLEAR_TEXT = (
+    "stream disconnected",
+    "stream closed before response.completed",
+    "exceeded retry limit",
+    "timeout",
+    "timed out",
+    "idle",
+    "connection reset",
+    "reconnecting",
+    *HIGH_DEMAND,
+)
 # Every server family's overflow words (the same list the live checks use); "context" alone is not one of them.
 CODEX_CONTEXT_TEXT = ("ran out of room",)
 CONTEXT_TEXT = tuple(m for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens")) + CODEX_CONTEXT_TEXT
 CHANNEL_TEXT = (
     "unexpected status",
-    "stream disconnected",
     "Missing environment variable",
-    "exceeded retry limit",
     "does not exist",
     "not found",
     "Unauthorized",
     "Forbidden",
-    "Reconnecting",
 )
 
 
@@ -358,6 +371,7 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
     text = " ".join(filter(None, [failed.error if failed else None, *s.errors])).lower() if (failed or s.errors) else ""
     kind = "none"
     evidence = ""
+    unclear = False
     if failed is not None or (s.errors and s.ended != "completed"):
         if (failed and (failed.overflow_signature or failed.error_info == "context_window_exceeded")) or any(
             m in text for m in CONTEXT_TEXT
@@ -371,18 +385,27 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
                 or any(m in text for m in CODEX_CONTEXT_TEXT)
                 else "the provider's context error"
             )
-        elif (item := turn_two_item(text)) or any(m in text for m in HIGH_DEMAND):
+        elif item := turn_two_item(text):
             # A gateway that breaks on the items Codex sends after a tool ran: the channel, at any size (issue 31).
             kind = "channel"
             evidence = (
                 f"the gateway refuses the {item.replace('_', ' ') if item == 'tool_role' else item} items Codex "
                 "sends after a tool call"
-                if item
-                else 'Codex\'s "high demand" message, which stands for a 5xx from the provider'
             )
         elif share is not None and share >= 0.9:
             kind = "context"
             evidence = f"failure at {share:.0%} of the window"
+        elif ((failed and failed.error_info in UNCLEAR_INFO) or any(m in text for m in UNCLEAR_TEXT)) and not ok_before:
+            # The seed guide's other test: a single question fails too, so it is the channel, whatever the words.
+            kind = "channel"
+            evidence = "the session's first request failed: a single question fails too"
+        elif (failed and failed.error_info in UNCLEAR_INFO) or any(m in text for m in UNCLEAR_TEXT):
+            kind, unclear = "unknown", True
+            evidence = (
+                'Codex\'s "high demand" message, which stands for a 5xx from the provider'
+                if any(m in text for m in HIGH_DEMAND)
+                else "a message that does not say whether the context or the channel broke"
+            )
         elif (failed and failed.error_info in CHANNEL_INFO) or any(m.lower() in text for m in CHANNEL_TEXT):
             kind = "channel"
             evidence = failed.error_info if failed and failed.error_info else "a provider or network error"
@@ -426,6 +449,8 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
         "ended": s.ended,
         "kind": kind,
         "evidence": evidence,
+        # The message alone cannot tell (issue 39): what the other sessions of its provider show decides it.
+        "unclear": unclear,
         "failed_turn": failed.index if failed else None,
         "error": summarize_text(failed.error) if failed and failed.error else (s.errors[0] if s.errors else None),
         "server_window": server_window,
@@ -559,8 +584,11 @@ def _pattern(failures: list[dict[str, Any]]) -> dict[str, Any]:
                 ids=[d["id"] for _, d in core],
                 outliers=[{"id": d["id"], "size": size} for size, d in sized if d["id"] not in core_ids],
             )
-        elif shares and max(shares) < 0.5:
+        elif (shares and max(shares) < 0.5) or all(s.get("unclear") for s in failures):
+            # Breaks that wander (issue 39): at low usage, or with messages that alone decide nothing.
             out["pattern"] = "scattered"
+            out["low_usage"] = bool(shares) and max(shares) < 0.5
+            out["unclear"] = all(s.get("unclear") for s in failures)
     return out
 
 
@@ -572,7 +600,9 @@ def group_key(s: Mapping[str, Any]) -> tuple[str, str, Any]:
 def across(sessions: list[dict[str, Any]]) -> dict[str, Any]:
     """Do failures cluster at one size (context) or scatter at low usage (channel)? Per provider and model: a
     window belongs to one model behind one provider, and another provider's 401 says nothing about it."""
-    failures = [s for s in sessions if s["kind"] in ("context", "channel", "unknown") and not s.get("truncated_at")]
+    # A message that names the channel (a 401, a refused tool item) is its own answer at any size; only the failures
+    # that could be the window are compared (issue 39: a turn-two refusal at the same size is not a window).
+    failures = [s for s in sessions if s["kind"] in ("context", "unknown") and not s.get("truncated_at")]
     groups: dict[tuple[str, str, Any], list[dict[str, Any]]] = {}
     for s in failures:
         groups.setdefault(group_key(s), []).append(s)
@@ -610,8 +640,10 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
     unique_ids(data + summaries.failing)
     summary = across(summaries.failing)
     clustered = {i for g in summary["groups"] if g["pattern"] == "cluster" for i in g["ids"]}
-    for d in data:
+    scattered = {i for g in summary["groups"] if g["pattern"] == "scattered" for i in g["ids"]}
+    for d in data + summaries.failing:
         d["in_cluster"] = d["id"] in clustered  # the group's advice (CTX014) replaces the per-session one
+        settle_unclear(d, d["in_cluster"], d["id"] in scattered)
     lines_bad = summaries.unreadable_lines
     facts: dict[str, Any] = {
         "sessions": data,
@@ -636,11 +668,28 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
         )
     failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
     facts["decision"] = decide(failing)
+    undecided = [d for d in failing if d.get("unclear") and not d.get("settled")]
+    if undecided and len(undecided) == len(failing):
+        facts["inconclusive_reason"] = (
+            f"{plural(len(undecided), 'failed session')} ended with a message that does not say whether the context "
+            "or the channel broke, and no other session of its provider decides it"
+        )
     status = Status.FAIL if failing else Status.PASS
     text = f"{plural(summaries.total, 'session')}, {summaries.failed:,} failed" + (
         f" ({', '.join(sorted({d['kind'] for d in failing}))})" if failing else ""
     )
     return CheckResult("ctx.sessions", "Session logs", status, text, facts, tuple(evidence))
+
+
+def settle_unclear(d: dict[str, Any], in_cluster: bool, scattered: bool) -> None:
+    """What the other sessions of its provider say about a session whose message alone could not (issue 39): one
+    size every time is the context, breaks that wander are the channel; alone it stays unknown (CTX031)."""
+    if not d.get("unclear") or d.get("settled"):
+        return
+    if in_cluster:
+        d.update(kind="context", settled="cluster", evidence="a stable break point across sessions")
+    elif scattered:
+        d.update(kind="channel", settled="scattered", evidence="breaks that wander across sessions")
 
 
 def decide(failing: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -47,6 +47,8 @@ GROUP = {
     "median": Maybe(int),
     "spread": Maybe(float),
     "within": Maybe(float),
+    "low_usage": Maybe(bool),  # a scattered group whose breaks all came under half the window
+    "unclear": Maybe(bool),  # … whose messages alone decided nothing (issue 39)
 }
 SESSION = {  # one rollout as checks/sessions.py classifies it
     "id": str,
@@ -94,6 +96,10 @@ SESSION = {  # one rollout as checks/sessions.py classifies it
     "previews": list[str],
     "in_cluster": bool,
     "user_config": str,
+    # Issue 39: the session's message alone does not say which broke (a stream cut, "high demand", a timeout) …
+    "unclear": bool,
+    # … and what its provider's other sessions decided: "cluster" (the context) or "scattered" (the channel).
+    "settled": Maybe(str),
 }
 
 FACTS: dict[str, dict[str, Any]] = {
@@ -489,6 +495,7 @@ FACTS: dict[str, dict[str, Any]] = {
             "groups": [GROUP],
         },
         "decision": Nullable({"verdict": str, "reason": str}),
+        "inconclusive_reason": Maybe(str),
     },
     "ctx.pasted": {
         **RUNNER,

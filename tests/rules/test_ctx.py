@@ -14,6 +14,7 @@ def session(n=0, **changes):
 
 OVERFLOW = {"kind": "context", "failed_turn": 14, "peak": 120000, "last_ok": 120000, "share": 0.464}
 OVERFLOW["evidence"] = "Codex's context-window error"
+STREAM_CUT = "stream disconnected before completion: stream closed before response.completed"
 SCATTERED = {"provider": "gw", "model": "gw-coder", "window": 258400, "failures": 3, "sizes": [6000, 9000, 14000]}
 SCATTERED |= {"ids": [session(n)["id"] for n in range(3)], "outliers": [], "pattern": "scattered", "low": 6000}
 SCATTERED |= {"high": 14000, "median": 9000, "spread": 0.89}
@@ -161,7 +162,7 @@ CASES = [
         "CTX021",
         {"kind": "context", "server_window": 32768, "user_config": "~/.codex/config.toml"},
         "its window is 32,768 tokens",
-        "model_context_window = 32768 and model_auto_compact_token_limit = 26200",
+        "model_context_window = 32768\nmodel_auto_compact_token_limit = 26200",
         why="window-only",
     ),
     silent("CTX021", {"kind": "unknown"}),
@@ -321,7 +322,7 @@ CASES = [
         {"sessions": [session(0, **OVERFLOW, real_window=60000), session(1, **OVERFLOW)]},
         "Session 0199a1b1",
         "the provider's real window is about 60,000 tokens",
-        "model_context_window = 60000 and model_auto_compact_token_limit = 48000",
+        "model_context_window = 60000\nmodel_auto_compact_token_limit = 48000",
         "The same happened in 1 more session of this provider, model and window: 0199a1b0.",
         why="one-finding-for-one-config",
     ),
@@ -344,16 +345,49 @@ CASES = [
                 )
             ]
         },
-        "Session 0199a1b0 (2026-01-02 09:30) failed at turn 3 with `unexpected status 401 Unauthorized` at 16% of the window",
+        "Session 0199a1b0 (2026-01-02 09:30) failed at turn 3 with `unexpected status 401 Unauthorized`",
+        "the context was 42,000 tokens (16% of the 258,400 Codex assumes; the provider's window is unknown)",
         'codexdoctor diagnose-error "unexpected status 401 Unauthorized"',
     ),
     silent("CTX013", {"sessions": [session(**OVERFLOW)]}),
+    silent(
+        "CTX013",
+        {"sessions": [session(kind="channel", unclear=True, settled="scattered", failed_turn=3, error=STREAM_CUT)]},
+        why="CTX015-says-it",
+    ),
+    fires(
+        "CTX031",
+        {"sessions": [session(kind="unknown", unclear=True, failed_turn=5, peak=20000, error=STREAM_CUT)]},
+        "Session 0199a1b0 (2026-01-02 09:30) failed at turn 5 with `stream disconnected before completion: stream "
+        "closed before response.completed`; the context was 20,000 tokens (8% of the 258,400 Codex assumes; the "
+        "provider's window is unknown)",
+        "cannot tell the context from the channel",
+        "codexdoctor probe",
+    ),
+    silent(
+        "CTX031",
+        {"sessions": [session(kind="context", unclear=True, settled="cluster", failed_turn=5, error=STREAM_CUT)]},
+        why="CTX014-says-it",
+    ),
     fires(
         "CTX014",
         {"sessions": [session(n, **OVERFLOW, in_cluster=True) for n in range(3)], "across": across(CLUSTER)},
         "3 of 3 failed sessions of gw-coder on `gw` broke at 8,500 tokens ± 1% (between 8,400 and 8,600)",
-        "model_context_window = 8500 and model_auto_compact_token_limit = 6800 at the top level of ~/.codex/config.toml",
+        "An 8,500-token window cannot hold Codex's first request (about 8,500 tokens",
         "before they reach about 5,950 tokens",
+    ),
+    fires(
+        "CTX014",
+        {
+            "sessions": [
+                session(n, kind="context", unclear=True, settled="cluster", in_cluster=True, error=STREAM_CUT)
+                for n in range(3)
+            ],
+            "across": across(CLUSTER),
+        },
+        "This is also why those sessions ended with `stream disconnected before completion: stream closed before "
+        "response.completed` ×3",
+        why="folds-the-stream-cuts",
     ),
     fires(
         "CTX014",
@@ -365,7 +399,14 @@ CASES = [
     fires(
         "CTX015",
         {"across": across(SCATTERED)},
-        "3 failed sessions of gw-coder on `gw` broke at scattered sizes (6,000-14,000 tokens)",
+        "3 failed sessions of gw-coder on `gw` broke at scattered sizes (6,000-14,000 tokens), with messages that "
+        "alone do not say which broke",
+    ),
+    fires(
+        "CTX015",
+        {"across": across({**SCATTERED, "low_usage": True})},
+        "(6,000-14,000 tokens), all under half of the 258,400 Codex assumes",
+        why="low-usage",
     ),
     silent("CTX015", {"across": across(CLUSTER)}),
     fires(

@@ -29,6 +29,7 @@ ORDER = (
     "CTX013",
     "CTX014",
     "CTX015",
+    "CTX031",
     "CTX026",
     "CTX016",
     "CTX017",

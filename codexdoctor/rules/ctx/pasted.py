@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.rules.base import CONTEXT, E, Loc, Rule, Text
+from codexdoctor.rules.ctx.advice import window_step
 
 
 def _pasted_context_params(f: Mapping[str, Any]) -> dict[str, Any]:
@@ -34,22 +34,8 @@ def _pasted_context_params(f: Mapping[str, Any]) -> dict[str, Any]:
             "The provider's error says the request is longer than the model's context window.",
             "提供方的报错说请求超出了模型的上下文窗口。",
         )
-    if window and window < CODEX_FIRST_REQUEST_TOKENS:
-        step = Loc(
-            f"A {window:,}-token window cannot hold Codex's first request (about {CODEX_FIRST_REQUEST_TOKENS:,} tokens "
-            "of instructions and tool schemas): serve the model with a larger window, 32,768 to leave room for a "
-            "session (llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`).",
-            f"{window:,} tokens 的窗口放不下 Codex 的第一个请求（约 {CODEX_FIRST_REQUEST_TOKENS:,} tokens 的指令和工具定义）："
-            "请用更大的窗口部署模型，32,768 才能给会话留出空间（llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`）。",
-        )
-    elif window:
-        settings = window_settings(window)
-        step = Loc(
-            f"Tell Codex the real window at the top level of {cfg}: model_context_window = {settings[0]} and "
-            f"model_auto_compact_token_limit = {settings[1]}.",
-            f"在 {cfg} 顶层告诉 Codex 真实窗口：model_context_window = {settings[0]}，"
-            f"model_auto_compact_token_limit = {settings[1]}。",
-        )
+    if window:
+        step = window_step(window, cfg)
     else:
         step = Loc(
             f"Measure the provider's real window with `codexdoctor probe`, then set model_context_window (and "
