@@ -221,9 +221,9 @@ def test_cli_sessions_nothing_found(home, run):
             "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying.",
             "CTX021",
         ),
-        ("stream disconnected before completion: idle timeout waiting for SSE", "API009"),
-        ("stream disconnected before completion: stream closed before response.completed", "API008"),
-        ("exceeded retry limit, last status: 429 Too Many Requests", "API003"),
+        ("stream disconnected before completion: idle timeout waiting for SSE", "CTX032"),
+        ("stream disconnected before completion: stream closed before response.completed", "CTX032"),
+        ("exceeded retry limit, last status: 429 Too Many Requests", "CTX032"),
         (
             'unexpected status 429 Too Many Requests: {"error":{"code":"insufficient_quota","message":"You exceeded your current quota"}}',
             "API004",

@@ -322,10 +322,12 @@ CODEX_TURN_TWO_LINES = {
 @pytest.mark.parametrize("item", list(CODEX_TURN_TWO_LINES))
 def test_diagnose_error_reads_turn_two_faults_as_the_channel(home, run, item):
     code, out, err = run("diagnose-error", CODEX_TURN_TWO_LINES[item])
-    assert "API021" in out and "Verdict: CHANNEL" in out, out
     if item is None:
+        # Codex's "high demand" mask alone does not say which broke (issue 39): read against the logs, here none.
+        assert "CTX032" in out and "Verdict: INCONCLUSIVE" in out, out
         assert "whatever the provider said" in out and "codexdoctor check" in out
     else:
+        assert "API021" in out and "Verdict: CHANNEL" in out, out
         assert f"names the {item.strip()} part" in out
 
 

@@ -26,25 +26,86 @@ from codexdoctor.model import CheckResult, Section, Status
 from codexdoctor.net.classify import CONTEXT_MARKERS, HIGH_DEMAND, context_numbers, summarize_text, turn_two_item
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404")
-# Messages that do not say which broke (issue 39): a stream cut, Codex's "high demand" mask of a 5xx, a 429 after its
-# retries, a timeout. A gateway that meets a full window can end the stream with any of them, and so can a flaky
-# channel: alone they decide nothing; many sessions breaking at one size decide the context, wandering breaks or a
-# first question failing decide the channel.
+# Statuses whose message does not say which broke (issue 39): Codex's "high demand" mask of a 5xx, a 429 after its
+# retries. A gateway that meets a full window can end a turn with any of them, and so can a flaky channel: alone they
+# decide nothing; sessions breaking at one size decide the context, wandering breaks or a first question the channel.
 UNCLEAR_INFO = ("http 429", "http 500", "http 502", "http 503", "http 504")
-UNCLEAR_TEXT = (
-    "stream disconnected",
-    "stream closed before response.completed",
-    "exceeded retry limit",
-    "timeout",
-    "timed out",
-    "idle",
-    "connection reset",
-    "reconnecting",
-    *HIGH_DEMAND,
-)
 # Every server family's overflow words (the same list the live checks use); "context" alone is not one of them.
 CODEX_CONTEXT_TEXT = ("ran out of room",)
 CONTEXT_TEXT = tuple(m for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens")) + CODEX_CONTEXT_TEXT
+# The messages that decide nothing alone (a stream cut, "high demand", a 429 after the retries, a timeout), by family:
+# a paste and a session log line of one family are the same event.
+UNCLEAR_FAMILIES = (
+    ("stream_closed", ("stream closed before response.completed",)),
+    ("high_demand", HIGH_DEMAND),
+    ("retry_limit", ("exceeded retry limit",)),
+    ("idle_timeout", ("idle timeout",)),
+    ("timeout", ("timed out", "timeout")),
+    ("stream_cut", ("stream disconnected",)),
+)
+# The families a paste is read against the logs for (issue 39's list); a bare "stream disconnected … error sending
+# request" names a transport failure and keeps its own finding.
+PASTE_FAMILIES = ("stream_closed", "high_demand", "retry_limit", "idle_timeout", "timeout")
+RECENT_ROLLOUTS = 200  # `check` and `diagnose-error` read at most this many of the newest logs (a few tens of ms)
+
+
+# Words that decide for the channel even inside "stream disconnected before completion: …": the name, the connection,
+# the certificate.
+TRANSPORT_TEXT = (
+    "lookup address",
+    "dns error",
+    "name or service not known",
+    "connection refused",
+    "certificate",
+    "tls handshake",
+    "invalid peer",
+    "os error 111",
+    "proxy",
+)
+
+
+def message_family(text: str) -> str | None:
+    """Which undecided message a text is (a paste, a session's error line), or None when its words decide."""
+    lowered = text.lower().replace("\u2019", "'")
+    if turn_two_item(lowered) or any(m in lowered for m in CONTEXT_TEXT + TRANSPORT_TEXT):
+        return None
+    return next((family for family, markers in UNCLEAR_FAMILIES if any(m in lowered for m in markers)), None)
+
+
+def recent_rollouts(roots: Iterable[Path], limit: int = RECENT_ROLLOUTS) -> list[Path]:
+    """The newest `limit` rollouts below Codex's dated folders (sessions/YYYY/MM/DD), newest folders first, without
+    listing the rest: `check` reads what just happened, in bounded time, whatever the size of ~/.codex."""
+    found: list[Path] = []
+
+    def walk(folder: Path, depth: int) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name, reverse=True)
+        except OSError:
+            return
+        for entry in entries:
+            if len(found) >= limit:
+                return
+            try:
+                if entry.is_dir(follow_symlinks=False) and depth < 4:
+                    walk(Path(entry.path), depth + 1)
+                elif entry.name.startswith("rollout-") and entry.name.endswith(".jsonl"):
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
+
+    for root in roots:
+        if len(found) < limit and root.is_dir():
+            walk(root, 0)
+    return found
+
+
+def keep_only(summaries: Summaries, keep: Callable[[dict[str, Any]], bool]) -> Summaries:
+    """The sessions a question is about (one provider's, those that ended with one message), counted anew."""
+    listed = [d for d in summaries.listed if keep(d)]
+    failing = [d for d in summaries.failing if keep(d)]
+    return Summaries(listed, failing, len(listed), len(failing), summaries.unreadable_lines)
+
+
 CHANNEL_TEXT = (
     "unexpected status",
     "Missing environment variable",
@@ -395,11 +456,11 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
         elif share is not None and share >= 0.9:
             kind = "context"
             evidence = f"failure at {share:.0%} of the window"
-        elif ((failed and failed.error_info in UNCLEAR_INFO) or any(m in text for m in UNCLEAR_TEXT)) and not ok_before:
+        elif ((failed and failed.error_info in UNCLEAR_INFO) or message_family(text)) and not ok_before:
             # The seed guide's other test: a single question fails too, so it is the channel, whatever the words.
             kind = "channel"
             evidence = "the session's first request failed: a single question fails too"
-        elif (failed and failed.error_info in UNCLEAR_INFO) or any(m in text for m in UNCLEAR_TEXT):
+        elif (failed and failed.error_info in UNCLEAR_INFO) or message_family(text):
             kind, unclear = "unknown", True
             evidence = (
                 'Codex\'s "high demand" message, which stands for a 5xx from the provider'

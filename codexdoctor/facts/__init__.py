@@ -415,6 +415,9 @@ FACTS: dict[str, dict[str, Any]] = {
         "suggest_window": int | None,
         "suggest_compact": int | None,
         "docs": [DOC],
+        # `check` with the active provider's recent sessions (issue 39): the largest context one of them reached.
+        "sessions_peak": Maybe(int),
+        "sessions_peak_id": Maybe(str),
     },
     "ctx.probe": {
         **RUNNER,
@@ -505,6 +508,10 @@ FACTS: dict[str, dict[str, Any]] = {
         "server_request": Maybe(int | None),
         "user_config": Maybe(str),
         "inconclusive_reason": Maybe(str),
+        # A message that decides nothing alone (issue 39): which one, and what the user's newest logs held of it.
+        "family": Maybe(str),
+        "logs_read": Maybe(int),
+        "logs_matching": Maybe(int),
     },
 }
 

@@ -55,6 +55,26 @@ CASES = [
     silent("CTX001", {"served": None}),
     silent("CTX001", {"served": 4096}, why="CTX002-says-it"),
     silent("CTX001", {"served": 400000}, why="larger-than-codex-compacts-at"),
+    silent("CTX001", {"served": 120000, "sessions_peak": 118000, "sessions_peak_id": "0199a1b2"}, why="CTX033-says-it"),
+    fires(
+        "CTX033",
+        {
+            "served": 120000,
+            "source": "GET /v1/models",
+            "suggest_window": 120000,
+            "suggest_compact": 96000,
+            "sessions_peak": 118000,
+            "sessions_peak_id": "0199a1b2",
+        },
+        "The provider serves 120,000 tokens (GET /v1/models), and your session 0199a1b2 already reached 118,000 tokens",
+        "model_context_window = 120000\nmodel_auto_compact_token_limit = 96000",
+    ),
+    silent("CTX033", {"served": 120000, "sessions_peak": 40000, "sessions_peak_id": "0199a1b2"}, why="not-yet"),
+    silent(
+        "CTX033",
+        {"served": 400000, "sessions_peak": 390000, "sessions_peak_id": "0199a1b2"},
+        why="codex-compacts-first",
+    ),
     fires(
         "CTX027",
         {"configured_below_first": True, "configured_compact_at": 6000, "assumed_source": "model_context_window"},
@@ -166,6 +186,24 @@ CASES = [
         why="window-only",
     ),
     silent("CTX021", {"kind": "unknown"}),
+    fires(
+        "CTX032",
+        {"kind": "unclear", "family": "stream_closed", "logs_read": 40, "logs_matching": 0},
+        "Codex says this when the provider's event stream ended without `response.completed`",
+        "a proxy or CDN that buffers or cuts event streams",
+        "None of your 40 newest session logs ended with it",
+        "codexdoctor probe",
+    ),
+    fires(
+        "CTX032",
+        {"kind": "unclear", "family": "retry_limit", "logs_read": 0, "logs_matching": 0},
+        "never the provider's own body",
+        "No session log of yours was found to compare.",
+        why="429-no-logs",
+    ),
+    silent(
+        "CTX032", {"kind": "unclear", "family": "stream_closed", "logs_read": 40, "logs_matching": 3}, why="logs-decide"
+    ),
     # The session probe
     fires(
         "CTX004",

@@ -334,8 +334,8 @@ RULES: tuple[Rule, ...] = (
                 )
                 if g.get("low_usage") and g.get("window") and not g.get("unclear")
                 else Loc(
-                    ", with messages that alone do not say which broke: a full window breaks at one size every time",
-                    "，而且这些消息本身说明不了是哪一边出了问题：窗口满了的话，每次都会断在同一个大小",
+                    ", with messages that alone do not say which broke, where a full window breaks at one size every time",
+                    "，而这些消息本身说明不了是哪一边出了问题；如果是窗口满了，每次都会断在同一个大小",
                 ),
             }
             for g in f.get("across", {}).get("groups", [])
