@@ -351,3 +351,41 @@ def test_no_session_is_both_a_cluster_and_a_channel_error(home, tmp_path):
     report = report_for(home, root)
     codes = [f.code for f in report.findings if f.severity.value == "error"]
     assert codes == ["CTX014"] and report.verdict.value == "context", codes
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_check_knows_the_sessions_broke_at_one_size_though_a_single_request_works(
+    home, run, sim_server, monkeypatch, lang
+):
+    """Issue 39 point 4: `check` right after three sessions broke at one size says CONTEXT, not OK: the canary fits the
+    gateway's 20K window, the sessions that outgrew it are in the user's own logs."""
+    import shutil
+
+    from codexdoctor.commands import check as check_mod
+    from tests.conftest import write_config
+
+    monkeypatch.setattr(check_mod, "RECENT_DAYS", 100_000)  # the recorded sessions' dates, whatever today is
+    s = sim_server(api_key="sk-rollouts-0123456789abcdef", context_window=20000, context_in_stream=True)
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
+    monkeypatch.setenv("SIM_API_KEY", "sk-rollouts-0123456789abcdef")
+    day = home / ".codex" / "sessions" / "2026" / "12" / "02"
+    day.mkdir(parents=True)
+    for f in (MORE / "stable-stream-cut-3").iterdir():
+        shutil.copy(f, day / f.name)
+    code, out, err = run("check", "--format", "json", "--lang", lang, "--no-turn-two")
+    import json
+
+    report = json.loads(out)
+    codes = [f["code"] for f in report["findings"] if f["severity"] == "error"]
+    canary = next(c for c in report["checks"] if c["id"] == "api.canary")
+    assert canary["status"] == "pass"  # a single request works …
+    assert codes == ["CTX014"] and report["verdict"] == "context", codes  # … and the sessions decide
+    assert code == 1
+    # Without the logs it is the canary alone.
+    code, out, err = run("check", "--format", "json", "--no-turn-two", "--no-sessions")
+    assert json.loads(out)["verdict"] == "ok" and code == 0

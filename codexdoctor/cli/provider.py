@@ -5,6 +5,8 @@ check) and hands that to the command's run(); the command modules are imported o
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from codexdoctor.cli.params import (
@@ -36,6 +38,11 @@ from codexdoctor.cli.params import (
     is_flag=True,
     help="Do not send, after the canary, Codex's request that follows a tool call (about 11,000 input tokens).",
 )
+@click.option(
+    "--no-sessions",
+    is_flag=True,
+    help="Do not read the active provider's recent session logs (offline, the newest 30 at most).",
+)
 @with_report_options
 def check(
     overrides: tuple[str, ...],
@@ -49,6 +56,7 @@ def check(
     first_token_timeout: float,
     no_canary: bool,
     no_turn_two: bool,
+    no_sessions: bool,
     fmt: str | None,
     output: str | None,
     fail_on: str,
@@ -71,6 +79,7 @@ def check(
         first_token_timeout=first_token_timeout,
         turn_two=not no_turn_two,
     )
+    checking = replace(checking, sessions=not no_sessions)
     command.run(command.CheckCommandOptions(checking, publish_options(fmt, output, fail_on, verbose, no_color)))
 
 

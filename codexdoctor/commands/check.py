@@ -46,6 +46,7 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
 
 
 RECENT_DAYS = 14
+RECENT_FILES = 30  # the newest logs only: `check` stays fast on a ~/.codex of thousands (docs/performance.md)
 
 
 def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[CheckResult]) -> list[CheckResult]:
@@ -65,7 +66,7 @@ def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[Ch
             d.get("provider") == provider and (not model or d.get("model") == model) and (d.get("start") or "") >= since
         )
 
-    logs, _ = recent_sessions_check(ctx, opts.home, mine)
+    logs, _ = recent_sessions_check(ctx, opts.home, mine, RECENT_FILES)
     if logs is None:
         return results
     peaks = [(d.get("peak") or 0, d["short_id"]) for d in logs.facts["sessions"]]

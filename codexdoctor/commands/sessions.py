@@ -99,7 +99,7 @@ def with_user_config(check: CheckResult, ctx: CheckContext) -> CheckResult:
 
 
 def recent_sessions_check(
-    ctx: CheckContext, home: Path, keep: Callable[[dict[str, Any]], bool]
+    ctx: CheckContext, home: Path, keep: Callable[[dict[str, Any]], bool], limit: int = 200
 ) -> tuple[CheckResult | None, int]:
     """The newest session logs that `keep` says the question is about (issue 39: `check` reads the active provider's,
     `diagnose-error` those that ended with the pasted message), judged as `sessions` judges them: the same clusters,
@@ -108,19 +108,19 @@ def recent_sessions_check(
     from codexdoctor.common.redact import shorten_home
 
     codex_home = ctx.resolution.codex_home
-    files = sessions_mod.recent_rollouts([codex_home / "sessions", codex_home / "archived_sessions"])
+    files = sessions_mod.recent_rollouts([codex_home / "sessions", codex_home / "archived_sessions"], limit)
     if not files:
         return None, 0
-    limit = ctx.resolution.merged.get("model_auto_compact_token_limit")
-    limit = limit if isinstance(limit, int) and limit > 0 else None
+    compact = ctx.resolution.merged.get("model_auto_compact_token_limit")
+    compact = compact if isinstance(compact, int) and compact > 0 else None
     loaded, problems = sessions_mod.summarize(
-        files, sessions_mod.Selection(), codex_home / "log" / "codex-tui.log", limit
+        files, sessions_mod.Selection(), codex_home / "log" / "codex-tui.log", compact
     )
     chosen = sessions_mod.keep_only(loaded, keep)
     if not chosen.total:
         return None, loaded.total
     shown = shorten_home(str(codex_home / "sessions"), str(home))
-    check = sessions_mod.build_check(chosen, [shorten_home(p, str(home)) for p in problems], shown, str(home), limit)
+    check = sessions_mod.build_check(chosen, [shorten_home(p, str(home)) for p in problems], shown, str(home), compact)
     return with_user_config(check, ctx), loaded.total
 
 
