@@ -83,6 +83,18 @@ def check(
     command.run(command.CheckCommandOptions(checking, publish_options(fmt, output, fail_on, verbose, no_color)))
 
 
+def known_codes(ctx: click.Context, param: click.Parameter, codes: tuple[str, ...]) -> tuple[str, ...]:
+    """`fix --only NOPE`: a usage error (exit 2), as `explain NOPE` is, not "nothing to fix" (issue 40)."""
+    if not codes:
+        return codes
+    from codexdoctor.rules.catalog import RULES_BY_CODE
+
+    for code in codes:
+        if code.upper() not in RULES_BY_CODE:
+            raise click.BadParameter(f"unknown code {code!r}; `codexdoctor rules` lists them all", param_hint="--only")
+    return codes
+
+
 @click.command()
 @with_config_options
 @click.option(
@@ -296,7 +308,9 @@ def diagnose_error(
 @with_config_options
 @click.option("-y", "--yes", is_flag=True, help="Apply every edit without asking.")
 @click.option("--dry-run", is_flag=True, help="Show the diff and exit; change nothing.")
-@click.option("--only", multiple=True, metavar="CODE", help="Only fix these findings (repeatable).")
+@click.option(
+    "--only", multiple=True, metavar="CODE", callback=known_codes, help="Only fix these findings (repeatable)."
+)
 @click.option(
     "--offline", is_flag=True, help="Static checks only (no request is sent; live-only fixes are not offered)."
 )
