@@ -829,11 +829,13 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
             continue
         points = tuple((float(i + 1), float(c)) for i, c in enumerate(d["contexts"]))
         window = f"{d['window']:,}" if d["window"] else t("unknown", "未知")
-        compact = f"{d['compact_at']:,}" if d["compact_at"] else "?"
+        # No "~?" for a window the log did not record (issue 40): say the compaction point is unknown.
+        compact_en = f"auto-compaction at ~{d['compact_at']:,}" if d["compact_at"] else "auto-compaction point unknown"
+        compact_zh = f"自动压缩约在 {d['compact_at']:,}" if d["compact_at"] else "自动压缩点未知"
         lines = [
             t(
-                f"window (Codex's, effective): {window}; auto-compaction at ~{compact}; compactions: {d['compactions']}",
-                f"窗口（Codex 的有效窗口）：{window}；自动压缩约在 {compact}；压缩次数：{d['compactions']}",
+                f"window (Codex's, effective): {window}; {compact_en}; compactions: {d['compactions']}",
+                f"窗口（Codex 的有效窗口）：{window}；{compact_zh}；压缩次数：{d['compactions']}",
             )
         ]
         if d["median_growth"]:
