@@ -419,7 +419,7 @@ def test_a_no_holds_for_the_rest_of_the_run(home, run, key, monkeypatch):
 
     import click
 
-    path = write_config(
+    write_config(
         home, messy('baseURL = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"', 'wire_api = "chat"')
     )
     asked: list[str] = []
