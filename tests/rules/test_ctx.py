@@ -385,7 +385,13 @@ CASES = [
         },
         "Session 0199a1b0 (2026-01-02 09:30) failed at turn 3 with `unexpected status 401 Unauthorized`",
         "the context was 42,000 tokens (16% of the 258,400 Codex assumes; the provider's window is unknown)",
-        'codexdoctor diagnose-error "unexpected status 401 Unauthorized"',
+        "The provider rejected the key (401)",
+    ),
+    fires(
+        "CTX013",
+        {"sessions": [session(kind="channel", failed_turn=3, error="unexpected status 404 Not Found: no route")]},
+        'codexdoctor diagnose-error "unexpected status 404 Not Found: no route"',
+        why="not-the-key",
     ),
     silent("CTX013", {"sessions": [session(**OVERFLOW)]}),
     silent(

@@ -99,6 +99,22 @@ def _folded_errors(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> L
     )
 
 
+def _channel_step(d: Mapping[str, Any]) -> Loc:
+    """What the message itself already says (issue 40: a plain 401 was sent to `diagnose-error` to be classified)."""
+    said = f"{d.get('error_info') or ''} {d.get('error') or ''}".lower()
+    if "401" in said or "unauthorized" in said or "invalid api key" in said or "incorrect api key" in said:
+        return Loc(
+            "The provider rejected the key (401): check that the key variable holds this provider's key, whole; "
+            "`codexdoctor check` shows its length and fingerprint and sends it.",
+            "提供方拒绝了密钥（401）：确认密钥变量里是这个提供方的密钥、而且完整；`codexdoctor check` 会显示它的长度和指纹，并用它发请求。",
+        )
+    error = clip(" ".join(str(d.get("error") or d.get("error_info") or "error").split(", url:")[0].split()), 160)
+    return Loc(
+        f'Classify the exact message: codexdoctor diagnose-error "{error}"',
+        f'对这条消息做分类：codexdoctor diagnose-error "{error}"',
+    )
+
+
 def _groups(sessions: Any) -> list[list[Mapping[str, Any]]]:
     """Sessions of one provider, model and window (one config), in the order they first appear: one finding each
     (issue 28: 17 logs gave eight CTX012 findings for one setup, each with its own window advice)."""
@@ -241,7 +257,7 @@ RULES: tuple[Rule, ...] = (
             "provider or the network failed, not a full context; {size_text}.",
             remedy=(
                 "Run `codexdoctor check` to test the channel as it is now.",
-                'Classify the exact message: codexdoctor diagnose-error "{error_short}"',
+                "{second_step}",
             ),
         ),
         zh=Text(
@@ -249,12 +265,14 @@ RULES: tuple[Rule, ...] = (
             diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮以 `{error_short}` 失败：{evidence}，所以是提供方或网络出了问题，不是上下文满了；{size_text}。",
             remedy=(
                 "运行 `codexdoctor check` 测试通道的当前状态。",
-                '对这条消息做分类：codexdoctor diagnose-error "{error_short}"',
+                "{second_step}",
             ),
         ),
         # Sessions whose words alone decided nothing are judged with their provider's others (CTX014, CTX015).
         when=lambda f: [
-            _session_params(d) for d in f.get("sessions", []) if d["kind"] == "channel" and not d.get("settled")
+            {**_session_params(d), "second_step": _channel_step(d)}
+            for d in f.get("sessions", [])
+            if d["kind"] == "channel" and not d.get("settled")
         ],
     ),
     Rule(
