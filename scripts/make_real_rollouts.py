@@ -20,7 +20,10 @@ from pathlib import Path
 
 from codexdoctor import sim
 
-CODEX = str(Path(__file__).resolve().parents[2] / "shared" / "tools" / "real-codex")
+CODEX = os.environ.get("REAL_CODEX") or next(
+    (str(d / "shared" / "tools" / "real-codex") for d in Path(__file__).resolve().parents if (d / "shared").is_dir()),
+    "real-codex",
+)
 CACHE = os.environ.get("CODEX_CLI_CACHE", str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli"))
 KEY = "sk-rollouts-0123456789abcdef"
 WORDS = (
@@ -51,6 +54,14 @@ FAULTS = {
     "fault-error-event": dict(stream_fault="error_event"),
     "fault-broken-sse": dict(stream_fault="broken_sse"),
     "fault-stall": dict(stall_after_tokens=3, stall_seconds=20.0),
+}
+
+# name: (sessions, turns at most, simulator knobs)
+STREAM_CUT = {
+    "stable-stream-cut-3": (3, 9, dict(context_window=20000, context_in_stream=True)),
+    "single-stream-cut": (1, 9, dict(context_window=20000, context_in_stream=True)),
+    "wandering-cuts-3": (3, 9, dict(failure_rate=0.3, failure_kinds=("reset",), failure_seed=7)),
+    "first-turn-stream-cut": (2, 3, dict(stream_fault="error_event")),
 }
 
 
@@ -106,6 +117,14 @@ def scenario(name: str, out: Path) -> None:
                 if n == 1:
                     (home / "config.toml").write_text(config(other.base_url, "other-model", "other"))
                     print(name, "401", session(home, 1))
+    elif name in STREAM_CUT:
+        # Issue 39: a gateway that reports its window as an `error` event in a 200 stream ("stream closed before
+        # response.completed" is all Codex says), and channels that cut streams at no particular size.
+        sessions, turns, knobs = STREAM_CUT[name]
+        with sim.start(api_key=KEY, **knobs) as s:
+            (home / "config.toml").write_text(config(s.base_url, table=FAST_RETRIES))
+            for n in range(sessions):
+                print(name, n, session(home, turns))
     target = out / name
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)

@@ -35,10 +35,10 @@ def diagnose(home, text, lang="en"):
         ("wrong-key", "channel", "AUTH001"),
         ("doubled-v1", "channel", "API016"),
         ("server-502", "channel", "API005"),
-        ("stream-closed", "channel", "API008"),
-        ("error-event", "channel", "API008"),
+        ("stream-closed", "channel", "API008"),  # Codex could not decode the body: a transport fault
+        ("error-event", "inconclusive", "CTX032"),  # issue 39: "stream closed" alone decides nothing
         ("html-page", "channel", "API016"),
-        ("idle", "channel", "API009"),
+        ("idle", "inconclusive", "CTX032"),
     ],
 )
 def test_real_codex_stderr(home, name, verdict, code):
@@ -97,9 +97,9 @@ LINES = [
         '"type": "invalid_request_error", "param": "reasoning", "code": "unsupported_parameter"}}',
         "API010",
     ),
-    ("ERROR: stream disconnected before completion: idle timeout waiting for SSE", "API009"),
-    ("ERROR: stream disconnected before completion: stream closed before response.completed", "API008"),
-    ("exceeded retry limit, last status: 429 Too Many Requests", "API003"),
+    ("ERROR: stream disconnected before completion: idle timeout waiting for SSE", "CTX032"),
+    ("ERROR: stream disconnected before completion: stream closed before response.completed", "CTX032"),
+    ("exceeded retry limit, last status: 429 Too Many Requests", "CTX032"),
     (
         'unexpected status 429 Too Many Requests: {"error":{"code":"insufficient_quota","message":"You exceeded your '
         'current quota"}}',
@@ -259,7 +259,6 @@ def test_chinese_providers_overflow_is_context(home, body, window):
             "NET003",
             "gw.example",
         ),
-        ("stream disconnected before completion: operation timed out", "NET004", "operation timed out"),
         (
             "stream disconnected before completion: error sending request for url (https://gw.example/v1/responses): "
             "connection closed before message completed",
@@ -290,3 +289,9 @@ def test_pasted_stream_errors_invent_no_event_count(home):
     ):
         report = diagnose(home, text)
         assert not re.search(r"after \d+ events", report.findings[0].diagnosis)
+
+
+def test_a_pasted_timeout_is_read_against_the_logs_not_called_the_channel(home):
+    """Issue 39: a timeout can be a gateway's read limit during a long prefill as well as a dead channel."""
+    report = diagnose(home, "stream disconnected before completion: operation timed out")
+    assert [f.code for f in report.findings] == ["CTX032"] and report.verdict.value == "inconclusive"

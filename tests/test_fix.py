@@ -410,3 +410,44 @@ def test_fix_yes_goes_on_until_nothing_certain_is_left(home, run, key):
     assert "CFG008" in out and "CFG011" in out
     code, out, _ = run_fix(run, "--yes")
     assert "Nothing in the config files to fix automatically" in out
+
+
+def test_a_no_holds_for_the_rest_of_the_run(home, run, key, monkeypatch):
+    """Issue 40: answering y / n / y, fix then said "Checked again: the edits above uncovered more certain edits" and
+    asked the declined edit again. A "no" holds for the run, and nothing is called new that was asked before."""
+    import sys
+
+    import click
+
+    write_config(
+        home, messy('baseURL = "https://taotoken.net/api?utm_source=taotoken_aicg_blog_end"', 'wire_api = "chat"')
+    )
+    asked: list[str] = []
+    answers = iter([True, False, True])
+
+    def confirm(text, default=True):
+        asked.append(text)
+        return next(answers)
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(click, "confirm", confirm)
+    code, out, _ = run_fix(run)
+    assert len(asked) == 3, asked  # three edits, each asked once
+    declined = asked[1].split(":")[0]
+    assert "Checked again" not in out, out
+    assert sum(declined in q for q in asked) == 1
+    assert "uncovered more certain edits" not in out
+
+
+def test_fix_leaves_no_lock_file_behind(home, run, key):
+    path = write_config(home, messy(wire_line='wire_api = "chat"'))
+    code, out, _ = run_fix(run, "--yes")
+    assert 'wire_api = "responses"' in path.read_text()
+    assert not list(path.parent.glob(".*fix-lock")), list(path.parent.iterdir())
+
+
+@pytest.mark.parametrize("extra", [("--dry-run",), ()])
+def test_only_an_unknown_code_is_a_usage_error(home, run, key, extra):
+    write_config(home, messy())
+    code, out, err = run_fix(run, "--only", "NOPE", *extra)
+    assert code == 2 and "unknown code 'NOPE'" in err and "Nothing" not in out

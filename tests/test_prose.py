@@ -167,3 +167,18 @@ def test_diagnose_points_out_a_model_the_config_does_not_name(home, run, monkeyp
     assert 'The error names `gpt-5.1-codex-2025-11-13`, but your config says model = "gpt-5.1-codex"' in flat
     code, out, _ = run("diagnose-error", paste.replace("-2025-11-13", ""), "--codex-version", "0.171.0")
     assert "The error names" not in out
+
+
+def test_no_placeholder_for_an_unknown_compaction_point_or_an_empty_model(home, run, tmp_path):
+    """Issue 40: "auto-compaction at ~?" and "Model:   wire_api: responses" reached users."""
+    from tests.conftest import write_config
+    from tests.rollout_factory import RolloutWriter
+
+    w = RolloutWriter(tmp_path / "sessions", window=None)
+    w.turn(9000)
+    w.close()
+    code, out, _ = run("sessions", str(tmp_path / "sessions"), "--session", w.id[:8])
+    assert "~?" not in out and "auto-compaction point unknown" in out, out
+    write_config(home, 'model = ""\n')
+    code, out, _ = run("check", "--offline")
+    assert 'Model: ""   wire_api: responses' in out

@@ -55,7 +55,8 @@ def test_stable_break_across_three_sessions_of_one_provider_mixed_with_another_f
     assert report.verdict.value == "context"  # the majority, and the most recent failure
     assert "3 failed sessions of kind `context` and 1 of kind `channel`" in report.verdict_reason
     groups = report.checks[0].facts["across"]["groups"]
-    assert {(g["provider"], g["pattern"]) for g in groups} == {("sim", "cluster"), ("other", None)}
+    # The other provider's 401 names the channel itself: it is not compared as a break of any window (issue 39).
+    assert {(g["provider"], g["pattern"]) for g in groups} == {("sim", "cluster")}
 
 
 def test_short_ids_are_unique(home):
@@ -279,5 +280,112 @@ def test_overflows_of_one_config_give_one_finding_and_one_pair_of_numbers(home, 
     assert len(ctx012) == 1, [f.code for f in report.findings]
     assert "2 more sessions of this provider, model and window" in ctx012[0].diagnosis
     window, compact = window_settings(16000)
-    assert f"model_context_window = {window} and model_auto_compact_token_limit = {compact}" in ctx012[0].remedy[0]
+    assert f"\nmodel_context_window = {window}\nmodel_auto_compact_token_limit = {compact}" in ctx012[0].remedy[0]
     assert len(ctx012[0].evidence) == 3
+
+
+# Issue 39: real Codex 0.171.0 sessions against a gateway that reports its window as an `error` event inside a 200
+# stream (Codex says only "stream closed before response.completed"), and channels that cut streams at no size
+# (scripts/make_real_rollouts.py: stable-stream-cut-3, single-stream-cut, wandering-cuts-3, first-turn-stream-cut).
+STREAM_CLOSED = "stream disconnected before completion: stream closed before response.completed"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_stable_stream_cut_break_is_the_context_and_its_errors_fold_under_it(home, lang):
+    report = report_for(home, MORE / "stable-stream-cut-3", lang)
+    codes = [f.code for f in report.findings]
+    assert codes == ["CTX014"], codes  # never CTX013 beside it: the same sessions are not also a channel error
+    assert report.verdict.value == "context"
+    cluster = report.findings[0]
+    sessions = report.checks[0].facts["sessions"]
+    assert all(d["kind"] == "context" and d["settled"] == "cluster" for d in sessions)
+    assert STREAM_CLOSED in cluster.diagnosis and "×3" in cluster.diagnosis
+    assert ("This is also why" if lang == "en" else "这也是") in cluster.diagnosis
+    assert "model_context_window = 18073\nmodel_auto_compact_token_limit = 14400" in cluster.remedy[0]
+
+
+def test_wandering_stream_cuts_are_the_channel(home):
+    report = report_for(home, MORE / "wandering-cuts-3")
+    codes = [f.code for f in report.findings if f.severity.value == "error"]
+    assert codes == ["CTX015"] and report.verdict.value == "channel"
+    assert "messages that alone do not say which broke" in report.findings[0].diagnosis
+    failed = [d for d in report.checks[0].facts["sessions"] if d["kind"] != "none"]
+    assert len(failed) == 2 and all(d["settled"] == "scattered" and d["kind"] == "channel" for d in failed)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_first_turn_stream_cut_is_the_channel(home, lang):
+    report = report_for(home, MORE / "first-turn-stream-cut", lang)
+    assert {f.code for f in report.findings} == {"CTX013"} and report.verdict.value == "channel"
+    text = report.findings[0].diagnosis
+    assert ("a single question fails too" if lang == "en" else "单次提问也会失败") in text
+    assert "%" not in text  # no share of a window that nobody measured
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_single_stream_cut_is_inconclusive_and_says_what_would_decide(home, lang):
+    report = report_for(home, MORE / "single-stream-cut", lang)
+    assert [f.code for f in report.findings] == ["CTX031"] and report.verdict.value == "inconclusive"
+    text = report.findings[0].diagnosis + " ".join(report.findings[0].remedy)
+    assert "codexdoctor probe" in text and "codexdoctor check" in text
+    # The share is said against the window Codex assumes, as such; never "not a full context" on that basis.
+    if lang == "en":
+        assert "of the 258,400 Codex assumes; the provider's window is unknown" in text
+        assert "not a full context" not in text
+    else:
+        assert "Codex 假定的 258,400" in text and "提供方的窗口未知" in text
+
+
+def test_no_session_is_both_a_cluster_and_a_channel_error(home, tmp_path):
+    """The contradictory pair of issue 39 (CTX013 "not a full context" beside CTX014 "a stable break point" for the
+    same sessions, and the verdict CHANNEL) cannot be produced, whatever the words of the errors."""
+    words = (
+        STREAM_CLOSED,
+        "We're currently experiencing high demand, which may cause temporary errors.",
+        "exceeded retry limit, last status: 429 Too Many Requests",
+        "stream disconnected before completion: idle timeout waiting for SSE",
+    )
+    root = tmp_path / "sessions"
+    for i, error in enumerate(words * 2):
+        _breaking_session(root, i, 12941 + i, error=error)
+    report = report_for(home, root)
+    codes = [f.code for f in report.findings if f.severity.value == "error"]
+    assert codes == ["CTX014"] and report.verdict.value == "context", codes
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_check_knows_the_sessions_broke_at_one_size_though_a_single_request_works(
+    home, run, sim_server, monkeypatch, lang
+):
+    """Issue 39 point 4: `check` right after three sessions broke at one size says CONTEXT, not OK: the canary fits the
+    gateway's 20K window, the sessions that outgrew it are in the user's own logs."""
+    import shutil
+
+    from codexdoctor.commands import check as check_mod
+    from tests.conftest import write_config
+
+    monkeypatch.setattr(check_mod, "RECENT_DAYS", 100_000)  # the recorded sessions' dates, whatever today is
+    s = sim_server(api_key="sk-rollouts-0123456789abcdef", context_window=20000, context_in_stream=True)
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
+    monkeypatch.setenv("SIM_API_KEY", "sk-rollouts-0123456789abcdef")
+    day = home / ".codex" / "sessions" / "2026" / "12" / "02"
+    day.mkdir(parents=True)
+    for f in (MORE / "stable-stream-cut-3").iterdir():
+        shutil.copy(f, day / f.name)
+    code, out, err = run("check", "--format", "json", "--lang", lang, "--no-turn-two")
+    import json
+
+    report = json.loads(out)
+    codes = [f["code"] for f in report["findings"] if f["severity"] == "error"]
+    canary = next(c for c in report["checks"] if c["id"] == "api.canary")
+    assert canary["status"] == "pass"  # a single request works …
+    assert codes == ["CTX014"] and report["verdict"] == "context", codes  # … and the sessions decide
+    assert code == 1
+    # Without the logs it is the canary alone.
+    code, out, err = run("check", "--format", "json", "--no-turn-two", "--no-sessions")
+    assert json.loads(out)["verdict"] == "ok" and code == 0

@@ -88,9 +88,14 @@ def test_variable_in_rc_file_only(home):
 @pytest.mark.parametrize(
     "rc, text, line, fix",
     [
-        (".bashrc", "alias ll='ls -l'\nTAOTOKEN_API_KEY=sk-secret-value-here\n", 2, "export TAOTOKEN_API_KEY=…"),
-        (".zshrc", "TAOTOKEN_API_KEY=sk-secret-value-here\n", 1, "export TAOTOKEN_API_KEY=…"),
-        (".config/fish/config.fish", "set -g TAOTOKEN_API_KEY sk-x\n", 1, "set -gx TAOTOKEN_API_KEY …"),
+        (
+            ".bashrc",
+            "alias ll='ls -l'\nTAOTOKEN_API_KEY=sk-secret-value-here\n",
+            2,
+            "sed -i '2s/^[[:space:]]*/&export /' ~/.bashrc",
+        ),
+        (".zshrc", "TAOTOKEN_API_KEY=sk-secret-value-here\n", 1, "sed -i '1s/^[[:space:]]*/&export /' ~/.zshrc"),
+        (".config/fish/config.fish", "set -g TAOTOKEN_API_KEY sk-x\n", 1, "add `-gx` after `set`"),
     ],
 )
 def test_variable_set_without_export_is_not_the_reload_remedy(home, rc, text, line, fix):
@@ -102,8 +107,15 @@ def test_variable_set_without_export_is_not_the_reload_remedy(home, rc, text, li
     assert codes(report) == ["ENV024"]
     f = report.findings[0]
     assert f"~/{rc}:{line} sets TAOTOKEN_API_KEY without `export`" in f.diagnosis
-    assert f.remedy[0] == f"Change line {line} of ~/{rc} to:\n{fix}" and "new terminal" in f.remedy[1]
-    assert not any("source" in step for step in f.remedy)
+    # Issue 40: "change line 2 to: export KEY=…" destroyed the key when pasted; the value is kept, never retyped.
+    assert fix in f.remedy[0] and "keep the value as it is" in f.remedy[0] and "new terminal" in f.remedy[1]
+    assert "=…" not in f.remedy[0] and not any("source" in step for step in f.remedy)
+    if not rc.endswith("fish"):  # the command does what it says, and the value survives it
+        import subprocess
+
+        command = f.remedy[0].splitlines()[-1].replace("~", str(home))
+        subprocess.run(["bash", "-c", command], check=True, capture_output=True)
+        assert "export TAOTOKEN_API_KEY=sk-secret-value-here" in (home / rc).read_text()
 
 
 def test_a_later_export_line_counts(home):

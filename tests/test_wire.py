@@ -322,10 +322,12 @@ CODEX_TURN_TWO_LINES = {
 @pytest.mark.parametrize("item", list(CODEX_TURN_TWO_LINES))
 def test_diagnose_error_reads_turn_two_faults_as_the_channel(home, run, item):
     code, out, err = run("diagnose-error", CODEX_TURN_TWO_LINES[item])
-    assert "API021" in out and "Verdict: CHANNEL" in out, out
     if item is None:
+        # Codex's "high demand" mask alone does not say which broke (issue 39): read against the logs, here none.
+        assert "CTX032" in out and "Verdict: INCONCLUSIVE" in out, out
         assert "whatever the provider said" in out and "codexdoctor check" in out
     else:
+        assert "API021" in out and "Verdict: CHANNEL" in out, out
         assert f"names the {item.strip()} part" in out
 
 
@@ -343,8 +345,16 @@ def test_sessions_read_turn_two_faults_as_the_channel_not_the_context(home, run)
 
     sessions = json.loads(out)["checks"][0]["facts"]["sessions"]
     assert len(sessions) == len(CODEX_TURN_TWO_LINES)
-    assert all(s["kind"] == "channel" for s in sessions), [(s["kind"], s["evidence"]) for s in sessions]
-    assert sum("after a tool call" in s["evidence"] for s in sessions) == len(CODEX_TURN_TWO_LINES) - 1
+    kinds = [(s["kind"], s["evidence"]) for s in sessions]
+    assert (
+        sum("after a tool call" in s["evidence"] and s["kind"] == "channel" for s in sessions)
+        == len(CODEX_TURN_TWO_LINES) - 1
+    ), kinds
+    # Codex's "high demand" mask alone does not say which broke (issue 39): unknown, with CTX031, until other
+    # sessions of its provider decide it; the refusals that name an item are not counted as breaks of the window.
+    high = next(s for s in sessions if "high demand" in s["evidence"])
+    assert high["kind"] == "unknown" and high["unclear"] and not high.get("settled"), kinds
+    assert "CTX031" in out
 
 
 def test_a_published_window_with_no_room_for_a_tool_round_is_context(home, sim_server):

@@ -25,20 +25,94 @@ from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Section, Status
 from codexdoctor.net.classify import CONTEXT_MARKERS, HIGH_DEMAND, context_numbers, summarize_text, turn_two_item
 
-CHANNEL_INFO = ("http 401", "http 403", "http 404", "http 429", "http 500", "http 502", "http 503", "http 504")
+CHANNEL_INFO = ("http 401", "http 403", "http 404")
+# Statuses whose message does not say which broke (issue 39): Codex's "high demand" mask of a 5xx, a 429 after its
+# retries. A gateway that meets a full window can end a turn with any of them, and so can a flaky channel: alone they
+# decide nothing; sessions breaking at one size decide the context, wandering breaks or a first question the channel.
+UNCLEAR_INFO = ("http 429", "http 500", "http 502", "http 503", "http 504")
 # Every server family's overflow words (the same list the live checks use); "context" alone is not one of them.
 CODEX_CONTEXT_TEXT = ("ran out of room",)
 CONTEXT_TEXT = tuple(m for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens")) + CODEX_CONTEXT_TEXT
+# The messages that decide nothing alone (a stream cut, "high demand", a 429 after the retries, a timeout), by family:
+# a paste and a session log line of one family are the same event.
+UNCLEAR_FAMILIES = (
+    ("stream_closed", ("stream closed before response.completed",)),
+    ("high_demand", HIGH_DEMAND),
+    ("retry_limit", ("exceeded retry limit",)),
+    ("idle_timeout", ("idle timeout",)),
+    ("timeout", ("timed out", "timeout")),
+    ("stream_cut", ("stream disconnected",)),
+)
+# The families a paste is read against the logs for (issue 39's list); a bare "stream disconnected … error sending
+# request" names a transport failure and keeps its own finding.
+PASTE_FAMILIES = ("stream_closed", "high_demand", "retry_limit", "idle_timeout", "timeout")
+RECENT_ROLLOUTS = 200  # `check` and `diagnose-error` read at most this many of the newest logs (a few tens of ms)
+
+
+# Words that decide for the channel even inside "stream disconnected before completion: …": the name, the connection,
+# the certificate.
+TRANSPORT_TEXT = (
+    "lookup address",
+    "dns error",
+    "name or service not known",
+    "connection refused",
+    "certificate",
+    "tls handshake",
+    "invalid peer",
+    "os error 111",
+    "proxy",
+)
+
+
+def message_family(text: str) -> str | None:
+    """Which undecided message a text is (a paste, a session's error line), or None when its words decide."""
+    lowered = text.lower().replace("\u2019", "'")
+    if turn_two_item(lowered) or any(m in lowered for m in CONTEXT_TEXT + TRANSPORT_TEXT):
+        return None
+    return next((family for family, markers in UNCLEAR_FAMILIES if any(m in lowered for m in markers)), None)
+
+
+def recent_rollouts(roots: Iterable[Path], limit: int = RECENT_ROLLOUTS) -> list[Path]:
+    """The newest `limit` rollouts below Codex's dated folders (sessions/YYYY/MM/DD), newest folders first, without
+    listing the rest: `check` reads what just happened, in bounded time, whatever the size of ~/.codex."""
+    found: list[Path] = []
+
+    def walk(folder: Path, depth: int) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name, reverse=True)
+        except OSError:
+            return
+        for entry in entries:
+            if len(found) >= limit:
+                return
+            try:
+                if entry.is_dir(follow_symlinks=False) and depth < 4:
+                    walk(Path(entry.path), depth + 1)
+                elif entry.name.startswith("rollout-") and entry.name.endswith(".jsonl"):
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
+
+    for root in roots:
+        if len(found) < limit and root.is_dir():
+            walk(root, 0)
+    return found
+
+
+def keep_only(summaries: Summaries, keep: Callable[[dict[str, Any]], bool]) -> Summaries:
+    """The sessions a question is about (one provider's, those that ended with one message), counted anew."""
+    listed = [d for d in summaries.listed if keep(d)]
+    failing = [d for d in summaries.failing if keep(d)]
+    return Summaries(listed, failing, len(listed), len(failing), summaries.unreadable_lines)
+
+
 CHANNEL_TEXT = (
     "unexpected status",
-    "stream disconnected",
     "Missing environment variable",
-    "exceeded retry limit",
     "does not exist",
     "not found",
     "Unauthorized",
     "Forbidden",
-    "Reconnecting",
 )
 
 
@@ -358,6 +432,7 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
     text = " ".join(filter(None, [failed.error if failed else None, *s.errors])).lower() if (failed or s.errors) else ""
     kind = "none"
     evidence = ""
+    unclear = False
     if failed is not None or (s.errors and s.ended != "completed"):
         if (failed and (failed.overflow_signature or failed.error_info == "context_window_exceeded")) or any(
             m in text for m in CONTEXT_TEXT
@@ -371,18 +446,27 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
                 or any(m in text for m in CODEX_CONTEXT_TEXT)
                 else "the provider's context error"
             )
-        elif (item := turn_two_item(text)) or any(m in text for m in HIGH_DEMAND):
+        elif item := turn_two_item(text):
             # A gateway that breaks on the items Codex sends after a tool ran: the channel, at any size (issue 31).
             kind = "channel"
             evidence = (
                 f"the gateway refuses the {item.replace('_', ' ') if item == 'tool_role' else item} items Codex "
                 "sends after a tool call"
-                if item
-                else 'Codex\'s "high demand" message, which stands for a 5xx from the provider'
             )
         elif share is not None and share >= 0.9:
             kind = "context"
             evidence = f"failure at {share:.0%} of the window"
+        elif ((failed and failed.error_info in UNCLEAR_INFO) or message_family(text)) and not ok_before:
+            # The seed guide's other test: a single question fails too, so it is the channel, whatever the words.
+            kind = "channel"
+            evidence = "the session's first request failed: a single question fails too"
+        elif (failed and failed.error_info in UNCLEAR_INFO) or message_family(text):
+            kind, unclear = "unknown", True
+            evidence = (
+                'Codex\'s "high demand" message, which stands for a 5xx from the provider'
+                if any(m in text for m in HIGH_DEMAND)
+                else "a message that does not say whether the context or the channel broke"
+            )
         elif (failed and failed.error_info in CHANNEL_INFO) or any(m.lower() in text for m in CHANNEL_TEXT):
             kind = "channel"
             evidence = failed.error_info if failed and failed.error_info else "a provider or network error"
@@ -426,6 +510,8 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
         "ended": s.ended,
         "kind": kind,
         "evidence": evidence,
+        # The message alone cannot tell (issue 39): what the other sessions of its provider show decides it.
+        "unclear": unclear,
         "failed_turn": failed.index if failed else None,
         "error": summarize_text(failed.error) if failed and failed.error else (s.errors[0] if s.errors else None),
         "server_window": server_window,
@@ -559,8 +645,11 @@ def _pattern(failures: list[dict[str, Any]]) -> dict[str, Any]:
                 ids=[d["id"] for _, d in core],
                 outliers=[{"id": d["id"], "size": size} for size, d in sized if d["id"] not in core_ids],
             )
-        elif shares and max(shares) < 0.5:
+        elif (shares and max(shares) < 0.5) or all(s.get("unclear") for s in failures):
+            # Breaks that wander (issue 39): at low usage, or with messages that alone decide nothing.
             out["pattern"] = "scattered"
+            out["low_usage"] = bool(shares) and max(shares) < 0.5
+            out["unclear"] = all(s.get("unclear") for s in failures)
     return out
 
 
@@ -572,7 +661,9 @@ def group_key(s: Mapping[str, Any]) -> tuple[str, str, Any]:
 def across(sessions: list[dict[str, Any]]) -> dict[str, Any]:
     """Do failures cluster at one size (context) or scatter at low usage (channel)? Per provider and model: a
     window belongs to one model behind one provider, and another provider's 401 says nothing about it."""
-    failures = [s for s in sessions if s["kind"] in ("context", "channel", "unknown") and not s.get("truncated_at")]
+    # A message that names the channel (a 401, a refused tool item) is its own answer at any size; only the failures
+    # that could be the window are compared (issue 39: a turn-two refusal at the same size is not a window).
+    failures = [s for s in sessions if s["kind"] in ("context", "unknown") and not s.get("truncated_at")]
     groups: dict[tuple[str, str, Any], list[dict[str, Any]]] = {}
     for s in failures:
         groups.setdefault(group_key(s), []).append(s)
@@ -610,8 +701,10 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
     unique_ids(data + summaries.failing)
     summary = across(summaries.failing)
     clustered = {i for g in summary["groups"] if g["pattern"] == "cluster" for i in g["ids"]}
-    for d in data:
+    scattered = {i for g in summary["groups"] if g["pattern"] == "scattered" for i in g["ids"]}
+    for d in data + summaries.failing:
         d["in_cluster"] = d["id"] in clustered  # the group's advice (CTX014) replaces the per-session one
+        settle_unclear(d, d["in_cluster"], d["id"] in scattered)
     lines_bad = summaries.unreadable_lines
     facts: dict[str, Any] = {
         "sessions": data,
@@ -636,11 +729,28 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
         )
     failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
     facts["decision"] = decide(failing)
+    undecided = [d for d in failing if d.get("unclear") and not d.get("settled")]
+    if undecided and len(undecided) == len(failing):
+        facts["inconclusive_reason"] = (
+            f"{plural(len(undecided), 'failed session')} ended with a message that does not say whether the context "
+            "or the channel broke, and no other session of its provider decides it"
+        )
     status = Status.FAIL if failing else Status.PASS
     text = f"{plural(summaries.total, 'session')}, {summaries.failed:,} failed" + (
         f" ({', '.join(sorted({d['kind'] for d in failing}))})" if failing else ""
     )
     return CheckResult("ctx.sessions", "Session logs", status, text, facts, tuple(evidence))
+
+
+def settle_unclear(d: dict[str, Any], in_cluster: bool, scattered: bool) -> None:
+    """What the other sessions of its provider say about a session whose message alone could not (issue 39): one
+    size every time is the context, breaks that wander are the channel; alone it stays unknown (CTX031)."""
+    if not d.get("unclear") or d.get("settled"):
+        return
+    if in_cluster:
+        d.update(kind="context", settled="cluster", evidence="a stable break point across sessions")
+    elif scattered:
+        d.update(kind="channel", settled="scattered", evidence="breaks that wander across sessions")
 
 
 def decide(failing: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -719,11 +829,13 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
             continue
         points = tuple((float(i + 1), float(c)) for i, c in enumerate(d["contexts"]))
         window = f"{d['window']:,}" if d["window"] else t("unknown", "未知")
-        compact = f"{d['compact_at']:,}" if d["compact_at"] else "?"
+        # No "~?" for a window the log did not record (issue 40): say the compaction point is unknown.
+        compact_en = f"auto-compaction at ~{d['compact_at']:,}" if d["compact_at"] else "auto-compaction point unknown"
+        compact_zh = f"自动压缩约在 {d['compact_at']:,}" if d["compact_at"] else "自动压缩点未知"
         lines = [
             t(
-                f"window (Codex's, effective): {window}; auto-compaction at ~{compact}; compactions: {d['compactions']}",
-                f"窗口（Codex 的有效窗口）：{window}；自动压缩约在 {compact}；压缩次数：{d['compactions']}",
+                f"window (Codex's, effective): {window}; {compact_en}; compactions: {d['compactions']}",
+                f"窗口（Codex 的有效窗口）：{window}；{compact_zh}；压缩次数：{d['compactions']}",
             )
         ]
         if d["median_growth"]:

@@ -5,6 +5,8 @@ check) and hands that to the command's run(); the command modules are imported o
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from codexdoctor.cli.params import (
@@ -36,6 +38,11 @@ from codexdoctor.cli.params import (
     is_flag=True,
     help="Do not send, after the canary, Codex's request that follows a tool call (about 11,000 input tokens).",
 )
+@click.option(
+    "--no-sessions",
+    is_flag=True,
+    help="Do not read the active provider's recent session logs (offline, the newest 30 at most).",
+)
 @with_report_options
 def check(
     overrides: tuple[str, ...],
@@ -49,6 +56,7 @@ def check(
     first_token_timeout: float,
     no_canary: bool,
     no_turn_two: bool,
+    no_sessions: bool,
     fmt: str | None,
     output: str | None,
     fail_on: str,
@@ -71,7 +79,20 @@ def check(
         first_token_timeout=first_token_timeout,
         turn_two=not no_turn_two,
     )
+    checking = replace(checking, sessions=not no_sessions)
     command.run(command.CheckCommandOptions(checking, publish_options(fmt, output, fail_on, verbose, no_color)))
+
+
+def known_codes(ctx: click.Context, param: click.Parameter, codes: tuple[str, ...]) -> tuple[str, ...]:
+    """`fix --only NOPE`: a usage error (exit 2), as `explain NOPE` is, not "nothing to fix" (issue 40)."""
+    if not codes:
+        return codes
+    from codexdoctor.rules.catalog import RULES_BY_CODE
+
+    for code in codes:
+        if code.upper() not in RULES_BY_CODE:
+            raise click.BadParameter(f"unknown code {code!r}; `codexdoctor rules` lists them all", param_hint="--only")
+    return codes
 
 
 @click.command()
@@ -287,7 +308,9 @@ def diagnose_error(
 @with_config_options
 @click.option("-y", "--yes", is_flag=True, help="Apply every edit without asking.")
 @click.option("--dry-run", is_flag=True, help="Show the diff and exit; change nothing.")
-@click.option("--only", multiple=True, metavar="CODE", help="Only fix these findings (repeatable).")
+@click.option(
+    "--only", multiple=True, metavar="CODE", callback=known_codes, help="Only fix these findings (repeatable)."
+)
 @click.option(
     "--offline", is_flag=True, help="Static checks only (no request is sent; live-only fixes are not offered)."
 )

@@ -20,4 +20,15 @@ def window_settings(window: int) -> tuple[int, int]:
     same two numbers (issue 28: check said 32768 / 26214 and probe 32000 / 25600 for one provider)."""
     window = int(window)
     compact = int(window * COMPACT_SHARE_OF_REAL_WINDOW)
-    return window, compact // 100 * 100 if compact >= 1000 else compact
+    compact = compact // 100 * 100 if compact >= 1000 else compact
+    # Never below Codex's own first request (issue 40: 8300 advised beside a first request of 8,483): a limit under it
+    # compacts before every turn. Where 80% is under it but the window holds it, compact just above it.
+    floor = -(-CODEX_FIRST_REQUEST_TOKENS // 100) * 100
+    if compact < floor <= window:
+        compact = floor
+    return window, compact
+
+
+def too_small_for_codex(window: int) -> bool:
+    """A window that cannot hold Codex's first request and its answer: no setting makes Codex work with it."""
+    return int(window) <= -(-CODEX_FIRST_REQUEST_TOKENS // 100) * 100

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, replace
+from typing import Any
 
 import click
 
@@ -11,7 +12,7 @@ from codexdoctor.checks import STATIC_CHECKS, run_static
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
-from codexdoctor.model import Report
+from codexdoctor.model import CheckResult, Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -38,8 +39,46 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
         results += live_results
         notes += live_notes
         ctx = replace(ctx, redactor=live_ctx.redactor)  # a key read from a start-up file is scrubbed everywhere
+    if opts.sessions:
+        results = with_recent_sessions(ctx, opts, results)
     findings = evaluate(results, lang=opts.lang)
     return build_report("check", ctx, results, findings, live_ran, notes, opts.lang), ctx
+
+
+RECENT_DAYS = 14
+RECENT_FILES = 30  # the newest logs only: `check` stays fast on a ~/.codex of thousands (docs/performance.md)
+
+
+def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[CheckResult]) -> list[CheckResult]:
+    """Issue 39: `check` is run right after a session broke, and a single request that works says nothing about the
+    size it broke at. The active provider and model's failed sessions of the last two weeks are judged as `sessions`
+    judges them (a stable break is the context even when the canary passes), and the largest context they reached is
+    set beside the window the provider serves (`ctx.window`'s `sessions_peak`)."""
+    from datetime import datetime, timedelta, timezone
+
+    from codexdoctor.commands.sessions import recent_sessions_check
+
+    provider, model = ctx.resolution.provider.id, ctx.resolution.model
+    since = (datetime.now(timezone.utc) - timedelta(days=RECENT_DAYS)).isoformat()
+
+    def mine(d: dict[str, Any]) -> bool:
+        return (
+            d.get("provider") == provider and (not model or d.get("model") == model) and (d.get("start") or "") >= since
+        )
+
+    logs, _ = recent_sessions_check(ctx, opts.home, mine, RECENT_FILES)
+    if logs is None:
+        return results
+    peaks = [(d.get("peak") or 0, d["short_id"]) for d in logs.facts["sessions"]]
+    peak, peak_id = max(peaks) if peaks else (0, None)
+    failing = {**logs.facts, "sessions": [d for d in logs.facts["sessions"] if d["kind"] != "none"]}
+    out = [
+        replace(r, facts={**r.facts, "sessions_peak": peak, "sessions_peak_id": peak_id})
+        if r.id == "ctx.window" and peak
+        else r
+        for r in results
+    ]
+    return [*out, ctx.stamp(replace(logs, facts=failing))]
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import click
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
-from codexdoctor.model import Report
+from codexdoctor.common.words import plural
+from codexdoctor.model import CheckResult, Report, Status
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -24,6 +25,11 @@ def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
 
     ctx = make_context(opts)
     checks = [ctx.stamp(c) for c in checks_for(text, ctx)]
+    logs = _logs_of_the_same_message(ctx, opts, text)
+    if logs:  # an undecided message speaks through CTX032 and the logs, not as a channel error of its own
+        said = "; ".join(c.summary for c in checks)
+        pasted = logs[0]
+        checks = [replace(pasted, summary=f"{said}: {pasted.summary}" if said else pasted.summary), *logs[1:]]
     findings = evaluate(checks, lang=opts.lang)
     unknown = not findings and any(c.facts.get("kind") == "unknown" for c in checks)
     notes = (
@@ -35,6 +41,40 @@ def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
         else []
     )
     return build_report("diagnose-error", ctx, checks, findings, True, notes, opts.lang, warnings_decide=True), ctx
+
+
+def _logs_of_the_same_message(ctx: CheckContext, opts: CheckOptions, text: str) -> list[CheckResult]:
+    """A message that cannot decide alone (issue 39: stream closed, Codex's "high demand" mask, a 429 after its
+    retries, a timeout) is read against the user's own session logs that ended with it: one size every time is the
+    context, wandering sizes the channel. `ctx.pasted` says what the logs held; `ctx.sessions` carries those sessions,
+    judged as `codexdoctor sessions` judges them."""
+    from codexdoctor.checks.sessions import PASTE_FAMILIES, message_family
+    from codexdoctor.commands.sessions import recent_sessions_check
+
+    family = message_family(text)
+    if family not in PASTE_FAMILIES:
+        return []
+    same = lambda d: d["kind"] != "none" and message_family(str(d.get("error") or "")) == family  # noqa: E731
+    logs, read = recent_sessions_check(ctx, opts.home, same)
+    matching = logs.facts["failed"] if logs is not None else 0
+    facts = {
+        "kind": "unclear",
+        "family": family,
+        "logs_read": read,
+        "logs_matching": matching,
+        "inconclusive_reason": "the message alone does not say whether the context or the channel broke, and no "
+        "session log of yours decides it",
+    }
+    pasted = CheckResult(
+        "ctx.pasted",
+        "Pasted error",
+        Status.WARN,
+        "the message alone does not say whether the context or the channel broke"
+        + (f"; {plural(matching, 'recent session')} ended with it" if matching else ""),
+        facts,
+        (f"{read} recent session logs read; {matching} ended with the same message",),
+    )
+    return [ctx.stamp(pasted)] + ([ctx.stamp(logs)] if logs is not None else [])
 
 
 def read_paste(text: str | None, file_: str | None) -> str:

@@ -101,10 +101,12 @@ def _apply_in_rounds(
     """Apply the chosen edits, check again, and offer what the new check found, up to MAX_ROUNDS times. Returns the
     edits applied and the last report."""
     applied: list[fix_mod.Edit] = []
+    offered: set[tuple[object, ...]] = set()  # every edit shown so far: made, or declined for the rest of the run
     after = before
     for round_no in range(1, fix_mod.MAX_ROUNDS + 1):
         if round_no > 1:
             _show(voice.say("again", round=round_no, rounds=fix_mod.MAX_ROUNDS))
+        offered |= {_edit_key(e) for e in plan.edits}
         chosen = _show_and_choose(plan, voice, opts)
         if not chosen:
             break
@@ -112,14 +114,18 @@ def _apply_in_rounds(
         applied += chosen
         after, voice.ctx = run_check(replace(opts.check, started=None))  # each check run has its own --timeout
         plan = fix_mod.build_plan(after, voice.ctx, opts.only)
-        # Only edits not already made: a provider that answers differently each time must not make fix flip a line.
-        done = {(e.layer_path, e.target, repr(e.value)) for e in applied}
-        plan.edits = [e for e in plan.edits if (e.layer_path, e.target, repr(e.value)) not in done]
+        # Only edits never offered: a "no" holds for the rest of the run (issue 40: y/n/y asked the declined edit
+        # again as "more certain edits"), and a provider that answers differently each time cannot flip a line.
+        plan.edits = [e for e in plan.edits if _edit_key(e) not in offered]
         if not plan.edits:
             break
     else:
         _show(voice.say("cap", rounds=fix_mod.MAX_ROUNDS))
     return applied, after
+
+
+def _edit_key(edit: fix_mod.Edit) -> tuple[object, ...]:
+    return (edit.code, edit.layer_path, edit.target, repr(edit.value))
 
 
 def _write(chosen: list[fix_mod.Edit], voice: _Voice) -> None:

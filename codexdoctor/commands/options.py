@@ -32,6 +32,7 @@ class CheckOptions:
     first_token_timeout: float = 120.0  # past `timeout`, for a provider that is alive but slow (checks/live.py)
     canary: bool = True
     turn_two: bool = True  # after the canary, Codex's request that follows a tool call (checks/live.py)
+    sessions: bool = True  # `check` reads the active provider's recent session logs (issue 39); --no-sessions skips
     lang: str = "en"
     shell: str | None = None  # override; detected from the environment otherwise
     extra: Mapping[str, Any] = field(default_factory=dict)

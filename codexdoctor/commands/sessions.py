@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -10,10 +10,11 @@ from typing import Any
 
 import click
 
+from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.environment import environment, home_of, language
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
-from codexdoctor.model import Report
+from codexdoctor.model import CheckResult, Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -62,15 +63,7 @@ def run_sessions(
     loaded, problems = sessions_mod.summarize(roots, selection, codex_home / "log" / "codex-tui.log", limit)
     shown = ", ".join(shorten_home(str(r), str(home)) for r in roots)
     check = sessions_mod.build_check(loaded, [shorten_home(p, str(home)) for p in problems], shown, str(home), limit)
-    user_config = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
-    check = replace(
-        check,
-        facts={
-            **check.facts,
-            "user_config": user_config,
-            "sessions": [{**d, "user_config": user_config} for d in check.facts["sessions"]],
-        },
-    )
+    check = with_user_config(check, ctx)
     # Charts and detail for the most recent failing sessions only: a corpus of thousands stays one screenful per session.
     failing = {d["id"] for d in check.facts["sessions"] if d["kind"] != "none"}
     failing = set(
@@ -90,6 +83,45 @@ def run_sessions(
         show_provider=False,
     )
     return report, ctx.redactor
+
+
+def with_user_config(check: CheckResult, ctx: CheckContext) -> CheckResult:
+    """The config file the window advice names, on the check and on each session."""
+    user_config = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
+    return replace(
+        check,
+        facts={
+            **check.facts,
+            "user_config": user_config,
+            "sessions": [{**d, "user_config": user_config} for d in check.facts["sessions"]],
+        },
+    )
+
+
+def recent_sessions_check(
+    ctx: CheckContext, home: Path, keep: Callable[[dict[str, Any]], bool], limit: int = 200
+) -> tuple[CheckResult | None, int]:
+    """The newest session logs that `keep` says the question is about (issue 39: `check` reads the active provider's,
+    `diagnose-error` those that ended with the pasted message), judged as `sessions` judges them: the same clusters,
+    the same findings. None when no such session exists; with it, how many it read."""
+    from codexdoctor.checks import sessions as sessions_mod
+    from codexdoctor.common.redact import shorten_home
+
+    codex_home = ctx.resolution.codex_home
+    files = sessions_mod.recent_rollouts([codex_home / "sessions", codex_home / "archived_sessions"], limit)
+    if not files:
+        return None, 0
+    compact = ctx.resolution.merged.get("model_auto_compact_token_limit")
+    compact = compact if isinstance(compact, int) and compact > 0 else None
+    loaded, problems = sessions_mod.summarize(
+        files, sessions_mod.Selection(), codex_home / "log" / "codex-tui.log", compact
+    )
+    chosen = sessions_mod.keep_only(loaded, keep)
+    if not chosen.total:
+        return None, loaded.total
+    shown = shorten_home(str(codex_home / "sessions"), str(home))
+    check = sessions_mod.build_check(chosen, [shorten_home(p, str(home)) for p in problems], shown, str(home), compact)
+    return with_user_config(check, ctx), loaded.total
 
 
 def run(opts: SessionsOptions) -> None:

@@ -47,6 +47,8 @@ GROUP = {
     "median": Maybe(int),
     "spread": Maybe(float),
     "within": Maybe(float),
+    "low_usage": Maybe(bool),  # a scattered group whose breaks all came under half the window
+    "unclear": Maybe(bool),  # … whose messages alone decided nothing (issue 39)
 }
 SESSION = {  # one rollout as checks/sessions.py classifies it
     "id": str,
@@ -94,6 +96,10 @@ SESSION = {  # one rollout as checks/sessions.py classifies it
     "previews": list[str],
     "in_cluster": bool,
     "user_config": str,
+    # Issue 39: the session's message alone does not say which broke (a stream cut, "high demand", a timeout) …
+    "unclear": bool,
+    # … and what its provider's other sessions decided: "cluster" (the context) or "scattered" (the channel).
+    "settled": Maybe(str),
 }
 
 FACTS: dict[str, dict[str, Any]] = {
@@ -409,6 +415,9 @@ FACTS: dict[str, dict[str, Any]] = {
         "suggest_window": int | None,
         "suggest_compact": int | None,
         "docs": [DOC],
+        # `check` with the active provider's recent sessions (issue 39): the largest context one of them reached.
+        "sessions_peak": Maybe(int),
+        "sessions_peak_id": Maybe(str),
     },
     "ctx.probe": {
         **RUNNER,
@@ -489,6 +498,7 @@ FACTS: dict[str, dict[str, Any]] = {
             "groups": [GROUP],
         },
         "decision": Nullable({"verdict": str, "reason": str}),
+        "inconclusive_reason": Maybe(str),
     },
     "ctx.pasted": {
         **RUNNER,
@@ -498,6 +508,10 @@ FACTS: dict[str, dict[str, Any]] = {
         "server_request": Maybe(int | None),
         "user_config": Maybe(str),
         "inconclusive_reason": Maybe(str),
+        # A message that decides nothing alone (issue 39): which one, and what the user's newest logs held of it.
+        "family": Maybe(str),
+        "logs_read": Maybe(int),
+        "logs_matching": Maybe(int),
     },
 }
 

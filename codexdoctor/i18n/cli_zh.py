@@ -35,6 +35,7 @@ HELP_ZH: dict[str, str] = {
     "与 Codex 的等待方式一致，而不是按 --timeout。CPU 上的本地模型需要 10-25 秒。",
     "Do not send Codex's first request to /responses (it spends about 8,500 input tokens and 16 output tokens).": "不向 /responses 发送 Codex 的第一个请求（它会花费约 8,500 个输入 token 和 16 个输出 token）。",
     "Do not send, after the canary, Codex's request that follows a tool call (about 11,000 input tokens).": "探测请求之后，不发送 Codex 在工具调用之后的那个请求（约 11,000 个输入 token）。",
+    "Do not read the active provider's recent session logs (offline, the newest 30 at most).": "不读取当前提供方最近的会话日志（离线读取，最多最新的 30 个）。",
     "text (default), markdown, json, junit, github (default when GITHUB_ACTIONS=true).": "text（默认）、markdown、json、junit、github（GITHUB_ACTIONS=true 时的默认值）。",
     "Write the report to FILE.": "把报告写入 FILE。",
     "Exit 1 when a finding of this severity or worse exists.": "存在这个严重程度或更严重的问题时，以 1 退出。",

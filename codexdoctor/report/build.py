@@ -119,7 +119,10 @@ def provider_summary(ctx: CheckContext) -> ProviderSummary:
         base_url=ctx.redactor(str(base)) if base is not None else "(unset: https://api.openai.com/v1)",
         request_url=ctx.redactor(p.request_url() or "(unknown)"),
         wire_api=str(p.wire_api),
-        model=ctx.redactor(str(r.model)) if r.model is not None else "(Codex default)",
+        # A blank model is shown as the empty string it is (issue 40: "Model:   wire_api: responses" read as a typo).
+        model=(ctx.redactor(str(r.model)) if str(r.model).strip() else f'"{r.model}"')
+        if r.model is not None
+        else "(Codex default)",
         env_key=env_key,
         key=f"set, {fingerprint(key)}" if key else "unset",
         config_path=r.user_layer.label if r.user_layer else None,

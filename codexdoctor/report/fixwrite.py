@@ -36,51 +36,76 @@ LOCK_WAIT_S = 10.0
 
 @contextlib.contextmanager
 def locked(path: Path, wait_s: float | None = None) -> Iterator[None]:
-    """An exclusive lock on `.<name>.fix-lock` beside the config, held while one run writes it.
+    """An exclusive lock on `.<name>.fix-lock` beside the config, held while one run writes it, and removed after.
 
     Two `fix --yes` at once otherwise race: each one's start-up cleanup of stale temp files could delete the
     other's temp file in flight. The second run waits up to LOCK_WAIT_S, then says another fix is running. POSIX
-    has flock; Windows has msvcrt.locking; a platform with neither refuses to write rather than race."""
-    wait_s = LOCK_WAIT_S if wait_s is None else wait_s
+    has flock; Windows has msvcrt.locking; a platform with neither refuses to write rather than race. The file is
+    removed while still locked (issue 40: an empty lock file was left beside every config), so a run that opened
+    it before the removal finds, once it holds its lock, that the name is gone or is another file, and opens again."""
+    deadline = time.monotonic() + (LOCK_WAIT_S if wait_s is None else wait_s)
     lock_path = path.with_name(f".{path.name}.fix-lock")
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
-    try:
+    while True:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
         try:
-            import fcntl
-
-            def try_lock() -> bool:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    return True
-                except BlockingIOError:
-                    return False
-        except ImportError:
-            try:
-                import msvcrt
-            except ImportError:
-                raise FixError(
-                    "this platform has no file locks, so codexdoctor cannot make sure no other fix is "
-                    "writing the config at the same time; nothing was written"
-                ) from None
-
-            def try_lock() -> bool:
-                try:
-                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]  # Windows only
-                    return True
-                except OSError:
-                    return False
-
-        deadline = time.monotonic() + wait_s
-        while not try_lock():
-            if time.monotonic() >= deadline:
-                raise FixError(
-                    f"another `codexdoctor fix` is writing {path.name} (it holds {lock_path.name}); "
-                    "nothing was written: run fix again when it has finished"
-                )
-            time.sleep(0.05)
+            _wait_for_lock(fd, deadline, path.name, lock_path.name)
+            if _same_file(fd, lock_path):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # removed by the run before us: lock the one that is there now
+    try:
         yield
     finally:
+        with contextlib.suppress(OSError):  # Windows cannot remove an open file: it stays, empty, as before
+            os.unlink(lock_path)
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def _same_file(fd: int, lock_path: Path) -> bool:
+    try:
+        named = os.stat(lock_path)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+
+def _wait_for_lock(fd: int, deadline: float, name: str, lock_name: str) -> None:
+    """Take the lock on `fd`, polling until `deadline`; a FixError past it."""
+    try:
+        import fcntl
+
+        def try_lock() -> bool:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                return False
+    except ImportError:
+        try:
+            import msvcrt
+        except ImportError:
+            raise FixError(
+                "this platform has no file locks, so codexdoctor cannot make sure no other fix is "
+                "writing the config at the same time; nothing was written"
+            ) from None
+
+        def try_lock() -> bool:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]  # Windows only
+                return True
+            except OSError:
+                return False
+
+    while not try_lock():
+        if time.monotonic() >= deadline:
+            raise FixError(
+                f"another `codexdoctor fix` is writing {name} (it holds {lock_name}); "
+                "nothing was written: run fix again when it has finished"
+            )
+        time.sleep(0.05)
 
 
 def _stale_temps(folder: Path, name: str) -> None:

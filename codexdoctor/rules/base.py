@@ -97,6 +97,10 @@ class Loc:
     def get(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
 
+    def __add__(self, other: Loc) -> Loc:
+        """Two sentences in both languages, one after the other."""
+        return Loc(self.en + other.en, self.zh + other.zh)
+
 
 def in_order(order: tuple[str, ...], *themes: tuple[Rule, ...]) -> tuple[Rule, ...]:
     """A family's rules, gathered from its theme modules, in the order the catalog lists them. A code missing from

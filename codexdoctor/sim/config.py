@@ -78,6 +78,10 @@ class SimConfig:
     # carried, as gateways that echo the rejected header write it (tests: no piece of it may reach a report).
     # Terminal escape sequences in it are sent as they are (tests: none may reach the terminal).
     fault_message: str | None = None
+    # A gateway that reports an over-long prompt inside a 200 stream: `response.created`, then an `error` event whose
+    # message is the window error in `error_style`'s words, then the end of the stream (issue 39). Codex ignores the
+    # event and says only "stream closed before response.completed".
+    context_in_stream: bool = False
     # Gateways that break on Codex's request: refuse these top-level fields with 400 "Unsupported parameter",
     # or refuse `developer` input items (a Responses-to-Chat translation whose template knows no such role).
     reject_fields: tuple[str, ...] = ()

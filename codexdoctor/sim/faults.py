@@ -134,6 +134,25 @@ class Faults(Plumbing):
                 if self.server.stopping.is_set():
                     break
 
+    def _context_in_stream(self, rec: RequestRecord, model: str, err: dict[str, Any]) -> None:
+        """An over-long prompt answered 200 with `response.created` and an `error` event carrying the window error,
+        then the end of the stream: a gateway that reports the upstream's 400 inside a stream it already began."""
+        nested = err.get("error")
+        inner: dict[str, Any] = nested if isinstance(nested, dict) else err
+        message = str(inner.get("message") or "context length exceeded")
+        rec.status, rec.outcome = 200, "context_in_stream"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        created = {"type": "response.created", "response": {"id": "resp_sim", "status": "in_progress", "model": model}}
+        event = {"type": "error", "code": "context_length_exceeded", "message": message}
+        try:
+            self.wfile.write(f"event: response.created\ndata: {json.dumps(created)}\n\n".encode())
+            self.wfile.write(f"event: error\ndata: {json.dumps(event)}\n\n".encode())
+        except OSError:
+            rec.outcome = "client_gone"
+        self.close_connection = True
+
     def _slow_headers(self, rec: RequestRecord) -> None:
         """A status line and headers that never end, one byte every 50 ms: each read gets a byte, so no read timeout
         fires and only a deadline that covers the whole exchange ends it."""

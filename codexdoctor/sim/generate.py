@@ -190,7 +190,10 @@ class GenerationRoutes(ResponsesBodies, ChatBodies):
                 rec.outcome = "truncated"
             else:
                 status, err = context_error(self.cfg.error_style, window, used, model)
-                self._send_json(rec, status, err, "context_exceeded")
+                if self.cfg.context_in_stream:
+                    self._context_in_stream(rec, model, err)
+                else:
+                    self._send_json(rec, status, err, "context_exceeded")
                 return None
         cached = self.server.cached_prefix_tokens(text) if self.cfg.prefix_cache else 0
         uncached = max(0, reported_input - cached)

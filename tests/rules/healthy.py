@@ -399,5 +399,6 @@ SESSION: dict[str, Any] = {
     "log_errors": [],
     "previews": [],
     "in_cluster": False,
+    "unclear": False,
     "user_config": CONFIG,
 }

@@ -26,6 +26,18 @@ CASES = [
         "at line 3, column 12",
     ),
     fires("CFG002", {"files": [config_file(toml_error=toml_error(line=None, column=None))]}, "~/.codex/config.toml: "),
+    fires(
+        "CFG002",
+        {"files": [config_file(toml_error=toml_error(message="Illegal character '\\n'", line=1, column=15))]},
+        "~/.codex/config.toml:1:15: a string on line 1 is not closed: its closing quote is missing",
+        why="unterminated-string",
+    ),
+    fires(
+        "CFG002",
+        {"files": [config_file(toml_error=toml_error(message="Cannot overwrite a value", line=4, column=4))]},
+        "a key or [table] on line 4 appears a second time",
+        why="duplicate-key",
+    ),
     silent("CFG002", {"files": [config_file(read_error="permission denied")]}),
     fires(
         "CFG003", {"files": [config_file(read_error="permission denied")]}, "~/.codex/config.toml: permission denied"

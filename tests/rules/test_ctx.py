@@ -14,6 +14,7 @@ def session(n=0, **changes):
 
 OVERFLOW = {"kind": "context", "failed_turn": 14, "peak": 120000, "last_ok": 120000, "share": 0.464}
 OVERFLOW["evidence"] = "Codex's context-window error"
+STREAM_CUT = "stream disconnected before completion: stream closed before response.completed"
 SCATTERED = {"provider": "gw", "model": "gw-coder", "window": 258400, "failures": 3, "sizes": [6000, 9000, 14000]}
 SCATTERED |= {"ids": [session(n)["id"] for n in range(3)], "outliers": [], "pattern": "scattered", "low": 6000}
 SCATTERED |= {"high": 14000, "median": 9000, "spread": 0.89}
@@ -54,6 +55,26 @@ CASES = [
     silent("CTX001", {"served": None}),
     silent("CTX001", {"served": 4096}, why="CTX002-says-it"),
     silent("CTX001", {"served": 400000}, why="larger-than-codex-compacts-at"),
+    silent("CTX001", {"served": 120000, "sessions_peak": 118000, "sessions_peak_id": "0199a1b2"}, why="CTX033-says-it"),
+    fires(
+        "CTX033",
+        {
+            "served": 120000,
+            "source": "GET /v1/models",
+            "suggest_window": 120000,
+            "suggest_compact": 96000,
+            "sessions_peak": 118000,
+            "sessions_peak_id": "0199a1b2",
+        },
+        "The provider serves 120,000 tokens (GET /v1/models), and your session 0199a1b2 already reached 118,000 tokens",
+        "model_context_window = 120000\nmodel_auto_compact_token_limit = 96000",
+    ),
+    silent("CTX033", {"served": 120000, "sessions_peak": 40000, "sessions_peak_id": "0199a1b2"}, why="not-yet"),
+    silent(
+        "CTX033",
+        {"served": 400000, "sessions_peak": 390000, "sessions_peak_id": "0199a1b2"},
+        why="codex-compacts-first",
+    ),
     fires(
         "CTX027",
         {"configured_below_first": True, "configured_compact_at": 6000, "assumed_source": "model_context_window"},
@@ -161,10 +182,28 @@ CASES = [
         "CTX021",
         {"kind": "context", "server_window": 32768, "user_config": "~/.codex/config.toml"},
         "its window is 32,768 tokens",
-        "model_context_window = 32768 and model_auto_compact_token_limit = 26200",
+        "model_context_window = 32768\nmodel_auto_compact_token_limit = 26200",
         why="window-only",
     ),
     silent("CTX021", {"kind": "unknown"}),
+    fires(
+        "CTX032",
+        {"kind": "unclear", "family": "stream_closed", "logs_read": 40, "logs_matching": 0},
+        "Codex says this when the provider's event stream ended without `response.completed`",
+        "a proxy or CDN that buffers or cuts event streams",
+        "None of your 40 newest session logs ended with it",
+        "codexdoctor probe",
+    ),
+    fires(
+        "CTX032",
+        {"kind": "unclear", "family": "retry_limit", "logs_read": 0, "logs_matching": 0},
+        "never the provider's own body",
+        "No session log of yours was found to compare.",
+        why="429-no-logs",
+    ),
+    silent(
+        "CTX032", {"kind": "unclear", "family": "stream_closed", "logs_read": 40, "logs_matching": 3}, why="logs-decide"
+    ),
     # The session probe
     fires(
         "CTX004",
@@ -321,7 +360,7 @@ CASES = [
         {"sessions": [session(0, **OVERFLOW, real_window=60000), session(1, **OVERFLOW)]},
         "Session 0199a1b1",
         "the provider's real window is about 60,000 tokens",
-        "model_context_window = 60000 and model_auto_compact_token_limit = 48000",
+        "model_context_window = 60000\nmodel_auto_compact_token_limit = 48000",
         "The same happened in 1 more session of this provider, model and window: 0199a1b0.",
         why="one-finding-for-one-config",
     ),
@@ -344,16 +383,55 @@ CASES = [
                 )
             ]
         },
-        "Session 0199a1b0 (2026-01-02 09:30) failed at turn 3 with `unexpected status 401 Unauthorized` at 16% of the window",
-        'codexdoctor diagnose-error "unexpected status 401 Unauthorized"',
+        "Session 0199a1b0 (2026-01-02 09:30) failed at turn 3 with `unexpected status 401 Unauthorized`",
+        "the context was 42,000 tokens (16% of the 258,400 Codex assumes; the provider's window is unknown)",
+        "The provider rejected the key (401)",
+    ),
+    fires(
+        "CTX013",
+        {"sessions": [session(kind="channel", failed_turn=3, error="unexpected status 404 Not Found: no route")]},
+        'codexdoctor diagnose-error "unexpected status 404 Not Found: no route"',
+        why="not-the-key",
     ),
     silent("CTX013", {"sessions": [session(**OVERFLOW)]}),
+    silent(
+        "CTX013",
+        {"sessions": [session(kind="channel", unclear=True, settled="scattered", failed_turn=3, error=STREAM_CUT)]},
+        why="CTX015-says-it",
+    ),
+    fires(
+        "CTX031",
+        {"sessions": [session(kind="unknown", unclear=True, failed_turn=5, peak=20000, error=STREAM_CUT)]},
+        "Session 0199a1b0 (2026-01-02 09:30) failed at turn 5 with `stream disconnected before completion: stream "
+        "closed before response.completed`; the context was 20,000 tokens (8% of the 258,400 Codex assumes; the "
+        "provider's window is unknown)",
+        "cannot tell the context from the channel",
+        "codexdoctor probe",
+    ),
+    silent(
+        "CTX031",
+        {"sessions": [session(kind="context", unclear=True, settled="cluster", failed_turn=5, error=STREAM_CUT)]},
+        why="CTX014-says-it",
+    ),
     fires(
         "CTX014",
         {"sessions": [session(n, **OVERFLOW, in_cluster=True) for n in range(3)], "across": across(CLUSTER)},
         "3 of 3 failed sessions of gw-coder on `gw` broke at 8,500 tokens ± 1% (between 8,400 and 8,600)",
-        "model_context_window = 8500 and model_auto_compact_token_limit = 6800 at the top level of ~/.codex/config.toml",
+        "An 8,500-token window cannot hold Codex's first request (about 8,500 tokens",
         "before they reach about 5,950 tokens",
+    ),
+    fires(
+        "CTX014",
+        {
+            "sessions": [
+                session(n, kind="context", unclear=True, settled="cluster", in_cluster=True, error=STREAM_CUT)
+                for n in range(3)
+            ],
+            "across": across(CLUSTER),
+        },
+        "This is also why those sessions ended with `stream disconnected before completion: stream closed before "
+        "response.completed` ×3",
+        why="folds-the-stream-cuts",
     ),
     fires(
         "CTX014",
@@ -365,7 +443,14 @@ CASES = [
     fires(
         "CTX015",
         {"across": across(SCATTERED)},
-        "3 failed sessions of gw-coder on `gw` broke at scattered sizes (6,000-14,000 tokens)",
+        "3 failed sessions of gw-coder on `gw` broke at scattered sizes (6,000-14,000 tokens), with messages that "
+        "alone do not say which broke",
+    ),
+    fires(
+        "CTX015",
+        {"across": across({**SCATTERED, "low_usage": True})},
+        "(6,000-14,000 tokens), all under half of the 258,400 Codex assumes",
+        why="low-usage",
     ),
     silent("CTX015", {"across": across(CLUSTER)}),
     fires(

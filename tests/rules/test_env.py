@@ -40,7 +40,8 @@ CASES = [
         "ENV024",
         {"state": "missing", "rc_hits": [{**ZSHRC, "exported": False}]},
         "~/.zshrc:12 sets GW_API_KEY without `export`",
-        "Change line 12 of ~/.zshrc to:\nexport GW_API_KEY=…",
+        "Put `export ` at the start of line 12 of ~/.zshrc and keep the value as it is",
+        "\nsed -i '12s/^[[:space:]]*/&export /' ~/.zshrc",
     ),
     fires(
         "ENV024",
@@ -48,7 +49,7 @@ CASES = [
             "state": "missing",
             "rc_hits": [{"file": "~/.config/fish/config.fish", "line": 2, "exported": False, "fish": True}],
         },
-        "set -gx GW_API_KEY …",
+        "add `-gx` after `set` and keep the value as it is (`set -gx GW_API_KEY …`)",
         why="fish",
     ),
     silent("ENV024", {"state": "missing", "rc_hits": [ZSHRC]}),

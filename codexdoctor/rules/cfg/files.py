@@ -47,6 +47,32 @@ def _home_missing_params(f: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def toml_message(error: Mapping[str, Any]) -> Loc | str:
+    """The TOML parser's message in plain words where it is cryptic (issue 40: "Illegal character '\\n'" for a
+    string whose closing quote is missing); any other message as the parser gave it."""
+    message, line = str(error.get("message") or ""), error.get("line")
+    where = f" on line {line}" if line else ""
+    where_zh = f"第 {line} 行的" if line else ""
+    if message.startswith(("Illegal character '\\n'", 'Expected "\'"', 'Expected "\'"')):
+        return Loc(
+            f"a string{where} is not closed: its closing quote is missing (a string cannot run past the end of its line)",
+            f"{where_zh}字符串没有结束：缺少右引号（字符串不能跨过行尾）",
+        )
+    if message.startswith("Unterminated string"):
+        return Loc("a multi-line string (\"\"\" or ''') is never closed", "多行字符串（\"\"\" 或 '''）一直没有结束")
+    if message.startswith(("Cannot overwrite a value", "Cannot declare")):
+        return Loc(
+            f"a key or [table]{where} appears a second time (each may appear only once)",
+            f"{where_zh}键或 [表] 第二次出现了（每个只能出现一次）",
+        )
+    if message.startswith("Invalid value"):
+        return Loc(
+            f'the value{where} is not a TOML value (text needs double quotes: model = "gpt-5")',
+            f'{where_zh}值不是合法的 TOML 值（文字要加双引号：model = "gpt-5"）',
+        )
+    return message
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         code="CFG001",
@@ -89,7 +115,7 @@ RULES: tuple[Rule, ...] = (
         verdict=CONFIG,
         en=Text(
             title="Config is not valid TOML",
-            diagnosis="{location}: {message}. Codex refuses to start with `Error loading config.toml`.",
+            diagnosis="{location}: {said}. Codex refuses to start with `Error loading config.toml`.",
             remedy=(
                 "Open {path}{at_text} and fix the syntax: strings need double quotes "
                 '(base_url = "https://…"), a key may appear only once per table, and a [table] header may appear only once.',
@@ -99,7 +125,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="配置不是合法的 TOML",
-            diagnosis="{location}: {message}。Codex 会以 `Error loading config.toml` 拒绝启动。",
+            diagnosis="{location}: {said}。Codex 会以 `Error loading config.toml` 拒绝启动。",
             remedy=(
                 '打开 {path}{at_text}修正语法：字符串要用双引号（base_url = "https://…"），同一个表里一个键只能出现一次，[表头] 也只能出现一次。',
                 "再次运行 `codexdoctor check` 确认文件可以解析。",
@@ -109,6 +135,7 @@ RULES: tuple[Rule, ...] = (
             dict(
                 path=x["path"],
                 **x["toml_error"],
+                said=toml_message(x["toml_error"]),
                 location=f"{x['path']}:{x['toml_error']['line']}:{x['toml_error']['column']}"
                 if x["toml_error"].get("line")
                 else x["path"],

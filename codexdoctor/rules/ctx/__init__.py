@@ -11,6 +11,7 @@ from codexdoctor.rules.ctx import pasted, probe, sessions, window
 # The order `codexdoctor rules` and docs/rules.md list the family in: a new code goes next to its kin.
 ORDER = (
     "CTX001",
+    "CTX033",
     "CTX027",
     "CTX028",
     "CTX029",
@@ -29,6 +30,7 @@ ORDER = (
     "CTX013",
     "CTX014",
     "CTX015",
+    "CTX031",
     "CTX026",
     "CTX016",
     "CTX017",
@@ -40,5 +42,6 @@ ORDER = (
     "CTX023",
     "CTX003",
     "CTX024",
+    "CTX032",
 )
 RULES: tuple[Rule, ...] = in_order(ORDER, window.RULES, probe.RULES, sessions.RULES, pasted.RULES)

@@ -7,7 +7,11 @@ from typing import Any
 
 from codexdoctor.codex.sizes import window_settings
 from codexdoctor.common.untrusted import clip
+from codexdoctor.model import Verdict
 from codexdoctor.rules.base import CHANNEL, CONTEXT, E, I, Loc, Rule, Text, W, once
+from codexdoctor.rules.ctx.advice import window_step
+
+INCONCLUSIVE = Verdict.INCONCLUSIVE
 
 
 def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
@@ -23,6 +27,7 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
         "peak_text": f"{d['peak']:,}" if d.get("peak") else "?",
         "compact_text": f"{d['compact_at']:,}" if d.get("compact_at") else "?",
         "share_text": f"{share:.0%}" if share is not None else Loc("an unknown share", "未知"),
+        "size_text": _size_text(d),
         "window_text": f"{d['window']:,}" if d.get("window") else Loc("window", "窗口"),
         "error_short": clip(
             " ".join((d.get("error") or d.get("error_info") or "error").split(", url:")[0].split()), 160
@@ -35,12 +40,7 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
         )
         if real
         else "",
-        "window_step": Loc(
-            f"Add at the top level of {cfg}: model_context_window = {window_settings(real)[0]} "
-            f"and model_auto_compact_token_limit = {window_settings(real)[1]}",
-            f"在 {cfg} 顶层添加：model_context_window = {window_settings(real)[0]} "
-            f"和 model_auto_compact_token_limit = {window_settings(real)[1]}",
-        )
+        "window_step": window_step(real, cfg)
         if real
         else Loc(
             f"Let Codex compact earlier: set model_auto_compact_token_limit at the top level of {cfg} "
@@ -59,6 +59,60 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
             "在上下文达到窗口的 70% 之前开一个新会话。",
         ),
     }
+
+
+def _size_text(d: Mapping[str, Any]) -> Loc:
+    """How full the context was, against a window that exists (issue 39): the provider's when a log showed it, else
+    the one Codex assumes, said as such, never read as "not a full context"."""
+    peak, real, window = d.get("peak"), d.get("real_window") or d.get("server_window"), d.get("window")
+    if not peak:
+        return Loc("no context size was logged before it", "失败前日志里没有记录上下文大小")
+    if real:
+        return Loc(
+            f"the context was {peak:,} tokens, {peak / real:.0%} of the provider's {real:,}",
+            f"当时上下文为 {peak:,} tokens，是提供方窗口 {real:,} 的 {peak / real:.0%}",
+        )
+    if window:
+        return Loc(
+            f"the context was {peak:,} tokens ({peak / window:.0%} of the {window:,} Codex assumes; the provider's "
+            "window is unknown)",
+            f"当时上下文为 {peak:,} tokens（是 Codex 假定的 {window:,} 的 {peak / window:.0%}；提供方的窗口未知）",
+        )
+    return Loc(f"the context was {peak:,} tokens", f"当时上下文为 {peak:,} tokens")
+
+
+def _folded_errors(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> Loc | str:
+    """The words each clustered session ended with, said as what they are: this limit seen through the gateway."""
+    ids = set(g["ids"])
+    errors = [d.get("error") for d in sessions if d["id"] in ids and d.get("settled") == "cluster" and d.get("error")]
+    if not errors:
+        return ""
+    counts: dict[str, int] = {}
+    for e in errors:
+        short = clip(" ".join(str(e).split(", url:")[0].split()), 120)
+        counts[short] = counts.get(short, 0) + 1
+    listed = "; ".join(f"`{e}`" + (f" ×{n}" if n > 1 else "") for e, n in counts.items())
+    return Loc(
+        f" This is also why those sessions ended with {listed}: the provider's limit, reported as a cut or failed "
+        "stream, not a separate channel fault.",
+        f"这也是这些会话以 {listed} 结束的原因：那是提供方的上限，以中断或失败的流的形式报出来，不是另一个通道故障。",
+    )
+
+
+def _channel_step(d: Mapping[str, Any]) -> Loc:
+    """What the message itself already says (issue 40: a plain 401 was sent to `diagnose-error` to be classified)."""
+    said = f"{d.get('error_info') or ''} {d.get('error') or ''}".lower()
+    if "401" in said or "unauthorized" in said or "invalid api key" in said or "incorrect api key" in said:
+        return Loc(
+            "The provider rejected the key (401): check that the key variable holds this provider's key, whole; "
+            "`codexdoctor check` shows its length and fingerprint and sends it.",
+            "提供方拒绝了密钥（401）：确认密钥变量里是这个提供方的密钥、而且完整；`codexdoctor check` 会显示它的长度和指纹，并用它发请求。",
+        )
+    error = clip(" ".join(str(d.get("error") or d.get("error_info") or "error").split(", url:")[0].split()), 160)
+    return Loc(
+        f'Classify the exact message: codexdoctor diagnose-error "{error}"',
+        f'对这条消息做分类：codexdoctor diagnose-error "{error}"',
+    )
 
 
 def _groups(sessions: Any) -> list[list[Mapping[str, Any]]]:
@@ -136,6 +190,16 @@ _EVIDENCE = {
         )
         for item in ("function_call_output", "reasoning", "call_id", "tool role", "function_call")
     },
+    "the session's first request failed: a single question fails too": Loc(
+        "the session's first request failed: a single question fails too",
+        "会话的第一个请求就失败了：单次提问也会失败",
+    ),
+    "a message that does not say whether the context or the channel broke": Loc(
+        "a message that does not say whether the context or the channel broke",
+        "这条消息本身说明不了是上下文还是通道出了问题",
+    ),
+    "a stable break point across sessions": Loc("a stable break point across sessions", "多个会话的断点稳定在同一处"),
+    "breaks that wander across sessions": Loc("breaks that wander across sessions", "多个会话的断点忽大忽小"),
     'Codex\'s "high demand" message, which stands for a 5xx from the provider': Loc(
         'Codex\'s "high demand" message, which stands for a 5xx from the provider',
         "Codex 的“high demand”提示，它代表提供方返回了 5xx",
@@ -189,22 +253,27 @@ RULES: tuple[Rule, ...] = (
         verdict=CHANNEL,
         en=Text(
             title="A session failed on the channel, not the context",
-            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn} with `{error_short}` at {share_text} of the window: "
-            "an error from the provider or the network, not a full context.",
+            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn} with `{error_short}`: {evidence}, so the "
+            "provider or the network failed, not a full context; {size_text}.",
             remedy=(
                 "Run `codexdoctor check` to test the channel as it is now.",
-                'Classify the exact message: codexdoctor diagnose-error "{error_short}"',
+                "{second_step}",
             ),
         ),
         zh=Text(
             title="有会话因通道失败，而不是上下文",
-            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮以 `{error_short}` 失败，当时上下文占窗口的比例为：{share_text}。这是提供方或网络的错误，不是上下文满了。",
+            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮以 `{error_short}` 失败：{evidence}，所以是提供方或网络出了问题，不是上下文满了；{size_text}。",
             remedy=(
                 "运行 `codexdoctor check` 测试通道的当前状态。",
-                '对这条消息做分类：codexdoctor diagnose-error "{error_short}"',
+                "{second_step}",
             ),
         ),
-        when=lambda f: [_session_params(d) for d in f.get("sessions", []) if d["kind"] == "channel"],
+        # Sessions whose words alone decided nothing are judged with their provider's others (CTX014, CTX015).
+        when=lambda f: [
+            {**_session_params(d), "second_step": _channel_step(d)}
+            for d in f.get("sessions", [])
+            if d["kind"] == "channel" and not d.get("settled")
+        ],
     ),
     Rule(
         code="CTX014",
@@ -217,18 +286,17 @@ RULES: tuple[Rule, ...] = (
             title="Sessions break at the same size",
             diagnosis="{core} of {failures} failed sessions of {model} on `{provider}` broke at {median_text} tokens ± {within_pct} "
             "(between {low} and {high}): a stable break point, so the limit is the context. Codex never compacted: it "
-            "only compacts near the window it assumes.{outlier_text}",
+            "only compacts near the window it assumes.{folded_text}{outlier_text}",
             remedy=(
-                "Set model_context_window = {median:d} and model_auto_compact_token_limit = {eighty:d} at the top level of "
-                "{user_config_text} so Codex compacts before that point.",
+                "{window_step}",
                 "Start new sessions before they reach about {seventy} tokens.",
             ),
         ),
         zh=Text(
             title="多个会话在同一大小处断开",
-            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话中，有 {core} 个断在 {median_text} tokens ± {within_pct}（{low} 到 {high} 之间）：断点稳定，所以限制来自上下文。Codex 从未压缩：它只在接近自己假定的窗口时才压缩。{outlier_text}",
+            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话中，有 {core} 个断在 {median_text} tokens ± {within_pct}（{low} 到 {high} 之间）：断点稳定，所以限制来自上下文。Codex 从未压缩：它只在接近自己假定的窗口时才压缩。{folded_text}{outlier_text}",
             remedy=(
-                "在 {user_config_text} 顶层设置 model_context_window = {median:d} 和 model_auto_compact_token_limit = {eighty:d}，让 Codex 在这个点之前压缩。",
+                "{window_step}",
                 "在会话达到约 {seventy} tokens 之前就开新会话。",
             ),
         ),
@@ -240,13 +308,14 @@ RULES: tuple[Rule, ...] = (
                 "within_pct": f"{g.get('within', g['spread'] / 2):.0%}",
                 "core": g.get("core", g["failures"]),
                 "outlier_text": _outlier_text(g, f.get("sessions", [])),
+                "folded_text": _folded_errors(g, f.get("sessions", [])),
                 "finding_evidence": _session_evidence([d for d in f.get("sessions", []) if d["id"] in set(g["ids"])]),
                 "low": f"{g['low']:,}",
                 "high": f"{g['high']:,}",
                 "median": g["median"],
                 "median_text": f"{g['median']:,}",
                 "seventy": f"{int(g['median'] * 0.7):,}",
-                "eighty": window_settings(g["median"])[1],
+                "window_step": window_step(g["median"], f.get("user_config") or "~/.codex/config.toml"),
             }
             for g in f.get("across", {}).get("groups", [])
             if g["pattern"] == "cluster"
@@ -261,21 +330,74 @@ RULES: tuple[Rule, ...] = (
         verdict=CHANNEL,
         en=Text(
             title="Failures scatter at low usage",
-            diagnosis="{failures} failed sessions of {model} on `{provider}` broke at scattered sizes ({low}-{high} tokens), all under "
-            "half the window: that points at the channel (key, rate limits, provider availability), not the context.",
+            diagnosis="{failures} failed sessions of {model} on `{provider}` broke at scattered sizes ({low}-{high} tokens){why_text}: "
+            "that points at the channel (key, rate limits, provider availability), not the context.",
             remedy=(
                 "Run `codexdoctor check`, and `codexdoctor probe` to see whether failures follow the session size.",
             ),
         ),
         zh=Text(
             title="失败分散在低用量处",
-            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话断在分散的大小上（{low}-{high} tokens），都不到窗口的一半：这指向通道（密钥、限流、提供方可用性），而不是上下文。",
+            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话断在分散的大小上（{low}-{high} tokens）{why_text}：这指向通道（密钥、限流、提供方可用性），而不是上下文。",
             remedy=("运行 `codexdoctor check`，并用 `codexdoctor probe` 看失败是否随会话大小变化。",),
         ),
         when=lambda f: [
-            {**g, "low": f"{g['low']:,}", "high": f"{g['high']:,}"}
+            {
+                **g,
+                "low": f"{g['low']:,}",
+                "high": f"{g['high']:,}",
+                "why_text": Loc(
+                    f", all under half of the {g['window']:,} Codex assumes",
+                    f"，都不到 Codex 假定的 {g['window']:,} 的一半",
+                )
+                if g.get("low_usage") and g.get("window") and not g.get("unclear")
+                else Loc(
+                    ", with messages that alone do not say which broke, where a full window breaks at one size every time",
+                    "，而这些消息本身说明不了是哪一边出了问题；如果是窗口满了，每次都会断在同一个大小",
+                ),
+            }
             for g in f.get("across", {}).get("groups", [])
             if g["pattern"] == "scattered"
+        ],
+    ),
+    Rule(
+        code="CTX031",
+        name="session-failure-undecided",
+        check="ctx.sessions",
+        reads=("sessions",),
+        severity=W,
+        verdict=INCONCLUSIVE,
+        en=Text(
+            title="A session failed with a message that does not say why",
+            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn} with `{error_short}`; {size_text}. On its own "
+            "this message cannot tell the context from the channel: a gateway without full Responses streaming, a proxy or "
+            "CDN that buffers or cuts event streams, a read or idle timeout at the gateway during a long prefill, and an "
+            "upstream window reported as a cut stream all end this way. Its provider has no other failed session to "
+            "compare: one size every time would be the context, wandering sizes or a first question failing the channel.",
+            remedy=(
+                "Run `codexdoctor check`: a single question, and Codex's request after a tool call, through the same "
+                "provider.",
+                "Run `codexdoctor probe` to grow a session through the same provider until it breaks: one size every "
+                "time is the window.",
+            ),
+            explanation="The seed guide's rule: a break at the same size every time is the context; a break at wandering "
+            "sizes, or a single question that fails too, is the channel. One failure with a message that names neither "
+            '(stream closed, Codex\'s "high demand" mask of a 5xx, a 429 after its retries, a timeout) cannot decide.',
+        ),
+        zh=Text(
+            title="有会话失败了，但报错没有说明原因",
+            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮以 `{error_short}` 失败；{size_text}。单凭这条消息分不清是上下文还是通道："
+            "不完整支持 Responses 流式的网关、缓冲或切断事件流的代理或 CDN、网关在长时间预填充时的读取或空闲超时、以被切断的流报告上游窗口超限，"
+            "都会这样结束。该提供方没有其他失败的会话可以对比：每次断在同一大小是上下文，大小忽大忽小或单次提问也失败则是通道。",
+            remedy=(
+                "运行 `codexdoctor check`：通过同一提供方发一次单次提问，以及 Codex 在工具调用之后的请求。",
+                "运行 `codexdoctor probe`，通过同一提供方让会话逐步增长直到断开：每次都断在同一大小，那就是窗口。",
+            ),
+        ),
+        when=lambda f: [
+            _session_params(d)
+            for d in f.get("sessions", [])
+            if d.get("unclear") and not d.get("settled") and d["kind"] == "unknown"
         ],
     ),
     Rule(

@@ -101,6 +101,13 @@ def first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def outgrown(f: Mapping[str, Any]) -> bool:
+    """The user's own recent sessions came within 10% of the window the provider serves (issue 39): CTX001's warning
+    about the future is then an error about the present."""
+    peak, served = f.get("sessions_peak"), f.get("served")
+    return bool(peak and served and peak >= 0.9 * served)
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         code="CTX001",
@@ -114,6 +121,7 @@ RULES: tuple[Rule, ...] = (
             "first_request",
             "min_usable",
             "room",
+            "sessions_peak",
             "served",
             "source",
             "suggest_compact",
@@ -141,7 +149,59 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
         when=once(
-            lambda f: f["served"] is not None and f["served"] >= f["min_usable"] and f["served"] < f["compact_at"]
+            lambda f: (
+                f["served"] is not None
+                and f["served"] >= f["min_usable"]
+                and f["served"] < f["compact_at"]
+                and not outgrown(f)
+            )
+        ),
+    ),
+    Rule(
+        code="CTX033",
+        name="sessions-outgrew-served-window",
+        check="ctx.window",
+        reads=(
+            "assumed",
+            "compact_at",
+            "min_usable",
+            "served",
+            "sessions_peak",
+            "sessions_peak_id",
+            "source",
+            "suggest_compact",
+            "suggest_window",
+            "user_config",
+        ),
+        severity=E,
+        verdict=CONTEXT,
+        en=Text(
+            title="Your sessions have already outgrown the provider's window",
+            diagnosis="The provider serves {served} tokens ({source}), and your session {sessions_peak_id} already reached "
+            "{sessions_peak} tokens, while Codex assumes {assumed} and only compacts at {compact_at}. A single request "
+            "works, but your sessions break when they reach the provider's limit, at the same point every time.",
+            remedy=(
+                "Add these lines at the top level of {user_config} (not inside a profile):\n"
+                "model_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
+                "Start a new session every few turns for long work; carry a short summary instead of the history.",
+            ),
+        ),
+        zh=Text(
+            title="你的会话已经超出了提供方的窗口",
+            diagnosis="提供方的窗口是 {served} tokens（{source}），而你的会话 {sessions_peak_id} 已经达到 {sessions_peak} tokens；"
+            "Codex 却假定为 {assumed}，要到 {compact_at} 才会压缩。单次请求没问题，但会话一长到提供方的上限就会断开，每次都断在同一处。",
+            remedy=(
+                "在 {user_config} 顶层（不要放在 profile 里）添加这两行：\nmodel_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
+                "长任务每隔几轮就开一个新会话；带一段简短的总结过去，而不是整段历史。",
+            ),
+        ),
+        when=once(
+            lambda f: (
+                f["served"] is not None
+                and f["served"] >= f["min_usable"]
+                and f["served"] < f["compact_at"]
+                and outgrown(f)
+            )
         ),
     ),
     Rule(

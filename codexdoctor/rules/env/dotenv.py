@@ -25,7 +25,7 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="The key variable is blank in Codex's .env file",
             diagnosis="{dotenv_path} sets {env_key} to an empty value. Codex loads that file at start-up over your shell's environment, "
-            "so it stops with ``Missing environment variable: `{env_key}`.`` even if the shell has the key.",
+            'so it stops with "Missing environment variable: `{env_key}`." even if the shell has the key.',
             remedy=(
                 "Put the key on that line of {dotenv_path} ({env_key}=<your key>), or delete the line so the shell's value is used.",
             ),
@@ -33,7 +33,7 @@ RULES: tuple[Rule, ...] = (
         zh=Text(
             title="Codex 的 .env 文件里密钥变量为空",
             diagnosis="{dotenv_path} 把 {env_key} 设成了空值。Codex 启动时会用这个文件覆盖 shell 的环境变量，"
-            "所以即使 shell 里有密钥，它也会报 ``Missing environment variable: `{env_key}`.`` 并停止。",
+            '所以即使 shell 里有密钥，它也会报 "Missing environment variable: `{env_key}`." 并停止。',
             remedy=(
                 "在 {dotenv_path} 的这一行填上密钥（{env_key}=<你的密钥>），或删除这一行，让 Codex 使用 shell 中的值。",
             ),
@@ -74,7 +74,7 @@ RULES: tuple[Rule, ...] = (
             title="Codex's .env file starts with a byte-order mark, which hides the key",
             diagnosis="{dotenv_path} begins with a byte-order mark (BOM, added by some Windows editors), and {env_key} is on its "
             "first line. Codex's .env reader takes the mark as part of that line and skips it, so {env_key} is not set and "
-            "Codex stops with ``Missing environment variable: `{env_key}`.``",
+            'Codex stops with "Missing environment variable: `{env_key}`."',
             remedy=(
                 "Save {dotenv_path} as UTF-8 without BOM (Notepad: Save As → Encoding: UTF-8; VS Code: click "
                 '"UTF-8 with BOM" in the status bar → Save with Encoding → UTF-8).',
@@ -85,7 +85,7 @@ RULES: tuple[Rule, ...] = (
             title="Codex 的 .env 文件以字节顺序标记开头，密钥因此被跳过",
             diagnosis="{dotenv_path} 以字节顺序标记（BOM，部分 Windows 编辑器会加上）开头，而 {env_key} 正好在第一行。"
             "Codex 读取 .env 时把这个标记当作该行的一部分并跳过这一行，所以 {env_key} 没有被设置，"
-            "Codex 会报 ``Missing environment variable: `{env_key}`.`` 并停止。",
+            'Codex 会报 "Missing environment variable: `{env_key}`." 并停止。',
             remedy=(
                 "把 {dotenv_path} 另存为不带 BOM 的 UTF-8（记事本：另存为 → 编码：UTF-8；VS Code：点击状态栏的"
                 "“UTF-8 with BOM” → 通过编码保存 → UTF-8）。",
@@ -104,7 +104,7 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="Codex cannot read the .env line that sets the key",
             diagnosis="{dotenv_path}:{dotenv_line} is meant to set {env_key}, but Codex's .env reader rejects {why}, so {env_key} is "
-            "not set and Codex stops with ``Missing environment variable: `{env_key}`.``",
+            'not set and Codex stops with "Missing environment variable: `{env_key}`."',
             remedy=(
                 "Write line {dotenv_line} of {dotenv_path} as {env_key}='<your key>': single quotes keep everything inside "
                 "as it is.",
@@ -114,7 +114,7 @@ RULES: tuple[Rule, ...] = (
         zh=Text(
             title="Codex 无法读取 .env 中设置密钥的那一行",
             diagnosis="{dotenv_path}:{dotenv_line} 本应设置 {env_key}，但 Codex 的 .env 读取器拒绝了{why}，所以 {env_key} 没有被设置，"
-            "Codex 会报 ``Missing environment variable: `{env_key}`.`` 并停止。",
+            'Codex 会报 "Missing environment variable: `{env_key}`." 并停止。',
             remedy=(
                 "把 {dotenv_path} 的第 {dotenv_line} 行写成 {env_key}='<你的密钥>'：单引号里的内容会原样保留。",
                 "{how_to_fix_the_line}",

@@ -2,7 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from codexdoctor.rules.base import CONFIG, E, Loc, Rule, Text, W, once
+
+
+def _export_step(hit: Mapping[str, Any], f: Mapping[str, Any]) -> Loc:
+    """Issue 40: "change line 2 to: export KEY=…" destroyed the key when pasted. Say what to add and keep the value,
+    and give a command that edits the line in place without ever printing it."""
+    line, file = hit["line"], hit["file"]
+    if hit.get("fish"):
+        return Loc(
+            f"On line {line} of {file}, add `-gx` after `set` and keep the value as it is (`set -gx {f['env_key']} …`).",
+            f"在 {file} 第 {line} 行的 `set` 后面加上 `-gx`，值保持不变（`set -gx {f['env_key']} …`）。",
+        )
+    inplace = "sed -i ''" if f.get("platform") == "macos" else "sed -i"
+    command = f"{inplace} '{line}s/^[[:space:]]*/&export /' {file}"
+    return Loc(
+        f"Put `export ` at the start of line {line} of {file} and keep the value as it is; or let this command do it "
+        f"(it prints nothing):\n{command}",
+        f"在 {file} 第 {line} 行的开头加上 `export `，值保持不变；或者用这条命令来改（它不会打印任何内容）：\n{command}",
+    )
+
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -15,7 +37,7 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="API key variable is not set",
             diagnosis='env_key = "{env_key}" ({env_key_where}) but ${env_key} is not set in this environment; Codex stops with '
-            "``Missing environment variable: `{env_key}`.`` before sending anything.",
+            '"Missing environment variable: `{env_key}`." before sending anything.',
             remedy=(
                 "Set it in this terminal: {set_cmd}",
                 "Make it permanent, then open a new terminal:\n{persist_cmd}",
@@ -24,7 +46,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="API Key 环境变量未设置",
-            diagnosis='env_key = "{env_key}"（{env_key_where}），但当前环境中没有 ${env_key}；Codex 在发出任何请求之前就会报 ``Missing environment variable: `{env_key}`.`` 并停止。',
+            diagnosis='env_key = "{env_key}"（{env_key_where}），但当前环境中没有 ${env_key}；Codex 在发出任何请求之前就会报 "Missing environment variable: `{env_key}`." 并停止。',
             remedy=(
                 "在当前终端设置：{set_cmd}",
                 "永久生效，然后打开一个新终端：\n{persist_cmd}",
@@ -150,31 +172,31 @@ RULES: tuple[Rule, ...] = (
         code="ENV024",
         name="env-key-not-exported",
         check="env.key",
-        reads=("env_key", "near_miss", "rc_hits", "state"),
+        reads=("env_key", "near_miss", "platform", "rc_hits", "state"),
         severity=E,
         verdict=CONFIG,
         en=Text(
             title="The shell file sets the key without exporting it",
             diagnosis="{rc_file}:{rc_line} sets {env_key} without `export`, so it is a variable of the shell alone: programs the "
             "shell starts, Codex among them, do not get it. Loading the file (`source`) does not change that, and Codex "
-            "stops with ``Missing environment variable: `{env_key}`.``",
+            'stops with "Missing environment variable: `{env_key}`."',
             remedy=(
-                "Change line {rc_line} of {rc_file} to: {export_line}",
+                "{export_step}",
                 "Then open a new terminal and run Codex from it.",
             ),
         ),
         zh=Text(
             title="shell 文件设置了密钥，但没有导出",
             diagnosis="{rc_file}:{rc_line} 设置 {env_key} 时没有用 `export`，所以它只是这个 shell 自己的变量：shell 启动的程序（包括 Codex）"
-            "拿不到它。加载这个文件（`source`）也改变不了这一点，Codex 会报 ``Missing environment variable: `{env_key}`.`` 并停止。",
-            remedy=("把 {rc_file} 的第 {rc_line} 行改成：{export_line}", "然后打开一个新终端，从那里运行 Codex。"),
+            '拿不到它。加载这个文件（`source`）也改变不了这一点，Codex 会报 "Missing environment variable: `{env_key}`." 并停止。',
+            remedy=("{export_step}", "然后打开一个新终端，从那里运行 Codex。"),
         ),
         when=lambda f: (
             [
                 {
                     "rc_file": h["file"],
                     "rc_line": h["line"],
-                    "export_line": f"set -gx {f['env_key']} …" if h.get("fish") else f"export {f['env_key']}=…",
+                    "export_step": _export_step(h, f),
                 }
                 for h in (f.get("rc_hits") or [])[:1]
             ]

@@ -1,0 +1,29 @@
+"""The window advice every CTX rule gives, from one function (issue 40): pasteable TOML lines, never below Codex's
+first request, and the plain conclusion where no setting can help."""
+
+from __future__ import annotations
+
+from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, too_small_for_codex, window_settings
+from codexdoctor.rules.base import Loc
+
+
+def window_step(window: int, cfg: str) -> Loc:
+    """What to write in config.toml for a provider whose real window is `window`: two lines on their own, to paste at
+    the top level; or, for a window under Codex's first request, that it cannot work and what to ask for instead."""
+    if too_small_for_codex(window):
+        article = "An" if str(window).startswith(("8", "11", "18")) else "A"
+        return Loc(
+            f"{article} {window:,}-token window cannot hold Codex's first request (about {CODEX_FIRST_REQUEST_TOKENS:,} tokens of "
+            "instructions and tool schemas): no setting makes Codex work with it. Use a model or deployment with a "
+            "larger window (32,768 leaves room for a session: llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, "
+            "Ollama `num_ctx`), or ask the provider for one.",
+            f"{window:,} tokens 的窗口放不下 Codex 的第一个请求（约 {CODEX_FIRST_REQUEST_TOKENS:,} tokens 的指令和工具定义）："
+            "任何设置都无法让 Codex 用上它。请换用窗口更大的模型或部署（32,768 才能给会话留出空间：llama.cpp `-c 32768`、"
+            "vLLM `--max-model-len 32768`、Ollama `num_ctx`），或向提供方要一个更大的窗口。",
+        )
+    context, compact = window_settings(window)
+    lines = f"model_context_window = {context}\nmodel_auto_compact_token_limit = {compact}"
+    return Loc(
+        f"Tell Codex the real window: add these two lines at the top level of {cfg} (above any [table]):\n{lines}",
+        f"把真实窗口告诉 Codex：在 {cfg} 顶层（任何 [表] 之前）添加这两行：\n{lines}",
+    )
