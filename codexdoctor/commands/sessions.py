@@ -41,14 +41,16 @@ def run_sessions(
     session_id: str | None = None,
     show_content: bool = False,
     lang: str = "en",
+    codex_version: tuple[int, ...] | None = None,
 ) -> tuple[Report, Any]:
-    """Read the rollouts (default: $CODEX_HOME/sessions and archived_sessions) and build the report."""
+    """Read the rollouts (default: $CODEX_HOME/sessions and archived_sessions) and build the report. `report` passes
+    the Codex version its check found, so the ticket names one version (issue 40)."""
     from datetime import timezone
 
     from codexdoctor.checks import sessions as sessions_mod
     from codexdoctor.common.redact import shorten_home
 
-    opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True, lang=lang)
+    opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True, lang=lang, codex_version=codex_version)
     ctx = make_context(opts)
     codex_home = ctx.resolution.codex_home
     roots = list(paths) or [codex_home / "sessions", codex_home / "archived_sessions"]

@@ -65,6 +65,7 @@ SESSION = {  # one rollout as checks/sessions.py classifies it
     "failed_turn": int | None,
     "error": str | None,
     "error_info": str | None,
+    "failed_at": Maybe(str | None),  # the time of the failing request's error line
     "server_window": int | None,
     "truncated_at": int | None,
     "truncated_turns": list[int],
