@@ -43,3 +43,19 @@ def test_skipped_and_crashed_rows_cover_every_check():
     ]
     crashed = registry.all_crashed(OSError("x"), str)
     assert [r.title for r in crashed] == [registry.TITLES[i] for i in registry.LIVE_IDS]
+
+
+def test_every_live_check_module_is_registered_and_has_its_test_module():
+    """A module with an ID that the registry does not list would never run; one without tests/live/test_<name>.py
+    has no test (the contract CONTRIBUTING.md gives: one module, one registry entry, one test)."""
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    from codexdoctor.checks import live
+
+    modules = [importlib.import_module(f"{live.__name__}.{m.name}") for m in pkgutil.iter_modules(live.__path__)]
+    checks = [m for m in modules if hasattr(m, "ID")]
+    assert {m.__name__ for m in checks} == {m.__name__ for m in registry.LIVE_CHECKS}
+    here = Path(__file__).parent
+    assert [m.__name__ for m in checks if not (here / f"test_{m.__name__.rsplit('.', 1)[1]}.py").is_file()] == []
