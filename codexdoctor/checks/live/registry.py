@@ -20,12 +20,10 @@ from codexdoctor.model import CheckResult, Status
 class LiveCheck(Protocol):
     """What a live check module provides (a module satisfies it: its constants and its one function)."""
 
-    @property
-    def ID(self) -> str: ...
-    @property
-    def TITLE(self) -> str: ...
-    @property
-    def TITLE_ZH(self) -> str: ...
+    ID: str
+    TITLE: str
+    TITLE_ZH: str
+
     def interpret(self, ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult: ...
 
 
