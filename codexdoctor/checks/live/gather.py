@@ -116,7 +116,7 @@ class Gatherer:
 
     def _phase_one(self, canary_on: bool) -> tuple[Exchange | None, Exchange, Exchange, list[Exchange]]:
         with ThreadPoolExecutor(max_workers=6) as pool:
-            f_can = self._canary_in_background() if canary_on else None
+            f_can = self._in_background(self.main_canary, "codexdoctor-canary") if canary_on else None
             f_cat = pool.submit(self.catalog, True)
             f_open = pool.submit(self.catalog, False)
             f_win = [pool.submit(self.send, "GET", url) for url in window_probe_urls(self.plan)]
@@ -246,7 +246,7 @@ class Gatherer:
         """After Codex's first request got its answer: the request Codex sends after a tool ran (issue 31).
 
         Issue 40 would send it in phase one instead, next to the canary, when it does not need the canary's
-        answer (no reasoning to replay): the same call with `reasoning=None`, submitted as a future there."""
+        answer (no reasoning to replay): `_in_background` with the same request built with `reasoning=None`."""
         if (
             canary is None
             or canary_kind(canary, self.plan.wire).kind != "ok"
@@ -261,18 +261,18 @@ class Gatherer:
         return second, self.codex_canary(second.body)
 
     # ---- waiting for the canary -------------------------------------------------------------------
-    def _canary_in_background(self) -> Future[Exchange]:
-        """The main canary on a daemon thread: when the provider shows no sign of life by the deadline, the check
-        ends without waiting for it (a pool's worker would be joined at exit)."""
+    def _in_background(self, request: Callable[[], Exchange], name: str) -> Future[Exchange]:
+        """A request on the canary's clock, on a daemon thread: when the provider shows no sign of life by the
+        deadline, the check ends without waiting for it (a pool's worker would be joined at exit)."""
         future: Future[Exchange] = Future()
 
         def work() -> None:
             try:
-                future.set_result(self.main_canary())
+                future.set_result(request())
             except BaseException as exc:
                 future.set_exception(exc)
 
-        threading.Thread(target=work, name="codexdoctor-canary", daemon=True).start()
+        threading.Thread(target=work, name=name, daemon=True).start()
         return future
 
     def _await_canary(self, future: Future[Exchange], catalog: Exchange, windows: list[Exchange]) -> Exchange:
