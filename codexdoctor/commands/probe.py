@@ -48,6 +48,9 @@ def run_probe(
     """Static checks, then (if Codex would send anything) the announced, budgeted session probe."""
     from codexdoctor.checks import live
     from codexdoctor.checks import probe as probe_mod
+    from codexdoctor.checks.live.canary import canary_result
+    from codexdoctor.checks.live.exchanges import Clocks
+    from codexdoctor.checks.live.reach import reach_result
     from codexdoctor.common import tokens
     from codexdoctor.net.classify import classify
     from codexdoctor.net.transport import Deadline
@@ -79,10 +82,9 @@ def run_probe(
     facts = _probe_facts(ctx, settings, outcome, family, published)
     checks = list(static)
     if outcome.single_exchange is not None:
-        runner = live.LiveRun(ctx, Deadline(1), client=probe.client, first=False)
-        single = outcome.single_exchange
-        checks.append(ctx.stamp(runner.reach_result(single, single)))
-        checks.append(ctx.stamp(runner.canary_result(single, classify(single, probe.plan.wire))))
+        single, clocks = outcome.single_exchange, Clocks(1, 1)  # the rows read as check's would; nothing is sent
+        checks.append(ctx.stamp(reach_result(ctx, probe.plan, single, single, clocks)))
+        checks.append(ctx.stamp(canary_result(ctx, probe.plan, single, classify(single, probe.plan.wire), clocks)))
     checks.append(ctx.stamp(probe_result(facts)))
     notes = [
         f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
