@@ -132,7 +132,12 @@ def test_a_table_wraps_its_cells_and_never_cuts_a_word(width):
 
     rows = (
         ("healthy", "a working provider", "ok", "CTX025 The provider does not publish its window"),
-        ("near-miss-variable", "the key is in SIM_KEY, Codex reads SIM_API_KEY", "config", "ENV003 Key is in a variable"),
+        (
+            "near-miss-variable",
+            "the key is in SIM_KEY, Codex reads SIM_API_KEY",
+            "config",
+            "ENV003 Key is in a variable",
+        ),
     )
     lines = table_lines(("scenario", "what is wrong", "expected", "top finding"), rows, width)
     text = "\n".join(lines)
