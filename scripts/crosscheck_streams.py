@@ -1,0 +1,220 @@
+"""Compare codexdoctor's verdict with what the real Codex CLI does for every way a Responses stream can end (issue 38,
+item 3): response.completed, response.incomplete (each reason), response.failed (with each error code Codex treats
+in its own way), a bare `error` event, no terminal event at all, `data: [DONE]`, an idle stream, a cut connection.
+
+Usage (inside a network namespace with only loopback, since Codex also tries outside hosts):
+    ../shared/tools/in-netns python scripts/crosscheck_streams.py [CODEX_BINARY]
+Each case gets a throw-away CODEX_HOME and the project's simulator with the case's knobs (SimConfig.stream_fault,
+incomplete_reason, fault_code, fault_message); `codexdoctor check` runs first (as Codex 0.171.0), then
+`codex exec "say hi"` with the same files and Codex's default retry counts. Printed per case: codexdoctor's verdict
+and codes, Codex's exit code, how many POSTs it sent (a retried ending shows more than 1), whether Codex printed the
+partial answer (`text`), and Codex's last line. A case agrees when both say the setup works, or both say it does not.
+Results are recorded in docs/codex-behaviour.md. CROSSCHECK_ONLY=part-of-a-name runs the matching cases only.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from crosscheck_config_semantics import CODEX, KEY, TABLE, last_line
+
+from codexdoctor import sim
+from codexdoctor.commands.check import run_check
+from codexdoctor.commands.options import CheckOptions
+from codexdoctor.model import Report
+
+ANSWER_START = sim.ANSWER.split(".")[0]  # "The simulator answers deterministically": the partial text, when printed
+
+
+@dataclass
+class Case:
+    name: str
+    sim: dict[str, Any] = field(default_factory=dict)
+    config: str = TABLE  # {base} is the simulator's base_url
+    env: dict[str, str] = field(default_factory=dict)
+    prompt: str = "say hi"
+    codex_args: tuple[str, ...] = ()
+    codex_timeout: float = 90.0
+    host_stop: str | None = None  # write the host 127.0.0.1 with this full stop instead (127。0。0。1)
+    # The verdict that follows from what Codex does (issue 38), when the ok/fail agreement alone is not enough: a
+    # context overflow Codex shows as a stream failure is still "context"; a gateway's output cap is "channel".
+    want: str | None = None
+
+
+@dataclass
+class Outcome:
+    report: Report
+    code: int | str  # Codex's exit code, or "timeout"
+    out: str  # Codex's stdout and stderr
+    statuses: list[int]  # the status of each POST Codex sent
+    bodies: list[dict[str, Any]]  # each POST's JSON body (keep_bodies)
+    input_tokens: list[int | None]  # each POST's input, as the simulator counts it (o200k)
+
+    @property
+    def codes(self) -> str:
+        return ",".join(f.code for f in self.report.findings if f.severity.value != "info") or "-"
+
+    want: str | None = None
+
+    @property
+    def agree(self) -> bool:
+        """Both say the setup works, or both say it does not (and codexdoctor's verdict is the one wanted)."""
+        crashed = any(c.status.value == "crash" for c in self.report.checks)
+        verdict = self.report.verdict.value
+        return (self.code == 0) == (verdict == "ok") and not crashed and self.want in (None, verdict)
+
+    @property
+    def mark(self) -> str:
+        if self.agree:
+            return ""
+        return "   <-- DISAGREE" + (
+            f" (want {self.want})" if self.want and self.want != self.report.verdict.value else ""
+        )
+
+
+def run_case(case: Case) -> Outcome:
+    """codexdoctor check, then the real Codex, on one simulator with the case's knobs and one throw-away home."""
+    with sim.start(**{"api_key": KEY, "keep_bodies": True, **case.sim}) as server:
+        home = Path(tempfile.mkdtemp(prefix="cdx-streams-"))
+        try:
+            base = server.base_url
+            if case.host_stop:
+                base = base.replace("127.0.0.1", case.host_stop.join(("127", "0", "0", "1")))
+            (home / "config.toml").write_text(case.config.replace("{base}", base), encoding="utf-8")
+            env = environment(home, case.env)
+            report, _ = run_check(
+                CheckOptions(env=env, home=home.parent, cwd=home, system_config=None, codex_version=(0, 171, 0))
+            )
+            server.records.clear()
+            code, out = run_codex(home, env, [*case.codex_args, case.prompt], case.codex_timeout)
+            posts = [r for r in server.records if r.method == "POST"]
+            return Outcome(
+                report,
+                code,
+                out,
+                [r.status for r in posts],
+                [r.body or {} for r in posts],
+                [r.input_tokens for r in posts],
+            )
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+
+
+def environment(home: Path, overrides: Mapping[str, str]) -> dict[str, str]:
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home.parent),
+        "CODEX_HOME": str(home),
+        "SIM_API_KEY": KEY,
+        "CODEX_CLI_CACHE": os.environ.get(
+            "CODEX_CLI_CACHE", str(Path.home() / ".cache" / "codexdoctor-dev" / "codex-cli")
+        ),
+    }
+    env.update(overrides)
+    return env
+
+
+def run_codex(home: Path, env: Mapping[str, str], args: Sequence[str], timeout: float) -> tuple[int | str, str]:
+    try:
+        proc = subprocess.run(
+            [CODEX, "exec", "--skip-git-repo-check", *args],
+            env=dict(env),
+            cwd=home,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
+        return proc.returncode, proc.stdout + proc.stderr
+    except subprocess.TimeoutExpired as exc:
+        return "timeout", _text(exc.stdout) + _text(exc.stderr)
+
+
+def _text(data: bytes | str | None) -> str:
+    return data.decode(errors="replace") if isinstance(data, bytes) else (data or "")
+
+
+IDLE = TABLE + "stream_idle_timeout_ms = 1000\n"
+CASES = [
+    Case("completed (healthy)"),
+    Case("incomplete: max_output_tokens", {"stream_fault": "incomplete"}, want="channel"),
+    Case(
+        "incomplete: content_filter",
+        {"stream_fault": "incomplete", "incomplete_reason": "content_filter"},
+        want="channel",
+    ),
+    Case("failed: server_error", {"stream_fault": "response_failed"}),
+    Case(
+        "failed: context_length_exceeded",
+        {
+            "stream_fault": "response_failed",
+            "fault_code": "context_length_exceeded",
+            "fault_message": "Your input exceeds the context window of this model.",
+        },
+        want="context",
+    ),
+    Case(
+        "failed: insufficient_quota",
+        {
+            "stream_fault": "response_failed",
+            "fault_code": "insufficient_quota",
+            "fault_message": "You exceeded your current quota, please check your plan and billing details.",
+        },
+    ),
+    Case(
+        "failed: rate_limit_exceeded, try again in 1s",
+        {
+            "stream_fault": "response_failed",
+            "fault_code": "rate_limit_exceeded",
+            "fault_message": "Rate limit reached for requests. Please try again in 1s.",
+        },
+    ),
+    Case(
+        "failed: usage_not_included",
+        {"stream_fault": "response_failed", "fault_code": "usage_not_included", "fault_message": "Not included."},
+    ),
+    Case("failed, stream_max_retries = 0", {"stream_fault": "response_failed"}, TABLE + "stream_max_retries = 0\n"),
+    Case("bare error event, then EOF", {"stream_fault": "error_event"}),
+    Case(
+        "bare error context_length_exceeded, EOF",
+        {"stream_fault": "error_event", "fault_code": "context_length_exceeded", "fault_message": "Too long."},
+        want="context",
+    ),
+    Case("bare error event, then completed", {"stream_fault": "error_then_completed"}),
+    Case("EOF without a terminal event", {"stream_fault": "no_terminal"}),
+    Case("[DONE] instead of completed", {"stream_fault": "done_only"}),
+    Case("completed, then [DONE]", {"stream_fault": "trailing_done"}),
+    Case("idle 3 s mid-stream, idle limit 1 s", {"stall_after_tokens": 2, "stall_seconds": 3}, IDLE),
+    Case("connection reset mid-stream", {"stream_fault": "reset_mid_stream"}),
+]
+
+
+def main() -> int:
+    print(f"{'case':42} {'codexdoctor':12} {'codes':16} codex: exit, POSTs, text, last line")
+    only = os.environ.get("CROSSCHECK_ONLY")
+    disagree = 0
+    for case in CASES:
+        if only and only not in case.name:
+            continue
+        o = run_case(case)
+        disagree += not o.agree
+        text = "text" if ANSWER_START in o.out else "-"
+        print(
+            f"{case.name:42} {o.report.verdict.value:12} {o.codes:16} {o.code}, {len(o.statuses)}, {text}, "
+            f"{last_line(o.out)}" + o.mark
+        )
+    print(f"{disagree} disagreement(s)")
+    return 1 if disagree else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
