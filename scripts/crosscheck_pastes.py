@@ -36,7 +36,7 @@ CASES = [
 
 
 def main() -> int:
-    print(f"{'case':42} {'codexdoctor':12} {'codes':20} codex: exit, statuses, last line")
+    print(f"{'case':42} {'codexdoctor':12} {'codes':20} codex: exit, statuses, last line | diagnose-error")
     only = os.environ.get("CROSSCHECK_ONLY")
     disagree = 0
     for case in CASES:
@@ -45,7 +45,10 @@ def main() -> int:
         o = run_case(case)
         disagree += not o.agree
         shown = f"{o.statuses[:3]}{'…' if len(o.statuses) > 3 else ''} ({len(o.statuses)})"
-        print(f"{case.name:42} {o.report.verdict.value:12} {o.codes:20} {o.code}, {shown}, {last_line(o.out)}" + o.mark)
+        print(
+            f"{case.name:42} {o.report.verdict.value:12} {o.codes:20} {o.code}, {shown}, {last_line(o.out)} | {o.diagnosis}"
+            + o.mark
+        )
     print(f"{disagree} disagreement(s)")
     return 1 if disagree else 0
 

@@ -29,6 +29,7 @@ from crosscheck_config_semantics import CODEX, KEY, TABLE, last_line
 
 from codexdoctor import sim
 from codexdoctor.commands.check import run_check
+from codexdoctor.commands.diagnose import run_diagnose
 from codexdoctor.commands.options import CheckOptions
 from codexdoctor.model import Report
 
@@ -64,6 +65,15 @@ class Outcome:
         return ",".join(f.code for f in self.report.findings if f.severity.value != "info") or "-"
 
     want: str | None = None
+    diagnosed: Report | None = None  # `codexdoctor diagnose-error` on Codex's last line, when Codex failed
+
+    @property
+    def diagnosis(self) -> str:
+        """diagnose-error's verdict and codes for Codex's own words, as a user would paste them."""
+        if self.diagnosed is None:
+            return "-"
+        codes = ",".join(f.code for f in self.diagnosed.findings if f.severity.value != "info") or "-"
+        return f"{self.diagnosed.verdict.value} {codes}"
 
     @property
     def agree(self) -> bool:
@@ -91,12 +101,12 @@ def run_case(case: Case) -> Outcome:
                 base = base.replace("127.0.0.1", case.host_stop.join(("127", "0", "0", "1")))
             (home / "config.toml").write_text(case.config.replace("{base}", base), encoding="utf-8")
             env = environment(home, case.env)
-            report, _ = run_check(
-                CheckOptions(env=env, home=home.parent, cwd=home, system_config=None, codex_version=(0, 171, 0))
-            )
+            options = CheckOptions(env=env, home=home.parent, cwd=home, system_config=None, codex_version=(0, 171, 0))
+            report, _ = run_check(options)
             server.records.clear()
             code, out = run_codex(home, env, [*case.codex_args, case.prompt], case.codex_timeout)
             posts = [r for r in server.records if r.method == "POST"]
+            diagnosed = run_diagnose(options, last_line(out))[0] if code != 0 else None
             return Outcome(
                 report,
                 code,
@@ -104,6 +114,8 @@ def run_case(case: Case) -> Outcome:
                 [r.status for r in posts],
                 [r.body or {} for r in posts],
                 [r.input_tokens for r in posts],
+                case.want,
+                diagnosed,
             )
         finally:
             shutil.rmtree(home, ignore_errors=True)
@@ -146,7 +158,10 @@ def _text(data: bytes | str | None) -> str:
 IDLE = TABLE + "stream_idle_timeout_ms = 1000\n"
 CASES = [
     Case("completed (healthy)"),
-    Case("incomplete: max_output_tokens", {"stream_fault": "incomplete"}, want="channel"),
+    # A gateway's output cap (8 tokens here, below the canary's own 16, so a canary can see it), then the same
+    # ending with the default 24 tokens: the canary (max_output_tokens = 16) stops at its own cap first.
+    Case("incomplete: max_output_tokens at 8", {"stream_fault": "incomplete", "output_tokens": 8}, want="channel"),
+    Case("incomplete: max_output_tokens at 24", {"stream_fault": "incomplete"}),
     Case(
         "incomplete: content_filter",
         {"stream_fault": "incomplete", "incomplete_reason": "content_filter"},
@@ -177,6 +192,7 @@ CASES = [
             "fault_code": "rate_limit_exceeded",
             "fault_message": "Rate limit reached for requests. Please try again in 1s.",
         },
+        want="channel",
     ),
     Case(
         "failed: usage_not_included",
@@ -199,7 +215,7 @@ CASES = [
 
 
 def main() -> int:
-    print(f"{'case':42} {'codexdoctor':12} {'codes':16} codex: exit, POSTs, text, last line")
+    print(f"{'case':42} {'codexdoctor':12} {'codes':16} codex: exit, POSTs, text, last line | diagnose-error")
     only = os.environ.get("CROSSCHECK_ONLY")
     disagree = 0
     for case in CASES:
@@ -210,7 +226,7 @@ def main() -> int:
         text = "text" if ANSWER_START in o.out else "-"
         print(
             f"{case.name:42} {o.report.verdict.value:12} {o.codes:16} {o.code}, {len(o.statuses)}, {text}, "
-            f"{last_line(o.out)}" + o.mark
+            f"{last_line(o.out)} | {o.diagnosis}" + o.mark
         )
     print(f"{disagree} disagreement(s)")
     return 1 if disagree else 0

@@ -115,7 +115,7 @@ def main() -> int:
             f"{case.name:40} {o.report.verdict.value:12} {o.codes:16} {o.code}, {o.statuses[:4]} | "
             f"{', '.join(kinds) or '-'} | {'; '.join(outputs) or '-'}" + o.mark
         )
-        print(f"{'':40} tool round: {round_tokens} tokens; last line: {last_line(o.out)}")
+        print(f"{'':40} tool round: {round_tokens} tokens; last line: {last_line(o.out)} | {o.diagnosis}")
     print(f"{disagree} disagreement(s)")
     return 1 if disagree else 0
 
