@@ -21,17 +21,30 @@ from crosscheck_config_semantics import TABLE, last_line
 from crosscheck_streams import Case, run_case
 
 CASES = [
-    Case("key YOUR_API_KEY", env={"SIM_API_KEY": "YOUR_API_KEY"}),
-    Case("key sk-xxxx", env={"SIM_API_KEY": "sk-xxxx"}),
-    Case("key <your key>", env={"SIM_API_KEY": "<your key>"}),
-    Case("model YOUR_MODEL_ID", config=TABLE.replace('model = "sim-model"', 'model = "YOUR_MODEL_ID"')),
-    Case("401 该令牌额度已用尽 (new-api)", {"quota_exhausted": "newapi", "request_id_in_text": True}),
-    Case("429 insufficient_quota (OpenAI)", {"quota_exhausted": "openai"}),
-    Case("429 TPM limit 8000 (first request ~8.5K)", {"tpm_limit": 8000}),
+    Case("key YOUR_API_KEY", env={"SIM_API_KEY": "YOUR_API_KEY"}, words=("placeholder",)),
+    Case("key sk-xxxx", env={"SIM_API_KEY": "sk-xxxx"}, words=("placeholder",)),
+    Case("key <your key>", env={"SIM_API_KEY": "<your key>"}, words=("placeholder",)),
+    Case(
+        "model YOUR_MODEL_ID",
+        config=TABLE.replace('model = "sim-model"', 'model = "YOUR_MODEL_ID"'),
+        words=("placeholder",),
+    ),
+    Case(
+        "401 该令牌额度已用尽 (new-api)",
+        {"quota_exhausted": "newapi", "request_id_in_text": True},
+        words=("quota",),
+        not_codes=("AUTH001",),
+    ),
+    Case(
+        "429 insufficient_quota (OpenAI)",
+        {"quota_exhausted": "openai"},
+        words=("Quota exceeded. Check your plan and billing details.",),
+    ),
+    Case("429 TPM limit 8000 (first request ~8.5K)", {"tpm_limit": 8000}, words=("tokens per minute", "first request")),
     Case("429 TPM limit 30000", {"tpm_limit": 30000}),
-    Case("host 127。0。0。1 (U+3002)", host_stop="\u3002"),
-    Case("host 127．0．0．1 (U+FF0E)", host_stop="\uff0e"),
-    Case("host 127｡0｡0｡1 (U+FF61)", host_stop="\uff61"),
+    Case("host 127。0。0。1 (U+3002)", host_stop="\u3002", not_codes=("URL007",)),
+    Case("host 127．0．0．1 (U+FF0E)", host_stop="\uff0e", not_codes=("URL007",)),
+    Case("host 127｡0｡0｡1 (U+FF61)", host_stop="\uff61", not_codes=("URL007",)),
 ]
 
 

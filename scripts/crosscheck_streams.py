@@ -49,6 +49,10 @@ class Case:
     # The verdict that follows from what Codex does (issue 38), when the ok/fail agreement alone is not enough: a
     # context overflow Codex shows as a stream failure is still "context"; a gateway's output cap is "channel".
     want: str | None = None
+    # Words codexdoctor's findings (title, diagnosis, remedy, evidence) must hold for the case to agree — Codex's own
+    # words, or what the finding must name — and codes that must not fire. Independent of new code numbers.
+    words: tuple[str, ...] = ()
+    not_codes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -65,7 +69,9 @@ class Outcome:
         return ",".join(f.code for f in self.report.findings if f.severity.value != "info") or "-"
 
     want: str | None = None
-    diagnosed: Report | None = None  # `codexdoctor diagnose-error` on Codex's last line, when Codex failed
+    diagnosed: Report | None = None
+    words: tuple[str, ...] = ()
+    not_codes: tuple[str, ...] = ()  # `codexdoctor diagnose-error` on Codex's last line, when Codex failed
 
     @property
     def diagnosis(self) -> str:
@@ -106,7 +112,7 @@ def run_case(case: Case) -> Outcome:
             server.records.clear()
             code, out = run_codex(home, env, [*case.codex_args, case.prompt], case.codex_timeout)
             posts = [r for r in server.records if r.method == "POST"]
-            diagnosed = run_diagnose(options, last_line(out))[0] if code != 0 else None
+            diagnosed = run_diagnose(options, error_line(out))[0] if code != 0 else None
             return Outcome(
                 report,
                 code,
@@ -116,9 +122,18 @@ def run_case(case: Case) -> Outcome:
                 [r.input_tokens for r in posts],
                 case.want,
                 diagnosed,
+                case.words,
+                case.not_codes,
             )
         finally:
             shutil.rmtree(home, ignore_errors=True)
+
+
+def error_line(out: str) -> str:
+    """Codex's last error line, whole (last_line clips it to 150 characters): what a user pastes."""
+    lines = [x.strip() for x in out.splitlines() if x.strip()]
+    errors = [x for x in lines if x.startswith("ERROR") or "stream disconnected" in x]
+    return errors[-1] if errors else (lines[-1] if lines else "")
 
 
 def environment(home: Path, overrides: Mapping[str, str]) -> dict[str, str]:
@@ -160,12 +175,18 @@ CASES = [
     Case("completed (healthy)"),
     # A gateway's output cap (8 tokens here, below the canary's own 16, so a canary can see it), then the same
     # ending with the default 24 tokens: the canary (max_output_tokens = 16) stops at its own cap first.
-    Case("incomplete: max_output_tokens at 8", {"stream_fault": "incomplete", "output_tokens": 8}, want="channel"),
+    Case(
+        "incomplete: max_output_tokens at 8",
+        {"stream_fault": "incomplete", "output_tokens": 8},
+        want="channel",
+        words=("Incomplete response returned, reason: max_output_tokens",),
+    ),
     Case("incomplete: max_output_tokens at 24", {"stream_fault": "incomplete"}),
     Case(
         "incomplete: content_filter",
         {"stream_fault": "incomplete", "incomplete_reason": "content_filter"},
         want="channel",
+        words=("Incomplete response returned, reason: content_filter",),
     ),
     Case("failed: server_error", {"stream_fault": "response_failed"}),
     Case(
@@ -176,6 +197,7 @@ CASES = [
             "fault_message": "Your input exceeds the context window of this model.",
         },
         want="context",
+        words=("ran out of room",),
     ),
     Case(
         "failed: insufficient_quota",
@@ -184,6 +206,7 @@ CASES = [
             "fault_code": "insufficient_quota",
             "fault_message": "You exceeded your current quota, please check your plan and billing details.",
         },
+        words=("Quota exceeded. Check your plan and billing details.",),
     ),
     Case(
         "failed: rate_limit_exceeded, try again in 1s",
@@ -193,17 +216,24 @@ CASES = [
             "fault_message": "Rate limit reached for requests. Please try again in 1s.",
         },
         want="channel",
+        words=("rate limit exceeded:",),
     ),
     Case(
         "failed: usage_not_included",
         {"stream_fault": "response_failed", "fault_code": "usage_not_included", "fault_message": "Not included."},
+        words=("upgrade to Plus",),
     ),
     Case("failed, stream_max_retries = 0", {"stream_fault": "response_failed"}, TABLE + "stream_max_retries = 0\n"),
-    Case("bare error event, then EOF", {"stream_fault": "error_event"}),
+    Case(
+        "bare error event, then EOF",
+        {"stream_fault": "error_event"},
+        words=("stream closed before response.completed",),
+    ),
     Case(
         "bare error context_length_exceeded, EOF",
         {"stream_fault": "error_event", "fault_code": "context_length_exceeded", "fault_message": "Too long."},
         want="context",
+        words=("stream closed before response.completed",),
     ),
     Case("bare error event, then completed", {"stream_fault": "error_then_completed"}),
     Case("EOF without a terminal event", {"stream_fault": "no_terminal"}),

@@ -59,6 +59,11 @@ CASES = [
     tool_case("fallback: seq 1 10000 (48.9 KB)", "seq 1 10000"),
     tool_case("fallback: seq 1 40000 (229 KB)", "seq 1 40000"),
     tool_case("fallback: two calls, seq 1 10000 each", "seq 1 10000", {"tool_calls": 2}),
+    tool_case(
+        "fallback, tool_output_token_limit = 1000: seq 1 10000",
+        "seq 1 10000",
+        config="tool_output_token_limit = 1000\n" + TABLE,
+    ),
     tool_case("catalog gpt-5.5: seq 1 10000 (48.9 KB)", "seq 1 10000", config=CATALOG),
     tool_case("catalog gpt-5.5: seq 1 40000 (229 KB)", "seq 1 40000", config=CATALOG),
     tool_case(
@@ -66,9 +71,9 @@ CASES = [
     ),
     tool_case("16K window: seq 1 2600", "seq 1 2600", {"context_window": 16_000, "error_style": "vllm"}),
     tool_case(
-        "32K window, gpt-5.5: seq 1 10000",
+        "28K window, gpt-5.5: seq 1 10000",
         "seq 1 10000",
-        {"context_window": 32_000, "error_style": "vllm"},
+        {"context_window": 28_000, "error_style": "vllm"},
         config=CATALOG,
         want="context",
     ),
