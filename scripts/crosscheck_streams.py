@@ -63,15 +63,14 @@ class Outcome:
     statuses: list[int]  # the status of each POST Codex sent
     bodies: list[dict[str, Any]]  # each POST's JSON body (keep_bodies)
     input_tokens: list[int | None]  # each POST's input, as the simulator counts it (o200k)
+    want: str | None = None
+    diagnosed: Report | None = None  # `codexdoctor diagnose-error` on Codex's last error line, when Codex failed
+    words: tuple[str, ...] = ()
+    not_codes: tuple[str, ...] = ()
 
     @property
     def codes(self) -> str:
         return ",".join(f.code for f in self.report.findings if f.severity.value != "info") or "-"
-
-    want: str | None = None
-    diagnosed: Report | None = None
-    words: tuple[str, ...] = ()
-    not_codes: tuple[str, ...] = ()  # `codexdoctor diagnose-error` on Codex's last line, when Codex failed
 
     @property
     def diagnosis(self) -> str:
@@ -82,19 +81,41 @@ class Outcome:
         return f"{self.diagnosed.verdict.value} {codes}"
 
     @property
+    def missing_words(self) -> list[str]:
+        """The case's words that no finding of `check` holds (title, diagnosis, remedy, evidence)."""
+        text = " ".join(" ".join((f.title, f.diagnosis, *f.remedy, *f.evidence)) for f in self.report.findings)
+        return [w for w in self.words if w.lower() not in text.lower()]
+
+    @property
+    def unwanted_codes(self) -> list[str]:
+        return [f.code for f in self.report.findings if f.code in self.not_codes]
+
+    @property
     def agree(self) -> bool:
-        """Both say the setup works, or both say it does not (and codexdoctor's verdict is the one wanted)."""
+        """Both say the setup works, or both say it does not; and codexdoctor's verdict is the one wanted, its
+        findings hold the case's words and none of the codes it must not show."""
         crashed = any(c.status.value == "crash" for c in self.report.checks)
         verdict = self.report.verdict.value
-        return (self.code == 0) == (verdict == "ok") and not crashed and self.want in (None, verdict)
+        return (
+            (self.code == 0) == (verdict == "ok")
+            and not crashed
+            and self.want in (None, verdict)
+            and not self.missing_words
+            and not self.unwanted_codes
+        )
 
     @property
     def mark(self) -> str:
         if self.agree:
             return ""
-        return "   <-- DISAGREE" + (
-            f" (want {self.want})" if self.want and self.want != self.report.verdict.value else ""
-        )
+        why = []
+        if self.want and self.want != self.report.verdict.value:
+            why.append(f"want {self.want}")
+        if self.missing_words:
+            why.append("missing " + ", ".join(repr(w) for w in self.missing_words))
+        if self.unwanted_codes:
+            why.append("unwanted " + ",".join(self.unwanted_codes))
+        return "   <-- DISAGREE" + (f" ({'; '.join(why)})" if why else "")
 
 
 def run_case(case: Case) -> Outcome:

@@ -15,7 +15,7 @@ ENDINGS = (
     "incomplete",  # OpenAI's cut-off answer: the text so far, then response.incomplete (incomplete_reason)
     "no_terminal",  # the text, then the connection closes cleanly: no terminal event (a proxy's body timeout)
     "done_only",  # the text, then `data: [DONE]` instead of response.completed (a chat bridge's habit)
-    "trailing_done",  # a complete answer followed by `data: [DONE]` (one-api/new-api add it; Codex accepts it)
+    "trailing_done",  # a complete answer followed by `data: [DONE]` (as Chat-minded gateways add it; Codex accepts it)
     "error_then_completed",  # a bare `error` event in the middle of an answer that then completes
 )
 
