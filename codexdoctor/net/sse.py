@@ -205,15 +205,19 @@ _EOL = re.compile(rb"\r\n|\r|\n")
 
 class LineSplitter:
     """Bytes to lines, LF, CR or CRLF, the same wherever the chunks are cut (a CRLF split across two chunks is one
-    line end, not a line end and an empty line)."""
+    line end, not a line end and an empty line). A line longer than max_line, done or still open, sets `overflow`:
+    the lines before it are still returned, nothing after it is."""
 
     def __init__(self, max_line: int = MAX_LINE) -> None:
         self.max_line = max_line
+        self.overflow = False
         self._buf = b""
         self._after_cr = False  # the last chunk ended in CR: a LF opening the next one belongs to it
 
     def feed(self, chunk: bytes) -> list[str]:
-        """The lines `chunk` completes. Raises Oversize for a line longer than max_line (done or still open)."""
+        """The lines `chunk` completes."""
+        if self.overflow:
+            return []
         if chunk and self._after_cr:
             chunk = chunk[1:] if chunk[:1] == b"\n" else chunk
             self._after_cr = False
@@ -221,19 +225,23 @@ class LineSplitter:
         lines, start = [], 0
         for end in _EOL.finditer(buf):
             if end.start() - start > self.max_line:
-                raise Oversize(f"an SSE line longer than {self.max_line:,} bytes")
+                return self._overflowed(lines)
             lines.append(buf[start : end.start()].decode("utf-8", "replace"))
             start = end.end()
             self._after_cr = end.group() == b"\r" and start == len(buf)
         self._buf = buf[start:]
         if len(self._buf) > self.max_line:
-            raise Oversize(f"an SSE line longer than {self.max_line:,} bytes")
+            return self._overflowed(lines)
         return lines
 
     def close(self) -> list[str]:
         """The last line, when the stream ended without a line end."""
         rest, self._buf = self._buf, b""
-        return [rest.decode("utf-8", "replace")] if rest else []
+        return [rest.decode("utf-8", "replace")] if rest and not self.overflow else []
+
+    def _overflowed(self, lines: list[str]) -> list[str]:
+        self.overflow, self._buf = True, b""
+        return lines
 
 
 def bounded_lines(chunks: Iterable[bytes], max_line: int = MAX_LINE) -> Iterator[str]:
@@ -241,6 +249,8 @@ def bounded_lines(chunks: Iterable[bytes], max_line: int = MAX_LINE) -> Iterator
     splitter = LineSplitter(max_line)
     for chunk in chunks:
         yield from splitter.feed(chunk)
+        if splitter.overflow:
+            raise Oversize(f"an SSE line longer than {max_line:,} bytes")
     yield from splitter.close()
 
 
@@ -259,11 +269,10 @@ class SseParser:
     def feed(self, chunk: bytes) -> list[SseEvent]:
         if self.finished:
             return []
-        try:
-            lines = self._lines.feed(chunk)
-        except Oversize as exc:
-            return self._overflow(str(exc))
-        return [event for line in lines for event in self.feed_line(line)]
+        out = [event for line in self._lines.feed(chunk) for event in self.feed_line(line)]
+        if self._lines.overflow and not self.finished:
+            out += self._overflow(f"an SSE line longer than {self.max_line:,} bytes")
+        return out
 
     def feed_line(self, line: str) -> list[SseEvent]:
         """One line without its line end."""
