@@ -222,7 +222,8 @@ class LineSplitter:
             chunk = chunk[1:] if chunk[:1] == b"\n" else chunk
             self._after_cr = False
         buf = self._buf + chunk
-        lines, start = [], 0
+        lines: list[str] = []
+        start = 0
         for end in _EOL.finditer(buf):
             if end.start() - start > self.max_line:
                 return self._overflowed(lines)
