@@ -51,6 +51,7 @@ class _Tally:
         self.usage: Mapping[str, Any] | None = None
         self.incomplete: str | None = None
         self.text: list[str] = []
+        self.text_chars = 0  # len("".join(text)), kept as it grows
         self.bad = 0
         self.bad_detail: str | None = None
         self.reasoning: Mapping[str, Any] | None = None
@@ -103,8 +104,9 @@ class _Tally:
             return
         if self.first_token is None:
             self.first_token = now
-        if sum(map(len, self.text)) < MAX_TEXT:
+        if self.text_chars < MAX_TEXT:
             self.text.append(token)
+            self.text_chars += len(token)
 
     def _end(self, message: Terminal) -> None:
         self.terminal = message.name
