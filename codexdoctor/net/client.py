@@ -1,19 +1,24 @@
 """The HTTP client as Codex would connect: its CA files, its proxy, and nothing read behind the report's back.
 
-httpx's own environment handling is off (`trust_env=False`): the client gets exactly the certificate store and the
-proxies this module names, so what the report says is what was used, and ~/.netrc credentials are never read.
+httpx's own environment handling is off (`trust_env=False`): the client gets exactly the certificate store this
+module builds, and each request goes through the proxy Codex 0.171 would use for its URL, decided by Codex's rules
+(net.proxy) and passed to httpx explicitly. So what the report says is what was used, a SOCKS URL is spoken to as an
+HTTP proxy exactly as Codex does (no socksio, no crash), no NO_PROXY entry can crash a run, and ~/.netrc credentials
+are never read.
 """
 
 from __future__ import annotations
 
 import os
 import ssl
+import threading
 from collections.abc import Mapping
-from urllib.parse import urlsplit
 
 import httpx
 
 from codexdoctor import __version__
+from codexdoctor.common.redact import redact_url
+from codexdoctor.net.proxy import ProxyChoice, decide
 
 # The CA variables Codex 0.171 reads (both at once), and ones other tools read that Codex ignores (checked with the
 # real CLI: scripts/crosscheck_wire.py, the "TLS:" cases).
@@ -59,58 +64,76 @@ def is_ca_certificate(der: bytes) -> bool:
 
 
 def proxy_for(url: str, env: Mapping[str, str]) -> str | None:
-    """The proxy httpx will use for this URL (from the environment), or None."""
-    found = proxy_variable(url, env)
-    return env[found] if found else None
+    """The proxy Codex sends a request for this URL through, as the user wrote it (may hold credentials: redact it
+    before showing), or None."""
+    choice = decide(url, env).proxy
+    return choice.value if choice else None
 
 
 def proxy_variable(url: str, env: Mapping[str, str]) -> str | None:
     """The name of the variable whose proxy this URL goes through, as the user spelled it (HTTP_PROXY, http_proxy,
-    ALL_PROXY…), or None. As Codex 0.171 does: the scheme's own variable, else ALL_PROXY, even for 127.0.0.1;
-    HTTPS_PROXY is not used for http:// URLs; NO_PROXY matches host names as written (localhost is not 127.0.0.1)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    names = {k.lower(): k for k, v in env.items() if v}
-    no_proxy = env.get(names.get("no_proxy", ""), "")
-    host = parts.hostname or ""
-    if no_proxy and (
-        no_proxy.strip() == "*"
-        or any(
-            host == h.strip().lstrip(".") or host.endswith("." + h.strip().lstrip("."))
-            for h in no_proxy.split(",")
-            if h.strip()
-        )
-    ):
-        return None
-    return names.get(f"{parts.scheme}_proxy") or names.get("all_proxy")
+    ALL_PROXY…), or None: Codex 0.171's own rules (net.proxy.decide): the scheme's own variable, else ALL_PROXY, even
+    for 127.0.0.1; HTTPS_PROXY is not used for http:// URLs; NO_PROXY matches host names as written (localhost is not
+    127.0.0.1) and IP literals by IP or CIDR."""
+    choice = decide(url, env).proxy
+    return choice.variable if choice else None
+
+
+def shown_proxy(value: str) -> str:
+    """A proxy variable's value fit to show: its credentials dropped (`user:pass@host:port`, with or without a
+    scheme), the rest as written."""
+    if "://" in value:
+        return redact_url(value)
+    return redact_url("http://" + value).removeprefix("http://")
+
+
+# The request extension under which CodexProxyRoutes notes the ProxyChoice (or None: direct) it sent a request by.
+PROXY_EXTENSION = "codexdoctor.proxy"
+
+
+class CodexProxyRoutes(httpx.BaseTransport):
+    """Each request sent the way Codex 0.171 sends it: through the proxy `net.proxy.decide` names for its URL, or
+    direct. A `socks5://`/`socks5h://` proxy is spoken to as an HTTP proxy (decide gives its http:// URL), as Codex's
+    reqwest, built without SOCKS, does: behind a SOCKS-only port that fails at once, behind a mixed port it works."""
+
+    def __init__(self, env: Mapping[str, str], verify: ssl.SSLContext | bool) -> None:
+        self._env = dict(env)
+        self._verify = verify
+        self._lock = threading.Lock()
+        self._transports: dict[str | None, httpx.HTTPTransport] = {}  # by proxy URL; None: direct
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        choice = decide(str(request.url), self._env).proxy
+        request.extensions[PROXY_EXTENSION] = choice
+        return self._transport(choice).handle_request(request)
+
+    def _transport(self, choice: ProxyChoice | None) -> httpx.HTTPTransport:
+        key = choice.url if choice else None
+        with self._lock:
+            found = self._transports.get(key)
+            if found is None:
+                found = httpx.HTTPTransport(proxy=key, verify=self._verify)
+                self._transports[key] = found
+            return found
+
+    def close(self) -> None:
+        with self._lock:
+            transports, self._transports = list(self._transports.values()), {}
+        for transport in transports:
+            transport.close()
 
 
 def make_client(env: Mapping[str, str], tls: bool = True) -> httpx.Client:
-    """trust_env=False: we apply exactly the proxy and CA we report, and never read ~/.netrc credentials.
+    """trust_env=False: we apply exactly the proxy (Codex's, per request) and CA we report, and never read ~/.netrc
+    credentials.
 
     `tls=False` (a plain-http provider and no proxy) skips building a certificate store nobody would use.
     """
     context: ssl.SSLContext | bool = ssl_context(env) if tls else False
-    lowered = {k.lower(): v for k, v in env.items() if v}
-    mounts: dict[str, httpx.BaseTransport | None] = {}
-    for scheme in ("http", "https"):
-        proxy = lowered.get(f"{scheme}_proxy") or lowered.get("all_proxy")
-        if proxy:
-            mounts[f"{scheme}://"] = httpx.HTTPTransport(proxy=proxy, verify=context)
-    for host in lowered.get("no_proxy", "").split(","):
-        host = host.strip().lstrip(".")
-        if host == "*":
-            mounts = {}
-            break
-        if host:
-            mounts[f"all://{host}"] = None
-            mounts[f"all://*.{host}"] = None
     return httpx.Client(
         verify=context,
         trust_env=False,
         follow_redirects=False,
-        mounts=mounts or None,
+        transport=CodexProxyRoutes(env, context),
         headers={"User-Agent": f"codexdoctor/{__version__}"},
     )

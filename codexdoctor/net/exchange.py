@@ -75,6 +75,12 @@ class Exchange:
     # id: …` inside its error text) and when it was sent (UTC, to the millisecond).
     request_id: str | None = None
     started_at: str | None = None
+    # The proxy the request went through, chosen by Codex's rules (net.client): the variable it came from as the user
+    # spelled it, its value with credentials dropped, and whether it was written socks*:// (Codex, and so codexdoctor,
+    # speaks plain HTTP to it anyway). None and False: it went direct.
+    proxy_variable: str | None = None
+    proxy_url: str | None = None
+    proxy_socks_as_http: bool = False
 
     def __post_init__(self) -> None:
         if self.failure is not None:  # the closed set: a misspelt failure raises here, not silently never matches

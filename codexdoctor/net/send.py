@@ -20,11 +20,12 @@ import httpx
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.untrusted import clip
 from codexdoctor.net.body import MAX_BODY, MAX_STREAM_BYTES, Oversize, Undecodable, bounded_bytes
-from codexdoctor.net.client import is_ca_certificate
+from codexdoctor.net.client import PROXY_EXTENSION, is_ca_certificate, shown_proxy
 from codexdoctor.net.deadline import Deadline
 from codexdoctor.net.errors import Failed, join_url, mapped_failures, mapped_reads
 from codexdoctor.net.exchange import Exchange, request_id_of, retry_after, utc_now
 from codexdoctor.net.kinds import TRANSIENT_FAILURES, FailureKind
+from codexdoctor.net.proxy import ProxyChoice
 from codexdoctor.net.sse import bounded_lines
 from codexdoctor.net.stream import MAX_TEXT, parse_sse
 
@@ -190,7 +191,22 @@ class _Attempt:
 
 
 def _send_once(client: httpx.Client, request: _Request) -> Exchange:
-    """One attempt: up to three same-origin redirect hops, then the answer read whole or as a stream."""
+    """One attempt, with the proxy its last request went through (net.client notes it on the request)."""
+    sent: list[httpx.Request] = []
+    ex = _hops(client, request, sent)
+    choice = sent[-1].extensions.get(PROXY_EXTENSION) if sent else None
+    if not isinstance(choice, ProxyChoice):
+        return ex
+    return replace(
+        ex,
+        proxy_variable=choice.variable,
+        proxy_url=request.redact(shown_proxy(choice.value)),
+        proxy_socks_as_http=choice.socks,
+    )
+
+
+def _hops(client: httpx.Client, request: _Request, sent: list[httpx.Request]) -> Exchange:
+    """Up to three same-origin redirect hops, then the answer read whole or as a stream."""
     r = request
     shown = r.redact(r.url)
     started = r.clock()
@@ -217,7 +233,7 @@ def _send_once(client: httpx.Client, request: _Request) -> Exchange:
         sends += 1
         try:
             with mapped_failures():
-                resp, headers_at, cert_ca = _open(client, r, current)
+                resp, headers_at, cert_ca = _open(client, r, current, sent)
         except Failed as failed:
             return _failed(at, current, failed)
         # A server that drips one byte per second never trips a read timeout: close the response at the
@@ -244,9 +260,11 @@ def _send_once(client: httpx.Client, request: _Request) -> Exchange:
     )
 
 
-def _open(client: httpx.Client, r: _Request, url: str) -> tuple[httpx.Response, float, bool | None]:
-    """Send the request and wait for its status line and headers: (the response, when they came, whether the
-    server's certificate is a CA's)."""
+def _open(
+    client: httpx.Client, r: _Request, url: str, sent: list[httpx.Request]
+) -> tuple[httpx.Response, float, bool | None]:
+    """Send the request (noted in `sent`) and wait for its status line and headers: (the response, when they came,
+    whether the server's certificate is a CA's)."""
     # Only encodings bounded_bytes decodes with a cap (httpx would also offer br/zstd when installed).
     # Waiting for the headers is bounded by the deadline alone: Codex's stream_idle_timeout_ms starts counting
     # once they have arrived (a server that thinks before answering passes a short idle limit in Codex).
@@ -258,6 +276,7 @@ def _open(client: httpx.Client, r: _Request, url: str) -> tuple[httpx.Response, 
         json=r.json_body,
         timeout=httpx.Timeout(waits.total, connect=waits.connect, read=waits.read),
     )
+    sent.append(req)
     resp = client.send(req, stream=True)
     headers_at = r.clock()
     cert_ca = _server_cert_is_ca(resp) if url.startswith("https:") else None
