@@ -23,7 +23,9 @@ from codexdoctor.codex.rollouts import read_session
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.model import Status
 from codexdoctor.net.classify import classify, embedded_json, error_code, error_message, summarize_text
-from codexdoctor.net.transport import Deadline, Exchange, parse_sse
+from codexdoctor.net.deadline import Deadline
+from codexdoctor.net.exchange import Exchange
+from codexdoctor.net.stream import parse_sse
 from codexdoctor.report.build import decide_verdict
 from codexdoctor.rules import evaluate
 

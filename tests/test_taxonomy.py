@@ -8,7 +8,9 @@ import respx
 
 from codexdoctor.common.redact import Redactor
 from codexdoctor.net.classify import classify
-from codexdoctor.net.transport import Deadline, make_client, send
+from codexdoctor.net.client import make_client
+from codexdoctor.net.deadline import Deadline
+from codexdoctor.net.send import send
 
 URL = "https://gw.example/v1/responses"
 KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz012345"

@@ -112,7 +112,7 @@ def test_curl_in_each_shell():
 
 
 def test_request_id_from_headers_or_text():
-    from codexdoctor.net.transport import request_id_of
+    from codexdoctor.net.exchange import request_id_of
 
     assert request_id_of({"x-litellm-call-id": "abc-123-def"}) == "abc-123-def"
     assert request_id_of({"x-request-id": "req_1", "x-litellm-call-id": "other"}) == "req_1"

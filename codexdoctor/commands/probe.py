@@ -53,7 +53,7 @@ def run_probe(
     from codexdoctor.checks.live.reach import reach_result
     from codexdoctor.common import tokens
     from codexdoctor.net.classify import classify
-    from codexdoctor.net.transport import Deadline
+    from codexdoctor.net.deadline import Deadline
 
     # --timeout covers the whole command from its launch: start-up, `codex --version`, the lookups before the probe too
     total = Deadline(settings.total_timeout_s, started=opts.started)
