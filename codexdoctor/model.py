@@ -15,7 +15,7 @@ NO_URL_IN_PASTE = "(no URL in the paste)"
 Param = Union[str, int, float, "Msg", "English"]
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Msg:
     """What a check, a note or a verdict reason tells the user, in English and Chinese side by side, the way a rule's
     texts are (rules/base.py): two `str.format` templates and the parameters that fill them.
@@ -27,12 +27,13 @@ class Msg:
 
     en: str
     zh: str
-    params: tuple[tuple[str, Param], ...]
+    params: tuple[tuple[str, Param], ...] = ()
 
-    def __init__(self, en: str, zh: str, /, **params: Param) -> None:
+    # Written by hand (the dataclass keeps it) so parameters are keywords; `params` as a field keeps replace() working.
+    def __init__(self, en: str, zh: str, params: tuple[tuple[str, Param], ...] = (), **named: Param) -> None:
         object.__setattr__(self, "en", en)
         object.__setattr__(self, "zh", zh)
-        object.__setattr__(self, "params", tuple(params.items()))
+        object.__setattr__(self, "params", tuple(params) + tuple(named.items()))
 
     @classmethod
     def join(cls, parts: Sequence[Param], en: str = ", ", zh: str = "、") -> Msg:
@@ -41,7 +42,7 @@ class Msg:
         return cls(
             en.join("{" + n + "}" for n in names),
             zh.join("{" + n + "}" for n in names),
-            **dict(zip(names, parts, strict=True)),
+            tuple(zip(names, parts, strict=True)),
         )
 
     def text(self, lang: str, english: Callable[[str, str], str] | None = None) -> str:
