@@ -45,6 +45,11 @@ class Msg:
             tuple(zip(names, parts, strict=True)),
         )
 
+    @classmethod
+    def pair(cls, en: str, zh: str) -> Msg:
+        """A finished English text and its Chinese (no placeholders: a brace in either is shown as it is)."""
+        return cls("{en_}", "{zh_}", en_=en, zh_=zh)
+
     def text(self, lang: str, english: Callable[[str, str], str] | None = None) -> str:
         """The message in `lang` (Chinese for zh, English otherwise). `english` says an `English` parameter in `lang`
         (the pattern table of codexdoctor/i18n, until the checks that still produce such phrases move to Msg)."""
