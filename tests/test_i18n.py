@@ -308,8 +308,6 @@ def _msg_calls():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Msg"):
                 continue
-            if node.args and isinstance(node.args[0], ast.Starred):  # Msg(*pair, ...): its pairs are checked below
-                continue
             en, zh = (ast.literal_eval(a) for a in node.args[:2])
             yield f"{path.relative_to(ROOT)}:{node.lineno}", en, zh, {k.arg for k in node.keywords}
 

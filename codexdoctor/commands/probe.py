@@ -88,17 +88,26 @@ def run_probe(
         checks.append(ctx.stamp(runner.reach_result(single, single)))
         checks.append(ctx.stamp(runner.canary_result(single, classify(single, probe.plan.wire))))
     checks.append(ctx.stamp(probe_result(facts)))
+    spent, n = outcome.spent, len(outcome.steps)
     counted = (
-        "Tokens counted with {tok} (exact); {spent:,} input tokens spent in {n} requests.",
-        "使用 {tok} 计数（精确）；{n} 次请求共消耗 {spent:,} 个输入 token。",
-    )
-    if not tok.exact:
-        counted = (
+        Msg(
+            "Tokens counted with {tok} (exact); {spent:,} input tokens spent in {n} requests.",
+            "使用 {tok} 计数（精确）；{n} 次请求共消耗 {spent:,} 个输入 token。",
+            tok=tok.name,
+            spent=spent,
+            n=n,
+        )
+        if tok.exact
+        else Msg(
             "Tokens counted with {tok} (approximate: vocabulary unavailable); {spent:,} input tokens spent in {n} "
             "requests.",
             "使用 {tok} 计数（近似：词表不可用）；{n} 次请求共消耗 {spent:,} 个输入 token。",
+            tok=tok.name,
+            spent=spent,
+            n=n,
         )
-    notes = [Msg(*counted, tok=tok.name, spent=outcome.spent, n=len(outcome.steps))]
+    )
+    notes = [counted]
     sections = [steps_section(outcome, opts.lang), *summary_section(facts, opts.lang)]
     return build_report(
         "probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections
