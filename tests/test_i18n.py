@@ -247,6 +247,7 @@ def test_demo_check_rows_in_chinese_have_no_english_phrases(home):
     )
     for scenario in demo.SCENARIOS:
         report = demo.run_scenario(scenario, lang="zh").report
+        assert_chinese(report)  # its notes and verdict reason too
         for check in report.checks:
             text = allowed.sub("", check.summary)
             words = re.findall(r"[A-Za-z]{4,}(?:\s+[A-Za-z]{2,})+", text)
