@@ -29,6 +29,7 @@ def run_one(check: Check, ctx: CheckContext) -> CheckResult:
             res.facts,
             tuple(ctx.redactor(e) for e in res.evidence),
             round(elapsed, 1),
+            res.message,
         )
     )
 

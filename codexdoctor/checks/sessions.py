@@ -22,7 +22,7 @@ from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.codex.tui_log import read_tui_log
 from codexdoctor.common.untrusted import clip
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Section, Status
+from codexdoctor.model import CheckResult, Msg, Section, Status
 from codexdoctor.net.classify import CONTEXT_MARKERS, HIGH_DEMAND, context_numbers, summarize_text, turn_two_item
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404")
@@ -725,9 +725,8 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
             f"{plural(lines_bad, 'unreadable line')} skipped (half-written, corrupted, overlong or non-UTF-8)"
         )
     if not data:
-        return CheckResult(
-            "ctx.sessions", "Session logs", Status.SKIP, f"no session logs found in {show}", facts, tuple(evidence)
-        )
+        none = Msg("no session logs found in {where}", "在 {where} 中没有找到会话日志", where=str(show))
+        return CheckResult("ctx.sessions", "Session logs", Status.SKIP, str(none), facts, tuple(evidence), message=none)
     failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
     facts["decision"] = decide(failing)
     undecided = [d for d in failing if d.get("unclear") and not d.get("settled")]
@@ -737,10 +736,30 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
             "or the channel broke, and no other session of its provider decides it"
         )
     status = Status.FAIL if failing else Status.PASS
-    text = f"{plural(summaries.total, 'session')}, {summaries.failed:,} failed" + (
-        f" ({', '.join(sorted({d['kind'] for d in failing}))})" if failing else ""
+    text = counted(summaries.total, summaries.failed, sorted({d["kind"] for d in failing}))
+    return CheckResult("ctx.sessions", "Session logs", status, str(text), facts, tuple(evidence), message=text)
+
+
+def counted(total: int, failed: int, kinds: list[str]) -> Msg:
+    """`12 sessions, 3 failed (channel, context)`: the kinds in the words of the sessions table."""
+    from codexdoctor.i18n import TABLE_WORDS
+
+    if not kinds:
+        return Msg(
+            "{sessions}, {failed:,} failed",
+            "{n:,} 个会话，{failed:,} 个失败",
+            sessions=plural(total, "session"),
+            n=total,
+            failed=failed,
+        )
+    return Msg(
+        "{sessions}, {failed:,} failed ({kinds})",
+        "{n:,} 个会话，{failed:,} 个失败（{kinds}）",
+        sessions=plural(total, "session"),
+        n=total,
+        failed=failed,
+        kinds=Msg.join([Msg.pair(k, TABLE_WORDS[k][1]) for k in kinds]),
     )
-    return CheckResult("ctx.sessions", "Session logs", status, text, facts, tuple(evidence))
 
 
 def settle_unclear(d: dict[str, Any], in_cluster: bool, scattered: bool) -> None:

@@ -13,7 +13,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Report, Status
+from codexdoctor.model import CheckResult, Msg, Report, Status
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -34,8 +34,11 @@ def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
     unknown = not findings and any(c.facts.get("kind") == "unknown" for c in checks)
     notes = (
         [
-            "This text does not match a known Codex or provider error shape; "
-            "run `codexdoctor check` to test the channel directly."
+            Msg(
+                "This text does not match a known Codex or provider error shape; "
+                "run `codexdoctor check` to test the channel directly.",
+                "这段文字不是已知的 Codex 或提供方报错格式；请运行 `codexdoctor check` 直接测试通道。",
+            )
         ]
         if unknown
         else []

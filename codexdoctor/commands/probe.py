@@ -21,7 +21,7 @@ from codexdoctor.checks.probe import (
 )
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import EXIT_INTERRUPTED, EXIT_USAGE, PublishOptions, publish
-from codexdoctor.model import Report
+from codexdoctor.model import CheckResult, Msg, Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -61,7 +61,11 @@ def run_probe(
     static = run_static(ctx, STATIC_CHECKS)
     blockers = live.blocked_by_static(static)
     if blockers:
-        note = f"Probe not run: Codex would stop before sending a request ({live.blocker_names(static, blockers)}); no tokens were spent."
+        note = Msg(
+            "Probe not run: Codex would stop before sending a request ({names}); no tokens were spent.",
+            "未运行探测：Codex 在发出请求前就会停止（{names}）；没有消耗 token。",
+            names=blocker_names(static, blockers),
+        )
         return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [note], opts.lang), ctx
     tok = tokens.for_model(str(ctx.resolution.model or ""))
     published, source = (
@@ -86,14 +90,38 @@ def run_probe(
         checks.append(ctx.stamp(reach_result(ctx, probe.plan, single, single, clocks)))
         checks.append(ctx.stamp(canary_result(ctx, probe.plan, single, classify(single, probe.plan.wire), clocks)))
     checks.append(ctx.stamp(probe_result(facts)))
-    notes = [
-        f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
-        f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."
-    ]
+    spent, n = outcome.spent, len(outcome.steps)
+    counted = (
+        Msg(
+            "Tokens counted with {tok} (exact); {spent:,} input tokens spent in {n} requests.",
+            "使用 {tok} 计数（精确）；{n} 次请求共消耗 {spent:,} 个输入 token。",
+            tok=tok.name,
+            spent=spent,
+            n=n,
+        )
+        if tok.exact
+        else Msg(
+            "Tokens counted with {tok} (approximate: vocabulary unavailable); {spent:,} input tokens spent in {n} "
+            "requests.",
+            "使用 {tok} 计数（近似：词表不可用）；{n} 次请求共消耗 {spent:,} 个输入 token。",
+            tok=tok.name,
+            spent=spent,
+            n=n,
+        )
+    )
+    notes = [counted]
     sections = [steps_section(outcome, opts.lang), *summary_section(facts, opts.lang)]
     return build_report(
         "probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections
     ), ctx
+
+
+def blocker_names(static: list[CheckResult], blockers: list[str]) -> Msg:
+    """The blocking checks as the user sees them on their rows ("API key variable"), never as internal ids."""
+    from codexdoctor.i18n import check_title
+
+    titles = {r.id: r.title for r in static}
+    return Msg.join([Msg.pair(titles.get(b, b), check_title(b, titles.get(b, b), "zh")) for b in blockers])
 
 
 def _announce(

@@ -14,7 +14,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.environment import environment, home_of, language
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
-from codexdoctor.model import CheckResult, Report
+from codexdoctor.model import CheckResult, Msg, Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -30,6 +30,11 @@ class SessionsOptions:
     show_content: bool = False
     lang: str | None = None  # --lang; None: the locale's
     publish: PublishOptions = field(default_factory=PublishOptions)
+
+
+HIDDEN_CONTENT = Msg(
+    "Message contents are not shown (--show-content shows them).", "不显示消息内容（加 --show-content 显示）。"
+)
 
 
 def run_sessions(
@@ -78,8 +83,8 @@ def run_sessions(
         [check],
         evaluate([check], lang=lang),
         True,
-        ["Read offline from Codex's own logs; no request was sent."]
-        + ([] if show_content or not loaded.total else ["Message contents are not shown (--show-content shows them)."]),
+        [Msg("Read offline from Codex's own logs; no request was sent.", "离线读取 Codex 自己的日志；未发送任何请求。")]
+        + ([] if show_content or not loaded.total else [HIDDEN_CONTENT]),
         opts.lang,
         sections=sessions_mod.sections(check, detail, lang),
         show_provider=False,

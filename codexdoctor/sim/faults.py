@@ -3,6 +3,7 @@ timeout), and inside an answer that started well (reset mid-stream, broken SSE, 
 
 from __future__ import annotations
 
+import json
 import socket
 import struct
 from collections.abc import Iterator
