@@ -132,6 +132,8 @@ class CheckResult:
     # The summary in both languages (its English is `summary`); None for a check that still writes English only, which
     # the pattern table in codexdoctor/i18n translates. Not in the JSON report, whose summary is the chosen language.
     message: Msg | None = field(default=None, compare=False, metadata={"json": False})
+    # `facts["inconclusive_reason"]` in both languages, for a check that writes it as a Msg (its English is the fact).
+    reason: Msg | None = field(default=None, compare=False, metadata={"json": False})
 
 
 @dataclass(frozen=True)

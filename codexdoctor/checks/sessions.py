@@ -730,14 +730,21 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
     failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
     facts["decision"] = decide(failing)
     undecided = [d for d in failing if d.get("unclear") and not d.get("settled")]
+    reason = None
     if undecided and len(undecided) == len(failing):
-        facts["inconclusive_reason"] = (
-            f"{plural(len(undecided), 'failed session')} ended with a message that does not say whether the context "
-            "or the channel broke, and no other session of its provider decides it"
+        reason = Msg(
+            "{sessions} ended with a message that does not say whether the context or the channel broke, and no "
+            "other session of its provider decides it",
+            "{n:,} 个失败的会话以一条说不清是上下文还是通道出了问题的消息结束，同一提供方也没有别的会话能判定它",
+            sessions=plural(len(undecided), "failed session"),
+            n=len(undecided),
         )
+        facts["inconclusive_reason"] = str(reason)
     status = Status.FAIL if failing else Status.PASS
     text = counted(summaries.total, summaries.failed, sorted({d["kind"] for d in failing}))
-    return CheckResult("ctx.sessions", "Session logs", status, str(text), facts, tuple(evidence), message=text)
+    return CheckResult(
+        "ctx.sessions", "Session logs", status, str(text), facts, tuple(evidence), message=text, reason=reason
+    )
 
 
 def counted(total: int, failed: int, kinds: list[str]) -> Msg:

@@ -150,8 +150,10 @@ def _verdict(
             "静态检查没有发现错误；在线检查已跳过（见备注），通道本身未经测试",
         )
     pending = next((c for c in checks if c.facts.get("inconclusive_reason")), None)
-    if pending is not None:  # written by checks/probe.py, in English: the pattern table says it in Chinese
-        return Verdict.INCONCLUSIVE, Msg("{why}", "{why}", why=English(pending.facts["inconclusive_reason"]))
+    if pending is not None:  # a Msg where the check gave one; else English (checks/probe.py) for the pattern table
+        return Verdict.INCONCLUSIVE, pending.reason or Msg(
+            "{why}", "{why}", why=English(pending.facts["inconclusive_reason"])
+        )
     canary = next((c for c in checks if c.id == "api.canary"), None)
     if canary is not None and canary.facts.get("skipped"):
         return Verdict.INCONCLUSIVE, Msg(
