@@ -33,7 +33,7 @@ from regen_codex_catalog import CACHE, embedded_catalog, find_binary
 
 from codexdoctor import sim
 from codexdoctor.codex.model_catalog import parse_catalog, read_catalog_file, reads_provider_models
-from codexdoctor.codex.models import assumed_window
+from codexdoctor.codex.models import assumed_window, setting_problem
 from codexdoctor.sim.catalog import CatalogRoutes
 
 KEY = "sk-crosscheck-0123456789abcdef"
@@ -83,6 +83,12 @@ def cases(template: dict[str, Any]) -> list[Case]:
         Case("gpt-4o", "model_context_window = 32000\n", label="config window"),
         Case("gpt-6.2-sol", "model_context_window = 1000000\n", label="capped at 872000"),
         Case("gpt-4o", "model_context_window = 100000\nmodel_auto_compact_token_limit = 50000\n", label="both set"),
+        Case("gpt-4o", "model_context_window = 0\n", label="zero window"),
+        Case("gpt-4o", "model_context_window = -5\n", label="negative window"),
+        Case("gpt-4o", "model_context_window = 100000\nmodel_auto_compact_token_limit = 0\n", label="zero limit"),
+        Case("gpt-4o", 'model_context_window = "32000"\n', label="a string"),
+        Case("gpt-4o", "model_context_window = 32000.0\n", label="a float"),
+        Case("gpt-4o", "model_auto_compact_token_limit = true\n", label="a boolean"),
         Case("my-model", catalog_file=[mine], label="model_catalog_json"),
         Case("my-model-2026-01-01", catalog_file=[mine], label="model_catalog_json, dated"),
         Case("gpt-5.5", catalog_file=[mine], label="model_catalog_json replaces"),
@@ -160,6 +166,10 @@ def ours(case: Case, catalog_path: Path | None, provider_toml: str) -> tuple[int
     import tomllib
 
     config = tomllib.loads(case.extra + "[p]\n" + provider_toml.replace("[model_providers.sim.auth]", "[p.auth]"))
+    for name in ("model_context_window", "model_auto_compact_token_limit"):
+        problem = setting_problem(config.get(name))
+        if problem:
+            return None, False, f"Error loading config.toml: {problem}"
     model_catalog = None
     if catalog_path is not None:
         model_catalog, refused = read_catalog_file(catalog_path)
@@ -179,6 +189,11 @@ def ours(case: Case, catalog_path: Path | None, provider_toml: str) -> tuple[int
         provider_models=provider_models,
     )
     return w.effective, w.meta.fallback, None
+
+
+def _words(text: str) -> str:
+    text = re.sub(r" \(models\[\d+\]\)", "", text)
+    return re.sub(r"`[^`]*catalog\.json`", "`<path>`", text).split(" at line ")[0]
 
 
 def run_case(codex: str, case: Case, with_check: bool) -> tuple[str, ...]:
@@ -226,11 +241,12 @@ def run_case(codex: str, case: Case, with_check: bool) -> tuple[str, ...]:
         gets = sum(1 for r in server.records if r.method == "GET")
     logged = rollout_window(home)
     warned = "Model metadata for" in proc.stderr
-    refused = next((ln for ln in proc.stderr.splitlines() if ln.startswith("Error:")), None)
+    refused = next((ln for ln in proc.stderr.splitlines() if ln.startswith("Error")), None)
     shown = sessions_window(env) if logged is not None else None
     shutil.rmtree(home, ignore_errors=True)
     if refused or mine_refused:
-        agree = bool(refused and mine_refused and logged is None)
+        # the same refusal: Codex's line holds codexdoctor's words (the path aside)
+        agree = bool(refused and mine_refused and logged is None and _words(mine_refused) in _words(refused))
         codex_said, ours_said = "refused", "refused" if mine_refused else str(mine)
     else:
         agree = mine == logged == shown and mine_fallback == warned and (not with_check or checked == logged)
@@ -246,7 +262,7 @@ def run_case(codex: str, case: Case, with_check: bool) -> tuple[str, ...]:
         f"{'fb' if mine_fallback else '-'}/{'fb' if warned else '-'}",
         str(gets),
         "yes" if agree else "NO",
-        re.sub(r"`[^`]*catalog\.json", "`<path>", refused or ""),
+        _words(refused or ""),
     )
 
 

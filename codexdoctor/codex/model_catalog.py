@@ -38,8 +38,18 @@ def catalog() -> tuple[Entry, ...]:
     return tuple(m for m in _data()["models"] if isinstance(m, dict) and isinstance(m.get("slug"), str))
 
 
-def _int_or_null(value: object) -> bool:
-    return value is None or (isinstance(value, int) and not isinstance(value, bool))
+def i64_problem(value: object) -> str | None:
+    """serde's words for a value Codex wants as an i64, or None when it is one (TOML and JSON booleans are not):
+    `invalid type: string "32000", expected i64` (observed for a config setting)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return None
+    if isinstance(value, bool):
+        return f"invalid type: boolean `{str(value).lower()}`, expected i64"
+    if isinstance(value, str):
+        return f'invalid type: string "{value}", expected i64'
+    if isinstance(value, float):
+        return f"invalid type: floating point `{value}`, expected i64"
+    return f"invalid type: {type(value).__name__}, expected i64"
 
 
 def entry_problem(entry: object, index: int) -> str | None:
@@ -48,26 +58,30 @@ def entry_problem(entry: object, index: int) -> str | None:
     Codex parses every entry as its ModelInfo: a required field missing, or a window field that is not a whole
     number, fails the whole catalog. Only the fields that decide the window and the required ones' presence are
     checked here; a wrong type elsewhere is refused by Codex and passed by this check."""
+    where = f" (models[{index}])"
     if not isinstance(entry, Mapping):
-        return f"models[{index}] is not an object"
+        return f"invalid type: expected struct ModelInfo{where}"
     for name in rules()["catalogs"]["required_fields"]:
         if name not in entry:
-            return f"missing field `{name}` in models[{index}]"
+            return f"missing field `{name}`{where}"
     if not isinstance(entry["slug"], str):
-        return f"models[{index}].slug is not a string"
-    for name in ("context_window", "max_context_window", "auto_compact_token_limit"):
-        if not _int_or_null(entry.get(name)):
-            return f"models[{index}].{name} is not an integer"
-    if not isinstance(entry.get("effective_context_window_percent", 95), int):
-        return f"models[{index}].effective_context_window_percent is not an integer"
+        return f"invalid type: expected a string for `slug`{where}"
+    for name in (
+        "context_window",
+        "max_context_window",
+        "auto_compact_token_limit",
+        "effective_context_window_percent",
+    ):
+        problem = i64_problem(entry[name]) if entry.get(name) is not None else None
+        if problem:
+            return f"{problem}{where}"
     policy = entry["truncation_policy"]
     if not (
         isinstance(policy, Mapping)
         and policy.get("mode") in ("tokens", "bytes")
-        and isinstance(policy.get("limit"), int)
-        and not isinstance(policy.get("limit"), bool)
+        and i64_problem(policy.get("limit")) is None
     ):
-        return f"models[{index}].truncation_policy is not {{mode: tokens|bytes, limit: integer}}"
+        return f"invalid value for `truncation_policy`, expected {{mode: tokens|bytes, limit: integer}}{where}"
     return None
 
 

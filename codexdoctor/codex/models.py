@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from codexdoctor.codex.model_catalog import CATALOG_FILE, Entry, active_catalog, catalog, rules
+from codexdoctor.codex.model_catalog import CATALOG_FILE, Entry, active_catalog, catalog, i64_problem, rules
 
 __all__ = [
     "CATALOG_FILE",
@@ -66,17 +66,9 @@ def _div(a: int, b: int) -> int:
 
 def setting_problem(value: object) -> str | None:
     """Why Codex refuses to start over a model_context_window / model_auto_compact_token_limit value (serde's words
-    after "Error loading config.toml: "), or None: it must be a TOML integer (observed: `"32000"` gives
+    after "Error loading config.toml: "), or None: it must be a TOML integer, any integer (observed: `"32000"` gives
     `invalid type: string "32000", expected i64`)."""
-    if value is None or _whole(value) is not None:
-        return None
-    if isinstance(value, bool):
-        return f"invalid type: boolean `{str(value).lower()}`, expected i64"
-    if isinstance(value, str):
-        return f'invalid type: string "{value}", expected i64'
-    if isinstance(value, float):
-        return f"invalid type: floating point `{value}`, expected i64"
-    return f"invalid type: {type(value).__name__}, expected i64"
+    return None if value is None else i64_problem(value)
 
 
 @dataclass(frozen=True)
