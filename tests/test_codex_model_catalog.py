@@ -12,6 +12,7 @@ from codexdoctor.codex.model_catalog import (
     CATALOG_FILE,
     active_catalog,
     catalog,
+    catalog_path,
     entry_problem,
     parse_catalog,
     read_catalog_file,
@@ -85,7 +86,12 @@ def test_reading_a_model_catalog_json_file(tmp_path):
     assert (
         read_catalog_file(broken)[1] == f"failed to parse model_catalog_json path `{broken}` as JSON: JSONDecodeError"
     )
-    assert read_catalog_file(tmp_path / "missing.json")[0] is None
+    assert read_catalog_file(tmp_path / "missing.json") == (None, "No such file or directory (os error 2)")
+
+
+def test_a_relative_catalog_path_is_read_from_codex_home(tmp_path):
+    assert catalog_path("rel.json", tmp_path) == tmp_path / "rel.json"
+    assert catalog_path(str(tmp_path / "abs.json"), Path("/elsewhere")) == tmp_path / "abs.json"
 
 
 @pytest.mark.parametrize(

@@ -127,13 +127,28 @@ def active_catalog(
     return tuple(tagged)
 
 
+def catalog_path(value: str, codex_home: Path) -> Path:
+    """Where Codex reads `model_catalog_json = "…"` from: a relative path is taken from CODEX_HOME (the folder of
+    config.toml), not from the folder Codex runs in (observed: `rel.json` in CODEX_HOME is read; the same file in the
+    working folder is "No such file or directory"). Whether Codex expands a leading `~` was not checked."""
+    path = Path(value)
+    return path if path.is_absolute() else codex_home / path
+
+
 def read_catalog_file(path: Path) -> tuple[tuple[Entry, ...] | None, str | None]:
     """A `model_catalog_json` file as Codex loads it at start: its entries, or None and Codex's reason for stopping
-    ("Error: failed to parse model_catalog_json path `…` as JSON: missing field `display_name` …", exit 1, no
-    request sent). A file that cannot be read is refused the same way."""
+    (after "Error: "; exit 1, no request sent): a missing file is the system's words (`No such file or directory
+    (os error 2)`), a refused entry ``failed to parse model_catalog_json path `…` as JSON: missing field
+    `display_name` …``."""
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        return None, f"{exc.strerror or type(exc).__name__} (os error {exc.errno})"
+    except UnicodeDecodeError:
+        return None, f"failed to parse model_catalog_json path `{path}` as JSON: not UTF-8"
+    try:
+        obj = json.loads(text)
+    except ValueError as exc:
         return None, f"failed to parse model_catalog_json path `{path}` as JSON: {type(exc).__name__}"
     entries, problem = parse_catalog(obj)
     if problem:
