@@ -321,9 +321,9 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"Live checks skipped: (.+)\.", "已跳过在线检查：{1~}。"),
     (r"Live checks took (\d+) ms \(deadline (.+) s\)\.", "在线检查用时 {1} ms（时限 {2} 秒）。"),
     (
-        r"The canary is Codex's own first request: about ([\d,]+) input tokens and at most (\d+) output tokens per send; "
+        r"The canary is Codex's own first request: ([\d,]+) input tokens and at most (\d+) output tokens per send; "
         r"--no-canary skips it\.",
-        "探测请求就是 Codex 自己的第一个请求：每次发送约 {1} 个输入 token，最多 {2} 个输出 token；加 --no-canary 可跳过。",
+        "探测请求就是 Codex 自己的第一个请求：每次发送 {1} 个输入 token，最多 {2} 个输出 token；加 --no-canary 可跳过。",
     ),
     (
         r"The canary request spends a few tokens \(max_output_tokens=(\d+)\); --no-canary skips it\.",
@@ -470,8 +470,8 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"works with a tool call and its output \(([\d,]+) tokens\)", "带着工具调用和它的输出也能通过（{1} tokens）"),
     (
         r"After it, Codex's request that follows a tool call \(the same request plus one made-up `exec_command` call and "
-        r"about 10 KB of its output: about ([\d,]+) input tokens\) is sent once; --no-turn-two skips it\.",
-        "之后再发送一次 Codex 在工具调用之后发出的请求（同一个请求，加上一次虚构的 `exec_command` 调用和约 10 KB 的输出：约 {1} 个输入 "
+        r"about 10 KB of its output: ([\d,]+) input tokens\) is sent once; --no-turn-two skips it\.",
+        "之后再发送一次 Codex 在工具调用之后发出的请求（同一个请求，加上一次虚构的 `exec_command` 调用和约 10 KB 的输出：{1} 个输入 "
         "token）；--no-turn-two 可以跳过它。",
     ),
     (r"not sent: Codex's first request did not get through", "未发送：Codex 的第一个请求没有通过"),

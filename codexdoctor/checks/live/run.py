@@ -106,7 +106,7 @@ def run_live(
         if client is None:
             gatherer.client.close()
     notes = [f"Live checks took {(time.perf_counter() - started) * 1000:.0f} ms (deadline {deadline.total:g} s)."]
-    notes += _canary_notes(ctx, plan)
+    notes += _canary_notes(ctx, plan, results)
     if proxy_for(plan.request_url, ctx.env):
         notes.append("Requests went through the proxy configured in this environment.")
     return [ctx.stamp(r) for r in results], notes
@@ -128,12 +128,21 @@ def _still_waiting(ctx: CheckContext, plan: Plan, gatherer: Gatherer, started: f
     threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True).start()
 
 
-def _canary_notes(ctx: CheckContext, plan: Plan) -> list[str]:
+def _counted(results: list[CheckResult], check_id: str, key: str) -> int | None:
+    """A token count a result already states (the provider's own when it gave one): the notes quote that number,
+    never a second estimate of the same request (issue 40: "8,488 tokens" in the row, "about 8,489" in the note)."""
+    found = next((r.facts.get(key) for r in results if r.id == check_id), None)
+    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 else None
+
+
+def _canary_notes(ctx: CheckContext, plan: Plan, results: list[CheckResult]) -> list[str]:
     """What the canary and turn two cost, and the options that skip them."""
     if not ctx.options.get("canary", True):
         return []
     first = plan.first
-    size = f"about {first.tokens:,} input tokens" if first else "a few input tokens"
+    first_tokens = _counted(results, "api.canary", "first_request") or (first.tokens if first else None)
+    turn_two_tokens = _counted(results, "api.turn_two", "turn_two_tokens") or (first.tokens + 2800 if first else None)
+    size = f"{first_tokens:,} input tokens" if first_tokens else "a few input tokens"
     notes = [
         f"The canary is Codex's own first request: {size} and at most {CANARY_MAX_OUTPUT} output tokens "
         "per send; --no-canary skips it."
@@ -141,7 +150,7 @@ def _canary_notes(ctx: CheckContext, plan: Plan) -> list[str]:
     if first is not None and ctx.options.get("turn_two", True):
         notes.append(
             f"After it, Codex's request that follows a tool call (the same request plus one made-up "
-            f"`exec_command` call and about 10 KB of its output: about {first.tokens + 2800:,} input tokens) "
+            f"`exec_command` call and about 10 KB of its output: {turn_two_tokens:,} input tokens) "
             "is sent once; --no-turn-two skips it."
         )
     return notes
