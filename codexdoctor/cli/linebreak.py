@@ -48,7 +48,7 @@ def _may_break(a: str, b: str) -> bool:
     if b in CLOSING or a in OPENING:
         return False
     if a in _BREAK_AFTER:
-        return True
+        return not (a == "：" and b.isascii() and b.isalnum())  # a value stays with its label: "[默认：10.0]"
     if b in OPENING and _wide(b):
         return True
     # Between a Chinese character and ASCII letters or digits ("上为PowerShell"), as UAX #14 allows; never between
