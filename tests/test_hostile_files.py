@@ -9,6 +9,7 @@ import pytest
 
 from codexdoctor.common import safefile
 from tests.conftest import TAOTOKEN, offline_report, write_config
+from tests.timing import HANG_S
 
 KEY = "sk-tt-0123456789abcdefghijklmnopqrstuv"
 
@@ -34,7 +35,7 @@ def test_config_that_is_not_a_file_is_cfg003(home, make):
         path.symlink_to(home / ".codex" / "a")
     started = time.perf_counter()
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < HANG_S  # a FIFO nobody writes, or /dev/zero, read: it would never end
     assert codes(report)[:1] == ["CFG003"]
     reason = report.findings[0].diagnosis
     assert {"fifo": "named pipe", "devzero": "device", "socket": "socket", "loop": "symlink loop"}[make] in reason
@@ -70,7 +71,7 @@ def test_nesting_is_a_finding_not_a_crash(home, text):
         assert codes(report) == ["CFG002"] and ":None" not in report.findings[0].diagnosis
 
 
-def test_pathological_configs_are_checked_quickly(home):
+def test_pathological_configs_are_checked_without_a_quadratic(home):
     for text in (
         "\n".join(f"u{i} = 1" for i in range(100_000)),
         'model_provider = "p"\n[model_providers.p]\nname = "p"\nbase_url = "http://h/v1"\n'
@@ -79,8 +80,9 @@ def test_pathological_configs_are_checked_quickly(home):
         write_config(home, text)
         started = time.perf_counter()
         report = offline_report(home)
-        elapsed = time.perf_counter() - started
-        assert elapsed < 3, f"{elapsed:.2f} s"  # measured ~0.6 s; the bound only catches a quadratic regression
+        # Measured ~0.6 s; a quadratic on 100,000 keys takes many minutes. (Not timed against a smaller size: with a
+        # few thousand misspelled keys each gets a did-you-mean, which costs more than 60,000 that are capped.)
+        assert time.perf_counter() - started < HANG_S
         assert len([f for f in report.findings if f.code == "CFG008"]) <= 500
 
 
@@ -110,7 +112,7 @@ def test_rollout_fifo_and_json_bomb_are_skipped_and_other_sessions_still_report(
     )
     started = time.perf_counter()
     report, _ = run_sessions({"HOME": str(home)}, home, (root,), None, None, None, False)
-    assert time.perf_counter() - started < 5
+    assert time.perf_counter() - started < HANG_S  # a FIFO nobody writes, opened: it would never end
     sessions = report.checks[0].facts["sessions"]
     assert len(sessions) == 3
     assert any(d["read_error"] and "named pipe" in d["read_error"] for d in sessions)
@@ -245,12 +247,27 @@ def test_an_rc_file_that_is_not_a_file_is_skipped_with_a_note(home, run, kind):
         code, out, err = run(*args)
         assert code in (0, 1), (args, err)
         assert "Traceback" not in err and "internal error" not in err
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < HANG_S  # a FIFO, /dev/zero or 2 GB read: never, or minutes
     code, out, err = run("check", "--offline", "-v")
     assert "~/.bashrc not read:" in out
 
 
 # ---- issue 26 (5, 6): TOML that would cost minutes and gigabytes, numbers Python refuses ------------------------
+
+
+def refuse_to_parse(monkeypatch):
+    """The TOML reader fails the test if it is ever called: what is refused before parsing never reaches it (this
+    says so whatever the machine's speed; timing it said so only on a fast one)."""
+    from codexdoctor.codex import tomlsource
+
+    class NoReader:
+        TOMLDecodeError = tomlsource.TOMLDecodeError
+
+        @staticmethod
+        def loads(text):
+            raise AssertionError(f"parsed, not refused before parsing: {text[:60]!r}")
+
+    monkeypatch.setattr(tomlsource, "tomllib", NoReader)
 
 
 @pytest.mark.parametrize(
@@ -263,11 +280,10 @@ def test_an_rc_file_that_is_not_a_file_is_skipped_with_a_note(home, run, kind):
         ('# "quotes in a comment [[[\n' + "a = " + "[" * 70 + "]" * 70 + "\n", 2),
     ],
 )
-def test_deep_toml_is_refused_before_parsing_with_its_line(home, text, line):
+def test_deep_toml_is_refused_before_parsing_with_its_line(home, text, line, monkeypatch):
+    refuse_to_parse(monkeypatch)  # refused before the TOML reader runs, where such text costs minutes and gigabytes
     write_config(home, text)
-    started = time.perf_counter()
     report = offline_report(home)
-    assert time.perf_counter() - started < 3
     assert codes(report) == ["CFG002"]
     assert (
         f"config.toml:{line}:" in report.findings[0].diagnosis and "nested more than 64" in report.findings[0].diagnosis
@@ -315,11 +331,11 @@ def test_a_5000_digit_integer_is_a_finding_not_exit_3(home, run):
     ],
 )
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_deep_or_huge_overrides_are_a_usage_error(home, run, overrides, lang):
+def test_deep_or_huge_overrides_are_a_usage_error(home, run, overrides, lang, monkeypatch):
     args = [a for o in overrides for a in ("-c", o)]
-    started = time.perf_counter()
+    if len(overrides) == 1:  # one override past a limit is refused before it is read; four of 13,000 keys are read
+        refuse_to_parse(monkeypatch)
     code, out, err = run("check", "--offline", "--lang", lang, *args)
-    assert time.perf_counter() - started < 5
     assert code == 2 and out == "" and "Traceback" not in err and "internal error" not in err, err
     assert len(err) < 300  # the key is shown by its start, not whole
     if lang == "zh":

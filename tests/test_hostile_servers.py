@@ -13,6 +13,7 @@ from codexdoctor.commands.options import CheckOptions
 from codexdoctor.net.transport import MAX_EVENTS, MAX_LINE, MAX_STREAM_BYTES, Oversize, bounded_bytes, bounded_lines
 from codexdoctor.report.render import FORMATS, RenderOptions, render
 from tests.conftest import write_config
+from tests.timing import assert_within
 
 KEY = "sk-hostile-" + "0123456789abcdef" * 3
 
@@ -144,7 +145,9 @@ def configure_and_check(home, url, timeout=1.0):
 def test_hostile_stream_ends_within_the_deadline_with_a_channel_finding(home, raw_server, behave):
     server = raw_server(behave)
     report, _, elapsed = configure_and_check(home, server.url, timeout=1.0)
-    assert elapsed < 1.0 + 0.5, f"{behave.__name__} kept check running {elapsed:.2f} s"
+    # Against the deadline, with a loaded machine's slack (before: `< 1.5`, which failed at 1.58 s on a busy 2-core
+    # machine, issue 40); each of these servers would otherwise keep the check running until it is stopped.
+    assert_within(elapsed, 1.0, f"check against {behave.__name__}")
     assert report.verdict.value == "channel", report.findings
 
 

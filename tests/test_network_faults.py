@@ -9,6 +9,7 @@ from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
 from codexdoctor.model import Verdict
 from tests.conftest import write_config
+from tests.timing import assert_within
 
 KEY = "sk-fault-0123456789abcdef"
 
@@ -51,15 +52,16 @@ def test_stream_faults(home, sim_server, fault, code):
     s = sim_server(api_key=KEY, stream_fault=fault)
     report, elapsed = check(home, s)
     assert code in errors(report), report.findings
-    assert report.verdict is Verdict.CHANNEL and elapsed < 4.5
+    assert report.verdict is Verdict.CHANNEL
+    assert_within(elapsed, 4.0, f"check against {fault}")
 
 
 def test_one_byte_per_second_is_cut_at_the_deadline(home, sim_server):
     s = sim_server(api_key=KEY, stream_fault="drip")
     # The provider answered (it is alive), so the canary may wait past --timeout: --first-token-timeout bounds it.
-    report, elapsed = check(home, s, timeout=2.0, first_token_timeout=2.0)
+    report, elapsed = check(home, s, timeout=1.0, first_token_timeout=1.0)
     assert errors(report) and report.verdict is Verdict.CHANNEL
-    assert elapsed < 2.5
+    assert_within(elapsed, 1.0, "check against a drip")  # a whole answer at 1 byte/s takes minutes
 
 
 def test_reset_during_headers(home, sim_server):
@@ -77,5 +79,6 @@ def test_html_502_from_proxy(home, sim_server):
 
 def test_accepts_and_never_answers(home, sim_server):
     s = sim_server(hang=True, hang_seconds=30)
-    report, elapsed = check(home, s, timeout=1.5)
-    assert "NET004" in errors(report) and elapsed < 2.0
+    report, elapsed = check(home, s, timeout=1.0)
+    assert "NET004" in errors(report)
+    assert_within(elapsed, 1.0, "check against a server that never answers")  # it would hold on for 30 s

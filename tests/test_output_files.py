@@ -7,7 +7,6 @@ import os
 import stat
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -32,7 +31,6 @@ def test_a_fifo_nobody_reads_is_refused_at_once(home, tmp_path, command):
     write_config(home, TAOTOKEN)
     fifo = tmp_path / "out.md"
     os.mkfifo(fifo)
-    started = time.monotonic()
     try:
         proc = subprocess.run(
             [sys.executable, "-m", "codexdoctor", *command, str(fifo)],
@@ -42,7 +40,6 @@ def test_a_fifo_nobody_reads_is_refused_at_once(home, tmp_path, command):
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"{command[0]} -o FIFO was still waiting for a reader after 30 s")
-    assert time.monotonic() - started < 30
     assert proc.returncode == 2 and "a named pipe (FIFO), not a file" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
 

@@ -201,4 +201,4 @@ def test_a_stuck_child_is_killed_and_its_half_read_here(generated, monkeypatch):
     monkeypatch.setattr(sessions, "CHILD_MIN_SECONDS", 0.5)
     started = time.monotonic()
     assert [asdict(s) for s in sessions.read_all(files, True)] == serial
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 60 / 2  # killed after CHILD_MIN_SECONDS, not waited for: it sleeps 60 s
