@@ -2,7 +2,8 @@
 
 A SIGINT 20-100 ms after launch used to arrive while cli.py imported click, before any handler existed: a Python
 traceback in 9 runs of 10. The real console script and `python -m codexdoctor` are started many times here and
-interrupted at random moments of their start-up and run.
+interrupted at random moments of their start-up and run (moments drawn over the run time measured first, so a slow
+machine moves them with it).
 """
 
 from __future__ import annotations
@@ -88,6 +89,15 @@ def outcome(code: int, err: str, finished: tuple[int, ...], zh: bool) -> str:
     return "bad"
 
 
+def run_time(argv: list[str], extra_env: dict[str, str]) -> float:
+    """Seconds one uninterrupted run of `argv` takes on this machine now."""
+    started = time.monotonic()
+    subprocess.run(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **extra_env}, timeout=60
+    )
+    return time.monotonic() - started
+
+
 @pytest.mark.parametrize("entry", ENTRIES, ids=list(ENTRIES))
 def test_ctrl_c_at_any_moment_is_one_line_and_130(home, entry):
     if entry == "console script" and not SCRIPT.exists():
@@ -95,9 +105,12 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(home, entry):
     rng = random.Random(36)
     seen: collections.Counter[str] = collections.Counter()
     bad = []
+    # The moments are drawn over each command's own run time, measured here and now: a fixed 5-150 ms range fell
+    # inside Python's own start-up on a loaded machine (52 runs of 60), where no handler can exist yet.
+    took = [run_time(ENTRIES[entry] + args, extra_env) for args, _, extra_env in COMMANDS]
     for n in range(RUNS):
         args, finished, extra_env = COMMANDS[n % len(COMMANDS)]
-        delay = rng.uniform(0.005, 0.150)
+        delay = rng.uniform(0.02, 0.6) * took[n % len(COMMANDS)]
         proc = subprocess.Popen(
             ENTRIES[entry] + args,
             stdout=subprocess.DEVNULL,
