@@ -31,6 +31,16 @@ def leaked(text: str, secret: str = KEY) -> list[str]:
     return sorted(p for p in pieces(secret) if p in text)
 
 
+def share(offsets: range, parts: int) -> list[range]:
+    """`offsets` dealt into `parts` interleaved ranges that together hold every one: each sweep below runs as several
+    tests, which pytest-xdist spreads over the cores (a sweep of 341 full runs took 56 s as one test)."""
+    return [offsets[k::parts] for k in range(parts)]
+
+
+def ids(parts: int) -> list[str]:
+    return [f"part{k + 1}of{parts}" for k in range(parts)]
+
+
 def every_output(report, redactor) -> list[str]:
     """Every format, terse and verbose, as `publish` writes it (the final redaction included)."""
     out = []
@@ -122,11 +132,12 @@ def _check(home: Path):
     return run_check(opts)
 
 
+@pytest.mark.parametrize("offsets", share(range(0, MESSAGE_CHARS + 41), 6), ids=ids(6))
 @pytest.mark.parametrize("fault", ["response_failed", "error_event"])
-def test_a_key_echoed_in_a_stream_error_never_leaks(home, echoing_provider, fault, monkeypatch):
-    """Every offset from 0 to the excerpt length + 40, in every format, in English and Chinese."""
+def test_a_key_echoed_in_a_stream_error_never_leaks(home, echoing_provider, fault, offsets, monkeypatch):
+    """Every offset from 0 to the excerpt length + 40 (over the parts), in every format, in English and Chinese."""
     seen_fault = False
-    for offset in range(0, MESSAGE_CHARS + 41):
+    for offset in offsets:
         echoing_provider.reconfigure(stream_fault=fault, fault_message=FILLER[:offset] + "{auth}" + " (rejected)")
         report, ctx = _check(home)
         seen_fault = seen_fault or any("stream" in (f.diagnosis + " ".join(f.evidence)) for f in report.findings)
@@ -136,10 +147,11 @@ def test_a_key_echoed_in_a_stream_error_never_leaks(home, echoing_provider, faul
     assert seen_fault
 
 
-def test_the_cut_itself_is_safe_without_the_piece_detector(home, echoing_provider, monkeypatch):
+@pytest.mark.parametrize("offsets", share(range(MESSAGE_CHARS - 40, MESSAGE_CHARS + 41), 2), ids=ids(2))
+def test_the_cut_itself_is_safe_without_the_piece_detector(home, echoing_provider, monkeypatch, offsets):
     """The root fix, on its own: with the last line's piece detection off, no piece reaches any output."""
     monkeypatch.setattr(redact_mod, "PIECE_MIN_SECRET", 10_000)
-    for offset in range(MESSAGE_CHARS - 40, MESSAGE_CHARS + 41):
+    for offset in offsets:
         echoing_provider.reconfigure(fault_message=FILLER[:offset] + "{auth}" + " (rejected)")
         report, ctx = _check(home)
         for out in every_output(report, ctx.redactor):
@@ -177,8 +189,9 @@ PASTE_SHAPES = {
 }
 
 
+@pytest.mark.parametrize("offsets", share(range(0, 300 + 41), 3), ids=ids(3))
 @pytest.mark.parametrize("shape", sorted(PASTE_SHAPES))
-def test_a_key_in_a_pasted_error_never_leaks(home, monkeypatch, shape):
+def test_a_key_in_a_pasted_error_never_leaks(home, monkeypatch, shape, offsets):
     from codexdoctor.commands.diagnose import run_diagnose
 
     write_config(
@@ -187,7 +200,7 @@ def test_a_key_in_a_pasted_error_never_leaks(home, monkeypatch, shape):
         'base_url = "https://gw.example/v1"\nenv_key = "GW_API_KEY"\n',
     )
     env = {"HOME": str(home), "GW_API_KEY": KEY}
-    for offset in range(0, 300 + 41, 1):
+    for offset in offsets:
         paste = PASTE_SHAPES[shape](FILLER[:offset] + KEY + " was rejected")
         for lang in ("en", "zh"):
             opts = CheckOptions(
@@ -249,7 +262,8 @@ def _rollout(path: Path, error: str, cli_version: str = "0.171.0", model: str = 
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
 
 
-def test_a_key_in_a_session_log_never_leaks(home, monkeypatch):
+@pytest.mark.parametrize("offsets", share(range(0, 500 + 41, 3), 4), ids=ids(4))
+def test_a_key_in_a_session_log_never_leaks(home, monkeypatch, offsets):
     from codexdoctor.commands.sessions import run_sessions
 
     write_config(
@@ -259,7 +273,7 @@ def test_a_key_in_a_session_log_never_leaks(home, monkeypatch):
     )
     env = {"HOME": str(home), "GW_API_KEY": KEY}
     target = home / ".codex" / "sessions" / "2026" / "11" / "01" / "rollout-2026-11-01T00-00-00-0199aaaa.jsonl"
-    for offset in range(0, 500 + 41, 3):
+    for offset in offsets:
         _rollout(
             target,
             "unexpected status 401 Unauthorized: " + FILLER[:offset] + KEY + " rejected",
