@@ -1,8 +1,11 @@
 """`codexdoctor demo` is a self-test a user can run: every scenario gets its expected verdict."""
 
+import pytest
+
 from codexdoctor.commands import demo
 
 
+@pytest.mark.simulator
 def test_every_scenario_gets_its_verdict(home, run):
     code, out, err = run("demo")
     assert code == 0, out
@@ -12,6 +15,7 @@ def test_every_scenario_gets_its_verdict(home, run):
     assert not (home / ".codex").exists()  # never touches the user's real CODEX_HOME
 
 
+@pytest.mark.simulator
 def test_single_scenario_prints_its_report(home, run):
     code, out, _ = run("demo", "--scenario", "v1-vs-api")
     assert code == 0
@@ -25,17 +29,20 @@ def test_list_and_unknown(run):
     assert code == 2 and "unknown scenario" in err
 
 
+@pytest.mark.simulator
 def test_a_wrong_expectation_fails_the_self_test(monkeypatch):
     broken = demo.Scenario("healthy-but-expected-context", "x", "context")
     outcome = demo.run_scenario(broken)
     assert outcome.got == "ok" and not outcome.passed
 
 
+@pytest.mark.simulator
 def test_demo_in_chinese(home, run):
     code, out, _ = run("demo", "--lang", "zh", "--scenario", "wrong-key")
     assert code == 0 and "提供方拒绝了这个 API Key" in out and "1/1 个场景得到了预期结论。" in out
 
 
+@pytest.mark.simulator
 def test_chinese_table_is_aligned_by_display_width():
     from codexdoctor.report.render.text import display_width
 

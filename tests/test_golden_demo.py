@@ -19,6 +19,8 @@ from codexdoctor.commands import demo
 from codexdoctor.report.render import RenderOptions, render
 from codexdoctor.report.render.text import display_width
 
+pytestmark = pytest.mark.simulator  # every report here is a demo scenario's, from the simulator
+
 GOLDEN = Path(__file__).parent / "snapshots" / "demo"
 WIDTHS = (60, 100)
 LANGS = ("en", "zh")

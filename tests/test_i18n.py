@@ -209,6 +209,7 @@ def test_sections_in_chinese(home):
     assert display_width(header.split("  ")[0]) == len(rule.split("  ")[0])
 
 
+@pytest.mark.simulator
 def test_demo_check_rows_in_chinese_have_no_english_phrases(home):
     """Every check row of every demo scenario, in Chinese: no English phrase may slip through a generic pattern."""
     import re

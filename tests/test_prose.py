@@ -63,6 +63,7 @@ def reports():
     }
 
 
+@pytest.mark.simulator
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 @pytest.mark.parametrize("verbose", [False, True])
 def test_demo_reports_have_no_internal_words(reports, fmt, verbose):

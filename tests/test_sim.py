@@ -197,6 +197,7 @@ def test_prefix_cache_reports_cached_tokens(sim_server):
     assert second["usage"]["input_tokens_details"]["cached_tokens"] >= 256
 
 
+@pytest.mark.simulator
 def test_cli_sim_prints_snippet(home, tmp_path):
     import signal
     import subprocess
@@ -227,6 +228,7 @@ def test_cli_sim_prints_snippet(home, tmp_path):
     assert proc.returncode == 0 and "Traceback" not in err
 
 
+@pytest.mark.simulator
 def test_cli_sim_speaks_chinese_with_lang_zh(home, tmp_path):
     """Issue 29: `sim`'s own lines were English in a zh run."""
     import signal
