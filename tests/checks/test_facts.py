@@ -13,7 +13,7 @@ from codexdoctor.facts import FACTS, mismatches
 from codexdoctor.model import Status
 from tests.conftest import TAOTOKEN, offline_report, write_config
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 CONFIGS = (
     TAOTOKEN,

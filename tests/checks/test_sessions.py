@@ -11,7 +11,7 @@ from codexdoctor.checks.sessions import Selection, build_check, classify_session
 from codexdoctor.codex.rollouts import read_session
 from tests.rollout_factory import RolloutWriter, legacy_rollout
 
-REAL = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
+REAL = Path(__file__).parents[1] / "fixtures" / "rollouts" / "real-0.171.0"
 OVERFLOW_MSG = (
     "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying."
 )

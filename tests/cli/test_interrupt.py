@@ -33,7 +33,7 @@ COMMANDS = [
     (["check", "--offline", "--codex-version", "0.171.0"], (0, 1), {"LANG": "zh_CN.UTF-8"}),
     (["sessions"], (0, 1), {}),
 ]
-PACKAGE = Path(__file__).resolve().parents[1] / "codexdoctor"
+PACKAGE = Path(__file__).resolve().parents[2] / "codexdoctor"
 FRAME = re.compile(r'^  File "(.+)", line (\d+), in (.+)$', re.M)
 
 

@@ -22,7 +22,7 @@ from codexdoctor.report.render import render
 from tests import old_reader
 from tests.rollout_factory import RolloutWriter
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "rollouts" / "real-0.171.0"
 
 

@@ -10,7 +10,7 @@ from codexdoctor.codex.tui_log import read_tui_log
 from codexdoctor.commands.sessions import run_sessions
 from tests.rollout_factory import RolloutWriter
 
-REAL = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
+REAL = Path(__file__).parents[1] / "fixtures" / "rollouts" / "real-0.171.0"
 
 
 def report_for(home, folder, lang="en"):
@@ -200,7 +200,7 @@ def test_the_same_content_written_another_way_reads_the_same(tmp_path, monkeypat
         assert want["turns"] > 0
 
 
-MORE = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0-more"
+MORE = Path(__file__).parents[1] / "fixtures" / "rollouts" / "real-0.171.0-more"
 
 
 @pytest.mark.parametrize(

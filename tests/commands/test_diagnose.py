@@ -9,7 +9,7 @@ from codexdoctor.checks.diagnose import normalise, pick
 from codexdoctor.commands.diagnose import run_diagnose
 from codexdoctor.commands.options import CheckOptions
 
-STDERR = Path(__file__).parent / "fixtures" / "codex-stderr"
+STDERR = Path(__file__).parents[1] / "fixtures" / "codex-stderr"
 
 
 def diagnose(home, text, lang="en"):

@@ -13,8 +13,8 @@ from codexdoctor.report.catalogview import rules_markdown
 from codexdoctor.rules import RULES
 from tests.conftest import TAOTOKEN, offline_report, write_config
 
-ROOT = Path(__file__).resolve().parents[1]
-SNAPSHOT = Path(__file__).parent / "snapshots" / "check_zh_taotoken.txt"
+ROOT = Path(__file__).resolve().parents[2]
+SNAPSHOT = Path(__file__).parents[1] / "snapshots" / "check_zh_taotoken.txt"
 
 
 def fields(text):
@@ -137,7 +137,7 @@ def test_sessions_and_diagnose_texts_have_chinese(home, run):
     from codexdoctor.commands.options import CheckOptions
     from codexdoctor.commands.sessions import run_sessions
 
-    fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
+    fixtures = Path(__file__).parents[1] / "fixtures" / "rollouts" / "real-0.171.0"
     report, _ = run_sessions({"HOME": str(home)}, home, (fixtures,), None, None, None, False)
     assert_translatable(report)
     empty, _ = run_sessions({"HOME": str(home)}, home, (), None, None, None, False)
@@ -195,7 +195,7 @@ def test_sections_in_chinese(home):
     from codexdoctor.commands.sessions import run_sessions
     from codexdoctor.report.render.text import display_width, table_lines
 
-    fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
+    fixtures = Path(__file__).parents[1] / "fixtures" / "rollouts" / "real-0.171.0"
     report, _ = run_sessions({"HOME": str(home)}, home, (fixtures,), None, None, None, False, lang="zh")
     assert report.sections[0].title == "会话" and report.sections[0].headers[0] == "会话"
     facts = {"last_ok": 8000, "first_fail": 8200, "stable": True, "stage3": True, "singles_ok": 3, "singles": 3}
@@ -235,7 +235,7 @@ def test_table_values_in_chinese(home):
     from codexdoctor.commands.sessions import run_sessions
     from codexdoctor.i18n import TABLE_WORDS
 
-    fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
+    fixtures = Path(__file__).parents[1] / "fixtures" / "rollouts" / "real-0.171.0"
     report, _ = run_sessions({"HOME": str(home)}, home, (fixtures,), None, None, None, False, lang="zh")
     rows = report.sections[0].rows
     zh_words = {zh for _, zh in TABLE_WORDS.values()} | {"-"}

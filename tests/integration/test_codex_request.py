@@ -10,7 +10,7 @@ from codexdoctor.codex import request as codexrequest
 from codexdoctor.common import tokens
 from codexdoctor.model import Verdict
 from tests.conftest import write_config
-from tests.test_live_integration import KEY, codes, configure, finding, live
+from tests.integration.test_live_integration import KEY, codes, configure, finding, live
 
 
 def test_template_is_codex_0171_shape():

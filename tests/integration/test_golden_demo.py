@@ -21,7 +21,7 @@ from codexdoctor.report.render.text import display_width
 
 pytestmark = pytest.mark.simulator  # every report here is a demo scenario's, from the simulator
 
-GOLDEN = Path(__file__).parent / "snapshots" / "demo"
+GOLDEN = Path(__file__).parents[1] / "snapshots" / "demo"
 WIDTHS = (60, 100)
 LANGS = ("en", "zh")
 UPDATE = os.environ.get("CODEXDOCTOR_UPDATE_GOLDEN") == "1"  # read at import: the test fixtures clear the environment

@@ -14,7 +14,7 @@ from tests.conftest import write_config
 from tests.timing import assert_within
 
 KEY = "sk-sim-live-0123456789abcdef"
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 def configure(home, base_url, model="sim-model", extra=""):

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.conftest import write_config
-from tests.test_untrusted import FILLER, leaked
+from tests.integration.test_untrusted import FILLER, leaked
 
 KEY = "Q7w9E2r4T6y8U1i3O5p7A9s2Xk3mN8bV4cZ1"  # no known prefix: only the run's own secrets catch it
 

@@ -6,7 +6,7 @@ from codexdoctor.checks import STATIC_CHECKS
 from codexdoctor.report.catalogview import explain_rule, list_rules, rules_markdown
 from codexdoctor.rules import CODE_RE, RULES, RULES_BY_CODE
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_codes_unique_and_well_formed():

@@ -7,7 +7,7 @@ import pytest
 from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Section, Severity, Status, Verdict
 from codexdoctor.report.render import FORMATS, RenderOptions, render
 
-GOLDEN = Path(__file__).parent / "snapshots"
+GOLDEN = Path(__file__).parents[1] / "snapshots"
 
 
 def sample_report(lang: str = "en") -> Report:

@@ -74,7 +74,7 @@ def test_schema_is_published_and_versioned():
 
     from codexdoctor.report.build import SCHEMA_VERSION
 
-    docs = Path(__file__).resolve().parents[1] / "docs" / "report-schema.json"
+    docs = Path(__file__).resolve().parents[2] / "docs" / "report-schema.json"
     assert json.loads(docs.read_text()) == SCHEMA, "docs/report-schema.json differs from the packaged schema"
     assert SCHEMA["properties"]["schema_version"]["const"] == SCHEMA_VERSION
 

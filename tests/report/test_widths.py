@@ -12,7 +12,7 @@ from codexdoctor.report.render.text import display_width
 from tests.conftest import write_config
 
 KEY = "sk-width-0123456789abcdefghij"
-ROLLOUTS = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
+ROLLOUTS = Path(__file__).parents[1] / "fixtures" / "rollouts" / "real-0.171.0"
 WIDTHS = (60, 80, 120)
 
 
