@@ -20,7 +20,7 @@ from codexdoctor.codex.model_catalog import (
     rules,
 )
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "regen_codex_catalog.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "regen_codex_catalog.py"
 FULL = {
     "slug": "my-model",
     "display_name": "my-model",
