@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from codexdoctor import __version__
-from codexdoctor.cli import local, provider
+from codexdoctor.cli import local, provider, watch
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 2, 3, 130
 
@@ -65,6 +65,7 @@ COMMANDS: tuple[click.Command, ...] = (
     local.schema,
     local.sim,
     local.demo,
+    watch.watch,
 )
 for _command in COMMANDS:
     cli.add_command(_command)
