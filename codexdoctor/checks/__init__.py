@@ -50,6 +50,7 @@ LIVE_CHECK_IDS: tuple[str, ...] = (
     "ctx.probe",
     "ctx.sessions",
     "ctx.pasted",
+    "ctx.watch",  # made by codexdoctor/watch/diagnosis.py from a recording
 )
 
 

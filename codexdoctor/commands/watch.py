@@ -191,7 +191,11 @@ def report_of(session: Session, lang: str, stall_seconds: float = diagnosis.STAL
     from codexdoctor.report.build import build_report
     from codexdoctor.rules import evaluate
 
-    result = diagnosis.check(session.requests, session.where, session.exit_code, lang, stall_seconds * 1000)
+    layer = session.ctx.resolution.user_layer
+    user_config = layer.label if layer else "~/.codex/config.toml"
+    result = diagnosis.check(
+        session.requests, session.where, session.exit_code, lang, stall_seconds * 1000, user_config
+    )
     result = session.ctx.stamp(result)
     zh = lang == "zh"
     notes = [

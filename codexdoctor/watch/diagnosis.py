@@ -60,12 +60,17 @@ def _call(rec: Recorded) -> dict[str, Any]:
 
 
 def facts_of(
-    requests: Sequence[Recorded], where: str, codex_exit: int | None, stall_ms: float = STALL_MS
+    requests: Sequence[Recorded],
+    where: str,
+    codex_exit: int | None,
+    stall_ms: float = STALL_MS,
+    user_config: str = "~/.codex/config.toml",
 ) -> dict[str, Any]:
     calls = [r for r in requests if r.is_model_call]
     ok = [r for r in calls if r.ok]
     facts: dict[str, Any] = {
         "where": where,
+        "user_config": user_config,
         "requests": len(calls),
         "failed": sum(1 for r in calls if not r.ok),
         "codex_exit": codex_exit,
@@ -156,9 +161,14 @@ TITLE = {"en": "Watched session", "zh": "记录的会话"}
 
 
 def check(
-    requests: Sequence[Recorded], where: str, codex_exit: int | None, lang: str = "en", stall_ms: float = STALL_MS
+    requests: Sequence[Recorded],
+    where: str,
+    codex_exit: int | None,
+    lang: str = "en",
+    stall_ms: float = STALL_MS,
+    user_config: str = "~/.codex/config.toml",
 ) -> CheckResult:
-    facts = facts_of(requests, where, codex_exit, stall_ms)
+    facts = facts_of(requests, where, codex_exit, stall_ms, user_config)
     n, failed = facts["requests"], facts["failed"]
     zh = lang == "zh"
     if not n:
