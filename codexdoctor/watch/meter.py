@@ -95,8 +95,13 @@ class Meter:
                 self._data.append(value)
 
     def finish(self, now: float | None = None) -> None:
-        """The stream ended: an event without its blank line still counts (Codex reads it too)."""
-        self._dispatch(now if now is not None else time.monotonic())
+        """The stream ended: a last line without its newline, and an event without its blank line, still count."""
+        now = now if now is not None else time.monotonic()
+        if self._buf and self.sse and self.readable:
+            raw = bytes(self._buf).rstrip(b"\r")
+            self._buf.clear()
+            self._line(raw.decode("utf-8", "replace"), now)
+        self._dispatch(now)
 
     def _dispatch(self, now: float) -> None:
         if not self._data:

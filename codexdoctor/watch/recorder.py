@@ -35,6 +35,7 @@ HOP_BY_HOP = frozenset(
 CONNECT_TIMEOUT = 10.0  # a dead upstream gives Codex its 502 within this
 # Past the connect, the recorder never gives up before Codex would: its idle limit is 300 s by default.
 READ_TIMEOUT = 900.0
+TIMEOUT = httpx.Timeout(connect=CONNECT_TIMEOUT, read=READ_TIMEOUT, write=60.0, pool=CONNECT_TIMEOUT)
 MAX_REQUEST = 64 << 20  # a request body over this is refused (Codex's first request is ~40 KB; sessions grow to MBs)
 KEEP_BODY = 256 << 10  # --keep-bodies keeps this much of each body
 
@@ -176,7 +177,15 @@ class _Handler(BaseHTTPRequestHandler):
             self._refuse(502, f"codexdoctor watch: the provider could not be reached ({failure}): {detail}")
             total = round((time.monotonic() - sent) * 1000, 1)
             rec.on_record(
-                Recorded(**base, **fields, status=None, ending="unreachable", failure=failure, total_ms=total)
+                Recorded(
+                    **base,
+                    **fields,
+                    status=None,
+                    ending="unreachable",
+                    failure=failure,
+                    error=clip(sanitize(redact(detail)), 300),
+                    total_ms=total,
+                )
             )
             return
         meter = Meter(sent, response.headers.get("content-type", ""), response.headers.get("content-encoding", ""))
@@ -212,7 +221,9 @@ class _Handler(BaseHTTPRequestHandler):
         HTTP client would add on its own (an Accept-Encoding Codex did not ask for could change the bytes)."""
         up = self.server.recorder.upstream
         headers = [(k, v) for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP]
-        request = up.client.build_request(self.command, up.origin + self.path, headers=headers, content=body or None)
+        request = up.client.build_request(
+            self.command, up.origin + self.path, headers=headers, content=body or None, timeout=TIMEOUT
+        )
         sent = {k.lower() for k, _ in headers}
         for name in list(request.headers.keys()):
             if name.lower() not in sent and name.lower() not in ("host", "content-length"):
