@@ -499,3 +499,25 @@ def test_a_signal_ends_codex_and_the_recorder_cleanly(home, sim_server, sig):
         os.kill(child_pid, 0)
     assert "Traceback" not in err
     assert "Codex sent no model request through the recorder" in err
+
+
+@pytest.mark.simulator
+def test_a_request_still_waiting_when_the_run_ends_is_recorded_once(sim_server):
+    s = sim_server(api_key=KEY, hang=True, hang_seconds=30)
+    records: list[Recorded] = []
+    rec = Recorder(Upstream(s.base_url, {}), Redactor([]), records.append).start()
+
+    def ask() -> None:
+        try:
+            post(rec.base_url)
+        except httpx.HTTPError:
+            pass  # the recorder went away under it: what Codex sees when the run ends first
+
+    threading.Thread(target=ask, daemon=True).start()
+    deadline = time.monotonic() + 10
+    while not rec._open and time.monotonic() < deadline:
+        time.sleep(0.02)
+    rec.stop()
+    time.sleep(0.3)
+    assert [(r.number, r.ending, r.status) for r in records] == [(1, "client_gone", None)]
+    assert records[0].input_kinds == ("message:user",)

@@ -77,6 +77,10 @@ class Recorder:
         self._numbers = itertools.count(1)
         self._lock = threading.Lock()
         self._keys: dict[str, Redactor] = {}
+        # Requests still waiting for the provider, recorded as `client_gone` when the run ends first (Ctrl-C while
+        # a provider hangs): number -> (what is known of it, when it was sent).
+        self._open: dict[int, tuple[dict[str, Any], float]] = {}
+        self._recorded: set[int] = set()
         self._server = _Server((host, port), _Handler, self)
         self._thread: threading.Thread | None = None
 
@@ -97,7 +101,25 @@ class Recorder:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+        with self._lock:
+            left = list(self._open.items())
+        for known, sent in (value for _, value in left):
+            total = round((time.monotonic() - sent) * 1000, 1)
+            self.record(Recorded(**known, status=None, ending="client_gone", total_ms=total))
         self.upstream.close()
+
+    def waiting(self, number: int, known: dict[str, Any], sent: float) -> None:
+        with self._lock:
+            self._open[number] = (known, sent)
+
+    def record(self, rec: Recorded) -> None:
+        """Hand one request's record on, once (a request the run's end recorded is not recorded again)."""
+        with self._lock:
+            self._open.pop(rec.number, None)
+            if rec.number in self._recorded:
+                return
+            self._recorded.add(rec.number)
+        self.on_record(rec)
 
     def next_number(self) -> int:
         with self._lock:
@@ -153,12 +175,12 @@ class _Handler(BaseHTTPRequestHandler):
         }
         if not self.path.startswith("/"):  # absolute-form: another host; this recorder reaches base_url's only
             self._refuse(400, "the recorder forwards to the provider's base_url only")
-            rec.on_record(Recorded(**base, status=400, ending="http_error", body_bytes=0, error="absolute URL"))
+            rec.record(Recorded(**base, status=400, ending="http_error", body_bytes=0, error="absolute URL"))
             return
         body = self._read_body()
         if body is None:
             self._refuse(413, "request body too large or unreadable")
-            rec.on_record(Recorded(**base, status=413, ending="http_error", body_bytes=0, error="request body"))
+            rec.record(Recorded(**base, status=413, ending="http_error", body_bytes=0, error="request body"))
             return
         parsed = outside.parse(body).value if body and "json" in self.headers.get("Content-Type", "json") else None
         fields: dict[str, Any] = {
@@ -169,6 +191,7 @@ class _Handler(BaseHTTPRequestHandler):
         if rec.keep_bodies and body:
             fields["bodies"] = {"request": redact(body[:KEEP_BODY].decode("utf-8", "replace"))}
         sent = time.monotonic()
+        rec.waiting(number, {**base, **fields}, sent)
         try:
             request = self._upstream_request(body)
             response = rec.upstream.client.send(request, stream=True)
@@ -176,7 +199,7 @@ class _Handler(BaseHTTPRequestHandler):
             failure, detail = classify_exception(exc)
             self._refuse(502, f"codexdoctor watch: the provider could not be reached ({failure}): {detail}")
             total = round((time.monotonic() - sent) * 1000, 1)
-            rec.on_record(
+            rec.record(
                 Recorded(
                     **base,
                     **fields,
@@ -191,7 +214,7 @@ class _Handler(BaseHTTPRequestHandler):
         meter = Meter(sent, response.headers.get("content-type", ""), response.headers.get("content-encoding", ""))
         meter.headers()
         ending = self._relay(response, meter)
-        rec.on_record(self._recorded(base, fields, response, meter, ending, redact))
+        rec.record(self._recorded(base, fields, response, meter, ending, redact))
 
     def _read_body(self) -> bytes | None:
         try:
