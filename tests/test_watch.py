@@ -521,3 +521,56 @@ def test_a_request_still_waiting_when_the_run_ends_is_recorded_once(sim_server):
     time.sleep(0.3)
     assert [(r.number, r.ending, r.status) for r in records] == [(1, "client_gone", None)]
     assert records[0].input_kinds == ("message:user",)
+
+
+def test_the_watch_report_renders_in_every_format_and_language(home):
+    """The diagnosis goes through the normal renderers: json valid against the report schema, text in Chinese."""
+    from importlib.resources import files
+
+    import jsonschema
+
+    from codexdoctor.commands.options import CheckOptions, make_context
+    from codexdoctor.commands.watch import Session, report_of
+    from codexdoctor.report.render import render
+
+    write_config(home, 'model_provider = "gw"\n[model_providers.gw]\nname = "g"\nbase_url = "https://gw.example/v1"\n')
+    ctx = make_context(CheckOptions(env={"HOME": str(home)}, home=home, cwd=home, system_config=None))
+    reqs = (
+        rec_of(1, input_tokens=9000, first_output_ms=400.0),
+        rec_of(2, status=503, ending="http_error", error='{"error":{"message":"upstream overloaded, retry later"}}'),
+    )
+    schema = json.loads(files("codexdoctor").joinpath("data/report.schema.json").read_text(encoding="utf-8"))
+    for lang in ("en", "zh"):
+        report = report_of(Session(ctx, reqs, "~/.local/state/codexdoctor/recordings/w.jsonl", 1), lang)
+        data = json.loads(render(report, "json"))
+        jsonschema.validate(data, schema)
+        assert [f["code"] for f in data["findings"]] == ["CTX040"]
+        assert "upstream overloaded" in render(report, "markdown")
+    assert "提供方自己的报错" in render(report, "text") and "记录的会话" in render(report, "text")
+
+
+@pytest.mark.simulator
+def test_serve_prints_the_line_to_use_records_and_diagnoses_on_ctrl_c(home, sim_server):
+    s = sim_server(api_key=KEY, rate_limited_posts=1)
+    env = watch_env(home, s.base_url)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codexdoctor", "watch", "--serve"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    lines = [proc.stdout.readline() for _ in range(2)]
+    assert lines[1].strip() == "Run Codex with:"
+    use = proc.stdout.readline().strip()
+    assert use.startswith("codex -c 'model_providers.sim.base_url=\"http://127.0.0.1:") and use.endswith("/v1\"'")
+    url = json.loads(use.split("=", 1)[1].rstrip("'"))
+    assert post(url).status_code == 429 and post(url).status_code == 200
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "CTX040" in out and "Watched session: 2 requests, 1 failed" in out
+    assert err.count("codexdoctor watch: #") == 2 and "Traceback" not in err

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from codexdoctor.common import outside_json as outside
-from codexdoctor.common.untrusted import clip
 from codexdoctor.model import CheckResult, Section, Status
-from codexdoctor.net.classify import CONTEXT_MARKERS, context_numbers, error_message
-from codexdoctor.watch.record import Recorded, after_tool_call
+from codexdoctor.net.classify import CONTEXT_MARKERS, context_numbers
+from codexdoctor.watch.record import Recorded, after_tool_call, message_of
 
 STALL_MS = 20_000.0  # a silence this long inside a stream is a stall (Codex gives up at 300 s by default)
 GROWTH_RATIO = 3.0  # first-output time this many times the first request's, at a larger context
@@ -26,16 +24,6 @@ def is_masked(rec: Recorded) -> bool:
     """A provider error Codex 0.171 does not show: any 429 body, any 5xx body (codex-facts §13), a standalone `error`
     event (ignored, then "stream closed before response.completed")."""
     return rec.error is not None and (rec.status == 429 or (rec.status or 0) >= 500 or rec.ending == "error_event")
-
-
-def message_of(rec: Recorded) -> str:
-    """The provider's own words: the error body's message, else the body itself, short."""
-    text = rec.error or ""
-    parsed = outside.parse(text).value
-    said = error_message(parsed) if parsed is not None else ""
-    if not said and isinstance(parsed, dict) and isinstance(parsed.get("response"), dict):
-        said = error_message(parsed["response"])
-    return clip(" ".join((said or text).split()), 300)
 
 
 def is_context(rec: Recorded) -> bool:

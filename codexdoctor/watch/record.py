@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from codexdoctor.common import outside_json as outside
+from codexdoctor.common.untrusted import clip
+
 # How a stream ended. The first four are the Responses API's own terminal events; the others are what a stream does
 # when it has none.
 ENDINGS = (
@@ -95,6 +98,18 @@ def after_tool_call(kinds: tuple[str, ...]) -> bool:
     return any(k.endswith("_call_output") for k in kinds)
 
 
+def message_of(rec: Recorded) -> str:
+    """The provider's own words: the error body's message, else the body itself, short."""
+    from codexdoctor.net.classify import error_message
+
+    text = rec.error or ""
+    parsed = outside.parse(text).value
+    said = error_message(parsed) if parsed is not None else ""
+    if not said and isinstance(parsed, dict) and isinstance(parsed.get("response"), dict):
+        said = error_message(parsed["response"])
+    return clip(" ".join((said or text).split()), 300)
+
+
 def line(rec: Recorded) -> str:
     """One line per request, for stderr and --log: what a person watching wants to see."""
     parts = [f"#{rec.number}", rec.method, rec.path, str(rec.status) if rec.status is not None else "-"]
@@ -111,5 +126,5 @@ def line(rec: Recorded) -> str:
         parts.append(f"longest gap {rec.longest_gap_ms / 1000:.2f} s")
     parts.append(rec.ending)
     if rec.error:
-        parts.append(rec.error[:160].replace("\n", " "))
+        parts.append(clip(message_of(rec), 160))
     return "codexdoctor watch: " + " · ".join(parts)
