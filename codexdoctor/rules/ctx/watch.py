@@ -207,7 +207,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="回答中途卡住",
-            diagnosis="第 {number} 个请求的回答沉默了 {gap_text} 秒{at_text}（有 {count} 个请求出现了 {threshold_text} 秒以上的沉默）。"
+            diagnosis="第 {number} 个请求的回答沉默了 {gap_text} 秒{at_text}；共有 {count} 个请求出现了 {threshold_text} 秒以上的沉默。"
             "在缓存压力下，卡顿会出现在明确失败之前。",
             remedy=(
                 "缩短会话：开一个新会话并带上简短总结；如果沉默达到 stream_idle_timeout_ms（默认 300 秒），Codex 会报 "
