@@ -3,13 +3,84 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Union
 
 # The `url` fact of a pasted error that names no URL: produced by checks/diagnose.py, read by the rule engine
 # (which then writes "the request" instead of "POST <url>"). A fact value both stages share, so it lives here.
 NO_URL_IN_PASTE = "(no URL in the paste)"
+
+
+Param = Union[str, int, float, "Msg", "English"]
+
+
+@dataclass(frozen=True)
+class Msg:
+    """What a check, a note or a verdict reason tells the user, in English and Chinese side by side, the way a rule's
+    texts are (rules/base.py): two `str.format` templates and the parameters that fill them.
+
+    `Msg("{path} does not exist", "{path} 不存在", path=shown)`. A parameter may be a Msg itself (a nested phrase,
+    said in the same language), or a number (a spec such as `{n:,}` formats it). The English and Chinese templates
+    may use different parameters (English plurals: `keys=plural(n, "key")` beside `{n:,} 个键`), but every
+    placeholder is filled (tests/test_i18n.py renders every Msg in the code in both languages)."""
+
+    en: str
+    zh: str
+    params: tuple[tuple[str, Param], ...] = ()
+
+    # Written by hand (the dataclass keeps it) so parameters are keywords; `params` as a field keeps replace() working.
+    def __init__(self, en: str, zh: str, params: tuple[tuple[str, Param], ...] = (), **named: Param) -> None:
+        object.__setattr__(self, "en", en)
+        object.__setattr__(self, "zh", zh)
+        object.__setattr__(self, "params", tuple(params) + tuple(named.items()))
+
+    @classmethod
+    def join(cls, parts: Sequence[Param], en: str = ", ", zh: str = "、") -> Msg:
+        """Phrases in a list: `a, b` in English, `a、b` in Chinese, each said in the language of the whole."""
+        names = [f"p{i}" for i in range(len(parts))]
+        return cls(
+            en.join("{" + n + "}" for n in names),
+            zh.join("{" + n + "}" for n in names),
+            tuple(zip(names, parts, strict=True)),
+        )
+
+    @classmethod
+    def pair(cls, en: str, zh: str) -> Msg:
+        """A finished English text and its Chinese (no placeholders: a brace in either is shown as it is)."""
+        return cls("{en_}", "{zh_}", en_=en, zh_=zh)
+
+    def text(self, lang: str, english: Callable[[str, str], str] | None = None) -> str:
+        """The message in `lang` (Chinese for zh, English otherwise). `english` says an `English` parameter in `lang`
+        (the pattern table of codexdoctor/i18n, until the checks that still produce such phrases move to Msg)."""
+        values = {k: _said(v, lang, english) for k, v in self.params}
+        return (self.zh if lang == "zh" else self.en).format_map(values)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+@dataclass(frozen=True)
+class English:
+    """A phrase only in English (a summary of a check not yet moved to Msg: checks/live.py, diagnose.py, probe.py),
+    inside a Msg; the pattern table in codexdoctor/i18n says it in Chinese. It goes when those checks move."""
+
+    text: str
+
+
+def _said(value: Param, lang: str, english: Callable[[str, str], str] | None) -> Any:
+    if isinstance(value, Msg):
+        return value.text(lang, english)
+    if isinstance(value, English):
+        return english(value.text, lang) if english is not None and lang != "en" else value.text
+    return value
+
+
+def say(text: str | Msg, lang: str, english: Callable[[str, str], str] | None = None) -> str:
+    """A text in `lang`: a Msg in its own words, a plain English string through `english` (or as it is)."""
+    if isinstance(text, Msg):
+        return text.text(lang, english)
+    return english(text, lang) if english is not None and lang != "en" else text
 
 
 class Status(str, enum.Enum):
@@ -58,6 +129,11 @@ class CheckResult:
     facts: Mapping[str, Any] = field(default_factory=dict)
     evidence: tuple[str, ...] = ()
     duration_ms: float | None = None
+    # The summary in both languages (its English is `summary`); None for a check that still writes English only, which
+    # the pattern table in codexdoctor/i18n translates. Not in the JSON report, whose summary is the chosen language.
+    message: Msg | None = field(default=None, compare=False, metadata={"json": False})
+    # `facts["inconclusive_reason"]` in both languages, for a check that writes it as a Msg (its English is the fact).
+    reason: Msg | None = field(default=None, compare=False, metadata={"json": False})
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,23 @@ from __future__ import annotations
 import functools
 import json
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codexdoctor.checks.live import LiveRun, catalog_entries, rejected_field, window_field
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.checks.live import Plan, catalog_entries, make_plan, registry, rejected_field, window_field
+from codexdoctor.checks.live.exchanges import Clocks, Exchanges
 from codexdoctor.codex import request as codexrequest
 from codexdoctor.codex.rollouts import read_session
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.model import Status
 from codexdoctor.net.classify import classify, embedded_json, error_code, error_message, summarize_text
-from codexdoctor.net.transport import Deadline, Exchange, parse_sse
+from codexdoctor.net.deadline import Deadline
+from codexdoctor.net.exchange import Exchange
+from codexdoctor.net.stream import parse_sse
 from codexdoctor.report.build import decide_verdict
 from codexdoctor.rules import evaluate
 
@@ -157,8 +162,8 @@ def exchange(status, body, stream=None, method="POST", url="http://127.0.0.1:9/v
 
 
 @functools.cache
-def live_run() -> LiveRun:
-    """One LiveRun over a configured provider (its client is never used): Codex's request is built once."""
+def live_plan() -> tuple[CheckContext, Plan]:
+    """A configured provider and its plan (nothing is sent): Codex's request is built once."""
     home = Path(tempfile.mkdtemp(prefix="codexdoctor-any-json-"))
     (home / ".codex").mkdir()
     (home / ".codex" / "config.toml").write_text(
@@ -168,7 +173,7 @@ def live_run() -> LiveRun:
     ctx = make_context(
         CheckOptions(env={"HOME": str(home), "P_KEY": "sk-any-0123456789"}, home=home, cwd=home, system_config=None)
     )
-    return LiveRun(ctx, Deadline(60), client=object())
+    return ctx, make_plan(ctx)
 
 
 @SETTINGS
@@ -200,27 +205,34 @@ def test_the_body_classifiers_take_any_body(status, body):
 def test_the_live_checks_and_their_rules_take_any_answer(canary_data, status, catalog_body, props_body, info_body, two):
     """Every live check's interpreter over generated answers: each returns a result (none crashes), and the rules
     read their facts without raising either."""
-    run = live_run()
+    ctx, plan = live_plan()
     canary = exchange(200, None, stream_of(canary_data))
-    kind = classify(canary, "responses")
     catalog = exchange(200, catalog_body, method="GET", url="http://127.0.0.1:9/v1/models")
-    probes = [exchange(200, b, method="GET", url="http://127.0.0.1:9/props") for b in (props_body, info_body)]
+    probes = tuple(exchange(200, b, method="GET", url="http://127.0.0.1:9/props") for b in (props_body, info_body))
     minimal = exchange(status, catalog_body)
-    second = codexrequest.turn_two(run.plan.first.body, canary.stream.reasoning)
-    catalog_res = run.catalog_result(catalog, catalog, classify(catalog, "models"), kind)
-    results = [
-        run.reach_result(catalog, canary),
-        catalog_res,
-        run.canary_result(canary, kind, catalog_res.facts, minimal, rejected_field(minimal, "")),
-        run.turn_two_result(canary, kind, (second, exchange(200, None, stream_of(two)))),
-        run.variants_result(True, [("http://127.0.0.1:9", minimal)], False, canary),
-        run.wire_result(True, [("http://127.0.0.1:9", minimal)], minimal),
-        run.window_result(catalog, probes, kind, canary),
-    ]
-    assert not [r.id for r in results if r.status is Status.CRASH]
-    findings = evaluate(results)
-    decide_verdict(findings, results, True)
-    json.dumps([dict(r.facts) for r in results], default=str)
+    assert plan.first is not None and canary.stream is not None
+    second = codexrequest.turn_two(plan.first.body, canary.stream.reasoning)
+    gathered = Exchanges(
+        catalog=catalog,
+        open_catalog=catalog,
+        windows=probes,
+        clocks=Clocks(60, 60),
+        canary=canary,
+        minimal=minimal,
+        field=rejected_field(minimal, ""),
+        variants=(("http://127.0.0.1:9", minimal),),
+        chat=minimal,
+        turn_two=(second, exchange(200, None, stream_of(two))),
+    )
+    # the same answers after a 404 at the configured path: the variants and the wire API have something to read
+    not_found = replace(gathered, canary=exchange(404, catalog_body), moved_catalog=("http://127.0.0.1:9", catalog))
+    for record in (gathered, not_found):
+        results = registry.interpret(ctx, plan, record)
+        assert [r.id for r in results] == list(registry.LIVE_IDS)
+        assert not [r.id for r in results if r.status is Status.CRASH]
+        findings = evaluate(results)
+        decide_verdict(findings, results, True)
+        json.dumps([dict(r.facts) for r in results], default=str)
 
 
 LINE = st.fixed_dictionaries(

@@ -327,7 +327,7 @@ def test_flaky_5xx_is_not_blamed_on_codexs_request(home, sim_server):
 )
 def test_rejected_field_matches_whole_words(message, field):
     from codexdoctor.checks.live import rejected_field
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
     ex = Exchange("POST", "http://h/v1/responses", 400, body_excerpt=message, body_json={"error": {"message": message}})
     assert rejected_field(ex, message) == field

@@ -10,7 +10,9 @@ import pytest
 
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
-from codexdoctor.net.transport import MAX_EVENTS, MAX_LINE, MAX_STREAM_BYTES, Oversize, bounded_bytes, bounded_lines
+from codexdoctor.net.body import MAX_STREAM_BYTES, Oversize, bounded_bytes
+from codexdoctor.net.sse import MAX_LINE, bounded_lines
+from codexdoctor.net.stream import MAX_EVENTS
 from codexdoctor.report.render import FORMATS, RenderOptions, render
 from tests.conftest import write_config
 
@@ -193,7 +195,8 @@ def test_gzip_bomb_is_inflated_only_up_to_the_cap():
 
 
 def test_event_count_is_capped():
-    from codexdoctor.net.transport import Deadline, parse_sse
+    from codexdoctor.net.deadline import Deadline
+    from codexdoctor.net.stream import parse_sse
 
     lines = iter(['data: {"type":"response.in_progress"}', ""] * (MAX_EVENTS + 10))
     stats = parse_sse(lines, time.perf_counter(), time.perf_counter, 5.0, Deadline(30))

@@ -61,12 +61,36 @@ _ENGLISH_RUN = re.compile(r"[A-Za-z]+(?: [A-Za-z]+){2,}")
 
 
 def assert_translatable(report):
-    texts = [c.summary for c in report.checks] + list(report.notes) + [report.verdict_reason]
+    """An English report: every summary has Chinese, its own (a Msg) or the pattern table's (checks not moved yet),
+    with no English phrase left inside it."""
+    from codexdoctor.i18n import localize
+
+    said = {c.id: c.message.text("zh", localize) for c in report.checks if c.message is not None}
+    texts = [c.summary for c in report.checks if c.message is None]
     missing = [t for t in texts if translate(t, "zh") is None]
     assert not missing, f"no Chinese for: {missing}"
-    # and no English phrase left inside a translation (a nested summary the pattern passed through as it was)
-    leftover = [z for t in texts if (z := translate(t, "zh")) and _ENGLISH_RUN.search(_NOT_WORDS.sub(" ", z))]
+    zh = [z for t in texts if (z := translate(t, "zh"))] + list(said.values())
+    leftover = [z for z in zh if _ENGLISH_RUN.search(_NOT_WORDS.sub(" ", z))]
     assert not leftover, f"English left in: {leftover}"
+
+
+_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+_NEUTRAL_WORDS = {"profile", "config"}  # kept in English in the Chinese texts too (a key name, a file's stem)
+
+
+def assert_chinese(report):
+    """A Chinese report: no summary, note or verdict reason is an English sentence (or an English word or two that
+    no translation reached), whether it came from a Msg or through the pattern table."""
+    assert report.lang == "zh"
+    texts = [c.summary for c in report.checks] + list(report.notes) + [report.verdict_reason]
+    leftover = [t for t in texts if _ENGLISH_RUN.search(_NOT_WORDS.sub(" ", t))]
+    assert not leftover, f"English left in: {leftover}"
+    bare = [
+        t
+        for t in texts
+        if not _CJK.search(t) and set(re.findall(r"[A-Za-z]{2,}", _NOT_WORDS.sub(" ", t))) - _NEUTRAL_WORDS
+    ]
+    assert not bare, f"not said in Chinese: {bare}"
 
 
 SCENARIOS = {
@@ -87,11 +111,9 @@ def test_static_texts_have_chinese(home, name):
     config, env = SCENARIOS[name]
     if config:
         write_config(home, config)
-    if name == "profile":
-        report = offline_report(home, env, profile="p")
-    else:
-        report = offline_report(home, env)
-    assert_translatable(report)
+    extra = {"profile": "p"} if name == "profile" else {}
+    assert_translatable(offline_report(home, env, **extra))
+    assert_chinese(offline_report(home, env, lang="zh", **extra))
 
 
 @pytest.mark.parametrize(
@@ -127,9 +149,10 @@ def test_live_texts_have_chinese(home, sim_server, options):
             system_config=None,
             codex_version=(0, 171, 0),
             timeout=1.5,
+            lang="zh",
         )
     )
-    assert_translatable(report)
+    assert_chinese(report)
 
 
 def test_sessions_and_diagnose_texts_have_chinese(home, run):
@@ -138,19 +161,20 @@ def test_sessions_and_diagnose_texts_have_chinese(home, run):
     from codexdoctor.commands.sessions import run_sessions
 
     fixtures = Path(__file__).parent / "fixtures" / "rollouts" / "real-0.171.0"
-    report, _ = run_sessions({"HOME": str(home)}, home, (fixtures,), None, None, None, False)
-    assert_translatable(report)
-    empty, _ = run_sessions({"HOME": str(home)}, home, (), None, None, None, False)
-    assert_translatable(empty)
-    for text in (
-        "Missing environment variable: `X`.",
-        "stream disconnected before completion: idle timeout waiting for SSE",
-        "something else",
-    ):
-        rep, _ = run_diagnose(
-            CheckOptions(env={"HOME": str(home)}, home=home, cwd=Path.cwd(), system_config=None), text
-        )
-        assert_translatable(rep)
+    for lang, check in (("en", assert_translatable), ("zh", assert_chinese)):
+        report, _ = run_sessions({"HOME": str(home)}, home, (fixtures,), None, None, None, False, lang)
+        check(report)
+        empty, _ = run_sessions({"HOME": str(home)}, home, (), None, None, None, False, lang)
+        check(empty)
+        for text in (
+            "Missing environment variable: `X`.",
+            "stream disconnected before completion: idle timeout waiting for SSE",
+            "something else",
+        ):
+            rep, _ = run_diagnose(
+                CheckOptions(env={"HOME": str(home)}, home=home, cwd=Path.cwd(), system_config=None, lang=lang), text
+            )
+            check(rep)
 
 
 def test_chinese_snapshot_of_the_seed_config(home, run, monkeypatch):
@@ -223,6 +247,7 @@ def test_demo_check_rows_in_chinese_have_no_english_phrases(home):
     )
     for scenario in demo.SCENARIOS:
         report = demo.run_scenario(scenario, lang="zh").report
+        assert_chinese(report)  # its notes and verdict reason too
         for check in report.checks:
             text = allowed.sub("", check.summary)
             words = re.findall(r"[A-Za-z]{4,}(?:\s+[A-Za-z]{2,})+", text)
@@ -273,3 +298,61 @@ def test_no_phrase_is_taken_by_an_earlier_pattern():
         if first != i:
             shadowed.append((pattern, _PATTERNS_ZH[first][0]))
     assert checked > 100 and not shadowed, shadowed
+
+
+def _msg_calls():
+    """Every `Msg("English", "中文", name=...)` written in the package: (where, en, zh, parameter names)."""
+    import ast
+
+    package = ROOT / "codexdoctor"
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Msg"):
+                continue
+            en, zh = (ast.literal_eval(a) for a in node.args[:2])
+            yield f"{path.relative_to(ROOT)}:{node.lineno}", en, zh, {k.arg for k in node.keywords}
+
+
+def _sample(template, names):
+    """The template with every placeholder filled: a number where the spec formats one, a word elsewhere."""
+    specs = {f: spec for _, f, spec, _ in string.Formatter().parse(template) if f}
+    return template.format(**{n: 1234 if specs.get(n) else "X" for n in names})
+
+
+def test_every_message_renders_in_both_languages():
+    """Each Msg in the code names the same parameters it is given, renders with every placeholder filled in English
+    and in Chinese, and its Chinese is Chinese (or, for a bare value such as a path, the same value)."""
+    calls = list(_msg_calls())
+    assert len(calls) > 60, len(calls)  # the checks, notes and verdict reasons: not an empty walk
+    for where, en, zh, names in calls:
+        assert fields(en) | fields(zh) == names, where
+        out_en, out_zh = _sample(en, names), _sample(zh, names)
+        assert "{" not in out_en + out_zh and "}" not in out_en + out_zh, where
+        assert _CJK.search(out_zh) or out_zh == out_en, (where, out_zh)
+        assert not _CJK.search(out_en), (where, out_en)
+
+
+def test_messages_built_at_run_time_render_too():
+    """The messages made of pieces (a list, a finished pair, a nested phrase, a count) in both languages."""
+    from codexdoctor.model import English, Msg, say
+
+    kinds = Msg.join([Msg.pair("context", "上下文"), Msg.pair("channel", "通道")])
+    outer = Msg(
+        "{n:,} failed ({kinds}); {why}", "{n:,} 个失败（{kinds}）；{why}", n=1234, kinds=kinds, why=English("x")
+    )
+    assert outer.text("en") == str(outer) == "1,234 failed (context, channel); x"
+    assert outer.text("zh") == "1,234 个失败（上下文、通道）；x"
+    assert outer.text("zh", lambda text, lang: f"<{text}>") == "1,234 个失败（上下文、通道）；<x>"
+    assert Msg.pair("{a}", "{b}").text("zh") == "{b}"  # a finished text is never a template
+    assert say("plain", "zh", lambda text, lang: "中") == "中" and say("plain", "zh") == "plain"
+
+
+def test_the_chinese_check_can_fail(home):
+    """assert_chinese catches an English note, and an English word alone, in a Chinese report."""
+    from dataclasses import replace
+
+    report = offline_report(home, {}, lang="zh")
+    assert_chinese(report)
+    for bad in ("Offline: no request was sent at all.", "unset"):
+        with pytest.raises(AssertionError):
+            assert_chinese(replace(report, notes=(bad,)))

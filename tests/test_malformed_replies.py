@@ -218,12 +218,12 @@ def test_the_evidence_reads_in_chinese_too(home, exact_server):
 # ---- a check that crashes anyway ---------------------------------------------------------------------------------
 def test_a_crashing_live_check_exits_3_and_is_named_in_every_format(home, sim_server, monkeypatch, run):
     """Only that check crashes (the others still report), and every format says which one, so CI notices it."""
-    from codexdoctor.checks.live import LiveRun
+    from codexdoctor.checks.live import window
 
     def boom(*args, **kwargs):
         raise RuntimeError("kaboom " + KEY)
 
-    monkeypatch.setattr(LiveRun, "window_result", boom)
+    monkeypatch.setattr(window, "interpret", boom)
     s = sim_server(api_key=KEY)
     report = check(home, s.base_url, model="sim-model")
     crashed = [c.id for c in report.checks if c.status is Status.CRASH]
@@ -243,12 +243,12 @@ def test_a_crashing_live_check_exits_3_and_is_named_in_every_format(home, sim_se
 
 
 def test_a_crash_is_said_after_the_errors_that_decide_the_verdict(home, exact_server, monkeypatch):
-    from codexdoctor.checks.live import LiveRun
+    from codexdoctor.checks.live import reach
 
     def boom(*args, **kwargs):
         raise ValueError("boom")
 
-    monkeypatch.setattr(LiveRun, "reach_result", boom)
+    monkeypatch.setattr(reach, "interpret", boom)
     server = exact_server((200, "text/event-stream", sse(completed("ok"))))
     report = check(home, server.url)
     assert [c.id for c in report.checks if c.status is Status.CRASH] == ["net.reach"]

@@ -447,9 +447,9 @@ def test_channel_failures_above_the_break_are_channel_evidence(home, sim_server)
 
 def test_a_hanging_provider_gets_a_line_every_few_seconds(home, sim_server, monkeypatch):
     """Issue 29: in a pipe, a hanging provider left the probe silent for 30 s per request."""
-    import codexdoctor.checks.probe as probe_mod
+    from codexdoctor.checks.probe import search
 
-    monkeypatch.setattr(probe_mod, "STILL_WAITING_EVERY", 0.2)
+    monkeypatch.setattr(search, "STILL_WAITING_EVERY", 0.2)
     s = sim_server(api_key=KEY, hang=True, hang_seconds=2.0)
     configure(home, s)
     report, lines = probe(

@@ -123,3 +123,24 @@ def test_cli_wraps_to_columns(home, run, monkeypatch):
             and not l.strip().startswith(("export ", "echo ", "POST "))
         ]
         assert not long, long
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_a_table_wraps_its_cells_and_never_cuts_a_word(width):
+    """Issue 40: at 80 columns `demo` read "a working provi…" and "CTX025 The prov…"; `rules` "…not tru…"."""
+    from codexdoctor.report.render.text import display_width, table_lines
+
+    rows = (
+        ("healthy", "a working provider", "ok", "CTX025 The provider does not publish its window"),
+        (
+            "near-miss-variable",
+            "the key is in SIM_KEY, Codex reads SIM_API_KEY",
+            "config",
+            "ENV003 Key is in a variable",
+        ),
+    )
+    lines = table_lines(("scenario", "what is wrong", "expected", "top finding"), rows, width)
+    text = "\n".join(lines)
+    assert "…" not in text and all(display_width(line) <= width for line in lines), text
+    words = {w for row in rows for cell in row for w in cell.split()}
+    assert words <= set(text.split()), words - set(text.split())  # every word whole, somewhere

@@ -250,3 +250,99 @@ def test_cli_sim_speaks_chinese_with_lang_zh(home, tmp_path):
     out, err = "".join(printed), proc.stderr.read()
     assert printed[0].startswith("codexdoctor sim：正在 http://127.0.0.1:") and "粘贴到" in out
     assert "模拟器自己的密钥" in out and "已停止" in err and "serving" not in out
+
+
+# Every way a stream ends (issue 38): the knobs that reproduce what Codex 0.171 judges (docs/codex-behaviour.md).
+
+
+def stream(s, body=None, headers=AUTH):
+    body = body or {"model": "sim-model", "input": "hello", "stream": True}
+    r = post(s.base_url + "/responses", body, headers=headers)
+    return r, [e["type"] for e in sse_events(r.text)]
+
+
+@pytest.mark.parametrize("reason", ["max_output_tokens", "content_filter"])
+def test_incomplete_sends_the_partial_text_then_the_reason(sim_server, reason):
+    s = sim_server(api_key=KEY, stream_fault="incomplete", incomplete_reason=reason)
+    r, kinds = stream(s)
+    assert r.status_code == 200
+    assert kinds[-1] == "response.incomplete" and "response.completed" not in kinds
+    assert kinds.count("response.output_text.delta") == 24
+    last = sse_events(r.text)[-1]["response"]
+    assert last["status"] == "incomplete" and last["incomplete_details"] == {"reason": reason}
+    assert last["usage"]["output_tokens"] == 24 and last["output"][0]["status"] == "incomplete"
+
+
+@pytest.mark.parametrize("fault,kind", [("response_failed", "response.failed"), ("error_event", "error")])
+def test_failed_and_error_events_carry_the_configured_code(sim_server, fault, kind):
+    s = sim_server(api_key=KEY, stream_fault=fault, fault_code="insufficient_quota", fault_message="No credit left.")
+    r, kinds = stream(s)
+    assert kinds == ["response.created", kind]
+    last = sse_events(r.text)[-1]
+    error = last["response"]["error"] if kind == "response.failed" else last
+    assert error["code"] == "insufficient_quota" and error["message"] == "No credit left."
+
+
+def test_endings_without_a_completion(sim_server):
+    s = sim_server(api_key=KEY, stream_fault="no_terminal")
+    r, kinds = stream(s)
+    assert kinds[-1] == "response.output_item.done" and "response.completed" not in kinds
+    s.reconfigure(stream_fault="done_only")
+    r, kinds = stream(s)
+    assert r.text.rstrip().endswith("data: [DONE]") and "response.completed" not in kinds
+
+
+def test_endings_that_complete(sim_server):
+    s = sim_server(api_key=KEY, stream_fault="trailing_done")
+    r, kinds = stream(s)
+    assert kinds[-1] == "response.completed" and r.text.rstrip().endswith("data: [DONE]")
+    s.reconfigure(stream_fault="error_then_completed", fault_code="server_error")
+    r, kinds = stream(s)
+    assert kinds.index("error") == 2 and kinds[-1] == "response.completed"
+
+
+def test_the_endings_leave_chat_completions_alone(sim_server):
+    s = sim_server(api_key=KEY, stream_fault="incomplete")
+    body = {"model": "sim-model", "messages": [{"role": "user", "content": "hi"}], "stream": True}
+    r = post(s.base_url + "/chat/completions", body)
+    assert r.text.rstrip().endswith("data: [DONE]") and sse_events(r.text)[-1]["choices"][0]["finish_reason"] == "stop"
+
+
+def test_parallel_tool_calls_and_a_bridge_that_keeps_one_result(sim_server):
+    s = sim_server(api_key=KEY, ask_tool_call="echo hi", tool_calls=3, turn_two_fault="single_tool_result")
+    r, _ = stream(s)
+    calls = [e["item"] for e in sse_events(r.text) if e["type"] == "response.output_item.done"]
+    assert [c["call_id"] for c in calls] == ["call_sim_1", "call_sim_1_2", "call_sim_1_3"]
+    assert [c["output_index"] for c in sse_events(r.text) if c["type"] == "response.output_item.done"] == [0, 1, 2]
+    assert len(sse_events(r.text)[-1]["response"]["output"]) == 3
+    turn_two = [{"type": "message", "role": "user", "content": "run echo hi"}, *calls]
+    one = [*turn_two, {"type": "function_call_output", "call_id": "call_sim_1", "output": "hi"}]
+    ok, _ = stream(s, {"model": "sim-model", "input": one, "stream": True})
+    assert ok.status_code == 200
+    both = [*one, {"type": "function_call_output", "call_id": "call_sim_1_2", "output": "hi"}]
+    refused = post(s.base_url + "/responses", {"model": "sim-model", "input": both, "stream": True})
+    assert refused.status_code == 400
+    assert "did not have response messages: call_sim_1_2" in refused.json()["error"]["message"]
+
+
+def test_quota_exhausted_as_new_api_and_openai_word_it(sim_server):
+    s = sim_server(api_key=KEY, quota_exhausted="newapi", request_id_in_text=True)
+    r = post(s.base_url + "/responses", {"model": "sim-model", "input": "x"})
+    message = r.json()["error"]["message"]
+    assert r.status_code == 401 and message.startswith("该令牌额度已用尽 TokenStatusExhausted[sk-sim***def]")
+    assert "(request id: req_sim_" in message and KEY not in r.text
+    s.reconfigure(quota_exhausted="openai")
+    r = post(s.base_url + "/responses", {"model": "sim-model", "input": "x"})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "insufficient_quota"
+    wrong = post(s.base_url + "/responses", {"model": "sim-model", "input": "x"}, headers={"Authorization": "Bearer x"})
+    assert wrong.json()["error"]["code"] == "invalid_api_key"  # a wrong key is still a wrong key
+
+
+def test_tpm_limit_refuses_only_a_request_over_it(sim_server):
+    s = sim_server(api_key=KEY, tpm_limit=500)
+    assert post(s.base_url + "/responses", {"model": "sim-model", "input": "short"}).status_code == 200
+    r = post(s.base_url + "/responses", {"model": "sim-model", "input": "word " * 1000})
+    error = r.json()["error"]
+    assert r.status_code == 429 and error["code"] == "rate_limit_exceeded" and error["type"] == "tokens"
+    requested = s.records[-1].input_tokens
+    assert f"on tokens per min (TPM): Limit 500, Requested {requested}." in error["message"] and requested > 500

@@ -8,7 +8,9 @@ import respx
 
 from codexdoctor.common.redact import Redactor
 from codexdoctor.net.classify import classify
-from codexdoctor.net.transport import Deadline, make_client, send
+from codexdoctor.net.client import make_client
+from codexdoctor.net.deadline import Deadline
+from codexdoctor.net.send import send
 
 URL = "https://gw.example/v1/responses"
 KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz012345"
@@ -974,7 +976,8 @@ def test_transient_retried_permanent_not():
 def test_canary_request_is_exactly_what_codex_sends(home):
     from pathlib import Path
 
-    from codexdoctor.checks.live import LiveRun
+    from codexdoctor.checks.live import make_plan
+    from codexdoctor.checks.live.gather import Gatherer
     from codexdoctor.commands.options import CheckOptions, make_context
     from tests.conftest import write_config
 
@@ -994,7 +997,7 @@ def test_canary_request_is_exactly_what_codex_sends(home):
                 200, headers={"content-type": "text/event-stream"}, content=sse(DELTA, COMPLETED).encode()
             )
         )
-        run = LiveRun(ctx, Deadline(5))
+        run = Gatherer(ctx, make_plan(ctx), Deadline(5))
         ex = run.canary()
     req = route.calls.last.request
     assert ex.ok and req.headers["authorization"] == f"Bearer {KEY}"

@@ -4,6 +4,7 @@ the last failed session, a reproduction, all redacted."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -111,7 +112,7 @@ def test_curl_in_each_shell():
 
 
 def test_request_id_from_headers_or_text():
-    from codexdoctor.net.transport import request_id_of
+    from codexdoctor.net.exchange import request_id_of
 
     assert request_id_of({"x-litellm-call-id": "abc-123-def"}) == "abc-123-def"
     assert request_id_of({"x-request-id": "req_1", "x-litellm-call-id": "other"}) == "req_1"
@@ -122,17 +123,58 @@ def test_request_id_from_headers_or_text():
     assert request_id_of({}, "no id here") is None
 
 
-def test_report_in_chinese_keeps_the_support_summary_in_english(home, run, tmp_path):
+def test_a_chinese_report_is_chinese_through_and_through(home, run, tmp_path, monkeypatch):
+    """Issue 40: the zh ticket's summary paragraph, its table values and the terminal line were English."""
+    import re
+
     write_config(
         home,
         'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
         'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n',
     )
+    monkeypatch.setenv("GW_KEY", "sk-gw-0123456789abcdefghijklmnop")
     target = tmp_path / "t.md"
-    run("report", "--offline", "--lang", "zh", "-o", str(target))
+    code, out, err = run("report", "--offline", "--lang", "zh", "-o", str(target))
     text = target.read_text()
     assert "# Codex CLI 支持报告" in text and "## 最近一次失败的 Codex 会话" in text
-    assert "A user of the Codex CLI" in text  # for the provider's support desk
+    summary = text.split("## 摘要", 1)[1].split("##", 1)[0]
+    assert "一位 Codex CLI 用户" in summary and "A user of" not in summary
+    head = text.split("## 检查结果", 1)[0]  # summary, client, config and requests: the ticket's own words
+    for english in ("not set", "Codex default", "chars", "request URL", "platform", "proxy variable"):
+        assert english not in head, english
+    assert "报告已写入" in err and "report written" not in err
+    assert not re.search(r"\b(the|and|of|with)\b", summary.replace("`", " ")), summary
+
+
+def test_the_ticket_tells_of_its_own_providers_session_at_the_time_it_failed(home, run, tmp_path):
+    """Issue 40: the requests table gave the failing session's start as the failing request's time (its error line
+    came after Codex's retries), and a ticket about one provider told of another provider's session."""
+    from datetime import datetime, timezone
+
+    from tests.rollout_factory import RolloutWriter
+
+    write_config(
+        home,
+        'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+        'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n',
+    )
+    start = datetime(2026, 11, 20, 9, 0, tzinfo=timezone.utc)
+    w = RolloutWriter(home / ".codex" / "sessions", start=start, provider="gw", model="m")
+    w.turn(9_000)
+    w.turn(12_000, error="unexpected status 502 Bad Gateway, request id: 07120c03-aaaa-bbbb-cccc-0123456789ab")
+    w.close()
+    other = RolloutWriter(home / ".codex" / "sessions", start=start.replace(hour=10), provider="tt-small", model="m")
+    other.turn(9_000, error="unexpected status 401 Unauthorized")
+    other.close()
+    target = tmp_path / "t.md"
+    run("report", "--offline", "-o", str(target))
+    text = target.read_text()
+    row = next(line for line in text.splitlines() if "07120c03-aaaa" in line and line.startswith("|"))
+    assert "09:00:00" not in row.split("|")[2], row  # not the session's start …
+    failed_at = re.search(r"failed at turn 2 \(([^)]+)\)", text).group(1)
+    assert failed_at in row  # … but the error line's own time
+    last = text.split("## The last failed Codex session", 1)[1].split("<details>", 1)[0]
+    assert "provider `gw`" in last and "tt-small" not in last
 
 
 # ---- issue 36 (2): the request file carries the request's shape, not the user's texts ------------------------------

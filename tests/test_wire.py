@@ -94,7 +94,8 @@ def test_silence_after_the_headers_is_the_idle_limit(home, sim_server):
 
 
 def test_keep_alive_comments_do_not_reset_the_idle_limit():
-    from codexdoctor.net.transport import Deadline, parse_sse
+    from codexdoctor.net.deadline import Deadline
+    from codexdoctor.net.stream import parse_sse
 
     now = [0.0]
 

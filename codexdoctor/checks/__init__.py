@@ -29,6 +29,7 @@ def run_one(check: Check, ctx: CheckContext) -> CheckResult:
             res.facts,
             tuple(ctx.redactor(e) for e in res.evidence),
             round(elapsed, 1),
+            res.message,
         )
     )
 
@@ -37,22 +38,21 @@ def run_static(ctx: CheckContext, checks: Iterable[Check] = STATIC_CHECKS) -> li
     return [run_one(c, ctx) for c in checks]
 
 
-# Ids of the network checks in checks/live.py, listed here so the catalog can be
-# validated without importing httpx.
-LIVE_CHECK_IDS: tuple[str, ...] = (
-    "net.reach",
-    "api.catalog",
-    "api.canary",
-    "api.turn_two",
-    "api.variants",
-    "api.wire",
-    "ctx.window",
-    "ctx.probe",
-    "ctx.sessions",
-    "ctx.pasted",
-    "ctx.watch",  # made by codexdoctor/watch/diagnosis.py from a recording
-)
+# Checks outside the static registry that are not the live checks: the probe's, the session logs' and a pasted error's
+# rows (commands probe, sessions and diagnose-error build them), and a recorded session's (watch/diagnosis.py).
+OTHER_CHECK_IDS: tuple[str, ...] = ("ctx.probe", "ctx.sessions", "ctx.pasted", "ctx.watch")
 
 
 def live_check_ids() -> tuple[str, ...]:
-    return LIVE_CHECK_IDS
+    """Ids of every network check: the live registry's (checks/live/registry.py), then OTHER_CHECK_IDS. Imported on
+    demand, so the static checks (`check --offline`) do not pay for the live package; it never imports httpx."""
+    from codexdoctor.checks.live.registry import LIVE_IDS
+
+    return (*LIVE_IDS, *OTHER_CHECK_IDS)
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """`LIVE_CHECK_IDS`, computed from the registry when first read (PEP 562) rather than listed by hand."""
+    if name == "LIVE_CHECK_IDS":
+        return live_check_ids()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,7 +16,7 @@ from typing import Any
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.env import clean_key, unexported_rc_value
 from codexdoctor.checks.url import certain_base_url
-from codexdoctor.model import CheckResult
+from codexdoctor.model import CheckResult, Msg
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,13 @@ class AsFixed:
     static: list[CheckResult]
     assumed: tuple[tuple[str, str], ...]  # each assumed fix in words: (English, Chinese)
 
-    def note(self) -> str:
-        """The label the report carries above the live rows (translated by i18n like every note)."""
-        return (
+    def note(self) -> Msg:
+        """The label the report carries above the live rows."""
+        return Msg(
             "The live checks ran as if the certain fixes were made (in memory only; `codexdoctor fix` writes them): "
-            + "; ".join(en for en, _ in self.assumed)
-            + "."
+            "{fixes}.",
+            "在线检查是按“确定的修复已经完成”来运行的（只在内存中；`codexdoctor fix` 会写入文件）：{fixes}。",
+            fixes=Msg.join([Msg.pair(en, zh) for en, zh in self.assumed], "; ", "；"),
         )
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from codexdoctor.codex.config import Provider, Resolution
 from codexdoctor.common.redact import Redactor
 from codexdoctor.common.shells import Shell
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 
 
 @dataclass(frozen=True)
@@ -75,9 +75,19 @@ class Check:
 
 
 def result(
-    check_id: str, title: str, status: Status, summary: str, evidence: Iterable[str] = (), /, **facts: Any
+    check_id: str, title: str, status: Status, summary: str | Msg, evidence: Iterable[str] = (), /, **facts: Any
 ) -> CheckResult:
-    return CheckResult(id=check_id, title=title, status=status, summary=summary, facts=facts, evidence=tuple(evidence))
+    """A check's result; a Msg summary carries its Chinese with it (the English is the `summary` string)."""
+    message = summary if isinstance(summary, Msg) else None
+    return CheckResult(
+        id=check_id,
+        title=title,
+        status=status,
+        summary=str(summary),
+        facts=facts,
+        evidence=tuple(evidence),
+        message=message,
+    )
 
 
 def crashed(check_id: str, title: str, exc: BaseException, redact: Callable[[str], str]) -> CheckResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,15 @@ from codexdoctor.codex import config as config_mod
 from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
 from codexdoctor.common.untrusted import clip
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
+
+NO_PROFILE = Msg("no profile selected", "未选择 profile")
+# Each check's result with its id and title given, so a summary in two languages fits on the line that returns it.
+_home = partial(result, "cfg.home", "Codex home")
+_files = partial(result, "cfg.files", "Config files")
+_profile = partial(result, "cfg.profile", "Profile")
+_provider = partial(result, "cfg.provider", "Provider")
+_keys = partial(result, "cfg.keys", "Config keys")
 
 PROVIDER_KEYS = (
     "name",
@@ -201,19 +210,22 @@ def check_home(ctx: CheckContext) -> CheckResult:
     }
     evidence = [f"CODEX_HOME={shown}" if r.codex_home_from_env else f"CODEX_HOME unset -> {shown}"]
     if r.codex_home_problem:
-        return result("cfg.home", "Codex home", Status.FAIL, f"{shown} is unusable", evidence, **facts)
+        return _home(Status.FAIL, Msg("{path} is unusable", "{path} 不可用", path=shown), evidence, **facts)
     if not r.codex_home.is_dir():  # the default folder, not made yet: no ✓ for a folder that is not there (issue 29)
         facts["created"] = False
-        return result(
-            "cfg.home", "Codex home", Status.SKIP, f"{shown} does not exist yet (Codex creates it)", evidence, **facts
+        return _home(
+            Status.SKIP,
+            Msg("{path} does not exist yet (Codex creates it)", "{path} 还不存在（Codex 会创建它）", path=shown),
+            evidence,
+            **facts,
         )
-    return result("cfg.home", "Codex home", Status.PASS, shown, evidence, **facts)
+    return _home(Status.PASS, Msg("{path}", "{path}", path=shown), evidence, **facts)
 
 
 def check_files(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     if r.codex_home_problem:
-        return result("cfg.files", "Config files", Status.SKIP, "Codex home is unusable", home_problem=True)
+        return _files(Status.SKIP, Msg("Codex home is unusable", "Codex 主目录不可用"), home_problem=True)
     files = []
     evidence = []
     for layer in r.layers:
@@ -270,23 +282,21 @@ def check_files(ctx: CheckContext) -> CheckResult:
     if facts["windows_configs"]:
         evidence.append("Windows-side Codex config: " + ", ".join(windows_configs))
     if broken:
-        return result(
-            "cfg.files", "Config files", Status.FAIL, f"{broken[0]['path']} cannot be read", evidence, **facts
+        return _files(
+            Status.FAIL, Msg("{path} cannot be read", "{path} 无法读取", path=broken[0]["path"]), evidence, **facts
         )
     if user_missing and user is not None:
         status = Status.WARN if anything_configures_provider else Status.FAIL
-        return result("cfg.files", "Config files", status, f"{user.label} does not exist", evidence, **facts)
+        return _files(status, Msg("{path} does not exist", "{path} 不存在", path=user.label), evidence, **facts)
     if untrusted:
-        return result(
-            "cfg.files",
-            "Config files",
+        return _files(
             Status.WARN,
-            f"{untrusted[0]['path']} is not read (untrusted project)",
+            Msg("{path} is not read (untrusted project)", "{path} 未被读取（项目未受信任）", path=untrusted[0]["path"]),
             evidence,
             **facts,
         )
-    return result(
-        "cfg.files", "Config files", Status.PASS, f"{user.label if user else 'config'} parsed", evidence, **facts
+    return _files(
+        Status.PASS, Msg("{path} parsed", "{path} 解析成功", path=user.label if user else "config"), evidence, **facts
     )
 
 
@@ -304,7 +314,7 @@ def check_profile(ctx: CheckContext) -> CheckResult:
     if r.profile_mode == "file":
         return _check_profile_file(ctx)
     if r.profile is None:
-        return result("cfg.profile", "Profile", Status.SKIP, "no profile selected", selected=None, mode="table")
+        return _profile(Status.SKIP, NO_PROFILE, selected=None, mode="table")
     available = sorted(r.merged.get("profiles", {}).keys()) if isinstance(r.merged.get("profiles"), Mapping) else []
     ignored = [k for k in PROFILE_IGNORED_KEYS if k in r.profile_table]
     ignored_where = [r.origin("profiles", r.profile, k) for k in ignored]
@@ -320,12 +330,17 @@ def check_profile(ctx: CheckContext) -> CheckResult:
     evidence = [f"profile `{r.profile}` selected by {r.profile_origin}"]
     if r.profile_missing:
         evidence.append("profiles defined: " + (", ".join(available) or "none"))
-        return result("cfg.profile", "Profile", Status.FAIL, f"profile `{r.profile}` not found", evidence, **facts)
-    if ignored:
-        return result(
-            "cfg.profile", "Profile", Status.WARN, f"profile `{r.profile}` holds ignored keys", evidence, **facts
+        return _profile(
+            Status.FAIL, Msg("profile `{name}` not found", "找不到 profile `{name}`", name=r.profile), evidence, **facts
         )
-    return result("cfg.profile", "Profile", Status.PASS, f"profile `{r.profile}`", evidence, **facts)
+    if ignored:
+        return _profile(
+            Status.WARN,
+            Msg("profile `{name}` holds ignored keys", "profile `{name}` 中有会被忽略的键", name=r.profile),
+            evidence,
+            **facts,
+        )
+    return _profile(Status.PASS, Msg("profile `{name}`", "profile `{name}`", name=r.profile), evidence, **facts)
 
 
 def _check_profile_file(ctx: CheckContext) -> CheckResult:
@@ -360,21 +375,29 @@ def _check_profile_file(ctx: CheckContext) -> CheckResult:
             f"--profile {r.profile}: {facts['profile_file']} " + ("not found" if facts["file_missing"] else "read")
         )
     if r.legacy_selectors or r.profile_conflict:
-        return result(
-            "cfg.profile", "Profile", Status.FAIL, "legacy profile config: Codex refuses to start", evidence, **facts
+        return _profile(
+            Status.FAIL,
+            Msg("legacy profile config: Codex refuses to start", "旧式 profile 配置：Codex 会拒绝启动"),
+            evidence,
+            **facts,
         )
     if facts["file_missing"]:
         # Codex runs on with config.toml alone: what it does is what the other checks test.
-        return result(
-            "cfg.profile", "Profile", Status.WARN, f"{facts['profile_file']} does not exist", evidence, **facts
+        return _profile(
+            Status.WARN, Msg("{path} does not exist", "{path} 不存在", path=facts["profile_file"]), evidence, **facts
         )
     if r.legacy_tables:
-        return result("cfg.profile", "Profile", Status.WARN, "[profiles.*] tables are ignored", evidence, **facts)
-    if r.profile:
-        return result(
-            "cfg.profile", "Profile", Status.PASS, f"profile `{r.profile}` ({facts['profile_file']})", evidence, **facts
+        return _profile(
+            Status.WARN, Msg("[profiles.*] tables are ignored", "[profiles.*] 表会被忽略"), evidence, **facts
         )
-    return result("cfg.profile", "Profile", Status.SKIP, "no profile selected", evidence, **facts)
+    if r.profile:
+        return _profile(
+            Status.PASS,
+            Msg("profile `{name}` ({path})", "profile `{name}`（{path}）", name=r.profile, path=facts["profile_file"]),
+            evidence,
+            **facts,
+        )
+    return _profile(Status.SKIP, NO_PROFILE, evidence, **facts)
 
 
 def _profile_files(codex_home: Path) -> list[Path]:
@@ -418,7 +441,7 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         {"id": b, "where": r.origin("model_providers", b)} for b in BUILTIN_PROVIDERS if b in tables
     ]
     if r.unusable:
-        return result("cfg.provider", "Provider", Status.SKIP, "config could not be parsed", evidence, **facts)
+        return _provider(Status.SKIP, Msg("config could not be parsed", "配置无法解析"), evidence, **facts)
     if not p.defined:
         evidence.append("provider tables: " + (", ".join(sorted(tables)) or "none"))
         # `taotokn` where the table is `taotoken`: one close table name is a certain edit (issue 29).
@@ -430,7 +453,12 @@ def check_provider(ctx: CheckContext) -> CheckResult:
             and (edit_distance(t.lower(), p.id.lower()) <= 2 or normalise_name(t) == normalise_name(p.id))
         ]
         facts["did_you_mean"] = close[0] if len(close) == 1 else None
-        return result("cfg.provider", "Provider", Status.FAIL, f"no table [model_providers.{p.id}]", evidence, **facts)
+        return _provider(
+            Status.FAIL,
+            Msg("no table [model_providers.{id}]", "没有 [model_providers.{id}] 表", id=p.id),
+            evidence,
+            **facts,
+        )
     if not p.builtin:
         facts["table_where"] = r.origin("model_providers", p.id)
         for key, kind in PROVIDER_TYPES.items():
@@ -483,8 +511,15 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         or facts["redefined_builtins"]
     )
     status = Status.FAIL if bad else Status.PASS
-    return result(
-        "cfg.provider", "Provider", status, f"{p.id} ({'built-in' if p.builtin else 'custom'})", evidence, **facts
+    return _provider(
+        status,
+        (
+            Msg("{id} (built-in)", "{id}（内置）", id=p.id)
+            if p.builtin
+            else Msg("{id} (custom)", "{id}（自定义）", id=p.id)
+        ),
+        evidence,
+        **facts,
     )
 
 
@@ -544,15 +579,14 @@ def check_keys(ctx: CheckContext) -> CheckResult:
     evidence = [f"{u['where']}: `{u['key']}` in {u['table']} is not a key Codex reads" for u in unknown]
     evidence += [f"{p['where']}: `{p['key']}` in a project config" for p in project_provider_keys]
     if unknown or project_provider_keys:
-        return result(
-            "cfg.keys",
-            "Config keys",
+        n_ignored = len(unknown) + len(project_provider_keys)
+        return _keys(
             Status.WARN,
-            f"{plural(len(unknown) + len(project_provider_keys), 'key')} Codex ignores",
+            Msg("{keys} Codex ignores", "{n:,} 个键会被 Codex 忽略", keys=plural(n_ignored, "key"), n=n_ignored),
             evidence,
             **facts,
         )
-    return result("cfg.keys", "Config keys", Status.PASS, "every key is one Codex reads", evidence, **facts)
+    return _keys(Status.PASS, Msg("every key is one Codex reads", "所有键都会被 Codex 读取"), evidence, **facts)
 
 
 CHECKS = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.common import outside_json as outside
@@ -20,8 +20,6 @@ from codexdoctor.net.classify import embedded_json as _embedded_json
 from codexdoctor.net.classify import strip_decoration as normalise
 
 if TYPE_CHECKING:
-    import httpx
-
     from codexdoctor.net.transport import Exchange
 
 UNEXPECTED = re.compile(
@@ -204,9 +202,10 @@ def _transport(text: str) -> tuple[str, str, str | None] | None:
 
 def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     from codexdoctor.checks import env as env_checks
-    from codexdoctor.checks.live import LiveRun
+    from codexdoctor.checks.live.canary import canary_result
+    from codexdoctor.checks.live.exchanges import Clocks
+    from codexdoctor.checks.live.plan import make_plan
     from codexdoctor.net.classify import Classified, classify
-    from codexdoctor.net.transport import Deadline
 
     # The paste is outside text: redacted whole and stripped of terminal controls before anything reads or cuts it.
     text = sanitize(ctx.redactor(text), newlines=True)
@@ -352,9 +351,8 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
         )
     if classified.kind == "context_exceeded":
         return [_context_result(line, evidence, ctx, codex_message=False)]
-    # Never used to send: a client-shaped stand-in, so reading a paste imports no HTTP stack.
-    runner = LiveRun(ctx, Deadline(1), client=cast("httpx.Client", _NoClient()), first=False)
-    canary = runner.canary_result(ex, classified)
+    # The canary's own reading of an answer, given the paste's kind; nothing is sent (the clocks are nominal).
+    canary = canary_result(ctx, make_plan(ctx, first=False), ex, classified, Clocks(1, 1))
     facts = dict(canary.facts)
     if facts.get("url") == PLACEHOLDER_URL:
         facts["url"] = NO_URL_IN_PASTE  # say so rather than invent one
@@ -425,10 +423,3 @@ def _same_host(url: str, ctx: CheckContext) -> bool:
 def _user_config(ctx: CheckContext) -> str:
     layer = ctx.resolution.user_layer
     return layer.label if layer else "~/.codex/config.toml"
-
-
-class _NoClient:
-    """diagnose-error sends nothing; LiveRun only needs a client-shaped object it never uses."""
-
-    def close(self) -> None:
-        pass

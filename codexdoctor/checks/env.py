@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -14,7 +15,19 @@ from codexdoctor.codex.authfile import KEY_SHAPED, VAR_NAME, display_env_key, re
 from codexdoctor.codex.config import Resolution
 from codexdoctor.common import safefile
 from codexdoctor.common.redact import fingerprint
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
+
+# Each check's result with its id and title given, so a summary in two languages fits on the line that returns it.
+_key = partial(result, "env.key", "API key variable")
+_auth = partial(result, "env.auth", "Stored login")
+
+
+def fingerprint_msg(value: str) -> Msg:
+    """A key's fingerprint (common/redact.py) in words: `51 chars, sha256:1a2b3c4d`, `51 个字符，sha256:1a2b3c4d`."""
+    return Msg(
+        "{n} chars, sha256:{digest}", "{n} 个字符，sha256:{digest}", n=len(value), digest=fingerprint(value)[-8:]
+    )
+
 
 RC_FILES = (
     ".bashrc",
@@ -202,14 +215,16 @@ def check_key(ctx: CheckContext) -> CheckResult:
         "env_key_where": r.provider_field_origin("env_key"),
     }
     if not p.defined or r.unusable:
-        return result("env.key", "API key variable", Status.SKIP, "no provider resolved", **facts)
+        return _key(Status.SKIP, Msg("no provider resolved", "未解析出提供方"), **facts)
     if p.builtin:
         facts["state"] = "builtin"
-        return result(
-            "env.key",
-            "API key variable",
+        return _key(
             Status.SKIP,
-            f"built-in `{p.id}` provider: Codex uses its stored login, not a variable",
+            Msg(
+                "built-in `{id}` provider: Codex uses its stored login, not a variable",
+                "内置提供方 `{id}`：Codex 使用已保存的登录，不读环境变量",
+                id=p.id,
+            ),
             **facts,
         )
     if env_key is None:
@@ -217,20 +232,18 @@ def check_key(ctx: CheckContext) -> CheckResult:
         status = (
             Status.PASS if facts["local"] or facts["bearer_token"] or facts["requires_openai_auth"] else Status.WARN
         )
-        return result("env.key", "API key variable", status, "provider has no env_key", **facts)
+        return _key(status, Msg("provider has no env_key", "提供方没有设置 env_key"), **facts)
     if not isinstance(env_key, str):
         facts["state"] = "wrong_type"
-        return result("env.key", "API key variable", Status.FAIL, "env_key is not a string", **facts)
+        return _key(Status.FAIL, Msg("env_key is not a string", "env_key 不是字符串"), **facts)
     if not VAR_NAME.match(env_key):
         facts["state"] = "not_a_name"
         # The value itself may be a pasted key: show only its fingerprint.
         facts["env_key_looks_like_key"] = bool(KEY_SHAPED.search(env_key.strip())) or len(env_key) >= 20
         facts["env_key"] = f"<{fingerprint(env_key)}>" if facts["env_key_looks_like_key"] else display_env_key(env_key)
-        return result(
-            "env.key",
-            "API key variable",
+        return _key(
             Status.FAIL,
-            "env_key is not a variable name",
+            Msg("env_key is not a variable name", "env_key 不是环境变量名"),
             [f"env_key = {facts['env_key']} ({facts['env_key_where']})"],
             **facts,
         )
@@ -308,16 +321,30 @@ def check_key(ctx: CheckContext) -> CheckResult:
         evidence += [f"${n} is set ({fingerprint(ctx.env[n])})" for n in facts["near_miss"]]
         evidence += [f"{h['file']}:{h['line']} sets {env_key}" for h in facts["rc_hits"]]
         evidence += [f"{s['file']} not read: {s['reason']}" for s in skipped]
-        return result("env.key", "API key variable", Status.FAIL, f"${env_key} is {facts['state']}", evidence, **facts)
+        return _key(
+            Status.FAIL,
+            (
+                Msg("${var} is missing", "${var} 未设置", var=env_key)
+                if value is None
+                else Msg("${var} is blank", "${var} 为空", var=env_key)
+            ),
+            evidence,
+            **facts,
+        )
     facts["state"] = "set"
     facts["key_fingerprint"] = fingerprint(value)
     facts["problems"] = value_problems(value)
     evidence.append(f"${env_key}: set, {fingerprint(value)}")
     if facts["problems"]:
         evidence.append("value contains: " + ", ".join(facts["problems"]))
-        return result("env.key", "API key variable", Status.FAIL, f"${env_key} has stray characters", evidence, **facts)
-    return result(
-        "env.key", "API key variable", Status.PASS, f"${env_key} set ({fingerprint(value)})", evidence, **facts
+        return _key(
+            Status.FAIL, Msg("${var} has stray characters", "${var} 含有多余字符", var=env_key), evidence, **facts
+        )
+    return _key(
+        Status.PASS,
+        Msg("${var} set ({fp})", "${var} 已设置（{fp}）", var=env_key, fp=fingerprint_msg(value)),
+        evidence,
+        **facts,
     )
 
 
@@ -361,7 +388,7 @@ def check_auth(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     p = r.provider
     if r.unusable:
-        return result("env.auth", "Stored login", Status.SKIP, "config unusable")
+        return _auth(Status.SKIP, Msg("config unusable", "配置不可用"))
     auth = read_auth_json(r.codex_home) if r.codex_home_problem is None else {"exists": False}
     stored = auth.pop("_stored", None)
     env_openai = ctx.env.get("OPENAI_API_KEY", "")
@@ -409,49 +436,58 @@ def check_auth(ctx: CheckContext) -> CheckResult:
             auth["exists"] and not auth.get("error") and (auth.get("has_api_key") or auth.get("has_tokens"))
         )
     if auth.get("error"):
-        return result("env.auth", "Stored login", Status.WARN, "auth.json unreadable", evidence, **facts)
+        return _auth(Status.WARN, Msg("auth.json unreadable", "auth.json 无法读取"), evidence, **facts)
     if facts["codex_api_key_env"]:
         evidence.append(f"$CODEX_API_KEY set ({fingerprint(ctx.env['CODEX_API_KEY'])}): read by `codex exec` only")
     if p.id == "openai" and p.builtin and not facts["logged_in"] and facts["codex_api_key_env"]:
-        return result(
-            "env.auth",
-            "Stored login",
+        return _auth(
             Status.WARN,
-            "no stored login; $CODEX_API_KEY serves `codex exec` only",
+            Msg(
+                "no stored login; $CODEX_API_KEY serves `codex exec` only",
+                "没有已保存的登录；$CODEX_API_KEY 只供 `codex exec` 使用",
+            ),
             evidence,
             **facts,
         )
     if p.id == "openai" and p.builtin and not facts["logged_in"]:
-        return result(
-            "env.auth", "Stored login", Status.FAIL, "no stored login for the built-in provider", evidence, **facts
+        return _auth(
+            Status.FAIL,
+            Msg("no stored login for the built-in provider", "内置提供方没有已保存的登录"),
+            evidence,
+            **facts,
         )
     if p.id == "openai" and p.builtin and not auth.get("has_api_key"):
-        return result(
-            "env.auth",
-            "Stored login",
+        return _auth(
             Status.SKIP,
-            "ChatGPT sign-in: Codex talks to the ChatGPT backend, which codexdoctor does not test",
+            Msg(
+                "ChatGPT sign-in: Codex talks to the ChatGPT backend, which codexdoctor does not test",
+                "ChatGPT 登录：Codex 与 ChatGPT 后端通信，codexdoctor 不测试它",
+            ),
             evidence,
             **facts,
         )
     if facts["custom_without_env_key"] and auth["exists"]:
-        return result(
-            "env.auth",
-            "Stored login",
+        return _auth(
             Status.WARN,
-            "stored OpenAI login may reach a custom provider",
+            Msg("stored OpenAI login may reach a custom provider", "已保存的 OpenAI 登录可能被发给自定义提供方"),
             evidence,
             **facts,
         )
     if facts["requires_openai_auth"] and not auth["exists"]:
-        return result(
-            "env.auth", "Stored login", Status.FAIL, "requires_openai_auth but no login stored", evidence, **facts
+        return _auth(
+            Status.FAIL,
+            Msg("requires_openai_auth but no login stored", "设置了 requires_openai_auth，但没有已保存的登录"),
+            evidence,
+            **facts,
         )
     if p.id == "openai" and facts["env_differs_from_stored"]:
-        return result(
-            "env.auth", "Stored login", Status.WARN, "stored key differs from $OPENAI_API_KEY", evidence, **facts
+        return _auth(
+            Status.WARN,
+            Msg("stored key differs from $OPENAI_API_KEY", "已保存的密钥与 $OPENAI_API_KEY 不同"),
+            evidence,
+            **facts,
         )
-    return result("env.auth", "Stored login", Status.PASS, "no interference", evidence, **facts)
+    return _auth(Status.PASS, Msg("no interference", "无干扰"), evidence, **facts)
 
 
 CHECKS = (

@@ -16,13 +16,14 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from codexdoctor.codex.models import compaction_for_logged_window
 from codexdoctor.codex.rollout_session import Session, parse_time
 from codexdoctor.codex.rollouts import find_rollouts, iter_rollouts, read_session
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.codex.tui_log import read_tui_log
 from codexdoctor.common.untrusted import clip
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Section, Status
+from codexdoctor.model import CheckResult, Msg, Section, Status
 from codexdoctor.net.classify import CONTEXT_MARKERS, HIGH_DEMAND, context_numbers, summarize_text, turn_two_item
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404")
@@ -488,7 +489,7 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
     effective = window or 0
     # The logged window is Codex's effective one (95% of the model's); compaction fires at 90% of the model's,
     # unless model_auto_compact_token_limit says otherwise.
-    compact_at = compact_limit or (int(effective / 0.95 * 0.9) if effective else None)
+    compact_at = compaction_for_logged_window(effective, compact_limit) if effective else compact_limit
     real_window = (
         truncated_at or server_window or (last_ok if kind == "context" and share is not None and share < 0.5 else None)
     )
@@ -518,6 +519,7 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
         "truncated_at": truncated_at,
         "truncated_turns": truncated_turns,
         "error_info": failed.error_info if failed else None,
+        "failed_at": failed.failed_at if failed else None,
         "peak": peak,
         "last_ok": last_ok,
         "share": round(share, 3) if share is not None else None,
@@ -724,22 +726,48 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
             f"{plural(lines_bad, 'unreadable line')} skipped (half-written, corrupted, overlong or non-UTF-8)"
         )
     if not data:
-        return CheckResult(
-            "ctx.sessions", "Session logs", Status.SKIP, f"no session logs found in {show}", facts, tuple(evidence)
-        )
+        none = Msg("no session logs found in {where}", "在 {where} 中没有找到会话日志", where=str(show))
+        return CheckResult("ctx.sessions", "Session logs", Status.SKIP, str(none), facts, tuple(evidence), message=none)
     failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
     facts["decision"] = decide(failing)
     undecided = [d for d in failing if d.get("unclear") and not d.get("settled")]
+    reason = None
     if undecided and len(undecided) == len(failing):
-        facts["inconclusive_reason"] = (
-            f"{plural(len(undecided), 'failed session')} ended with a message that does not say whether the context "
-            "or the channel broke, and no other session of its provider decides it"
+        reason = Msg(
+            "{sessions} ended with a message that does not say whether the context or the channel broke, and no "
+            "other session of its provider decides it",
+            "{n:,} 个失败的会话以一条说不清是上下文还是通道出了问题的消息结束，同一提供方也没有别的会话能判定它",
+            sessions=plural(len(undecided), "failed session"),
+            n=len(undecided),
         )
+        facts["inconclusive_reason"] = str(reason)
     status = Status.FAIL if failing else Status.PASS
-    text = f"{plural(summaries.total, 'session')}, {summaries.failed:,} failed" + (
-        f" ({', '.join(sorted({d['kind'] for d in failing}))})" if failing else ""
+    text = counted(summaries.total, summaries.failed, sorted({d["kind"] for d in failing}))
+    return CheckResult(
+        "ctx.sessions", "Session logs", status, str(text), facts, tuple(evidence), message=text, reason=reason
     )
-    return CheckResult("ctx.sessions", "Session logs", status, text, facts, tuple(evidence))
+
+
+def counted(total: int, failed: int, kinds: list[str]) -> Msg:
+    """`12 sessions, 3 failed (channel, context)`: the kinds in the words of the sessions table."""
+    from codexdoctor.i18n import TABLE_WORDS
+
+    if not kinds:
+        return Msg(
+            "{sessions}, {failed:,} failed",
+            "{n:,} 个会话，{failed:,} 个失败",
+            sessions=plural(total, "session"),
+            n=total,
+            failed=failed,
+        )
+    return Msg(
+        "{sessions}, {failed:,} failed ({kinds})",
+        "{n:,} 个会话，{failed:,} 个失败（{kinds}）",
+        sessions=plural(total, "session"),
+        n=total,
+        failed=failed,
+        kinds=Msg.join([Msg.pair(k, TABLE_WORDS[k][1]) for k in kinds]),
+    )
 
 
 def settle_unclear(d: dict[str, Any], in_cluster: bool, scattered: bool) -> None:

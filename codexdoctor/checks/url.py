@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from codexdoctor.checks.base import Check, CheckContext, is_loopback_host, result
 from codexdoctor.codex import config as config_mod
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 
 DOUBLED_SUFFIXES = ("/responses", "/chat/completions", "/completions")
 
@@ -94,17 +94,20 @@ def certain_base_url(raw: str) -> str | None:
     return analysis["suggested"] if certain and analysis["suggested"] and not analysis["malformed"] else None
 
 
+UNSET = Msg("base_url unset", "未设置 base_url")
+
+
 def check_base_url(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     p = r.provider
     if not p.defined or r.unusable:
-        return result("url.base_url", "base_url", Status.SKIP, "no provider resolved")
+        return result("url.base_url", "base_url", Status.SKIP, Msg("no provider resolved", "未解析出提供方"))
     raw = p.base_url
     where = r.provider_field_origin("base_url")
     if raw is None and not p.builtin:
-        return result("url.base_url", "base_url", Status.SKIP, "base_url unset", [f"base_url unset ({where})"])
+        return result("url.base_url", "base_url", Status.SKIP, UNSET, [f"base_url unset ({where})"])
     if not isinstance(raw, str):
-        return result("url.base_url", "base_url", Status.SKIP, "base_url is not a string")
+        return result("url.base_url", "base_url", Status.SKIP, Msg("base_url is not a string", "base_url 不是字符串"))
     facts = analyse_base_url(raw)
     facts.update(
         where=where,
@@ -146,7 +149,7 @@ def check_base_url(ctx: CheckContext) -> CheckResult:
     # A /v1 ending is only a question (URL003) that the live check settles; it does not make the check itself warn.
     warnings = facts["plain_http_remote"] or facts["ignored_openai_base_url"]
     status = Status.FAIL if errors else Status.WARN if warnings else Status.PASS
-    return result("url.base_url", "base_url", status, facts["shown"], evidence, **facts)
+    return result("url.base_url", "base_url", status, Msg("{url}", "{url}", url=facts["shown"]), evidence, **facts)
 
 
 CHECKS = (Check("url.base_url", "base_url", check_base_url),)

@@ -230,6 +230,7 @@ def _event(s: Session, payload: dict[str, Any], when: str | None) -> None:
         error = payload.get("error")
         if isinstance(error, dict) and error.get("message"):
             turn.error = clip(str(error["message"]), 500)
+            turn.failed_at = when  # the failing request's own time, after Codex's retries (issue 40)
             info = error.get("codex_error_info")
             if isinstance(info, str):
                 turn.error_info = info

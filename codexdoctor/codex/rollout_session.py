@@ -23,6 +23,7 @@ class Turn:
     user_chars: int = 0
     error: str | None = None  # task_complete.error.message (Codex 0.171 writes it)
     error_info: str | None = None  # "context_window_exceeded" or "http 401"
+    failed_at: str | None = None  # when Codex wrote the error (after its retries), not when the turn began
     preview: str | None = None  # start of the user's message, kept only with --show-content
     opened_by_message: bool = False
 

@@ -12,7 +12,7 @@ from codexdoctor.checks import STATIC_CHECKS, run_static
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
-from codexdoctor.model import CheckResult, Report
+from codexdoctor.model import CheckResult, Msg, Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -21,9 +21,14 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
     ctx = make_context(opts)
     results = run_static(ctx, STATIC_CHECKS)
     live_ran = False
-    notes: list[str] = []
+    notes: list[str | Msg] = []  # live.run_live's notes are English still: the pattern table in i18n says them
     if opts.offline:
-        notes.append("Offline: no request was sent; the key, base_url reachability and model ID were not tested.")
+        notes.append(
+            Msg(
+                "Offline: no request was sent; the key, base_url reachability and model ID were not tested.",
+                "离线模式：未发送任何请求；密钥、base_url 连通性和模型 ID 都未经测试。",
+            )
+        )
     else:
         from codexdoctor.checks import asfixed, live  # lazy: pulls in httpx
 
@@ -35,7 +40,7 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
         if fixed is not None and live_ran:
             assumed = [en for en, _ in fixed.assumed]
             live_results = [replace(r, facts={**r.facts, "as_if_fixed": assumed}) for r in live_results]
-            live_notes = [fixed.note()] + live_notes
+            notes.append(fixed.note())
         results += live_results
         notes += live_notes
         ctx = replace(ctx, redactor=live_ctx.redactor)  # a key read from a start-up file is scrubbed everywhere

@@ -13,7 +13,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Report, Status
+from codexdoctor.model import CheckResult, English, Msg, Report, Status
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -27,15 +27,21 @@ def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
     checks = [ctx.stamp(c) for c in checks_for(text, ctx)]
     logs = _logs_of_the_same_message(ctx, opts, text)
     if logs:  # an undecided message speaks through CTX032 and the logs, not as a channel error of its own
-        said = "; ".join(c.summary for c in checks)
         pasted = logs[0]
-        checks = [replace(pasted, summary=f"{said}: {pasted.summary}" if said else pasted.summary), *logs[1:]]
+        said = [c.message or English(c.summary) for c in checks]
+        if said and pasted.message is not None:
+            both = Msg("{said}: {alone}", "{said}：{alone}", said=Msg.join(said, "; ", "；"), alone=pasted.message)
+            pasted = replace(pasted, summary=str(both), message=both)
+        checks = [pasted, *logs[1:]]
     findings = evaluate(checks, lang=opts.lang)
     unknown = not findings and any(c.facts.get("kind") == "unknown" for c in checks)
     notes = (
         [
-            "This text does not match a known Codex or provider error shape; "
-            "run `codexdoctor check` to test the channel directly."
+            Msg(
+                "This text does not match a known Codex or provider error shape; "
+                "run `codexdoctor check` to test the channel directly.",
+                "这段文字不是已知的 Codex 或提供方报错格式；请运行 `codexdoctor check` 直接测试通道。",
+            )
         ]
         if unknown
         else []
@@ -57,24 +63,46 @@ def _logs_of_the_same_message(ctx: CheckContext, opts: CheckOptions, text: str) 
     same = lambda d: d["kind"] != "none" and message_family(str(d.get("error") or "")) == family  # noqa: E731
     logs, read = recent_sessions_check(ctx, opts.home, same)
     matching = logs.facts["failed"] if logs is not None else 0
+    reason = UNDECIDED_REASON
     facts = {
         "kind": "unclear",
         "family": family,
         "logs_read": read,
         "logs_matching": matching,
-        "inconclusive_reason": "the message alone does not say whether the context or the channel broke, and no "
-        "session log of yours decides it",
+        "inconclusive_reason": str(reason),
     }
+    summary = (
+        Msg(
+            "{alone}; {sessions} ended with it",
+            "{alone}；最近有 {n:,} 个会话以它结束",
+            alone=UNDECIDED,
+            sessions=plural(matching, "recent session"),
+            n=matching,
+        )
+        if matching
+        else UNDECIDED
+    )
     pasted = CheckResult(
         "ctx.pasted",
         "Pasted error",
         Status.WARN,
-        "the message alone does not say whether the context or the channel broke"
-        + (f"; {plural(matching, 'recent session')} ended with it" if matching else ""),
+        str(summary),
         facts,
         (f"{read} recent session logs read; {matching} ended with the same message",),
+        message=summary,
+        reason=reason,
     )
     return [ctx.stamp(pasted)] + ([ctx.stamp(logs)] if logs is not None else [])
+
+
+UNDECIDED = Msg(
+    "the message alone does not say whether the context or the channel broke",
+    "单凭这条消息说不清是上下文还是通道出了问题",
+)
+UNDECIDED_REASON = Msg(
+    "the message alone does not say whether the context or the channel broke, and no session log of yours decides it",
+    "单凭这条消息说不清是上下文还是通道出了问题，你的会话日志也没有能判定它的",
+)
 
 
 def read_paste(text: str | None, file_: str | None) -> str:

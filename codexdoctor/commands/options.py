@@ -29,9 +29,9 @@ class CheckOptions:
     codex_version: tuple[int, ...] | None = None
     system_config: Path | None = Path("/etc/codex/config.toml")
     timeout: float = 10.0
-    first_token_timeout: float = 120.0  # past `timeout`, for a provider that is alive but slow (checks/live.py)
+    first_token_timeout: float = 120.0  # past `timeout`, for a provider that is alive but slow (checks/live/gather.py)
     canary: bool = True
-    turn_two: bool = True  # after the canary, Codex's request that follows a tool call (checks/live.py)
+    turn_two: bool = True  # after the canary, Codex's request that follows a tool call (checks/live/gather.py)
     sessions: bool = True  # `check` reads the active provider's recent session logs (issue 39); --no-sessions skips
     lang: str = "en"
     shell: str | None = None  # override; detected from the environment otherwise

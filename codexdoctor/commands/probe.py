@@ -21,7 +21,7 @@ from codexdoctor.checks.probe import (
 )
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import EXIT_INTERRUPTED, EXIT_USAGE, PublishOptions, publish
-from codexdoctor.model import Report
+from codexdoctor.model import CheckResult, Msg, Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -48,9 +48,12 @@ def run_probe(
     """Static checks, then (if Codex would send anything) the announced, budgeted session probe."""
     from codexdoctor.checks import live
     from codexdoctor.checks import probe as probe_mod
+    from codexdoctor.checks.live.canary import canary_result
+    from codexdoctor.checks.live.exchanges import Clocks
+    from codexdoctor.checks.live.reach import reach_result
     from codexdoctor.common import tokens
     from codexdoctor.net.classify import classify
-    from codexdoctor.net.transport import Deadline
+    from codexdoctor.net.deadline import Deadline
 
     # --timeout covers the whole command from its launch: start-up, `codex --version`, the lookups before the probe too
     total = Deadline(settings.total_timeout_s, started=opts.started)
@@ -58,7 +61,11 @@ def run_probe(
     static = run_static(ctx, STATIC_CHECKS)
     blockers = live.blocked_by_static(static)
     if blockers:
-        note = f"Probe not run: Codex would stop before sending a request ({live.blocker_names(static, blockers)}); no tokens were spent."
+        note = Msg(
+            "Probe not run: Codex would stop before sending a request ({names}); no tokens were spent.",
+            "未运行探测：Codex 在发出请求前就会停止（{names}）；没有消耗 token。",
+            names=blocker_names(static, blockers),
+        )
         return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [note], opts.lang), ctx
     tok = tokens.for_model(str(ctx.resolution.model or ""))
     published, source = (
@@ -79,19 +86,42 @@ def run_probe(
     facts = _probe_facts(ctx, settings, outcome, family, published)
     checks = list(static)
     if outcome.single_exchange is not None:
-        runner = live.LiveRun(ctx, Deadline(1), client=probe.client, first=False)
-        single = outcome.single_exchange
-        checks.append(ctx.stamp(runner.reach_result(single, single)))
-        checks.append(ctx.stamp(runner.canary_result(single, classify(single, probe.plan.wire))))
+        single, clocks = outcome.single_exchange, Clocks(1, 1)  # the rows read as check's would; nothing is sent
+        checks.append(ctx.stamp(reach_result(ctx, probe.plan, single, single, clocks)))
+        checks.append(ctx.stamp(canary_result(ctx, probe.plan, single, classify(single, probe.plan.wire), clocks)))
     checks.append(ctx.stamp(probe_result(facts)))
-    notes = [
-        f"Tokens counted with {tok.name} ({'exact' if tok.exact else 'approximate: vocabulary unavailable'}); "
-        f"{outcome.spent:,} input tokens spent in {len(outcome.steps)} requests."
-    ]
+    spent, n = outcome.spent, len(outcome.steps)
+    counted = (
+        Msg(
+            "Tokens counted with {tok} (exact); {spent:,} input tokens spent in {n} requests.",
+            "使用 {tok} 计数（精确）；{n} 次请求共消耗 {spent:,} 个输入 token。",
+            tok=tok.name,
+            spent=spent,
+            n=n,
+        )
+        if tok.exact
+        else Msg(
+            "Tokens counted with {tok} (approximate: vocabulary unavailable); {spent:,} input tokens spent in {n} "
+            "requests.",
+            "使用 {tok} 计数（近似：词表不可用）；{n} 次请求共消耗 {spent:,} 个输入 token。",
+            tok=tok.name,
+            spent=spent,
+            n=n,
+        )
+    )
+    notes = [counted]
     sections = [steps_section(outcome, opts.lang), *summary_section(facts, opts.lang)]
     return build_report(
         "probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections
     ), ctx
+
+
+def blocker_names(static: list[CheckResult], blockers: list[str]) -> Msg:
+    """The blocking checks as the user sees them on their rows ("API key variable"), never as internal ids."""
+    from codexdoctor.i18n import check_title
+
+    titles = {r.id: r.title for r in static}
+    return Msg.join([Msg.pair(titles.get(b, b), check_title(b, titles.get(b, b), "zh")) for b in blockers])
 
 
 def _announce(

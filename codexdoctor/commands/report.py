@@ -43,7 +43,12 @@ def run(opts: ReportOptions) -> None:
             raise click.ClickException(f"cannot write {target}: {problem}")
     check_opts = opts.check
     check, ctx = run_check(check_opts)
-    sessions, _ = run_sessions(check_opts.env, check_opts.home, lang=check_opts.lang)
+    sessions, _ = run_sessions(
+        check_opts.env,
+        check_opts.home,
+        lang=check_opts.lang,
+        codex_version=ctx.codex_version or check_opts.codex_version,
+    )
     redact = ctx.redactor
     curl = request_file = shape = None
     if not check_opts.offline and ctx.provider.defined:
@@ -61,14 +66,19 @@ def run(opts: ReportOptions) -> None:
         safefile.write_output(path, text)  # a regular file only, never through a symlink, created 0600
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
-    click.echo(
-        redact(
+    if check_opts.lang == "zh":
+        said = (
+            f"codexdoctor：报告已写入 {path}"
+            + (f"（请求体写入 {request_file}）" if request_file else "")
+            + "。没有上传任何内容：附到工单之前请先读一遍。"
+        )
+    else:
+        said = (
             f"codexdoctor: report written to {path}"
             + (f" (and the request body to {request_file})" if request_file else "")
             + ". Nothing was uploaded: read it before you attach it to a ticket."
-        ),
-        err=True,
-    )
+        )
+    click.echo(redact(said), err=True)
 
 
 def _ticket_path(opts: ReportOptions) -> Path:

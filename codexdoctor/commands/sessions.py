@@ -14,7 +14,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.environment import environment, home_of, language
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
-from codexdoctor.model import CheckResult, Report
+from codexdoctor.model import CheckResult, Msg, Report
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -32,6 +32,11 @@ class SessionsOptions:
     publish: PublishOptions = field(default_factory=PublishOptions)
 
 
+HIDDEN_CONTENT = Msg(
+    "Message contents are not shown (--show-content shows them).", "不显示消息内容（加 --show-content 显示）。"
+)
+
+
 def run_sessions(
     env: Mapping[str, str],
     home: Path,
@@ -41,14 +46,16 @@ def run_sessions(
     session_id: str | None = None,
     show_content: bool = False,
     lang: str = "en",
+    codex_version: tuple[int, ...] | None = None,
 ) -> tuple[Report, Any]:
-    """Read the rollouts (default: $CODEX_HOME/sessions and archived_sessions) and build the report."""
+    """Read the rollouts (default: $CODEX_HOME/sessions and archived_sessions) and build the report. `report` passes
+    the Codex version its check found, so the ticket names one version (issue 40)."""
     from datetime import timezone
 
     from codexdoctor.checks import sessions as sessions_mod
     from codexdoctor.common.redact import shorten_home
 
-    opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True, lang=lang)
+    opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True, lang=lang, codex_version=codex_version)
     ctx = make_context(opts)
     codex_home = ctx.resolution.codex_home
     roots = list(paths) or [codex_home / "sessions", codex_home / "archived_sessions"]
@@ -76,8 +83,8 @@ def run_sessions(
         [check],
         evaluate([check], lang=lang),
         True,
-        ["Read offline from Codex's own logs; no request was sent."]
-        + ([] if show_content or not loaded.total else ["Message contents are not shown (--show-content shows them)."]),
+        [Msg("Read offline from Codex's own logs; no request was sent.", "离线读取 Codex 自己的日志；未发送任何请求。")]
+        + ([] if show_content or not loaded.total else [HIDDEN_CONTENT]),
         opts.lang,
         sections=sessions_mod.sections(check, detail, lang),
         show_provider=False,

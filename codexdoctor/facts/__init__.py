@@ -78,6 +78,7 @@ SESSION = {  # one rollout as checks/sessions.py classifies it
     "failed_turn": int | None,
     "error": str | None,
     "error_info": str | None,
+    "failed_at": Maybe(str | None),  # the time of the failing request's error line
     "server_window": int | None,
     "truncated_at": int | None,
     "truncated_turns": list[int],
@@ -273,6 +274,7 @@ FACTS: dict[str, dict[str, Any]] = {
         "redirect": str | None,
         "proxy": bool,
         "proxy_var": Maybe(str | None),
+        "proxy_socks": Maybe(bool),
         "proxy_status": Maybe(int | None),
         "no_proxy_value": Maybe(str),
         "cert_ca": Maybe(bool),

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.untrusted import clip
+from codexdoctor.net.kinds import FailureKind
 
 if TYPE_CHECKING:  # only a type here: reading session logs must not pay for importing httpx
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange, StreamStats
 
 CONTEXT_MARKERS = (
     "context_length_exceeded",
@@ -148,9 +149,14 @@ PAYMENT_MARKERS = (
 class Classified:
     """What a provider's answer means, in the error taxonomy's terms, with its own words kept for evidence."""
 
+    # A FailureKind. Typed `str` because checks outside net/ still name kinds as plain strings; construction turns it
+    # into the enum member, so a kind outside the closed set raises here instead of never matching a rule.
     kind: str
     detail: str = ""
     message: str = ""  # the provider's own error message, redacted
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", FailureKind(self.kind))
 
 
 def error_message(body: Any) -> str:
@@ -349,103 +355,121 @@ def classify(ex: Exchange, endpoint: str = "responses") -> Classified:
     """Map one exchange to a kind. `endpoint` is responses | chat | models."""
     if ex.failure and ex.status is None:
         return Classified(ex.failure, ex.failure_detail)
-    if ex.failure == "redirect":
-        return Classified("redirect", f"redirected to {ex.location}")
+    if ex.failure == FailureKind.REDIRECT:
+        return Classified(FailureKind.REDIRECT, f"redirected to {ex.location}")
     if ex.failure:  # the status line arrived, then reading the body failed (reset, undecodable, deadline)
         return Classified(ex.failure, ex.failure_detail)
     status = ex.status or 0
+    if status == 200 and ex.stream is not None:
+        return _classify_stream(ex, endpoint)
     body = ex.body_json
     full = error_message(body)
     msg = summarize(full)
-    code = error_code(body)
-    # The decoded message too: JSON bodies may escape non-ASCII text (\u989d...), which markers must still see.
-    blob = (ex.body_excerpt + " " + full + " " + code).lower()
-    if status == 200 and ex.stream is not None:
-        return _classify_stream(ex, endpoint)
     if 200 <= status < 300:
-        if ex.is_html:
-            return Classified("html", "an HTML page answered where the API should be")
-        if ex.body_malformed:
-            return Classified("not_json", f"the body is {ex.body_malformed}")
-        if endpoint != "models" and body is None:
-            return Classified("not_json", "the body is neither JSON nor an event stream")
-        if outside.at(body, "error"):
-            return Classified("stream_error", "an error object inside a 200 response", msg)
-        if ex.requested_stream and endpoint == "responses":
-            # Codex reads only server-sent events: a whole JSON answer ends its turn as "stream closed before
-            # response.completed" (checked with Codex 0.171.0: scripts/crosscheck_wire.py).
-            return Classified(
-                "not_a_stream",
-                f"a plain JSON body ({ex.content_type or 'no Content-Type'}) answered a request with stream: true",
-            )
-        return Classified("ok")
+        return _classify_success(ex, endpoint, msg)
+    # The decoded message too: JSON bodies may escape non-ASCII text (\u989d...), which markers must still see.
+    blob = (ex.body_excerpt + " " + full + " " + error_code(body)).lower()
+    return _classify_refusal(ex, status, blob, msg) or _classify_bad_request(ex, status, blob, msg, endpoint)
+
+
+def _classify_success(ex: Exchange, endpoint: str, msg: str) -> Classified:
+    """A 2xx that is not an event stream: is it the answer Codex can read?"""
+    if ex.is_html:
+        return Classified(FailureKind.HTML, "an HTML page answered where the API should be")
+    if ex.body_malformed:
+        return Classified(FailureKind.NOT_JSON, f"the body is {ex.body_malformed}")
+    if endpoint != "models" and ex.body_json is None:
+        return Classified(FailureKind.NOT_JSON, "the body is neither JSON nor an event stream")
+    if outside.at(ex.body_json, "error"):
+        return Classified(FailureKind.STREAM_ERROR, "an error object inside a 200 response", msg)
+    if ex.requested_stream and endpoint == "responses":
+        # Codex reads only server-sent events: a whole JSON answer ends its turn as "stream closed before
+        # response.completed" (checked with Codex 0.171.0: scripts/crosscheck_wire.py).
+        return Classified(
+            FailureKind.NOT_A_STREAM,
+            f"a plain JSON body ({ex.content_type or 'no Content-Type'}) answered a request with stream: true",
+        )
+    return Classified(FailureKind.OK)
+
+
+def _classify_refusal(ex: Exchange, status: int, blob: str, msg: str) -> Classified | None:
+    """The statuses that say who refused and why (the proxy, the key, the account, the rate, the server), or None."""
     if status == 407:  # from the proxy in between, not the provider: net.reach names the proxy (NET007)
-        return Classified("proxy_auth", "the proxy asks for credentials (407 Proxy Authentication Required)", msg)
+        return Classified(
+            FailureKind.PROXY_AUTH, "the proxy asks for credentials (407 Proxy Authentication Required)", msg
+        )
     if status == 401:
         if _has(blob, NO_KEY_MARKERS) or not ex.sent_key:
-            return Classified("auth_missing", "the provider received no API key", msg)
-        return Classified("auth_rejected", "the provider rejected the API key", msg)
+            return Classified(FailureKind.AUTH_MISSING, "the provider received no API key", msg)
+        return Classified(FailureKind.AUTH_REJECTED, "the provider rejected the API key", msg)
     if status == 402 or _has(blob, PAYMENT_MARKERS):
-        return Classified("payment", "the account has no credits or balance left", msg)
+        return Classified(FailureKind.PAYMENT, "the account has no credits or balance left", msg)
     if status == 403:
         if _has(blob, QUOTA_MARKERS):
-            return Classified("quota", "quota or billing limit", msg)
+            return Classified(FailureKind.QUOTA, "quota or billing limit", msg)
         if _has(blob, BLOCK_MARKERS) or ex.is_html:
-            return Classified("blocked", "blocked before reaching the API (firewall, region or IP rule)", msg)
-        return Classified("forbidden", "the key is valid but not allowed to do this", msg)
+            return Classified(FailureKind.BLOCKED, "blocked before reaching the API (firewall, region or IP rule)", msg)
+        return Classified(FailureKind.FORBIDDEN, "the key is valid but not allowed to do this", msg)
     if status == 429:
         if _has(blob, QUOTA_MARKERS):
-            return Classified("quota", "quota exhausted (not transient: waiting will not help)", msg)
-        return Classified("rate_limited", "rate limited (transient)", msg)
+            return Classified(FailureKind.QUOTA, "quota exhausted (not transient: waiting will not help)", msg)
+        return Classified(FailureKind.RATE_LIMITED, "rate limited (transient)", msg)
     if status >= 500 and _has(blob, NO_CHANNEL_MARKERS):
         return Classified(
-            "model_not_found", f"the gateway has no channel serving this model for the key's group ({status})", msg
+            FailureKind.MODEL_NOT_FOUND,
+            f"the gateway has no channel serving this model for the key's group ({status})",
+            msg,
         )
     if status >= 500:
         return Classified(
-            "server_error",
+            FailureKind.SERVER_ERROR,
             f"the provider or a proxy in front of it failed ({status})"
             + (": an HTML error page" if ex.is_html else ""),
             msg,
         )
+    return None
+
+
+def _classify_bad_request(ex: Exchange, status: int, blob: str, msg: str, endpoint: str) -> Classified:
+    """A 4xx about the request itself: the deployment, the context, the size, the model, the path, the format."""
     if "deploymentnotfound" in blob or "deployment for this resource does not exist" in blob:
-        return Classified("deployment_not_found", "Azure deployment not found", msg)
+        return Classified(FailureKind.DEPLOYMENT_NOT_FOUND, "Azure deployment not found", msg)
     if status in (400, 413, 422) and _has(blob, CONTEXT_MARKERS):
-        return Classified("context_exceeded", "the request exceeds the model's context window", msg)
+        return Classified(FailureKind.CONTEXT_EXCEEDED, "the request exceeds the model's context window", msg)
     if status == 413:
         # A size limit on the way (nginx client_max_body_size, a gateway's body cap), counted in bytes, not tokens.
         size = f"{ex.request_bytes:,}-byte " if ex.request_bytes else ""
         return Classified(
-            "too_large",
+            FailureKind.TOO_LARGE,
             f"the {size}request body is over a size limit on the way (413"
             + (", an HTML page from a proxy" if ex.is_html else "")
             + ")",
             msg,
         )
     if status in (400, 404, 422) and _has(blob, MODEL_MARKERS):
-        return Classified("model_not_found", "the provider does not serve this model ID", msg)
+        return Classified(FailureKind.MODEL_NOT_FOUND, "the provider does not serve this model ID", msg)
     if status == 400 and "no connected db" in blob:
         return Classified(
-            "auth_rejected", "LiteLLM without a database answers a bad key with 400 'No connected db.'", msg
+            FailureKind.AUTH_REJECTED, "LiteLLM without a database answers a bad key with 400 'No connected db.'", msg
         )
     if status in (404, 405):
         return Classified(
-            "path_not_found", f"nothing at this path ({status})" + (" - an HTML page" if ex.is_html else ""), msg
+            FailureKind.PATH_NOT_FOUND,
+            f"nothing at this path ({status})" + (" - an HTML page" if ex.is_html else ""),
+            msg,
         )
-    if (
-        status in (400, 422)
-        and endpoint == "responses"
-        and re.search(
-            r"unrecognized request argument|unknown (field|parameter)|"
-            r"extra inputs are not permitted|input.*required",
-            blob,
-        )
-    ):
-        return Classified("wire_mismatch", "the endpoint rejects the Responses request format", msg)
-    return Classified("bad_request", f"the provider rejected the request ({status})", msg)
+    if status in (400, 422) and endpoint == "responses" and _WIRE_MISMATCH.search(blob):
+        return Classified(FailureKind.WIRE_MISMATCH, "the endpoint rejects the Responses request format", msg)
+    return Classified(FailureKind.BAD_REQUEST, f"the provider rejected the request ({status})", msg)
+
+
+_WIRE_MISMATCH = re.compile(
+    r"unrecognized request argument|unknown (field|parameter)|extra inputs are not permitted|input.*required"
+)
 
 
 def _classify_stream(ex: Exchange, endpoint: str = "responses") -> Classified:
+    """A 200 event stream, judged by how it ended, as Codex judges it."""
     s = ex.stream
     if s is None:
         raise ValueError("_classify_stream needs an exchange with a stream")
@@ -453,7 +477,7 @@ def _classify_stream(ex: Exchange, endpoint: str = "responses") -> Classified:
         # Chat Completions chunks on /responses: Codex waits for response.completed, which never comes (checked with
         # Codex 0.171.0: "stream closed before response.completed").
         return Classified(
-            "wrong_stream_grammar",
+            FailureKind.WRONG_STREAM_GRAMMAR,
             f"Chat Completions chunks ending in data: [DONE] ({s.events} events), "
             "not Responses events ending in response.completed",
         )
@@ -462,7 +486,7 @@ def _classify_stream(ex: Exchange, endpoint: str = "responses") -> Classified:
         # disconnected before completion: failed to parse ResponseCompleted: …`; `response` null, and Codex skips the
         # event and ends with "stream closed before response.completed".
         return Classified(
-            "unreadable_completion",
+            FailureKind.UNREADABLE_COMPLETION,
             "a response.completed event Codex cannot read: "
             + "; ".join(shape.sentence() for shape in s.completion_problems[:3]),
         )
@@ -471,38 +495,49 @@ def _classify_stream(ex: Exchange, endpoint: str = "responses") -> Classified:
         # an empty one, and the next request is refused ("Invalid 'input[4].call_id': empty string").
         missing = sum(1 for c in s.tool_call_ids if c is None)
         return Classified(
-            "call_id_lost", "a function_call streamed with " + ("no call_id" if missing else "an empty call_id")
+            FailureKind.CALL_ID_LOST,
+            "a function_call streamed with " + ("no call_id" if missing else "an empty call_id"),
         )
     if s.terminal in ("response.completed", "[DONE]"):
         if s.incomplete_reason == "length":
-            return Classified("ok", "output budget reached")
-        return Classified("ok")
+            return Classified(FailureKind.OK, "output budget reached")
+        return Classified(FailureKind.OK)
     if s.terminal in ("error", "response.failed"):
-        blob = json.dumps(s.error or {}).lower()
-        msg = summarize(error_message({"error": s.error})) if s.error else ""
-        if _has(blob, CONTEXT_MARKERS):
-            return Classified("context_exceeded", "context error inside the stream", msg)
-        if _has(blob, MODEL_MARKERS):
-            return Classified("model_not_found", "model error inside the stream", msg)
-        if _has(blob, QUOTA_MARKERS):
-            return Classified("quota", "quota error inside the stream", msg)
-        if "rate_limit" in blob or "rate limit" in blob:
-            return Classified("rate_limited", "rate limit inside the stream", msg)
-        return Classified("stream_error", "an error event inside a 200 stream", msg)
+        return _stream_error(s.error)
+    return _stream_unfinished(s)
+
+
+def _stream_error(error: Mapping[str, Any] | None) -> Classified:
+    """An error event or response.failed inside a 200 stream, by what its error object says."""
+    blob = json.dumps(error or {}).lower()
+    msg = summarize(error_message({"error": error})) if error else ""
+    if _has(blob, CONTEXT_MARKERS):
+        return Classified(FailureKind.CONTEXT_EXCEEDED, "context error inside the stream", msg)
+    if _has(blob, MODEL_MARKERS):
+        return Classified(FailureKind.MODEL_NOT_FOUND, "model error inside the stream", msg)
+    if _has(blob, QUOTA_MARKERS):
+        return Classified(FailureKind.QUOTA, "quota error inside the stream", msg)
+    if "rate_limit" in blob or "rate limit" in blob:
+        return Classified(FailureKind.RATE_LIMITED, "rate limit inside the stream", msg)
+    return Classified(FailureKind.STREAM_ERROR, "an error event inside a 200 stream", msg)
+
+
+def _stream_unfinished(s: StreamStats) -> Classified:
+    """A stream that ended without response.completed: incomplete, silent, too big, out of time or closed."""
     if s.terminal == "response.incomplete":
         if s.incomplete_reason == "max_output_tokens":
-            return Classified("ok", "output budget reached (response.incomplete: max_output_tokens)")
-        return Classified("stream_incomplete", f"response.incomplete: {s.incomplete_reason}")
+            return Classified(FailureKind.OK, "output budget reached (response.incomplete: max_output_tokens)")
+        return Classified(FailureKind.STREAM_INCOMPLETE, f"response.incomplete: {s.incomplete_reason}")
     if s.cut == "idle":
-        return Classified("stream_idle", f"no event for the idle limit after {s.events} events")
+        return Classified(FailureKind.STREAM_IDLE, f"no event for the idle limit after {s.events} events")
     if s.cut == "oversize":
         return Classified(
-            "not_json",
+            FailureKind.NOT_JSON,
             f"the stream went past codexdoctor's limits (16 MB, 100,000 events or a 1 MB line) "
             f"after {s.events} events without completing",
         )
     if s.cut == "deadline":
-        return Classified("timeout", "the stream was still running at the deadline")
+        return Classified(FailureKind.TIMEOUT, "the stream was still running at the deadline")
     if s.bad_lines and s.events <= s.bad_lines:
-        return Classified("not_json", "broken SSE framing: no valid event in the stream")
-    return Classified("stream_closed", f"stream closed before response.completed after {s.events} events")
+        return Classified(FailureKind.NOT_JSON, "broken SSE framing: no valid event in the stream")
+    return Classified(FailureKind.STREAM_CLOSED, f"stream closed before response.completed after {s.events} events")

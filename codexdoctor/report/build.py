@@ -12,7 +12,19 @@ from codexdoctor.codex.authfile import display_env_key
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Finding, ProviderSummary, Report, Section, Severity, Status, Verdict
+from codexdoctor.model import (
+    CheckResult,
+    English,
+    Finding,
+    Msg,
+    ProviderSummary,
+    Report,
+    Section,
+    Severity,
+    Status,
+    Verdict,
+    say,
+)
 
 SCHEMA_VERSION = "1"
 # Fix the config before blaming the channel, and the channel before the context.
@@ -27,6 +39,18 @@ def decide_verdict(
     warnings_decide: bool = False,
     offline: bool = True,
 ) -> tuple[Verdict, str]:
+    """The verdict and its reason in English (verdict_and_reason has the reason in both languages)."""
+    verdict, reason = verdict_and_reason(findings, checks, live_ran, warnings_decide, offline)
+    return verdict, reason.text("en")
+
+
+def verdict_and_reason(
+    findings: Iterable[Finding],
+    checks: Iterable[CheckResult],
+    live_ran: bool,
+    warnings_decide: bool = False,
+    offline: bool = True,
+) -> tuple[Verdict, Msg]:
     """`warnings_decide`: for a pasted error, a warning (a rate limit) still says which side failed.
 
     A crashed check is a bug in codexdoctor, and the reason says so whatever decided the verdict: the reason is in
@@ -37,73 +61,114 @@ def decide_verdict(
     if not crashed:
         return verdict, reason
     if verdict in VERDICT_ORDER:  # errors decided it; the crash is said as well
-        return verdict, f"{reason}; {crash_line(crashed)}"
+        return verdict, Msg("{reason}; {crash}", "{reason}；{crash}", reason=reason, crash=crash_line(crashed))
     return Verdict.INCONCLUSIVE, crash_line(crashed)
 
 
-def crash_line(crashed: Iterable[CheckResult]) -> str:
+def crash_line(crashed: Iterable[CheckResult]) -> Msg:
     """`codexdoctor bug: check net.reach crashed (AttributeError: …); please report it`, for the verdict reason."""
     crashed = list(crashed)
     ids = ", ".join(c.id for c in crashed)
     what = "; ".join(dict.fromkeys(c.summary.removeprefix("internal error: ") for c in crashed))
-    noun = "check" if len(crashed) == 1 else "checks"
-    return f"codexdoctor bug: {noun} {ids} crashed ({what}); please report it"
+    return Msg(
+        "codexdoctor bug: {noun} {ids} crashed ({what}); please report it",
+        "codexdoctor 的缺陷：检查项 {ids} 崩溃了（{what}）；请报告这个问题",
+        noun="check" if len(crashed) == 1 else "checks",
+        ids=ids,
+        what=what,
+    )
+
+
+def _count(n: int, severity: Severity, kind: Verdict, codes: str) -> Msg:
+    """`2 errors of kind `channel`: API001, API004`."""
+    if severity is Severity.ERROR:
+        return Msg(
+            "{noun} of kind `{kind}`: {codes}",
+            "{n:,} 个 `{kind}` 类错误：{codes}",
+            noun=plural(n, "error"),
+            n=n,
+            kind=kind.value,
+            codes=codes,
+        )
+    return Msg(
+        "{noun} of kind `{kind}`: {codes}",
+        "{n:,} 个 `{kind}` 类警告：{codes}",
+        noun=plural(n, "warning"),
+        n=n,
+        kind=kind.value,
+        codes=codes,
+    )
 
 
 def _verdict(
     findings: list[Finding], checks: list[CheckResult], live_ran: bool, warnings_decide: bool, offline: bool
-) -> tuple[Verdict, str]:
+) -> tuple[Verdict, Msg]:
     errors = [f for f in findings if f.severity is Severity.ERROR]
     # Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order.
     decided = next((c.facts["decision"] for c in checks if isinstance(c.facts.get("decision"), dict)), None)
     if decided and not any(f.verdict is Verdict.CONFIG for f in errors):
         lead = Verdict(decided["verdict"])
         codes = ", ".join(dict.fromkeys(f.code for f in errors if f.verdict is lead))
-        return lead, f"{decided['reason']}: {codes}"
+        # The reason is a fact (the JSON report shows it) in English: the pattern table says it in Chinese.
+        return lead, Msg("{why}", "{why}", why=English(f"{decided['reason']}: {codes}"))
     if not errors and warnings_decide:
         errors = [f for f in findings if f.severity is Severity.WARNING]
     for verdict in VERDICT_ORDER:
         hits = [f for f in errors if f.verdict is verdict]
         if hits:
-            codes = ", ".join(dict.fromkeys(f.code for f in hits))
-            noun = plural(len(hits), "error" if hits[0].severity is Severity.ERROR else "warning")
             # Every error the list shows is counted (issue 29: API001 was listed above and missing here).
             others = [f for f in errors if f.verdict is not verdict]
-            also = "".join(
-                f"; also {plural(n, 'error' if errors[0].severity is Severity.ERROR else 'warning')} "
-                f"of kind `{kind.value}`: {', '.join(dict.fromkeys(f.code for f in others if f.verdict is kind))}"
+            parts = [_count(len(hits), hits[0].severity, verdict, ", ".join(dict.fromkeys(f.code for f in hits)))]
+            parts += [
+                _count(
+                    n, errors[0].severity, kind, ", ".join(dict.fromkeys(f.code for f in others if f.verdict is kind))
+                )
                 for kind in VERDICT_ORDER
                 if (n := sum(1 for f in others if f.verdict is kind))
-            )
-            return verdict, f"{noun} of kind `{verdict.value}`: {codes}{also}"
+            ]
+            return verdict, Msg.join(parts, "; also ", "；另有 ")
     # A failed check that no rule explains must never read as "ok".
     cited = {cid for f in findings for cid in f.checks}
     unexplained = [c.id for c in checks if c.status is Status.FAIL and c.id not in cited]
     if unexplained:
-        return Verdict.INCONCLUSIVE, "a check failed without a known diagnosis: " + ", ".join(unexplained)
+        return Verdict.INCONCLUSIVE, Msg(
+            "a check failed without a known diagnosis: {ids}",
+            "有检查项失败但没有已知诊断：{ids}",
+            ids=", ".join(unexplained),
+        )
     if checks and all(c.status is Status.SKIP for c in checks):
-        return Verdict.INCONCLUSIVE, "nothing could be checked: " + checks[0].summary
+        first = checks[0].message or English(checks[0].summary)
+        return Verdict.INCONCLUSIVE, Msg("nothing could be checked: {why}", "没有可检查的内容：{why}", why=first)
     if not live_ran:
-        why = "--offline" if offline else "see the note"
-        return Verdict.INCONCLUSIVE, (
-            f"static checks found no error; live checks were skipped ({why}), so the channel itself is untested"
+        if offline:
+            return Verdict.INCONCLUSIVE, Msg(
+                "static checks found no error; live checks were skipped (--offline), so the channel itself is untested",
+                "静态检查没有发现错误；在线检查已跳过（--offline），通道本身未经测试",
+            )
+        return Verdict.INCONCLUSIVE, Msg(
+            "static checks found no error; live checks were skipped (see the note), so the channel itself is untested",
+            "静态检查没有发现错误；在线检查已跳过（见备注），通道本身未经测试",
         )
     pending = next((c for c in checks if c.facts.get("inconclusive_reason")), None)
-    if pending is not None:
-        return Verdict.INCONCLUSIVE, pending.facts["inconclusive_reason"]
+    if pending is not None:  # a Msg where the check gave one; else English (checks/probe.py) for the pattern table
+        return Verdict.INCONCLUSIVE, pending.reason or Msg(
+            "{why}", "{why}", why=English(pending.facts["inconclusive_reason"])
+        )
     canary = next((c for c in checks if c.id == "api.canary"), None)
     if canary is not None and canary.facts.get("skipped"):
-        return Verdict.INCONCLUSIVE, (
+        return Verdict.INCONCLUSIVE, Msg(
             "no error found, but the canary was skipped (--no-canary): the key and model "
-            "are not proven by the request Codex sends"
+            "are not proven by the request Codex sends",
+            "没有发现错误，但跳过了探测请求（--no-canary）：密钥和模型未经 Codex 实际请求的验证",
         )
     window = next((c for c in checks if c.id == "ctx.window"), None)
     if window is not None and window.facts.get("first_fit") is True:
-        return Verdict.OK, (
+        return Verdict.OK, Msg(
             "no errors; the provider does not publish its window: Codex's first request fits, "
-            "the room left for a session is unknown (codexdoctor probe measures it)"
+            "the room left for a session is unknown (codexdoctor probe measures it)",
+            "没有错误；提供方没有公布窗口：Codex 的第一个请求放得下，会话还剩多少空间未知（codexdoctor probe 可以测出来）",
         )
-    return Verdict.OK, "no errors"
+    return Verdict.OK, Msg("no errors", "没有错误")
 
 
 def provider_summary(ctx: CheckContext) -> ProviderSummary:
@@ -152,7 +217,7 @@ def build_report(
     checks: list[CheckResult],
     findings: list[Finding],
     live_ran: bool,
-    notes: Iterable[str] = (),
+    notes: Iterable[str | Msg] = (),
     lang: str = "en",
     environment: Mapping[str, Any] | None = None,
     sections: Iterable[Section] = (),
@@ -161,21 +226,20 @@ def build_report(
 ) -> Report:
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     findings = sorted(findings, key=lambda f: (order[f.severity], f.code))
-    verdict, reason = decide_verdict(findings, checks, live_ran, warnings_decide, offline=ctx.offline)
-    if lang != "en":
-        checks, notes, reason = localize_texts(checks, notes, reason, lang)
+    verdict, reason = verdict_and_reason(findings, checks, live_ran, warnings_decide, offline=ctx.offline)
+    checks, texts, said = localize_texts(checks, notes, reason, lang)
     return clean_report(
         Report(
             schema_version=SCHEMA_VERSION,
             tool_version=__version__,
             command=command,
             verdict=verdict,
-            verdict_reason=reason,
+            verdict_reason=said,
             checks=tuple(checks),
             findings=tuple(findings),
             environment=dict(environment or environment_summary(ctx)),
             provider=provider_summary(ctx) if show_provider and ctx.resolution.provider.defined else None,
-            notes=tuple(notes),
+            notes=tuple(texts),
             lang=lang,
             sections=tuple(sections),
         ),
@@ -251,15 +315,23 @@ def _controls_out(value: Any) -> Any:
 
 
 def localize_texts(
-    checks: Iterable[CheckResult], notes: Iterable[str], reason: str, lang: str
+    checks: Iterable[CheckResult], notes: Iterable[str | Msg], reason: Msg, lang: str
 ) -> tuple[list[CheckResult], list[str], str]:
-    """Check titles and summaries, notes and the verdict reason in the report's language."""
+    """Check titles and summaries, notes and the verdict reason in the report's language: a Msg in its own words;
+    an English summary or note (checks/live.py, diagnose.py, probe.py, until they move to Msg) through the pattern
+    table of codexdoctor/i18n, which an English run never loads."""
     from dataclasses import replace
+
+    if lang == "en":
+        return list(checks), [say(n, lang) for n in notes], reason.text(lang)
 
     from codexdoctor.i18n import check_title, localize
 
-    checks = [replace(c, title=check_title(c.id, c.title, lang), summary=localize(c.summary, lang)) for c in checks]
-    return checks, [localize(n, lang) for n in notes], localize(reason, lang)
+    checks = [
+        replace(c, title=check_title(c.id, c.title, lang), summary=say(c.message or c.summary, lang, localize))
+        for c in checks
+    ]
+    return checks, [say(n, lang, localize) for n in notes], reason.text(lang, localize)
 
 
 EXIT_INTERNAL = 3  # the CLI's code for a bug in codexdoctor (commands/output.py)

@@ -7,6 +7,7 @@ JSON and words in text, in the user's language. Keys and file paths stay as they
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from codexdoctor.checks.base import CheckContext
@@ -92,6 +93,17 @@ def rows(ctx: CheckContext) -> list[dict[str, Any]]:
     return out
 
 
+def row_words(d: Mapping[str, Any], lang: str) -> tuple[str, str, str]:
+    """A config row as a person reads it, in `lang`: its label, value and source (`config` and the ticket)."""
+    label = _word(_ROW_LABELS[d["key"]], lang) if d["key"] in _ROW_LABELS else str(d["key"])
+    if d["value"] is None:
+        value = _word("not set", lang)
+    else:
+        value = _word(d["value"], lang) if d["value"] == "missing" else localize(str(d["value"]), lang)
+    source = DEFAULT if d["source"] == "default" else str(d["source"])
+    return label, value, _word(source, lang) if source in _WORDS_ZH else localize(source, lang)
+
+
 def render_config(ctx: CheckContext, fmt: str, lang: str = "en", width: int | None = None) -> str:
     data = [{**d, "source": DEFAULT if d["source"] == "default" else d["source"]} for d in rows(ctx)]
     if fmt == "json":
@@ -112,25 +124,10 @@ def render_config(ctx: CheckContext, fmt: str, lang: str = "en", width: int | No
         )
     )
 
-    def value(d: dict[str, Any]) -> str:
-        if d["value"] is None:
-            return _word("not set", lang)
-        return _word(d["value"], lang) if d["value"] == "missing" else localize(str(d["value"]), lang)
-
-    def source(text: str) -> str:
-        return _word(text, lang) if text in _WORDS_ZH else localize(text, lang)
-
     table = "\n".join(
         table_lines(
             tuple(_word(h, lang) for h in ("key", "value", "from")),
-            tuple(
-                (
-                    _word(_ROW_LABELS[d["key"]], lang) if d["key"] in _ROW_LABELS else d["key"],
-                    value(d),
-                    source(d["source"]),
-                )
-                for d in data
-            ),
+            tuple(row_words(d, lang) for d in data),
             width,
             cut=False,
         )

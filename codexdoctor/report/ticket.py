@@ -36,15 +36,25 @@ class Ticket:
     request_text: bool = False  # `--include-request-text`: the texts word for word, not placeholders
 
 
-def failed_session(sessions: Report | None, wanted: str | None = None) -> Mapping[str, Any] | None:
-    """The session to tell about: `--session`, else the most recent that failed."""
+def failed_session(
+    sessions: Report | None, wanted: str | None = None, provider: str | None = None
+) -> Mapping[str, Any] | None:
+    """The session to tell about: `--session`, else the most recent that failed with the ticket's provider (issue 40:
+    a ticket about one provider told of another's session)."""
     if sessions is None or not sessions.checks:
         return None
     found = list(sessions.checks[0].facts.get("sessions") or [])
     if wanted:
         return next((d for d in found if str(d.get("id", "")).startswith(wanted)), None)
     failed = [d for d in found if d.get("kind") not in (None, "none")]
+    if provider is not None:
+        failed = [d for d in failed if d.get("provider") == provider]
     return max(failed, key=lambda d: d.get("start") or "", default=None)
+
+
+def _ticket_session(ticket: Ticket) -> Mapping[str, Any] | None:
+    provider = ticket.check.provider.id if ticket.check.provider else None
+    return failed_session(ticket.sessions, ticket.session_id, provider)
 
 
 def request_ids(ticket: Ticket) -> list[dict[str, str]]:
@@ -61,13 +71,13 @@ def request_ids(ticket: Ticket) -> list[dict[str, str]]:
                     "status": str(f.get("status") or "-"),
                 }
             )
-    session = failed_session(ticket.sessions, ticket.session_id)
+    session = _ticket_session(ticket)
     if session and session.get("error"):
         found = request_id_in_text(str(session["error"]))
         if found:
             out.append(
                 {
-                    "what": f"Codex session {session.get('short_id')} (its error line)",
+                    "what": _t("Codex session {id} (its error line)", ticket.lang).format(id=session.get("short_id")),
                     "sent": str(session.get("failed_at") or session.get("start") or "-"),
                     "request_id": found,
                     "status": "-",
@@ -77,40 +87,73 @@ def request_ids(ticket: Ticket) -> list[dict[str, str]]:
 
 
 def summary(ticket: Ticket) -> str:
-    """For a support engineer who has never seen codexdoctor: who, what, the verdict and the causes, in prose."""
+    """For a support engineer who has never seen codexdoctor: who, what, the verdict and the causes, in prose, in the
+    report's language (issue 40: a zh report's summary was English)."""
     r = ticket.check
     env = r.environment
     p = r.provider
-    where = (
-        f"the provider `{p.id}` at `{p.base_url}` (model `{p.model}`, requests to `{p.request_url}`)"
-        if p
-        else "no provider (the config could not be resolved)"
-    )
+    zh = ticket.lang == "zh"
+    if p:
+        where = (
+            f"提供方 `{p.id}`，地址 `{p.base_url}`（模型 `{p.model}`，请求发往 `{p.request_url}`）"
+            if zh
+            else f"the provider `{p.id}` at `{p.base_url}` (model `{p.model}`, requests to `{p.request_url}`)"
+        )
+    else:
+        where = "没有可用的提供方（配置无法解析）" if zh else "no provider (the config could not be resolved)"
     causes = [f"{f.code}: {f.title}" for f in r.findings if f.severity.value == "error"]
-    verdict = {
-        "ok": "works: no errors were found",
-        "config": "fails because of its configuration",
-        "channel": "fails on the way to the provider (the channel)",
-        "context": "fails because sessions outgrow what the model and provider can hold (the context)",
-        "inconclusive": "could not be judged completely",
-    }[r.verdict.value]
+    verdict = (_VERDICT_ZH if zh else _VERDICT_EN)[r.verdict.value]
+    codex = env.get("codex") or ("版本未知" if zh else "version unknown")
+    how = (
+        ("离线" if env.get("offline") else "按 Codex 的方式发送真实请求")
+        if zh
+        else ("offline" if env.get("offline") else "with live requests, as Codex sends them")
+    )
     lines = [
-        f"A user of the Codex CLI ({env.get('codex') or 'version unknown'}, on {env.get('os')}, shell "
-        f"{env.get('shell')}) uses {where}. codexdoctor {env.get('codexdoctor')} checked this setup "
-        f"{'offline' if env.get('offline') else 'with live requests, as Codex sends them'}: it {verdict}."
+        f"一位 Codex CLI 用户（{codex}，{env.get('os')}，shell {env.get('shell')}）使用{where}。"
+        f"codexdoctor {env.get('codexdoctor')} {how}检查了这套配置：{verdict}。"
+        if zh
+        else f"A user of the Codex CLI ({codex}, on {env.get('os')}, shell {env.get('shell')}) uses {where}. "
+        f"codexdoctor {env.get('codexdoctor')} checked this setup {how}: it {verdict}."
     ]
     if causes:
-        lines.append("The causes, in the order to fix them: " + "; ".join(causes) + ".")
-    session = failed_session(ticket.sessions, ticket.session_id)
-    if session:
         lines.append(
-            f"The user's last failed Codex session ({session.get('short_id')}, {session.get('start') or '?'}) "
-            f"ended with: {session.get('error') or session.get('error_info') or 'no error text'}."
+            ("原因（按修复顺序）：" + "；".join(causes) + "。")
+            if zh
+            else ("The causes, in the order to fix them: " + "; ".join(causes) + ".")
         )
-    ids = request_ids(ticket)
-    if ids:
-        lines.append("Request ids and times for your logs are in the table below.")
-    return " ".join(lines)
+    session = _ticket_session(ticket)
+    if session:
+        error = session.get("error") or session.get("error_info") or ("没有报错文字" if zh else "no error text")
+        when = session.get("failed_at") or session.get("start") or "?"
+        lines.append(
+            f"该用户最近一次失败的 Codex 会话（{session.get('short_id')}，{when}）以这条报错结束：{error} "
+            if zh
+            else f"The user's last failed Codex session ({session.get('short_id')}, {when}) ended with: {error}"
+        )
+    if request_ids(ticket):
+        lines.append(
+            "下表列出了请求 id 和时间，可用于查提供方日志。"
+            if zh
+            else "Request ids and times for your logs are in the table below."
+        )
+    return ("" if zh else " ").join(lines)
+
+
+_VERDICT_EN = {
+    "ok": "works: no errors were found",
+    "config": "fails because of its configuration",
+    "channel": "fails on the way to the provider (the channel)",
+    "context": "fails because sessions outgrow what the model and provider can hold (the context)",
+    "inconclusive": "could not be judged completely",
+}
+_VERDICT_ZH = {
+    "ok": "可以正常使用，没有发现错误",
+    "config": "因配置问题而失败",
+    "channel": "在通往提供方的路上失败（通道问题）",
+    "context": "因会话超出模型和提供方能容纳的大小而失败（上下文问题）",
+    "inconclusive": "无法完全判定",
+}
 
 
 _SHAPE_ONLY = (
@@ -165,6 +208,11 @@ _ZH = {
     "a placeholder of the same size and tokens": "同样大小、同样 token 数的占位文本",
     "a placeholder of {bytes:,} bytes and {tokens:,} tokens (the nearest it can be)": "占位文本，{bytes:,} 字节、{tokens:,} 个 token（能做到的最接近值）",
     "Fields: {fields}. Tools: {tools}.": "字段：{fields}。工具：{tools}。",
+    "platform": "平台",
+    "shell": "shell",
+    "proxy variable": "代理变量",
+    "Codex session {id} (its error line)": "Codex 会话 {id}（它的报错行）",
+    "All sessions read on this machine, every provider's": "这台机器上读到的全部会话（所有提供方）",
 }
 
 
@@ -173,8 +221,8 @@ def _t(text: str, lang: str) -> str:
 
 
 def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) -> str:
-    """The ticket as Markdown: summary, environment, config, request ids, reproduction, then the full reports. The
-    summary stays in English in every language: it is written for the provider's support desk."""
+    """The ticket as Markdown: summary, environment, config, request ids, reproduction, then the full reports, all in
+    the report's language."""
 
     def t(text: str) -> str:
         return _t(text, ticket.lang)
@@ -218,7 +266,7 @@ def _client_lines(ticket: Ticket) -> list[str]:
         ("codex_home", "CODEX_HOME"),
         ("proxy_variable", "proxy variable"),
     ):
-        out.append(f"| {label} | `{env.get(key) if env.get(key) not in (None, '') else '-'}` |")
+        out.append(f"| {_t(label, ticket.lang)} | `{env.get(key) if env.get(key) not in (None, '') else '-'}` |")
     return out
 
 
@@ -226,10 +274,11 @@ def _config_lines(ticket: Ticket) -> list[str]:
     """The config as Codex resolves it: key, value, where it came from."""
     out = ["", _t("## Config as Codex resolves it", ticket.lang), "", _t("| key | value | from |", ticket.lang)]
     out.append("|---|---|---|")
+    from codexdoctor.report.configview import row_words
+
     for row in ticket.config_rows:
-        out.append(
-            f"| `{row['key']}` | `{row['value'] if row['value'] is not None else 'not set'}` | {row['source']} |"
-        )
+        label, value, source = row_words(row, ticket.lang)
+        out.append(f"| `{label}` | `{value}` | {source} |")
     return out
 
 
@@ -281,23 +330,36 @@ def _session_lines(ticket: Ticket, session_markdown: str | None) -> list[str]:
     def t(text: str) -> str:
         return _t(text, ticket.lang)
 
-    session = failed_session(ticket.sessions, ticket.session_id)
+    session = _ticket_session(ticket)
     out = ["", t("## The last failed Codex session"), ""]
     if session is None:
         out.append(t("No failed Codex session was found on this machine (or no session logs at all)."))
         return out
     contexts = session.get("contexts") or []
-    out += [
-        f"- session `{session.get('id')}`, started {session.get('start') or '?'}, Codex "
-        f"{session.get('cli_version') or '?'}, model `{session.get('model') or '?'}`",
-        f"- failed at turn {session.get('failed_turn') or '?'}: {session.get('error') or session.get('error_info') or '-'}",
-        f"- judged: {session.get('kind')} ({session.get('evidence') or '-'})",
-        "- context by turn (input tokens): " + (", ".join(f"{n:,}" for n in contexts) if contexts else "-"),
-    ]
+    error = session.get("error") or session.get("error_info") or "-"
+    at = f" ({session['failed_at']})" if session.get("failed_at") else ""
+    sizes = ", ".join(f"{n:,}" for n in contexts) if contexts else "-"
+    if ticket.lang == "zh":
+        out += [
+            f"- 会话 `{session.get('id')}`，开始于 {session.get('start') or '?'}，Codex "
+            f"{session.get('cli_version') or '?'}，模型 `{session.get('model') or '?'}`，提供方 `{session.get('provider') or '?'}`",
+            f"- 在第 {session.get('failed_turn') or '?'} 轮失败{at}：{error}",
+            f"- 判定：{session.get('kind')}（{session.get('evidence') or '-'}）",
+            f"- 每轮的上下文（输入 token）：{sizes}",
+        ]
+    else:
+        out += [
+            f"- session `{session.get('id')}`, started {session.get('start') or '?'}, Codex "
+            f"{session.get('cli_version') or '?'}, model `{session.get('model') or '?'}`, provider "
+            f"`{session.get('provider') or '?'}`",
+            f"- failed at turn {session.get('failed_turn') or '?'}{at}: {error}",
+            f"- judged: {session.get('kind')} ({session.get('evidence') or '-'})",
+            f"- context by turn (input tokens): {sizes}",
+        ]
     if session_markdown:
         out += [
             "",
-            "<details><summary>All sessions read</summary>",
+            "<details><summary>" + t("All sessions read on this machine, every provider's") + "</summary>",
             "",
             _demote(session_markdown),
             "",

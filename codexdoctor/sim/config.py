@@ -50,12 +50,27 @@ class SimConfig:
     # drip (1 byte/s) | json_body (a plain JSON answer to `stream: true`) | chat_chunks (Chat Completions chunks and
     # [DONE] on /responses, as a gateway that streams the wrong grammar) | keepalive (200, then only SSE comments
     # `: keep-alive` every `keepalive_every_s`, as a proxy in front of a model still reading the prompt) |
-    # slow_headers (the status line and headers one byte every 50 ms, never finished: no read timeout ever fires)
+    # slow_headers (the status line and headers one byte every 50 ms, never finished: no read timeout ever fires) |
+    # the endings of sim/endings.py (ENDINGS): incomplete (the text, then response.incomplete with
+    # `incomplete_reason`: max_output_tokens as a gateway's output cap, content_filter as Azure's filter) | no_terminal
+    # (the text, then a clean EOF) | done_only (`data: [DONE]` instead of response.completed) | trailing_done (a
+    # complete answer, then [DONE]) | error_then_completed (a bare `error` event inside an answer that completes)
     stream_fault: str | None = None
+    incomplete_reason: str = "max_output_tokens"
+    # The `code` of an error_event / response_failed fault: context_length_exceeded, insufficient_quota,
+    # rate_limit_exceeded, usage_not_included, server_error (OpenAI's codes; Codex 0.171 treats some specially).
+    fault_code: str = "server_error"
     keepalive_every_s: float = 0.5
     # The first N POSTs answer 429 with `Retry-After: retry_after_s` (a large N: a limit that never lifts).
     rate_limited_posts: int = 0
     retry_after_s: float = 1.0
+    # A key whose quota is used up, as the gateway words it: "newapi" (new-api/one-api: 401 `该令牌额度已用尽`, the
+    # right key refused), "openai" (429 insufficient_quota "You exceeded your current quota…").
+    quota_exhausted: str | None = None
+    # OpenAI's per-request token-rate limit: a POST whose input is over this many tokens gets 429 "Request too large
+    # for <model> … on tokens per min (TPM): Limit N, Requested M" (type tokens, code rate_limit_exceeded). A short
+    # request passes: the limit depends on the request's size.
+    tpm_limit: int | None = None
     # A reverse proxy's body limit (nginx client_max_body_size): a POST body over this many bytes gets nginx's 413 page.
     max_body_bytes: int | None = None
     # Turn two (issue 31). `ask_tool_call`: a /responses request without a function_call_output is answered with one
@@ -64,9 +79,12 @@ class SimConfig:
     # `turn_two_fault`, only on a request that carries function_call / function_call_output items:
     #   reject_fco (400 "Invalid value: 'function_call_output'"), no_tool_output (400 "No tool output found for
     #   function call …"), tool_role_template (500 "Conversation roles must alternate …", a chat bridge's Jinja
-    #   template), bad_reasoning (400 invalid_encrypted_content), html_502 (an nginx 502 page).
+    #   template), bad_reasoning (400 invalid_encrypted_content), html_502 (an nginx 502 page), single_tool_result
+    #   (400 from OpenAI behind a chat bridge that keeps only the first tool result of a parallel round: "… tool_call_ids
+    #   did not have response messages"; a request with one function_call_output passes).
     # `call_id`: what the streamed function_call carries as call_id ("" or None reproduce broken bridges).
     ask_tool_call: str | None = None
+    tool_calls: int = 1  # how many exec_command calls that answer carries (parallel tool calls: 2 or more)
     reasoning_item: bool = False
     turn_two_fault: str | None = None
     call_id: str | None = "call_sim_1"

@@ -119,6 +119,17 @@ def turn_two_error(fault: str | None, items: list[Any]) -> tuple[int, dict[str, 
         return 500, _error(
             "Conversation roles must alternate user/assistant/user/assistant/...", "server_error", None, 500
         )
+    if fault == "single_tool_result":  # a chat bridge that keeps only the first tool result of a parallel round
+        outputs = [
+            str(i.get("call_id")) for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"
+        ]
+        if len(outputs) < 2:
+            return None
+        message = (
+            "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+            f"'tool_call_id'. The following tool_call_ids did not have response messages: {', '.join(outputs[1:])}"
+        )
+        return 400, _error(message, "invalid_request_error", "messages", None)
     if fault == "bad_reasoning":
         message = "The encrypted content for item rs_sim_1 could not be verified."
         return 400, _error(message, "invalid_request_error", None, "invalid_encrypted_content")
@@ -128,3 +139,28 @@ def turn_two_error(fault: str | None, items: list[Any]) -> tuple[int, dict[str, 
 def _error(message: str, kind: str, param: str | None, code: str | int | None) -> dict[str, Any]:
     """OpenAI's error body: message, type, param, code, in that order."""
     return {"error": {"message": message, "type": kind, "param": param, "code": code}}
+
+
+def quota_error(style: str, token: str) -> tuple[int, dict[str, Any]]:
+    """A key whose quota is used up (SimConfig.quota_exhausted), as the gateway words it. new-api refuses the right
+    key with 401 and names it by three characters each side, as its TokenAuth middleware does; OpenAI answers 429."""
+    if style == "newapi":
+        key = token.removeprefix("sk-")
+        shown = f"sk-{key[:3]}***{key[-3:]}" if len(key) > 6 else "sk-***"
+        return 401, {"error": {"message": f"该令牌额度已用尽 TokenStatusExhausted[{shown}]", "type": "new_api_error"}}
+    message = (
+        "You exceeded your current quota, please check your plan and billing details. For more information on this "
+        "error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors."
+    )
+    return 429, _error(message, "insufficient_quota", None, "insufficient_quota")
+
+
+def tpm_error(model: str, limit: int, requested: int) -> tuple[int, dict[str, Any]]:
+    """OpenAI's per-request token-rate limit (SimConfig.tpm_limit): one request bigger than the whole minute's
+    budget."""
+    message = (
+        f"Request too large for {model} in organization org-sim on tokens per min (TPM): Limit {limit}, Requested "
+        f"{requested}. The input or output tokens must be reduced in order to run successfully. Visit "
+        "https://platform.openai.com/account/rate-limits to learn more."
+    )
+    return 429, _error(message, "tokens", None, "rate_limit_exceeded")

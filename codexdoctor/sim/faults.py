@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from codexdoctor.sim.config import RequestRecord
+from codexdoctor.sim.endings import ENDINGS, ending, error_event, failed_event
 from codexdoctor.sim.errors import BAD_GATEWAY, turn_two_error
 from codexdoctor.sim.plumbing import Plumbing
 
@@ -63,8 +64,8 @@ class Faults(Plumbing):
             body = self._chat_json(model, n_out, usage) if chat else self._response_json(model, n_out, usage)
             self._send_json(rec, 200, body, "fault_json_body")
             return True
-        if fault == "chat_chunks" and chat:
-            return False  # the right grammar on its own route
+        if (fault == "chat_chunks" or fault in ENDINGS) and chat:
+            return False  # the right grammar on its own route; the Responses endings are Responses events
         rec.status, rec.outcome = 200, f"fault_{fault}"
         if fault == "slow_headers":
             self._slow_headers(rec)
@@ -100,6 +101,12 @@ class Faults(Plumbing):
         if fault == "chat_chunks":
             for chunk in events:
                 self.wfile.write(chunk)
+        elif fault in ENDINGS:
+            cfg = self.cfg
+            for chunk in ending(
+                fault, events, reason=cfg.incomplete_reason, code=cfg.fault_code, message=self._fault_message()
+            ):
+                self.wfile.write(chunk)
         elif fault == "reset_mid_stream":
             for chunk in events[:4]:
                 self.wfile.write(chunk)
@@ -109,19 +116,10 @@ class Faults(Plumbing):
             self.wfile.write(b"data: {not json\n\nevent response.created\ndata {}\n\ngarbage without a colon\n\n")
         elif fault == "error_event":
             self.wfile.write(events[0])
-            err = {"type": "error", "code": "server_error", "message": self._fault_message()}
-            self.wfile.write(f"event: error\ndata: {json.dumps(err)}\n\n".encode())
+            self.wfile.write(error_event(self.cfg.fault_code, self._fault_message()))
         elif fault == "response_failed":
             self.wfile.write(events[0])
-            failed = {
-                "type": "response.failed",
-                "response": {
-                    "id": "resp_sim",
-                    "status": "failed",
-                    "error": {"code": "server_error", "message": self._fault_message()},
-                },
-            }
-            self.wfile.write(f"event: response.failed\ndata: {json.dumps(failed)}\n\n".encode())
+            self.wfile.write(failed_event(self.cfg.fault_code, self._fault_message()))
         elif fault == "keepalive":
             while not self.server.stopping.wait(self.cfg.keepalive_every_s):
                 self.wfile.write(b": keep-alive\n\n")

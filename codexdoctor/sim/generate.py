@@ -9,7 +9,7 @@ from typing import Any
 from codexdoctor.common import outside_json as outside
 from codexdoctor.sim.chat import ChatBodies
 from codexdoctor.sim.config import RequestRecord
-from codexdoctor.sim.errors import LANDING, TOO_LARGE, context_error, model_error
+from codexdoctor.sim.errors import LANDING, TOO_LARGE, context_error, model_error, quota_error, tpm_error
 from codexdoctor.sim.prompt import count_input
 from codexdoctor.sim.responses import ResponsesBodies
 
@@ -109,6 +109,11 @@ class GenerationRoutes(ResponsesBodies, ChatBodies):
         """The request's JSON object once the key is accepted, or None after a 401 or a 400."""
         if not self._authorized(rec):
             return None
+        if self.cfg.quota_exhausted:  # the key is known, its balance is not
+            auth = self.headers.get("Authorization", "")
+            status, err = quota_error(self.cfg.quota_exhausted, auth.removeprefix("Bearer "))
+            self._send_json(rec, status, err, "quota_exhausted")
+            return None
         body = outside.parse(raw or b"{}").value  # depth-limited: a client's nesting bomb is one more bad body
         if not isinstance(body, dict):
             self._send_json(
@@ -177,11 +182,15 @@ class GenerationRoutes(ResponsesBodies, ChatBodies):
     def _measure(
         self, rec: RequestRecord, body: dict[str, Any], chat: bool, model: str
     ) -> tuple[Usage, int, float] | None:
-        """The prompt against the window (an error, or ollama's silent truncation), the prefix cache, the output
-        cap: the usage to report, the output tokens and the time to first token; None after a context error."""
+        """The prompt against a per-request token-rate limit and the window (an error, or ollama's silent truncation),
+        the prefix cache, the output cap: the usage to report, the output tokens and the time to first token; None
+        after a 429 or a context error."""
         used, text = count_input(body, chat)
         used = int(used * self.cfg.usage_scale)
         rec.input_tokens = used
+        if self.cfg.tpm_limit is not None and used > self.cfg.tpm_limit:
+            self._send_json(rec, *tpm_error(model, self.cfg.tpm_limit, used), "tpm_too_large")
+            return None
         window = self.cfg.context_window
         reported_input = used
         if window is not None and used > window:

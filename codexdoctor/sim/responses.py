@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from codexdoctor.sim.answer import Answer
@@ -43,7 +43,8 @@ class ResponsesBodies(Answer):
         return self._response_obj(rid, model, "completed", "".join(self._pieces(n_out)), usage)
 
     def _tool_call_events(self, model: str, usage: tuple[int, int | None, int], command: str) -> Iterator[bytes]:
-        """An answer that asks for one `exec_command` call (Codex's shell tool), optionally after a reasoning item."""
+        """An answer that asks for `tool_calls` `exec_command` calls (Codex's shell tool), optionally after a reasoning
+        item."""
         rid = f"resp_sim_{self.server.next_id()}"
         seq = iter(range(10**6))
 
@@ -63,26 +64,33 @@ class ResponsesBodies(Answer):
             yield ev("response.output_item.added", output_index=0, item={**reasoning, "encrypted_content": None})
             yield ev("response.output_item.done", output_index=0, item=reasoning)
             output.append(reasoning)
+        for n in range(1, max(1, self.cfg.tool_calls) + 1):  # parallel calls: one output item each
+            index = len(output)
+            done = yield from self._one_call(ev, index, n, command)
+            output.append(done)
+        final = self._response_obj(rid, model, "completed", None, usage)
+        final["output"] = output
+        yield ev("response.completed", response=final)
+
+    def _one_call(self, ev: Any, index: int, n: int, command: str) -> Generator[bytes, None, dict[str, Any]]:
+        """The events of the n-th `exec_command` call (after the first, call_id gets `_<n>`: call_sim_1_2), ending in
+        its done item, which it returns."""
         arguments = json.dumps({"cmd": command})
         call: dict[str, Any] = {
-            "id": "fc_sim_1",
+            "id": f"fc_sim_{n}",
             "type": "function_call",
             "status": "in_progress",
             "name": "exec_command",
             "arguments": "",
         }
         if self.cfg.call_id is not None:
-            call["call_id"] = self.cfg.call_id
-        index = len(output)
+            call["call_id"] = self.cfg.call_id if n == 1 or not self.cfg.call_id else f"{self.cfg.call_id}_{n}"
         yield ev("response.output_item.added", output_index=index, item=call)
-        yield ev("response.function_call_arguments.delta", item_id="fc_sim_1", output_index=index, delta=arguments)
-        yield ev("response.function_call_arguments.done", item_id="fc_sim_1", output_index=index, arguments=arguments)
+        yield ev("response.function_call_arguments.delta", item_id=call["id"], output_index=index, delta=arguments)
+        yield ev("response.function_call_arguments.done", item_id=call["id"], output_index=index, arguments=arguments)
         done = {**call, "status": "completed", "arguments": arguments}
         yield ev("response.output_item.done", output_index=index, item=done)
-        output.append(done)
-        final = self._response_obj(rid, model, "completed", None, usage)
-        final["output"] = output
-        yield ev("response.completed", response=final)
+        return done
 
     def _response_events(self, model: str, n_out: int, usage: tuple[int, int | None, int]) -> Iterator[bytes]:
         rid = f"resp_sim_{self.server.next_id()}"

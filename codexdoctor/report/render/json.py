@@ -11,9 +11,15 @@ from codexdoctor.model import Report
 from codexdoctor.report.render.options import RenderOptions
 
 
+def _shown(obj: Any) -> list[dataclasses.Field[Any]]:
+    """A dataclass's fields the report shows: not those marked `json: False` (a check's bilingual message, which
+    the JSON report carries as its summary in the chosen language)."""
+    return [f for f in dataclasses.fields(obj) if f.metadata.get("json", True)]
+
+
 def to_data(obj: Any) -> Any:
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {f.name: to_data(getattr(obj, f.name)) for f in _shown(obj)}
     if isinstance(obj, enum.Enum):
         return obj.value
     if isinstance(obj, dict) or hasattr(obj, "items"):
@@ -27,7 +33,7 @@ def _plain(obj: Any) -> Any:
     """What the encoder cannot write itself: dataclasses, enums, read-only mappings. Plain dicts, lists and
     str-based enums go straight through the encoder, so a sessions report is not walked twice."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+        return {f.name: getattr(obj, f.name) for f in _shown(obj)}
     if isinstance(obj, enum.Enum):
         return obj.value
     if hasattr(obj, "items"):

@@ -165,9 +165,11 @@ def table_lines(
     cut: bool = True,
     keep: tuple[int, ...] = (0,),
 ) -> list[str]:
-    """A table that fits `width` cells (issue 29): text columns are cut with `…`, widest first, down to MIN_CELL;
-    if it still does not fit, or `cut` is False (values that must be read whole: URLs, paths), each row becomes a
-    block of "header  value" lines, wrapped. Columns in `keep` (the first: a name, an id) are never cut."""
+    """A table that fits `width` cells. Text columns give up width, widest first, but never below their longest word:
+    a cell that no longer fits on one line wraps inside its column, so no word is ever cut with `…` (issue 40: "a
+    working provi…" at 80 columns). If it still does not fit, or `cut` is False (values that must be read whole:
+    URLs, paths), each row becomes a block of "header  value" lines, wrapped. Columns in `keep` (the first: a name,
+    an id) keep their width."""
     n = len(headers)  # a short row is padded, a long one cut: every row has one cell per header
     cells = [[_one_line(c) for c in headers]] + [([_one_line(c) for c in row] + [""] * n)[:n] for row in rows]
     widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
@@ -179,21 +181,29 @@ def table_lines(
         gap = 2 * (len(widths) - 1)
         if not cut and sum(widths) + gap > width:
             return _narrow(cells, width)
+        floor = [max([MIN_CELL] + [display_width(w) for r in cells for w in r[i].split()]) for i in range(n)]
         while sum(widths) + gap > width:
-            cuttable = [i for i in range(len(widths)) if not numeric[i] and widths[i] > MIN_CELL and i not in keep]
-            if not cuttable:
+            narrower = [i for i in range(n) if not numeric[i] and widths[i] > floor[i] and i not in keep]
+            if not narrower:
                 return _narrow(cells, width)
             # The widest column gives up cells first, down to the next widest: wide columns end up alike.
-            widest = max(cuttable, key=lambda i: widths[i])
-            second = max((widths[i] for i in cuttable if i != widest), default=MIN_CELL)
+            widest = max(narrower, key=lambda i: widths[i])
+            second = max((widths[i] for i in narrower if i != widest), default=floor[widest])
             over = sum(widths) + gap - width
-            widths[widest] -= max(1, min(over, widths[widest] - max(second, MIN_CELL)))
-        cells = [[clip_to_width(c, w) for c, w in zip(r, widths, strict=True)] for r in cells]
+            widths[widest] -= max(1, min(over, widths[widest] - max(second, floor[widest])))
 
-    def fmt(r: list[str]) -> str:
-        return "  ".join(_pad(c, w, num) for c, w, num in zip(r, widths, numeric, strict=True)).rstrip()
+    def fmt(r: list[str]) -> list[str]:
+        parts = [wrap(c, w) if display_width(c) > w else [c] for c, w in zip(r, widths, strict=True)]
+        height = max(len(p) for p in parts)
+        return [
+            "  ".join(
+                _pad(p[k] if k < len(p) else "", w, num and k == 0)
+                for p, w, num in zip(parts, widths, numeric, strict=True)
+            ).rstrip()
+            for k in range(height)
+        ]
 
-    return [fmt(cells[0]), "  ".join("-" * w for w in widths)] + [fmt(r) for r in cells[1:]]
+    return fmt(cells[0]) + ["  ".join("-" * w for w in widths)] + [line for r in cells[1:] for line in fmt(r)]
 
 
 def _one_line(value: object) -> str:

@@ -1,0 +1,188 @@
+"""api.canary: Codex's own first request, sent with the real key, and what its answer says (diagnose-error and the
+probe read a pasted or probed answer through `canary_result` too)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.checks.live import catalog as catalog_check
+from codexdoctor.checks.live import variants as variants_check
+from codexdoctor.checks.live.exchanges import Clocks, Exchanges
+from codexdoctor.checks.live.plan import CANARY_MAX_OUTPUT
+from codexdoctor.checks.live.read import canary_kind, human, model_where, reported_input, user_config
+from codexdoctor.common.redact import fingerprint
+from codexdoctor.model import CheckResult, Status
+from codexdoctor.net.classify import Classified, classify
+
+if TYPE_CHECKING:
+    from codexdoctor.checks.live.plan import Plan
+    from codexdoctor.net.transport import Exchange
+
+ID = "api.canary"
+TITLE = "Canary request"
+TITLE_ZH = "探测请求"
+
+
+def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
+    if ex.canary is None:
+        res = result(ID, TITLE, Status.SKIP, "skipped (--no-canary)", skipped=True)
+    else:
+        closest, count = catalog_check.closest(ctx, plan, ex)
+        res = canary_result(
+            ctx,
+            plan,
+            ex.canary,
+            canary_kind(ex.canary, plan.wire),
+            ex.clocks,
+            catalog_closest=closest,
+            catalog_count=count,
+            minimal=ex.minimal,
+            field=ex.field,
+        )
+    missing = variants_check.model_not_found(ctx, plan, ex)
+    if missing and res.facts.get("kind") != "model_not_found":
+        # Issue 28: the provider already said the model is unknown, at the URL that works; say it in this run.
+        res = replace(res, facts={**res.facts, "model_not_found_at": missing})
+    return res
+
+
+def canary_result(
+    ctx: CheckContext,
+    plan: Plan,
+    canary: Exchange,
+    kind: Classified,
+    clocks: Clocks,
+    *,
+    catalog_closest: Sequence[str] = (),
+    catalog_count: int = 0,
+    minimal: Exchange | None = None,
+    field: str | None = None,
+) -> CheckResult:
+    """The canary's row from its answer and kind: the kind is given, so a pasted error (diagnose) reads the same way."""
+    minimal_kind = classify(minimal, plan.wire) if minimal is not None else None
+    kind = _contrasted(kind, minimal_kind, field)
+    facts = _facts(ctx, plan, canary, kind, minimal, minimal_kind, field)
+    facts["catalog_closest"], facts["catalog_count"] = list(catalog_closest), catalog_count
+    if kind.kind == "context_exceeded":
+        from codexdoctor.net.classify import context_numbers
+
+        facts["server_window"], facts["server_request"] = context_numbers(f"{canary.body_excerpt} {kind.message}")
+    evidence = [canary.line()]
+    if plan.first is not None:
+        evidence += plan.first.evidence()
+    if minimal is not None:
+        evidence.append(f"minimal request (one instruction line, no tools): {minimal.line()}")
+    evidence.append(f"answer capped at {CANARY_MAX_OUTPUT} output tokens")
+    facts.update(
+        request_bytes=canary.request_bytes,
+        waited_for_alive=clocks.waited_for_alive,
+        deadline_s=clocks.deadline_s,
+        first_token_timeout_s=clocks.first_token_timeout_s,
+        codex_retries=plan.stream_retries,
+    )
+    if clocks.waited_for_alive:
+        evidence.append(
+            f"waited past --timeout {clocks.deadline_s:g} s because the provider is alive "
+            f"({clocks.waited_for_alive}), as Codex waits"
+        )
+    if kind.kind == "rate_limited":
+        kind = _rate_limited(plan, canary, kind, facts)
+    if kind.kind == "ok":
+        s = canary.stream
+        ttft = f", first token {s.first_token_ms:.0f} ms" if s and s.first_token_ms is not None else ""
+        return result(ID, TITLE, Status.PASS, f"streamed answer in {canary.elapsed_ms:.0f} ms{ttft}", evidence, **facts)
+    return result(ID, TITLE, Status.FAIL, human(kind.kind, kind.detail), evidence, **facts)
+
+
+def _contrasted(kind: Classified, minimal_kind: Classified | None, field: str | None) -> Classified:
+    """Codex's request failed where a minimal one passes: its shape (a field, an item) or its size is the cause.
+    A 5xx, a reset or a broken stream is what a flaky channel does too: only when the error names a part of
+    Codex's request is the contrast evidence (a 400 is deterministic and counts without a name)."""
+    flaky_shape = kind.kind in ("server_error", "stream_closed", "stream_error", "not_json") and field is None
+    if minimal_kind is not None and minimal_kind.kind == "ok" and kind.kind != "context_exceeded" and not flaky_shape:
+        return Classified(
+            "codex_rejected",
+            f"the provider rejects Codex's request ({field or 'a field it did not name'})",
+            kind.message,
+        )
+    return kind
+
+
+def _facts(
+    ctx: CheckContext,
+    plan: Plan,
+    canary: Exchange,
+    kind: Classified,
+    minimal: Exchange | None,
+    minimal_kind: Classified | None,
+    field: str | None,
+) -> dict[str, Any]:
+    s, first, key = canary.stream, plan.first, ctx.key_value()
+    return {
+        "kind": kind.kind,
+        "detail": kind.detail,
+        "message": kind.message,
+        "status": canary.status,
+        "url": canary.url,
+        "wire": plan.wire,
+        "model": plan.model,
+        "attempts": canary.attempts,
+        "earlier": list(canary.earlier),
+        "ttft_ms": s.first_token_ms if s else None,
+        "total_ms": canary.elapsed_ms,
+        "max_gap_ms": s.max_gap_ms if s else None,
+        "terminal": (s.terminal or s.cut) if s else None,
+        "sent_key": canary.sent_key,
+        "env_key": ctx.provider.env_key if isinstance(ctx.provider.env_key, str) else None,
+        "user_config": user_config(ctx),
+        "model_origin": ctx.resolution.model_origin,
+        "model_where": model_where(ctx),
+        "base_url_where": ctx.resolution.provider_field_origin("base_url"),
+        "usage": dict(s.usage) if s and s.usage else None,
+        "shapes": [shape.sentence() for shape in s.shapes] if s else [],
+        "body_malformed": canary.body_malformed,
+        "location": canary.location,
+        "key_fp": fingerprint(key) if key else None,
+        "key_fp8": fingerprint(key).rsplit(":", 1)[1] if key else None,
+        "catalog_closest": [],
+        "catalog_count": 0,
+        "env_key_where": ctx.resolution.provider_field_origin("env_key"),
+        "codex_shaped": first is not None,
+        "first_request": first.tokens if first else None,
+        "first_parts": [{"part": n, "tokens": t} for n, t in first.parts] if first else [],
+        "docs": [{"path": d.path, "tokens": d.tokens, "bytes": d.bytes} for d in first.docs] if first else [],
+        "codex_version": first.codex_version if first else None,
+        "minimal_kind": minimal_kind.kind if minimal_kind else None,
+        "minimal_status": minimal.status if minimal is not None else None,
+        "field": field,
+        "reported_input": reported_input(canary),
+        "server_window": None,
+        "server_request": None,
+        "request_id": canary.request_id,
+        "started_at": canary.started_at,
+        "provider_id": ctx.provider.id,
+    }
+
+
+def _rate_limited(plan: Plan, canary: Exchange, kind: Classified, facts: dict[str, Any]) -> Classified:
+    """429 at every attempt Codex makes is a verdict; 429 until codexdoctor's time ran out is not (facts say so)."""
+    limited = 1 + list(canary.earlier).count("429")
+    facts.update(
+        rate_limited_attempts=limited,
+        codex_attempts=plan.stream_retries + 1,
+        retry_after_s=canary.retry_after_s,
+        waited_s=canary.waited_s,
+    )
+    if limited > plan.stream_retries:
+        kind = Classified("rate_limit_exhausted", f"429 at all {limited} attempts Codex makes", kind.message)
+    else:
+        facts["inconclusive_reason"] = (
+            f"the provider answered 429 at each of {limited} attempts; Codex makes {plan.stream_retries + 1} "
+            f"(stream_max_retries = {plan.stream_retries}), each after Retry-After, and codexdoctor's time ran out "
+            "first: whether the limit lifts in time is unproven"
+        )
+    facts.update(kind=kind.kind, detail=kind.detail)
+    return kind

@@ -1,0 +1,95 @@
+"""api.catalog: what GET /models lists, and whether the configured model is among it (exactly, or nearly)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.checks.live.exchanges import Exchanges
+from codexdoctor.checks.live.read import (
+    catalog_entries,
+    catalog_shapes,
+    human,
+    kind_of_canary,
+    match_model,
+    model_where,
+    user_config,
+)
+from codexdoctor.common.words import plural
+from codexdoctor.model import CheckResult, Status
+from codexdoctor.net.classify import classify
+
+if TYPE_CHECKING:
+    from codexdoctor.checks.live.plan import Plan
+    from codexdoctor.net.transport import Exchange
+
+ID = "api.catalog"
+TITLE = "Model catalog"
+TITLE_ZH = "模型列表"
+MATCH_WORDS = {
+    "exact": "listed",
+    "whitespace": "listed without its stray whitespace",
+    "case": "listed with different capitals",
+    "dated": "listed without its date or version suffix",
+    "missing": "not listed",
+}
+
+
+def listed(ctx: CheckContext, ex: Exchanges) -> tuple[Exchange, str | None]:
+    """The catalog the results read, and where it was read when not at the configured base_url: the one at the
+    variant that works, when the configured path had none (issue 28)."""
+    if ex.moved_catalog is not None:
+        base, moved = ex.moved_catalog
+        return moved, ctx.redactor(base)
+    return ex.catalog, None
+
+
+def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
+    catalog, read_at = listed(ctx, ex)
+    kind = classify(catalog, "models")
+    canary = kind_of_canary(plan, ex)
+    entries = catalog_entries(catalog.body_json) if catalog.ok else []
+    ids = [e["id"] for e in entries]
+    open_entries = catalog_entries(ex.open_catalog.body_json) if ex.open_catalog.ok else []
+    model = plan.model
+    facts: dict[str, Any] = {
+        "status": catalog.status,
+        "kind": kind.kind,
+        "message": kind.message,
+        "count": len(ids),
+        "ids": ids[:50],
+        "model": model,
+        "open_without_key": bool(open_entries),
+        "match": None,
+        "closest": [],
+        "canary_ran": canary is not None,
+        "canary_kind": canary.kind if canary else None,
+        "url": catalog.url,
+        "user_config": user_config(ctx),
+        "model_origin": ctx.resolution.model_origin,
+        "model_where": model_where(ctx),
+        "shapes": catalog_shapes(catalog.body_json) if catalog.ok else [],
+    }
+    evidence = [catalog.line(), "without key: " + ex.open_catalog.line(), *facts["shapes"]]
+    if not entries:
+        summary = f"no usable catalog: {human(kind.kind, kind.detail)}"
+        status = Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html") else Status.WARN
+        return result(ID, TITLE, status, summary, evidence, **facts)
+    facts.update(match_model(model, ids))
+    evidence.append(
+        f'{plural(len(ids), "model")}; configured "{model}": {facts["match"]}'
+        + (f"; closest: {', '.join(facts['closest'])}" if facts["closest"] else "")
+    )
+    status = Status.PASS if facts["match"] == "exact" else Status.WARN
+    summary = f'{plural(len(ids), "model")}, "{model}" {MATCH_WORDS[facts["match"]]}'
+    if read_at:
+        summary += f" (at {read_at})"
+        facts["read_at"] = read_at
+    return result(ID, TITLE, status, summary, evidence, **facts)
+
+
+def closest(ctx: CheckContext, plan: Plan, ex: Exchanges) -> tuple[list[str], int]:
+    """The catalog's IDs nearest the configured model, and how many it lists: the canary's remedy names them."""
+    catalog, _ = listed(ctx, ex)
+    ids = [e["id"] for e in catalog_entries(catalog.body_json)] if catalog.ok else []
+    return (list(match_model(plan.model, ids)["closest"]) if ids else []), len(ids)

@@ -1,0 +1,178 @@
+"""Readers the live results share: what a catalog lists, which variant works, what the canary's answer means.
+
+All pure: an exchange (or a body) in, a value out; the gatherer uses some of them to decide what to send next."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.checks.live.exchanges import Exchanges
+from codexdoctor.common import outside_json as outside
+from codexdoctor.common.outside_json import ARRAY, Fields
+from codexdoctor.net.classify import Classified, classify
+
+if TYPE_CHECKING:
+    from codexdoctor.checks.live.plan import Plan
+    from codexdoctor.net.transport import Exchange
+
+# Where a catalog keeps its entries: OpenAI's `data`, Ollama's `models`; a value of another type there is a shape.
+CATALOG_FIELDS = Fields(optional={"data": ARRAY, "models": ARRAY})
+WINDOW_FIELDS = (
+    ("max_model_len",),
+    ("context_length",),
+    ("context_window",),
+    ("max_context_length",),
+    ("meta", "n_ctx"),
+    ("meta", "n_ctx_train"),
+    ("top_provider", "context_length"),
+    ("model_info", "max_input_tokens"),
+)
+_VERSION_SUFFIX = re.compile(r"(?:[-_@:](?:\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|\d{2}-\d{2}|v\d+(?:\.\d+)*|latest|preview))+$")
+# Kinds that show a path is not there: the configured one (phase two tries the variants) or a variant.
+NO_ROUTE = ("path_not_found", "html")
+
+
+def catalog_entries(body: Any) -> list[dict[str, Any]]:
+    """Model entries from the OpenAI shape and the common variants (Ollama tags, bare lists, `models`)."""
+    found = outside.items(body) or outside.items(body, "data") or outside.items(body, "models") or ()
+    out = []
+    for item in found:
+        if isinstance(item, str):
+            out.append({"id": item})
+        elif isinstance(item, Mapping):
+            # the first of these that is a string (LiteLLM /model/info names it `model_name`)
+            mid = next((v for k in ("id", "name", "model", "model_name") if (v := outside.text(item, k))), None)
+            if mid is not None:
+                out.append({**item, "id": mid})
+    return out
+
+
+def catalog_shapes(body: Any) -> list[str]:
+    """What a catalog answer has of the wrong type where entries belong, as evidence sentences."""
+    return (
+        [shape.sentence() for shape in outside.shape_problems(body, CATALOG_FIELDS)]
+        if isinstance(body, Mapping)
+        else []
+    )
+
+
+def window_field(entry: Mapping[str, Any]) -> tuple[int, str] | None:
+    """The served window and the field it came from (`meta.n_ctx`), so the evidence names the one actually read."""
+    for path in WINDOW_FIELDS:
+        found = outside.integer(entry, *path)
+        if found is not None and found > 0:
+            return found, ".".join(path)
+    return None
+
+
+def window_from_entry(entry: Mapping[str, Any]) -> int | None:
+    found = window_field(entry)
+    return found[0] if found else None
+
+
+def match_model(model: str, ids: list[str]) -> dict[str, Any]:
+    if model in ids:
+        return {"match": "exact", "closest": []}
+    stripped = model.strip()
+    if stripped in ids:
+        return {"match": "whitespace", "closest": [stripped]}
+    lowered = {i.lower(): i for i in ids}
+    if stripped.lower() in lowered:
+        return {"match": "case", "closest": [lowered[stripped.lower()]]}
+    # A dated or versioned ID copied from a changelog or a docs page (gpt-5.1-codex-2025-11-13) where the catalog has
+    # exactly one ID that is the same without that suffix (case and spaces normalised): a certain edit (issue 28).
+    undated = _VERSION_SUFFIX.sub("", " ".join(stripped.split()).lower())
+    same = [i for i in ids if i.lower() == undated] if undated != stripped.lower() else []
+    if len(same) == 1:
+        return {"match": "dated", "closest": same}
+    close = difflib.get_close_matches(stripped, ids, n=3, cutoff=0.5)
+    close += [
+        i
+        for i in ids
+        if (stripped.lower() in i.lower() or i.lower().split("/")[-1] == stripped.lower()) and i not in close
+    ]
+    return {"match": "missing", "closest": close[:3]}
+
+
+def rejected_field(ex: Exchange, message: str) -> str | None:
+    """Which part of Codex's request a provider refused, from its error body: `param`, or a field it names."""
+    from codexdoctor.codex import request as codexrequest  # only after a refusal: reading answers stays light
+
+    err = outside.obj(ex.body_json, "error")
+    param = outside.text(err if err is not None else ex.body_json, "param")
+    text = f"{message} {ex.body_excerpt}".lower()
+    if param is not None and param.split(".")[0].split("[")[0] in codexrequest.CODEX_FIELDS:
+        return param
+    if "developer" in text or "roles must alternate" in text or "system message" in text:
+        return "a `developer` input item"
+    if "system" in text and "messages" in text:
+        # A Responses-to-Chat gateway turns Codex's developer items into system messages the backend refuses.
+        return "a `developer` input item (sent on as a system message)"
+    for tool_type in ("namespace", "web_search"):
+        if tool_type in text:
+            return f"a `{tool_type}` tool"
+    for name in codexrequest.CODEX_FIELDS:
+        # whole words only: "store" is not in "restore", "include" not in "included"
+        if name not in ("input", "stream", "tools") and re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text):
+            return name
+    return "tools" if re.search(r"\btools?\b", text) else None
+
+
+def canary_kind(canary: Exchange, wire: str) -> Classified:
+    """What the canary's answer means; a certificate Python accepted but Codex (rustls) refuses is a TLS failure
+    (net.reach says why)."""
+    if canary.server_cert_ca:
+        return Classified("tls", "Codex refuses the server's certificate (CA:TRUE)")
+    return classify(canary, wire)
+
+
+def kind_of_canary(plan: Plan, ex: Exchanges) -> Classified | None:
+    """The canary's kind as every result reads it, or None when no canary was sent (--no-canary)."""
+    return canary_kind(ex.canary, plan.wire) if ex.canary is not None else None
+
+
+def no_route(canary: Classified | None, catalog: Exchange) -> bool:
+    """Nothing answers at the configured path: the canary says so, or the catalog when no canary was sent."""
+    if canary is not None:
+        return canary.kind in NO_ROUTE
+    return classify(catalog, "models").kind in NO_ROUTE
+
+
+def path_404(plan: Plan, ex: Exchanges) -> bool:
+    """`no_route` of a gathered run: whether phase two (the variants, /chat/completions) was called for."""
+    return no_route(kind_of_canary(plan, ex), ex.catalog)
+
+
+def working_variant(variants: tuple[tuple[str, Exchange], ...] | list[tuple[str, Exchange]], wire: str) -> int | None:
+    """The first variant whose route exists: it answers anything but 404/HTML (even 401 or a model error proves
+    the path)."""
+    for index, (_, ex) in enumerate(variants):
+        if ex.status is not None and classify(ex, wire).kind not in (*NO_ROUTE, "not_json", "redirect"):
+            return index
+    return None
+
+
+def reported_input(ex: Exchange) -> int | None:
+    """The provider's own count of the request's input tokens (its usage), when it gave one that is a number."""
+    return outside.integer(ex.stream.usage, "input_tokens") if ex.stream else None
+
+
+def human(kind: str | None, detail: str) -> str:
+    """A check row in words: the detail says what happened; the internal kind (`path_not_found`) stays in the facts."""
+    return detail or (kind or "failed").replace("_", " ")
+
+
+def user_config(ctx: CheckContext) -> str:
+    layer = ctx.resolution.user_layer
+    return layer.label if layer else "~/.codex/config.toml"
+
+
+def model_where(ctx: CheckContext) -> str:
+    """Where a remedy tells the user to set `model`: where it is set now, or their config file when it is
+    Codex's default (the origin "default" is not a place to write to)."""
+    origin = ctx.resolution.model_origin
+    return user_config(ctx) if origin == "default" else origin

@@ -1,0 +1,172 @@
+"""`check`'s live stage: whether Codex would send anything at all, then plan, gather, interpret, and the notes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.checks.live import registry
+from codexdoctor.checks.live.plan import CANARY_MAX_OUTPUT, Plan, make_plan, window_probe_urls
+from codexdoctor.common.untrusted import sanitize
+from codexdoctor.model import CheckResult, Status
+
+if TYPE_CHECKING:
+    import httpx
+
+    from codexdoctor.checks.live.gather import Gatherer
+
+STILL_WAITING_EVERY = 2.0  # seconds between "still waiting" lines on a terminal
+STATIC_BLOCKERS: dict[str, Callable[[Mapping[str, Any]], object]] = {
+    "cfg.home": lambda f: bool(f.get("problem")),
+    "cfg.files": lambda f: any("toml_error" in x or "read_error" in x for x in f.get("files", [])),
+    "cfg.profile": lambda f: bool(f.get("missing") or f.get("legacy_selectors") or f.get("conflict")),
+    "cfg.provider": lambda f: (
+        f.get("defined") is False
+        or bool(f.get("wrong_types"))
+        or bool(f.get("wire_api_invalid"))
+        or (f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)
+        or bool(f.get("redefined_builtins"))
+        or bool(f.get("missing_name"))
+        # Codex would send the gateway's key to api.openai.com; codexdoctor never does.
+        or bool(f.get("missing_base_url"))
+        or bool(f.get("empty_model"))
+    ),
+    "env.key": lambda f: f.get("state") in ("missing", "blank", "not_a_name", "wrong_type"),
+    # The built-in provider with no stored API key: no login at all, or a ChatGPT sign-in, whose token Codex sends to
+    # the ChatGPT backend rather than to base_url; a request from here would test nothing Codex does.
+    # $CODEX_API_KEY stands in for it: what `codex exec` sends (ENV022 says the interactive CLI does not).
+    "env.auth": lambda f: (
+        f.get("provider") == "openai"
+        and f.get("builtin")
+        and not (f.get("auth") or {}).get("has_api_key")
+        and not f.get("codex_api_key_env")
+    ),
+}
+
+
+def blocked_by_static(static: list[CheckResult]) -> list[str]:
+    """Ids of static checks showing Codex would stop before sending any request."""
+    by_id = {r.id: r for r in static}
+    return [
+        cid
+        for cid, pred in STATIC_BLOCKERS.items()
+        if cid in by_id and by_id[cid].status in (Status.FAIL, Status.SKIP) and pred(by_id[cid].facts)
+    ]
+
+
+def blocker_names(static: list[CheckResult], blockers: list[str]) -> str:
+    """The blocking checks as the user sees them on their rows ("API key variable"), never as internal ids."""
+    titles = {r.id: r.title for r in static}
+    return ", ".join(titles.get(b, b) for b in blockers)
+
+
+def _blocked_reason(static: list[CheckResult], blockers: list[str]) -> str:
+    """Why no live check runs, in the note under the table."""
+    if blockers == ["env.auth"]:
+        return (
+            "the built-in provider has no stored API key (ChatGPT sign-in or none): Codex's requests go to the "
+            "ChatGPT backend or nowhere, so there is no API channel to test"
+        )
+    provider_facts = next((r.facts for r in static if r.id == "cfg.provider"), {})
+    if "cfg.provider" in blockers and provider_facts.get("missing_base_url") and len(blockers) == 1:
+        return (
+            f"[model_providers.{provider_facts.get('provider')}] has no base_url, so Codex would send your key to "
+            "https://api.openai.com/v1; codexdoctor does not send it anywhere you did not configure"
+        )
+    return "Codex would stop before sending a request (" + blocker_names(static, blockers) + "): fix that first"
+
+
+def run_live(
+    ctx: CheckContext, static: list[CheckResult], client: httpx.Client | None = None
+) -> tuple[list[CheckResult], list[str]]:
+    """Every live check's row and the notes under the table: planned, gathered under one deadline, interpreted."""
+    from codexdoctor.checks.live.gather import Gatherer  # lazy: pulls in httpx
+    from codexdoctor.net.transport import Deadline, proxy_for
+
+    blockers = blocked_by_static(static)
+    if blockers:
+        return registry.skipped(blockers), [f"Live checks skipped: {_blocked_reason(static, blockers)}."]
+    since = ctx.options.get("started")  # the command's launch: start-up counts inside --timeout (issue 36)
+    deadline = Deadline(float(ctx.options.get("timeout", 10.0)), started=since if isinstance(since, float) else None)
+    started = time.perf_counter()
+    plan = make_plan(ctx)
+    gatherer = Gatherer(ctx, plan, deadline, client=client)
+    done = threading.Event()
+    _still_waiting(ctx, plan, gatherer, started, done)
+    try:
+        results = registry.interpret(ctx, plan, gatherer.gather())
+    except Exception as exc:  # while the exchanges were gathered: every live check stands on them
+        results = registry.all_crashed(exc, ctx.redactor)
+    finally:
+        done.set()
+        if client is None:
+            gatherer.client.close()
+    notes = [f"Live checks took {(time.perf_counter() - started) * 1000:.0f} ms (deadline {deadline.total:g} s)."]
+    notes += _canary_notes(ctx, plan, results)
+    if proxy_for(plan.request_url, ctx.env):
+        notes.append("Requests went through the proxy configured in this environment.")
+    return [ctx.stamp(r) for r in results], notes
+
+
+def _still_waiting(ctx: CheckContext, plan: Plan, gatherer: Gatherer, started: float, done: threading.Event) -> None:
+    """A "still waiting" line every few seconds on a terminal, until `done` is set."""
+    progress = ctx.options.get("progress")
+    if not callable(progress):
+        return
+    host = urlsplit(plan.base_url).hostname or plan.base_url
+
+    def still_waiting() -> None:
+        while not done.wait(STILL_WAITING_EVERY):
+            elapsed = time.perf_counter() - started
+            line = f"still waiting for {host} ({elapsed:.0f} s of {gatherer.waiting_total:g} s)..."
+            progress(sanitize(ctx.redactor(line)))
+
+    threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True).start()
+
+
+def _counted(results: list[CheckResult], check_id: str, key: str) -> int | None:
+    """A token count a result already states (the provider's own when it gave one): the notes quote that number,
+    never a second estimate of the same request (issue 40: "8,488 tokens" in the row, "about 8,489" in the note)."""
+    found = next((r.facts.get(key) for r in results if r.id == check_id), None)
+    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 else None
+
+
+def _canary_notes(ctx: CheckContext, plan: Plan, results: list[CheckResult]) -> list[str]:
+    """What the canary and turn two cost, and the options that skip them."""
+    if not ctx.options.get("canary", True):
+        return []
+    first = plan.first
+    first_tokens = _counted(results, "api.canary", "first_request") or (first.tokens if first else None)
+    turn_two_tokens = _counted(results, "api.turn_two", "turn_two_tokens") or (first.tokens + 2800 if first else None)
+    size = f"{first_tokens:,} input tokens" if first_tokens else "a few input tokens"
+    notes = [
+        f"The canary is Codex's own first request: {size} and at most {CANARY_MAX_OUTPUT} output tokens "
+        "per send; --no-canary skips it."
+    ]
+    if first is not None and ctx.options.get("turn_two", True):
+        notes.append(
+            f"After it, Codex's request that follows a tool call (the same request plus one made-up "
+            f"`exec_command` call and about 10 KB of its output: {turn_two_tokens:,} input tokens) "
+            "is sent once; --no-turn-two skips it."
+        )
+    return notes
+
+
+def published_window(ctx: CheckContext, timeout_s: float = 10.0) -> tuple[int | None, str | None]:
+    """The window the provider publishes, read the way `check` reads it (three GETs, no tokens spent), all of them
+    within `timeout_s`."""
+    from codexdoctor.checks.live.gather import Gatherer
+    from codexdoctor.checks.live.window import served_window
+    from codexdoctor.net.transport import Deadline
+
+    plan = make_plan(ctx, first=False)
+    gatherer = Gatherer(ctx, plan, Deadline(max(0.0, timeout_s)), patient=False)
+    try:
+        catalog = gatherer.catalog()
+        return served_window(plan.model, catalog, [gatherer.send("GET", url) for url in window_probe_urls(plan)])
+    finally:
+        gatherer.client.close()

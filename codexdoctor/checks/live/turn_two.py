@@ -1,0 +1,90 @@
+"""api.turn_two: the request Codex sends after a tool ran (its first request plus one call and its output, issue 31)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.checks.live.exchanges import Exchanges
+from codexdoctor.checks.live.read import human, kind_of_canary, reported_input, user_config
+from codexdoctor.model import CheckResult, Status
+from codexdoctor.net.classify import classify, turn_two_item
+
+if TYPE_CHECKING:
+    from codexdoctor.checks.live.plan import Plan
+    from codexdoctor.codex.request import TurnTwo
+    from codexdoctor.net.transport import Exchange
+
+ID = "api.turn_two"
+TITLE = "Request after a tool call"
+TITLE_ZH = "工具调用之后的请求"
+
+
+def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
+    if ex.turn_two_error is not None:
+        raise ex.turn_two_error  # building or sending it failed: this check's crash, not the run's
+    kind = kind_of_canary(plan, ex)
+    if ex.canary is None or kind is None or not ctx.options.get("canary", True):
+        return result(ID, TITLE, Status.SKIP, "skipped (--no-canary)", skipped=True)
+    if not ctx.options.get("turn_two", True):
+        return result(ID, TITLE, Status.SKIP, "skipped (--no-turn-two)", skipped=True)
+    if ex.turn_two is None:
+        why = (
+            "Codex's first request did not get through"
+            if kind.kind != "ok"
+            else 'only for Codex\'s own request (wire_api = "responses")'
+            if plan.first is None
+            else "the deadline was reached first"
+        )
+        return result(ID, TITLE, Status.SKIP, f"not sent: {why}", skipped=True, reason=why)
+    request, second = ex.turn_two
+    k = classify(second, plan.wire)
+    facts = _facts(ctx, plan, ex.canary, request, second)
+    evidence = [
+        second.line(),
+        f"turn two adds {', '.join(request.item_kinds)} ({request.added_bytes:,} bytes: one "
+        f"exec_command call and its output, made up here, never run)",
+        f"turn two: {facts['turn_two_tokens']:,} input tokens ({facts['turn_two_counted_by']})",
+    ]
+    if k.kind == "ok":
+        summary = f"works with a tool call and its output ({facts['turn_two_tokens']:,} tokens)"
+        return result(ID, TITLE, Status.PASS, summary, evidence, **facts)
+    return result(ID, TITLE, Status.FAIL, human(k.kind, k.detail), evidence, **facts)
+
+
+def _facts(ctx: CheckContext, plan: Plan, canary: Exchange, request: TurnTwo, ex: Exchange) -> dict[str, Any]:
+    k = classify(ex, plan.wire)
+    first = plan.first
+    first_reported = reported_input(canary)
+    reported = reported_input(ex)
+    estimate = (first.tokens if first else 0) + round(request.added_bytes / 3.6)
+    text = f"{k.message} {ex.body_excerpt}".lower()
+    facts: dict[str, Any] = {
+        "kind": k.kind,
+        "detail": k.detail,
+        "message": k.message,
+        "status": ex.status,
+        "url": ex.url,
+        "item_kinds": list(request.item_kinds),
+        "named_item": turn_two_item(text, broad=True) if k.kind not in ("ok", "context_exceeded") else None,
+        "attempts": ex.attempts,
+        "request_bytes": ex.request_bytes,
+        "added_bytes": request.added_bytes,
+        "first_request": first_reported or (first.tokens if first else None),
+        "first_counted_by": "provider" if first_reported else "estimate",
+        "turn_two_tokens": reported or estimate,
+        "turn_two_counted_by": "provider" if reported else "estimate",
+        "reasoning_replayed": "reasoning" in request.item_kinds,
+        "html": ex.is_html,
+        "user_config": user_config(ctx),
+        "model": plan.model,
+        "server_window": None,
+        "server_request": None,
+        "request_id": ex.request_id,
+        "started_at": ex.started_at,
+    }
+    if k.kind == "context_exceeded":
+        from codexdoctor.net.classify import context_numbers
+
+        facts["server_window"], facts["server_request"] = context_numbers(f"{ex.body_excerpt} {k.message}")
+    return facts

@@ -1,0 +1,75 @@
+"""api.variants: after a 404 at the configured path, which nearby base_url (with or without /v1, ...) serves the API."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.checks.live.exchanges import Exchanges
+from codexdoctor.checks.live.read import human, path_404, user_config, working_variant
+from codexdoctor.model import CheckResult, Status
+from codexdoctor.net.classify import classify
+
+if TYPE_CHECKING:
+    from codexdoctor.checks.live.plan import Plan
+    from codexdoctor.net.transport import Exchange
+
+ID = "api.variants"
+TITLE = "base_url variants"
+TITLE_ZH = "base_url 变体"
+
+
+def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
+    if not path_404(plan, ex):
+        # Only a path that answered can be said to have answered: no answer means the variants were not needed
+        # for that reason, and a row must not claim otherwise.
+        configured = ex.canary if ex.canary is not None else ex.catalog
+        if configured.status is None:
+            return result(ID, TITLE, Status.SKIP, "not tried: the configured URL did not answer", working=None)
+        return result(ID, TITLE, Status.SKIP, "the configured path answered", working=None)
+    working, working_index, evidence = _working(ctx, plan, ex.variants)
+    facts = {
+        "working": working,
+        "tried": [ctx.redactor(b) for b, _ in ex.variants],
+        "configured": ctx.redactor(plan.base_url),
+        "request_url": ctx.redactor(plan.request_url),
+        "chat_works": ex.chat is not None and classify(ex.chat, "chat").kind == "ok",
+        "working_index": working_index,
+        "base_url_where": ctx.resolution.provider_field_origin("base_url"),
+        "user_config": user_config(ctx),
+    }
+    if working:
+        return result(ID, TITLE, Status.PASS, f"{working['base_url']} serves the API", evidence, **facts)
+    return result(ID, TITLE, Status.FAIL, "no variant of base_url serves the API", evidence, **facts)
+
+
+def _working(
+    ctx: CheckContext, plan: Plan, variants: tuple[tuple[str, Exchange], ...]
+) -> tuple[dict[str, Any] | None, int | None, list[str]]:
+    """The first variant that serves the API (redacted, with its kind), its index and one evidence line a variant.
+
+    The index is what `fix` rebuilds the URL from, with the raw base_url, never from the redacted copy."""
+    working: dict[str, Any] | None = None
+    evidence = []
+    index = working_variant(variants, plan.wire)
+    for i, (base, ex) in enumerate(variants):
+        kind = classify(ex, plan.wire)
+        evidence.append(f"{ex.line()} => {human(kind.kind, kind.detail)}")
+        if i == index:
+            working = {"base_url": ctx.redactor(base), "kind": kind.kind, "status": ex.status}
+            if kind.kind == "model_not_found":  # the next problem, seen now: MODEL001 names it in this run
+                working["model_not_found"] = {
+                    "url": ctx.redactor(ex.url),
+                    "status": ex.status,
+                    "message": ctx.redactor(kind.message or kind.detail or ""),
+                }
+    return working, index, evidence
+
+
+def model_not_found(ctx: CheckContext, plan: Plan, ex: Exchanges) -> dict[str, Any] | None:
+    """The model error the variant that works gave (issue 28): the canary's row says it in this run."""
+    if not path_404(plan, ex):
+        return None
+    working, _, _ = _working(ctx, plan, ex.variants)
+    found = (working or {}).get("model_not_found")
+    return found if isinstance(found, dict) else None

@@ -1,0 +1,142 @@
+"""ctx.window: the context window the provider serves, against the one Codex assumes and Codex's first request."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.checks.live.exchanges import Exchanges
+from codexdoctor.checks.live.plan import codex_windows, window_source
+from codexdoctor.checks.live.read import catalog_entries, kind_of_canary, reported_input, user_config, window_field
+from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
+from codexdoctor.common import outside_json as outside
+from codexdoctor.model import CheckResult, Status
+
+if TYPE_CHECKING:
+    from codexdoctor.checks.live.plan import Plan
+    from codexdoctor.net.transport import Exchange
+
+ID = "ctx.window"
+TITLE = "Served context window"
+TITLE_ZH = "服务端上下文窗口"
+MIN_USABLE_WINDOW = 12000
+# What Codex's first tool round adds to its first request: one call and an output cut at about 12 KB (~2,800 tokens;
+# the turn-two canary sends this much). A window with less room than that after the first request breaks every session
+# at its first command.
+TOOL_ROUND_TOKENS = 2800
+
+
+def served_window(model: str, catalog: Exchange, probes: Sequence[Exchange]) -> tuple[int | None, str | None]:
+    """The window the server publishes, and where: the catalog entry, llama.cpp /props or LiteLLM /model/info."""
+    entries = catalog_entries(catalog.body_json) if catalog.ok else []
+    for entry in entries:
+        if entry["id"] == model or len(entries) == 1:
+            found = window_field(entry)
+            if found:
+                return found[0], f"GET {catalog.url}, field {found[1]}"
+    props, info = probes
+    if props.ok:
+        n_ctx = outside.integer(props.body_json, "default_generation_settings", "n_ctx") or outside.integer(
+            props.body_json, "n_ctx"
+        )
+        if n_ctx is not None and n_ctx > 0:
+            return n_ctx, f"GET {props.url}, field n_ctx"
+    if info.ok:
+        for entry in catalog_entries(info.body_json):
+            if outside.text(entry, "model_name") == model or entry["id"] == model:
+                found = window_field(entry)
+                if found:
+                    return found[0], f"GET {info.url}, field {found[1]}"
+    return None, None
+
+
+def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
+    served, source = served_window(plan.model, ex.catalog, ex.windows)
+    facts, evidence = _facts(ctx, plan, ex, served, source)
+    first_tokens, assumed = facts["first_request"], facts["assumed"]
+    if served is None:
+        # Nobody publishes the window: Codex's own first request, sent as the canary, answers "will it fit".
+        kind = kind_of_canary(plan, ex)
+        if plan.first is not None and kind is not None and kind.kind == "ok":
+            facts["first_fit"] = True
+            summary = f"not published; Codex's first request ({first_tokens:,} tokens) fit, headroom unknown"
+            return result(ID, TITLE, Status.PASS, summary, evidence, **facts)
+        if plan.first is not None and kind is not None and kind.kind == "context_exceeded":
+            facts["first_fit"] = False
+            summary = f"not published; Codex's first request ({first_tokens:,} tokens) did not fit"
+            return result(ID, TITLE, Status.SKIP, summary, evidence, **facts)
+        return result(ID, TITLE, Status.SKIP, "the provider does not publish its window", evidence, **facts)
+    evidence.append(f"served window {served:,} tokens from {source}")
+    if served < facts["min_usable"] or served < facts["compact_at"]:
+        status = Status.FAIL if served < facts["min_usable"] else Status.WARN
+        return result(ID, TITLE, status, f"serves {served:,} tokens; Codex assumes {assumed:,}", evidence, **facts)
+    return result(ID, TITLE, Status.PASS, f"serves {served:,} tokens (Codex assumes {assumed:,})", evidence, **facts)
+
+
+def _first_counted(plan: Plan, ex: Exchanges) -> int | None:
+    """The provider's own count of Codex's first request wins over the local estimate: its tokenizer and chat
+    template are the ones the window is measured in (a llama-server template that drops the tool schemas counted
+    4,459 tokens where o200k counts 8,491)."""
+    kind = kind_of_canary(plan, ex)
+    reported = reported_input(ex.canary) if ex.canary is not None and kind is not None and kind.kind == "ok" else None
+    return reported if reported is not None and reported > 0 else None
+
+
+def _facts(
+    ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None, source: str | None
+) -> tuple[dict[str, Any], list[str]]:
+    from codexdoctor.codex.model_catalog import parse_catalog
+
+    provider_models = parse_catalog(ex.catalog.body_json)[0] if ex.catalog.ok else None
+    w = codex_windows(ctx, provider_models)
+    assumed, assumed_source = w.window or 0, window_source(ctx, w)
+    first = plan.first
+    reported = _first_counted(plan, ex)
+    first_tokens = reported or (first.tokens if first else CODEX_FIRST_REQUEST_TOKENS)
+    facts: dict[str, Any] = {
+        "served": served,
+        "source": source,
+        "assumed": assumed,
+        "assumed_source": assumed_source,
+        "effective": w.effective or 0,
+        "compact_at": w.compact_at or 0,
+        "suggest_window": served,
+        "suggest_compact": window_settings(served)[1] if served else None,
+        "first_request": first_tokens,
+        "first_counted": first is not None or reported is not None,
+        "first_counted_by": "provider" if reported else "estimate",
+        # The first turn fails only when Codex's first request itself does not fit (observed: a 9,000-token window
+        # serves `codex exec` with an 8,517-token first request); what is left after it is what a session grows into.
+        "min_usable": first_tokens if (first or reported) else MIN_USABLE_WINDOW,
+        "docs": [{"path": d.path, "tokens": d.tokens} for d in first.docs] if first else [],
+        "user_config": user_config(ctx),
+        "model": plan.model,
+        "unpublished": served is None,
+        "first_fit": None,
+        "room": served - first_tokens if served else None,
+    }
+    # A window (or compaction limit) set below Codex's first request: Codex still sends that request (checked
+    # with Codex 0.171.0: model_context_window = 4000 answered), then compacts before every later turn.
+    limit = w.configured_compact
+    compact_at = facts["compact_at"]
+    facts["configured_below_first"] = bool(
+        first is not None
+        and compact_at < first_tokens
+        and (assumed_source.startswith("model_context_window") or compact_at == limit)
+    )
+    facts["configured_compact_at"] = compact_at
+    facts["tool_round"] = TOOL_ROUND_TOKENS
+    facts["tool_round_fits"] = None if not served else served - first_tokens >= TOOL_ROUND_TOKENS
+    evidence = [x.line() for x in ex.windows] + [
+        f"Codex assumes {assumed:,} tokens ({assumed_source}); its session logs show {w.effective or 0:,} (95%), "
+        f"and it compacts at {w.compact_at or 0:,}"
+    ]
+    if first is not None:
+        evidence += first.evidence()
+    if reported:
+        evidence.append(
+            f"the provider counted Codex's first request as {reported:,} input tokens (its usage), "
+            "and that count is the one used here"
+        )
+    return facts, evidence

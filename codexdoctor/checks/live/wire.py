@@ -1,0 +1,46 @@
+"""api.wire: after a 404, does the provider serve /chat/completions but not /responses (a Chat-only gateway)?"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from codexdoctor.checks.base import CheckContext, result
+from codexdoctor.checks.live.exchanges import Exchanges
+from codexdoctor.checks.live.read import human, path_404, user_config
+from codexdoctor.model import CheckResult, Status
+from codexdoctor.net.classify import classify
+
+if TYPE_CHECKING:
+    from codexdoctor.checks.live.plan import Plan
+
+ID = "api.wire"
+TITLE = "Wire API"
+TITLE_ZH = "接口协议（wire API）"
+
+
+def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
+    version = ctx.codex_version
+    facts: dict[str, Any] = {
+        "wire": plan.wire,
+        "chat_works": None,
+        "variants_work": None,
+        "codex_version": ".".join(map(str, version)) if version else None,
+        "user_config": user_config(ctx),
+    }
+    not_found = path_404(plan, ex)
+    if not not_found or ex.chat is None:
+        return result(ID, TITLE, Status.SKIP, "not needed" if not not_found else "no chat probe", **facts)
+    chat_kind = classify(ex.chat, "chat")
+    facts["chat_works"] = chat_kind.kind == "ok"
+    facts["variants_work"] = any(classify(x, "responses").kind == "ok" for _, x in ex.variants)
+    evidence = [ex.chat.line() + f" => {human(chat_kind.kind, chat_kind.detail)}"]
+    if facts["chat_works"] and not facts["variants_work"]:
+        return result(ID, TITLE, Status.FAIL, "serves /chat/completions but not /responses", evidence, **facts)
+    # Not a Chat-only gateway: /chat/completions does not answer either, so the wire API is not the problem.
+    status = Status.PASS if chat_kind.kind == "ok" else Status.SKIP
+    summary = (
+        "/chat/completions answers too"
+        if chat_kind.kind == "ok"
+        else f"not a Chat-only gateway (/chat/completions: {human(chat_kind.kind, chat_kind.detail)})"
+    )
+    return result(ID, TITLE, status, summary, evidence, **facts)

@@ -1,0 +1,230 @@
+"""Reading the probe's steps: the stages, the break and its stability, the usable window, as the ctx.probe facts."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping
+from typing import Any
+
+from codexdoctor.checks.probe.steps import CONTEXT_KINDS, ProbeOutcome, ProbeSettings, Step, estimate
+from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
+from codexdoctor.model import CheckResult, Status
+from codexdoctor.net.classify import turn_two_item
+
+
+def linear_slope(points: list[tuple[int, float]]) -> float | None:
+    """Least-squares slope of time to first token, in ms per 1000 tokens."""
+    if len(points) < 2:
+        return None
+    xs = [p[0] / 1000 for p in points]
+    ys = [p[1] for p in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    var = sum((x - mx) ** 2 for x in xs)
+    if var == 0:
+        return None
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var
+
+
+def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
+    """Facts for the CTX rules: stages, boundary, stability, the usable window and what to do about it."""
+    facts: dict[str, Any] = {
+        **_latency(outcome, settings),
+        **_failures(outcome),
+        **_bracket(outcome, settings),
+    }
+    # Issue 31: the session's turns carry Codex's tool items. A failure that names one of them, while single questions
+    # pass, is the gateway refusing those items at any size: the channel, not a window, whatever the sizes say.
+    failures = [s for s in _session(outcome) if not s.ok]
+    item_fault = next(
+        (
+            (s, item)
+            for s in failures
+            if (item := turn_two_item(f"{s.detail} {s.line}", broad=True)) and s.kind not in CONTEXT_KINDS
+        ),
+        None,
+    )
+    if item_fault is not None and facts["singles_ok"]:
+        step, item = item_fault
+        facts.update(
+            item_fault={
+                "item": item,
+                "sent": step.sent,
+                "status": step.status,
+                "detail": step.detail,
+                "line": step.line,
+            },
+            stable=None,
+            context_failure=False,
+        )
+        return facts
+    reached_published = bool(outcome.published and outcome.max_context >= outcome.published)
+    if facts["no_break"] and not reached_published:
+        facts.update(_further(outcome, settings))
+    usable = facts["usable"]
+    if usable and (outcome.first_fail is not None or facts["no_break"]):  # a partial run proves no window yet
+        # Measured, not published: the largest request that worked, turned into settings as every command does.
+        facts["suggest_window"], facts["suggest_compact"] = window_settings(usable)
+        room = int(usable * 0.7) - CODEX_FIRST_REQUEST_TOKENS
+        facts["turns_per_session"] = max(0, room // settings.turn_tokens)
+    return facts
+
+
+def _session(outcome: ProbeOutcome) -> list[Step]:
+    """The growing session's steps (grow, bisect, below, above): the single questions and the cache step aside."""
+    return [s for s in outcome.steps if s.phase not in ("single", "cache")]
+
+
+def _latency(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
+    """Stage 1 (the first token comes later as the session grows) and stage 2 (stalls mid-answer)."""
+    singles = [s for s in outcome.steps if s.phase == "single"]
+    singles_ok = [s for s in singles if s.ok]
+    baseline = (
+        statistics.median([s.ttft_ms for s in singles_ok if s.ttft_ms is not None])
+        if singles_ok and any(s.ttft_ms is not None for s in singles_ok)
+        else None
+    )
+    points = [(s.sent, s.ttft_ms) for s in _session(outcome) if s.ok and s.ttft_ms is not None]
+    slope = linear_slope(points)
+    largest = max(points, default=None)
+    ratio = (largest[1] / baseline) if largest and baseline and baseline > 0 else None
+    stalls = [
+        s for s in outcome.steps if s.max_gap_ms is not None and s.max_gap_ms >= settings.stall_threshold_s * 1000
+    ]
+    return {
+        "singles": len(singles),
+        "singles_ok": len(singles_ok),
+        "baseline_ttft_ms": baseline,
+        "single_kinds": sorted({s.kind for s in singles if not s.ok}),
+        "slope_ms_per_1k": round(slope, 1) if slope is not None else None,
+        "largest_ok": largest[0] if largest else None,
+        "largest_ttft_ms": largest[1] if largest else None,
+        "ttft_ratio": round(ratio, 1) if ratio is not None else None,
+        # Growth means the trend rises too: one slow request at the largest size after faster ones is not growth.
+        "stage1": bool(
+            ratio
+            and ratio >= 2.5
+            and largest
+            and baseline is not None
+            and largest[1] - baseline >= 300
+            and slope is not None
+            and slope > 0
+        ),
+        "stall_count": len(stalls),
+        "longest_stall_ms": max((s.max_gap_ms or 0 for s in stalls), default=0),
+        "stall_threshold_s": settings.stall_threshold_s,
+        "stage2": bool(stalls),
+    }
+
+
+def _failures(outcome: ProbeOutcome) -> dict[str, Any]:
+    """Stage 3: which requests of the session failed, how, and which failures say nothing about the window."""
+    session = _session(outcome)
+    failures = [s for s in session if not s.ok]
+    kinds = sorted({s.kind for s in failures})
+    # Channel failures at or above the break (502, reset, timeout): evidence about the channel, never the window.
+    floor = outcome.last_ok or 0
+    channel_above = [s for s in failures if s.kind not in CONTEXT_KINDS and s.sent > floor]
+    truncated = [s for s in session if s.kind == "truncated"]
+    return {
+        "failure_kinds": kinds,
+        "stage3": bool(failures),
+        "context_kinds": [k for k in kinds if k in CONTEXT_KINDS],
+        "channel_above": [{"sent": s.sent, "kind": s.kind, "status": s.status} for s in channel_above],
+        "channel_above_kinds": sorted({s.kind for s in channel_above}),
+        "published": outcome.published,
+        "context_failure": any(k in CONTEXT_KINDS for k in kinds),
+        "truncated": bool(truncated),
+        "truncated_at": truncated[0].sent if truncated else None,
+        "reported_at_truncation": truncated[0].reported_input if truncated else None,
+    }
+
+
+def _bracket(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
+    """Where the break lies, how sure that is, what the search spent, and the usable window."""
+    usable = outcome.last_ok
+    # The provider's own count of the largest request that worked wins over ours (issue 31): its tokenizer and
+    # template are the ones its window, and Codex's token_count, are measured in.
+    counted = next(
+        (
+            s.reported_input
+            for s in reversed(_session(outcome))
+            if s.ok and s.sent == outcome.last_ok and isinstance(s.reported_input, int) and s.reported_input > 0
+        ),
+        None,
+    )
+    if usable and counted:
+        usable = counted
+    singles_ok = any(s.ok for s in outcome.steps if s.phase == "single")
+    return {
+        "last_ok": outcome.last_ok,
+        "first_fail": outcome.first_fail,
+        "stable": outcome.stable,
+        "precision_tokens": (outcome.first_fail - outcome.last_ok) if outcome.last_ok and outcome.first_fail else None,
+        "max_context": outcome.max_context,
+        "no_break": outcome.first_fail is None and outcome.stopped is None and singles_ok,
+        "stopped": outcome.stopped,
+        "spent": outcome.spent,
+        "budget": settings.budget,
+        "estimate_tokens": outcome.estimate_tokens,
+        "estimate_requests": outcome.estimate_requests,
+        "requests": len(outcome.steps),
+        "tokenizer": outcome.tokenizer,
+        "exact_tokens": outcome.exact_tokens,
+        "usable": usable,
+        "usable_counted_by": "provider" if counted else "estimate",
+        "turn_tokens": settings.turn_tokens,
+        "cache": outcome.cache,
+        "cache_verdict": (outcome.cache or {}).get("verdict"),
+    }
+
+
+def _further(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
+    """Issue 28: "no break up to N" where N is where the budget or --max-context ended is not "OK": the window is
+    at least N, and whether Codex's sessions fit is unknown. Say so, with the command that goes further."""
+    further = outcome.max_context * 2
+    needed = estimate(settings, further, 100)[1]
+    return {
+        "further_cmd": (
+            f"codexdoctor probe --max-context {further} --budget {max(settings.budget, -(-needed // 10000) * 10000)}"
+        ),
+        "inconclusive_reason": (
+            f"no break up to {outcome.max_context:,} tokens, where this probe's range "
+            f"ended: the window is at least that, and the break lies beyond it"
+        ),
+    }
+
+
+def probe_result(facts: Mapping[str, Any]) -> CheckResult:
+    """The probe's facts as the ctx.probe check result the CTX rules read."""
+    if facts.get("stable") is not None or facts.get("truncated") or 0 < facts["singles_ok"] < facts["singles"]:
+        status = Status.FAIL
+    elif facts.get("stage1") or facts.get("stage2") or facts.get("stopped") or facts.get("inconclusive_reason"):
+        status = Status.WARN
+    elif facts["singles_ok"] == 0:
+        status = Status.SKIP
+    else:
+        status = Status.PASS
+    if facts.get("last_ok") and facts.get("first_fail"):
+        summary = f"breaks between {facts['last_ok']:,} and {facts['first_fail']:,} tokens" + (
+            " (stable)" if facts.get("stable") else " (unstable)" if facts.get("stable") is False else ""
+        )
+    elif facts["singles_ok"] == 0:
+        summary = "single question failed; session not probed"
+    elif facts.get("no_break"):
+        summary = f"no break up to {facts['max_context']:,} tokens"
+    else:
+        summary = (
+            "stopped by Ctrl-C" if facts.get("stopped") == "interrupted" else f"stopped at the {facts.get('stopped')}"
+        )
+    evidence = [
+        f"{facts['singles_ok']}/{facts['singles']} single questions ok, median first token "
+        f"{facts['baseline_ttft_ms']} ms"
+        if facts.get("baseline_ttft_ms") is not None
+        else f"{facts['singles_ok']}/{facts['singles']} single questions ok",
+        f"{facts['requests']} requests, {facts['spent']:,} input tokens (budget {facts['budget']:,})",
+    ]
+    if facts.get("slope_ms_per_1k") is not None:
+        evidence.append(
+            f"first-token slope {facts['slope_ms_per_1k']} ms per 1K tokens; ratio {facts.get('ttft_ratio')}x"
+        )
+    return CheckResult("ctx.probe", "Session probe", status, summary, facts, tuple(evidence))

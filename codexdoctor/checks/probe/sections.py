@@ -1,0 +1,129 @@
+"""The probe's two report sections: the table of its steps (with the first-token chart) and what it measured."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from codexdoctor.checks.probe.steps import ProbeOutcome
+from codexdoctor.model import Section
+
+
+def steps_section(outcome: ProbeOutcome, lang: str = "en") -> Section:
+    from codexdoctor.i18n import table_word
+
+    zh = lang == "zh"
+    rows = []
+    for i, s in enumerate(outcome.steps, 1):
+        rows.append(
+            (
+                i,
+                table_word(s.phase, lang),
+                f"{s.sent:,}",
+                "-" if s.ttft_ms is None else f"{s.ttft_ms:,.0f}",
+                "-" if s.max_gap_ms is None else f"{s.max_gap_ms:,.0f}",
+                table_word("ok" if s.ok else s.kind, lang, s.detail),
+            )
+        )
+    points = tuple((float(s.sent), float(s.ttft_ms)) for s in outcome.steps if s.ok and s.ttft_ms is not None)
+    headers = (
+        ("#", "阶段", "发送的 tokens", "首字 ms", "最长停顿 ms", "结果")
+        if zh
+        else ("#", "phase", "tokens sent", "first token ms", "longest gap ms", "result")
+    )
+    return Section(
+        "probe.steps",
+        "会话探测步骤" if zh else "Session probe steps",
+        headers,
+        tuple(rows),
+        points,
+        "发送的 tokens" if zh else "tokens sent",
+        "首字延迟（ms）" if zh else "time to first token (ms)",
+    )
+
+
+def summary_section(facts: Mapping[str, Any], lang: str = "en") -> list[Section]:
+    zh = lang == "zh"
+
+    def t(en: str, cn: str) -> str:
+        return cn if zh else en
+
+    lines = _window_lines(facts, t)
+    stages = [
+        name
+        for name, key in (
+            (t("1 latency grows", "第 1 阶段（首字延迟增长）"), "stage1"),
+            (t("2 mid-stream stalls", "第 2 阶段（回答中途停顿）"), "stage2"),
+            (t("3 failure", "第 3 阶段（请求失败）"), "stage3"),
+        )
+        if facts.get(key)
+    ]
+    lines.append(t("Stages seen: ", "出现的阶段：") + ((t(", ", "、")).join(stages) if stages else t("none", "无")))
+    cache = facts.get("cache")
+    if cache:
+        lines.append(_cache_line(cache, t))
+    if facts.get("turns_per_session") is not None:
+        turns, per = facts["turns_per_session"], f"{facts['turn_tokens']:,}"
+        lines.append(
+            t(
+                f"Turns per session to stay under 70% of the window: {turns} "
+                f"(at ~{per} tokens per turn on top of Codex's ~8,500-token first request)",
+                f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} tokens，加上 Codex 约 8,500 tokens 的首个请求）",
+            )
+        )
+    return [Section("probe.summary", t("Measured", "测量结果"), lines=tuple(lines))]
+
+
+def _window_lines(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> list[str]:
+    """The usable window the search found, and whether its break held when repeated."""
+    lines = []
+    if facts.get("last_ok") and facts.get("first_fail"):
+        low, high = facts["last_ok"], facts["first_fail"]
+        spread = (high - low) / low * 100
+        lines.append(
+            t(
+                f"Usable window: about {low:,} tokens (break between {low:,} and {high:,}, within {spread:.1f}%)",
+                f"可用窗口：约 {low:,} tokens（断点在 {low:,} 到 {high:,} 之间，误差 {spread:.1f}% 以内）",
+            )
+        )
+        stable = facts.get("stable")
+        lines.append(
+            t("Breakpoint: ", "断点：")
+            + (
+                t("stable", "稳定")
+                if stable
+                else t("unstable", "不稳定")
+                if stable is False
+                else t("not confirmed", "未确认")
+            )
+        )
+    elif facts.get("no_break"):
+        lines.append(
+            t(
+                f"Usable window: at least {facts['max_context']:,} tokens (no break found)",
+                f"可用窗口：至少 {facts['max_context']:,} tokens（未发现断点）",
+            )
+        )
+    return lines
+
+
+def _cache_line(cache: Mapping[str, Any], t: Callable[[str, str], str]) -> str:
+    """The prefix-cache step in one line: its verdict, the cached tokens it was read from, the first-token times."""
+    runs = cache["runs"]
+
+    def shown(v: object) -> str:
+        return f"{v}" if v is not None else t("not reported", "未报告")
+
+    verdict = {
+        "works": t("works", "有效"),
+        "not working": t("not working", "无效"),
+        "not reported": t("not reported", "未报告"),
+        "failed": t("failed", "失败"),
+    }[cache["verdict"]]
+    ttfts = " / ".join(f"{runs[k]['ttft_ms'] or 0:.0f}" for k in ("first", "repeat", "changed_start"))
+    return t(
+        f"Prefix cache: {verdict} (cached tokens: repeated prefix {shown(runs['repeat']['cached'])}, "
+        f"changed start {shown(runs['changed_start']['cached'])}; first token {ttfts} ms)",
+        f"前缀缓存：{verdict}（缓存命中 token：重复前缀 {shown(runs['repeat']['cached'])}，"
+        f"改动开头 {shown(runs['changed_start']['cached'])}；首字延迟 {ttfts} ms）",
+    )

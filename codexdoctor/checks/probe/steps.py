@@ -1,0 +1,115 @@
+"""The probe's settings, the steps it takes and what it learned, and its schedule: data and arithmetic, no request."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codexdoctor.net.transport import Exchange
+
+CONTEXT_KINDS = ("context_exceeded", "truncated", "stream_incomplete")
+
+
+@dataclass(frozen=True)
+class ProbeSettings:
+    """How far and how carefully the probe may search: the ceiling, the repeats and the token budget it announces."""
+
+    max_context: int | None = None  # None: the window Codex assumes x 1.1
+    repeat: int = 3
+    budget: int = 300_000  # input tokens, all requests together
+    singles: int = 3
+    start: int = 1024
+    precision: float = 0.02
+    min_precision_tokens: int = 256
+    stall_threshold_s: float = 2.0
+    request_timeout_s: float = 120.0
+    total_timeout_s: float = 1800.0
+    turn_tokens: int = 2000  # a typical Codex turn (prompt, tool output, answer), for "new session every K turns"
+    max_output_tokens: int = 16
+    truncation_share: float = 0.9  # reported input below this share of what was sent = silent truncation
+    cache_step: bool = True
+    cache_prefix_tokens: int = 4096
+
+
+@dataclass(frozen=True)
+class Step:
+    """One request of the probe and what came back."""
+
+    phase: str  # single | grow | bisect | below | above
+    target: int
+    sent: int
+    ok: bool
+    kind: str
+    detail: str
+    status: int | None
+    ttft_ms: float | None
+    total_ms: float
+    max_gap_ms: float | None  # longest silence after the first token (stage 2)
+    reported_input: int | None
+    line: str
+
+
+@dataclass(frozen=True)
+class ProbeOutcome:
+    """What the probe learned: every step it took and the bracket the window lies in."""
+
+    steps: tuple[Step, ...]
+    single_exchange: Exchange | None
+    last_ok: int | None  # largest context that worked (tokens sent)
+    first_fail: int | None  # smallest context that failed
+    stable: bool | None  # None when no boundary was found
+    stopped: str | None  # "budget" | "deadline" | None
+    spent: int
+    estimate_tokens: int
+    estimate_requests: int
+    max_context: int
+    tokenizer: str
+    exact_tokens: bool
+    cache: dict[str, Any] | None = None
+    published: int | None = None  # the window the provider publishes, when the plan was built on it
+
+
+def tolerance(settings: ProbeSettings, max_context: int) -> float:
+    """How close the break is located: the bisection stops when low and high are this near."""
+    return max(settings.min_precision_tokens, settings.precision * max_context / 2)
+
+
+def published_schedule(settings: ProbeSettings, window: int) -> list[int]:
+    """The provider says how large its window is: check half of it, then just below and just above it.
+
+    The two edges are one tolerance apart, so a break where the provider says needs no bisection, and the
+    plan of a 32K window fits the default budget (a doubling search from 1K would not)."""
+    edge = max(1, int(tolerance(settings, window) / 2))
+    return [window // 2, window - edge, window + edge]
+
+
+def schedule(start: int, max_context: int) -> list[int]:
+    sizes, n = [], start
+    while n < max_context:
+        sizes.append(n)
+        n *= 2
+    sizes.append(max_context)
+    return sizes
+
+
+def estimate(
+    settings: ProbeSettings,
+    max_context: int,
+    single_tokens: int,
+    sizes: list[int] | None = None,
+    cache_tokens: int | None = None,
+) -> tuple[int, int]:
+    """Worst case (the break just below the largest size): requests and input tokens, before anything is sent."""
+    sizes = sizes or schedule(settings.start, max_context)
+    max_context = sizes[-1]
+    gap = max_context - (sizes[-2] if len(sizes) > 1 else 0)
+    bisections = max(0, math.ceil(math.log2(max(1.0, gap / tolerance(settings, max_context)))))
+    requests = settings.singles + len(sizes) + bisections + 2 * settings.repeat
+    tokens = settings.singles * single_tokens + sum(sizes) + (bisections + 2 * settings.repeat) * max_context
+    cache_tokens = settings.cache_prefix_tokens if cache_tokens is None else cache_tokens
+    if settings.cache_step and cache_tokens:
+        requests += 3
+        tokens += 3 * (cache_tokens + 64)
+    return requests, tokens

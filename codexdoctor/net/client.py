@@ -1,0 +1,139 @@
+"""The HTTP client as Codex would connect: its CA files, its proxy, and nothing read behind the report's back.
+
+httpx's own environment handling is off (`trust_env=False`): the client gets exactly the certificate store this
+module builds, and each request goes through the proxy Codex 0.171 would use for its URL, decided by Codex's rules
+(net.proxy) and passed to httpx explicitly. So what the report says is what was used, a SOCKS URL is spoken to as an
+HTTP proxy exactly as Codex does (no socksio, no crash), no NO_PROXY entry can crash a run, and ~/.netrc credentials
+are never read.
+"""
+
+from __future__ import annotations
+
+import os
+import ssl
+import threading
+from collections.abc import Mapping
+
+import httpx
+
+from codexdoctor import __version__
+from codexdoctor.common.redact import redact_url
+from codexdoctor.net.proxy import ProxyChoice, decide
+
+# The CA variables Codex 0.171 reads (both at once), and ones other tools read that Codex ignores (checked with the
+# real CLI: scripts/crosscheck_wire.py, the "TLS:" cases).
+CA_VARIABLES = ("CODEX_CA_CERTIFICATE", "SSL_CERT_FILE")
+IGNORED_CA_VARIABLES = ("NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+
+
+def ssl_context(env: Mapping[str, str]) -> ssl.SSLContext:
+    """System trust plus certifi, or the CA files the user points Codex at (every one of CA_VARIABLES that names a
+    file: Codex reads both)."""
+    files = [env[v] for v in CA_VARIABLES if env.get(v) and os.path.isfile(env[v])]
+    if files:
+        ctx = ssl.create_default_context(cafile=files[0])
+        for extra in files[1:]:
+            try:
+                ctx.load_verify_locations(extra)
+            except (ssl.SSLError, OSError):
+                pass
+        return ctx
+    ctx = ssl.create_default_context()
+    try:
+        import certifi
+
+        ctx.load_verify_locations(certifi.where())
+    except (ImportError, OSError):
+        pass
+    return ctx
+
+
+def is_ca_certificate(der: bytes) -> bool:
+    """Whether a DER certificate says basicConstraints CA:TRUE. rustls (Codex) refuses such a certificate as the
+    server's own, even when the user's CA file names that very certificate (`openssl req -x509` makes one by
+    default); Python accepts it. A small DER walk: the extension's OID, an optional `critical`, then the value."""
+    at = der.find(b"\x06\x03\x55\x1d\x13")  # OID 2.5.29.19 basicConstraints
+    if at < 0:
+        return False
+    i = at + 5
+    if der[i : i + 2] == b"\x01\x01":  # critical BOOLEAN
+        i += 3
+    if der[i : i + 1] != b"\x04" or der[i + 2 : i + 3] != b"\x30":  # OCTET STRING { SEQUENCE {
+        return False
+    return der[i + 3] >= 3 and der[i + 4 : i + 6] == b"\x01\x01" and der[i + 6] != 0  # cA BOOLEAN TRUE
+
+
+def proxy_for(url: str, env: Mapping[str, str]) -> str | None:
+    """The proxy Codex sends a request for this URL through, as the user wrote it (may hold credentials: redact it
+    before showing), or None."""
+    choice = decide(url, env).proxy
+    return choice.value if choice else None
+
+
+def proxy_variable(url: str, env: Mapping[str, str]) -> str | None:
+    """The name of the variable whose proxy this URL goes through, as the user spelled it (HTTP_PROXY, http_proxy,
+    ALL_PROXY…), or None: Codex 0.171's own rules (net.proxy.decide): the scheme's own variable, else ALL_PROXY, even
+    for 127.0.0.1; HTTPS_PROXY is not used for http:// URLs; NO_PROXY matches host names as written (localhost is not
+    127.0.0.1) and IP literals by IP or CIDR."""
+    choice = decide(url, env).proxy
+    return choice.variable if choice else None
+
+
+def shown_proxy(value: str) -> str:
+    """A proxy variable's value fit to show: its credentials dropped (`user:pass@host:port`, with or without a
+    scheme), the rest as written."""
+    if "://" in value:
+        return redact_url(value)
+    return redact_url("http://" + value).removeprefix("http://")
+
+
+# The request extension under which CodexProxyRoutes notes the ProxyChoice (or None: direct) it sent a request by.
+PROXY_EXTENSION = "codexdoctor.proxy"
+
+
+class CodexProxyRoutes(httpx.BaseTransport):
+    """Each request sent the way Codex 0.171 sends it: through the proxy `net.proxy.decide` names for its URL, or
+    direct. A `socks5://`/`socks5h://` proxy is spoken to as an HTTP proxy (decide gives its http:// URL), as Codex's
+    reqwest, built without SOCKS, does: behind a SOCKS-only port that fails at once, behind a mixed port it works."""
+
+    def __init__(self, env: Mapping[str, str], verify: ssl.SSLContext | bool) -> None:
+        self._env = dict(env)
+        self._verify = verify
+        self._lock = threading.Lock()
+        self._transports: dict[str | None, httpx.HTTPTransport] = {}  # by proxy URL; None: direct
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        choice = decide(str(request.url), self._env).proxy
+        request.extensions[PROXY_EXTENSION] = choice
+        return self._transport(choice).handle_request(request)
+
+    def _transport(self, choice: ProxyChoice | None) -> httpx.HTTPTransport:
+        key = choice.url if choice else None
+        with self._lock:
+            found = self._transports.get(key)
+            if found is None:
+                found = httpx.HTTPTransport(proxy=key, verify=self._verify)
+                self._transports[key] = found
+            return found
+
+    def close(self) -> None:
+        with self._lock:
+            transports, self._transports = list(self._transports.values()), {}
+        for transport in transports:
+            transport.close()
+
+
+def make_client(env: Mapping[str, str], tls: bool = True) -> httpx.Client:
+    """trust_env=False: we apply exactly the proxy (Codex's, per request) and CA we report, and never read ~/.netrc
+    credentials.
+
+    `tls=False` (a plain-http provider and no proxy) skips building a certificate store nobody would use.
+    """
+    context: ssl.SSLContext | bool = ssl_context(env) if tls else False
+    return httpx.Client(
+        verify=context,
+        trust_env=False,
+        follow_redirects=False,
+        transport=CodexProxyRoutes(env, context),
+        headers={"User-Agent": f"codexdoctor/{__version__}"},
+    )

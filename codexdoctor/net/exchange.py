@@ -1,0 +1,186 @@
+"""The records of a conversation with a provider: one Exchange per request, StreamStats for a streamed answer.
+
+Frozen facts, already redacted, and free of the HTTP library: checks, rules, `diagnose-error` and the session reader
+build and read them without importing httpx. The headers' pure readings (the provider's request id, Retry-After) live
+here too, since they become an exchange's fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from codexdoctor.common.outside_json import Shape
+from codexdoctor.common.untrusted import clip, request_id_in_text
+from codexdoctor.net.kinds import failure_kind
+
+
+@dataclass(frozen=True)
+class StreamStats:
+    """What a streamed answer looked like, event by event."""
+
+    events: int = 0
+    first_event_ms: float | None = None
+    first_token_ms: float | None = None
+    max_gap_ms: float = 0.0
+    max_gap_after_token_ms: float = 0.0  # silences once text flows: stage 2 stalls, not prefill
+    terminal: str | None = None  # response.completed | response.failed | response.incomplete | error | [DONE] | None
+    error: Mapping[str, Any] | None = None  # error object carried inside the stream
+    incomplete_reason: str | None = None
+    usage: Mapping[str, Any] | None = None
+    text: str = ""
+    cut: str | None = None  # "closed" (EOF before terminal) | "idle" (no event for the idle limit) | "deadline"
+    bad_lines: int = 0
+    # The first reasoning item the answer carried with encrypted_content (opaque; Codex replays it in turn two).
+    reasoning: Mapping[str, Any] | None = None
+    # The call_id of each function_call item the answer carried ("" or None: a bridge that loses it).
+    tool_call_ids: tuple[str | None, ...] = ()
+    # Values the events had missing or of the wrong type (the first few): evidence, and never used as they came.
+    shapes: tuple[Shape, ...] = ()
+    # Why Codex cannot read the response.completed event the stream sent (CODEX_COMPLETED); empty when it can, or when
+    # no such event came. With `terminal` "response.completed" Codex fails the turn on it; without, it skipped it.
+    completion_problems: tuple[Shape, ...] = ()
+    bad_detail: str | None = None  # why the first unreadable event was unreadable (broken or too deeply nested JSON)
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and what came back, already redacted."""
+
+    method: str
+    url: str
+    status: int | None = None
+    elapsed_ms: float = 0.0
+    content_type: str = ""
+    body_excerpt: str = ""
+    body_json: Any = None  # the body parsed (outside_json.parse: depth-limited), or None
+    body_malformed: str | None = None  # why a body that looks like JSON ({ or [ first) could not be read
+    # A transport FailureKind: dns | refused | tls | timeout | reset | proxy | protocol | redirect | deadline. Typed
+    # `str` because callers outside net/ still write the plain string; construction turns it into the enum member.
+    failure: str | None = None
+    failure_detail: str = ""
+    location: str | None = None
+    stream: StreamStats | None = None
+    attempts: int = 1
+    sent_key: bool = False
+    earlier: tuple[str, ...] = ()  # what the retried attempts got: "502", "reset", ...
+    body_sends: int = 1  # how many times the request body went on the wire (same-origin redirects resend it)
+    requested_stream: bool = False  # the request asked for server-sent events (`stream: true`)
+    retry_after_s: float | None = None  # a 429's or 503's Retry-After, in seconds
+    waited_s: float = 0.0  # time spent waiting between attempts (Retry-After or backoff)
+    request_bytes: int | None = None  # the JSON body's size on the wire
+    server_cert_ca: bool | None = None  # https: the server's own certificate says CA:TRUE (Codex refuses it)
+    # What a gateway's support desk asks for first: the provider's own id for this request (a header, or `request
+    # id: …` inside its error text) and when it was sent (UTC, to the millisecond).
+    request_id: str | None = None
+    started_at: str | None = None
+    # The proxy the request went through, chosen by Codex's rules (net.client): the variable it came from as the user
+    # spelled it, its value with credentials dropped, and whether it was written socks*:// (Codex, and so codexdoctor,
+    # speaks plain HTTP to it anyway). None and False: it went direct.
+    proxy_variable: str | None = None
+    proxy_url: str | None = None
+    proxy_socks_as_http: bool = False
+
+    def __post_init__(self) -> None:
+        if self.failure is not None:  # the closed set: a misspelt failure raises here, not silently never matches
+            object.__setattr__(self, "failure", failure_kind(self.failure))
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300 and self.failure is None
+
+    @property
+    def is_html(self) -> bool:
+        head = self.body_excerpt.lstrip()[:200].lower()
+        return "text/html" in self.content_type or head.startswith(("<!doctype html", "<html"))
+
+    def line(self) -> str:
+        """One evidence line: `POST https://h/api/responses -> 401 (123 ms) {...}`, then when it was sent and the
+        provider's request id, for the operator's logs."""
+        out = self._line()
+        tags = [
+            f"sent {self.started_at}" if self.started_at else "",
+            f"request id {self.request_id}" if self.request_id else "",
+        ]
+        if self.started_at or self.request_id:
+            out += " [" + ", ".join(x for x in tags if x) + "]"
+        return out
+
+    def _line(self) -> str:
+        if self.failure and self.status is None:
+            out = f"{self.method} {self.url} -> {self.failure} after {self.elapsed_ms:.0f} ms: {self.failure_detail}"
+        else:
+            out = f"{self.method} {self.url} -> {self.status} ({self.elapsed_ms:.0f} ms)"
+            if self.location:
+                out += f" Location: {self.location}"
+            if self.stream is not None:
+                out += _stream_part(self.stream)
+            if self.body_excerpt and not self.ok:
+                out += f" body: {self.body_excerpt}"
+            if self.body_malformed:
+                out += f" (unreadable: {self.body_malformed})"
+        if self.attempts > 1:
+            waited = f", {self.waited_s:.1f} s waited between them" if self.waited_s >= 0.5 else ""
+            out += f" [{self.attempts} attempts; earlier: {', '.join(self.earlier)}{waited}]"
+        return out
+
+
+def _stream_part(s: StreamStats) -> str:
+    """The evidence line's account of a stream: events, first token, longest gap, how it ended, what was wrong."""
+    ttft = f"{s.first_token_ms:.0f} ms" if s.first_token_ms is not None else "none"
+    out = (
+        f" stream: {s.events} events, first token {ttft}, longest gap {s.max_gap_ms:.0f} ms, end {s.terminal or s.cut}"
+    )
+    if s.bad_detail:
+        out += f"; an unreadable event: {s.bad_detail}"
+    if s.shapes:
+        out += "; " + "; ".join(shape.sentence() for shape in s.shapes)
+    return out
+
+
+# Headers that carry the provider's id for a request: OpenAI and most gateways, LiteLLM, Azure/OpenAI, Anthropic-style
+# proxies, Cloudflare. The first one present wins.
+REQUEST_ID_HEADERS = (
+    "x-request-id",
+    "x-litellm-call-id",
+    "apim-request-id",
+    "x-ms-request-id",
+    "request-id",
+    "x-amzn-requestid",
+    "cf-ray",
+)
+
+
+def request_id_of(headers: Mapping[str, str] | None, text: str = "") -> str | None:
+    """The provider's id for this request: a header, else `request id: …` in its error text (new-api and one-api
+    write it there, as Codex does in its own error lines)."""
+    for name in REQUEST_ID_HEADERS:
+        value = (headers or {}).get(name)
+        if value and len(value) <= 120:
+            return clip(" ".join(value.split()), 120)
+    return request_id_in_text(text)
+
+
+def utc_now() -> str:
+    import datetime  # lazily, as every import below the first request: start-up is benchmarked
+
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def retry_after(value: str | None) -> float | None:
+    """Retry-After in seconds: a number, or an HTTP date (RFC 9110 §10.2.3)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value.strip()))
+    except ValueError:
+        pass
+    import datetime
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(0.0, (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds()) if when.tzinfo else None

@@ -1,0 +1,455 @@
+"""Sending one logical request: transient retries, same-origin redirects only, one hard deadline, always an Exchange.
+
+Each attempt runs on a daemon thread that is abandoned at the deadline, whatever phase it is in; a watchdog closes a
+response that drips; a redirect to another origin is not followed with the key. The HTTP library's errors become
+failure kinds in net.errors, and a stream's bytes are read through net.body's caps and timed in net.stream.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from codexdoctor.common import outside_json as outside
+from codexdoctor.common.untrusted import clip
+from codexdoctor.net.body import MAX_BODY, MAX_STREAM_BYTES, Oversize, Undecodable, bounded_bytes
+from codexdoctor.net.client import PROXY_EXTENSION, is_ca_certificate, shown_proxy
+from codexdoctor.net.deadline import Deadline
+from codexdoctor.net.errors import Failed, join_url, mapped_failures, mapped_reads
+from codexdoctor.net.exchange import Exchange, request_id_of, retry_after, utc_now
+from codexdoctor.net.kinds import TRANSIENT_FAILURES, FailureKind
+from codexdoctor.net.proxy import ProxyChoice
+from codexdoctor.net.sse import bounded_lines
+from codexdoctor.net.stream import MAX_TEXT, parse_sse
+
+BODY_EXCERPT = 300
+RETRY_AFTER_CAP_S = 60.0  # a Retry-After longer than this is not waited out (Codex waits whatever it says)
+HARD_GRACE_S = 0.05
+
+
+@dataclass(frozen=True)
+class _Request:
+    """What every attempt and every redirect hop of one logical request shares."""
+
+    method: str
+    url: str
+    headers: Mapping[str, str]
+    deadline: Deadline
+    redact: Callable[[str], str]
+    json_body: Any
+    stream: bool
+    idle_s: float
+    cap_s: float | None
+    clock: Callable[[], float]
+    resend_ok: Callable[[], bool] | None
+    on_headers: Callable[[int], None] | None
+
+    @property
+    def sent_key(self) -> bool:
+        return "Authorization" in self.headers
+
+
+def send(
+    client: httpx.Client,
+    method: str,
+    url: str,
+    *,
+    headers: Mapping[str, str],
+    deadline: Deadline,
+    redact: Callable[[str], str],
+    json_body: Any = None,
+    stream: bool = False,
+    idle_s: float = 8.0,
+    cap_s: float | None = None,
+    retries: int = 0,
+    backoff: float = 0.2,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.perf_counter,
+    resend_ok: Callable[[], bool] | None = None,
+    rate_limit_retries: int | None = None,
+    on_headers: Callable[[int], None] | None = None,
+) -> Exchange:
+    """One logical request with transient retries, same-origin redirects only, always an Exchange.
+
+    `resend_ok`: asked before a redirect sends the body again (the probe's budget); False stops there.
+    `rate_limit_retries`: how many times a 429 is retried (Codex: stream_max_retries), each after its Retry-After,
+    as Codex 0.171 waits it out exactly; None: 429 counts against `retries` like any transient failure.
+    `on_headers`: called with the status as soon as a status line arrives (the provider is alive)."""
+    request = _Request(
+        method, url, headers, deadline, redact, json_body, stream, idle_s, cap_s, clock, resend_ok, on_headers
+    )
+    plan = _Retries(retries, backoff, rate_limit_retries)
+    attempt = 0
+    waited = 0.0
+    earlier: list[str] = []
+    while True:
+        attempt += 1
+        ex = _bounded(lambda: _send_once(client, request), deadline, cap_s)
+        if ex is None:  # headers still dripping in at the deadline: no read timeout ever fired
+            return _still_sending(request, attempt, earlier, waited)
+        ex = replace(ex, attempts=attempt, earlier=tuple(earlier), waited_s=round(waited, 1))
+        pause = plan.pause(ex, attempt, deadline) if is_transient(ex) else None
+        if pause is None:
+            return ex
+        earlier.append(str(ex.status) if ex.status is not None else str(ex.failure))
+        sleep(pause)
+        waited += pause
+
+
+class _Retries:
+    """When another attempt is worth it, and how long to wait first: a 429 after its Retry-After (as Codex), the rest
+    with a doubling backoff, never past the deadline."""
+
+    def __init__(self, retries: int, backoff: float, rate_limit_retries: int | None) -> None:
+        self.retries = retries
+        self.backoff = backoff
+        self.rate_limit_retries = rate_limit_retries
+        self.limited = 0
+
+    def pause(self, ex: Exchange, attempt: int, deadline: Deadline) -> float | None:
+        """The wait before the next attempt, or None: no next attempt."""
+        if ex.status == 429 and self.rate_limit_retries is not None:
+            self.limited += 1
+            pause = min(ex.retry_after_s if ex.retry_after_s is not None else self.backoff, RETRY_AFTER_CAP_S)
+            if self.limited > self.rate_limit_retries or deadline.remaining() < pause + 0.05:
+                return None
+            return pause
+        pause = min(self.backoff, deadline.remaining() / 2)
+        if attempt - self.limited > self.retries or deadline.remaining() < self.backoff * 2:
+            return None
+        self.backoff *= 2
+        return pause
+
+
+def _still_sending(request: _Request, attempt: int, earlier: list[str], waited: float) -> Exchange:
+    return Exchange(
+        request.method,
+        request.redact(request.url),
+        failure=FailureKind.TIMEOUT,
+        sent_key=request.sent_key,
+        failure_detail="no complete answer at the deadline (the server was still sending its headers)",
+        attempts=attempt,
+        earlier=tuple(earlier),
+        requested_stream=request.stream,
+        waited_s=round(waited, 1),
+    )
+
+
+def _bounded(fn: Callable[[], Exchange], deadline: Deadline, cap_s: float | None) -> Exchange | None:
+    """Run one exchange on a daemon thread and stop waiting at the deadline, whatever phase it is in.
+
+    httpx's timeouts are per read, so a server that drips its status line and headers a byte at a time never trips
+    them, and the response watchdog only exists once headers are complete. The abandoned thread is a daemon: it
+    dies with the process and holds nothing the report needs."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["ex"] = fn()
+        except BaseException as exc:
+            box["exc"] = exc
+
+    worker = threading.Thread(target=run, name="codexdoctor-request", daemon=True)
+    worker.start()
+    limit = deadline.remaining() if cap_s is None else min(deadline.remaining(), cap_s)
+    worker.join(limit + HARD_GRACE_S)
+    if worker.is_alive():
+        return None
+    if "exc" in box:
+        raise box["exc"]
+    done: Exchange = box["ex"]
+    return done
+
+
+def is_transient(ex: Exchange) -> bool:
+    """429 rate limits, 5xx and dropped connections get retried; 401/403/404/quota do not."""
+    if ex.failure in TRANSIENT_FAILURES:
+        return True
+    if ex.status == 429:
+        return "insufficient_quota" not in ex.body_excerpt
+    return ex.status is not None and ex.status >= 500
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    """One attempt's clock: when it started (the clock's reading, and UTC for the ticket) and its body's size."""
+
+    request: _Request
+    started: float
+    sent_at: str
+    size: int | None
+
+    def elapsed_ms(self) -> float:
+        return round((self.request.clock() - self.started) * 1000, 1)
+
+
+def _send_once(client: httpx.Client, request: _Request) -> Exchange:
+    """One attempt, with the proxy its last request went through (net.client notes it on the request)."""
+    sent: list[httpx.Request] = []
+    ex = _hops(client, request, sent)
+    choice = sent[-1].extensions.get(PROXY_EXTENSION) if sent else None
+    if not isinstance(choice, ProxyChoice):
+        return ex
+    return replace(
+        ex,
+        proxy_variable=choice.variable,
+        proxy_url=request.redact(shown_proxy(choice.value)),
+        proxy_socks_as_http=choice.socks,
+    )
+
+
+def _hops(client: httpx.Client, request: _Request, sent: list[httpx.Request]) -> Exchange:
+    """Up to three same-origin redirect hops, then the answer read whole or as a stream."""
+    r = request
+    shown = r.redact(r.url)
+    started = r.clock()
+    size = len(json.dumps(r.json_body).encode()) if r.json_body is not None else None
+    at = _Attempt(r, started, utc_now(), size)
+    if r.deadline.expired:
+        return Exchange(
+            r.method, shown, failure="deadline", failure_detail="the check's deadline was reached before this request"
+        )
+    current = r.url
+    sends = 0
+    for _hop in range(3):
+        if sends and r.json_body is not None and r.resend_ok is not None and not r.resend_ok():
+            return Exchange(
+                r.method,
+                r.redact(current),
+                None,
+                at.elapsed_ms(),
+                failure="redirect",
+                failure_detail="same-origin redirect not followed: it would send the request again past the budget",
+                sent_key=r.sent_key,
+                body_sends=sends,
+            )
+        sends += 1
+        try:
+            with mapped_failures():
+                resp, headers_at, cert_ca = _open(client, r, current, sent)
+        except Failed as failed:
+            return _failed(at, current, failed)
+        # A server that drips one byte per second never trips a read timeout: close the response at the
+        # deadline from a watchdog, so no request outlives the check.
+        watchdog = threading.Timer(max(0.0, r.deadline.remaining()), resp.close)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            if resp.is_redirect and resp.headers.get("location"):
+                followed = _redirect(at, resp, current, sends)
+                if isinstance(followed, Exchange):
+                    return followed
+                current = followed
+                continue
+            ctype = resp.headers.get("content-type", "")
+            if r.stream and resp.status_code == 200 and "text/event-stream" in ctype:
+                return _streamed(at, resp, current, sends, headers_at, cert_ca)
+            return _whole(at, resp, current, sends, cert_ca)
+        finally:
+            watchdog.cancel()
+            resp.close()
+    return Exchange(
+        r.method, r.redact(current), None, at.elapsed_ms(), failure="redirect", failure_detail="too many redirects"
+    )
+
+
+def _open(
+    client: httpx.Client, r: _Request, url: str, sent: list[httpx.Request]
+) -> tuple[httpx.Response, float, bool | None]:
+    """Send the request (noted in `sent`) and wait for its status line and headers: (the response, when they came,
+    whether the server's certificate is a CA's)."""
+    # Only encodings bounded_bytes decodes with a cap (httpx would also offer br/zstd when installed).
+    # Waiting for the headers is bounded by the deadline alone: Codex's stream_idle_timeout_ms starts counting
+    # once they have arrived (a server that thinks before answering passes a short idle limit in Codex).
+    waits = r.deadline.timeout(r.cap_s)
+    req = client.build_request(
+        r.method,
+        url,
+        headers={"Accept-Encoding": "gzip, deflate", **r.headers},
+        json=r.json_body,
+        timeout=httpx.Timeout(waits.total, connect=waits.connect, read=waits.read),
+    )
+    sent.append(req)
+    resp = client.send(req, stream=True)
+    headers_at = r.clock()
+    cert_ca = _server_cert_is_ca(resp) if url.startswith("https:") else None
+    if r.on_headers is not None:
+        r.on_headers(resp.status_code)
+    if r.stream and r.idle_s:  # from here on, each read waits at most the idle limit (httpcore reads it now)
+        req.extensions["timeout"] = {
+            **req.extensions["timeout"],
+            "read": max(0.05, min(r.idle_s, r.deadline.remaining())),
+        }
+    return resp, headers_at, cert_ca
+
+
+def _failed(at: _Attempt, url: str, failed: Failed) -> Exchange:
+    r = at.request
+    return Exchange(
+        r.method,
+        r.redact(url),
+        elapsed_ms=at.elapsed_ms(),
+        failure=failed.kind,
+        failure_detail=r.redact(failed.detail),
+        sent_key=r.sent_key,
+        requested_stream=r.stream,
+        request_bytes=at.size,
+        started_at=at.sent_at,
+    )
+
+
+def _redirect(at: _Attempt, resp: httpx.Response, current: str, sends: int) -> Exchange | str:
+    """The URL to follow (same origin), or the Exchange that ends here: a target that is no URL, another origin."""
+    r = at.request
+    location = resp.headers["location"]
+    target = join_url(resp.url, location)
+    try:
+        other_origin = target is not None and _origin(target) != _origin(current)
+    except ValueError:  # a port out of range
+        target = None
+    if target is None:  # a port out of range, a broken host: nothing to follow
+        return Exchange(
+            r.method,
+            r.redact(current),
+            resp.status_code,
+            at.elapsed_ms(),
+            failure="redirect",
+            failure_detail="redirect to an invalid URL (not followed)",
+            location=clip(r.redact(location), 200),
+            sent_key=r.sent_key,
+            body_sends=sends,
+        )
+    if other_origin:
+        return Exchange(
+            r.method,
+            r.redact(current),
+            resp.status_code,
+            at.elapsed_ms(),
+            failure="redirect",
+            failure_detail="redirect to another origin (not followed with the key)",
+            location=r.redact(target),
+            sent_key=r.sent_key,
+        )
+    return target
+
+
+def _streamed(
+    at: _Attempt, resp: httpx.Response, current: str, sends: int, headers_at: float, cert_ca: bool | None
+) -> Exchange:
+    """A 200 event stream, read event by event under Codex's idle limit and the caps."""
+    r = at.request
+    lines = bounded_lines(mapped_reads(bounded_bytes(resp, MAX_STREAM_BYTES)))
+    stats = parse_sse(lines, at.started, r.clock, r.idle_s, r.deadline, headers_at)
+    failure: FailureKind | None = None
+    detail = ""
+    if stats.cut == "deadline":
+        failure, detail = FailureKind.DEADLINE, f"still streaming at the deadline after {stats.events} events"
+    elif stats.cut == "undecodable":
+        encoding = resp.headers.get("content-encoding")
+        failure, detail = FailureKind.PROTOCOL, f"the answer says Content-Encoding: {encoding}, but cannot be decoded"
+    # The stream's own words (its error event, its answer) are redacted whole here, before anything downstream cuts
+    # them for a finding.
+    stats = replace(stats, error=_redact_json(stats.error, r.redact), text=clip(r.redact(stats.text), MAX_TEXT))
+    return Exchange(
+        r.method,
+        r.redact(current),
+        resp.status_code,
+        at.elapsed_ms(),
+        resp.headers.get("content-type", ""),
+        stream=stats,
+        sent_key=r.sent_key,
+        failure=failure,
+        failure_detail=detail,
+        body_sends=sends,
+        requested_stream=r.stream,
+        request_bytes=at.size,
+        server_cert_ca=cert_ca,
+        request_id=request_id_of(resp.headers, json.dumps(stats.error or {})),
+        started_at=at.sent_at,
+    )
+
+
+def _whole(at: _Attempt, resp: httpx.Response, current: str, sends: int, cert_ca: bool | None) -> Exchange:
+    """Any other answer, its body read whole up to MAX_BODY, parsed when it is JSON."""
+    r = at.request
+    body, failure, detail = _read_body(resp, r.deadline)
+    parsed = outside.parse(body) if body.strip() else outside.Parsed()
+    # Only a body that looks like JSON is worth a word when it cannot be read: HTML and plain text never were.
+    malformed = parsed.malformed if body.lstrip()[:1] in ("{", "[") else None
+    # Redact first, then cut: a key straddling the cut would otherwise leave its first characters behind.
+    excerpt = clip(r.redact(" ".join(body.split())), BODY_EXCERPT)
+    return Exchange(
+        r.method,
+        r.redact(current),
+        resp.status_code,
+        at.elapsed_ms(),
+        resp.headers.get("content-type", ""),
+        excerpt,
+        _redact_json(parsed.value, r.redact),
+        malformed,
+        failure,
+        r.redact(detail),
+        sent_key=r.sent_key,
+        body_sends=sends,
+        requested_stream=r.stream,
+        retry_after_s=retry_after(resp.headers.get("retry-after")),
+        request_bytes=at.size,
+        server_cert_ca=cert_ca,
+        request_id=request_id_of(resp.headers, excerpt),
+        started_at=at.sent_at,
+    )
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    p = urlsplit(url)
+    return p.scheme, (p.hostname or ""), p.port or (443 if p.scheme == "https" else 80)
+
+
+def _server_cert_is_ca(resp: httpx.Response) -> bool | None:
+    try:
+        stream = resp.extensions.get("network_stream")
+        ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
+        der = ssl_object.getpeercert(True) if ssl_object is not None else None  # binary_form, positional only
+    except (AttributeError, TypeError, ValueError, OSError):
+        return None
+    return is_ca_certificate(der) if der else None
+
+
+def _read_body(resp: httpx.Response, deadline: Deadline) -> tuple[str, FailureKind | None, str]:
+    chunks: list[bytes] = []
+    try:
+        with mapped_failures():
+            for chunk in bounded_bytes(resp, MAX_BODY):
+                chunks.append(chunk)
+                if deadline.expired:
+                    break
+    except Oversize:
+        pass  # the first MAX_BODY bytes are all a report needs
+    except Undecodable as exc:
+        return b"".join(chunks).decode("utf-8", "replace"), FailureKind.PROTOCOL, str(exc)
+    except Failed as failed:
+        if deadline.expired:
+            return (
+                b"".join(chunks).decode("utf-8", "replace"),
+                FailureKind.DEADLINE,
+                "the answer was still arriving at the deadline",
+            )
+        return b"".join(chunks).decode("utf-8", "replace"), failed.kind, failed.detail
+    return b"".join(chunks).decode("utf-8", "replace"), None, ""
+
+
+def _redact_json(obj: Any, redact: Callable[[str], str]) -> Any:
+    if isinstance(obj, str):
+        return redact(obj)
+    if isinstance(obj, list):
+        return [_redact_json(v, redact) for v in obj[:200]]
+    if isinstance(obj, dict):
+        return {k: _redact_json(v, redact) for k, v in obj.items()}
+    return obj
