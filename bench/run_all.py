@@ -20,6 +20,7 @@ def main() -> int:
         ("bench_probe.py", []),
         ("bench_sessions.py", corpus),
         ("bench_sessions_floor.py", corpus),
+        ("bench_watch.py", []),
     ):
         print(f"\n=== {script}", flush=True)
         result = subprocess.run([sys.executable, str(HERE / script), *args])

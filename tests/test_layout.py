@@ -23,6 +23,7 @@ STAGES: dict[str, int] = {
     "codexdoctor.sim": 1,
     "codexdoctor.checks": 2,
     "codexdoctor.rules": 2,
+    "codexdoctor.watch": 2,  # the recorder (net for the upstream client, codex for the config) and its diagnosis
     "codexdoctor.report": 3,
     "codexdoctor.commands": 4,
     "codexdoctor.cli": 5,

@@ -39,8 +39,8 @@ def run_static(ctx: CheckContext, checks: Iterable[Check] = STATIC_CHECKS) -> li
 
 
 # Checks outside the static registry that are not the live checks: the probe's, the session logs' and a pasted error's
-# rows (commands probe, sessions and diagnose-error build them).
-OTHER_CHECK_IDS: tuple[str, ...] = ("ctx.probe", "ctx.sessions", "ctx.pasted")
+# rows (commands probe, sessions and diagnose-error build them), and a recorded session's (watch/diagnosis.py).
+OTHER_CHECK_IDS: tuple[str, ...] = ("ctx.probe", "ctx.sessions", "ctx.pasted", "ctx.watch")
 
 
 def live_check_ids() -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from codexdoctor import __version__
-from codexdoctor.cli import local, provider
+from codexdoctor.cli import local, provider, watch
 from codexdoctor.cli.params import lang_option
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 2, 3, 130
@@ -72,6 +72,7 @@ COMMANDS: tuple[click.Command, ...] = (
     local.schema,
     local.sim,
     local.demo,
+    watch.watch,
 )
 for _command in COMMANDS:
     cli.add_command(_command)

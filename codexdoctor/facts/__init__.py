@@ -30,6 +30,19 @@ CONFIG_FILE = {
     "toml_error": Maybe({"message": str, "line": int | None, "column": int | None, "backslash_in_string": bool}),
 }
 WHERE_KEY = {"key": str, "where": str}
+WATCH_CALL = {  # one model request `codexdoctor watch` recorded
+    "number": int,
+    "status": int | None,
+    "ending": str,
+    "input_tokens": int | None,
+    "cached_tokens": int | None,
+    "output_tokens": int | None,
+    "body_bytes": int,
+    "first_output_ms": float | None,
+    "longest_gap_ms": float | None,
+    "request_id": str | None,
+    "after_tool": bool,
+}
 CACHE_RUN = {"sent": int, "cached": int | None, "ok": bool, "ttft_ms": float}
 OUTLIER = {"id": str, "size": int}
 GROUP = {
@@ -501,6 +514,35 @@ FACTS: dict[str, dict[str, Any]] = {
         },
         "decision": Nullable({"verdict": str, "reason": str}),
         "inconclusive_reason": Maybe(str),
+    },
+    # `codexdoctor watch`: the requests Codex sent through the recorder (codexdoctor/watch/diagnosis.py).
+    "ctx.watch": {
+        **RUNNER,
+        "where": str,  # the recording file, home shown as ~
+        "user_config": str,  # the config file the window advice names
+        "requests": int,  # model requests (POST …/responses)
+        "failed": int,
+        "codex_exit": int | None,  # None: --serve
+        "calls": [WATCH_CALL],
+        "stall_threshold_ms": float,
+        "largest_ok": int | None,  # the largest input (tokens, from usage) of an answered request
+        # Provider errors Codex does not show: 429 and 5xx bodies, a standalone `error` event.
+        "masked": [{"number": int, "status": int | None, "ending": str, "message": str, "request_id": str | None}],
+        "stall": Nullable({"number": int, "gap_ms": float, "input_tokens": int | None, "count": int}),
+        "context_break": Nullable(
+            {
+                "number": int,
+                "before_tokens": int | None,
+                "body_bytes": int,
+                "message": str,
+                "server_window": int | None,
+                "server_request": int | None,
+            }
+        ),
+        "ttft_growth": Nullable(
+            {"first_tokens": int, "first_ms": float, "last_tokens": int, "last_ms": float, "ratio": float}
+        ),
+        "tool_break": Nullable({"number": int, "status": int | None, "ending": str, "message": str}),
     },
     "ctx.pasted": {
         **RUNNER,

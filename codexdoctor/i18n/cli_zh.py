@@ -122,6 +122,15 @@ HELP_ZH: dict[str, str] = {
     "从不读写你的 ~/.codex：每个场景都有自己的临时 CODEX_HOME。只有每个场景都得到预期结论时才以 0 退出（自检）。",
     "Run only this scenario (repeatable); its full report is printed.": "只运行这个场景（可重复），并打印完整报告。",
     "List the scenarios and exit.": "列出所有场景并退出。",
+    # watch
+    'Run Codex through a local recorder and diagnose the real session: `codexdoctor watch -- codex exec "…"`.': '让 Codex 经过本地记录器运行，并诊断真实的会话：`codexdoctor watch -- codex exec "…"`。',
+    "Run the recorder alone and print the `-c` line to start Codex with.": "只运行记录器，并打印启动 Codex 时要加的 `-c` 参数。",
+    "Port for --serve (default: any free port).": "--serve 使用的端口（默认任选一个空闲端口）。",
+    "Keep request and response bodies in the recording (redacted).": "在记录中保存请求和响应正文（已脱敏）。",
+    "Append a line per request to FILE as it happens.": "每个请求发生时向 FILE 追加一行。",
+    "A silence inside a stream at least this long counts as a stall.": "流中沉默至少这么久就算一次卡顿。",
+    "Format of the diagnosis: text (default), markdown or json.": "诊断的格式：text（默认）、markdown 或 json。",
+    "Write the diagnosis to FILE.": "把诊断写入 FILE。",
 }
 
 # click's own words (its gettext message ids), for `--lang zh` or a zh locale.

@@ -95,4 +95,27 @@ def test_live_checks_and_the_probe_give_declared_facts(home, sim_server):
     )
     report, _ = run_probe(opts, ProbeSettings(max_context=20000), lambda plan: True, lambda line: None)
     assert_declared(seen, report.checks)
+    assert_declared(seen, [watched(server.base_url)])
     assert set(seen) == set(FACTS) - {"cfg.profile", "ctx.sessions", "ctx.pasted"}, set(FACTS) - set(seen)
+
+
+def watched(base_url: str):
+    """`codexdoctor watch`'s result over real requests through the recorder: an answer and a refusal (the window)."""
+    import httpx
+
+    from codexdoctor.common.redact import Redactor
+    from codexdoctor.watch import diagnosis
+    from codexdoctor.watch.recorder import Recorder, Upstream
+
+    records: list = []
+    recorder = Recorder(Upstream(base_url, {}), Redactor([]), records.append).start()
+    try:
+        for words in (10, 12000):
+            body = {"model": "sim-model", "stream": True, "input": [{"role": "user", "content": "word " * words}]}
+            headers = {"Authorization": "Bearer sk-sim-facts-0123456789"}
+            httpx.post(recorder.base_url + "/responses", json=body, headers=headers, timeout=30)
+    finally:
+        recorder.stop()
+    result = diagnosis.check(records, "~/w.jsonl", 1, stall_ms=0.5)
+    assert result.facts["context_break"] and result.facts["stall"]
+    return result.__class__(**{**result.__dict__, "facts": {**result.facts, "shell": "bash", "platform": "linux"}})

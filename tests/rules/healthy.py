@@ -353,6 +353,37 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "decision": None,
         "user_config": CONFIG,
     },
+    "ctx.watch": {
+        **SHELL,
+        "where": "~/.local/state/codexdoctor/recordings/watch-20261202T051626Z-4568.jsonl",
+        "user_config": CONFIG,
+        "requests": 3,
+        "failed": 0,
+        "codex_exit": 0,
+        "calls": [
+            {
+                "number": n,
+                "status": 200,
+                "ending": "completed",
+                "input_tokens": 9000 + 1000 * n,
+                "cached_tokens": 8000,
+                "output_tokens": 40,
+                "body_bytes": 40000 + 4000 * n,
+                "first_output_ms": 800.0,
+                "longest_gap_ms": 120.0,
+                "request_id": f"req_{n}",
+                "after_tool": n > 1,
+            }
+            for n in (1, 2, 3)
+        ],
+        "stall_threshold_ms": 20000.0,
+        "largest_ok": 12000,
+        "masked": [],
+        "stall": None,
+        "context_break": None,
+        "ttft_growth": None,
+        "tool_break": None,
+    },
     "ctx.pasted": {
         **SHELL,
         "kind": "unknown",

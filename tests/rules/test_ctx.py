@@ -501,6 +501,128 @@ CASES = [
         "In session 0199a1b0, only 8% of the input of the last third of the turns came from the provider's cache",
     ),
     silent("CTX020", {"sessions": [session(cache={**SESSION["cache"], "late_share": 0.08})]}),
+    # A session `codexdoctor watch` recorded
+    fires(
+        "CTX040",
+        {
+            "failed": 1,
+            "masked": [
+                {
+                    "number": 4,
+                    "status": 429,
+                    "ending": "http_error",
+                    "message": "Request too large for gpt-x: Limit 30000 tokens per min, Requested 41000",
+                    "request_id": "req_4",
+                }
+            ],
+        },
+        "Request #4 got status 429 from the provider (request id req_4), which said: Request too large",
+        "exceeded retry limit, last status: 429",
+    ),
+    fires(
+        "CTX040",
+        {"masked": [{"number": 2, "status": 503, "ending": "http_error", "message": "", "request_id": None}]},
+        "got status 503 from the provider, which said: (empty body)",
+        "high demand",
+        why="5xx",
+    ),
+    fires(
+        "CTX040",
+        {"masked": [{"number": 2, "status": 200, "ending": "error_event", "message": "quota", "request_id": None}]},
+        "got an `error` event",
+        "stream closed before response.completed",
+        why="error-event",
+    ),
+    silent("CTX040", {"masked": []}),
+    fires(
+        "CTX041",
+        {
+            "failed": 1,
+            "context_break": {
+                "number": 7,
+                "before_tokens": 30000,
+                "body_bytes": 160000,
+                "message": "This model's maximum context length is 32768 tokens. However, your messages resulted in 33000",
+                "server_window": 32768,
+                "server_request": 33000,
+            },
+        },
+        "Request #7 was refused as too long",
+        "The largest request the provider answered before it held 30,000 tokens.",
+        "counts its window as 32,768 tokens and this request as 33,000.",
+        "model_context_window = 28672",
+    ),
+    fires(
+        "CTX041",
+        {
+            "context_break": {
+                "number": 1,
+                "before_tokens": None,
+                "body_bytes": 40000,
+                "message": "prompt too long",
+                "server_window": None,
+                "server_request": None,
+            }
+        },
+        "No earlier request was answered.",
+        why="first-request",
+    ),
+    silent("CTX041", {"context_break": None}),
+    fires(
+        "CTX042",
+        {"stall": {"number": 3, "gap_ms": 31500.0, "input_tokens": 52000, "count": 2}},
+        "The answer to request #3 went silent for 31.5 s at 52,000 tokens of context (2 requests had a silence of "
+        "20 s or more)",
+    ),
+    silent("CTX042", {"stall": None}),
+    fires(
+        "CTX043",
+        {
+            "ttft_growth": {
+                "first_tokens": 9000,
+                "first_ms": 800.0,
+                "last_tokens": 90000,
+                "last_ms": 7200.0,
+                "ratio": 9.0,
+            }
+        },
+        "after 0.80 s at 9,000 tokens of context, and after 7.20 s at 90,000 (9.0x)",
+    ),
+    silent("CTX043", {"ttft_growth": None}),
+    fires(
+        "CTX044",
+        {
+            "tool_break": {
+                "number": 2,
+                "status": 400,
+                "ending": "http_error",
+                "message": "Invalid value: 'function_call_output'",
+            }
+        },
+        "request #2, the first to carry one (function_call_output), got status 400. The provider said: Invalid value",
+    ),
+    fires(
+        "CTX044",
+        {"tool_break": {"number": 2, "status": 200, "ending": "eof", "message": ""}},
+        "got a stream that ended as `eof`.",
+        why="cut-stream",
+    ),
+    silent("CTX044", {"tool_break": None}),
+    silent(
+        "CTX044",
+        {
+            "tool_break": {"number": 2, "status": 400, "ending": "http_error", "message": "context_length_exceeded"},
+            "context_break": {
+                "number": 2,
+                "before_tokens": 9000,
+                "body_bytes": 1,
+                "message": "context_length_exceeded",
+                "server_window": None,
+                "server_request": None,
+            },
+        },
+        why="CTX041-says-it",
+    ),
 ]
 
 

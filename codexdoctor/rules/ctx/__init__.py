@@ -6,7 +6,7 @@ Chinese texts keep the English placeholders; config keys, commands, product name
 from __future__ import annotations
 
 from codexdoctor.rules.base import Rule, in_order
-from codexdoctor.rules.ctx import pasted, probe, sessions, window
+from codexdoctor.rules.ctx import pasted, probe, sessions, watch, window
 
 # The order `codexdoctor rules` and docs/rules.md list the family in: a new code goes next to its kin.
 ORDER = (
@@ -43,5 +43,10 @@ ORDER = (
     "CTX003",
     "CTX024",
     "CTX032",
+    "CTX040",
+    "CTX041",
+    "CTX042",
+    "CTX043",
+    "CTX044",
 )
-RULES: tuple[Rule, ...] = in_order(ORDER, window.RULES, probe.RULES, sessions.RULES, pasted.RULES)
+RULES: tuple[Rule, ...] = in_order(ORDER, window.RULES, probe.RULES, sessions.RULES, pasted.RULES, watch.RULES)

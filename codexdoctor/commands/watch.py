@@ -1,0 +1,236 @@
+"""`codexdoctor watch`: run Codex through the local recorder (or serve the recorder alone), then diagnose what it
+recorded with the rule catalog.
+
+The recorder must never become the failure: when Codex's provider cannot be pointed at it, the recordings folder is
+unusable or the port cannot be bound, Codex runs direct with one warning, and its exit code is always Codex's own.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+import click
+
+from codexdoctor.checks.base import CheckContext
+from codexdoctor.commands.environment import environment, home_of, language
+from codexdoctor.commands.options import CheckOptions, make_context
+from codexdoctor.commands.output import PublishOptions, in_language, terminal_width
+from codexdoctor.common import safefile
+from codexdoctor.watch import child, diagnosis, override, store
+from codexdoctor.watch.record import Recorded, line
+
+if TYPE_CHECKING:
+    from codexdoctor.model import Report
+    from codexdoctor.watch.recorder import Recorder
+
+
+@dataclass(frozen=True)
+class WatchOptions:
+    """`codexdoctor watch`: Codex's command line (empty with --serve), what to keep, where the report goes."""
+
+    argv: tuple[str, ...] = ()
+    serve: bool = False
+    port: int = 0
+    keep_bodies: bool = False
+    log: str | None = None
+    lang: str | None = None
+    stall_seconds: float = diagnosis.STALL_MS / 1000
+    publish: PublishOptions = field(default_factory=PublishOptions)
+
+
+def warn(text: str) -> None:
+    click.echo(f"codexdoctor watch: {text}", err=True)
+
+
+@dataclass(frozen=True)
+class Session:
+    """What one watched run ended with: the recording, Codex's exit code, the context it was resolved in."""
+
+    ctx: CheckContext
+    requests: tuple[Recorded, ...]
+    where: str
+    exit_code: int | None
+
+
+def run(opts: WatchOptions) -> None:
+    env = environment()
+    home = home_of(env)
+    lang = language(opts.lang)
+    args = child.read_args(opts.argv) if opts.argv else child.CodexArgs()
+    from codexdoctor.codex.config import OverrideError
+
+    try:
+        ctx = make_context(
+            CheckOptions(
+                env=env,
+                home=home,
+                cwd=Path.cwd(),
+                overrides=args.overrides,
+                profile=args.profile,
+                model=args.model,
+                lang=lang,
+            )
+        )
+    except OverrideError as exc:
+        if opts.serve:
+            raise click.UsageError(str(exc)) from None
+        warn(f"{exc}; Codex runs without the recorder")
+        raise SystemExit(child.run(opts.argv, env)) from None
+    session = watch(ctx, opts, env)
+    if session is None:
+        return
+    publish(session, opts, lang)
+    raise SystemExit(session.exit_code if session.exit_code is not None else 0)
+
+
+def watch(ctx: CheckContext, opts: WatchOptions, env: dict[str, str]) -> Session | None:
+    """Start the recorder, run Codex through it (or serve until Ctrl-C), stop; None when Codex ran direct."""
+    from codexdoctor.watch.recorder import Recorder, Upstream
+
+    direct = not opts.serve
+    point = override.pointing(ctx.resolution)
+    if point.problem or point.upstream is None:
+        return _direct(opts, env, point.problem or "no base_url")
+    try:
+        rec_store = store.Store(store.recordings_dir(env, ctx.home), ctx.resolution.codex_home)
+        upstream = Upstream(point.upstream, ctx.resolution.env)
+    except (OSError, ValueError) as exc:
+        return _direct(opts, env, str(exc))
+    requests: list[Recorded] = []
+    lock = threading.Lock()
+    # `codex exec` (and `codex exec resume`) writes to a plain stderr: one status line per request goes there.
+    # The TUI owns the terminal: nothing is written on it (--log FILE is for a second terminal).
+    exec_mode = direct and child.read_args(opts.argv).subcommand in ("exec", "e")
+
+    def on_record(rec: Recorded) -> None:
+        with lock:
+            requests.append(rec)
+        rec_store.request(rec)
+        text = ctx.redactor(line(rec))
+        if exec_mode or opts.serve:
+            click.echo(text, err=True)
+        if opts.log:
+            try:
+                safefile.write_output(opts.log, text + "\n", append=True)
+            except OSError:
+                pass
+
+    try:
+        recorder = Recorder(upstream, ctx.redactor, on_record, opts.keep_bodies, port=opts.port).start()
+    except OSError as exc:
+        upstream.close()
+        return _direct(opts, env, f"cannot listen on 127.0.0.1 ({exc.strerror or exc})")
+    shown = ctx.redactor(ctx.resolution.show(rec_store.path))
+    rec_store.write(
+        {
+            "kind": "start",
+            "provider": ctx.resolution.provider.id,
+            "upstream": ctx.redactor(_redacted(point.upstream)),
+            "recorder": recorder.base_url,
+            "program": os.path.basename(opts.argv[0]) if opts.argv else None,
+            "subcommand": child.read_args(opts.argv).subcommand if opts.argv else None,
+        }
+    )
+    exit_code: int | None = None
+    try:
+        if opts.serve:
+            _serve(recorder, point, ctx)
+        else:
+            child_env = {**env, **override.no_proxy_for_loopback(env)}
+            if point.env_var:
+                child_env[point.env_var] = recorder.base_url
+            argv = child.with_override(opts.argv, point.override(recorder.base_url))
+            exit_code = child.run(argv, child_env)
+    finally:
+        recorder.stop()
+        rec_store.write({"kind": "end", "codex_exit": exit_code, "dropped": rec_store.dropped})
+    with lock:
+        done = tuple(sorted(requests, key=lambda r: r.number))
+    return Session(ctx, done, shown, exit_code)
+
+
+def _redacted(url: str) -> str:
+    from codexdoctor.common.redact import redact_url
+
+    return redact_url(url)
+
+
+def _direct(opts: WatchOptions, env: dict[str, str], why: str) -> NoReturn:
+    if opts.serve:
+        raise click.ClickException(f"the recorder cannot run: {why}")
+    warn(f"{why}; Codex runs without the recorder")
+    raise SystemExit(child.run(opts.argv, env))
+
+
+def _serve(recorder: Recorder, point: override.Pointing, ctx: CheckContext) -> None:
+    """Print how to point Codex here, then wait for Ctrl-C (the group's handler raises KeyboardInterrupt)."""
+    base_url = recorder.base_url
+    click.echo(f"codexdoctor watch: recording on {base_url} -> {ctx.redactor(_redacted(point.upstream or ''))}")
+    if point.config_key:
+        click.echo(f"Run Codex with:\n  codex -c '{point.override(base_url)}'")
+    elif point.env_var:
+        click.echo(f"Run Codex with:\n  {point.env_var}={base_url} codex")
+    click.echo("Ctrl-C stops the recorder and prints the diagnosis.")
+    sys.stdout.flush()
+    stop = threading.Event()
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+
+
+def report_of(session: Session, lang: str, stall_seconds: float = diagnosis.STALL_MS / 1000) -> Report:
+    """The report: the `ctx.watch` result, its findings from the catalog, the requests' table and chart."""
+    from codexdoctor.report.build import build_report
+    from codexdoctor.rules import evaluate
+
+    layer = session.ctx.resolution.user_layer
+    user_config = layer.label if layer else "~/.codex/config.toml"
+    result = diagnosis.check(
+        session.requests, session.where, session.exit_code, lang, stall_seconds * 1000, user_config
+    )
+    result = session.ctx.stamp(result)
+    zh = lang == "zh"
+    notes = [
+        "Recorded by codexdoctor watch; bodies were not kept."
+        if not zh
+        else "由 codexdoctor watch 记录；未保存请求和响应正文。"
+    ]
+    return build_report(
+        "watch",
+        session.ctx,
+        [result],
+        evaluate([result], lang=lang),
+        True,
+        notes,
+        lang,
+        sections=diagnosis.sections(session.requests, lang),
+    )
+
+
+def publish(session: Session, opts: WatchOptions, lang: str) -> None:
+    """The report on stderr while Codex's stdout stays Codex's (or to -o FILE); never decides the exit code."""
+    from codexdoctor.report.render import RenderOptions, render
+
+    report = report_of(session, lang, opts.stall_seconds)
+    fmt = opts.publish.fmt or "text"
+    out = opts.publish.output
+    ropts = RenderOptions(verbose=opts.publish.verbose, width=terminal_width(None, out) if fmt == "text" else None)
+    text = in_language(session.ctx.redactor(render(report, fmt, ropts)), report.lang if fmt != "json" else "en")
+    if out:
+        try:
+            safefile.write_output(out, text)
+        except OSError as exc:
+            warn(f"cannot write {out}: {exc.strerror or exc}")
+            return
+        warn(f"report written to {out}")
+        return
+    write: Callable[[str], object] = sys.stdout.write if opts.serve else sys.stderr.write
+    write(text)

@@ -1,0 +1,217 @@
+"""A recording as the `ctx.watch` check result the rule catalog reads, and the table and chart the report shows.
+
+The facts are what the seed guide's three stages look at in a real session: first-output time against context size,
+the longest silence inside a stream, and the failure with its kind, plus the provider's own error for the failures
+Codex shows only as "exceeded retry limit" or "high demand".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from codexdoctor.model import CheckResult, Section, Status
+from codexdoctor.net.classify import CONTEXT_MARKERS, context_numbers
+from codexdoctor.watch.record import Recorded, after_tool_call, message_of
+
+STALL_MS = 20_000.0  # a silence this long inside a stream is a stall (Codex gives up at 300 s by default)
+GROWTH_RATIO = 3.0  # first-output time this many times the first request's, at a larger context
+GROWTH_MIN_MS = 2_000.0  # … and at least this long: a 3 ms -> 9 ms change is noise
+MAX_LISTED = 200  # requests listed in the facts (the newest)
+
+
+def is_masked(rec: Recorded) -> bool:
+    """A provider error Codex 0.171 does not show: any 429 body, any 5xx body (codex-facts §13), a standalone `error`
+    event (ignored, then "stream closed before response.completed")."""
+    return rec.error is not None and (rec.status == 429 or (rec.status or 0) >= 500 or rec.ending == "error_event")
+
+
+def is_context(rec: Recorded) -> bool:
+    low = f"{rec.error or ''} {rec.error_code or ''}".lower()
+    return rec.ending in ("http_error", "failed", "error_event") and any(m in low for m in CONTEXT_MARKERS)
+
+
+def _call(rec: Recorded) -> dict[str, Any]:
+    return {
+        "number": rec.number,
+        "status": rec.status,
+        "ending": rec.ending,
+        "input_tokens": rec.input_tokens,
+        "cached_tokens": rec.cached_tokens,
+        "output_tokens": rec.output_tokens,
+        "body_bytes": rec.body_bytes,
+        "first_output_ms": rec.first_output_ms,
+        "longest_gap_ms": rec.longest_gap_ms,
+        "request_id": rec.request_id,
+        "after_tool": after_tool_call(rec.input_kinds),
+    }
+
+
+def facts_of(
+    requests: Sequence[Recorded],
+    where: str,
+    codex_exit: int | None,
+    stall_ms: float = STALL_MS,
+    user_config: str = "~/.codex/config.toml",
+) -> dict[str, Any]:
+    calls = [r for r in requests if r.is_model_call]
+    ok = [r for r in calls if r.ok]
+    facts: dict[str, Any] = {
+        "where": where,
+        "user_config": user_config,
+        "requests": len(calls),
+        "failed": sum(1 for r in calls if not r.ok),
+        "codex_exit": codex_exit,
+        "calls": [_call(r) for r in calls[-MAX_LISTED:]],
+        "stall_threshold_ms": stall_ms,
+        "largest_ok": max((r.input_tokens or 0 for r in ok), default=0) or None,
+    }
+    masked = [r for r in calls if is_masked(r)]
+    facts["masked"] = [
+        {
+            "number": r.number,
+            "status": r.status,
+            "ending": r.ending,
+            "message": message_of(r),
+            "request_id": r.request_id,
+        }
+        for r in masked[-5:]
+    ]
+    stalls = [r for r in calls if r.longest_gap_ms is not None and r.longest_gap_ms >= stall_ms]
+    worst = max(stalls, key=lambda r: r.longest_gap_ms or 0, default=None)
+    facts["stall"] = (
+        {
+            "number": worst.number,
+            "gap_ms": worst.longest_gap_ms,
+            "input_tokens": worst.input_tokens,
+            "count": len(stalls),
+        }
+        if worst
+        else None
+    )
+    facts["context_break"] = _context_break(calls)
+    facts["ttft_growth"] = _growth(ok)
+    facts["tool_break"] = _tool_break(calls)
+    return facts
+
+
+def _context_break(calls: Sequence[Recorded]) -> dict[str, Any] | None:
+    first = next((r for r in calls if is_context(r)), None)
+    if first is None:
+        return None
+    before = [r.input_tokens or 0 for r in calls if r.ok and r.number < first.number]
+    message = message_of(first)
+    window, size = context_numbers(message)
+    return {
+        "number": first.number,
+        "before_tokens": max(before, default=0) or None,
+        "body_bytes": first.body_bytes,
+        "message": message,
+        "server_window": window,
+        "server_request": size,
+    }
+
+
+def _growth(ok: Sequence[Recorded]) -> dict[str, Any] | None:
+    """First-output time against context: the first answered request and the slowest larger one."""
+    points = [(r.input_tokens, r.first_output_ms) for r in ok if r.input_tokens and r.first_output_ms is not None]
+    if len(points) < 3:
+        return None
+    first_tokens, first_ms = points[0]
+    larger = [(t, ms) for t, ms in points[1:] if t > first_tokens]
+    if not larger:
+        return None
+    last_tokens, last_ms = max(larger, key=lambda p: p[1])
+    ratio = last_ms / max(first_ms, 1.0)
+    if ratio < GROWTH_RATIO or last_ms < GROWTH_MIN_MS:
+        return None
+    return {
+        "first_tokens": first_tokens,
+        "first_ms": first_ms,
+        "last_tokens": last_tokens,
+        "last_ms": last_ms,
+        "ratio": round(ratio, 1),
+    }
+
+
+def _tool_break(calls: Sequence[Recorded]) -> dict[str, Any] | None:
+    """The request after a tool call failed where requests without tool output were answered (issue 31's turn two)."""
+    if not any(r.ok and not after_tool_call(r.input_kinds) for r in calls):
+        return None
+    failed = [r for r in calls if not r.ok and after_tool_call(r.input_kinds) and r.ending != "client_gone"]
+    if not failed or any(r.ok and after_tool_call(r.input_kinds) for r in calls):
+        return None
+    r = failed[0]
+    return {"number": r.number, "status": r.status, "ending": r.ending, "message": message_of(r) if r.error else ""}
+
+
+TITLE = {"en": "Watched session", "zh": "记录的会话"}
+
+
+def check(
+    requests: Sequence[Recorded],
+    where: str,
+    codex_exit: int | None,
+    lang: str = "en",
+    stall_ms: float = STALL_MS,
+    user_config: str = "~/.codex/config.toml",
+) -> CheckResult:
+    facts = facts_of(requests, where, codex_exit, stall_ms, user_config)
+    n, failed = facts["requests"], facts["failed"]
+    zh = lang == "zh"
+    if not n:
+        status = Status.SKIP
+        summary = "Codex 没有经过记录器发出模型请求" if zh else "Codex sent no model request through the recorder"
+    else:
+        status = Status.FAIL if failed else Status.PASS
+        summary = f"{n} 个请求，{failed} 个失败" if zh else f"{n} request{'s' if n != 1 else ''}, {failed} failed"
+    evidence = [f"recording: {where}"] + [_evidence(r) for r in requests if r.is_model_call][-20:]
+    return CheckResult("ctx.watch", TITLE.get(lang, TITLE["en"]), status, summary, facts, tuple(evidence))
+
+
+def _evidence(r: Recorded) -> str:
+    tokens = f"{r.input_tokens:,} in" if r.input_tokens is not None else f"{r.body_bytes:,} B"
+    first = f", first output {r.first_output_ms / 1000:.2f} s" if r.first_output_ms is not None else ""
+    return f"#{r.number} {r.status if r.status is not None else '-'} {r.ending} ({tokens}{first})"
+
+
+HEADERS = {
+    "en": ("#", "status", "input", "cached", "output", "first output s", "longest gap s", "ended"),
+    "zh": ("#", "状态", "输入", "缓存", "输出", "首个输出 秒", "最长间隔 秒", "结束方式"),
+}
+
+
+def sections(requests: Sequence[Recorded], lang: str = "en") -> list[Section]:
+    calls = [r for r in requests if r.is_model_call]
+    if not calls:
+        return []
+    rows = tuple(
+        (
+            r.number,
+            r.status if r.status is not None else "-",
+            f"{r.input_tokens:,}" if r.input_tokens is not None else "-",
+            f"{r.cached_tokens:,}" if r.cached_tokens is not None else "-",
+            f"{r.output_tokens:,}" if r.output_tokens is not None else "-",
+            f"{r.first_output_ms / 1000:.2f}" if r.first_output_ms is not None else "-",
+            f"{r.longest_gap_ms / 1000:.2f}" if r.longest_gap_ms is not None else "-",
+            r.ending,
+        )
+        for r in calls[-MAX_LISTED:]
+    )
+    chart = tuple(
+        (float(r.input_tokens), float(r.first_output_ms))
+        for r in calls
+        if r.ok and r.input_tokens and r.first_output_ms is not None
+    )
+    zh = lang == "zh"
+    return [
+        Section(
+            id="watch",
+            title="每个请求" if zh else "Requests",
+            headers=HEADERS["zh" if zh else "en"],
+            rows=rows,
+            chart=chart if len(chart) >= 2 else (),
+            chart_x="上下文 tokens" if zh else "context tokens",
+            chart_y="首个输出 ms" if zh else "first output ms",
+        )
+    ]

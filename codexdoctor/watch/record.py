@@ -1,0 +1,130 @@
+"""What one request through the recorder showed: numbers and kinds, never the key, bodies only when asked."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from codexdoctor.common import outside_json as outside
+from codexdoctor.common.untrusted import clip
+
+# How a stream ended. The first four are the Responses API's own terminal events; the others are what a stream does
+# when it has none.
+ENDINGS = (
+    "completed",  # response.completed
+    "incomplete",  # response.incomplete (output budget, content filter)
+    "failed",  # response.failed
+    "error_event",  # a standalone `error` event (Codex 0.171 ignores it and then says the stream closed)
+    "eof",  # the stream ended without any terminal event
+    "reset",  # the connection to the provider broke while the answer was streaming
+    "http_error",  # a status >= 400: an error body, no stream
+    "not_sse",  # a 2xx answer that is not an event stream (a JSON body to `stream: true`, an HTML page)
+    "unreachable",  # the provider could not be reached: Codex was given a 502
+    "client_gone",  # Codex hung up before the answer ended (Ctrl-C, its own idle timeout)
+)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One request Codex sent through the recorder and what came back."""
+
+    number: int  # 1, 2, … in the order Codex sent them
+    method: str
+    path: str  # the path Codex called (no query: it may carry a token)
+    started: str  # UTC, ISO 8601
+    status: int | None  # None: no answer from the provider
+    ending: str  # one of ENDINGS
+    body_bytes: int  # the request body's size
+    response_bytes: int = 0
+    model: str | None = None
+    input_kinds: tuple[str, ...] = ()  # the request's input items, in order (`message:user`, `function_call_output`…)
+    input_tokens: int | None = None  # from the answer's `usage`
+    cached_tokens: int | None = None
+    output_tokens: int | None = None
+    headers_ms: float | None = None  # request sent -> response headers
+    first_output_ms: float | None = None  # request sent -> first output event (text, reasoning, a tool call)
+    longest_gap_ms: float | None = None  # the longest silence between events (headers -> first event included)
+    events: int = 0
+    total_ms: float | None = None
+    request_id: str | None = None  # the provider's id for the request (x-request-id and kin)
+    error: str | None = None  # the provider's error body or event, redacted whole and bounded
+    error_code: str | None = None  # its code / type, when it has one
+    incomplete_reason: str | None = None
+    failure: str | None = None  # unreachable / reset: the failure class (dns, refused, tls, timeout, …)
+    bodies: dict[str, str] = field(default_factory=dict)  # --keep-bodies: {"request": …, "response": …}, redacted
+
+    @property
+    def is_model_call(self) -> bool:
+        return self.method == "POST" and self.path.rstrip("/").endswith(("/responses", "/chat/completions"))
+
+    @property
+    def ok(self) -> bool:
+        return self.ending == "completed"
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["input_kinds"] = list(self.input_kinds)
+        if not self.bodies:
+            del data["bodies"]
+        return data
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Recorded:
+        known = {k: v for k, v in data.items() if k in Recorded.__dataclass_fields__}
+        known["input_kinds"] = tuple(known.get("input_kinds") or ())
+        known["bodies"] = dict(known.get("bodies") or {})
+        return Recorded(**known)
+
+
+def input_kinds(body: Any) -> tuple[str, ...]:
+    """The kinds of a Responses request's input items: `message:<role>` or the item's `type`."""
+    items = body.get("input") if isinstance(body, dict) else None
+    if not isinstance(items, list):
+        return ()
+    kinds = []
+    for item in items[:10_000]:
+        if not isinstance(item, dict):
+            kinds.append("?")
+            continue
+        kind = str(item.get("type") or "message")[:40]
+        if kind == "message":
+            kind = f"message:{str(item.get('role') or '?')[:20]}"
+        kinds.append(kind)
+    return tuple(kinds)
+
+
+def after_tool_call(kinds: tuple[str, ...]) -> bool:
+    """The request carries a tool's result: the request that follows a tool call (issue 31's turn two)."""
+    return any(k.endswith("_call_output") for k in kinds)
+
+
+def message_of(rec: Recorded) -> str:
+    """The provider's own words: the error body's message, else the body itself, short."""
+    from codexdoctor.net.classify import error_message
+
+    text = rec.error or ""
+    parsed = outside.parse(text).value
+    said = error_message(parsed) if parsed is not None else ""
+    if not said and isinstance(parsed, dict) and isinstance(parsed.get("response"), dict):
+        said = error_message(parsed["response"])
+    return clip(" ".join((said or text).split()), 300)
+
+
+def line(rec: Recorded) -> str:
+    """One line per request, for stderr and --log: what a person watching wants to see."""
+    parts = [f"#{rec.number}", rec.method, rec.path, str(rec.status) if rec.status is not None else "-"]
+    if rec.input_tokens is not None:
+        cached = f" ({rec.cached_tokens:,} cached)" if rec.cached_tokens else ""
+        parts.append(f"{rec.input_tokens:,} in{cached}, {rec.output_tokens or 0:,} out")
+    else:
+        parts.append(f"{rec.body_bytes:,} B sent")
+    if rec.first_output_ms is not None:
+        parts.append(f"first output {rec.first_output_ms / 1000:.2f} s")
+    elif rec.headers_ms is not None:
+        parts.append(f"headers {rec.headers_ms / 1000:.2f} s")
+    if rec.longest_gap_ms is not None and rec.events > 1:
+        parts.append(f"longest gap {rec.longest_gap_ms / 1000:.2f} s")
+    parts.append(rec.ending)
+    if rec.error:
+        parts.append(clip(message_of(rec), 160))
+    return "codexdoctor watch: " + " · ".join(parts)
