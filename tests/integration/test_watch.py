@@ -420,7 +420,7 @@ def watch_env(home: Path, base_url: str, **extra: str) -> dict[str, str]:
     write_config(home, config_snippet(base_url, "sim-model"))
     fake = home / "fake-codex.py"
     fake.write_text(FAKE_CODEX, encoding="utf-8")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     return {
         **os.environ,
         "HOME": str(home),
