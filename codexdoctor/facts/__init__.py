@@ -311,6 +311,14 @@ FACTS: dict[str, dict[str, Any]] = {
         "terminal": str | None,
         "usage": Nullable(dict[str, Any]),  # the provider's usage object as it sent it
         "reported_input": int | None,
+        # How the stream ended, as Codex reads it: response.incomplete's reason, the output tokens the usage counted,
+        # and the messages of standalone error events (Codex ignores them and reads on).
+        "incomplete_reason": Maybe(str | None),
+        "output_tokens": Maybe(int | None),
+        "ignored_errors": Maybe(list[str]),
+        # A 429 for one request over the key's tokens-per-minute limit: the limit and the request, as the body says.
+        "tpm_limit": Maybe(int),
+        "tpm_requested": Maybe(int),
         # what in the answer's JSON had the wrong type, and why a body that looked like JSON could not be read
         "shapes": Maybe(list[str]),
         "body_malformed": Maybe(str | None),
