@@ -156,6 +156,9 @@ FACTS: dict[str, dict[str, Any]] = {
         "missing_model": bool,
         "empty_model": Maybe(bool),
         "model_where": Maybe(str),
+        # model is the guide's placeholder (YOUR_MODEL_ID, …): the pattern's label, and the model as written
+        "model_placeholder": Maybe(str),
+        "model": Maybe(str),
         "missing_name": bool,
         "wire_api": str | None,
         "wire_api_where": Maybe(str),
@@ -173,6 +176,7 @@ FACTS: dict[str, dict[str, Any]] = {
     },
     "env.key": {
         **RUNNER,
+        "key_placeholder": Maybe(str | None),  # the label of the guide placeholder the value is (YOUR_API_KEY, …)
         "provider": str,
         "builtin": bool,
         "local": bool,
