@@ -32,6 +32,27 @@ CODEX_PHRASES = (
 )
 
 
+# What Codex 0.171 prints for a response.failed, by its error.code (codex-rs/protocol/src/error.rs; each seen in a real
+# run): evidence beside the provider's own error. Any other code: `stream disconnected before completion: <message>`.
+FAILED_SAYS = {
+    "context_length_exceeded": "Codex ran out of room in the model's context window. Start a new thread or clear "
+    "earlier history before retrying.",
+    "insufficient_quota": QUOTA,
+    "usage_not_included": USAGE_NOT_INCLUDED + ": https://chatgpt.com/explore/plus.",
+    "rate_limit_exceeded": "rate limit exceeded: {message}",
+}
+
+
+def failed_says(code: object, message: object) -> str:
+    """Codex's line for a response.failed with this code and message (retried first unless the code is one of the
+    three it does not retry)."""
+    template = FAILED_SAYS.get(code) if isinstance(code, str) else None
+    said = message if isinstance(message, str) else ""
+    if template is None:
+        return f"stream disconnected before completion: {said}"
+    return template.replace("{message}", said)
+
+
 @dataclass(frozen=True)
 class Ending:
     """A stream ending named by Codex's sentence: its kind, a detail, and the provider's words when it carried any."""

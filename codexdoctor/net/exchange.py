@@ -146,6 +146,10 @@ def _stream_part(s: StreamStats) -> str:
     for error in s.ignored_errors:
         said = ": ".join(str(error[k]) for k in ("code", "message") if error.get(k))
         out += f"; an error event Codex ignores ({said or 'no message'})"
+    if s.terminal == "response.failed" and s.error is not None:
+        from codexdoctor.net.codex_words import failed_says
+
+        out += f"; Codex says: `{clip(failed_says(s.error.get('code'), s.error.get('message')), 300)}`"
     if s.ignored_errors and s.terminal is None and s.cut == "closed":
         out += "; Codex says only `stream closed before response.completed`"
     return out
