@@ -91,20 +91,34 @@ RULES: tuple[Rule, ...] = (
         code="API004",
         name="quota-exhausted",
         check="api.canary",
-        reads=("kind", "message", "url"),
+        reads=("kind", "message", "status", "url"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
             title="Quota exhausted",
-            diagnosis="POST {url}: {message}. Waiting will not help (Codex does not retry this).",
+            diagnosis="POST {url}: {message}. Waiting will not help (Codex does not retry this){codex_says}.",
             remedy=("Add credit or raise the quota in the provider's console, or use another key.",),
         ),
         zh=Text(
             title="配额已用尽",
-            diagnosis="POST {url}：{message}。等待没有用（Codex 不会重试这种错误）。",
+            diagnosis="POST {url}：{message}。等待没有用（Codex 不会重试这种错误）{codex_says}。",
             remedy=("在提供方控制台充值或提高配额，或换一个密钥。",),
         ),
-        when=once(lambda f: f["kind"] == "quota"),
+        # Codex 0.171's own sentence for insufficient_quota, in a 429 or a response.failed (checked with the CLI).
+        when=lambda f: (
+            [
+                {
+                    "codex_says": Loc(
+                        "; Codex prints `Quota exceeded. Check your plan and billing details.`",
+                        "；Codex 会显示 `Quota exceeded. Check your plan and billing details.`",
+                    )
+                    if f.get("status") in (429, 200)
+                    else ""
+                }
+            ]
+            if f["kind"] == "quota"
+            else []
+        ),
     ),
     Rule(
         code="API028",
