@@ -53,6 +53,8 @@ class Case:
     # words, or what the finding must name — and codes that must not fire. Independent of new code numbers.
     words: tuple[str, ...] = ()
     not_codes: tuple[str, ...] = ()
+    # A disagreement that is a limit of any 16-token canary, not a bug: printed, not counted (why, in words).
+    known: str | None = None
 
 
 @dataclass
@@ -202,7 +204,11 @@ CASES = [
         want="channel",
         words=("Incomplete response returned, reason: max_output_tokens",),
     ),
-    Case("incomplete: max_output_tokens at 24", {"stream_fault": "incomplete"}),
+    Case(
+        "incomplete: max_output_tokens at 24",
+        {"stream_fault": "incomplete"},
+        known="a cap above the canary's own 16 tokens cannot be seen by it; diagnose-error and sessions read it",
+    ),
     Case(
         "incomplete: content_filter",
         {"stream_fault": "incomplete", "incomplete_reason": "content_filter"},
@@ -273,11 +279,12 @@ def main() -> int:
         if only and only not in case.name:
             continue
         o = run_case(case)
-        disagree += not o.agree
+        disagree += not o.agree and not case.known
         text = "text" if ANSWER_START in o.out else "-"
+        mark = f"   (known limit: {case.known})" if case.known and not o.agree else o.mark
         print(
             f"{case.name:42} {o.report.verdict.value:12} {o.codes:16} {o.code}, {len(o.statuses)}, {text}, "
-            f"{last_line(o.out)} | {o.diagnosis}" + o.mark
+            f"{last_line(o.out)} | {o.diagnosis}" + mark
         )
     print(f"{disagree} disagreement(s)")
     return 1 if disagree else 0

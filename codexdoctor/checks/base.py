@@ -107,10 +107,10 @@ def crashed(check_id: str, title: str, exc: BaseException, redact: Callable[[str
 
 
 def is_loopback_host(host: str | None) -> bool:
-    if not host:
-        return False
-    host = host.strip("[]").lower()
-    return host in ("localhost", "::1") or host.startswith("127.") or host.endswith(".localhost")
+    """The host is this machine as Codex reaches it: its host parser first (`127。0。0。1`, `127.1`, `LOCALHOST`)."""
+    from codexdoctor.common.hosts import is_loopback
+
+    return host is not None and bool(host.strip()) and is_loopback(host.strip())
 
 
 def edit_distance(a: str, b: str) -> int:

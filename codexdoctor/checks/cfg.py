@@ -10,6 +10,7 @@ from typing import Any
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalise_name, result
 from codexdoctor.codex import config as config_mod
 from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
+from codexdoctor.common.placeholders import model_placeholder
 from codexdoctor.common.untrusted import clip
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Msg, Status
@@ -479,6 +480,8 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         elif r.model == "":  # Codex 0.171 takes it as no model at all and, for a custom provider, stops at once
             facts["empty_model"] = True
             facts["model_where"] = r.model_origin
+        elif placeholder := model_placeholder(r.model):  # the guide's YOUR_MODEL_ID: Codex sends it as it is (404)
+            facts.update(model_placeholder=placeholder, model=r.model, model_where=r.model_origin)
         name = p.table.get("name")
         if r.modern and (name is None or (isinstance(name, str) and not name.strip())):
             facts["missing_name"] = True
@@ -504,6 +507,7 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         facts["missing_base_url"]
         or facts["missing_model"]
         or facts.get("empty_model")
+        or facts.get("model_placeholder")
         or facts["missing_name"]
         or facts["wrong_types"]
         or facts["wire_api_invalid"]

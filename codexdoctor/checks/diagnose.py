@@ -105,6 +105,7 @@ RANK = {
     "http": 3,
     "transport": 2,
     "incomplete": 2,
+    "ending": 2,
     "stream": 2,
     "send_failed": 1,
     "unknown": 0,
@@ -151,13 +152,16 @@ def interpret(text: str) -> tuple[str, Any]:
     m = RETRY_LIMIT.search(text)
     if m:
         return "http", (int(m.group(1)), text, None)
+    from codexdoctor.net.codex_words import codex_ending
+
+    ending = codex_ending(text)
+    if ending is not None and ending.kind != "stream_error":
+        return "ending", ending  # Codex's own sentence for an incomplete answer, a quota, a plan (issue 38)
     m = STREAM.search(text)
     if m:
         detail = m.group(1).lower()
         if "idle timeout" in detail:
             return "stream", "idle"
-        if "incomplete response" in detail:
-            return "incomplete", m.group(1)
         if "failed to parse responsecompleted" in detail:  # Codex could not read the provider's response.completed
             return "stream", "unreadable_completion"
         if "stream closed before response.completed" not in detail:
@@ -166,6 +170,8 @@ def interpret(text: str) -> tuple[str, Any]:
                 return "transport", transport
             if "error sending request" in detail:
                 return "send_failed", None
+            if ending is not None:  # the provider's own message from a response.failed, which Codex shows as it is
+                return "ending", ending
         return "stream", "closed"
     transport = (
         _transport(text) if re.search(r"error sending request|os error|\bdns error|certificate", text, re.I) else None
@@ -334,9 +340,10 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
         # A body without a status is judged as the 400 Codex shows it for; the report says the status was not pasted.
         ex = _exchange(status if status_known else 400, message or "", ctx.redactor(url) if url else None)
         classified = classify(ex)
-    elif kind == "incomplete":
-        ex = _exchange(200, detail, None)
-        classified = Classified("stream_incomplete", detail)
+    elif kind == "ending":
+        ex = _exchange(200 if detail.kind != "quota" and detail.kind != "usage_not_included" else None, "", None)
+        status_known = ex.status is not None
+        classified = Classified(detail.kind, detail.detail, detail.message)
     elif detail == "unreadable_completion":
         ex = _exchange(200, "", None, terminal="response.completed")
         classified = Classified("unreadable_completion", "a response.completed event Codex cannot read")

@@ -14,6 +14,7 @@ from codexdoctor.codex import dotenvfile
 from codexdoctor.codex.authfile import KEY_SHAPED, VAR_NAME, display_env_key, read_auth_json
 from codexdoctor.codex.config import Resolution
 from codexdoctor.common import safefile
+from codexdoctor.common.placeholders import key_placeholder
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.model import CheckResult, Msg, Status
 
@@ -334,7 +335,16 @@ def check_key(ctx: CheckContext) -> CheckResult:
     facts["state"] = "set"
     facts["key_fingerprint"] = fingerprint(value)
     facts["problems"] = value_problems(value)
+    facts["key_placeholder"] = key_placeholder(value)  # the pattern's label, never the value
     evidence.append(f"${env_key}: set, {fingerprint(value)}")
+    if facts["key_placeholder"]:
+        evidence.append(f"the value is a guide's placeholder ({facts['key_placeholder']}-style), not a key")
+        return _key(
+            Status.FAIL,
+            Msg("${var} holds a placeholder, not a key", "${var} 里是占位符，而不是密钥", var=env_key),
+            evidence,
+            **facts,
+        )
     if facts["problems"]:
         evidence.append("value contains: " + ", ".join(facts["problems"]))
         return _key(

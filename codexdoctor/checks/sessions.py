@@ -25,6 +25,7 @@ from codexdoctor.common.untrusted import clip
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Msg, Section, Status
 from codexdoctor.net.classify import CONTEXT_MARKERS, HIGH_DEMAND, context_numbers, summarize_text, turn_two_item
+from codexdoctor.net.codex_words import codex_ending
 
 CHANNEL_INFO = ("http 401", "http 403", "http 404")
 # Statuses whose message does not say which broke (issue 39): Codex's "high demand" mask of a 5xx, a 429 after its
@@ -63,6 +64,16 @@ TRANSPORT_TEXT = (
     "os error 111",
     "proxy",
 )
+
+
+# What a session's failure is when Codex's sentence names the ending (net.codex_words): the session's evidence.
+ENDING_EVIDENCE = {
+    "output_capped": "the provider cut the answer short (`Incomplete response returned, reason: max_output_tokens`)",
+    "stream_incomplete": "the provider ended the answer incomplete (`Incomplete response returned`: a content filter "
+    "or another reason)",
+    "quota": "Codex's `Quota exceeded.`: the key's quota is used up",
+    "usage_not_included": "the provider does not let this key use the model (usage_not_included)",
+}
 
 
 def message_family(text: str) -> str | None:
@@ -454,6 +465,10 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
                 f"the gateway refuses the {item.replace('_', ' ') if item == 'tool_role' else item} items Codex "
                 "sends after a tool call"
             )
+        elif (ending := codex_ending(text)) is not None and ending.kind in ENDING_EVIDENCE:
+            # Codex's own sentence names how the provider ended the answer (issue 38): the channel, at any size.
+            kind = "channel"
+            evidence = ENDING_EVIDENCE[ending.kind]
         elif share is not None and share >= 0.9:
             kind = "context"
             evidence = f"failure at {share:.0%} of the window"

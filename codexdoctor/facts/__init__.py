@@ -169,6 +169,9 @@ FACTS: dict[str, dict[str, Any]] = {
         "missing_model": bool,
         "empty_model": Maybe(bool),
         "model_where": Maybe(str),
+        # model is the guide's placeholder (YOUR_MODEL_ID, …): the pattern's label, and the model as written
+        "model_placeholder": Maybe(str),
+        "model": Maybe(str),
         "missing_name": bool,
         "wire_api": str | None,
         "wire_api_where": Maybe(str),
@@ -186,6 +189,7 @@ FACTS: dict[str, dict[str, Any]] = {
     },
     "env.key": {
         **RUNNER,
+        "key_placeholder": Maybe(str | None),  # the label of the guide placeholder the value is (YOUR_API_KEY, …)
         "provider": str,
         "builtin": bool,
         "local": bool,
@@ -325,6 +329,14 @@ FACTS: dict[str, dict[str, Any]] = {
         "terminal": str | None,
         "usage": Nullable(dict[str, Any]),  # the provider's usage object as it sent it
         "reported_input": int | None,
+        # How the stream ended, as Codex reads it: response.incomplete's reason, the output tokens the usage counted,
+        # and the messages of standalone error events (Codex ignores them and reads on).
+        "incomplete_reason": Maybe(str | None),
+        "output_tokens": Maybe(int | None),
+        "ignored_errors": Maybe(list[str]),
+        # A 429 for one request over the key's tokens-per-minute limit: the limit and the request, as the body says.
+        "tpm_limit": Maybe(int),
+        "tpm_requested": Maybe(int),
         # what in the answer's JSON had the wrong type, and why a body that looked like JSON could not be read
         "shapes": Maybe(list[str]),
         "body_malformed": Maybe(str | None),

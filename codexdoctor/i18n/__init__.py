@@ -403,6 +403,13 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"an error event inside a 200 stream", "200 流中出现了 error 事件"),
     (r"an error object inside a 200 response", "200 响应中带有 error 对象"),
     (r"response\.incomplete: (.+)", "response.incomplete：{1}"),
+    (r"response\.failed: (\w+)", "response.failed：{1}"),
+    (r"an error inside a 200 stream \(response\.failed\)", "200 流中出错（response.failed）"),
+    (r"the key is accepted but its quota is used up \(401\)", "密钥被接受，但它的额度已用尽（401）"),
+    (
+        r"one request of ([\d,]+) tokens is over the key's limit of ([\d,]+) tokens per minute \(429\)",
+        "一个 {1} token 的请求就超过了密钥每分钟 {2} token 的限额（429）",
+    ),
     (r"no event for the idle limit after (\d+) events", "收到 {1} 个事件后，在空闲时限内再无事件"),
     (r"the stream was still running at the deadline", "到时限时流仍未结束"),
     (r"broken SSE framing: no valid event in the stream", "SSE 格式损坏：流中没有有效事件"),

@@ -131,6 +131,27 @@ QUOTA_MARKERS = (
     "余额不足",
     "额度已用尽",
 )
+# A gateway that knows the key but refuses it for its balance answers 401 with these words (new-api/one-api:
+# "该令牌额度已用尽 TokenStatusExhausted[sk-abc***xyz]"; checked with Codex 0.171, which shows the body and retries it as
+# a wrong key): read before a 401 is taken for a rejected key.
+KEY_QUOTA_MARKERS = (
+    *QUOTA_MARKERS,
+    "tokenstatusexhausted",
+    "pre_consume_token_quota_failed",
+    "insufficient user quota",
+    "credit balance is too low",
+)
+# OpenAI's per-request token-rate limit: "Request too large for gpt-4o … on tokens per min (TPM): Limit 8000,
+# Requested 9000". Waiting never helps when the one request is over the whole minute's budget.
+TPM_RE = re.compile(r"(?:tokens per min|\btpm\b).*?limit\s*([\d,]+),\s*requested\s*([\d,]+)", re.S)
+
+
+def tpm_numbers(text: str) -> tuple[int, int] | None:
+    """(limit, requested) of a tokens-per-minute refusal, or None when the text is none."""
+    m = TPM_RE.search(text.lower())
+    return (int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))) if m else None
+
+
 PAYMENT_MARKERS = (
     "insufficient credits",
     "insufficient balance",
@@ -401,6 +422,8 @@ def _classify_refusal(ex: Exchange, status: int, blob: str, msg: str) -> Classif
     if status == 401:
         if _has(blob, NO_KEY_MARKERS) or not ex.sent_key:
             return Classified(FailureKind.AUTH_MISSING, "the provider received no API key", msg)
+        if _has(blob, KEY_QUOTA_MARKERS):
+            return Classified(FailureKind.KEY_QUOTA, "the key is accepted but its quota is used up (401)", msg)
         return Classified(FailureKind.AUTH_REJECTED, "the provider rejected the API key", msg)
     if status == 402 or _has(blob, PAYMENT_MARKERS):
         return Classified(FailureKind.PAYMENT, "the account has no credits or balance left", msg)
@@ -411,6 +434,13 @@ def _classify_refusal(ex: Exchange, status: int, blob: str, msg: str) -> Classif
             return Classified(FailureKind.BLOCKED, "blocked before reaching the API (firewall, region or IP rule)", msg)
         return Classified(FailureKind.FORBIDDEN, "the key is valid but not allowed to do this", msg)
     if status == 429:
+        tpm = tpm_numbers(blob)
+        if tpm is not None and tpm[1] > tpm[0]:
+            return Classified(
+                FailureKind.TPM_TOO_LARGE,
+                f"one request of {tpm[1]:,} tokens is over the key's limit of {tpm[0]:,} tokens per minute (429)",
+                msg,
+            )
         if _has(blob, QUOTA_MARKERS):
             return Classified(FailureKind.QUOTA, "quota exhausted (not transient: waiting will not help)", msg)
         return Classified(FailureKind.RATE_LIMITED, "rate limited (transient)", msg)
@@ -501,14 +531,40 @@ def _classify_stream(ex: Exchange, endpoint: str = "responses") -> Classified:
     if s.terminal in ("response.completed", "[DONE]"):
         if s.incomplete_reason == "length":
             return Classified(FailureKind.OK, "output budget reached")
+        if s.ignored_errors and s.terminal == "response.completed":
+            # Codex 0.171 ignores a standalone error event and reads on: the turn completes (checked with the CLI).
+            return Classified(
+                FailureKind.OK, "completed after an error event Codex ignores", _error_text(s.ignored_errors[0])
+            )
         return Classified(FailureKind.OK)
-    if s.terminal in ("error", "response.failed"):
-        return _stream_error(s.error)
-    return _stream_unfinished(s)
+    if s.terminal == "response.failed":
+        return _failed(s.error)
+    if s.terminal is None and s.ignored_errors and endpoint == "chat":
+        return _stream_error(s.ignored_errors[0])  # the Chat grammar: an error chunk is the end of the answer
+    return _stream_unfinished(ex, s)
+
+
+def _error_text(error: Mapping[str, Any]) -> str:
+    """An error object's message (or its code), redacted upstream, as one line."""
+    return summarize(error_message({"error": error}) or str(error.get("code") or ""))
+
+
+def _failed(error: Mapping[str, Any] | None) -> Classified:
+    """response.failed, read as Codex 0.171 reads it: by `error.code` alone (codex-api sse/responses.rs). Four codes
+    have their own outcome; every other failure is retried and then shows the provider's message."""
+    code = outside.text(error, "code") if error else None
+    msg = summarize(error_message({"error": error})) if error else ""
+    if code == "context_length_exceeded":
+        return Classified(FailureKind.CONTEXT_EXCEEDED, "context error inside the stream", msg)
+    if code == "insufficient_quota":
+        return Classified(FailureKind.QUOTA, "quota error inside the stream", msg)
+    if code == "usage_not_included":
+        return Classified(FailureKind.USAGE_NOT_INCLUDED, "response.failed: usage_not_included", msg)
+    return _stream_error(error)
 
 
 def _stream_error(error: Mapping[str, Any] | None) -> Classified:
-    """An error event or response.failed inside a 200 stream, by what its error object says."""
+    """An error inside a 200 stream (response.failed with another code, a Chat error chunk), by what it says."""
     blob = json.dumps(error or {}).lower()
     msg = summarize(error_message({"error": error})) if error else ""
     if _has(blob, CONTEXT_MARKERS):
@@ -522,12 +578,10 @@ def _stream_error(error: Mapping[str, Any] | None) -> Classified:
     return Classified(FailureKind.STREAM_ERROR, "an error event inside a 200 stream", msg)
 
 
-def _stream_unfinished(s: StreamStats) -> Classified:
+def _stream_unfinished(ex: Exchange, s: StreamStats) -> Classified:
     """A stream that ended without response.completed: incomplete, silent, too big, out of time or closed."""
     if s.terminal == "response.incomplete":
-        if s.incomplete_reason == "max_output_tokens":
-            return Classified(FailureKind.OK, "output budget reached (response.incomplete: max_output_tokens)")
-        return Classified(FailureKind.STREAM_INCOMPLETE, f"response.incomplete: {s.incomplete_reason}")
+        return _incomplete(ex, s)
     if s.cut == "idle":
         return Classified(FailureKind.STREAM_IDLE, f"no event for the idle limit after {s.events} events")
     if s.cut == "oversize":
@@ -540,4 +594,32 @@ def _stream_unfinished(s: StreamStats) -> Classified:
         return Classified(FailureKind.TIMEOUT, "the stream was still running at the deadline")
     if s.bad_lines and s.events <= s.bad_lines:
         return Classified(FailureKind.NOT_JSON, "broken SSE framing: no valid event in the stream")
+    if s.ignored_errors:
+        return _closed_after_error(s)
     return Classified(FailureKind.STREAM_CLOSED, f"stream closed before response.completed after {s.events} events")
+
+
+def _incomplete(ex: Exchange, s: StreamStats) -> Classified:
+    """response.incomplete: Codex 0.171 fails the turn whatever the reason, after printing the partial answer.
+
+    max_output_tokens is the provider's own cap only when it stopped before the cap the request asked for (the canary
+    asks for 16 tokens; Codex asks for none): a provider honouring the canary's cap is fine."""
+    reason = s.incomplete_reason or "unknown"
+    if reason == "max_output_tokens":
+        produced = outside.integer(s.usage, "output_tokens")
+        if ex.output_cap is None or (produced is not None and produced < ex.output_cap):
+            return Classified(FailureKind.OUTPUT_CAPPED, "response.incomplete: max_output_tokens")
+        return Classified(FailureKind.OK, "output budget reached (response.incomplete: max_output_tokens)")
+    return Classified(FailureKind.STREAM_INCOMPLETE, f"response.incomplete: {reason}")
+
+
+def _closed_after_error(s: StreamStats) -> Classified:
+    """EOF after standalone error events: Codex ignored them and says only `stream closed before
+    response.completed`; the provider's own words are the evidence (a context overflow stays the true cause)."""
+    first = s.ignored_errors[0]
+    said = _error_text(first)
+    if _has(json.dumps(first).lower(), CONTEXT_MARKERS):
+        return Classified(FailureKind.CONTEXT_EXCEEDED, "context error inside the stream", said)
+    return Classified(
+        FailureKind.STREAM_CLOSED, f"stream closed before response.completed after {s.events} events", said
+    )

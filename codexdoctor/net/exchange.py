@@ -42,6 +42,10 @@ class StreamStats:
     # no such event came. With `terminal` "response.completed" Codex fails the turn on it; without, it skipped it.
     completion_problems: tuple[Shape, ...] = ()
     bad_detail: str | None = None  # why the first unreadable event was unreadable (broken or too deeply nested JSON)
+    # Standalone `error` events (the first few, code and message): Codex 0.171 ignores them and reads on (its
+    # process_sse has no arm for them), so they end nothing; they are the provider's own words when the stream then
+    # closes without response.completed.
+    ignored_errors: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,9 @@ class Exchange:
     retry_after_s: float | None = None  # a 429's or 503's Retry-After, in seconds
     waited_s: float = 0.0  # time spent waiting between attempts (Retry-After or backoff)
     request_bytes: int | None = None  # the JSON body's size on the wire
+    # The output-token cap the request asked for (max_output_tokens, or a Chat request's max_tokens), None when none:
+    # a response.incomplete for max_output_tokens before it is the provider's own cap (Codex asks for none).
+    output_cap: int | None = None
     server_cert_ca: bool | None = None  # https: the server's own certificate says CA:TRUE (Codex refuses it)
     # What a gateway's support desk asks for first: the provider's own id for this request (a header, or `request
     # id: …` inside its error text) and when it was sent (UTC, to the millisecond).
@@ -136,6 +143,15 @@ def _stream_part(s: StreamStats) -> str:
         out += f"; an unreadable event: {s.bad_detail}"
     if s.shapes:
         out += "; " + "; ".join(shape.sentence() for shape in s.shapes)
+    for error in s.ignored_errors:
+        said = ": ".join(str(error[k]) for k in ("code", "message") if error.get(k))
+        out += f"; an error event Codex ignores ({said or 'no message'})"
+    if s.terminal == "response.failed" and s.error is not None:
+        from codexdoctor.net.codex_words import failed_says
+
+        out += f"; Codex says: `{clip(failed_says(s.error.get('code'), s.error.get('message')), 300)}`"
+    if s.ignored_errors and s.terminal is None and s.cut == "closed":
+        out += "; Codex says only `stream closed before response.completed`"
     return out
 
 

@@ -49,6 +49,10 @@ class FailureKind(str, enum.Enum):
     UNREADABLE_COMPLETION = "unreadable_completion"
     CALL_ID_LOST = "call_id_lost"
     STREAM_INCOMPLETE = "stream_incomplete"
+    OUTPUT_CAPPED = "output_capped"  # response.incomplete: max_output_tokens before any cap the request asked for
+    USAGE_NOT_INCLUDED = "usage_not_included"  # response.failed with code usage_not_included
+    KEY_QUOTA = "key_quota"  # a 401 whose body says the key's quota is used up (new-api/one-api): the key is right
+    TPM_TOO_LARGE = "tpm_too_large"  # a 429 for one request larger than the key's whole tokens-per-minute limit
     STREAM_IDLE = "stream_idle"
     STREAM_CLOSED = "stream_closed"
     # What the live checks conclude from several exchanges (checks/live.py names them through Classified).

@@ -356,7 +356,12 @@ def _streamed(
         failure, detail = FailureKind.PROTOCOL, f"the answer says Content-Encoding: {encoding}, but cannot be decoded"
     # The stream's own words (its error event, its answer) are redacted whole here, before anything downstream cuts
     # them for a finding.
-    stats = replace(stats, error=_redact_json(stats.error, r.redact), text=clip(r.redact(stats.text), MAX_TEXT))
+    stats = replace(
+        stats,
+        error=_redact_json(stats.error, r.redact),
+        ignored_errors=tuple(_redact_json(dict(e), r.redact) for e in stats.ignored_errors),
+        text=clip(r.redact(stats.text), MAX_TEXT),
+    )
     return Exchange(
         r.method,
         r.redact(current),
@@ -370,8 +375,9 @@ def _streamed(
         body_sends=sends,
         requested_stream=r.stream,
         request_bytes=at.size,
+        output_cap=_output_cap(r.json_body),
         server_cert_ca=cert_ca,
-        request_id=request_id_of(resp.headers, json.dumps(stats.error or {})),
+        request_id=request_id_of(resp.headers, json.dumps(stats.error or stats.ignored_errors or {})),
         started_at=at.sent_at,
     )
 
@@ -405,6 +411,17 @@ def _whole(at: _Attempt, resp: httpx.Response, current: str, sends: int, cert_ca
         request_id=request_id_of(resp.headers, excerpt),
         started_at=at.sent_at,
     )
+
+
+def _output_cap(body: Any) -> int | None:
+    """The output-token cap a request body asked for (Responses max_output_tokens, Chat max_tokens), or None."""
+    if not isinstance(body, Mapping):
+        return None
+    for key in ("max_output_tokens", "max_tokens", "max_completion_tokens"):
+        value = body.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:

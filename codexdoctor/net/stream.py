@@ -34,6 +34,7 @@ from codexdoctor.net.sse import (
 MAX_EVENTS = 100_000
 MAX_TEXT = 200  # characters of answer text kept
 MAX_CALL_IDS = 100
+MAX_IGNORED_ERRORS = 3  # standalone error events kept as evidence
 
 
 class _Tally:
@@ -58,6 +59,7 @@ class _Tally:
         self.call_ids: list[str | None] = []
         self.shapes: list[Shape] = []
         self.completion: tuple[Shape, ...] = ()
+        self.ignored_errors: list[Mapping[str, Any]] = []
 
     def tick(self, now: float) -> None:
         """One more event at `now`: the first, and the longest silence before one (after the first token too)."""
@@ -109,10 +111,12 @@ class _Tally:
             self.text_chars += len(token)
 
     def _end(self, message: Terminal) -> None:
-        self.terminal = message.name
         if message.name == "error":
-            self.error = message.error
+            # Codex 0.171 ignores a standalone error event, whatever its code, and reads on: it ends nothing.
+            if len(self.ignored_errors) < MAX_IGNORED_ERRORS:
+                self.ignored_errors.append(_error_words(message.error))
             return
+        self.terminal = message.name
         self.usage = message.usage
         if message.completion is not None:
             self.completion = message.completion
@@ -143,7 +147,18 @@ class _Tally:
             shapes=tuple(self.shapes),
             completion_problems=tuple(self.completion),
             bad_detail=self.bad_detail,
+            ignored_errors=tuple(self.ignored_errors),
         )
+
+
+def _error_words(error: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The code and message of an error event, clipped: what evidence quotes, nothing else it carried."""
+    out: dict[str, Any] = {}
+    for key in ("code", "type", "message"):
+        value = outside.at(error, key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            out[key] = clip(str(value), 300)
+    return out
 
 
 def parse_sse(

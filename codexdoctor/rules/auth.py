@@ -9,6 +9,35 @@ from codexdoctor.rules.base import CHANNEL, E, Loc, Rule, Text, W, once
 
 RULES: tuple[Rule, ...] = (
     Rule(
+        code="AUTH007",
+        name="key-quota-used-up",
+        check="api.canary",
+        reads=("kind", "message", "status", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="The key is right, its quota is used up",
+            diagnosis="POST {url} answered {status}: {message}. The gateway knows this key but its balance or quota is "
+            "exhausted. Codex shows it as `unexpected status {status} …` after five retries, which looks like a wrong "
+            "key.",
+            remedy=(
+                "Top up the key's quota (new-api/one-api: 令牌 → 额度, or the account's balance), or create a new key "
+                "with quota.",
+                "Do not copy the key again: it is accepted.",
+            ),
+        ),
+        zh=Text(
+            title="密钥是对的，但额度已用尽",
+            diagnosis="POST {url} 返回 {status}：{message}。网关认得这个密钥，但它的余额或额度已经用完。Codex 在五次重试后"
+            "显示 `unexpected status {status} …`，看起来像密钥错误。",
+            remedy=(
+                "为这个密钥充值额度（new-api/one-api：令牌 → 额度，或账户余额），或新建一个有额度的密钥。",
+                "不需要重新复制密钥：它是被接受的。",
+            ),
+        ),
+        when=once(lambda f: f["kind"] == "key_quota"),
+    ),
+    Rule(
         code="AUTH001",
         name="key-rejected",
         check="api.canary",

@@ -22,7 +22,10 @@ def _only_base_url_misspelled(facts: Mapping[str, Mapping[str, Any]]) -> bool:
 # why", not as a cause of its own. Each pair is a case seen with the real Codex 0.171 or the seed guide's setups.
 EXPLAINED_BY: dict[str, tuple[Any, ...]] = {
     # 401 because the key's characters are wrong: the key is fine, the copy is not.
-    "AUTH001": ("ENV005", "ENV006", "ENV007", "ENV008", "ENV021"),
+    "AUTH001": ("ENV026", "ENV005", "ENV006", "ENV007", "ENV008", "ENV021"),
+    # The key is the guide's `<your key>` or 在此填入你的密钥: its spaces or non-ASCII are the placeholder's, not a slip.
+    "ENV005": ("ENV026",),
+    "ENV008": ("ENV026",),
     # No base_url because it was written as baseURL: CFG006 gives the rename; CFG008 would give it a second time.
     "CFG008": (("CFG006", _only_base_url_misspelled),),
     # A redefined [model_providers.openai] is why the built-in provider's login and OPENAI_API_KEY look wrong.
@@ -35,7 +38,7 @@ EXPLAINED_BY: dict[str, tuple[Any, ...]] = {
     "API013": ("URL002", "URL004", "URL005"),
     "API001": ("URL002", "URL004", "URL005"),
     # The provider refuses the model because the ID is the catalog's with case, spaces or a date suffix changed.
-    "MODEL001": ("MODEL002",),
+    "MODEL001": ("MODEL006", "MODEL002"),
     # Nothing reaches a provider whose base_url Codex cannot use.
     "NET001": ("URL001",),
     "NET002": ("URL001",),

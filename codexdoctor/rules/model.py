@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from codexdoctor.net.classify import NO_CHANNEL_MARKERS
-from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, Text, W, once
+from codexdoctor.rules.base import CHANNEL, CONFIG, E, I, Loc, Rule, Text, W, once
 
 _REMEMBERED_SUFFIX = re.compile(r"[-_@.:](?:\d{4}-?\d{2}-?\d{2}|\d{4,}|latest|preview)$", re.I)
 
@@ -211,5 +211,32 @@ RULES: tuple[Rule, ...] = (
             if f.get("match") == "missing" and not f.get("canary_ran")
             else []
         ),
+    ),
+    Rule(
+        code="MODEL006",
+        name="model-is-placeholder",
+        check="cfg.provider",
+        reads=("model", "model_placeholder", "model_where"),
+        severity=E,
+        verdict=CONFIG,
+        en=Text(
+            title="The model is still the guide's placeholder",
+            diagnosis='model = "{model}" in {model_where} is a guide\'s placeholder ({model_placeholder}-style), not a '
+            "model ID: Codex sends it as it is and the provider answers that `{model}` does not exist.",
+            remedy=(
+                "Put a model ID your provider serves in {model_where} (its model list, or `codexdoctor check`, which "
+                "reads the provider's catalog).",
+            ),
+        ),
+        zh=Text(
+            title="模型还是教程里的占位符",
+            diagnosis='{model_where} 中的 model = "{model}" 是教程里的占位符（{model_placeholder} 这类文字），不是模型 ID：'
+            "Codex 会原样发送它，提供方会回答 `{model}` 不存在。",
+            remedy=(
+                "在 {model_where} 中填入提供方实际提供的模型 ID（见它的模型列表，或运行会读取提供方模型列表的 "
+                "`codexdoctor check`）。",
+            ),
+        ),
+        when=once(lambda f: bool(f.get("model_placeholder"))),
     ),
 )

@@ -295,3 +295,25 @@ def test_a_kimi_overflow_in_a_log_is_context_with_its_window(tmp_path):
     session = read_session(w.close())
     d = classify_session(session)
     assert d["kind"] == "context" and d["server_window"] == 131072 and d["real_window"] == 131072
+
+
+@pytest.mark.parametrize(
+    "error,words",
+    [
+        ("Incomplete response returned, reason: max_output_tokens", "cut the answer short"),
+        (
+            "stream disconnected before completion: Incomplete response returned, reason: content_filter",
+            "ended the answer incomplete",
+        ),
+        ("Quota exceeded. Check your plan and billing details.", "quota is used up"),
+    ],
+)
+def test_codexs_words_for_a_stream_ending_make_the_session_a_channel_failure(tmp_path, error, words):
+    """0.171 writes the ending into the rollout's task_complete error (issue 38): read as diagnose-error reads it,
+    the channel at any size, not a context symptom nor undecided."""
+    w = RolloutWriter(tmp_path)
+    w.turn(9000)
+    w.turn(20000)
+    w.turn(0, error=error)
+    d = classify_session(read_session(w.close()))
+    assert d["kind"] == "channel" and words in d["evidence"], d["evidence"]

@@ -1,5 +1,7 @@
 """Each static finding fires for its scenario (issue #2's "done when" list and more)."""
 
+import re
+
 import pytest
 
 from codexdoctor.model import Verdict
@@ -358,6 +360,15 @@ def test_base_url_problems(home, url, code):
     assert code in codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY}))
 
 
+@pytest.mark.parametrize(
+    "host", ["127\u30020\u30020\u30021", "127\uff0e0\uff0e0\uff0e1", "127\uff610\uff610\uff611", "127.1"]
+)
+def test_a_loopback_host_in_any_spelling_codex_reads_is_this_machine(home, host):
+    """Codex's host parser (IDNA) turns ideographic and full-width dots into dots: 127。0。0。1 is this machine (issue 38)."""
+    write_config(home, TAOTOKEN.replace("https://taotoken.net/api", f"http://{host}:8080/api"))
+    assert "URL007" not in codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY}))
+
+
 def test_project_provider_keys_warn(home):
     from pathlib import Path
 
@@ -547,3 +558,33 @@ def test_openai_key_without_gateway_still_gets_the_login_command(home):
     report = offline_report(home, {"OPENAI_API_KEY": KEY})
     assert "ENV025" not in codes(report)
     assert any("codex login --with-api-key" in step for f in report.findings for step in f.remedy)
+
+
+@pytest.mark.parametrize("value", ["YOUR_API_KEY", "sk-xxxx", "sk-xxxxxxxxxxxxxxxx", "<your key>", "在此填入你的密钥"])
+def test_a_key_left_as_the_guides_placeholder_is_named_so(home, value):
+    """Codex sends a placeholder key as it is and fails like a wrong key (issue 38): say it is the placeholder."""
+    write_config(home, TAOTOKEN)
+    report = offline_report(home, {"TAOTOKEN_API_KEY": value})
+    assert "ENV026" in codes(report) and report.verdict.value == "config"
+    cause = next(f for f in report.findings if f.code == "ENV026")
+    assert "placeholder" in cause.diagnosis
+    # ENV005/ENV008 (its spaces, its Chinese) are the placeholder's: folded under it, not causes of their own
+    assert not {"ENV005", "ENV008"} & {f.code for f in report.findings}
+
+
+@pytest.mark.parametrize("value", [KEY, "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv", "xai-0123456789abcdefXYZ"])
+def test_a_real_looking_key_is_no_placeholder(home, value):
+    write_config(home, TAOTOKEN)
+    assert "ENV026" not in codes(offline_report(home, {"TAOTOKEN_API_KEY": value}))
+
+
+@pytest.mark.parametrize("model", ["YOUR_MODEL_ID", "your-model-name", "<model>"])
+def test_a_model_left_as_the_guides_placeholder_is_named_so(home, model):
+    write_config(home, re.sub(r'^model = "[^"]*"', f'model = "{model}"', TAOTOKEN, count=1, flags=re.M))
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
+    assert "MODEL006" in codes(report), codes(report)
+
+
+def test_a_real_model_is_no_placeholder(home):
+    write_config(home, TAOTOKEN)
+    assert "MODEL006" not in codes(offline_report(home, {"TAOTOKEN_API_KEY": KEY}))

@@ -110,6 +110,26 @@ LINES = [
         "unsupported_country_region_territory",
         "AUTH004",
     ),
+    # Codex 0.171's own words for how a stream ended (docs/codex-behaviour.md, "How a stream ends"; issue 38)
+    ("ERROR: Incomplete response returned, reason: max_output_tokens", "API026"),
+    (
+        "ERROR: stream disconnected before completion: Incomplete response returned, reason: content_filter",
+        "API012",
+    ),
+    ("ERROR: Quota exceeded. Check your plan and billing details.", "API004"),
+    ("ERROR: To use Codex with your ChatGPT plan, upgrade to Plus: https://chatgpt.com/explore/plus.", "API027"),
+    # the provider's own message from a response.failed, which Codex shows after retrying it
+    ("ERROR: stream disconnected before completion: The upstream model crashed while generating.", "API007"),
+    (
+        "ERROR: stream disconnected before completion: Transport error: network error: error decoding response body",
+        "API008",
+    ),
+    # a new-api/one-api 401 whose body says the key's quota is used up: not a wrong key
+    (
+        "ERROR: unexpected status 401 Unauthorized: 该令牌额度已用尽 TokenStatusExhausted[sk-cro***def] "
+        "(request id: req_sim_000001), url: http://127.0.0.1:40000/v1/responses",
+        "AUTH007",
+    ),
 ]
 
 
@@ -295,3 +315,12 @@ def test_a_pasted_timeout_is_read_against_the_logs_not_called_the_channel(home):
     """Issue 39: a timeout can be a gateway's read limit during a long prefill as well as a dead channel."""
     report = diagnose(home, "stream disconnected before completion: operation timed out")
     assert [f.code for f in report.findings] == ["CTX032"] and report.verdict.value == "inconclusive"
+
+
+@pytest.mark.parametrize("text,code", LINES[-7:])
+def test_codexs_words_for_a_stream_ending_are_said_in_chinese(home, text, code):
+    from tests.test_i18n import assert_chinese
+
+    report = diagnose(home, text, lang="zh")
+    assert [f.code for f in report.findings][:1] == [code]
+    assert_chinese(report)

@@ -652,7 +652,41 @@ CASES = {
     ],
     "stream_error": [
         (
-            "openai-error-event",
+            "openai-failed",
+            200,
+            "text/event-stream",
+            sse(
+                (
+                    "response.failed",
+                    {
+                        "type": "response.failed",
+                        "response": {"status": "failed", "error": {"code": "server_error", "message": "boom"}},
+                    },
+                )
+            ),
+        ),
+        (
+            "gateway-failed",  # a response.failed whose code Codex does not know: retried, then its message shown
+            200,
+            "text/event-stream",
+            sse(
+                (
+                    "response.failed",
+                    {
+                        "type": "response.failed",
+                        "response": {
+                            "error": {"code": "upstream_error", "message": "upstream error: connection reset"}
+                        },
+                    },
+                )
+            ),
+        ),
+        ("json-200", 200, "application/json", j({"error": {"message": "internal upstream failure", "code": 500}})),
+    ],
+    "stream_closed": [
+        # Codex 0.171 ignores a standalone error event (its process_sse has no arm for it) and reads on to the end.
+        (
+            "openai-error-event-then-eof",
             200,
             "text/event-stream",
             sse(
@@ -668,28 +702,11 @@ CASES = {
             ),
         ),
         (
-            "openai-failed",
-            200,
-            "text/event-stream",
-            sse(
-                (
-                    "response.failed",
-                    {
-                        "type": "response.failed",
-                        "response": {"status": "failed", "error": {"code": "server_error", "message": "boom"}},
-                    },
-                )
-            ),
-        ),
-        (
-            "chat-gateway",
+            "chat-gateway-error-chunk",
             200,
             "text/event-stream",
             sse((None, {"error": {"message": "upstream error: connection reset", "code": 502}})),
         ),
-        ("json-200", 200, "application/json", j({"error": {"message": "internal upstream failure", "code": 500}})),
-    ],
-    "stream_closed": [
         (
             "responses",
             200,
@@ -733,6 +750,74 @@ CASES = {
                         "response": {"status": "incomplete", "incomplete_details": {"reason": "content_filter"}},
                     },
                 ),
+            ),
+        ),
+    ],
+    # A gateway's own output cap, below the 16 tokens the request asked for (Codex asks for none).
+    "output_capped": [
+        (
+            "gateway-cap",
+            200,
+            "text/event-stream",
+            sse(
+                DELTA,
+                (
+                    "response.incomplete",
+                    {
+                        "type": "response.incomplete",
+                        "response": {
+                            "incomplete_details": {"reason": "max_output_tokens"},
+                            "usage": {"input_tokens": 9, "output_tokens": 8, "total_tokens": 17},
+                        },
+                    },
+                ),
+            ),
+        ),
+    ],
+    "usage_not_included": [
+        (
+            "openai-failed",
+            200,
+            "text/event-stream",
+            sse(
+                (
+                    "response.failed",
+                    {
+                        "type": "response.failed",
+                        "response": {"error": {"code": "usage_not_included", "message": "Not in your plan"}},
+                    },
+                )
+            ),
+        ),
+    ],
+    "key_quota": [
+        (
+            "new-api",
+            401,
+            "application/json",
+            j({"error": {"message": "该令牌额度已用尽 TokenStatusExhausted[sk-abc***xyz]", "type": "new_api_error"}}),
+        ),
+        (
+            "one-api",
+            401,
+            "application/json",
+            j({"error": {"message": "pre_consume_token_quota_failed", "type": "one_api_error"}}),
+        ),
+    ],
+    "tpm_too_large": [
+        (
+            "openai",
+            429,
+            "application/json",
+            j(
+                {
+                    "error": {
+                        "message": "Request too large for gpt-4o in organization org-x on tokens per min (TPM): "
+                        "Limit 8000, Requested 9000. The input or output tokens must be reduced.",
+                        "type": "tokens",
+                        "code": "rate_limit_exceeded",
+                    }
+                }
             ),
         ),
     ],
@@ -838,7 +923,7 @@ def exchange(status, ctype, body, key=KEY):
                 headers={"Authorization": f"Bearer {key}"},
                 deadline=Deadline(5),
                 redact=redact,
-                json_body={"model": "m", "stream": True},
+                json_body={"model": "m", "stream": True, "max_output_tokens": 16},
                 stream=True,
             )
 
@@ -855,7 +940,16 @@ def test_taxonomy(kind, family, status, ctype, body):
 
 
 def test_every_error_kind_has_three_families_where_it_exists():
-    single_vendor = {"deployment_not_found", "stream_incomplete", "bad_request"}
+    single_vendor = {
+        "deployment_not_found",
+        "stream_incomplete",
+        "bad_request",
+        # Codex 0.171's own endings and the gateways that answer these (issue 38)
+        "output_capped",
+        "usage_not_included",
+        "key_quota",
+        "tpm_too_large",
+    }
     for kind, cases in CASES.items():
         if kind not in single_vendor:
             assert len({c[0] for c in cases}) >= 3, kind

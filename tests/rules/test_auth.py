@@ -66,6 +66,15 @@ CASES = [
         why="missing",
     ),
     silent("AUTH006", {"kind": "auth_rejected", "status": 401, "message": "invalid key"}, why="AUTH001-says-it"),
+    fires(
+        "AUTH007",
+        {"kind": "key_quota", "status": 401, "message": "该令牌额度已用尽 TokenStatusExhausted[sk-abc***xyz]"},
+        "answered 401: 该令牌额度已用尽 TokenStatusExhausted[sk-abc***xyz]",
+        "its balance or quota is exhausted",
+        "Do not copy the key again: it is accepted.",
+    ),
+    silent("AUTH007", {"kind": "auth_rejected", "status": 401, "message": "invalid key"}),
+    silent("AUTH001", {"kind": "key_quota", "status": 401, "message": "quota used up"}, why="AUTH007-says-it"),
 ]
 
 

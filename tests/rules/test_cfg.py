@@ -84,6 +84,13 @@ CASES = [
     fires("CFG028", {"empty_model": True, "model_where": f"{CONFIG}:1"}, 'model = "" (~/.codex/config.toml:1)'),
     silent("CFG028", {"empty_model": False, "model_where": f"{CONFIG}:1"}),
     fires(
+        "MODEL006",
+        {"model_placeholder": "YOUR_MODEL_ID", "model": "YOUR_MODEL_ID", "model_where": f"{CONFIG}:1"},
+        'model = "YOUR_MODEL_ID" in ~/.codex/config.toml:1 is a guide\'s placeholder',
+        "Put a model ID your provider serves in ~/.codex/config.toml:1",
+    ),
+    silent("MODEL006", {"missing_model": False}),
+    fires(
         "CFG008",
         {
             "unknown": [

@@ -3,7 +3,7 @@ probe read a pasted or probed answer through `canary_result` too)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -13,9 +13,10 @@ from codexdoctor.checks.live import variants as variants_check
 from codexdoctor.checks.live.exchanges import Clocks, Exchanges
 from codexdoctor.checks.live.plan import CANARY_MAX_OUTPUT
 from codexdoctor.checks.live.read import canary_kind, human, model_where, reported_input, user_config
+from codexdoctor.common import outside_json as outside
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.model import CheckResult, Status
-from codexdoctor.net.classify import Classified, classify
+from codexdoctor.net.classify import Classified, classify, summarize, tpm_numbers
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
@@ -88,6 +89,8 @@ def canary_result(
             f"waited past --timeout {clocks.deadline_s:g} s because the provider is alive "
             f"({clocks.waited_for_alive}), as Codex waits"
         )
+    if kind.kind == "tpm_too_large":
+        facts["tpm_limit"], facts["tpm_requested"] = tpm_numbers(f"{canary.body_excerpt} {kind.message}") or (0, 0)
     if kind.kind == "rate_limited":
         kind = _rate_limited(plan, canary, kind, facts)
     if kind.kind == "ok":
@@ -159,12 +162,21 @@ def _facts(
         "minimal_status": minimal.status if minimal is not None else None,
         "field": field,
         "reported_input": reported_input(canary),
+        "incomplete_reason": s.incomplete_reason if s else None,
+        "output_tokens": outside.integer(s.usage, "output_tokens") if s else None,
+        "ignored_errors": [_error_line(e) for e in s.ignored_errors] if s else [],
         "server_window": None,
         "server_request": None,
         "request_id": canary.request_id,
         "started_at": canary.started_at,
         "provider_id": ctx.provider.id,
     }
+
+
+def _error_line(error: Mapping[str, Any]) -> str:
+    """One standalone error event as evidence: its code and message (already redacted by the transport)."""
+    code, message = error.get("code"), error.get("message")
+    return summarize(f"{code}: {message}" if code and message else str(message or code or "an error event"))
 
 
 def _rate_limited(plan: Plan, canary: Exchange, kind: Classified, facts: dict[str, Any]) -> Classified:

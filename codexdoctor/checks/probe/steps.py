@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from codexdoctor.net.transport import Exchange
 
-CONTEXT_KINDS = ("context_exceeded", "truncated", "stream_incomplete")
+# An answer ended incomplete (a content filter, a gateway's output cap) is no sign of the window: Codex fails it the
+# same at any size (issue 38), so the probe reports it as a channel failure.
+CONTEXT_KINDS = ("context_exceeded", "truncated")
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from codexdoctor.rules.base import CHANNEL, E, Loc, Rule, Text, W, once
+from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, Text, W, once
 
 
 def _unreadable_message(f: Mapping[str, Any]) -> dict[str, Any]:
@@ -42,6 +43,28 @@ def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
     return {"field_text": field or Loc("a field it did not name", "某个它没有指明的字段"), "field_step": step}
 
 
+def _incomplete_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """API012: the reason as the provider gave it, and the step its reason calls for (a content filter is the
+    operator's setting; any other reason is the provider's to explain)."""
+    said = re.search(r"(\w+)\W*$", str(f.get("detail") or ""))
+    reason = f.get("incomplete_reason") or (said.group(1) if said else "unknown")
+    if reason == "content_filter":
+        step = Loc(
+            "The provider's content filter cut the answer (Codex already asked the model to work around it "
+            f"{f.get('codex_retries', 5)} times). Ask the operator which filter is on for this key or deployment "
+            "(Azure OpenAI: the deployment's content filter policy) and whether it can be relaxed; rephrase a prompt "
+            "that trips it.",
+            f"提供方的内容过滤截断了回答（Codex 已经让模型绕开它重试了 {f.get('codex_retries', 5)} 次）。请向运营者确认"
+            "这个密钥或部署启用了哪种过滤（Azure OpenAI：部署的内容筛选策略）以及能否放宽；换一种说法重写触发过滤的提示。",
+        )
+    else:
+        step = Loc(
+            "Report the reason to the provider; Codex accepts only answers that end in response.completed.",
+            "把这个原因反馈给提供方；Codex 只接受以 response.completed 结束的回答。",
+        )
+    return {"reason": reason, "incomplete_step": step}
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         code="API003",
@@ -68,20 +91,77 @@ RULES: tuple[Rule, ...] = (
         code="API004",
         name="quota-exhausted",
         check="api.canary",
-        reads=("kind", "message", "url"),
+        reads=("kind", "message", "status", "url"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
             title="Quota exhausted",
-            diagnosis="POST {url}: {message}. Waiting will not help (Codex does not retry this).",
+            diagnosis="POST {url}: {message}. Waiting will not help (Codex does not retry this){codex_says}.",
             remedy=("Add credit or raise the quota in the provider's console, or use another key.",),
         ),
         zh=Text(
             title="配额已用尽",
-            diagnosis="POST {url}：{message}。等待没有用（Codex 不会重试这种错误）。",
+            diagnosis="POST {url}：{message}。等待没有用（Codex 不会重试这种错误）{codex_says}。",
             remedy=("在提供方控制台充值或提高配额，或换一个密钥。",),
         ),
-        when=once(lambda f: f["kind"] == "quota"),
+        # Codex 0.171's own sentence for insufficient_quota, in a 429 or a response.failed (checked with the CLI).
+        when=lambda f: (
+            [
+                {
+                    "codex_says": Loc(
+                        "; Codex prints `Quota exceeded. Check your plan and billing details.`",
+                        "；Codex 会显示 `Quota exceeded. Check your plan and billing details.`",
+                    )
+                    if f.get("status") in (429, 200)
+                    else ""
+                }
+            ]
+            if f["kind"] == "quota"
+            else []
+        ),
+    ),
+    Rule(
+        code="API028",
+        name="request-over-tpm-limit",
+        check="api.canary",
+        reads=("first_request", "kind", "tpm_limit", "tpm_requested", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="Codex's first request alone is over the key's tokens-per-minute limit",
+            diagnosis="POST {url} answered 429: the request is {tpm_requested:,} tokens and the key's limit is "
+            "{tpm_limit:,} tokens per minute. Codex's first request is {first_text}, so no turn can ever start; "
+            "waiting does not help. Codex only shows `exceeded retry limit, last status: 429 Too Many Requests`.",
+            remedy=(
+                "Raise the key's TPM limit (OpenAI: a higher usage tier; a gateway: the key's or channel's rate limit).",
+                "Or make Codex's first request smaller than {tpm_limit:,} tokens: a short `instructions` in "
+                "~/.codex/config.toml replaces Codex's built-in instructions of about 3,500 tokens; "
+                '`web_search = "disabled"` drops a tool; a long AGENTS.md counts too.',
+            ),
+        ),
+        zh=Text(
+            title="Codex 的第一个请求本身就超过了密钥的每分钟 token 限额",
+            diagnosis="POST {url} 返回 429：这个请求有 {tpm_requested:,} 个 token，而密钥的限额是每分钟 {tpm_limit:,} 个 "
+            "token。Codex 的第一个请求{first_text}，所以任何一轮都无法开始，等待也没有用。Codex 只会显示 `exceeded retry "
+            "limit, last status: 429 Too Many Requests`。",
+            remedy=(
+                "提高密钥的 TPM 限额（OpenAI：更高的用量等级；网关：密钥或渠道的速率限制）。",
+                "或者把 Codex 的第一个请求缩小到 {tpm_limit:,} 个 token 以下：在 ~/.codex/config.toml 中写一段简短的 "
+                '`instructions` 可以替换 Codex 约 3,500 token 的内置说明；`web_search = "disabled"` 会去掉一个工具；'
+                "很长的 AGENTS.md 也会计入。",
+            ),
+        ),
+        when=lambda f: (
+            [
+                {
+                    "first_text": Loc(f"about {f['first_request']:,} tokens", f"约有 {f['first_request']:,} 个 token")
+                    if f.get("first_request")
+                    else Loc("this request", "就是这个请求")
+                }
+            ]
+            if f["kind"] == "tpm_too_large"
+            else []
+        ),
     ),
     Rule(
         code="API005",
@@ -230,22 +310,127 @@ RULES: tuple[Rule, ...] = (
         code="API012",
         name="response-incomplete",
         check="api.canary",
-        reads=("detail", "kind"),
-        severity=W,
+        reads=("codex_retries", "detail", "incomplete_reason", "kind", "url"),
+        severity=E,
         verdict=CHANNEL,
         en=Text(
-            title="Response ended incomplete",
-            diagnosis="The canary ended with {detail}.",
+            title="The provider ends answers incomplete",
+            diagnosis="The answer from {url} ended with `response.incomplete` (reason {reason}). Codex accepts only "
+            "answers that end in response.completed: it prints the partial answer, retries the turn {codex_retries} "
+            "times and then fails with `stream disconnected before completion: Incomplete response returned, "
+            "reason: {reason}`.",
+            remedy=("{incomplete_step}",),
+        ),
+        zh=Text(
+            title="提供方的回答没有完整结束",
+            diagnosis="来自 {url} 的回答以 `response.incomplete`（原因 {reason}）结束。Codex 只接受以 response.completed "
+            "结束的回答：它会打印不完整的回答，把这一轮重试 {codex_retries} 次，然后报 `stream disconnected before "
+            "completion: Incomplete response returned, reason: {reason}`。",
+            remedy=("{incomplete_step}",),
+        ),
+        when=lambda f: [_incomplete_params(f)] if f["kind"] == "stream_incomplete" else [],
+    ),
+    Rule(
+        code="API025",
+        name="ignored-error-event",
+        check="api.canary",
+        reads=("ignored_errors", "kind", "url"),
+        severity=I,
+        verdict=CHANNEL,
+        en=Text(
+            title="The provider sends error events Codex ignores",
+            diagnosis="The stream from {url} carried an `error` event ({error_text}) and then completed. Codex 0.171 "
+            "ignores standalone error events, so this turn works; when such an event is the last thing a stream "
+            "sends, Codex only says `stream closed before response.completed`.",
             remedy=(
-                "If the reason is content_filter, the provider's moderation cut the answer; otherwise report it to the provider.",
+                "Nothing to change for Codex. If you see `stream closed before response.completed`, the provider's "
+                "own error is in its log or in the evidence of `codexdoctor check`.",
             ),
         ),
         zh=Text(
-            title="响应未完整结束",
-            diagnosis="探测请求以 {detail} 结束。",
-            remedy=("如果原因是 content_filter，说明提供方的内容审核截断了回答；否则请反馈给提供方。",),
+            title="提供方发送了 Codex 会忽略的 error 事件",
+            diagnosis="来自 {url} 的流中有一个 `error` 事件（{error_text}），随后正常完成。Codex 0.171 会忽略单独的 "
+            "error 事件，所以这一轮能成功；如果这种事件是流里最后发出的内容，Codex 只会说 `stream closed before "
+            "response.completed`。",
+            remedy=(
+                "对 Codex 无需修改。如果看到 `stream closed before response.completed`，提供方自己的错误信息在它的日志里，"
+                "或在 `codexdoctor check` 的证据里。",
+            ),
         ),
-        when=once(lambda f: f["kind"] == "stream_incomplete"),
+        when=lambda f: (
+            [{"error_text": "; ".join(f["ignored_errors"])}] if f["kind"] == "ok" and f.get("ignored_errors") else []
+        ),
+    ),
+    Rule(
+        code="API026",
+        name="output-capped-by-provider",
+        check="api.canary",
+        reads=("kind", "output_tokens", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="The provider cuts every answer short",
+            diagnosis="POST {url} stopped {after_text}with `response.incomplete` (reason max_output_tokens), before "
+            "the limit the request asked for; Codex asks for none. Codex prints the partial answer and then "
+            "`Incomplete response returned, reason: max_output_tokens`, and the turn fails; it does not retry.",
+            remedy=(
+                "Ask the provider's operator to raise or remove the output-token limit on this key or model "
+                "(one-api/new-api: the channel's max_tokens override; LiteLLM: `max_tokens` in the model's "
+                "litellm_params).",
+                "If you run the server yourself, raise its generation limit (llama.cpp `-n`/`--n-predict`; vLLM: the "
+                "served model's generation config).",
+            ),
+        ),
+        zh=Text(
+            title="提供方把每个回答都截短了",
+            diagnosis="POST {url} {after_text}以 `response.incomplete`（原因 max_output_tokens）结束，早于请求要求的上限；"
+            "Codex 并不要求任何上限。Codex 会先打印不完整的回答，再报 `Incomplete response returned, reason: "
+            "max_output_tokens`，本轮失败，且不会重试。",
+            remedy=(
+                "请提供方的运营者调高或取消这个密钥或模型上的输出 token 上限（one-api/new-api：渠道的 max_tokens 覆盖；"
+                "LiteLLM：模型 litellm_params 里的 `max_tokens`）。",
+                "如果服务是你自己运行的，调高它的生成上限（llama.cpp `-n`/`--n-predict`；vLLM：所服务模型的生成配置）。",
+            ),
+        ),
+        when=lambda f: (
+            [
+                {
+                    "after_text": Loc(
+                        f"after {f['output_tokens']} output tokens ", f"在输出 {f['output_tokens']} 个 token 后"
+                    )
+                    if f.get("output_tokens") is not None
+                    else ""
+                }
+            ]
+            if f["kind"] == "output_capped"
+            else []
+        ),
+    ),
+    Rule(
+        code="API027",
+        name="usage-not-included",
+        check="api.canary",
+        reads=("kind", "message", "model", "url"),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="The provider does not let this key use this model",
+            diagnosis="POST {url} failed with code usage_not_included ({message}). Codex answers it with `To use Codex "
+            "with your ChatGPT plan, upgrade to Plus: …`, a message meant for ChatGPT sign-in; with an API key it "
+            "means the provider does not allow this key to use this model.",
+            remedy=(
+                "Ask the provider which plan or key may use {model}; the upgrade link in Codex's message is not for "
+                "third-party providers.",
+            ),
+        ),
+        zh=Text(
+            title="提供方不允许这个密钥使用这个模型",
+            diagnosis="POST {url} 以 usage_not_included 失败（{message}）。Codex 对它显示 `To use Codex with your ChatGPT "
+            "plan, upgrade to Plus: …`，这条消息是给 ChatGPT 登录用户的；使用 API 密钥时，它表示提供方不允许这个密钥"
+            "使用这个模型。",
+            remedy=("向提供方确认哪个套餐或密钥可以使用 {model}；Codex 消息里的升级链接不适用于第三方提供方。",),
+        ),
+        when=once(lambda f: f["kind"] == "usage_not_included"),
     ),
     Rule(
         code="API017",

@@ -198,6 +198,22 @@ _EVIDENCE = {
         "a message that does not say whether the context or the channel broke",
         "这条消息本身说明不了是上下文还是通道出了问题",
     ),
+    # Codex's sentence names how the provider ended the answer (checks/sessions.py ENDING_EVIDENCE, issue 38)
+    "the provider cut the answer short (`Incomplete response returned, reason: max_output_tokens`)": Loc(
+        "the provider cut the answer short (`Incomplete response returned, reason: max_output_tokens`)",
+        "提供方把回答截短了（`Incomplete response returned, reason: max_output_tokens`）",
+    ),
+    "the provider ended the answer incomplete (`Incomplete response returned`: a content filter or another reason)": Loc(
+        "the provider ended the answer incomplete (`Incomplete response returned`: a content filter or another reason)",
+        "提供方让回答不完整地结束了（`Incomplete response returned`：内容过滤或其他原因）",
+    ),
+    "Codex's `Quota exceeded.`: the key's quota is used up": Loc(
+        "Codex's `Quota exceeded.`: the key's quota is used up", "Codex 的 `Quota exceeded.`：密钥的额度已用尽"
+    ),
+    "the provider does not let this key use the model (usage_not_included)": Loc(
+        "the provider does not let this key use the model (usage_not_included)",
+        "提供方不允许这个密钥使用该模型（usage_not_included）",
+    ),
     "a stable break point across sessions": Loc("a stable break point across sessions", "多个会话的断点稳定在同一处"),
     "breaks that wander across sessions": Loc("breaks that wander across sessions", "多个会话的断点忽大忽小"),
     'Codex\'s "high demand" message, which stands for a 5xx from the provider': Loc(

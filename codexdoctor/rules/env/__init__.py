@@ -15,6 +15,7 @@ ORDER = (
     "ENV003",
     "ENV004",
     "ENV024",
+    "ENV026",
     "ENV005",
     "ENV006",
     "ENV007",

@@ -6,6 +6,30 @@ from codexdoctor.rules.base import CONFIG, E, Loc, Rule, Text, once
 
 RULES: tuple[Rule, ...] = (
     Rule(
+        code="ENV026",
+        name="key-is-placeholder",
+        check="env.key",
+        reads=("env_key", "key_placeholder"),
+        severity=E,
+        verdict=CONFIG,
+        en=Text(
+            title="The API key is still the guide's placeholder",
+            diagnosis="${env_key} holds a placeholder ({key_placeholder}-style text), not a key: Codex sends it as it "
+            "is and the provider answers 401 (`Incorrect API key provided`), after five retries.",
+            remedy=(
+                "Copy your real key from the provider's console (its API keys or 令牌 page) and set it in place of "
+                "the placeholder: {set_cmd}",
+            ),
+        ),
+        zh=Text(
+            title="API 密钥还是教程里的占位符",
+            diagnosis="${env_key} 里是占位符（{key_placeholder} 这类文字），而不是密钥：Codex 会原样发送它，提供方在五次"
+            "重试后仍返回 401（`Incorrect API key provided`）。",
+            remedy=("从提供方控制台（API 密钥或令牌页面）复制你真正的密钥，用它替换占位符：{set_cmd}",),
+        ),
+        when=once(lambda f: bool(f.get("key_placeholder"))),
+    ),
+    Rule(
         code="ENV005",
         name="env-key-whitespace",
         check="env.key",

@@ -1,0 +1,82 @@
+"""What Codex 0.171's own sentence about a failed turn says of how the provider's stream ended.
+
+Codex prints (and writes into the rollout's `task_complete` error) a fixed sentence for each ending it knows
+(docs/codex-behaviour.md, "How a stream ends", from codex-rs/protocol/src/error.rs and real runs): the partial answer's
+`Incomplete response returned, reason: …`, `Quota exceeded. …` for insufficient_quota, the ChatGPT upgrade line for
+usage_not_included, and, after `stream disconnected before completion:`, either one of Codex's own phrases or the
+provider's message from a `response.failed`. `diagnose-error` and `sessions` both read a line here, so a pasted line
+and a session log that carry the same sentence get the same kind.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from codexdoctor.net.kinds import FailureKind
+
+INCOMPLETE = re.compile(r"Incomplete response returned, reason:\s*(\w+)", re.I)
+QUOTA = "Quota exceeded. Check your plan and billing details."
+USAGE_NOT_INCLUDED = "To use Codex with your ChatGPT plan, upgrade to Plus"
+STREAM = re.compile(r"stream disconnected before completion:\s*(.*)", re.S | re.I)
+# What Codex itself writes after `stream disconnected before completion:` (anything else there is the provider's
+# message from a response.failed, Codex's Retryable { message }).
+CODEX_PHRASES = (
+    "stream closed before response.completed",
+    "idle timeout waiting for sse",
+    "transport error",
+    "failed to parse responsecompleted",
+    "incomplete response returned",
+    "error sending request",
+    "error decoding response body",
+)
+
+
+# What Codex 0.171 prints for a response.failed, by its error.code (codex-rs/protocol/src/error.rs; each seen in a real
+# run): evidence beside the provider's own error. Any other code: `stream disconnected before completion: <message>`.
+FAILED_SAYS = {
+    "context_length_exceeded": "Codex ran out of room in the model's context window. Start a new thread or clear "
+    "earlier history before retrying.",
+    "insufficient_quota": QUOTA,
+    "usage_not_included": USAGE_NOT_INCLUDED + ": https://chatgpt.com/explore/plus.",
+    "rate_limit_exceeded": "rate limit exceeded: {message}",
+}
+
+
+def failed_says(code: object, message: object) -> str:
+    """Codex's line for a response.failed with this code and message (retried first unless the code is one of the
+    three it does not retry)."""
+    template = FAILED_SAYS.get(code) if isinstance(code, str) else None
+    said = message if isinstance(message, str) else ""
+    if template is None:
+        return f"stream disconnected before completion: {said}"
+    return template.replace("{message}", said)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """A stream ending named by Codex's sentence: its kind, a detail, and the provider's words when it carried any."""
+
+    kind: FailureKind
+    detail: str
+    message: str = ""
+
+
+def codex_ending(line: str) -> Ending | None:
+    """The ending Codex's sentence names, or None when the line is none of these (other readers take it)."""
+    m = INCOMPLETE.search(line)
+    if m:
+        reason = m.group(1)
+        if reason == "max_output_tokens":
+            return Ending(FailureKind.OUTPUT_CAPPED, "response.incomplete: max_output_tokens")
+        return Ending(FailureKind.STREAM_INCOMPLETE, f"response.incomplete: {reason}")
+    if QUOTA.lower() in line.lower():
+        return Ending(FailureKind.QUOTA, "quota or billing limit", QUOTA)
+    if USAGE_NOT_INCLUDED.lower() in line.lower():
+        return Ending(FailureKind.USAGE_NOT_INCLUDED, "response.failed: usage_not_included", USAGE_NOT_INCLUDED)
+    m = STREAM.search(line)
+    if m:
+        said = " ".join(m.group(1).split())
+        if said and not any(p in said.lower() for p in CODEX_PHRASES):
+            return Ending(FailureKind.STREAM_ERROR, "an error inside a 200 stream (response.failed)", said)
+    return None
