@@ -238,10 +238,23 @@ def test_turn_two_is_sent_as_codex_sends_it(home, sim_server):
 def test_a_reasoning_item_is_replayed_only_when_the_provider_sent_one(home, sim_server):
     s = sim_server(api_key=KEY, keep_bodies=True, reasoning_item=True, ask_tool_call="ls")
     report, _ = check(home, s)
-    second = [r.body for r in s.records if r.method == "POST"][1]
+    # Turn two goes out early, built without reasoning (issue 40); with a reasoning item streamed, it is sent again
+    # carrying it, and that second one is the one judged.
+    second = [r.body for r in s.records if r.method == "POST"][-1]
     replayed = [i for i in second["input"] if i.get("type") == "reasoning"]
     assert replayed and replayed[0]["encrypted_content"].startswith("gAAAA")
     assert turn_two(report).facts["reasoning_replayed"]
+
+
+def test_turn_two_goes_out_once_beside_the_canary_when_there_is_nothing_to_replay(home, sim_server):
+    """Issue 40: turn two no longer waits for the canary's whole answer; without a reasoning item it is sent once."""
+    s = sim_server(api_key=KEY, keep_bodies=True, token_interval_ms=50.0)
+    report, _ = check(home, s)
+    posts = [r for r in s.records if r.method == "POST"]
+    assert len(posts) == 2 and turn_two(report).status.value == "pass", [r.outcome for r in posts]
+    canary_at, turn_two_at = posts[0].at, posts[1].at
+    # sent while the canary's answer was still streaming (24 deltas 50 ms apart): not after it
+    assert turn_two_at - canary_at < 24 * 0.05, turn_two_at - canary_at
 
 
 @pytest.mark.parametrize(
