@@ -11,7 +11,7 @@ from codexdoctor.checks.live.plan import assumed_window
 from codexdoctor.checks.live.read import catalog_entries, kind_of_canary, reported_input, user_config, window_field
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common import outside_json as outside
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
@@ -62,18 +62,33 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         kind = kind_of_canary(plan, ex)
         if plan.first is not None and kind is not None and kind.kind == "ok":
             facts["first_fit"] = True
-            summary = f"not published; Codex's first request ({first_tokens:,} tokens) fit, headroom unknown"
+            summary = Msg(
+                "not published; Codex's first request ({n:,} tokens) fit, headroom unknown",
+                "未公布；Codex 的第一个请求（{n:,} tokens）放得下，余量未知",
+                n=first_tokens,
+            )
             return result(ID, TITLE, Status.PASS, summary, evidence, **facts)
         if plan.first is not None and kind is not None and kind.kind == "context_exceeded":
             facts["first_fit"] = False
-            summary = f"not published; Codex's first request ({first_tokens:,} tokens) did not fit"
+            summary = Msg(
+                "not published; Codex's first request ({n:,} tokens) did not fit",
+                "未公布；Codex 的第一个请求（{n:,} tokens）放不下",
+                n=first_tokens,
+            )
             return result(ID, TITLE, Status.SKIP, summary, evidence, **facts)
-        return result(ID, TITLE, Status.SKIP, "the provider does not publish its window", evidence, **facts)
+        said = Msg("the provider does not publish its window", "提供方没有公开上下文窗口")
+        return result(ID, TITLE, Status.SKIP, said, evidence, **facts)
     evidence.append(f"served window {served:,} tokens from {source}")
     if served < facts["min_usable"] or served < assumed * COMPACT_SHARE:
         status = Status.FAIL if served < facts["min_usable"] else Status.WARN
-        return result(ID, TITLE, status, f"serves {served:,} tokens; Codex assumes {assumed:,}", evidence, **facts)
-    return result(ID, TITLE, Status.PASS, f"serves {served:,} tokens (Codex assumes {assumed:,})", evidence, **facts)
+        said = Msg(
+            "serves {n:,} tokens; Codex assumes {a:,}", "服务端窗口 {n:,} tokens；Codex 假定 {a:,}", n=served, a=assumed
+        )
+        return result(ID, TITLE, status, said, evidence, **facts)
+    said = Msg(
+        "serves {n:,} tokens (Codex assumes {a:,})", "服务端窗口 {n:,} tokens（Codex 假定 {a:,}）", n=served, a=assumed
+    )
+    return result(ID, TITLE, Status.PASS, said, evidence, **facts)
 
 
 def _first_counted(plan: Plan, ex: Exchanges) -> int | None:
