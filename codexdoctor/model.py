@@ -134,6 +134,9 @@ class CheckResult:
     message: Msg | None = field(default=None, compare=False, metadata={"json": False})
     # `facts["inconclusive_reason"]` in both languages, for a check that writes it as a Msg (its English is the fact).
     reason: Msg | None = field(default=None, compare=False, metadata={"json": False})
+    # Facts that are English phrases (a fact stays a plain JSON string), said in both languages: a rule that quotes
+    # `facts[key]` quotes `said[key]` in the report's language instead.
+    said: Mapping[str, Msg] = field(default_factory=dict, compare=False, metadata={"json": False})
 
 
 @dataclass(frozen=True)
@@ -167,6 +170,14 @@ class ProviderSummary:
     env_key: str | None
     key: str  # "set, 51 chars, sha256:1a2b3c4d" or "unset"
     config_path: str | None
+    # The values that are words rather than values ("unset", "(Codex default)"), by field, in both languages; not in
+    # the JSON report, whose values are the English.
+    said: Mapping[str, Msg] = field(default_factory=dict, compare=False, metadata={"json": False})
+
+    def shown(self, name: str, lang: str) -> str:
+        """A field as the report says it in `lang`: its words when it is words, else the value itself."""
+        said = self.said.get(name)
+        return said.text(lang) if said is not None else str(getattr(self, name))
 
 
 @dataclass(frozen=True)

@@ -177,20 +177,35 @@ def provider_summary(ctx: CheckContext) -> ProviderSummary:
     key = ctx.key_value()
     base = p.base_url if p.base_url is not None else None
     env_key = display_env_key(p.env_key) if isinstance(p.env_key, str) else None
+    said: dict[str, Msg] = {}
+    if base is None:
+        said["base_url"] = Msg("(unset: https://api.openai.com/v1)", "（未设置：Codex 使用 https://api.openai.com/v1）")
+    if r.model is None:
+        said["model"] = Msg("(Codex default)", "（Codex 默认值）")
+    if key:
+        said["key"] = Msg(
+            "set, {n} chars, sha256:{digest}",
+            "已设置，{n} 个字符，sha256:{digest}",
+            n=len(key),
+            digest=fingerprint(key).rsplit(":", 1)[1],
+        )
+    else:
+        said["key"] = Msg("unset", "未设置")
     return ProviderSummary(
         id=p.id,
         name=str(p.get("name") or p.id),
         builtin=p.builtin,
-        base_url=ctx.redactor(str(base)) if base is not None else "(unset: https://api.openai.com/v1)",
+        base_url=ctx.redactor(str(base)) if base is not None else str(said["base_url"]),
         request_url=ctx.redactor(p.request_url() or "(unknown)"),
         wire_api=str(p.wire_api),
         # A blank model is shown as the empty string it is (issue 40: "Model:   wire_api: responses" read as a typo).
         model=(ctx.redactor(str(r.model)) if str(r.model).strip() else f'"{r.model}"')
         if r.model is not None
-        else "(Codex default)",
+        else str(said["model"]),
         env_key=env_key,
-        key=f"set, {fingerprint(key)}" if key else "unset",
+        key=str(said["key"]),
         config_path=r.user_layer.label if r.user_layer else None,
+        said=said,
     )
 
 

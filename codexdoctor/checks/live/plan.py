@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from codexdoctor.checks.base import CheckContext
+from codexdoctor.model import Msg
 
 if TYPE_CHECKING:  # built only when a canary is sent: reading a plan's constants stays light
     from codexdoctor.codex import request as codexrequest
@@ -45,17 +46,19 @@ class Plan:
     stream_retries: int = 5
 
 
-def assumed_window(ctx: CheckContext) -> tuple[int, str]:
-    """The window Codex assumes: model_context_window, else known model metadata, else the fallback."""
+def assumed_window(ctx: CheckContext) -> tuple[int, Msg]:
+    """The window Codex assumes: model_context_window, else known model metadata, else the fallback; and where
+    that comes from, in words (the `assumed_source` fact is its English)."""
     r = ctx.resolution
     configured = r.merged.get("model_context_window")
     if isinstance(configured, int) and configured > 0:
-        return configured, f"model_context_window ({r.origin('model_context_window')})"
+        origin = r.origin("model_context_window")
+        return configured, Msg("model_context_window ({o})", "model_context_window（{o}）", o=str(origin))
     model = str(r.model or "").lower()
     for prefix, window in KNOWN_WINDOWS:
         if model.startswith(prefix):
-            return window, f"Codex's metadata for {prefix}*"
-    return FALLBACK_WINDOW, "Codex's fallback metadata for unknown models"
+            return window, Msg("Codex's metadata for {m}*", "Codex 对 {m}* 的模型元数据", m=prefix)
+    return FALLBACK_WINDOW, Msg("Codex's fallback metadata for unknown models", "Codex 对未知模型的默认元数据")
 
 
 def _headers(ctx: CheckContext, key: str | None) -> dict[str, str]:

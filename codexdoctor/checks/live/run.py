@@ -188,7 +188,7 @@ def _canary_notes(ctx: CheckContext, plan: Plan) -> list[str | Msg]:
     return notes
 
 
-def published_window(ctx: CheckContext, timeout_s: float = 10.0) -> tuple[int | None, str | None]:
+def published_window(ctx: CheckContext, timeout_s: float = 10.0) -> tuple[int | None, Msg | None]:
     """The window the provider publishes, read the way `check` reads it (three GETs, no tokens spent), all of them
     within `timeout_s`."""
     from codexdoctor.checks.live.gather import Gatherer

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext, result
@@ -29,32 +30,43 @@ EFFECTIVE_SHARE = 0.95  # Codex uses 95% of the window
 COMPACT_SHARE = 0.90  # and compacts at 90% by default
 
 
-def served_window(model: str, catalog: Exchange, probes: Sequence[Exchange]) -> tuple[int | None, str | None]:
+def _where(url: str, field: str) -> Msg:
+    """Where a published window was read: the request and the field of its answer."""
+    return Msg("GET {url}, field {field}", "GET {url}，字段 {field}", url=url, field=field)
+
+
+def served_window(model: str, catalog: Exchange, probes: Sequence[Exchange]) -> tuple[int | None, Msg | None]:
     """The window the server publishes, and where: the catalog entry, llama.cpp /props or LiteLLM /model/info."""
     entries = catalog_entries(catalog.body_json) if catalog.ok else []
     for entry in entries:
         if entry["id"] == model or len(entries) == 1:
             found = window_field(entry)
             if found:
-                return found[0], f"GET {catalog.url}, field {found[1]}"
+                return found[0], _where(catalog.url, found[1])
     props, info = probes
     if props.ok:
         n_ctx = outside.integer(props.body_json, "default_generation_settings", "n_ctx") or outside.integer(
             props.body_json, "n_ctx"
         )
         if n_ctx is not None and n_ctx > 0:
-            return n_ctx, f"GET {props.url}, field n_ctx"
+            return n_ctx, _where(props.url, "n_ctx")
     if info.ok:
         for entry in catalog_entries(info.body_json):
             if outside.text(entry, "model_name") == model or entry["id"] == model:
                 found = window_field(entry)
                 if found:
-                    return found[0], f"GET {info.url}, field {found[1]}"
+                    return found[0], _where(info.url, found[1])
     return None, None
 
 
 def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     served, source = served_window(plan.model, ex.catalog, ex.windows)
+    checked = _interpret(ctx, plan, ex, served, source)
+    _, assumed_source = assumed_window(ctx)
+    return replace(checked, said={"assumed_source": assumed_source} | ({"source": source} if source else {}))
+
+
+def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None, source: Msg | None) -> CheckResult:
     facts, evidence = _facts(ctx, plan, ex, served, source)
     first_tokens, assumed = facts["first_request"], facts["assumed"]
     if served is None:
@@ -78,7 +90,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
             return result(ID, TITLE, Status.SKIP, summary, evidence, **facts)
         said = Msg("the provider does not publish its window", "提供方没有公开上下文窗口")
         return result(ID, TITLE, Status.SKIP, said, evidence, **facts)
-    evidence.append(f"served window {served:,} tokens from {source}")
+    evidence.append(f"served window {served:,} tokens from {facts['source']}")
     if served < facts["min_usable"] or served < assumed * COMPACT_SHARE:
         status = Status.FAIL if served < facts["min_usable"] else Status.WARN
         said = Msg(
@@ -101,7 +113,7 @@ def _first_counted(plan: Plan, ex: Exchanges) -> int | None:
 
 
 def _facts(
-    ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None, source: str | None
+    ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None, source: Msg | None
 ) -> tuple[dict[str, Any], list[str]]:
     assumed, assumed_source = assumed_window(ctx)
     first = plan.first
@@ -109,9 +121,9 @@ def _facts(
     first_tokens = reported or (first.tokens if first else CODEX_FIRST_REQUEST_TOKENS)
     facts: dict[str, Any] = {
         "served": served,
-        "source": source,
+        "source": str(source) if source is not None else None,
         "assumed": assumed,
-        "assumed_source": assumed_source,
+        "assumed_source": str(assumed_source),
         "effective": int(assumed * EFFECTIVE_SHARE),
         "compact_at": int(assumed * COMPACT_SHARE),
         "suggest_window": served,
@@ -136,7 +148,7 @@ def _facts(
     facts["configured_below_first"] = bool(
         first is not None
         and compact_at < first_tokens
-        and (assumed_source.startswith("model_context_window") or compact_at == limit)
+        and (str(assumed_source).startswith("model_context_window") or compact_at == limit)
     )
     facts["configured_compact_at"] = compact_at
     facts["tool_round"] = TOOL_ROUND_TOKENS
