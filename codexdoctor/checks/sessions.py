@@ -728,7 +728,9 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
         none = Msg("no session logs found in {where}", "在 {where} 中没有找到会话日志", where=str(show))
         return CheckResult("ctx.sessions", "Session logs", Status.SKIP, str(none), facts, tuple(evidence), message=none)
     failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
-    facts["decision"] = decide(failing)
+    decision = decide(failing)
+    facts["decision"] = decision[0] if decision else None
+    said = {"decision_reason": decision[1]} if decision else {}
     undecided = [d for d in failing if d.get("unclear") and not d.get("settled")]
     reason = None
     if undecided and len(undecided) == len(failing):
@@ -743,7 +745,15 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
     status = Status.FAIL if failing else Status.PASS
     text = counted(summaries.total, summaries.failed, sorted({d["kind"] for d in failing}))
     return CheckResult(
-        "ctx.sessions", "Session logs", status, str(text), facts, tuple(evidence), message=text, reason=reason
+        "ctx.sessions",
+        "Session logs",
+        status,
+        str(text),
+        facts,
+        tuple(evidence),
+        message=text,
+        reason=reason,
+        said=said,
     )
 
 
@@ -780,9 +790,9 @@ def settle_unclear(d: dict[str, Any], in_cluster: bool, scattered: bool) -> None
         d.update(kind="channel", settled="scattered", evidence="breaks that wander across sessions")
 
 
-def decide(failing: list[dict[str, Any]]) -> dict[str, Any] | None:
+def decide(failing: list[dict[str, Any]]) -> tuple[dict[str, Any], Msg] | None:
     """Which cause the report leads with when sessions failed both ways: the majority, or on a tie the most recent;
-    the reason names both."""
+    the reason names both (a fact, in English, and the same reason in both languages beside it)."""
     counts = {k: sum(1 for d in failing if d["kind"] == k) for k in ("context", "channel")}
     if not counts["context"] or not counts["channel"]:
         return None
@@ -790,11 +800,18 @@ def decide(failing: list[dict[str, Any]]) -> dict[str, Any] | None:
     lead = max(counts, key=lambda k: (counts[k], k == latest["kind"]))
     other = "channel" if lead == "context" else "context"
     when = (latest["start"] or "?")[:16].replace("T", " ")
-    return {
-        "verdict": lead,
-        "reason": f"{plural(counts[lead], 'failed session')} of kind `{lead}` and {counts[other]} of kind "
-        f"`{other}`; the most recent failure ({when}) was `{latest['kind']}`",
-    }
+    reason = Msg(
+        "{sessions} of kind `{lead}` and {m} of kind `{other}`; the most recent failure ({when}) was `{kind}`",
+        "{n:,} 个失败会话属于 `{lead}` 类，{m} 个属于 `{other}` 类；最近一次失败（{when}）是 `{kind}` 类",
+        sessions=plural(counts[lead], "failed session"),
+        n=counts[lead],
+        lead=lead,
+        m=counts[other],
+        other=other,
+        when=when,
+        kind=str(latest["kind"]),
+    )
+    return {"verdict": lead, "reason": str(reason)}, reason
 
 
 def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list[Section]:

@@ -272,10 +272,6 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"the stream ended without response\.completed", "流在没有 response.completed 的情况下结束"),
     # verdict reasons that are facts: the sessions decision (checks/sessions.py), the probe's inconclusive_reason
     (
-        r"([\d,]+) failed sessions? of kind `(\w+)` and (\d+) of kind `(\w+)`; the most recent failure \((.+?)\) was `(\w+)`: (.+)",
-        "{1} 个失败会话属于 `{2}` 类，{3} 个属于 `{4}` 类；最近一次失败（{5}）是 `{6}` 类：{7}",
-    ),
-    (
         r"the probe stopped at the (budget|deadline) before locating and confirming the break \(([\d,]+) input tokens spent\)",
         "探测在{1}处停止，尚未定位并确认断点（已消耗 {2} 个输入 token）",
     ),

@@ -105,12 +105,14 @@ def _verdict(
 ) -> tuple[Verdict, Msg]:
     errors = [f for f in findings if f.severity is Severity.ERROR]
     # Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order.
-    decided = next((c.facts["decision"] for c in checks if isinstance(c.facts.get("decision"), dict)), None)
-    if decided and not any(f.verdict is Verdict.CONFIG for f in errors):
+    decider = next((c for c in checks if isinstance(c.facts.get("decision"), dict)), None)
+    if decider is not None and not any(f.verdict is Verdict.CONFIG for f in errors):
+        decided = decider.facts["decision"]
         lead = Verdict(decided["verdict"])
         codes = ", ".join(dict.fromkeys(f.code for f in errors if f.verdict is lead))
-        # The reason is a fact (the JSON report shows it) in English: the pattern table says it in Chinese.
-        return lead, Msg("{why}", "{why}", why=English(f"{decided['reason']}: {codes}"))
+        # The reason is a fact (the JSON report shows it) in English; the check gives it in both languages beside it.
+        why = decider.said.get("decision_reason") or Msg.pair(str(decided["reason"]), str(decided["reason"]))
+        return lead, Msg("{why}: {codes}", "{why}：{codes}", why=why, codes=codes)
     if not errors and warnings_decide:
         errors = [f for f in findings if f.severity is Severity.WARNING]
     for verdict in VERDICT_ORDER:
