@@ -196,8 +196,6 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"larger than ([\d,]+) bytes", "超过 {1} 字节"),
     (r"Permission denied", "没有读取权限"),
     # a pasted missing variable (checks/diagnose.py); the provider line's key (report/build.py provider_summary)
-    (r"\$(\S+) is missing", "${1} 未设置"),
-    (r"\$(\S+) is blank", "${1} 为空"),
     # live
     (r"redirected to (.+)", "被重定向到 {1}"),
     (r"built-in provider `([^`]+)`", "内置提供方 `{1}`"),
@@ -238,7 +236,6 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
         "codex_rejected：提供方拒绝了 Codex 的请求（{1}）",
     ),
     (r"profile `([^`]+)` \((\S+)\)", "profile `{1}`（{2}）"),
-    (r"in the provider table for this host", "在指向这个主机的提供方表中"),
     (r"\(no URL in the paste\)", "（粘贴内容里没有 URL）"),
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / diagnose
@@ -256,18 +253,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"stopped by Ctrl-C", "因 Ctrl-C 而停止"),
     (r"context window exhausted", "上下文窗口已耗尽"),
     (r"context window exceeded", "超出上下文窗口"),
-    (r"not a known Codex or provider error shape", "不是已知的 Codex 或提供方报错格式"),
     # notes (checks/live.py) and diagnose's phrases
-    (r"Codex could not send the request; the text does not say why", "Codex 没能发出请求；这段文字没有说明原因"),
-    (
-        r"Codex could not send the request, and the pasted text does not say why \(host name, connection, TLS or proxy\): "
-        r"`codexdoctor check` finds out",
-        "Codex 没能发出请求，而粘贴的文字没有说明原因（主机名、连接、TLS 或代理）：运行 `codexdoctor check` 可以查明",
-    ),
-    (
-        r"(.+) \(the pasted text names no host; this is the configured base_url's\)",
-        "{1}（粘贴的文字没有写主机；这是配置中 base_url 的主机）",
-    ),
     (r"Codex's idle limit passed with no event", "超过 Codex 的空闲时限仍没有事件"),
     (r"the stream ended without response\.completed", "流在没有 response.completed 的情况下结束"),
     # verdict reasons that are facts: the sessions decision (checks/sessions.py), the probe's inconclusive_reason
@@ -279,7 +265,6 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
         r"the probe stopped by Ctrl-C before locating and confirming the break \(([\d,]+) input tokens spent\)",
         "探测因 Ctrl-C 而停止，尚未定位并确认断点（已消耗 {1} 个输入 token）",
     ),
-    (r"the pasted text is not a known Codex or provider error", "粘贴的文字不是已知的 Codex 或提供方报错"),
     # where the window Codex assumes comes from (CTX001)
     # how a session failed (CTX012)
     (r"failure at (\d+)% of the window", "在窗口的 {1}% 处失败"),
