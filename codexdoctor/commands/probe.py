@@ -180,12 +180,7 @@ def _probe_facts(
     facts["repeat"] = settings.repeat
     facts["published_window"] = published
     if outcome.stopped and (outcome.first_fail is None or outcome.stable is None):
-        from codexdoctor.rules import STOPPED_WORDS
-
-        where = STOPPED_WORDS[outcome.stopped].get("en")  # one wording for the finding and the verdict reason
-        facts["inconclusive_reason"] = (
-            f"the probe stopped {where} before locating and confirming the break ({outcome.spent:,} input tokens spent)"
-        )
+        facts["inconclusive_reason"] = str(probe_mod.stopped_reason(outcome.stopped, outcome.spent))
     return facts
 
 
