@@ -239,32 +239,12 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"\(no URL in the paste\)", "（粘贴内容里没有 URL）"),
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / diagnose
-    (r"breaks between ([\d,]+) and ([\d,]+) tokens \(stable\)", "在 {1} 到 {2} tokens 之间断开（稳定）"),
-    (
-        r"no break up to ([\d,]+) tokens, where this probe's range ended: the window is at least that, and the break lies "
-        r"beyond it",
-        "直到 {1} tokens 都没有断开，而这正是本次探测范围的终点：窗口至少有这么大，断点在更远处",
-    ),
-    (r"breaks between ([\d,]+) and ([\d,]+) tokens \(unstable\)", "在 {1} 到 {2} tokens 之间断开（不稳定）"),
-    (r"breaks between ([\d,]+) and ([\d,]+) tokens", "在 {1} 到 {2} tokens 之间断开"),
-    (r"single question failed; session not probed", "单次提问失败；未做会话探测"),
-    (r"no break up to ([\d,]+) tokens", "直到 {1} tokens 都没有断开"),
-    (r"stopped at the (budget|deadline)", "在{1}处停止"),
-    (r"stopped by Ctrl-C", "因 Ctrl-C 而停止"),
     (r"context window exhausted", "上下文窗口已耗尽"),
     (r"context window exceeded", "超出上下文窗口"),
     # notes (checks/live.py) and diagnose's phrases
     (r"Codex's idle limit passed with no event", "超过 Codex 的空闲时限仍没有事件"),
     (r"the stream ended without response\.completed", "流在没有 response.completed 的情况下结束"),
     # verdict reasons that are facts: the sessions decision (checks/sessions.py), the probe's inconclusive_reason
-    (
-        r"the probe stopped at the (budget|deadline) before locating and confirming the break \(([\d,]+) input tokens spent\)",
-        "探测在{1}处停止，尚未定位并确认断点（已消耗 {2} 个输入 token）",
-    ),
-    (
-        r"the probe stopped by Ctrl-C before locating and confirming the break \(([\d,]+) input tokens spent\)",
-        "探测因 Ctrl-C 而停止，尚未定位并确认断点（已消耗 {1} 个输入 token）",
-    ),
     # where the window Codex assumes comes from (CTX001)
     # how a session failed (CTX012)
     (r"failure at (\d+)% of the window", "在窗口的 {1}% 处失败"),

@@ -261,23 +261,26 @@ def probe_result(facts: Mapping[str, Any]) -> CheckResult:
 def _summary(facts: Mapping[str, Any]) -> Msg:
     """The probe's row: where it breaks, or why it says nothing of that."""
     if facts.get("last_ok") and facts.get("first_fail"):
-        span = {"last_ok": facts["last_ok"], "first_fail": facts["first_fail"]}
+        last_ok, first_fail = facts["last_ok"], facts["first_fail"]
         if facts.get("stable"):
             return Msg(
                 "breaks between {last_ok:,} and {first_fail:,} tokens (stable)",
                 "在 {last_ok:,} 到 {first_fail:,} tokens 之间断开（稳定）",
-                **span,
+                last_ok=last_ok,
+                first_fail=first_fail,
             )
         if facts.get("stable") is False:
             return Msg(
                 "breaks between {last_ok:,} and {first_fail:,} tokens (unstable)",
                 "在 {last_ok:,} 到 {first_fail:,} tokens 之间断开（不稳定）",
-                **span,
+                last_ok=last_ok,
+                first_fail=first_fail,
             )
         return Msg(
             "breaks between {last_ok:,} and {first_fail:,} tokens",
             "在 {last_ok:,} 到 {first_fail:,} tokens 之间断开",
-            **span,
+            last_ok=last_ok,
+            first_fail=first_fail,
         )
     if facts["singles_ok"] == 0:
         return Msg("single question failed; session not probed", "单次提问失败；未做会话探测")
