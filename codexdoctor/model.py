@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
 # The `url` fact of a pasted error that names no URL: produced by checks/diagnose.py, read by the rule engine
 # (which then writes "the request" instead of "POST <url>"). A fact value both stages share, so it lives here.
@@ -81,6 +81,16 @@ def say(text: str | Msg, lang: str, english: Callable[[str, str], str] | None = 
     if isinstance(text, Msg):
         return text.text(lang, english)
     return english(text, lang) if english is not None and lang != "en" else text
+
+
+ErrorT = TypeVar("ErrorT", bound=BaseException)
+
+
+def said_error(exc: ErrorT, said: Msg) -> ErrorT:
+    """An error whose message (its English) is said in both languages too: the command line's one error boundary
+    (cli/__init__.py) shows `said` in the run's language."""
+    setattr(exc, "said", said)  # noqa: B010 - an attribute every exception type may carry, typed by this function
+    return exc
 
 
 class Status(str, enum.Enum):

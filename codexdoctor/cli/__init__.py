@@ -113,10 +113,15 @@ def _interrupted(lang: str) -> int:
     return EXIT_INTERRUPTED
 
 
-def _localize(text: str, lang: str) -> str:
-    """An error message in the run's language; the translation tables are imported for a Chinese run only."""
+def _localize(text: str, lang: str, exc: BaseException | None = None) -> str:
+    """An error message in the run's language: the error's own Msg (model.said_error) where it has one."""
     if lang != "zh":
         return text
+    from codexdoctor.model import Msg
+
+    said = getattr(exc, "said", None)
+    if isinstance(said, Msg):
+        return said.text(lang)
     from codexdoctor.i18n import localize
 
     return localize(text, lang)
@@ -135,7 +140,7 @@ def _main(argv: list[str], lang: str) -> int:
         from codexdoctor.common.untrusted import sanitize
 
         # click types `message` as Final; replacing it is how the text reaches its own show() (usage line kept).
-        exc.message = sanitize(_localize(exc.message, lang), newlines=True)  # type: ignore[misc]
+        exc.message = sanitize(_localize(exc.message, lang, exc), newlines=True)  # type: ignore[misc]
         exc.show()
         return EXIT_USAGE
     except Exception as exc:
@@ -149,7 +154,7 @@ def _main(argv: list[str], lang: str) -> int:
         if isinstance(exc, OverrideError):
             from codexdoctor.common.untrusted import sanitize
 
-            click.echo(sanitize(f"错误：{_localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
+            click.echo(sanitize(f"错误：{_localize(str(exc), lang, exc)}" if zh else f"Error: {exc}"), err=True)
             return EXIT_USAGE
         import traceback
 

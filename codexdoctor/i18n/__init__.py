@@ -200,36 +200,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"redirected to (.+)", "被重定向到 {1}"),
     (r"built-in provider `([^`]+)`", "内置提供方 `{1}`"),
     # codexdoctor's own usage errors (issue 29: every error message in the user's language)
-    (r"the error text is empty", "报错文本是空的"),
-    (r"Invalid override \(missing '='\): (.+)", "无效的 -c 覆盖（缺少 '='）：{1}"),
-    (r"Invalid override key: (.+)", "无效的 -c 覆盖键：{1}"),
-    (
-        r"Invalid override (.+?): keys or arrays nested more than (\d+) levels deep \(the limit of a config file too\)",
-        "无效的 -c 覆盖 {1}：键或数组嵌套超过 {2} 层（配置文件也是这个上限）",
-    ),
-    (
-        r"Invalid override (.+?): more than ([\d,]+) keys and tables \(the limit of a config file too\)",
-        "无效的 -c 覆盖 {1}：键和表超过 {2} 个（配置文件也是这个上限）",
-    ),
-    (
-        r"give the error TEXT, - to read stdin, or --file PATH",
-        "请给出报错文本 TEXT，或用 - 从标准输入读取，或用 --file PATH",
-    ),
-    (r"cannot read the error text from stdin: (.+)", "无法从标准输入读取报错文本：{1}"),
-    (r"(.+) is not a regular file", "{1} 不是普通文件"),
-    (r"cannot read (\S+): (.+)", "无法读取 {1}：{2}"),
     (r"cannot write (\S+): (.+)", "无法写入 {1}：{2~}"),
-    (r"no session id starts with (.+)", "没有以 {1} 开头的会话 ID"),
-    (r"nothing more was written: (.+)", "没有再写入任何内容：{1}"),
-    (r"cannot prepare the edits: (.+)", "无法准备这些修改：{1}"),
-    (r"cannot listen on (\S+): (.+)", "无法在 {1} 上监听：{2}"),
-    (r"unknown code (.+); `codexdoctor rules` lists them all", "未知的代码 {1}；`codexdoctor rules` 会列出全部代码"),
-    (r"unknown scenario (.+); choose from: (.+)", "未知的场景 {1}；可选：{2}"),
-    (r"(.+) is not a version like 0\.171\.0", "{1} 不是 0.171.0 这样的版本号"),
-    (
-        r"(.+) is not a date: write it as 2026-11-30 or 2026-11-30T09:00",
-        "{1} 不是日期：请写成 2026-11-30 或 2026-11-30T09:00",
-    ),
     (r"(.+) \(at (\S+)\)", "{1~}（位于 {2}）"),
     (
         r"codex_rejected: the provider rejects Codex's request \((.+)\)",
