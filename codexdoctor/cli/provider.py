@@ -98,7 +98,7 @@ def known_codes(ctx: click.Context, param: click.Parameter, codes: tuple[str, ..
                 "未知的代码 {c}；`codexdoctor rules` 会列出全部代码",
                 c=repr(code),
             )
-        raise said_error(click.BadParameter(str(said), param_hint="--only"), said)
+            raise said_error(click.BadParameter(str(said), param_hint="--only"), said)
     return codes
 
 
