@@ -62,8 +62,8 @@ class Msg:
 
 @dataclass(frozen=True)
 class English:
-    """A phrase only in English (a summary of a check not yet moved to Msg: checks/live.py, diagnose.py, probe.py),
-    inside a Msg; the pattern table in codexdoctor/i18n says it in Chinese. It goes when those checks move."""
+    """A phrase only in English inside a Msg (net/'s details in a live row: checks/live/read.py human()); the pattern
+    table in codexdoctor/i18n says it in Chinese. It goes when net/ writes its details as Msgs."""
 
     text: str
 

@@ -2,8 +2,8 @@
 
 Rule texts live in the catalog, English and Chinese side by side in each family (codexdoctor/rules/); check
 summaries, notes and verdict reasons are model.Msg, English and Chinese side by side where they are written. The
-pattern table below says in Chinese the English that checks/live.py, diagnose.py and probe.py (and the facts rules
-quote) still write, until those move to Msg too.
+pattern table below says in Chinese the English that net/'s details and a few quoted facts still are, until those
+move to Msg too.
 """
 
 from __future__ import annotations
@@ -152,21 +152,18 @@ def check_title(check_id: str, title: str, lang: str) -> str:
 
 # (English pattern, Chinese template). Groups are re-inserted as {1}, {2}...; order matters (first match wins).
 #
-# What is left of the table that translated every summary after the fact (issue 37 point 3). The cfg, env, url,
-# sessions and as-if-fixed checks, the commands' notes and the verdict reasons write a model.Msg now, English and
-# Chinese side by side; the table says in Chinese only the English that is still written elsewhere, and it goes
-# when these move to Msg too:
-#   - checks/live.py, checks/diagnose.py, checks/probe.py: their summaries, notes and inconclusive_reason (being
-#     restructured at the time of writing: do not edit them for this), and the net/classify and net/transport
-#     details inside them ("kind: detail");
-#   - the facts rules quote in their texts (rules/engine.py PHRASE_KEYS: source, detail, read_error, ...; and
-#     rules/api/answer.py): the read-error reasons of codex/config.py and common/safefile.py, the window's source;
-#   - the sessions decision reason, a fact of checks/sessions.py (the JSON report shows it) that report/build.py
-#     quotes whole as English(...);
-#   - report/build.py provider_summary's words (key "set, ..." / "unset", "(Codex default)", "(unknown)"), said by
-#     the text and markdown renderers and by report/configview.py, and a crashed check's "internal error: ...";
-#   - the command line's usage errors (cli/__init__.py localizes them; codex/config.py's override errors);
-#   - commands/probe.py's announcement of where the published window comes from (live.published_window).
+# What is left of the table that translated every summary after the fact (issue 37 point 3). Checks, notes, verdict
+# reasons, the provider line and usage errors write a model.Msg, English and Chinese side by side; a fact that must
+# stay an English string has its Msg beside it (CheckResult.said, ProviderSummary.said, model.said_error). The table
+# says in Chinese only the English still written elsewhere, and it goes when these move to Msg too:
+#   - net/'s details inside live rows and notes (net/classify.py, net/transport.py, net/stream.py, outside_json:
+#     "kind: detail", nested as model.English by checks/live/read.py human()), and the details diagnose and the
+#     canary build as Classified (Codex's idle limit, the 429 retries, codex_rejected);
+#   - facts rules quote (rules/engine.py PHRASE_KEYS: detail, read_error, malformed, evidence, url, base_url_where;
+#     rules/api/answer.py's unreadable message): the read-error reasons of codex/config.py and common/safefile.py,
+#     the profile origin ("profile `x` (path)"), "failure at N% of the window";
+#   - `cannot write PATH: reason` (cli/params.py, commands/report.py), whose reason is safefile's;
+#   - report/configview.py's other values and sources (origins), which it still passes through localize.
 _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"((?:~|/|https?://)\S*)", "{1}"),  # a bare path or URL is the same in every language
     # why a file could not be read (codex/config.py, common/safefile.py, the OS's own words)
