@@ -299,20 +299,11 @@ def parse_overrides(raw_overrides: tuple[str, ...] | list[str]) -> dict[str, Any
         problem, counted = tomlsource.shape("k" + ".k" * (len(path) - 1) + " = " + value.strip(), keys_left)
         if problem is not None:
             shown = ".".join(path[:3]) + (".…" if len(path) > 3 else "")
-            why = (
-                Msg(
-                    "keys or arrays nested more than {n} levels deep", "键或数组嵌套超过 {n} 层", n=tomlsource.MAX_DEPTH
-                )
-                if problem.message.startswith("keys or arrays nested")
-                else Msg("more than {n:,} keys and tables", "键和表超过 {n:,} 个", n=tomlsource.KEYS_MAX)
-                if problem.message.endswith("keys and tables")
-                else Msg.pair(problem.message, problem.message)
-            )
             said = Msg(
                 "Invalid override {k}: {why} (the limit of a config file too)",
                 "无效的 -c 覆盖 {k}：{why}（配置文件也是这个上限）",
                 k=repr(clip(shown, 60)),
-                why=why,
+                why=tomlsource.limit_said(problem),
             )
             raise said_error(OverrideError(str(said)), said)
         keys_left -= counted
