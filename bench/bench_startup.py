@@ -54,14 +54,17 @@ def main() -> int:
     py = sys.executable
     base = timed([py, "-c", "pass"], env)
     rows = [("python -c pass", base)]
-    for label, args in (
-        ("codexdoctor --version", ["--version"]),
-        ("codexdoctor --help", ["--help"]),
-        ("codexdoctor explain ENV001", ["explain", "ENV001"]),
-        ("codexdoctor rules", ["rules"]),
-        ("codexdoctor check --offline", ["check", "--offline", "--codex-version", "0.171.0"]),
+    zh = {**env, "LANG": "zh_CN.UTF-8"}  # Chinese runs load the translations and the line breaker (issue 40)
+    for label, args, run_env in (
+        ("codexdoctor --version", ["--version"], env),
+        ("codexdoctor --help", ["--help"], env),
+        ("codexdoctor --help (zh)", ["--help"], zh),
+        ("codexdoctor check --help (zh)", ["check", "--help"], zh),
+        ("codexdoctor explain ENV001", ["explain", "ENV001"], env),
+        ("codexdoctor rules", ["rules"], env),
+        ("codexdoctor check --offline", ["check", "--offline", "--codex-version", "0.171.0"], env),
     ):
-        rows.append((label, timed([py, "-m", "codexdoctor", *args], env)))
+        rows.append((label, timed([py, "-m", "codexdoctor", *args], run_env)))
     print(
         f"machine: {platform.machine()} {platform.system()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
         f"median of {RUNS} runs each"

@@ -44,6 +44,10 @@ def clean_machine(tmp_path, monkeypatch):
     for name in ("PROMPT", "WSL_DISTRO_NAME", "PSModulePath"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("CODEXDOCTOR_NO_CODEX_PROBE", "1")
+    # The width the tests and snapshots were written for: a pipe got 100 columns until issue 40 (now COLUMNS, else
+    # the user's terminal, else 80), and a developer's own terminal (/dev/tty) must not change what a test sees.
+    # Tests about widths set their own.
+    monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.chdir(work)
     return home
 

@@ -54,7 +54,9 @@ def test_one_fix_mends_everything_it_can_and_prints_the_shell_step(home, run, si
     code, out, _ = run("fix", "--yes", "--codex-version", "0.171.0")
     text = path.read_text()
     assert f'base_url = "{s.url}/v1"' in text and 'wire_api = "responses"' in text and 'model = "sim-model"' in text
-    assert "export TAOTOKEN_API_KEY=" in out and "~/.bashrc" in out  # the one step fix does not make: the shell's
+    assert (
+        "Put `export ` at the start of line" in out and "~/.bashrc" in out
+    )  # the one step fix does not make: the shell's
     assert KEY not in out
     # after the shell step (the variable exported), the setup works as is
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)

@@ -16,6 +16,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from codexdoctor.codex.models import compaction_for_logged_window
 from codexdoctor.codex.rollout_session import Session, parse_time
 from codexdoctor.codex.rollouts import find_rollouts, iter_rollouts, read_session
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
@@ -487,7 +488,7 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
     effective = window or 0
     # The logged window is Codex's effective one (95% of the model's); compaction fires at 90% of the model's,
     # unless model_auto_compact_token_limit says otherwise.
-    compact_at = compact_limit or (int(effective / 0.95 * 0.9) if effective else None)
+    compact_at = compaction_for_logged_window(effective, compact_limit) if effective else compact_limit
     real_window = (
         truncated_at or server_window or (last_ok if kind == "context" and share is not None and share < 0.5 else None)
     )

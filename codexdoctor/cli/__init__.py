@@ -11,6 +11,7 @@ import click
 
 from codexdoctor import __version__
 from codexdoctor.cli import local, provider
+from codexdoctor.cli.params import lang_option
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 2, 3, 130
 
@@ -43,12 +44,18 @@ class Group(click.Group):
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="codexdoctor")
-def cli() -> None:
+@lang_option
+@click.pass_context
+def cli(ctx: click.Context, lang: str | None) -> None:
     """Is your broken Codex CLI setup the channel (config, key, base_url, model, provider) or the context?
 
     Start with `codexdoctor check`. Exit codes: 0 ok, 1 findings at or above
     --fail-on, 2 usage error, 3 internal error, 130 interrupted.
     """
+    # `codexdoctor --lang zh check` (as README writes it) is the command's own --lang: its default, so that a --lang
+    # after the command still wins and none at all leaves the locale to decide (issue 40).
+    if lang is not None:
+        ctx.default_map = {name: {"lang": lang} for name in cli.commands}
 
 
 # Every command; each carries the name it is called by, and `codexdoctor --help` lists them sorted.
@@ -94,10 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     restore = None
     try:
         if lang == "zh":  # --help, click's messages and usage errors in Chinese (the tables load for these runs only)
+            from codexdoctor.cli.linebreak import cells, wrap
             from codexdoctor.i18n.cli_zh import install
-            from codexdoctor.report.render.text import display_width, wrap
 
-            restore = install(cli, wrap, display_width)
+            restore = install(cli, wrap, cells)
         return _main(args, lang)
     except KeyboardInterrupt:  # called in-process (tests) with a handler that raises: outside a command, it is here
         return _interrupted(lang)
@@ -114,9 +121,16 @@ def _interrupted(lang: str) -> int:
 
 
 def _localize(text: str, lang: str, exc: BaseException | None = None) -> str:
-    """An error message in the run's language: the error's own Msg (model.said_error) where it has one."""
+    """An error message in the run's language; the translation tables are imported for a Chinese run only. The
+    command line's own words (i18n/cli_zh.py) come first: a usage error names a finding's code 问题编号, not 代码;
+    then the error's own Msg (model.said_error) where it has one."""
     if lang != "zh":
         return text
+    from codexdoctor.i18n.cli_zh import usage_error_zh
+
+    own = usage_error_zh(text)
+    if own is not None:
+        return own
     from codexdoctor.model import Msg
 
     said = getattr(exc, "said", None)

@@ -11,7 +11,12 @@ from pathlib import Path
 
 import click
 
-from codexdoctor.cli.params import DateParam, lang_option, publish_options, with_report_options
+from codexdoctor.cli.params import (
+    DateParam,
+    lang_option,
+    publish_options,
+    with_findings_report_options,
+)
 
 
 @click.command()
@@ -26,7 +31,7 @@ from codexdoctor.cli.params import DateParam, lang_option, publish_options, with
 @click.option("--session", "session_id", default=None, help="One session (its id or an id prefix); shows its detail.")
 @click.option("--show-content", is_flag=True, help="Also show the start of each user message (never shown otherwise).")
 @lang_option
-@with_report_options
+@with_findings_report_options
 def sessions(
     paths: tuple[Path, ...],
     last: int | None,

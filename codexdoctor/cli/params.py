@@ -67,12 +67,9 @@ class OutputFile(click.ParamType):  # type: ignore[type-arg]  # generic from cli
         return str(value)
 
 
-lang_option = click.option(
-    "--lang",
-    type=click.Choice(["en", "zh"]),
-    default=None,
-    help="Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).",
-)
+LANG_HELP = "Language of the output: en or zh (default: from LC_ALL / LC_MESSAGES / LANG)."
+# Every command takes --lang, and so does `codexdoctor` itself, before the command (cli/__init__.py).
+lang_option = click.option("--lang", type=click.Choice(["en", "zh"]), default=None, help=LANG_HELP)
 
 
 common_config_options = [
@@ -119,14 +116,25 @@ report_options = [
         show_default=True,
         help="Exit 1 when a finding of this severity or worse exists.",
     ),
-    click.option("-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding."),
+    verbose_option := click.option(
+        "-v", "--verbose", is_flag=True, help="Show the evidence behind every check and finding."
+    ),
     click.option("--no-color", is_flag=True, help="No ANSI colours (NO_COLOR is honoured too)."),
 ]
+VERBOSE_FINDINGS_HELP = "Show the evidence behind every finding."
 
 
 def with_report_options(func: F) -> F:
     for option in reversed(report_options):
         func = option(func)
+    return func
+
+
+def with_findings_report_options(func: F) -> F:
+    """The report options of a command whose report has findings but runs no checks (sessions): its -v says so."""
+    own_verbose = click.option("-v", "--verbose", is_flag=True, help=VERBOSE_FINDINGS_HELP)
+    for option in reversed(report_options):
+        func = (own_verbose if option is verbose_option else option)(func)
     return func
 
 

@@ -9,12 +9,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from codexdoctor.codex.rollout_lines import (
+    COUNT_DIGITS_MAX,
     TOP_TYPES,
     WANTED_EVENTS,
     consume_enveloped,
     consume_legacy,
     current_turn,
-    parse_count,
     parse_line,
     plain_text,
 )
@@ -32,20 +32,40 @@ if TYPE_CHECKING:
 # recognises a line we need (its envelope type, and for event_msg the payload type; for token_count also the
 # usage numbers, cut out by the engine), or a line that is not an envelope at all (unreadable: counted), or fails
 # at once (an envelope we skip, a blank line). Possessive quantifiers keep a failing line start cheap.
-_TOKEN_TAIL = (
-    rb'(?:,"info":\{"total_token_usage":\{"input_tokens":(\d++),"cached_input_tokens":(\d++),'
-    rb'(?:"cache_write_input_tokens":\d++,)?+"output_tokens":(\d++),"reasoning_output_tokens":(\d++),'
-    rb'"total_tokens":(\d++)\},"last_token_usage":\{"input_tokens":(\d++),"cached_input_tokens":(\d++),'
-    rb'(?:"cache_write_input_tokens":\d++,)?+"output_tokens":(\d++),[^{}]*+\}'
-    rb'(?:,"(?!model_context_window")[a-z_]++":(?:true|false|null|\d++))*+,"model_context_window":(\d++|null)[,}])?'
+# A count is at most COUNT_DIGITS_MAX digits: a longer one fails the tail, and its line takes the full parse, where it
+# is an unreadable line; so every number the tail cuts out converts with int() as it is.
+_N = rb"(\d{1,%d}+)" % COUNT_DIGITS_MAX
+_TOKEN_TAIL = b"".join(
+    (
+        rb',"info":\{"total_token_usage":\{"input_tokens":',
+        _N,
+        rb',"cached_input_tokens":',
+        _N,
+        rb',(?:"cache_write_input_tokens":\d++,)?+"output_tokens":',
+        _N,
+        rb',"reasoning_output_tokens":',
+        _N,
+        rb',"total_tokens":',
+        _N,
+        rb'\},"last_token_usage":\{"input_tokens":',
+        _N,
+        rb',"cached_input_tokens":',
+        _N,
+        rb',(?:"cache_write_input_tokens":\d++,)?+"output_tokens":',
+        _N,
+        rb",[^{}]*+\}",
+        rb'(?:,"(?!model_context_window")[a-z_]++":(?:true|false|null|\d++))*+,"model_context_window":(?:',
+        _N,
+        rb"|null)[,}]",
+    )
 )
 _LINE_BODY = (
     rb'(?:\{"timestamp":"([^"]{0,40}+)",(?:"ordinal":\d++,)?+"type":"(' + b"|".join(TOP_TYPES) + rb"|"
     rb'event_msg","payload":\{"type":"('
     + b"|".join(sorted(WANTED_EVENTS))
-    + rb'))"'
+    + rb'))"(?:'
     + _TOKEN_TAIL
-    + rb'|(?!\{"timestamp":")([^\n\r]))'
+    + rb')?|(?!\{"timestamp":")([^\n\r]))'
 )
 _SCAN = re.compile(rb"\n" + _LINE_BODY)
 _COMPACT = b'{"timestamp":"'
@@ -73,14 +93,14 @@ def scan(s: Session, buf: Buffer, start: int, end: int) -> None:
                 (consume_legacy if s.legacy else consume_enveloped)(s, raw)
         return
     if start > 0 and buf[start - 1] == 10:  # the newline before the first line is there: one scan does all
-        _lines(s, buf, ((m, m.start() + 1) for m in _SCAN.finditer(buf, start - 1, end)), end)
+        _lines(s, buf, _SCAN.finditer(buf, start - 1, end), end)
         return
     first_end = buf.find(b"\n", start, end) + 1
     head = b"\n" + buf[start:first_end]  # the file's first line (or a straddling one): matched on a small copy
     head_match = _SCAN.match(head)
     if head_match is not None:
-        _lines(s, head, ((head_match, 1),), len(head))
-    _lines(s, buf, ((m, m.start() + 1) for m in _SCAN.finditer(buf, first_end - 1, end)), end)
+        _lines(s, head, (head_match,), len(head))
+    _lines(s, buf, _SCAN.finditer(buf, first_end - 1, end), end)
 
 
 # The field order the fast scan relies on, which Codex (serde) writes: timestamp, ordinal (0.171), type, and for
@@ -100,63 +120,42 @@ def _in_scan_order(buf: Buffer, first: int, end: int) -> bool:
     return event < 0 or buf[after : after + len(_PAYLOAD_TYPE)] == _PAYLOAD_TYPE  # a slice: buf may be an mmap
 
 
-def _lines(s: Session, buf: Buffer, matches: Iterable[tuple[re.Match[bytes], int]], end: int) -> None:
+def _lines(s: Session, buf: Buffer, matches: Iterable[re.Match[bytes]], end: int) -> None:
+    """The scan's matches, in file order. A token_count line in Codex's shape is taken from the numbers the scan cut
+    out (the `token_count` branch of rollout_lines `_event`, inlined: it runs once per model call, the loop's most
+    frequent line); any other line we need is handed on whole to rollout_lines.parse_line."""
     pending = None  # the newest token_count timestamp, written to s.last_time lazily (bytes -> str once)
-    for m, line_start in matches:
-        (ts, _top, event, t_in, t_cached, t_out, t_reason, t_total, l_in, l_cached, l_out, window, bad) = m.groups()
+    turns = s.turns
+    for m in matches:
+        (ts, _top, _event, t_in, t_cached, t_out, t_reason, t_total, l_in, l_cached, l_out, window, bad) = m.groups()
         if bad is not None:
             s.bad_lines += 1
             continue
-        if window is not None and plain_text(ts):  # a token_count line in Codex's shape: `_event`, on the numbers alone
-            try:
-                numbers = (
-                    parse_count(t_in),
-                    parse_count(t_cached),
-                    parse_count(t_out),
-                    parse_count(t_reason),
-                    parse_count(t_total),
-                    parse_count(l_in),
-                    parse_count(l_cached),
-                    parse_count(l_out),
-                    parse_count(window) if window != b"null" else None,
-                )
-            except ValueError:  # a number no count can be: the full parse counts it as an unreadable line
-                numbers = None
-            if numbers is not None:
-                pending = ts
-                _token(s, ts, *numbers)
+        if l_out is not None and plain_text(ts):  # the whole tail matched, and the timestamp needs no decoding
+            pending = ts
+            if s.start is None:
+                s.start = ts.decode()
+            s.parsed += 1
+            if window is not None:  # null: the window stays as it was
+                s.window = int(window) or s.window
+            turn = turns[-1] if turns else current_turn(s, ts.decode())
+            if (
+                s.window
+                and int(t_total) == s.window
+                and not (int(t_in) or int(t_cached) or int(t_out) or int(t_reason))
+            ):
+                turn.overflow_signature = True  # Codex marks a full window this way when the provider rejects it
                 continue
+            context = int(l_in)
+            if turn.context is None or context > turn.context:
+                turn.context = context
+            turn.cached = int(l_cached)
+            turn.output = int(l_out)
+            continue
         if pending is not None:
             s.last_time, pending = pending.decode(), None
-        line_end = buf.find(b"\n", m.end() if window is None else line_start, end)  # a token tail may run past it
+        line_start = m.start() + 1
+        line_end = buf.find(b"\n", line_start if l_out is not None else m.end(), end)  # a token tail may run past it
         parse_line(s, buf[line_start : line_end if line_end >= 0 else end])
     if pending is not None:
         s.last_time = pending.decode()
-
-
-def _token(
-    s: Session,
-    ts: bytes,
-    t_in: int,
-    t_cached: int,
-    t_out: int,
-    t_reason: int,
-    t_total: int,
-    l_in: int,
-    l_cached: int,
-    l_out: int,
-    window: int | None,
-) -> None:
-    """The `token_count` branch of rollout_lines `_event`, from the numbers the scan cut out of the line (no JSON parse)."""
-    if s.start is None:
-        s.start = ts.decode()
-    s.parsed += 1
-    s.window = window or s.window
-    turn = s.turns[-1] if s.turns else current_turn(s, ts.decode())
-    if s.window and t_total == s.window and not (t_in or t_cached or t_out or t_reason):
-        turn.overflow_signature = True  # Codex marks a full window this way when the provider rejects it
-        return
-    if turn.context is None or l_in > turn.context:
-        turn.context = l_in
-    turn.cached = l_cached
-    turn.output = l_out

@@ -74,20 +74,44 @@ def emit(text: str, output: str | None, redactor: Callable[[str], str], lang: st
 
 
 MIN_WIDTH = 60  # the narrowest layout every screen is fitted to
-PIPE_WIDTH = 100  # a pipe or a file: the same layout as a 100-column terminal, unless COLUMNS says otherwise
+DEFAULT_WIDTH = 80  # no terminal anywhere and no COLUMNS (a file read later, CI): the width most terminals have
 
 
 def terminal_width(env: Mapping[str, str] | None = None, output: str | None = None) -> int:
-    """COLUMNS when set, else the terminal's width, else PIPE_WIDTH for a pipe or a file; never below MIN_WIDTH."""
+    """The width to lay text out for, never below MIN_WIDTH: COLUMNS when set; else the terminal the user is looking
+    at: stdout's, or, when stdout is a pipe or a file (`check | head`), stderr's, or the controlling terminal's
+    (/dev/tty: both redirected); else DEFAULT_WIDTH. A report written with -o is laid out the same way: it is read
+    in that terminal.
+
+    Issue 40: a pipe was laid out for 100 columns and then broke mid-word in an 80-column terminal. shutil's
+    get_terminal_size only asks stdout."""
     env = os.environ if env is None else env
     value = env.get("COLUMNS", "")
     if value.strip().isdigit() and int(value) > 0:
         return max(MIN_WIDTH, int(value))
-    if output or not sys.stdout.isatty():
-        return PIPE_WIDTH
-    import shutil
+    for stream in (sys.stdout, sys.stderr):  # a test's captured streams are not terminals
+        try:
+            if stream is not None and stream.isatty():
+                return max(MIN_WIDTH, os.get_terminal_size(stream.fileno()).columns or DEFAULT_WIDTH)
+        except (OSError, ValueError, AttributeError):  # closed, detached, or not a real file (a test's capture)
+            continue
+    return _controlling_terminal_width() or DEFAULT_WIDTH
 
-    return max(MIN_WIDTH, shutil.get_terminal_size((PIPE_WIDTH, 24)).columns)
+
+def _controlling_terminal_width() -> int | None:
+    """The width of /dev/tty (both standard streams redirected, a terminal still there), or None."""
+    if os.name != "posix":
+        return None
+    try:
+        fd = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
+    except OSError:  # no controlling terminal: cron, CI, a service
+        return None
+    try:
+        return max(MIN_WIDTH, os.get_terminal_size(fd).columns) or None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def publish(report: Report, redactor: Callable[[str], str], how: PublishOptions) -> None:

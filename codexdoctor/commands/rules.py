@@ -36,7 +36,7 @@ def explain(opts: ExplainOptions) -> None:
     if text is None:
         said = Msg(
             "unknown code {c}; `codexdoctor rules` lists them all",
-            "未知的代码 {c}；`codexdoctor rules` 会列出全部代码",
+            "未知的问题编号 {c}；`codexdoctor rules` 会列出全部问题编号",
             c=repr(code),
         )
         raise said_error(click.BadParameter(str(said), param_hint="CODE"), said)

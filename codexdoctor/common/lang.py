@@ -20,11 +20,20 @@ def detect_lang(env: Mapping[str, str]) -> str:
     return "en"
 
 
+LANGS = ("en", "zh")
+
+
 def argv_lang(argv: list[str]) -> str | None:
-    """`--lang zh` / `--lang=zh` on the command line, read before click parses it (its own errors need it)."""
+    """`--lang zh` / `--lang=zh` on the command line, read before click parses it (its own errors need it).
+
+    It may come before the command (`codexdoctor --lang zh check`) or after it; given twice, the last one wins, as
+    click's per-command option wins over the one before the command. A value that is not a language (`--lang fr`,
+    which click refuses) leaves the locale to decide, so that the refusal is in the user's language."""
+    found = None
     for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            return argv[i + 1]
-        if arg.startswith("--lang="):
-            return arg.split("=", 1)[1]
-    return None
+        if arg == "--":  # what follows is an argument, not an option
+            break
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg[7:] if arg.startswith("--lang=") else None
+        if value in LANGS:
+            found = value
+    return found

@@ -261,6 +261,7 @@ FACTS: dict[str, dict[str, Any]] = {
         "redirect": str | None,
         "proxy": bool,
         "proxy_var": Maybe(str | None),
+        "proxy_socks": Maybe(bool),
         "proxy_status": Maybe(int | None),
         "no_proxy_value": Maybe(str),
         "cert_ca": Maybe(bool),

@@ -22,7 +22,7 @@ HELP_ZH: dict[str, str] = {
     "Config profile, as `codex --profile`.": "配置 profile，同 `codex --profile`。",
     "Model, as `codex --model`.": "模型，同 `codex --model`。",
     "Assume this Codex version instead of running `codex --version`.": "假定这个 Codex 版本，而不运行 `codex --version`。",
-    "Language of the report: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).": "报告语言：en 或 zh（默认取自 LC_ALL / LC_MESSAGES / LANG）。",
+    "Language of the output: en or zh (default: from LC_ALL / LC_MESSAGES / LANG).": "输出语言：en 或 zh（默认取自 LC_ALL / LC_MESSAGES / LANG）。",
     "Write remedy commands for this shell (default: detected from SHELL, or PowerShell/cmd on Windows).": "按这个 shell 的语法写修复命令（默认根据 SHELL 检测，Windows 上为 PowerShell/cmd）。",
     "Static checks only: send no request.": "只做静态检查：不发送任何请求。",
     "Deadline in seconds for the whole check, counted from launch: a provider that shows no sign of life by then "
@@ -40,6 +40,7 @@ HELP_ZH: dict[str, str] = {
     "Write the report to FILE.": "把报告写入 FILE。",
     "Exit 1 when a finding of this severity or worse exists.": "存在这个严重程度或更严重的问题时，以 1 退出。",
     "Show the evidence behind every check and finding.": "显示每项检查和每个结论背后的证据。",
+    "Show the evidence behind every finding.": "显示每个结论背后的证据。",
     "No ANSI colours (NO_COLOR is honoured too).": "不使用 ANSI 颜色（也遵守 NO_COLOR）。",
     "Single question vs a growing session: find where it breaks, and whether the break is stable. Spends tokens: the "
     "plan (requests and input tokens) is printed before anything is sent, and the probe never goes past --budget.": "单次提问与不断增长的会话对比：找出在哪里断开，以及断点是否稳定。\n\n"
@@ -72,7 +73,7 @@ HELP_ZH: dict[str, str] = {
     "One session (its id or an id prefix); shows its detail.": "只看一个会话（ID 或 ID 前缀），并显示详情。",
     "Also show the start of each user message (never shown otherwise).": "同时显示每条用户消息的开头（否则从不显示）。",
     "Classify a pasted Codex or provider error (TEXT, - for stdin, or --file) into verdict, code and remedy. A whole "
-    "stderr works: Codex's own decoration (ERROR:, Reconnecting... n/5, ; retrying …) is read past.": "把粘贴的 Codex 或提供方报错（TEXT，- 表示从标准输入读，或 --file）归类为结论、代码和修复方法。\n\n"
+    "stderr works: Codex's own decoration (ERROR:, Reconnecting... n/5, ; retrying …) is read past.": "把粘贴的 Codex 或提供方报错（TEXT，- 表示从标准输入读，或 --file）归类为结论、问题编号和修复方法。\n\n"
     "整段 stderr 也可以：Codex 自己的修饰（ERROR:、Reconnecting... n/5、; retrying …）会被跳过。",
     "Read the error from this file (a saved stderr of Codex), at most 1 MiB.": "从这个文件读取报错（保存下来的 Codex stderr），最多 1 MiB。",
     "Apply the config remedies whose fix is certain: diff first, backup, atomic write, then check again.": "应用可以确定的配置修复：先显示差异，再备份、原子写入，然后重新检查。",
@@ -87,9 +88,9 @@ HELP_ZH: dict[str, str] = {
     "Exit 1 when a finding of this severity or worse is left after the fix.": "修复后仍有这个严重程度或更严重的问题时，以 1 退出。",
     "Print the resolved provider and where each value came from (redacted).": "打印解析出的提供方，以及每个值的来源（已脱敏）。",
     "text (a table) or json (values with their sources, for scripts).": "text（表格）或 json（值及其来源，供脚本使用）。",
-    "Explain a finding code: what it means, why it happens, how to fix it.": "解释一个问题代码：含义、原因和修复方法。",
+    "Explain a finding code: what it means, why it happens, how to fix it.": "解释一个问题编号：含义、原因和修复方法。",
     "text or json (the rule as data).": "text 或 json（规则本身的数据）。",
-    "List every finding code.": "列出全部问题代码。",
+    "List every finding code.": "列出全部问题编号。",
     "text (a table), json, or markdown (the text of docs/rules.md).": "text（表格）、json 或 markdown（docs/rules.md 的内容）。",
     "Print the JSON Schema of the `--format json` report.": "打印 `--format json` 报告的 JSON Schema。",
     "Serve a local OpenAI-compatible provider with fault injection, on 127.0.0.1.": "在 127.0.0.1 上运行一个可注入故障的本地 OpenAI 兼容提供方。",
@@ -125,7 +126,7 @@ HELP_ZH: dict[str, str] = {
 
 # click's own words (its gettext message ids), for `--lang zh` or a zh locale.
 CLICK_ZH: dict[str, str] = {
-    "Usage:": "用法：",
+    "Usage:": "用法：",  # written without the space click adds after it (install: one colon style, issue 40)
     "Options": "选项",
     "Commands": "命令",
     "Error: {message}": "错误：{message}",
@@ -147,6 +148,18 @@ CLICK_ZH: dict[str, str] = {
     "Aborted!": "已中止！",
     "Choose from:\n\t{choices}": "可选值：\n\t{choices}",
     "{name} {filename!r} does not exist.": "{name} {filename!r} 不存在。",
+    "{name} {filename!r} is a file.": "{name} {filename!r} 是文件。",
+    "{name} {filename!r} is a directory.": "{name} {filename!r} 是目录。",
+    "{name} {filename!r} is not readable.": "{name} {filename!r} 不可读。",
+    "{name} {filename!r} is not writable.": "{name} {filename!r} 不可写。",
+    "{name} {filename!r} is not executable.": "{name} {filename!r} 不可执行。",
+    "Could not open file {filename!r}: {message}": "无法打开文件 {filename!r}：{message}",
+    "file": "文件",
+    "directory": "目录",
+    "path": "路径",
+    "Missing parameter: {param_name}": "缺少参数：{param_name}",
+    "{value!r} is not a valid UUID.": "{value!r} 不是有效的 UUID。",
+    "Argument {name!r} takes {nargs} values.": "参数 {name!r} 需要 {nargs} 个值。",
     "integer": "整数",
     "float": "浮点数",
     "integer range": "整数（有范围）",
@@ -164,6 +177,54 @@ CLICK_ZH: dict[str, str] = {
     "(Did you mean one of: {possibilities}?)": "（你是不是想用其中之一：{possibilities}？）",
     "(Possible options: {possibilities})": "（可能的选项：{possibilities}）",
 }
+
+
+# The command line's own usage errors whose Chinese differs from, or is missing in, the report's phrase table
+# (codexdoctor.i18n): a finding's code is 问题编号 on the command line (代码 reads as source code, issue 40), and the
+# operating system's reasons for a file it cannot read are English words from strerror.
+_USAGE_ZH: tuple[tuple[str, str], ...] = (
+    (
+        r"unknown code (.+); `codexdoctor rules` lists them all",
+        "未知的问题编号 {1}；`codexdoctor rules` 会列出全部问题编号",
+    ),
+    (r"cannot read (\S+): (.+)", "无法读取 {1}：{2}"),
+    (r"cannot write (\S+): (.+)", "无法写入 {1}：{2}"),
+    (r"(.+) does not exist", "{1} 不存在"),
+    # click.Path names the kind of path in English when the command line is built, before the language is known.
+    (r"File ('.*' \S+。)", "文件 {1}"),
+    (r"Directory ('.*' \S+。)", "目录 {1}"),
+    (r"Path ('.*' \S+。)", "路径 {1}"),
+)
+STRERROR_ZH = {
+    "No such file or directory": "没有这个文件或目录",
+    "Permission denied": "没有权限",
+    "Is a directory": "是目录",
+    "Not a directory": "不是目录",
+    "File exists": "文件已存在",
+    "No space left on device": "设备上没有剩余空间",
+    "Read-only file system": "只读文件系统",
+    "Too many levels of symbolic links": "符号链接层数过多",
+    "File name too long": "文件名太长",
+    "Address already in use": "地址已被占用",
+}
+
+
+def usage_error_zh(text: str) -> str | None:
+    """A usage error in Chinese when it is one of the command line's own (above), else None (the caller asks the
+    report's phrase table)."""
+    import re
+
+    for pattern, template in _USAGE_ZH:
+        m = re.fullmatch(pattern, text, re.DOTALL)
+        if m is None:
+            continue
+        out = template
+        for i, group in enumerate(m.groups(), 1):
+            out = out.replace("{" + str(i) + "}", STRERROR_ZH.get(group, group))
+        if "{2}" in template and m.group(2) not in STRERROR_ZH and m.group(2)[:1].isascii():
+            return None  # a reason the report's table words better (a device, a link): let it answer
+        return out
+    return None
 
 
 def _fold(text: str) -> str:
@@ -231,6 +292,8 @@ def install(
 
     def walk(command: Any) -> None:
         setattr_undoably(command, "help", help_zh(command.help))
+        if hasattr(command, "_help_option"):  # click 8.2+ keeps the -h option it built, words and all: not across runs
+            setattr_undoably(command, "_help_option", None)
         if getattr(command, "short_help", None):
             setattr_undoably(command, "short_help", help_zh(command.short_help))
         for param in command.params:
@@ -261,6 +324,30 @@ def install(
         from click._compat import strip_ansi
 
         setattr_undoably(formatting, "term_len", lambda text: cells(strip_ansi(text)))
+
+    # One colon style: full-width, as in 错误：and [默认：…]; click writes "Options:" and "Usage: " itself.
+    from click import exceptions, formatting
+
+    formatter = formatting.HelpFormatter
+    write_usage = formatter.write_usage
+
+    def write_heading(self: Any, heading: str) -> None:
+        self.write(f"{'':>{self.current_indent}}{heading}：\n")
+
+    def write_usage_zh(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+        write_usage(self, prog, args, chinese.gettext("Usage:") if prefix is None else prefix)
+
+    setattr_undoably(formatter, "write_heading", write_heading)
+    setattr_undoably(formatter, "write_usage", write_usage_zh)
+    # "缺少参数 'CODE'." : click ends the sentence with an ASCII full stop of its own.
+    missing = exceptions.MissingParameter
+    format_missing = missing.format_message
+
+    def format_missing_zh(self: Any) -> str:
+        text: str = format_missing(self)
+        return text[:-1] + "。" if text.endswith(".") else text.replace(". ", "。", 1)
+
+    setattr_undoably(missing, "format_message", format_missing_zh)
 
     def restore() -> None:
         for step in reversed(undo):

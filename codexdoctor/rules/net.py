@@ -216,7 +216,7 @@ RULES: tuple[Rule, ...] = (
         code="NET007",
         name="proxy-failure",
         check="net.reach",
-        reads=("detail", "failure", "no_proxy_value", "proxy_status", "proxy_var"),
+        reads=("detail", "failure", "no_proxy_value", "proxy_socks", "proxy_status", "proxy_var"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -240,6 +240,15 @@ RULES: tuple[Rule, ...] = (
             [
                 {
                     "proxy_step": Loc(
+                        f"Codex does not speak SOCKS: it sends plain HTTP to the socks5:// address in ${f['proxy_var']}. "
+                        "Point HTTPS_PROXY / HTTP_PROXY (or ALL_PROXY) at your proxy's HTTP port instead, for example "
+                        "Clash's or V2Ray's mixed port (it speaks both): export HTTPS_PROXY=http://127.0.0.1:7890",
+                        f"Codex 不支持 SOCKS：它会向 ${f['proxy_var']} 中的 socks5:// 地址直接发送 HTTP。请把 HTTPS_PROXY / "
+                        "HTTP_PROXY（或 ALL_PROXY）改为代理的 HTTP 端口，例如 Clash 或 V2Ray 的混合端口（两种协议都支持）："
+                        "export HTTPS_PROXY=http://127.0.0.1:7890",
+                    )
+                    if f.get("proxy_socks") and f.get("proxy_var")
+                    else Loc(
                         f"Fix or start the proxy that ${f['proxy_var']} names, or correct ${f['proxy_var']} "
                         f"({'Codex uses it even for 127.0.0.1' if str(f.get('proxy_var')).lower() != 'https_proxy' else 'https:// URLs use it'}).",
                         f"修复或启动 ${f['proxy_var']} 指向的代理，或改正 ${f['proxy_var']}"

@@ -136,6 +136,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "proxy": False,
         "host": "127.0.0.1",
         "proxy_var": None,
+        "proxy_socks": False,
         "no_proxy_value": "127.0.0.1",
         "ca_variables": [],
         "ignored_ca_variable": None,

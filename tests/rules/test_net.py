@@ -97,6 +97,13 @@ CASES = [
         "Check HTTPS_PROXY / HTTP_PROXY / ALL_PROXY.",
         why="no-var",
     ),
+    fires(
+        "NET007",
+        {"failure": "proxy", "detail": "refuses connections", "proxy_var": "ALL_PROXY", "proxy_socks": True},
+        "Codex does not speak SOCKS: it sends plain HTTP to the socks5:// address in $ALL_PROXY",
+        "export HTTPS_PROXY=http://127.0.0.1:7890",
+        why="socks",
+    ),
     silent("NET007", {"failure": "refused", "proxy": True, "proxy_var": "HTTP_PROXY"}),
     fires(
         "NET008",

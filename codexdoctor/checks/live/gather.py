@@ -76,6 +76,9 @@ class Gatherer:
         self.waiting_total = deadline.total  # what the "still waiting" line counts towards
         self.waited_for_alive: str | None = None  # why the canary was given longer than the deadline
         self.first_body = plan.first.body if plan.first is not None else None  # turn two builds on what was accepted
+        # Turn two sent beside the canary (issue 40), and its answer to come.
+        self.early_turn_two: tuple[codexrequest.TurnTwo, Future[Exchange]] | None = None
+        self._early_pending: codexrequest.TurnTwo | None = None  # sent when the canary's 200 arrives
 
     # ---- the run ----------------------------------------------------------------------------------
     def gather(self) -> Exchanges:
@@ -117,6 +120,7 @@ class Gatherer:
     def _phase_one(self, canary_on: bool) -> tuple[Exchange | None, Exchange, Exchange, list[Exchange]]:
         with ThreadPoolExecutor(max_workers=6) as pool:
             f_can = self._in_background(self.main_canary, "codexdoctor-canary") if canary_on else None
+            self._early_turn_two(canary_on)
             f_cat = pool.submit(self.catalog, True)
             f_open = pool.submit(self.catalog, False)
             f_win = [pool.submit(self.send, "GET", url) for url in window_probe_urls(self.plan)]
@@ -211,8 +215,20 @@ class Gatherer:
         return {
             "deadline": self.canary_deadline,
             "rate_limit_retries": self.plan.stream_retries,
-            "on_headers": lambda _status: self.canary_answered.set(),
+            "on_headers": self._canary_headers,
         }
+
+    def _canary_headers(self, status: int | None) -> None:
+        """The canary's status line: the provider is alive, and once it accepted the request (200) turn two goes out
+        beside the rest of the canary's answer (issue 40). Before that, nothing more is sent: a key the provider
+        refuses, or a 429 Codex would retry, gets exactly the requests Codex would send."""
+        self.canary_answered.set()
+        early, self._early_pending = self._early_pending, None
+        if early is not None and status == 200:
+            self.early_turn_two = (
+                early,
+                self._in_background(lambda: self.codex_canary(early.body), "codexdoctor-turn-two"),
+            )
 
     def main_canary(self) -> Exchange:
         return self.codex_canary() if self.plan.first is not None else self.canary(main=True)
@@ -242,11 +258,22 @@ class Gatherer:
             field = rejected_field(canary, kind.message) if kind.kind != "context_exceeded" else None
         return canary, self.canary(), field
 
-    def turn_two(self, canary: Exchange | None) -> tuple[codexrequest.TurnTwo, Exchange] | None:
-        """After Codex's first request got its answer: the request Codex sends after a tool ran (issue 31).
+    def _early_turn_two(self, canary_on: bool) -> None:
+        """Issue 40: turn two waited for the canary's whole answer (check took 2.16x its slowest chain of requests). It
+        only needs that answer for a reasoning item to replay, so it is prepared now, built as it would be without one,
+        and sent as soon as the provider accepts the canary (`_canary_headers`); `turn_two` keeps its answer when the
+        canary streamed no reasoning and was accepted as sent."""
+        if not canary_on or self.plan.first is None or not self.ctx.options.get("turn_two", True):
+            return
+        from codexdoctor.codex import request as codexrequest
 
-        Issue 40 would send it in phase one instead, next to the canary, when it does not need the canary's
-        answer (no reasoning to replay): `_in_background` with the same request built with `reasoning=None`."""
+        self._early_pending = codexrequest.turn_two(self.plan.first.body, None)
+
+    def turn_two(self, canary: Exchange | None) -> tuple[codexrequest.TurnTwo, Exchange] | None:
+        """After Codex's first request got its answer: the request Codex sends after a tool ran (issue 31). The one
+        sent beside the canary stands when it is the request Codex would send now (no reasoning to replay, the first
+        request accepted as built) and it was answered; otherwise it is sent again, now, as before (a provider that
+        allows one request at a time refuses the early one: that is not the verdict)."""
         if (
             canary is None
             or canary_kind(canary, self.plan.wire).kind != "ok"
@@ -255,9 +282,17 @@ class Gatherer:
             or self.canary_deadline.expired
         ):
             return None
-        second = codexrequest.turn_two(
-            self.first_body or self.plan.first.body, canary.stream.reasoning if canary.stream else None
-        )
+        reasoning = canary.stream.reasoning if canary.stream else None
+        early = self.early_turn_two
+        if early is not None and not reasoning and (self.first_body or self.plan.first.body) is self.plan.first.body:
+            second, future = early
+            try:
+                answer = future.result(timeout=max(0.0, self.canary_deadline.remaining()) + 1.0)
+            except FutureTimeout:
+                answer = None
+            if answer is not None and answer.status is not None and answer.status < 500 and answer.status != 429:
+                return second, answer
+        second = codexrequest.turn_two(self.first_body or self.plan.first.body, reasoning)
         return second, self.codex_canary(second.body)
 
     # ---- waiting for the canary -------------------------------------------------------------------

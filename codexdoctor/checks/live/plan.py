@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
@@ -12,20 +12,11 @@ from codexdoctor.model import Msg
 
 if TYPE_CHECKING:  # built only when a canary is sent: reading a plan's constants stays light
     from codexdoctor.codex import request as codexrequest
+    from codexdoctor.codex.models import Windows
 
 CANARY_INSTRUCTIONS = "You are a connectivity check. Answer with one short word."
 CANARY_PROMPT = "Reply with: ok"
 CANARY_MAX_OUTPUT = 16
-FALLBACK_WINDOW = 272000
-KNOWN_WINDOWS = (
-    ("gpt-5", 272000),
-    ("gpt-4.1", 1047576),
-    ("gpt-4o", 128000),
-    ("o4-mini", 200000),
-    ("o3", 200000),
-    ("codex-mini", 200000),
-    ("gpt-oss", 96000),
-)
 
 
 @dataclass(frozen=True)
@@ -46,19 +37,56 @@ class Plan:
     stream_retries: int = 5
 
 
-def assumed_window(ctx: CheckContext) -> tuple[int, Msg]:
-    """The window Codex assumes: model_context_window, else known model metadata, else the fallback; and where
-    that comes from, in words (the `assumed_source` fact is its English)."""
+def codex_windows(ctx: CheckContext, provider_models: Sequence[Mapping[str, Any]] | None = None) -> Windows:
+    """The window Codex 0.171 assumes for this config, by its own rules (codex/models.py: the catalog it carries,
+    model_catalog_json, a provider's /models when Codex reads it, the fallback, model_context_window capped at the
+    model's maximum): the one number check, probe and sessions all quote (issue 38 item 1, issue 40)."""
+    from codexdoctor.codex.model_catalog import catalog_path, read_catalog_file, reads_provider_models
+    from codexdoctor.codex.models import assumed_window as codex_assumed_window
+
     r = ctx.resolution
-    configured = r.merged.get("model_context_window")
-    if isinstance(configured, int) and configured > 0:
-        origin = r.origin("model_context_window")
-        return configured, Msg("model_context_window ({o})", "model_context_window（{o}）", o=str(origin))
-    model = str(r.model or "").lower()
-    for prefix, window in KNOWN_WINDOWS:
-        if model.startswith(prefix):
-            return window, Msg("Codex's metadata for {m}*", "Codex 对 {m}* 的模型元数据", m=prefix)
-    return FALLBACK_WINDOW, Msg("Codex's fallback metadata for unknown models", "Codex 对未知模型的默认元数据")
+    model_catalog = None
+    path = r.merged.get("model_catalog_json")
+    if isinstance(path, str) and path:
+        model_catalog, _refused = read_catalog_file(catalog_path(path, r.codex_home))
+    return codex_assumed_window(
+        str(r.model or ""),
+        r.merged.get("model_context_window"),
+        r.merged.get("model_auto_compact_token_limit"),
+        model_catalog=model_catalog,
+        provider_models=provider_models if reads_provider_models(ctx.provider.table) else None,
+    )
+
+
+def window_source(ctx: CheckContext, w: Windows) -> Msg:
+    """Where the assumed window comes from, as the evidence says it, in words (the `assumed_source` fact is its
+    English)."""
+    if w.source in ("model_context_window", "model_context_window_capped"):
+        origin = str(ctx.resolution.origin("model_context_window"))
+        said = Msg("model_context_window ({o})", "model_context_window（{o}）", o=origin)
+        if w.source == "model_context_window":
+            return said
+        return Msg(
+            "{said}, lowered to the model's maximum {n:,}",
+            "{said}，已降到该模型的上限 {n:,}",
+            said=said,
+            n=w.window or 0,
+        )
+    if w.source == "fallback":
+        return Msg("Codex's fallback metadata for unknown models", "Codex 对未知模型的默认元数据")
+    where = {"model_catalog_json": " (model_catalog_json)", "provider_models": " (the provider's /models)"}
+    return Msg(
+        "Codex's metadata for {slug}{where}",
+        "Codex 对 {slug}{where} 的模型元数据",
+        slug=str(w.meta.slug),
+        where=where.get(w.source, ""),
+    )
+
+
+def assumed_window(ctx: CheckContext) -> tuple[int, Msg]:
+    """The full window Codex assumes and where it comes from (the probe's plan reads this)."""
+    w = codex_windows(ctx)
+    return w.window or 0, window_source(ctx, w)
 
 
 def _headers(ctx: CheckContext, key: str | None) -> dict[str, str]:

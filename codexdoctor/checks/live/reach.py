@@ -76,6 +76,8 @@ def _facts(
         "failure": None,
         "detail": "",
         "proxy": bool(proxy_for(plan.request_url, env)),
+        # Codex 0.171 does not speak SOCKS: a socks5:// or socks5h:// proxy gets plain HTTP (issue 38 item 2).
+        "proxy_socks": str(proxy_for(plan.request_url, env) or "").lower().startswith("socks"),
         "host": urlsplit(plan.base_url).hostname,
         "proxy_var": proxy_variable(plan.request_url, env),
         "no_proxy_value": _no_proxy_value(ctx, plan),

@@ -131,7 +131,7 @@ def run_live(
             s=deadline.total,
         )
     ]
-    notes += _canary_notes(ctx, plan)
+    notes += _canary_notes(ctx, plan, results)
     if proxy_for(plan.request_url, ctx.env):
         notes.append(
             Msg("Requests went through the proxy configured in this environment.", "请求经过了当前环境中配置的代理。")
@@ -155,34 +155,43 @@ def _still_waiting(ctx: CheckContext, plan: Plan, gatherer: Gatherer, started: f
     threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True).start()
 
 
-def _canary_notes(ctx: CheckContext, plan: Plan) -> list[str | Msg]:
+def _counted(results: list[CheckResult], check_id: str, key: str) -> int | None:
+    """A token count a result already states (the provider's own when it gave one): the notes quote that number,
+    never a second estimate of the same request (issue 40: "8,488 tokens" in the row, "about 8,489" in the note)."""
+    found = next((r.facts.get(key) for r in results if r.id == check_id), None)
+    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 else None
+
+
+def _canary_notes(ctx: CheckContext, plan: Plan, results: list[CheckResult]) -> list[str | Msg]:
     """What the canary and turn two cost, and the options that skip them."""
     if not ctx.options.get("canary", True):
         return []
     first = plan.first
+    first_tokens = _counted(results, "api.canary", "first_request") or (first.tokens if first else None)
+    turn_two_tokens = _counted(results, "api.turn_two", "turn_two_tokens") or (first.tokens + 2800 if first else None)
     size = (
-        Msg("about {n:,} input tokens", "约 {n:,} 个输入 token", n=first.tokens)
-        if first
+        Msg("{n:,} input tokens", "{n:,} 个输入 token", n=first_tokens)
+        if first_tokens
         else Msg("a few input tokens", "少量输入 token")
     )
     notes: list[str | Msg] = [
         Msg(
             "The canary is Codex's own first request: {size} and at most {m} output tokens per send; --no-canary "
             "skips it.",
-            "探测请求就是 Codex 自己的第一个请求：每次发送{size}，最多 {m} 个输出 token；加 --no-canary 可跳过。",
+            "探测请求就是 Codex 自己的第一个请求：每次发送 {size}，最多 {m} 个输出 token；加 --no-canary 可跳过。",
             size=size,
             m=CANARY_MAX_OUTPUT,
         )
     ]
-    if first is not None and ctx.options.get("turn_two", True):
+    if first is not None and turn_two_tokens and ctx.options.get("turn_two", True):
         notes.append(
             Msg(
                 "After it, Codex's request that follows a tool call (the same request plus one made-up "
-                "`exec_command` call and about 10 KB of its output: about {n:,} input tokens) is sent once; "
+                "`exec_command` call and about 10 KB of its output: {n:,} input tokens) is sent once; "
                 "--no-turn-two skips it.",
                 "之后再发送一次 Codex 在工具调用之后发出的请求（同一个请求，加上一次虚构的 `exec_command` 调用和约 10 KB "
-                "的输出：约 {n:,} 个输入 token）；--no-turn-two 可以跳过它。",
-                n=first.tokens + 2800,
+                "的输出：{n:,} 个输入 token）；--no-turn-two 可以跳过它。",
+                n=turn_two_tokens,
             )
         )
     return notes

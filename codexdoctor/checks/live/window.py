@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.checks.live.exchanges import Exchanges
-from codexdoctor.checks.live.plan import assumed_window
+from codexdoctor.checks.live.plan import codex_windows, window_source
 from codexdoctor.checks.live.read import catalog_entries, kind_of_canary, reported_input, user_config, window_field
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common import outside_json as outside
@@ -16,6 +16,7 @@ from codexdoctor.model import CheckResult, Msg, Status
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
+    from codexdoctor.codex.models import Windows
     from codexdoctor.net.transport import Exchange
 
 ID = "ctx.window"
@@ -26,8 +27,6 @@ MIN_USABLE_WINDOW = 12000
 # the turn-two canary sends this much). A window with less room than that after the first request breaks every session
 # at its first command.
 TOOL_ROUND_TOKENS = 2800
-EFFECTIVE_SHARE = 0.95  # Codex uses 95% of the window
-COMPACT_SHARE = 0.90  # and compacts at 90% by default
 
 
 def _where(url: str, field: str) -> Msg:
@@ -62,8 +61,16 @@ def served_window(model: str, catalog: Exchange, probes: Sequence[Exchange]) -> 
 def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     served, source = served_window(plan.model, ex.catalog, ex.windows)
     checked = _interpret(ctx, plan, ex, served, source)
-    _, assumed_source = assumed_window(ctx)
+    assumed_source = window_source(ctx, _windows(ctx, ex))
     return replace(checked, said={"assumed_source": assumed_source} | ({"source": source} if source else {}))
+
+
+def _windows(ctx: CheckContext, ex: Exchanges) -> Windows:
+    """The window Codex assumes, reading the provider's /models as Codex does when it reads them."""
+    from codexdoctor.codex.model_catalog import parse_catalog
+
+    provider_models = parse_catalog(ex.catalog.body_json)[0] if ex.catalog.ok else None
+    return codex_windows(ctx, provider_models)
 
 
 def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None, source: Msg | None) -> CheckResult:
@@ -91,7 +98,7 @@ def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None,
         said = Msg("the provider does not publish its window", "提供方没有公开上下文窗口")
         return result(ID, TITLE, Status.SKIP, said, evidence, **facts)
     evidence.append(f"served window {served:,} tokens from {facts['source']}")
-    if served < facts["min_usable"] or served < assumed * COMPACT_SHARE:
+    if served < facts["min_usable"] or served < facts["compact_at"]:
         status = Status.FAIL if served < facts["min_usable"] else Status.WARN
         said = Msg(
             "serves {n:,} tokens; Codex assumes {a:,}", "服务端窗口 {n:,} tokens；Codex 假定 {a:,}", n=served, a=assumed
@@ -115,7 +122,8 @@ def _first_counted(plan: Plan, ex: Exchanges) -> int | None:
 def _facts(
     ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None, source: Msg | None
 ) -> tuple[dict[str, Any], list[str]]:
-    assumed, assumed_source = assumed_window(ctx)
+    w = _windows(ctx, ex)
+    assumed, assumed_source = w.window or 0, window_source(ctx, w)
     first = plan.first
     reported = _first_counted(plan, ex)
     first_tokens = reported or (first.tokens if first else CODEX_FIRST_REQUEST_TOKENS)
@@ -124,8 +132,8 @@ def _facts(
         "source": str(source) if source is not None else None,
         "assumed": assumed,
         "assumed_source": str(assumed_source),
-        "effective": int(assumed * EFFECTIVE_SHARE),
-        "compact_at": int(assumed * COMPACT_SHARE),
+        "effective": w.effective or 0,
+        "compact_at": w.compact_at or 0,
         "suggest_window": served,
         "suggest_compact": window_settings(served)[1] if served else None,
         "first_request": first_tokens,
@@ -143,8 +151,8 @@ def _facts(
     }
     # A window (or compaction limit) set below Codex's first request: Codex still sends that request (checked
     # with Codex 0.171.0: model_context_window = 4000 answered), then compacts before every later turn.
-    limit = ctx.resolution.merged.get("model_auto_compact_token_limit")
-    compact_at = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else facts["compact_at"]
+    limit = w.configured_compact
+    compact_at = facts["compact_at"]
     facts["configured_below_first"] = bool(
         first is not None
         and compact_at < first_tokens
@@ -153,7 +161,10 @@ def _facts(
     facts["configured_compact_at"] = compact_at
     facts["tool_round"] = TOOL_ROUND_TOKENS
     facts["tool_round_fits"] = None if not served else served - first_tokens >= TOOL_ROUND_TOKENS
-    evidence = [x.line() for x in ex.windows] + [f"Codex assumes {assumed:,} tokens ({assumed_source})"]
+    evidence = [x.line() for x in ex.windows] + [
+        f"Codex assumes {assumed:,} tokens ({assumed_source}); its session logs show {w.effective or 0:,} (95%), "
+        f"and it compacts at {w.compact_at or 0:,}"
+    ]
     if first is not None:
         evidence += first.evidence()
     if reported:
