@@ -25,7 +25,7 @@ UI: dict[str, dict[str, str]] = {
     "evidence": {"en": "evidence", "zh": "证据"},
     "hint_verbose": {
         "en": "Run with --verbose for the evidence behind each finding; `codexdoctor explain CODE` for details.",
-        "zh": "加 --verbose 查看每条结论背后的证据；`codexdoctor explain 代码` 查看详细说明。",
+        "zh": "加 --verbose 查看每条结论背后的证据；`codexdoctor explain 问题编号` 查看详细说明。",
     },
     "report_title": {"en": "codexdoctor {command} report", "zh": "codexdoctor {command} 报告"},
     "checks": {"en": "Checks", "zh": "检查项"},
