@@ -1,4 +1,4 @@
-"""The new user of tests/test_new_user.py, with the real Codex CLI after every round of remedies.
+"""The new user of tests/integration/test_new_user.py, with the real Codex CLI after every round of remedies.
 
 Start from the seed guide's mistakes (base_url with /v1 and ?utm_, wire_api = "chat", a model ID with a date
 suffix, the key in another variable with a `Bearer ` prefix), run `codexdoctor check`, run real `codex exec`, apply
@@ -25,7 +25,7 @@ from codexdoctor import sim  # noqa: E402
 from codexdoctor.commands.check import run_check  # noqa: E402 - after the sys.path line above
 from codexdoctor.commands.options import CheckOptions  # noqa: E402
 from codexdoctor.model import Severity, Verdict  # noqa: E402
-from tests.test_new_user import KEY, apply_command, apply_edit  # noqa: E402
+from tests.integration.test_new_user import KEY, apply_command, apply_edit  # noqa: E402
 
 CODEX = sys.argv[1] if len(sys.argv) > 1 else str(ROOT.parents[0] / "shared" / "tools" / "real-codex")
 

@@ -28,6 +28,44 @@ STRIP_PREFIXES = (
 )
 
 
+# Tests that talk to a server on loopback over real sockets are the simulator tier: `-m "not simulator"` runs the
+# rest in seconds. A test that takes one of these fixtures is marked at collection; one that starts the simulator
+# another way (`codexdoctor demo`, `sim.start`) says so itself, and `simulator_tier` fails it when it does not.
+LOOPBACK_FIXTURES = frozenset({"sim_server", "raw_server", "echoing_provider"})
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if LOOPBACK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.simulator)
+
+
+_RUNNING = {"test": "", "simulator": False}  # the test being set up or run, for simulator_tier
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    _RUNNING.update(test=item.nodeid, simulator=item.get_closest_marker("simulator") is not None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def simulator_tier():
+    """A test that starts the simulator without the `simulator` mark fails, naming the mark it needs (in a fixture of
+    any scope: a module's fixture is set up for its first test)."""
+    from codexdoctor.sim import server
+
+    real = server.SimServer.__init__
+
+    def checked(self, *args, **kwargs):
+        if not _RUNNING["simulator"]:
+            pytest.fail(f"{_RUNNING['test']} starts the simulator: mark it @pytest.mark.simulator", pytrace=False)
+        real(self, *args, **kwargs)
+
+    server.SimServer.__init__ = checked
+    yield
+    server.SimServer.__init__ = real
+
+
 @pytest.fixture(autouse=True)
 def clean_machine(tmp_path, monkeypatch):
     """HOME is a temp dir, no key or proxy variables, cwd outside any repo, no `codex --version` probe."""
@@ -41,7 +79,9 @@ def clean_machine(tmp_path, monkeypatch):
     (work / ".git").mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("SHELL", "/bin/bash")
-    for name in ("PROMPT", "WSL_DISTRO_NAME", "PSModulePath"):
+    # COLUMNS and LINES: pytest-xdist's workers have COLUMNS=80, a plain run none; the report's width is the same
+    # in both (a pipe's, 100) unless a test sets it.
+    for name in ("PROMPT", "WSL_DISTRO_NAME", "PSModulePath", "COLUMNS", "LINES"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("CODEXDOCTOR_NO_CODEX_PROBE", "1")
     # The width the tests and snapshots were written for: a pipe got 100 columns until issue 40 (now COLUMNS, else

@@ -1,0 +1,157 @@
+"""Issue 29: every command's text output fits the width, at 60, 80 and 120 columns, in English and Chinese.
+
+Each command runs through the real entry point with COLUMNS set (a pipe otherwise gets 100 columns), and no line
+may be wider than the width, counting a Chinese character as two cells.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from codexdoctor.report.render.text import display_width
+from tests.conftest import write_config
+
+KEY = "sk-width-0123456789abcdefghij"
+ROLLOUTS = Path(__file__).parents[1] / "fixtures" / "rollouts" / "real-0.171.0"
+WIDTHS = (60, 80, 120)
+
+
+@pytest.fixture
+def setup(home, sim_server, monkeypatch):
+    s = sim_server(api_key=KEY, context_window=12000, token_interval_ms=0)
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}?utm_source=newsletter"\nenv_key = "SIM_API_KEY"\n',
+    )
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    monkeypatch.setenv("CODEXDOCTOR_NO_CODEX_PROBE", "1")
+    return s
+
+
+COMMANDS = {
+    "check": ["check", "--codex-version", "0.171.0", "--verbose"],
+    "check-offline": ["check", "--offline", "--codex-version", "0.171.0"],
+    "config": ["config", "--codex-version", "0.171.0"],
+    "rules": ["rules"],
+    "explain": ["explain", "CTX006"],
+    "sessions": ["sessions", str(ROLLOUTS / "stable-break-3"), "--verbose"],
+    "sessions-one": ["sessions", str(ROLLOUTS / "overflow-turn-2.jsonl")],
+    "diagnose": ["diagnose-error", "unexpected status 404 Not Found: Not Found, url: http://127.0.0.1:9/v1/responses"],
+    "fix": ["fix", "--dry-run", "--codex-version", "0.171.0"],
+    "probe": ["probe", "--yes", "--max-context", "16000", "--budget", "200000"],
+    "demo-list": ["demo", "--list"],
+    "help": ["--help"],
+    "check-help": ["check", "--help"],
+}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_line_fits(setup, run, monkeypatch, name, lang, width):
+    monkeypatch.setenv("COLUMNS", str(width))
+    args = list(COMMANDS[name])
+    if name not in ("help", "check-help", "rules", "explain", "demo-list"):
+        args += ["--lang", lang]
+    elif name in ("rules", "explain", "demo-list"):
+        args += ["--lang", lang]
+    else:
+        monkeypatch.setenv("LANG", "zh_CN.UTF-8" if lang == "zh" else "en_US.UTF-8")
+    code, out, err = run(*args)
+    assert code in (0, 1), (code, out, err)
+    for stream in (out, err):
+        for line in stream.splitlines():
+            assert display_width(line) <= width, (name, lang, width, display_width(line), line)
+
+
+# Issue 40: every `--help` in Chinese at 80 columns, counted as a CJK terminal draws it (ambiguous characters such as
+# “ ” —— … take two cells), and never broken inside an identifier; and pipes laid out for 80 columns.
+
+HELP_COMMANDS = [(), *[(name,) for name in sorted(__import__("codexdoctor.cli", fromlist=["cli"]).cli.commands)]]
+
+
+@pytest.mark.parametrize("command", HELP_COMMANDS, ids=lambda c: " ".join(c) or "codexdoctor")
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_help_fits_80_columns(run, monkeypatch, command, lang):
+    import re
+
+    from codexdoctor.cli.linebreak import CLOSING, OPENING, cells
+    from codexdoctor.i18n.cli_zh import HELP_ZH
+
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8" if lang == "zh" else "en_US.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    code, out, err = run(*command, "--help")
+    assert code == 0, err
+    lines = out.splitlines()
+    count = cells if lang == "zh" else display_width
+    for line in lines:
+        assert count(line) <= 80, (command, count(line), line)
+    if lang == "zh":
+        for a, b in zip(lines, lines[1:]):
+            assert b.strip()[:1] not in CLOSING and a.rstrip()[-1:] not in OPENING, (a, b)
+        squeezed = "".join(out.split())
+        for zh in HELP_ZH.values():  # every identifier, option, number or `command` the help quotes stays whole
+            for piece in re.findall(r"`[^`]+`|[!-~]+", zh):
+                if "".join(piece.split()) in squeezed:  # this help shows it: on one line, as written
+                    assert any(piece in line for line in lines), (command, piece)
+        for bad in ("text（默\n", "GITHUB_\n", "以 1 退\n", "[默\n"):
+            assert bad not in out, (command, bad)
+
+
+PIPED = {
+    "check-offline": ["check", "--offline", "--codex-version", "0.171.0"],
+    "config": ["config", "--codex-version", "0.171.0"],
+    "sessions": ["sessions", str(ROLLOUTS / "stable-break-3")],
+    "rules": ["rules"],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(PIPED))
+def test_a_pipe_without_columns_is_laid_out_for_80(setup, run, monkeypatch, name, lang):
+    """`check --offline | head` with no COLUMNS and no terminal anywhere: 80 columns, not 100."""
+    from codexdoctor.commands import output
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(output, "_controlling_terminal_width", lambda: None)  # a developer's own terminal
+    code, out, _ = run(*PIPED[name], "--lang", lang)
+    assert code in (0, 1)
+    widest = max(display_width(line) for line in out.splitlines())
+    assert widest <= 80, (name, lang, widest)
+
+
+def test_terminal_width_order(monkeypatch):
+    """COLUMNS, then stdout's terminal, then stderr's, then the controlling terminal's, then 80."""
+    import io
+    import os
+
+    from codexdoctor.commands import output
+
+    class Tty(io.StringIO):
+        def __init__(self, fd):
+            super().__init__()
+            self.fd = fd
+
+        def isatty(self):
+            return True
+
+        def fileno(self):
+            return self.fd
+
+    sizes = {11: 132, 12: 90}
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd: os.terminal_size((sizes[fd], 40)))
+    monkeypatch.setattr(output, "_controlling_terminal_width", lambda: 100)
+    monkeypatch.setattr(output.sys, "stdout", Tty(11))
+    monkeypatch.setattr(output.sys, "stderr", Tty(12))
+    assert output.terminal_width({"COLUMNS": "70"}) == 70
+    assert output.terminal_width({"COLUMNS": "20"}) == output.MIN_WIDTH
+    assert output.terminal_width({}) == 132
+    monkeypatch.setattr(output.sys, "stdout", io.StringIO())  # `check | head`: stdout is a pipe
+    assert output.terminal_width({}) == 90
+    monkeypatch.setattr(output.sys, "stderr", io.StringIO())  # both redirected: the controlling terminal
+    assert output.terminal_width({}) == 100
+    monkeypatch.setattr(output, "_controlling_terminal_width", lambda: None)  # none at all (CI, cron)
+    assert output.terminal_width({}) == 80
