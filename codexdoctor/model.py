@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
 # The `url` fact of a pasted error that names no URL: produced by checks/diagnose.py, read by the rule engine
 # (which then writes "the request" instead of "POST <url>"). A fact value both stages share, so it lives here.
@@ -62,8 +62,8 @@ class Msg:
 
 @dataclass(frozen=True)
 class English:
-    """A phrase only in English (a summary of a check not yet moved to Msg: checks/live.py, diagnose.py, probe.py),
-    inside a Msg; the pattern table in codexdoctor/i18n says it in Chinese. It goes when those checks move."""
+    """A phrase only in English inside a Msg (net/'s details in a live row: checks/live/read.py human()); the pattern
+    table in codexdoctor/i18n says it in Chinese. It goes when net/ writes its details as Msgs."""
 
     text: str
 
@@ -81,6 +81,16 @@ def say(text: str | Msg, lang: str, english: Callable[[str, str], str] | None = 
     if isinstance(text, Msg):
         return text.text(lang, english)
     return english(text, lang) if english is not None and lang != "en" else text
+
+
+ErrorT = TypeVar("ErrorT", bound=BaseException)
+
+
+def said_error(exc: ErrorT, said: Msg) -> ErrorT:
+    """An error whose message (its English) is said in both languages too: the command line's one error boundary
+    (cli/__init__.py) shows `said` in the run's language."""
+    setattr(exc, "said", said)  # noqa: B010 - an attribute every exception type may carry, typed by this function
+    return exc
 
 
 class Status(str, enum.Enum):
@@ -134,6 +144,9 @@ class CheckResult:
     message: Msg | None = field(default=None, compare=False, metadata={"json": False})
     # `facts["inconclusive_reason"]` in both languages, for a check that writes it as a Msg (its English is the fact).
     reason: Msg | None = field(default=None, compare=False, metadata={"json": False})
+    # Facts that are English phrases (a fact stays a plain JSON string), said in both languages: a rule that quotes
+    # `facts[key]` quotes `said[key]` in the report's language instead.
+    said: Mapping[str, Msg] = field(default_factory=dict, compare=False, metadata={"json": False})
 
 
 @dataclass(frozen=True)
@@ -167,6 +180,14 @@ class ProviderSummary:
     env_key: str | None
     key: str  # "set, 51 chars, sha256:1a2b3c4d" or "unset"
     config_path: str | None
+    # The values that are words rather than values ("unset", "(Codex default)"), by field, in both languages; not in
+    # the JSON report, whose values are the English.
+    said: Mapping[str, Msg] = field(default_factory=dict, compare=False, metadata={"json": False})
+
+    def shown(self, name: str, lang: str) -> str:
+        """A field as the report says it in `lang`: its words when it is words, else the value itself."""
+        said = self.said.get(name)
+        return said.text(lang) if said is not None else str(getattr(self, name))
 
 
 @dataclass(frozen=True)

@@ -97,13 +97,8 @@ def crashed(check_id: str, title: str, exc: BaseException, redact: Callable[[str
 
     frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     where = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
-    return CheckResult(
-        check_id,
-        title,
-        Status.CRASH,
-        redact(f"internal error: {type(exc).__name__}: {exc}{where}"),
-        facts={"exception": type(exc).__name__},
-    )
+    said = Msg("internal error: {what}", "内部错误：{what}", what=redact(f"{type(exc).__name__}: {exc}{where}"))
+    return CheckResult(check_id, title, Status.CRASH, str(said), facts={"exception": type(exc).__name__}, message=said)
 
 
 def is_loopback_host(host: str | None) -> bool:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.untrusted import clip, sanitize
 from codexdoctor.common.words import plural
-from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Status
+from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, English, Msg, Status
 from codexdoctor.net.classify import embedded_json as _embedded_json
 from codexdoctor.net.classify import strip_decoration as normalise
 
@@ -233,7 +234,9 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
                 "env.key",
                 "API key variable",
                 Status.FAIL,
-                f"${var} is {state}",
+                Msg("${var} is blank", "${var} 为空", var=var)
+                if state == "blank"
+                else Msg("${var} is missing", "${var} 未设置", var=var),
                 evidence + tuple(f"${n} is set" for n in near),
                 env_key=var,
                 state=state,
@@ -261,8 +264,14 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
             host = urlsplit(url or str(ctx.provider.base_url or "")).hostname
         except ValueError:
             host = None
+        said: Msg | English = English(words)
         if url is None and failure != "timeout":  # the paste names no host: the configured one, and the report says so
-            words += " (the pasted text names no host; this is the configured base_url's)"
+            said = Msg(
+                "{words} (the pasted text names no host; this is the configured base_url's)",
+                "{words}（粘贴的文字没有写主机；这是配置中 base_url 的主机）",
+                words=words,
+            )
+            words = str(said)
         facts = {
             "failure": failure,
             "detail": words,
@@ -274,7 +283,8 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
             "url": shown_url or NO_URL_IN_PASTE,
             "base_url": shown_url or ctx.redactor(str(ctx.provider.base_url or "")) or NO_URL_IN_PASTE,
         }
-        return [result("net.reach", "Pasted error", Status.FAIL, words, evidence, **facts)]
+        reach = result("net.reach", "Pasted error", Status.FAIL, Msg("{w}", "{w}", w=said), evidence, **facts)
+        return [replace(reach, said={"detail": said}) if isinstance(said, Msg) else reach]
     if kind == "turn_two":
         from codexdoctor.net.classify import summarize_text
 
@@ -307,32 +317,27 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
             )
         ]
     if kind == "unknown":
-        return [
-            result(
-                "ctx.pasted",
-                "Pasted error",
-                Status.WARN,
-                "not a known Codex or provider error shape",
-                evidence,
-                kind="unknown",
-                inconclusive_reason="the pasted text is not a known Codex or provider error",
-            )
-        ]
+        why = Msg("the pasted text is not a known Codex or provider error", "粘贴的文字不是已知的 Codex 或提供方报错")
+        shape = Msg("not a known Codex or provider error shape", "不是已知的 Codex 或提供方报错格式")
+        unknown = result(
+            "ctx.pasted", "Pasted error", Status.WARN, shape, evidence, kind="unknown", inconclusive_reason=str(why)
+        )
+        return [replace(unknown, reason=why)]
     if (
         kind == "send_failed"
     ):  # reqwest's wrapper alone: DNS, connection, TLS or proxy, and the paste does not say which
-        return [
-            result(
-                "ctx.pasted",
-                "Pasted error",
-                Status.WARN,
-                "Codex could not send the request; the text does not say why",
-                evidence,
-                kind="send_failed",
-                inconclusive_reason="Codex could not send the request, and the pasted "
-                "text does not say why (host name, connection, TLS or proxy): `codexdoctor check` finds out",
-            )
-        ]
+        why = Msg(
+            "Codex could not send the request, and the pasted text does not say why (host name, connection, TLS or "
+            "proxy): `codexdoctor check` finds out",
+            "Codex 没能发出请求，而粘贴的文字没有说明原因（主机名、连接、TLS 或代理）：运行 `codexdoctor check` 可以查明",
+        )
+        said = Msg(
+            "Codex could not send the request; the text does not say why", "Codex 没能发出请求；这段文字没有说明原因"
+        )
+        unsent = result(
+            "ctx.pasted", "Pasted error", Status.WARN, said, evidence, kind="send_failed", inconclusive_reason=str(why)
+        )
+        return [replace(unsent, reason=why)]
     status_known = True
     if kind == "http":
         status, message, url = detail
@@ -361,12 +366,14 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     # The canary's own reading of an answer, given the paste's kind; nothing is sent (the clocks are nominal).
     canary = canary_result(ctx, make_plan(ctx, first=False), ex, classified, Clocks(1, 1))
     facts = dict(canary.facts)
+    quoted: dict[str, Msg] = {}
     if facts.get("url") == PLACEHOLDER_URL:
         facts["url"] = NO_URL_IN_PASTE  # say so rather than invent one
     else:
         facts.update(_doubled(str(facts.get("url") or "")))
         if not _same_host(str(facts.get("url") or ""), ctx):
-            facts["base_url_where"] = "in the provider table for this host"  # not the configured provider
+            quoted["base_url_where"] = Msg("in the provider table for this host", "在指向这个主机的提供方表中")
+            facts["base_url_where"] = str(quoted["base_url_where"])  # not the configured provider
     if not status_known:
         facts["status"] = "an error"
     named = _PASTED_MODEL.search(line)
@@ -374,7 +381,18 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     if pasted and pasted != str(facts.get("model") or "").strip():
         # The paste names another model than the config's: the failing run used another setting (issue 29).
         facts["pasted_model"] = ctx.redactor(pasted)
-    return [CheckResult(canary.id, "Pasted error", canary.status, canary.summary, facts, evidence)]
+    return [
+        CheckResult(
+            canary.id,
+            "Pasted error",
+            canary.status,
+            canary.summary,
+            facts,
+            evidence,
+            message=canary.message,
+            said=quoted,
+        )
+    ]
 
 
 _PASTED_MODEL = re.compile(

@@ -121,9 +121,10 @@ def _interrupted(lang: str) -> int:
     return EXIT_INTERRUPTED
 
 
-def _localize(text: str, lang: str) -> str:
+def _localize(text: str, lang: str, exc: BaseException | None = None) -> str:
     """An error message in the run's language; the translation tables are imported for a Chinese run only. The
-    command line's own words (i18n/cli_zh.py) come first: a usage error names a finding's code 问题编号, not 代码."""
+    command line's own words (i18n/cli_zh.py) come first: a usage error names a finding's code 问题编号, not 代码;
+    then the error's own Msg (model.said_error) where it has one."""
     if lang != "zh":
         return text
     from codexdoctor.i18n.cli_zh import usage_error_zh
@@ -131,6 +132,11 @@ def _localize(text: str, lang: str) -> str:
     own = usage_error_zh(text)
     if own is not None:
         return own
+    from codexdoctor.model import Msg
+
+    said = getattr(exc, "said", None)
+    if isinstance(said, Msg):
+        return said.text(lang)
     from codexdoctor.i18n import localize
 
     return localize(text, lang)
@@ -149,7 +155,7 @@ def _main(argv: list[str], lang: str) -> int:
         from codexdoctor.common.untrusted import sanitize
 
         # click types `message` as Final; replacing it is how the text reaches its own show() (usage line kept).
-        exc.message = sanitize(_localize(exc.message, lang), newlines=True)  # type: ignore[misc]
+        exc.message = sanitize(_localize(exc.message, lang, exc), newlines=True)  # type: ignore[misc]
         exc.show()
         return EXIT_USAGE
     except Exception as exc:
@@ -163,7 +169,7 @@ def _main(argv: list[str], lang: str) -> int:
         if isinstance(exc, OverrideError):
             from codexdoctor.common.untrusted import sanitize
 
-            click.echo(sanitize(f"错误：{_localize(str(exc), lang)}" if zh else f"Error: {exc}"), err=True)
+            click.echo(sanitize(f"错误：{_localize(str(exc), lang, exc)}" if zh else f"Error: {exc}"), err=True)
             return EXIT_USAGE
         import traceback
 

@@ -39,7 +39,14 @@ class DateParam(click.ParamType):  # type: ignore[type-arg]  # generic from clic
                 return dt.datetime.strptime(str(value).strip(), fmt)
             except ValueError:
                 continue
-        self.fail(f"{value!r} is not a date: write it as 2026-11-30 or 2026-11-30T09:00", param, ctx)
+        from codexdoctor.model import Msg, said_error
+
+        said = Msg(
+            "{v} is not a date: write it as 2026-11-30 or 2026-11-30T09:00",
+            "{v} 不是日期：请写成 2026-11-30 或 2026-11-30T09:00",
+            v=repr(value),
+        )
+        raise said_error(click.BadParameter(str(said), ctx, param), said)
 
 
 class OutputFile(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2; 8.1 is supported too
@@ -166,7 +173,10 @@ def parse_version_option(value: str | None) -> tuple[int, ...] | None:
         return None
     version = parse_version(value)
     if version is None:
-        raise click.BadParameter(f"{value!r} is not a version like 0.171.0", param_hint="--codex-version")
+        from codexdoctor.model import Msg, said_error
+
+        said = Msg("{v} is not a version like 0.171.0", "{v} 不是 0.171.0 这样的版本号", v=repr(value))
+        raise said_error(click.BadParameter(str(said), param_hint="--codex-version"), said)
     return version
 
 

@@ -91,7 +91,14 @@ def known_codes(ctx: click.Context, param: click.Parameter, codes: tuple[str, ..
 
     for code in codes:
         if code.upper() not in RULES_BY_CODE:
-            raise click.BadParameter(f"unknown code {code!r}; `codexdoctor rules` lists them all", param_hint="--only")
+            from codexdoctor.model import Msg, said_error
+
+            said = Msg(
+                "unknown code {c}; `codexdoctor rules` lists them all",
+                "未知的问题编号 {c}；`codexdoctor rules` 会列出全部问题编号",
+                c=repr(code),
+            )
+            raise said_error(click.BadParameter(str(said), param_hint="--only"), said)
     return codes
 
 

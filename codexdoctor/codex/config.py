@@ -12,6 +12,7 @@ from codexdoctor.codex import dotenvfile, tomlsource
 from codexdoctor.common import safefile
 from codexdoctor.common.redact import shorten_home
 from codexdoctor.common.untrusted import clip
+from codexdoctor.model import Msg, said_error
 
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 BUILTIN_PROVIDERS: dict[str, dict[str, Any]] = {
@@ -287,18 +288,24 @@ def parse_overrides(raw_overrides: tuple[str, ...] | list[str]) -> dict[str, Any
     keys_left = tomlsource.KEYS_MAX
     for item in raw_overrides:
         if "=" not in item:
-            raise OverrideError(f"Invalid override (missing '='): {clip(item, 80)}")
+            said = Msg("Invalid override (missing '='): {o}", "无效的 -c 覆盖（缺少 '='）：{o}", o=clip(item, 80))
+            raise said_error(OverrideError(str(said)), said)
         key, value = item.split("=", 1)
         path = tomlsource.split_dotted(key.strip())
         if not path or any(not p for p in path):
-            raise OverrideError(f"Invalid override key: {clip(key, 80)!r}")
+            said = Msg("Invalid override key: {k}", "无效的 -c 覆盖键：{k}", k=repr(clip(key, 80)))
+            raise said_error(OverrideError(str(said)), said)
         # The same shape scan as a config file's, on the override written as one TOML line with a key as deep as its own.
         problem, counted = tomlsource.shape("k" + ".k" * (len(path) - 1) + " = " + value.strip(), keys_left)
         if problem is not None:
             shown = ".".join(path[:3]) + (".…" if len(path) > 3 else "")
-            raise OverrideError(
-                f"Invalid override {clip(shown, 60)!r}: {problem.message} (the limit of a config file too)"
+            said = Msg(
+                "Invalid override {k}: {why} (the limit of a config file too)",
+                "无效的 -c 覆盖 {k}：{why}（配置文件也是这个上限）",
+                k=repr(clip(shown, 60)),
+                why=tomlsource.limit_said(problem),
             )
+            raise said_error(OverrideError(str(said)), said)
         keys_left -= counted
         cur = out
         for part in path[:-1]:

@@ -7,6 +7,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from codexdoctor.model import Msg
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
@@ -211,3 +213,12 @@ def parse_override_value(raw: str) -> Any:
         return tomllib.loads(f"v = {raw}")["v"]
     except (ValueError, RecursionError):  # TOMLDecodeError is a ValueError; so is a number int() refuses
         return raw
+
+
+def limit_said(problem: TomlProblem) -> Msg:
+    """A shape limit `shape` found, in both languages (a `-c` override's error names it)."""
+    if problem.message.startswith("keys or arrays nested"):
+        return Msg("keys or arrays nested more than {n} levels deep", "键或数组嵌套超过 {n} 层", n=MAX_DEPTH)
+    if problem.message.endswith("keys and tables"):
+        return Msg("more than {n:,} keys and tables", "键和表超过 {n:,} 个", n=KEYS_MAX)
+    return Msg.pair(problem.message, problem.message)

@@ -23,7 +23,7 @@ from codexdoctor.commands.check import run_check
 from codexdoctor.commands.environment import language
 from codexdoctor.commands.options import CheckOptions
 from codexdoctor.commands.output import stdout_can_encode, terminal_width
-from codexdoctor.model import Report
+from codexdoctor.model import Msg, Report, said_error
 
 DEMO_KEY = "sk-demo-7f3a9c2e5b1d4f60a8e2"
 ASSUMED_CODEX = (0, 171, 0)  # the newest Codex this release models; the demo does not depend on one being installed
@@ -224,9 +224,13 @@ def run(opts: DemoOptions) -> None:
     known = {s.name for s in SCENARIOS}
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise click.BadParameter(
-            f"unknown scenario {unknown[0]!r}; choose from: {', '.join(sorted(known))}", param_hint="--scenario"
+        said = Msg(
+            "unknown scenario {s}; choose from: {known}",
+            "未知的场景 {s}；可选：{known}",
+            s=repr(unknown[0]),
+            known=", ".join(sorted(known)),
         )
+        raise said_error(click.BadParameter(str(said), param_hint="--scenario"), said)
     lang = language(opts.lang)
     width = terminal_width(os.environ, None)
     if opts.list_only:

@@ -13,7 +13,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, English, Msg, Report, Status
+from codexdoctor.model import CheckResult, English, Msg, Report, Status, said_error
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -110,14 +110,20 @@ def read_paste(text: str | None, file_: str | None) -> str:
     if file_ is not None:
         text = read_paste_file(file_)
     elif text is None:
-        raise click.BadParameter("give the error TEXT, - to read stdin, or --file PATH", param_hint="TEXT")
+        said = Msg(
+            "give the error TEXT, - to read stdin, or --file PATH",
+            "请给出报错文本 TEXT，或用 - 从标准输入读取，或用 --file PATH",
+        )
+        raise said_error(click.BadParameter(str(said), param_hint="TEXT"), said)
     elif text == "-":
         try:
             text = sys.stdin.read(PASTE_MAX_BYTES) if sys.stdin is not None else ""
         except (OSError, ValueError) as exc:
-            raise click.BadParameter(f"cannot read the error text from stdin: {exc}", param_hint="TEXT") from None
+            said = Msg("cannot read the error text from stdin: {e}", "无法从标准输入读取报错文本：{e}", e=str(exc))
+            raise said_error(click.BadParameter(str(said), param_hint="TEXT"), said) from None
     if not text.strip():
-        raise click.BadParameter("the error text is empty", param_hint="TEXT")
+        said = Msg("the error text is empty", "报错文本是空的")
+        raise said_error(click.BadParameter(str(said), param_hint="TEXT"), said)
     return text
 
 
@@ -128,11 +134,13 @@ def read_paste_file(path: str) -> str:
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
-            raise click.BadParameter(f"{path} is not a regular file", param_hint="--file")
+            said = Msg("{p} is not a regular file", "{p} 不是普通文件", p=str(path))
+            raise said_error(click.BadParameter(str(said), param_hint="--file"), said)
         with open(path, "rb") as handle:
             raw = handle.read(PASTE_MAX_BYTES)
     except OSError as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc.strerror or exc}", param_hint="--file") from None
+        said = Msg("cannot read {p}: {e}", "无法读取 {p}：{e}", p=str(path), e=str(exc.strerror or exc))
+        raise said_error(click.BadParameter(str(said), param_hint="--file"), said) from None
     return raw.decode("utf-8", errors="replace")
 
 

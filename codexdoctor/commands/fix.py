@@ -15,7 +15,7 @@ from codexdoctor.commands.options import CheckOptions
 from codexdoctor.commands.output import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.i18n import ui
-from codexdoctor.model import Report
+from codexdoctor.model import Msg, Report, said_error
 from codexdoctor.report import fixes as fix_mod
 from codexdoctor.report import fixtext, fixwrite
 from codexdoctor.report.build import exit_code
@@ -138,7 +138,8 @@ def _write(chosen: list[fix_mod.Edit], voice: _Voice) -> None:
             backup = fixwrite.write_atomic(change.path, change.original, change.after, secret_values)
             _show(voice.say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
     except (fix_mod.FixError, OSError) as exc:
-        raise click.ClickException(voice.redact(f"nothing more was written: {exc}")) from None
+        said = Msg("nothing more was written: {e}", "没有再写入任何内容：{e}", e=voice.redact(str(exc)))
+        raise said_error(click.ClickException(str(said)), said) from None
 
 
 def _show_and_choose(plan: fix_mod.Plan, voice: _Voice, opts: FixOptions) -> list[fix_mod.Edit]:
@@ -147,7 +148,8 @@ def _show_and_choose(plan: fix_mod.Plan, voice: _Voice, opts: FixOptions) -> lis
     try:
         changes = fixtext.prepare(plan.edits)
     except (fix_mod.FixError, OSError, UnicodeDecodeError) as exc:
-        raise click.ClickException(voice.redact(f"cannot prepare the edits: {exc}")) from None
+        said = Msg("cannot prepare the edits: {e}", "无法准备这些修改：{e}", e=voice.redact(str(exc)))
+        raise said_error(click.ClickException(str(said)), said) from None
     for change in changes:
         # Each edit as one line, then the file's diff once: the same lines are never shown twice.
         _show(voice.say("edits", file=change.shown))

@@ -128,7 +128,7 @@ def _announce(
     probe: Probe,
     settings: ProbeSettings,
     published: int | None,
-    source: str | None,
+    source: Msg | None,
     requests: int,
     estimate: int,
     lang: str,
@@ -136,19 +136,18 @@ def _announce(
 ) -> str:
     """Say what the probe knows of the window and what it will spend (before anything is sent); returns the plan
     line, which the prompt shows again when the estimate exceeds --budget."""
-    from codexdoctor.i18n import localize
-
     zh = lang == "zh"
     if published:
         # `source` may be None (mypy, issue 32): the line said "(None)" then, in both languages.
-        where_en = source or "its model list"
-        where_zh = localize(source, "zh") if source else "它的模型列表"
-        progress(
-            f"提供方公布的窗口是 {published:,} tokens（{where_zh}）：探测先测一半大小，再测略低于和略高于它的大小。"
-            if zh
-            else f"The provider publishes a {published:,}-token window ({where_en}): the probe checks half of it, "
-            "then just below and just above it."
+        where = source or Msg("its model list", "它的模型列表")
+        said = Msg(
+            "The provider publishes a {n:,}-token window ({where}): the probe checks half of it, then just below and "
+            "just above it.",
+            "提供方公布的窗口是 {n:,} tokens（{where}）：探测先测一半大小，再测略低于和略高于它的大小。",
+            n=published,
+            where=where,
         )
+        progress(said.text(lang))
     elif probe.fitted:
         progress(
             f"提供方没有公布窗口：在默认预算内最多探测到 {probe.max_context:,} tokens；用 --max-context 和 --budget 可以探测得更远。"
@@ -181,12 +180,7 @@ def _probe_facts(
     facts["repeat"] = settings.repeat
     facts["published_window"] = published
     if outcome.stopped and (outcome.first_fail is None or outcome.stable is None):
-        from codexdoctor.rules import STOPPED_WORDS
-
-        where = STOPPED_WORDS[outcome.stopped].get("en")  # one wording for the finding and the verdict reason
-        facts["inconclusive_reason"] = (
-            f"the probe stopped {where} before locating and confirming the break ({outcome.spent:,} input tokens spent)"
-        )
+        facts["inconclusive_reason"] = str(probe_mod.stopped_reason(outcome.stopped, outcome.spent))
     return facts
 
 

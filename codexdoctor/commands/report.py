@@ -15,6 +15,7 @@ from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
 from codexdoctor.common import safefile
 from codexdoctor.common.untrusted import sanitize
+from codexdoctor.model import Msg, said_error
 
 if TYPE_CHECKING:
     from codexdoctor.report.ticket import Ticket
@@ -56,7 +57,8 @@ def run(opts: ReportOptions) -> None:
     wanted = opts.session_id
     found = ticket_mod.failed_session(sessions, wanted)
     if wanted and found is None:
-        raise click.BadParameter(f"no session id starts with {wanted!r}", param_hint="--session")
+        unknown = Msg("no session id starts with {w}", "没有以 {w} 开头的会话 ID", w=repr(wanted))
+        raise said_error(click.BadParameter(str(unknown), param_hint="--session"), unknown)
     ticket = ticket_mod.Ticket(
         check, sessions, wanted, tuple(rows(ctx)), curl, request_file, check_opts.lang, shape, opts.include_request_text
     )

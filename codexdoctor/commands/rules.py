@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import click
 
 from codexdoctor.commands.environment import language
+from codexdoctor.model import Msg, said_error
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,12 @@ def explain(opts: ExplainOptions) -> None:
     code = opts.code
     text = explain_rule(code.strip().upper(), opts.fmt, language(opts.lang), terminal_width())
     if text is None:
-        raise click.BadParameter(f"unknown code {code!r}; `codexdoctor rules` lists them all", param_hint="CODE")
+        said = Msg(
+            "unknown code {c}; `codexdoctor rules` lists them all",
+            "未知的问题编号 {c}；`codexdoctor rules` 会列出全部问题编号",
+            c=repr(code),
+        )
+        raise said_error(click.BadParameter(str(said), param_hint="CODE"), said)
     click.echo(text, nl=False)
 
 

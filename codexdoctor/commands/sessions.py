@@ -53,6 +53,7 @@ def run_sessions(
     from datetime import timezone
 
     from codexdoctor.checks import sessions as sessions_mod
+    from codexdoctor.checks import sessions_tables
     from codexdoctor.common.redact import shorten_home
 
     opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True, lang=lang, codex_version=codex_version)
@@ -86,7 +87,7 @@ def run_sessions(
         [Msg("Read offline from Codex's own logs; no request was sent.", "离线读取 Codex 自己的日志；未发送任何请求。")]
         + ([] if show_content or not loaded.total else [HIDDEN_CONTENT]),
         opts.lang,
-        sections=sessions_mod.sections(check, detail, lang),
+        sections=sessions_tables.sections(check, detail, lang),
         show_provider=False,
     )
     return report, ctx.redactor

@@ -9,6 +9,7 @@ import click
 
 from codexdoctor import sim as sim_mod
 from codexdoctor.commands.environment import language
+from codexdoctor.model import Msg, said_error
 
 # What `sim` says, in both languages (issue 29: its output was English in a zh run).
 SAY = {
@@ -44,7 +45,13 @@ def serve(opts: SimOptions) -> None:
     try:
         running = sim_mod.RunningSim(cfg).start()
     except OSError as exc:
-        raise click.ClickException(f"cannot listen on 127.0.0.1:{cfg.port}: {exc.strerror or exc}") from None
+        said = Msg(
+            "cannot listen on {where}: {e}",
+            "无法在 {where} 上监听：{e}",
+            where=f"127.0.0.1:{cfg.port}",
+            e=str(exc.strerror or exc),
+        )
+        raise said_error(click.ClickException(str(said)), said) from None
     try:  # Ctrl-C may come while the snippet is still being printed: the same clean stop
         click.echo(say("serving", lang, url=running.base_url))
         click.echo(say("paste", lang))

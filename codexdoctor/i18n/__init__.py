@@ -2,8 +2,8 @@
 
 Rule texts live in the catalog, English and Chinese side by side in each family (codexdoctor/rules/); check
 summaries, notes and verdict reasons are model.Msg, English and Chinese side by side where they are written. The
-pattern table below says in Chinese the English that checks/live.py, diagnose.py and probe.py (and the facts rules
-quote) still write, until those move to Msg too.
+pattern table below says in Chinese the English that net/'s details and a few quoted facts still are, until those
+move to Msg too.
 """
 
 from __future__ import annotations
@@ -152,21 +152,18 @@ def check_title(check_id: str, title: str, lang: str) -> str:
 
 # (English pattern, Chinese template). Groups are re-inserted as {1}, {2}...; order matters (first match wins).
 #
-# What is left of the table that translated every summary after the fact (issue 37 point 3). The cfg, env, url,
-# sessions and as-if-fixed checks, the commands' notes and the verdict reasons write a model.Msg now, English and
-# Chinese side by side; the table says in Chinese only the English that is still written elsewhere, and it goes
-# when these move to Msg too:
-#   - checks/live.py, checks/diagnose.py, checks/probe.py: their summaries, notes and inconclusive_reason (being
-#     restructured at the time of writing: do not edit them for this), and the net/classify and net/transport
-#     details inside them ("kind: detail");
-#   - the facts rules quote in their texts (rules/engine.py PHRASE_KEYS: source, detail, read_error, ...; and
-#     rules/api/answer.py): the read-error reasons of codex/config.py and common/safefile.py, the window's source;
-#   - the sessions decision reason, a fact of checks/sessions.py (the JSON report shows it) that report/build.py
-#     quotes whole as English(...);
-#   - report/build.py provider_summary's words (key "set, ..." / "unset", "(Codex default)", "(unknown)"), said by
-#     the text and markdown renderers and by report/configview.py, and a crashed check's "internal error: ...";
-#   - the command line's usage errors (cli/__init__.py localizes them; codex/config.py's override errors);
-#   - commands/probe.py's announcement of where the published window comes from (live.published_window).
+# What is left of the table that translated every summary after the fact (issue 37 point 3). Checks, notes, verdict
+# reasons, the provider line and usage errors write a model.Msg, English and Chinese side by side; a fact that must
+# stay an English string has its Msg beside it (CheckResult.said, ProviderSummary.said, model.said_error). The table
+# says in Chinese only the English still written elsewhere, and it goes when these move to Msg too:
+#   - net/'s details inside live rows and notes (net/classify.py, net/transport.py, net/stream.py, outside_json:
+#     "kind: detail", nested as model.English by checks/live/read.py human()), and the details diagnose and the
+#     canary build as Classified (Codex's idle limit, the 429 retries, codex_rejected);
+#   - facts rules quote (rules/engine.py PHRASE_KEYS: detail, read_error, malformed, evidence, url, base_url_where;
+#     rules/api/answer.py's unreadable message): the read-error reasons of codex/config.py and common/safefile.py,
+#     the profile origin ("profile `x` (path)"), "failure at N% of the window";
+#   - `cannot write PATH: reason` (cli/params.py, commands/report.py), whose reason is safefile's;
+#   - report/configview.py's other values and sources (origins), which it still passes through localize.
 _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"((?:~|/|https?://)\S*)", "{1}"),  # a bare path or URL is the same in every language
     # why a file could not be read (codex/config.py, common/safefile.py, the OS's own words)
@@ -196,170 +193,27 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"larger than ([\d,]+) bytes", "超过 {1} 字节"),
     (r"Permission denied", "没有读取权限"),
     # a pasted missing variable (checks/diagnose.py); the provider line's key (report/build.py provider_summary)
-    (r"\$(\S+) is missing", "${1} 未设置"),
-    (r"\$(\S+) is blank", "${1} 为空"),
-    (r"set, (\d+) chars, sha256:(\w+)", "已设置，{1} 个字符，sha256:{2}"),
-    (r"unset", "未设置"),
     # live
     (r"redirected to (.+)", "被重定向到 {1}"),
-    (r"an HTML site answers, not an API", "返回的是 HTML 网页，不是 API"),
-    (r"answered in (\d+) ms", "{1} ms 内响应"),
-    (r"no usable catalog: (.+)", "没有可用的模型列表：{1~}"),
     (r"built-in provider `([^`]+)`", "内置提供方 `{1}`"),
     # codexdoctor's own usage errors (issue 29: every error message in the user's language)
-    (r"the error text is empty", "报错文本是空的"),
-    (r"Invalid override \(missing '='\): (.+)", "无效的 -c 覆盖（缺少 '='）：{1}"),
-    (r"Invalid override key: (.+)", "无效的 -c 覆盖键：{1}"),
-    (
-        r"Invalid override (.+?): keys or arrays nested more than (\d+) levels deep \(the limit of a config file too\)",
-        "无效的 -c 覆盖 {1}：键或数组嵌套超过 {2} 层（配置文件也是这个上限）",
-    ),
-    (
-        r"Invalid override (.+?): more than ([\d,]+) keys and tables \(the limit of a config file too\)",
-        "无效的 -c 覆盖 {1}：键和表超过 {2} 个（配置文件也是这个上限）",
-    ),
-    (
-        r"give the error TEXT, - to read stdin, or --file PATH",
-        "请给出报错文本 TEXT，或用 - 从标准输入读取，或用 --file PATH",
-    ),
-    (r"cannot read the error text from stdin: (.+)", "无法从标准输入读取报错文本：{1}"),
-    (r"(.+) is not a regular file", "{1} 不是普通文件"),
-    (r"cannot read (\S+): (.+)", "无法读取 {1}：{2}"),
     (r"cannot write (\S+): (.+)", "无法写入 {1}：{2~}"),
-    (r"no session id starts with (.+)", "没有以 {1} 开头的会话 ID"),
-    (r"nothing more was written: (.+)", "没有再写入任何内容：{1}"),
-    (r"cannot prepare the edits: (.+)", "无法准备这些修改：{1}"),
-    (r"cannot listen on (\S+): (.+)", "无法在 {1} 上监听：{2}"),
-    (r"unknown code (.+); `codexdoctor rules` lists them all", "未知的代码 {1}；`codexdoctor rules` 会列出全部代码"),
-    (r"unknown scenario (.+); choose from: (.+)", "未知的场景 {1}；可选：{2}"),
-    (r"(.+) is not a version like 0\.171\.0", "{1} 不是 0.171.0 这样的版本号"),
-    (
-        r"(.+) is not a date: write it as 2026-11-30 or 2026-11-30T09:00",
-        "{1} 不是日期：请写成 2026-11-30 或 2026-11-30T09:00",
-    ),
     (r"(.+) \(at (\S+)\)", "{1~}（位于 {2}）"),
-    (r"([\d,]+) models?, \"(.*)\" listed", '{1} 个模型，包含 "{2}"'),
-    (r"([\d,]+) models?, \"(.*)\" listed without its stray whitespace", '{1} 个模型，包含去掉多余空白后的 "{2}"'),
-    (r"([\d,]+) models?, \"(.*)\" listed with different capitals", '{1} 个模型，包含大小写不同的 "{2}"'),
-    (
-        r"([\d,]+) models?, \"(.*)\" listed without its date or version suffix",
-        '{1} 个模型，包含去掉日期或版本后缀的 "{2}"',
-    ),
-    (r"([\d,]+) models?, \"(.*)\" not listed", '{1} 个模型，没有 "{2}"'),
-    (r"skipped \(--no-canary\)", "已跳过（--no-canary）"),
-    (r"skipped \(see the note below\)", "已跳过（见下方说明）"),
-    (r"streamed answer in (\d+) ms, first token (\d+) ms", "流式回答用时 {1} ms，首字 {2} ms"),
-    (r"streamed answer in (\d+) ms", "流式回答用时 {1} ms"),
-    (r"the configured path answered", "配置的路径有响应"),
-    (r"not tried: the configured URL did not answer", "未尝试：配置的地址没有响应"),
-    (r"no variant of base_url serves the API", "base_url 的各个变体都不提供该 API"),
-    (r"(.+) serves the API", "{1} 提供该 API"),
-    (r"not needed", "无需检查"),
-    (r"no chat probe", "未做 chat 探测"),
-    (r"serves /chat/completions but not /responses", "提供 /chat/completions，但没有 /responses"),
-    (r"chat probe: (.+)", "chat 探测：{1~}"),
-    (r"/chat/completions answers too", "/chat/completions 也能响应"),
-    (
-        r"not a Chat-only gateway \(/chat/completions: (.+)\)",
-        "并非只提供 /chat/completions 的网关（该路径的结果：{1~}）",
-    ),
-    (r"the provider does not publish its window", "提供方没有公开上下文窗口"),
-    (r"serves ([\d,]+) tokens; Codex assumes ([\d,]+)", "服务端窗口 {1} tokens；Codex 假定 {2}"),
-    (r"serves ([\d,]+) tokens \(Codex assumes ([\d,]+)\)", "服务端窗口 {1} tokens（Codex 假定 {2}）"),
-    (
-        r"Codex would stop before sending a request \((.+)\): fix that first",
-        "Codex 在发出请求前就会停止（{1,}）：请先修复",
-    ),
-    (
-        r"the built-in provider has no stored API key \(ChatGPT sign-in or none\): Codex's requests go to the ChatGPT "
-        r"backend or nowhere, so there is no API channel to test",
-        "内置提供方没有已保存的 API Key（使用 ChatGPT 登录或未登录）：Codex 的请求发往 ChatGPT 后端或根本发不出，没有可测试的 API 通道",
-    ),
-    (
-        r"\[model_providers\.(\S+)\] has no base_url, so Codex would send your key to https://api\.openai\.com/v1; "
-        r"codexdoctor does not send it anywhere you did not configure",
-        "[model_providers.{1}] 没有 base_url，所以 Codex 会把你的密钥发到 https://api.openai.com/v1；codexdoctor 不会把它发到你没有配置的任何地方",
-    ),
-    (
-        r"not published; Codex's first request \(([\d,]+) tokens\) fit, headroom unknown",
-        "未公布；Codex 的第一个请求（{1} tokens）放得下，余量未知",
-    ),
-    (
-        r"not published; Codex's first request \(([\d,]+) tokens\) did not fit",
-        "未公布；Codex 的第一个请求（{1} tokens）放不下",
-    ),
     (
         r"codex_rejected: the provider rejects Codex's request \((.+)\)",
         "codex_rejected：提供方拒绝了 Codex 的请求（{1}）",
     ),
     (r"profile `([^`]+)` \((\S+)\)", "profile `{1}`（{2}）"),
-    (r"in the provider table for this host", "在指向这个主机的提供方表中"),
     (r"\(no URL in the paste\)", "（粘贴内容里没有 URL）"),
-    (r"GET (\S+), field (\S+)", "GET {1}，字段 {2}"),
-    (r"\(Codex default\)", "（Codex 默认值）"),
-    (r"\(unset: https://api\.openai\.com/v1\)", "（未设置：Codex 使用 https://api.openai.com/v1）"),
-    (r"\(unknown\)", "（未知）"),
-    (r"internal error: (.+)", "内部错误：{1}"),
     (r"([a-z_]+): (.+)", "{1}：{2~}"),
     # probe / diagnose
-    (r"breaks between ([\d,]+) and ([\d,]+) tokens \(stable\)", "在 {1} 到 {2} tokens 之间断开（稳定）"),
-    (
-        r"no break up to ([\d,]+) tokens, where this probe's range ended: the window is at least that, and the break lies "
-        r"beyond it",
-        "直到 {1} tokens 都没有断开，而这正是本次探测范围的终点：窗口至少有这么大，断点在更远处",
-    ),
-    (r"breaks between ([\d,]+) and ([\d,]+) tokens \(unstable\)", "在 {1} 到 {2} tokens 之间断开（不稳定）"),
-    (r"breaks between ([\d,]+) and ([\d,]+) tokens", "在 {1} 到 {2} tokens 之间断开"),
-    (r"single question failed; session not probed", "单次提问失败；未做会话探测"),
-    (r"no break up to ([\d,]+) tokens", "直到 {1} tokens 都没有断开"),
-    (r"stopped at the (budget|deadline)", "在{1}处停止"),
-    (r"stopped by Ctrl-C", "因 Ctrl-C 而停止"),
     (r"context window exhausted", "上下文窗口已耗尽"),
     (r"context window exceeded", "超出上下文窗口"),
-    (r"not a known Codex or provider error shape", "不是已知的 Codex 或提供方报错格式"),
     # notes (checks/live.py) and diagnose's phrases
-    (r"Live checks skipped: (.+)\.", "已跳过在线检查：{1~}。"),
-    (r"Live checks took (\d+) ms \(deadline (.+) s\)\.", "在线检查用时 {1} ms（时限 {2} 秒）。"),
-    (
-        r"The canary is Codex's own first request: ([\d,]+) input tokens and at most (\d+) output tokens per send; "
-        r"--no-canary skips it\.",
-        "探测请求就是 Codex 自己的第一个请求：每次发送 {1} 个输入 token，最多 {2} 个输出 token；加 --no-canary 可跳过。",
-    ),
-    (
-        r"The canary request spends a few tokens \(max_output_tokens=(\d+)\); --no-canary skips it\.",
-        "探测请求会消耗少量 token（max_output_tokens={1}）；加 --no-canary 可跳过。",
-    ),
-    (r"Requests went through the proxy configured in this environment\.", "请求经过了当前环境中配置的代理。"),
-    (r"Codex could not send the request; the text does not say why", "Codex 没能发出请求；这段文字没有说明原因"),
-    (
-        r"Codex could not send the request, and the pasted text does not say why \(host name, connection, TLS or proxy\): "
-        r"`codexdoctor check` finds out",
-        "Codex 没能发出请求，而粘贴的文字没有说明原因（主机名、连接、TLS 或代理）：运行 `codexdoctor check` 可以查明",
-    ),
-    (
-        r"(.+) \(the pasted text names no host; this is the configured base_url's\)",
-        "{1}（粘贴的文字没有写主机；这是配置中 base_url 的主机）",
-    ),
     (r"Codex's idle limit passed with no event", "超过 Codex 的空闲时限仍没有事件"),
     (r"the stream ended without response\.completed", "流在没有 response.completed 的情况下结束"),
     # verdict reasons that are facts: the sessions decision (checks/sessions.py), the probe's inconclusive_reason
-    (
-        r"([\d,]+) failed sessions? of kind `(\w+)` and (\d+) of kind `(\w+)`; the most recent failure \((.+?)\) was `(\w+)`: (.+)",
-        "{1} 个失败会话属于 `{2}` 类，{3} 个属于 `{4}` 类；最近一次失败（{5}）是 `{6}` 类：{7}",
-    ),
-    (
-        r"the probe stopped at the (budget|deadline) before locating and confirming the break \(([\d,]+) input tokens spent\)",
-        "探测在{1}处停止，尚未定位并确认断点（已消耗 {2} 个输入 token）",
-    ),
-    (
-        r"the probe stopped by Ctrl-C before locating and confirming the break \(([\d,]+) input tokens spent\)",
-        "探测因 Ctrl-C 而停止，尚未定位并确认断点（已消耗 {1} 个输入 token）",
-    ),
-    (r"the pasted text is not a known Codex or provider error", "粘贴的文字不是已知的 Codex 或提供方报错"),
     # where the window Codex assumes comes from (CTX001)
-    (r"Codex's fallback metadata for unknown models", "Codex 对未知模型的默认元数据"),
-    (r"Codex's metadata for (.+)", "Codex 对 {1} 的模型元数据"),
-    (r"model_context_window \((.+)\)", "model_context_window（{1}）"),
     # how a session failed (CTX012)
     (r"failure at (\d+)% of the window", "在窗口的 {1}% 处失败"),
     (r"a provider or network error", "提供方或网络错误"),
@@ -474,20 +328,6 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
         "以 data: [DONE] 结束的 Chat Completions 分块（{1} 个事件），而不是以 response.completed 结束的 Responses 事件",
     ),
     (r"429 at all (\d+) attempts Codex makes", "Codex 的全部 {1} 次尝试都返回 429"),
-    (r"works with a tool call and its output \(([\d,]+) tokens\)", "带着工具调用和它的输出也能通过（{1} tokens）"),
-    (
-        r"After it, Codex's request that follows a tool call \(the same request plus one made-up `exec_command` call and "
-        r"about 10 KB of its output: ([\d,]+) input tokens\) is sent once; --no-turn-two skips it\.",
-        "之后再发送一次 Codex 在工具调用之后发出的请求（同一个请求，加上一次虚构的 `exec_command` 调用和约 10 KB 的输出：{1} 个输入 "
-        "token）；--no-turn-two 可以跳过它。",
-    ),
-    (r"not sent: Codex's first request did not get through", "未发送：Codex 的第一个请求没有通过"),
-    (r"not sent: the deadline was reached first", "未发送：已先到达时限"),
-    (
-        r"not sent: only for Codex's own request \(wire_api = \"responses\"\)",
-        '未发送：只用于 Codex 自己的请求（wire_api = "responses"）',
-    ),
-    (r"skipped \(--no-turn-two\)", "已跳过（--no-turn-two）"),
     (r"a function_call streamed with no call_id", "流式返回的 function_call 没有 call_id"),
     (r"a function_call streamed with an empty call_id", "流式返回的 function_call 的 call_id 为空"),
     (

@@ -105,12 +105,14 @@ def _verdict(
 ) -> tuple[Verdict, Msg]:
     errors = [f for f in findings if f.severity is Severity.ERROR]
     # Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order.
-    decided = next((c.facts["decision"] for c in checks if isinstance(c.facts.get("decision"), dict)), None)
-    if decided and not any(f.verdict is Verdict.CONFIG for f in errors):
+    decider = next((c for c in checks if isinstance(c.facts.get("decision"), dict)), None)
+    if decider is not None and not any(f.verdict is Verdict.CONFIG for f in errors):
+        decided = decider.facts["decision"]
         lead = Verdict(decided["verdict"])
         codes = ", ".join(dict.fromkeys(f.code for f in errors if f.verdict is lead))
-        # The reason is a fact (the JSON report shows it) in English: the pattern table says it in Chinese.
-        return lead, Msg("{why}", "{why}", why=English(f"{decided['reason']}: {codes}"))
+        # The reason is a fact (the JSON report shows it) in English; the check gives it in both languages beside it.
+        why = decider.said.get("decision_reason") or Msg.pair(str(decided["reason"]), str(decided["reason"]))
+        return lead, Msg("{why}: {codes}", "{why}：{codes}", why=why, codes=codes)
     if not errors and warnings_decide:
         errors = [f for f in findings if f.severity is Severity.WARNING]
     for verdict in VERDICT_ORDER:
@@ -177,20 +179,35 @@ def provider_summary(ctx: CheckContext) -> ProviderSummary:
     key = ctx.key_value()
     base = p.base_url if p.base_url is not None else None
     env_key = display_env_key(p.env_key) if isinstance(p.env_key, str) else None
+    said: dict[str, Msg] = {}
+    if base is None:
+        said["base_url"] = Msg("(unset: https://api.openai.com/v1)", "（未设置：Codex 使用 https://api.openai.com/v1）")
+    if r.model is None:
+        said["model"] = Msg("(Codex default)", "（Codex 默认值）")
+    if key:
+        said["key"] = Msg(
+            "set, {n} chars, sha256:{digest}",
+            "已设置，{n} 个字符，sha256:{digest}",
+            n=len(key),
+            digest=fingerprint(key).rsplit(":", 1)[1],
+        )
+    else:
+        said["key"] = Msg("unset", "未设置")
     return ProviderSummary(
         id=p.id,
         name=str(p.get("name") or p.id),
         builtin=p.builtin,
-        base_url=ctx.redactor(str(base)) if base is not None else "(unset: https://api.openai.com/v1)",
+        base_url=ctx.redactor(str(base)) if base is not None else str(said["base_url"]),
         request_url=ctx.redactor(p.request_url() or "(unknown)"),
         wire_api=str(p.wire_api),
         # A blank model is shown as the empty string it is (issue 40: "Model:   wire_api: responses" read as a typo).
         model=(ctx.redactor(str(r.model)) if str(r.model).strip() else f'"{r.model}"')
         if r.model is not None
-        else "(Codex default)",
+        else str(said["model"]),
         env_key=env_key,
-        key=f"set, {fingerprint(key)}" if key else "unset",
+        key=str(said["key"]),
         config_path=r.user_layer.label if r.user_layer else None,
+        said=said,
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.i18n import localize
+from codexdoctor.model import Msg, ProviderSummary
 from codexdoctor.report.build import provider_summary
 from codexdoctor.report.fixes import toml_value
 
@@ -48,6 +49,16 @@ def _shown(value: Any) -> str:
     return toml_value(value) if isinstance(value, bool) else str(value)
 
 
+def _said(s: ProviderSummary, name: str) -> dict[str, Msg]:
+    """A row's value in words, both languages, under `said` (a row as JSON leaves it out: see `plain`)."""
+    return {"said": s.said[name]} if name in s.said else {}
+
+
+def plain(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row as JSON shows it: the values, without the words that say them."""
+    return {k: v for k, v in row.items() if k != "said"}
+
+
 def rows(ctx: CheckContext) -> list[dict[str, Any]]:
     r = ctx.resolution
     p = r.provider
@@ -60,17 +71,17 @@ def rows(ctx: CheckContext) -> list[dict[str, Any]]:
         },
         {"key": "profile", "value": r.profile or None, "source": r.profile_origin or DEFAULT},
         {"key": "model_provider", "value": p.id, "source": r.provider_origin},
-        {"key": "model", "value": s.model, "source": r.model_origin},
+        {"key": "model", "value": s.model, "source": r.model_origin, **_said(s, "model")},
     ]
     if not p.defined:
         out.append({"key": f"[model_providers.{p.id}]", "value": "missing", "source": "-"})
         return out
     path = "/chat/completions" if s.wire_api == "chat" else "/responses"
     out += [
-        {"key": "base_url", "value": s.base_url, "source": r.provider_field_origin("base_url")},
+        {"key": "base_url", "value": s.base_url, "source": r.provider_field_origin("base_url"), **_said(s, "base_url")},
         {"key": "wire_api", "value": s.wire_api, "source": r.provider_field_origin("wire_api")},
         {"key": "env_key", "value": s.env_key, "source": r.provider_field_origin("env_key")},
-        {"key": "key", "value": s.key, "source": f"${s.env_key}" if s.env_key else "-"},
+        {"key": "key", "value": s.key, "source": f"${s.env_key}" if s.env_key else "-", **_said(s, "key")},
         {"key": "request URL", "value": "POST " + s.request_url, "source": f"base_url + {path}"},
     ]
     for key in (
@@ -99,7 +110,14 @@ def row_words(d: Mapping[str, Any], lang: str) -> tuple[str, str, str]:
     if d["value"] is None:
         value = _word("not set", lang)
     else:
-        value = _word(d["value"], lang) if d["value"] == "missing" else localize(str(d["value"]), lang)
+        said = d.get("said")
+        value = (
+            _word(d["value"], lang)
+            if d["value"] == "missing"
+            else said.text(lang)
+            if isinstance(said, Msg)
+            else localize(str(d["value"]), lang)
+        )
     source = DEFAULT if d["source"] == "default" else str(d["source"])
     return label, value, _word(source, lang) if source in _WORDS_ZH else localize(source, lang)
 
@@ -107,6 +125,7 @@ def row_words(d: Mapping[str, Any], lang: str) -> tuple[str, str, str]:
 def render_config(ctx: CheckContext, fmt: str, lang: str = "en", width: int | None = None) -> str:
     data = [{**d, "source": DEFAULT if d["source"] == "default" else d["source"]} for d in rows(ctx)]
     if fmt == "json":
+        data = [plain(d) for d in data]
         layers = [{"kind": layer.kind, "path": layer.label, "exists": layer.exists} for layer in ctx.resolution.layers]
         return json.dumps({"values": data, "layers": layers}, indent=2, ensure_ascii=False) + "\n"
     from codexdoctor.report.render.text import display_width, table_lines, wrap

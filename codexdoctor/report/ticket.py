@@ -416,12 +416,13 @@ def _request_file_lines(ticket: Ticket) -> list[str]:
 
 
 def as_json(ticket: Ticket) -> str:
+    from codexdoctor.report.configview import plain
     from codexdoctor.report.render import render
 
     data = {
         "summary": summary(ticket),
         "environment": dict(ticket.check.environment),
-        "config": [dict(r) for r in ticket.config_rows],
+        "config": [plain(r) for r in ticket.config_rows],
         "requests": request_ids(ticket),
         "reproduce": {
             "curl": ticket.curl,

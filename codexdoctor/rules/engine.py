@@ -73,7 +73,7 @@ def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
         from codexdoctor.i18n import localize
 
         for key in PHRASE_KEYS:
-            if isinstance(resolved.get(key), str):
+            if isinstance(resolved.get(key), str) and not isinstance(values.get(key), Loc):
                 resolved[key] = localize(resolved[key], lang)
     return _ProseFormatter().vformat(template, (), _Blank(resolved))
 
@@ -172,7 +172,8 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
             continue
         text = rule.text(lang)
         for params in rule.when(res.facts):
-            values = {**res.facts, **derived(res.facts), **params}
+            said = {k: Loc(m.text("en"), m.text("zh")) for k, m in res.said.items()}
+            values = {**res.facts, **said, **derived(res.facts), **params}
             findings.append(
                 Finding(
                     code=rule.code,

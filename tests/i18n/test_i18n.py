@@ -201,17 +201,33 @@ def test_codes_and_values_stay_neutral_in_json(home, run):
     assert "未设置" in data["findings"][0]["title"]
 
 
-@pytest.mark.parametrize(
-    "phrase",
-    [
-        "Codex's fallback metadata for unknown models",
-        "Codex's metadata for gpt-5*",
-        "model_context_window (~/.codex/config.toml:3)",
-        "failure at 93% of the window",
-    ],
-)
+@pytest.mark.parametrize("phrase", ["failure at 93% of the window"])
 def test_rule_phrases_have_chinese(phrase):
     assert translate(phrase, "zh") is not None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rule_quotes_a_fact_in_the_words_beside_it(lang):
+    """A fact that stays an English string in the JSON (`assumed_source`) is quoted from the Msg beside it
+    (CheckResult.said), in the report's language."""
+    from codexdoctor.model import CheckResult, Msg, Status
+    from codexdoctor.rules.engine import evaluate
+
+    facts = {
+        "assumed": 272000,
+        "assumed_source": "Codex's fallback metadata for unknown models",
+        "first_fit": True,
+        "first_request": 8501,
+        "model": "m",
+        "unpublished": True,
+        "served": None,
+        "source": None,
+        "user_config": "~/.codex/config.toml",
+    }
+    said = {"assumed_source": Msg("Codex's fallback metadata for unknown models", "Codex 对未知模型的默认元数据")}
+    window = CheckResult("ctx.window", "Context window", Status.PASS, "x", facts=facts, said=said)
+    (finding,) = [f for f in evaluate([window], lang=lang) if f.code == "CTX025"]
+    assert said["assumed_source"].text(lang) in finding.diagnosis
 
 
 def test_sections_in_chinese(home):
@@ -298,7 +314,7 @@ def test_no_phrase_is_taken_by_an_earlier_pattern():
         first = next(j for j, c in enumerate(compiled) if c.match(sample))
         if first != i:
             shadowed.append((pattern, _PATTERNS_ZH[first][0]))
-    assert checked > 100 and not shadowed, shadowed
+    assert checked > 80 and not shadowed, shadowed
 
 
 def _msg_calls():

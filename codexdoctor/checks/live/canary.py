@@ -15,7 +15,7 @@ from codexdoctor.checks.live.plan import CANARY_MAX_OUTPUT
 from codexdoctor.checks.live.read import canary_kind, human, model_where, reported_input, user_config
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.redact import fingerprint
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 from codexdoctor.net.classify import Classified, classify, summarize, tpm_numbers
 
 if TYPE_CHECKING:
@@ -95,8 +95,17 @@ def canary_result(
         kind = _rate_limited(plan, canary, kind, facts)
     if kind.kind == "ok":
         s = canary.stream
-        ttft = f", first token {s.first_token_ms:.0f} ms" if s and s.first_token_ms is not None else ""
-        return result(ID, TITLE, Status.PASS, f"streamed answer in {canary.elapsed_ms:.0f} ms{ttft}", evidence, **facts)
+        said = (
+            Msg(
+                "streamed answer in {ms:.0f} ms, first token {first:.0f} ms",
+                "流式回答用时 {ms:.0f} ms，首字 {first:.0f} ms",
+                ms=canary.elapsed_ms,
+                first=s.first_token_ms,
+            )
+            if s and s.first_token_ms is not None
+            else Msg("streamed answer in {ms:.0f} ms", "流式回答用时 {ms:.0f} ms", ms=canary.elapsed_ms)
+        )
+        return result(ID, TITLE, Status.PASS, said, evidence, **facts)
     return result(ID, TITLE, Status.FAIL, human(kind.kind, kind.detail), evidence, **facts)
 
 

@@ -16,7 +16,7 @@ from codexdoctor.checks.live.read import (
     user_config,
 )
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 from codexdoctor.net.classify import classify
 
 if TYPE_CHECKING:
@@ -26,13 +26,21 @@ if TYPE_CHECKING:
 ID = "api.catalog"
 TITLE = "Model catalog"
 TITLE_ZH = "模型列表"
-MATCH_WORDS = {
-    "exact": "listed",
-    "whitespace": "listed without its stray whitespace",
-    "case": "listed with different capitals",
-    "dated": "listed without its date or version suffix",
-    "missing": "not listed",
-}
+
+
+def _how_listed(match: str, model: str) -> Msg:
+    """How the configured model is listed: `"<model>" listed`, `包含 "<model>"` (Chinese puts the words first)."""
+    return {
+        "exact": Msg('"{model}" listed', '包含 "{model}"', model=model),
+        "whitespace": Msg(
+            '"{model}" listed without its stray whitespace', '包含去掉多余空白后的 "{model}"', model=model
+        ),
+        "case": Msg('"{model}" listed with different capitals', '包含大小写不同的 "{model}"', model=model),
+        "dated": Msg(
+            '"{model}" listed without its date or version suffix', '包含去掉日期或版本后缀的 "{model}"', model=model
+        ),
+        "missing": Msg('"{model}" not listed', '没有 "{model}"', model=model),
+    }[match]
 
 
 def listed(ctx: CheckContext, ex: Exchanges) -> tuple[Exchange, str | None]:
@@ -72,7 +80,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     }
     evidence = [catalog.line(), "without key: " + ex.open_catalog.line(), *facts["shapes"]]
     if not entries:
-        summary = f"no usable catalog: {human(kind.kind, kind.detail)}"
+        summary = Msg("no usable catalog: {why}", "没有可用的模型列表：{why}", why=human(kind.kind, kind.detail))
         status = Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html") else Status.WARN
         return result(ID, TITLE, status, summary, evidence, **facts)
     facts.update(match_model(model, ids))
@@ -81,9 +89,15 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         + (f"; closest: {', '.join(facts['closest'])}" if facts["closest"] else "")
     )
     status = Status.PASS if facts["match"] == "exact" else Status.WARN
-    summary = f'{plural(len(ids), "model")}, "{model}" {MATCH_WORDS[facts["match"]]}'
+    summary = Msg(
+        "{models}, {how}",
+        "{n:,} 个模型，{how}",
+        models=plural(len(ids), "model"),
+        n=len(ids),
+        how=_how_listed(facts["match"], model),
+    )
     if read_at:
-        summary += f" (at {read_at})"
+        summary = Msg("{what} (at {where})", "{what}（位于 {where}）", what=summary, where=read_at)
         facts["read_at"] = read_at
     return result(ID, TITLE, status, summary, evidence, **facts)
 

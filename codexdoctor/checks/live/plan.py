@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from codexdoctor.checks.base import CheckContext
+from codexdoctor.model import Msg
 
 if TYPE_CHECKING:  # built only when a canary is sent: reading a plan's constants stays light
     from codexdoctor.codex import request as codexrequest
@@ -57,18 +58,32 @@ def codex_windows(ctx: CheckContext, provider_models: Sequence[Mapping[str, Any]
     )
 
 
-def window_source(ctx: CheckContext, w: Windows) -> str:
-    """Where the assumed window comes from, as the evidence says it."""
+def window_source(ctx: CheckContext, w: Windows) -> Msg:
+    """Where the assumed window comes from, as the evidence says it, in words (the `assumed_source` fact is its
+    English)."""
     if w.source in ("model_context_window", "model_context_window_capped"):
-        said = f"model_context_window ({ctx.resolution.origin('model_context_window')})"
-        return said if w.source == "model_context_window" else f"{said}, lowered to the model's maximum {w.window:,}"
+        origin = str(ctx.resolution.origin("model_context_window"))
+        said = Msg("model_context_window ({o})", "model_context_window（{o}）", o=origin)
+        if w.source == "model_context_window":
+            return said
+        return Msg(
+            "{said}, lowered to the model's maximum {n:,}",
+            "{said}，已降到该模型的上限 {n:,}",
+            said=said,
+            n=w.window or 0,
+        )
     if w.source == "fallback":
-        return "Codex's fallback metadata for unknown models"
+        return Msg("Codex's fallback metadata for unknown models", "Codex 对未知模型的默认元数据")
     where = {"model_catalog_json": " (model_catalog_json)", "provider_models": " (the provider's /models)"}
-    return f"Codex's metadata for {w.meta.slug}{where.get(w.source, '')}"
+    return Msg(
+        "Codex's metadata for {slug}{where}",
+        "Codex 对 {slug}{where} 的模型元数据",
+        slug=str(w.meta.slug),
+        where=where.get(w.source, ""),
+    )
 
 
-def assumed_window(ctx: CheckContext) -> tuple[int, str]:
+def assumed_window(ctx: CheckContext) -> tuple[int, Msg]:
     """The full window Codex assumes and where it comes from (the probe's plan reads this)."""
     w = codex_windows(ctx)
     return w.window or 0, window_source(ctx, w)

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.checks.live.exchanges import Clocks, Exchanges
 from codexdoctor.checks.live.read import human
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
@@ -41,7 +41,8 @@ def reach_result(
     redirect = next((x for x in exchanges if x.failure == "redirect"), None)
     if redirect:
         facts.update(redirect=redirect.location, failure="redirect")
-        return result(ID, TITLE, Status.FAIL, f"redirected to {redirect.location}", evidence, **facts)
+        said = Msg("redirected to {url}", "被重定向到 {url}", url=str(redirect.location))
+        return result(ID, TITLE, Status.FAIL, said, evidence, **facts)
     failed = _proxy_failure(ctx, plan, first, proxy) or _certificate_failure(exchanges)
     if failed is not None:
         facts.update(failed)
@@ -57,7 +58,9 @@ def reach_result(
     facts["html"] = html_home
     status = Status.WARN if html_home else Status.PASS
     summary = (
-        "an HTML site answers, not an API" if html_home else f"answered in {min(x.elapsed_ms for x in answered):.0f} ms"
+        Msg("an HTML site answers, not an API", "返回的是 HTML 网页，不是 API")
+        if html_home
+        else Msg("answered in {ms:.0f} ms", "{ms:.0f} ms 内响应", ms=min(x.elapsed_ms for x in answered))
     )
     return result(ID, TITLE, status, summary, evidence, **facts)
 

@@ -13,6 +13,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.outside_json import ARRAY, Fields
+from codexdoctor.model import English, Msg
 from codexdoctor.net.classify import Classified, classify
 
 if TYPE_CHECKING:
@@ -161,9 +162,10 @@ def reported_input(ex: Exchange) -> int | None:
     return outside.integer(ex.stream.usage, "input_tokens") if ex.stream else None
 
 
-def human(kind: str | None, detail: str) -> str:
-    """A check row in words: the detail says what happened; the internal kind (`path_not_found`) stays in the facts."""
-    return detail or (kind or "failed").replace("_", " ")
+def human(kind: str | None, detail: str) -> Msg:
+    """A check row in words: the detail says what happened; the internal kind (`path_not_found`) stays in the facts.
+    The detail is net/'s English (the pattern table of codexdoctor/i18n says it in Chinese until net/ writes Msgs)."""
+    return Msg("{d}", "{d}", d=English(detail or (kind or "failed").replace("_", " ")))
 
 
 def user_config(ctx: CheckContext) -> str:

@@ -14,7 +14,7 @@ from codexdoctor.checks.base import CheckContext, crashed, result
 from codexdoctor.checks.live import canary, catalog, reach, turn_two, variants, window, wire
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.checks.live.plan import Plan
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 
 
 class LiveCheck(Protocol):
@@ -50,7 +50,10 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> list[CheckResult]
 def skipped(blockers: list[str]) -> list[CheckResult]:
     """Every live check's row when Codex would send nothing; the note says why."""
     return [
-        result(c.ID, c.TITLE, Status.SKIP, "skipped (see the note below)", blocked_by=blockers) for c in LIVE_CHECKS
+        result(
+            c.ID, c.TITLE, Status.SKIP, Msg("skipped (see the note below)", "已跳过（见下方说明）"), blocked_by=blockers
+        )
+        for c in LIVE_CHECKS
     ]
 
 

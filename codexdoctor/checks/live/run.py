@@ -12,7 +12,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.live import registry
 from codexdoctor.checks.live.plan import CANARY_MAX_OUTPUT, Plan, make_plan, window_probe_urls
 from codexdoctor.common.untrusted import sanitize
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 
 if TYPE_CHECKING:
     import httpx
@@ -60,36 +60,54 @@ def blocked_by_static(static: list[CheckResult]) -> list[str]:
 
 def blocker_names(static: list[CheckResult], blockers: list[str]) -> str:
     """The blocking checks as the user sees them on their rows ("API key variable"), never as internal ids."""
+    return str(blocker_msg(static, blockers))
+
+
+def blocker_msg(static: list[CheckResult], blockers: list[str]) -> Msg:
+    """The blocking checks by their titles, each in the language of the text that names them."""
+    from codexdoctor.i18n import CHECK_TITLES_EN_ZH
+
     titles = {r.id: r.title for r in static}
-    return ", ".join(titles.get(b, b) for b in blockers)
+    named = [titles.get(b, b) for b in blockers]
+    return Msg.join([Msg.pair(t, CHECK_TITLES_EN_ZH.get(t, t)) for t in named])
 
 
-def _blocked_reason(static: list[CheckResult], blockers: list[str]) -> str:
+def _blocked_reason(static: list[CheckResult], blockers: list[str]) -> Msg:
     """Why no live check runs, in the note under the table."""
     if blockers == ["env.auth"]:
-        return (
+        return Msg(
             "the built-in provider has no stored API key (ChatGPT sign-in or none): Codex's requests go to the "
-            "ChatGPT backend or nowhere, so there is no API channel to test"
+            "ChatGPT backend or nowhere, so there is no API channel to test",
+            "内置提供方没有已保存的 API Key（使用 ChatGPT 登录或未登录）：Codex 的请求发往 ChatGPT 后端或根本发不出，"
+            "没有可测试的 API 通道",
         )
     provider_facts = next((r.facts for r in static if r.id == "cfg.provider"), {})
     if "cfg.provider" in blockers and provider_facts.get("missing_base_url") and len(blockers) == 1:
-        return (
-            f"[model_providers.{provider_facts.get('provider')}] has no base_url, so Codex would send your key to "
-            "https://api.openai.com/v1; codexdoctor does not send it anywhere you did not configure"
+        return Msg(
+            "[model_providers.{p}] has no base_url, so Codex would send your key to "
+            "https://api.openai.com/v1; codexdoctor does not send it anywhere you did not configure",
+            "[model_providers.{p}] 没有 base_url，所以 Codex 会把你的密钥发到 https://api.openai.com/v1；"
+            "codexdoctor 不会把它发到你没有配置的任何地方",
+            p=str(provider_facts.get("provider")),
         )
-    return "Codex would stop before sending a request (" + blocker_names(static, blockers) + "): fix that first"
+    return Msg(
+        "Codex would stop before sending a request ({names}): fix that first",
+        "Codex 在发出请求前就会停止（{names}）：请先修复",
+        names=blocker_msg(static, blockers),
+    )
 
 
 def run_live(
     ctx: CheckContext, static: list[CheckResult], client: httpx.Client | None = None
-) -> tuple[list[CheckResult], list[str]]:
+) -> tuple[list[CheckResult], list[str | Msg]]:
     """Every live check's row and the notes under the table: planned, gathered under one deadline, interpreted."""
     from codexdoctor.checks.live.gather import Gatherer  # lazy: pulls in httpx
     from codexdoctor.net.transport import Deadline, proxy_for
 
     blockers = blocked_by_static(static)
     if blockers:
-        return registry.skipped(blockers), [f"Live checks skipped: {_blocked_reason(static, blockers)}."]
+        why = _blocked_reason(static, blockers)
+        return registry.skipped(blockers), [Msg("Live checks skipped: {why}.", "已跳过在线检查：{why}。", why=why)]
     since = ctx.options.get("started")  # the command's launch: start-up counts inside --timeout (issue 36)
     deadline = Deadline(float(ctx.options.get("timeout", 10.0)), started=since if isinstance(since, float) else None)
     started = time.perf_counter()
@@ -105,10 +123,19 @@ def run_live(
         done.set()
         if client is None:
             gatherer.client.close()
-    notes = [f"Live checks took {(time.perf_counter() - started) * 1000:.0f} ms (deadline {deadline.total:g} s)."]
+    notes: list[str | Msg] = [
+        Msg(
+            "Live checks took {ms:.0f} ms (deadline {s:g} s).",
+            "在线检查用时 {ms:.0f} ms（时限 {s:g} 秒）。",
+            ms=(time.perf_counter() - started) * 1000,
+            s=deadline.total,
+        )
+    ]
     notes += _canary_notes(ctx, plan, results)
     if proxy_for(plan.request_url, ctx.env):
-        notes.append("Requests went through the proxy configured in this environment.")
+        notes.append(
+            Msg("Requests went through the proxy configured in this environment.", "请求经过了当前环境中配置的代理。")
+        )
     return [ctx.stamp(r) for r in results], notes
 
 
@@ -135,28 +162,42 @@ def _counted(results: list[CheckResult], check_id: str, key: str) -> int | None:
     return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 else None
 
 
-def _canary_notes(ctx: CheckContext, plan: Plan, results: list[CheckResult]) -> list[str]:
+def _canary_notes(ctx: CheckContext, plan: Plan, results: list[CheckResult]) -> list[str | Msg]:
     """What the canary and turn two cost, and the options that skip them."""
     if not ctx.options.get("canary", True):
         return []
     first = plan.first
     first_tokens = _counted(results, "api.canary", "first_request") or (first.tokens if first else None)
     turn_two_tokens = _counted(results, "api.turn_two", "turn_two_tokens") or (first.tokens + 2800 if first else None)
-    size = f"{first_tokens:,} input tokens" if first_tokens else "a few input tokens"
-    notes = [
-        f"The canary is Codex's own first request: {size} and at most {CANARY_MAX_OUTPUT} output tokens "
-        "per send; --no-canary skips it."
+    size = (
+        Msg("{n:,} input tokens", "{n:,} 个输入 token", n=first_tokens)
+        if first_tokens
+        else Msg("a few input tokens", "少量输入 token")
+    )
+    notes: list[str | Msg] = [
+        Msg(
+            "The canary is Codex's own first request: {size} and at most {m} output tokens per send; --no-canary "
+            "skips it.",
+            "探测请求就是 Codex 自己的第一个请求：每次发送 {size}，最多 {m} 个输出 token；加 --no-canary 可跳过。",
+            size=size,
+            m=CANARY_MAX_OUTPUT,
+        )
     ]
-    if first is not None and ctx.options.get("turn_two", True):
+    if first is not None and turn_two_tokens and ctx.options.get("turn_two", True):
         notes.append(
-            f"After it, Codex's request that follows a tool call (the same request plus one made-up "
-            f"`exec_command` call and about 10 KB of its output: {turn_two_tokens:,} input tokens) "
-            "is sent once; --no-turn-two skips it."
+            Msg(
+                "After it, Codex's request that follows a tool call (the same request plus one made-up "
+                "`exec_command` call and about 10 KB of its output: {n:,} input tokens) is sent once; "
+                "--no-turn-two skips it.",
+                "之后再发送一次 Codex 在工具调用之后发出的请求（同一个请求，加上一次虚构的 `exec_command` 调用和约 10 KB "
+                "的输出：{n:,} 个输入 token）；--no-turn-two 可以跳过它。",
+                n=turn_two_tokens,
+            )
         )
     return notes
 
 
-def published_window(ctx: CheckContext, timeout_s: float = 10.0) -> tuple[int | None, str | None]:
+def published_window(ctx: CheckContext, timeout_s: float = 10.0) -> tuple[int | None, Msg | None]:
     """The window the provider publishes, read the way `check` reads it (three GETs, no tokens spent), all of them
     within `timeout_s`."""
     from codexdoctor.checks.live.gather import Gatherer

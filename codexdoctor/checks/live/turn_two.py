@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.checks.live.read import human, kind_of_canary, reported_input, user_config
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 from codexdoctor.net.classify import classify, turn_two_item
 
 if TYPE_CHECKING:
@@ -25,18 +25,22 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         raise ex.turn_two_error  # building or sending it failed: this check's crash, not the run's
     kind = kind_of_canary(plan, ex)
     if ex.canary is None or kind is None or not ctx.options.get("canary", True):
-        return result(ID, TITLE, Status.SKIP, "skipped (--no-canary)", skipped=True)
+        return result(ID, TITLE, Status.SKIP, Msg("skipped (--no-canary)", "已跳过（--no-canary）"), skipped=True)
     if not ctx.options.get("turn_two", True):
-        return result(ID, TITLE, Status.SKIP, "skipped (--no-turn-two)", skipped=True)
+        return result(ID, TITLE, Status.SKIP, Msg("skipped (--no-turn-two)", "已跳过（--no-turn-two）"), skipped=True)
     if ex.turn_two is None:
         why = (
-            "Codex's first request did not get through"
+            Msg("Codex's first request did not get through", "Codex 的第一个请求没有通过")
             if kind.kind != "ok"
-            else 'only for Codex\'s own request (wire_api = "responses")'
+            else Msg(
+                'only for Codex\'s own request (wire_api = "responses")',
+                '只用于 Codex 自己的请求（wire_api = "responses"）',
+            )
             if plan.first is None
-            else "the deadline was reached first"
+            else Msg("the deadline was reached first", "已先到达时限")
         )
-        return result(ID, TITLE, Status.SKIP, f"not sent: {why}", skipped=True, reason=why)
+        said = Msg("not sent: {why}", "未发送：{why}", why=why)
+        return result(ID, TITLE, Status.SKIP, said, skipped=True, reason=str(why))
     request, second = ex.turn_two
     k = classify(second, plan.wire)
     facts = _facts(ctx, plan, ex.canary, request, second)
@@ -47,7 +51,11 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         f"turn two: {facts['turn_two_tokens']:,} input tokens ({facts['turn_two_counted_by']})",
     ]
     if k.kind == "ok":
-        summary = f"works with a tool call and its output ({facts['turn_two_tokens']:,} tokens)"
+        summary = Msg(
+            "works with a tool call and its output ({n:,} tokens)",
+            "带着工具调用和它的输出也能通过（{n:,} tokens）",
+            n=facts["turn_two_tokens"],
+        )
         return result(ID, TITLE, Status.PASS, summary, evidence, **facts)
     return result(ID, TITLE, Status.FAIL, human(k.kind, k.detail), evidence, **facts)
 

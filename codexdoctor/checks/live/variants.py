@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.checks.live.read import human, path_404, user_config, working_variant
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 from codexdoctor.net.classify import classify
 
 if TYPE_CHECKING:
@@ -25,8 +25,9 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         # for that reason, and a row must not claim otherwise.
         configured = ex.canary if ex.canary is not None else ex.catalog
         if configured.status is None:
-            return result(ID, TITLE, Status.SKIP, "not tried: the configured URL did not answer", working=None)
-        return result(ID, TITLE, Status.SKIP, "the configured path answered", working=None)
+            said = Msg("not tried: the configured URL did not answer", "未尝试：配置的地址没有响应")
+            return result(ID, TITLE, Status.SKIP, said, working=None)
+        return result(ID, TITLE, Status.SKIP, Msg("the configured path answered", "配置的路径有响应"), working=None)
     working, working_index, evidence = _working(ctx, plan, ex.variants)
     facts = {
         "working": working,
@@ -39,8 +40,10 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         "user_config": user_config(ctx),
     }
     if working:
-        return result(ID, TITLE, Status.PASS, f"{working['base_url']} serves the API", evidence, **facts)
-    return result(ID, TITLE, Status.FAIL, "no variant of base_url serves the API", evidence, **facts)
+        said = Msg("{url} serves the API", "{url} 提供该 API", url=working["base_url"])
+        return result(ID, TITLE, Status.PASS, said, evidence, **facts)
+    said = Msg("no variant of base_url serves the API", "base_url 的各个变体都不提供该 API")
+    return result(ID, TITLE, Status.FAIL, said, evidence, **facts)
 
 
 def _working(

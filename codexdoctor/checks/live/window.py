@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext, result
@@ -11,10 +12,11 @@ from codexdoctor.checks.live.plan import codex_windows, window_source
 from codexdoctor.checks.live.read import catalog_entries, kind_of_canary, reported_input, user_config, window_field
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common import outside_json as outside
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
+    from codexdoctor.codex.models import Windows
     from codexdoctor.net.transport import Exchange
 
 ID = "ctx.window"
@@ -27,32 +29,51 @@ MIN_USABLE_WINDOW = 12000
 TOOL_ROUND_TOKENS = 2800
 
 
-def served_window(model: str, catalog: Exchange, probes: Sequence[Exchange]) -> tuple[int | None, str | None]:
+def _where(url: str, field: str) -> Msg:
+    """Where a published window was read: the request and the field of its answer."""
+    return Msg("GET {url}, field {field}", "GET {url}，字段 {field}", url=url, field=field)
+
+
+def served_window(model: str, catalog: Exchange, probes: Sequence[Exchange]) -> tuple[int | None, Msg | None]:
     """The window the server publishes, and where: the catalog entry, llama.cpp /props or LiteLLM /model/info."""
     entries = catalog_entries(catalog.body_json) if catalog.ok else []
     for entry in entries:
         if entry["id"] == model or len(entries) == 1:
             found = window_field(entry)
             if found:
-                return found[0], f"GET {catalog.url}, field {found[1]}"
+                return found[0], _where(catalog.url, found[1])
     props, info = probes
     if props.ok:
         n_ctx = outside.integer(props.body_json, "default_generation_settings", "n_ctx") or outside.integer(
             props.body_json, "n_ctx"
         )
         if n_ctx is not None and n_ctx > 0:
-            return n_ctx, f"GET {props.url}, field n_ctx"
+            return n_ctx, _where(props.url, "n_ctx")
     if info.ok:
         for entry in catalog_entries(info.body_json):
             if outside.text(entry, "model_name") == model or entry["id"] == model:
                 found = window_field(entry)
                 if found:
-                    return found[0], f"GET {info.url}, field {found[1]}"
+                    return found[0], _where(info.url, found[1])
     return None, None
 
 
 def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     served, source = served_window(plan.model, ex.catalog, ex.windows)
+    checked = _interpret(ctx, plan, ex, served, source)
+    assumed_source = window_source(ctx, _windows(ctx, ex))
+    return replace(checked, said={"assumed_source": assumed_source} | ({"source": source} if source else {}))
+
+
+def _windows(ctx: CheckContext, ex: Exchanges) -> Windows:
+    """The window Codex assumes, reading the provider's /models as Codex does when it reads them."""
+    from codexdoctor.codex.model_catalog import parse_catalog
+
+    provider_models = parse_catalog(ex.catalog.body_json)[0] if ex.catalog.ok else None
+    return codex_windows(ctx, provider_models)
+
+
+def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None, source: Msg | None) -> CheckResult:
     facts, evidence = _facts(ctx, plan, ex, served, source)
     first_tokens, assumed = facts["first_request"], facts["assumed"]
     if served is None:
@@ -60,18 +81,33 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         kind = kind_of_canary(plan, ex)
         if plan.first is not None and kind is not None and kind.kind == "ok":
             facts["first_fit"] = True
-            summary = f"not published; Codex's first request ({first_tokens:,} tokens) fit, headroom unknown"
+            summary = Msg(
+                "not published; Codex's first request ({n:,} tokens) fit, headroom unknown",
+                "未公布；Codex 的第一个请求（{n:,} tokens）放得下，余量未知",
+                n=first_tokens,
+            )
             return result(ID, TITLE, Status.PASS, summary, evidence, **facts)
         if plan.first is not None and kind is not None and kind.kind == "context_exceeded":
             facts["first_fit"] = False
-            summary = f"not published; Codex's first request ({first_tokens:,} tokens) did not fit"
+            summary = Msg(
+                "not published; Codex's first request ({n:,} tokens) did not fit",
+                "未公布；Codex 的第一个请求（{n:,} tokens）放不下",
+                n=first_tokens,
+            )
             return result(ID, TITLE, Status.SKIP, summary, evidence, **facts)
-        return result(ID, TITLE, Status.SKIP, "the provider does not publish its window", evidence, **facts)
-    evidence.append(f"served window {served:,} tokens from {source}")
+        said = Msg("the provider does not publish its window", "提供方没有公开上下文窗口")
+        return result(ID, TITLE, Status.SKIP, said, evidence, **facts)
+    evidence.append(f"served window {served:,} tokens from {facts['source']}")
     if served < facts["min_usable"] or served < facts["compact_at"]:
         status = Status.FAIL if served < facts["min_usable"] else Status.WARN
-        return result(ID, TITLE, status, f"serves {served:,} tokens; Codex assumes {assumed:,}", evidence, **facts)
-    return result(ID, TITLE, Status.PASS, f"serves {served:,} tokens (Codex assumes {assumed:,})", evidence, **facts)
+        said = Msg(
+            "serves {n:,} tokens; Codex assumes {a:,}", "服务端窗口 {n:,} tokens；Codex 假定 {a:,}", n=served, a=assumed
+        )
+        return result(ID, TITLE, status, said, evidence, **facts)
+    said = Msg(
+        "serves {n:,} tokens (Codex assumes {a:,})", "服务端窗口 {n:,} tokens（Codex 假定 {a:,}）", n=served, a=assumed
+    )
+    return result(ID, TITLE, Status.PASS, said, evidence, **facts)
 
 
 def _first_counted(plan: Plan, ex: Exchanges) -> int | None:
@@ -84,21 +120,18 @@ def _first_counted(plan: Plan, ex: Exchanges) -> int | None:
 
 
 def _facts(
-    ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None, source: str | None
+    ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None, source: Msg | None
 ) -> tuple[dict[str, Any], list[str]]:
-    from codexdoctor.codex.model_catalog import parse_catalog
-
-    provider_models = parse_catalog(ex.catalog.body_json)[0] if ex.catalog.ok else None
-    w = codex_windows(ctx, provider_models)
+    w = _windows(ctx, ex)
     assumed, assumed_source = w.window or 0, window_source(ctx, w)
     first = plan.first
     reported = _first_counted(plan, ex)
     first_tokens = reported or (first.tokens if first else CODEX_FIRST_REQUEST_TOKENS)
     facts: dict[str, Any] = {
         "served": served,
-        "source": source,
+        "source": str(source) if source is not None else None,
         "assumed": assumed,
-        "assumed_source": assumed_source,
+        "assumed_source": str(assumed_source),
         "effective": w.effective or 0,
         "compact_at": w.compact_at or 0,
         "suggest_window": served,
@@ -123,7 +156,7 @@ def _facts(
     facts["configured_below_first"] = bool(
         first is not None
         and compact_at < first_tokens
-        and (assumed_source.startswith("model_context_window") or compact_at == limit)
+        and (str(assumed_source).startswith("model_context_window") or compact_at == limit)
     )
     facts["configured_compact_at"] = compact_at
     facts["tool_round"] = TOOL_ROUND_TOKENS

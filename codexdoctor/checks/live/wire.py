@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.checks.live.read import human, path_404, user_config
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 from codexdoctor.net.classify import classify
 
 if TYPE_CHECKING:
@@ -29,18 +29,24 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     }
     not_found = path_404(plan, ex)
     if not not_found or ex.chat is None:
-        return result(ID, TITLE, Status.SKIP, "not needed" if not not_found else "no chat probe", **facts)
+        said = Msg("not needed", "无需检查") if not not_found else Msg("no chat probe", "未做 chat 探测")
+        return result(ID, TITLE, Status.SKIP, said, **facts)
     chat_kind = classify(ex.chat, "chat")
     facts["chat_works"] = chat_kind.kind == "ok"
     facts["variants_work"] = any(classify(x, "responses").kind == "ok" for _, x in ex.variants)
     evidence = [ex.chat.line() + f" => {human(chat_kind.kind, chat_kind.detail)}"]
     if facts["chat_works"] and not facts["variants_work"]:
-        return result(ID, TITLE, Status.FAIL, "serves /chat/completions but not /responses", evidence, **facts)
+        said = Msg("serves /chat/completions but not /responses", "提供 /chat/completions，但没有 /responses")
+        return result(ID, TITLE, Status.FAIL, said, evidence, **facts)
     # Not a Chat-only gateway: /chat/completions does not answer either, so the wire API is not the problem.
     status = Status.PASS if chat_kind.kind == "ok" else Status.SKIP
     summary = (
-        "/chat/completions answers too"
+        Msg("/chat/completions answers too", "/chat/completions 也能响应")
         if chat_kind.kind == "ok"
-        else f"not a Chat-only gateway (/chat/completions: {human(chat_kind.kind, chat_kind.detail)})"
+        else Msg(
+            "not a Chat-only gateway (/chat/completions: {why})",
+            "并非只提供 /chat/completions 的网关（该路径的结果：{why}）",
+            why=human(chat_kind.kind, chat_kind.detail),
+        )
     )
     return result(ID, TITLE, status, summary, evidence, **facts)

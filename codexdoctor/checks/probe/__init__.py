@@ -13,7 +13,7 @@ into the ctx.probe facts and result; `sections` into the report's two sections.
 
 from __future__ import annotations
 
-from codexdoctor.checks.probe.analyse import analyse, linear_slope, probe_result
+from codexdoctor.checks.probe.analyse import analyse, linear_slope, probe_result, stopped_reason
 from codexdoctor.checks.probe.search import MIN_CACHE_PREFIX, Probe, identify_family, summarise_cache
 from codexdoctor.checks.probe.sections import steps_section, summary_section
 from codexdoctor.checks.probe.steps import (
@@ -42,6 +42,7 @@ __all__ = [
     "published_schedule",
     "schedule",
     "steps_section",
+    "stopped_reason",
     "summarise_cache",
     "summary_section",
     "tolerance",

@@ -8,7 +8,7 @@ from typing import Any
 
 from codexdoctor.checks.probe.steps import CONTEXT_KINDS, ProbeOutcome, ProbeSettings, Step, estimate
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
-from codexdoctor.model import CheckResult, Status
+from codexdoctor.model import CheckResult, Msg, Status
 from codexdoctor.net.classify import turn_two_item
 
 
@@ -187,11 +187,41 @@ def _further(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         "further_cmd": (
             f"codexdoctor probe --max-context {further} --budget {max(settings.budget, -(-needed // 10000) * 10000)}"
         ),
-        "inconclusive_reason": (
-            f"no break up to {outcome.max_context:,} tokens, where this probe's range "
-            f"ended: the window is at least that, and the break lies beyond it"
-        ),
+        "inconclusive_reason": str(no_break_reason(outcome.max_context)),
     }
+
+
+def no_break_reason(max_context: int) -> Msg:
+    return Msg(
+        "no break up to {n:,} tokens, where this probe's range ended: the window is at least that, and the break "
+        "lies beyond it",
+        "直到 {n:,} tokens 都没有断开，而这正是本次探测范围的终点：窗口至少有这么大，断点在更远处",
+        n=max_context,
+    )
+
+
+def stopped_reason(stopped: str, spent: int) -> Msg:
+    """Why a probe that stopped early decides nothing (commands/probe.py writes its English as the fact)."""
+    where = {
+        "budget": Msg("at the budget", "在预算处"),
+        "deadline": Msg("at the deadline", "在时限处"),
+        "interrupted": Msg("by Ctrl-C", "因 Ctrl-C 而"),
+    }.get(stopped) or Msg.pair(stopped, stopped)
+    return Msg(
+        "the probe stopped {where} before locating and confirming the break ({n:,} input tokens spent)",
+        "探测{where}停止，尚未定位并确认断点（已消耗 {n:,} 个输入 token）",
+        where=where,
+        n=spent,
+    )
+
+
+def _reason(facts: Mapping[str, Any]) -> Msg | None:
+    """The inconclusive reason in both languages: the one of the two Msgs whose English is the fact."""
+    fact = facts.get("inconclusive_reason")
+    candidates = [no_break_reason(facts["max_context"])] if isinstance(facts.get("max_context"), int) else []
+    if facts.get("stopped") and isinstance(facts.get("spent"), int):
+        candidates.append(stopped_reason(str(facts["stopped"]), facts["spent"]))
+    return next((m for m in candidates if str(m) == fact), None)
 
 
 def probe_result(facts: Mapping[str, Any]) -> CheckResult:
@@ -204,18 +234,7 @@ def probe_result(facts: Mapping[str, Any]) -> CheckResult:
         status = Status.SKIP
     else:
         status = Status.PASS
-    if facts.get("last_ok") and facts.get("first_fail"):
-        summary = f"breaks between {facts['last_ok']:,} and {facts['first_fail']:,} tokens" + (
-            " (stable)" if facts.get("stable") else " (unstable)" if facts.get("stable") is False else ""
-        )
-    elif facts["singles_ok"] == 0:
-        summary = "single question failed; session not probed"
-    elif facts.get("no_break"):
-        summary = f"no break up to {facts['max_context']:,} tokens"
-    else:
-        summary = (
-            "stopped by Ctrl-C" if facts.get("stopped") == "interrupted" else f"stopped at the {facts.get('stopped')}"
-        )
+    summary = _summary(facts)
     evidence = [
         f"{facts['singles_ok']}/{facts['singles']} single questions ok, median first token "
         f"{facts['baseline_ttft_ms']} ms"
@@ -227,4 +246,51 @@ def probe_result(facts: Mapping[str, Any]) -> CheckResult:
         evidence.append(
             f"first-token slope {facts['slope_ms_per_1k']} ms per 1K tokens; ratio {facts.get('ttft_ratio')}x"
         )
-    return CheckResult("ctx.probe", "Session probe", status, summary, facts, tuple(evidence))
+    return CheckResult(
+        "ctx.probe",
+        "Session probe",
+        status,
+        str(summary),
+        facts,
+        tuple(evidence),
+        message=summary,
+        reason=_reason(facts),
+    )
+
+
+def _summary(facts: Mapping[str, Any]) -> Msg:
+    """The probe's row: where it breaks, or why it says nothing of that."""
+    if facts.get("last_ok") and facts.get("first_fail"):
+        last_ok, first_fail = facts["last_ok"], facts["first_fail"]
+        if facts.get("stable"):
+            return Msg(
+                "breaks between {last_ok:,} and {first_fail:,} tokens (stable)",
+                "在 {last_ok:,} 到 {first_fail:,} tokens 之间断开（稳定）",
+                last_ok=last_ok,
+                first_fail=first_fail,
+            )
+        if facts.get("stable") is False:
+            return Msg(
+                "breaks between {last_ok:,} and {first_fail:,} tokens (unstable)",
+                "在 {last_ok:,} 到 {first_fail:,} tokens 之间断开（不稳定）",
+                last_ok=last_ok,
+                first_fail=first_fail,
+            )
+        return Msg(
+            "breaks between {last_ok:,} and {first_fail:,} tokens",
+            "在 {last_ok:,} 到 {first_fail:,} tokens 之间断开",
+            last_ok=last_ok,
+            first_fail=first_fail,
+        )
+    if facts["singles_ok"] == 0:
+        return Msg("single question failed; session not probed", "单次提问失败；未做会话探测")
+    if facts.get("no_break"):
+        return Msg("no break up to {n:,} tokens", "直到 {n:,} tokens 都没有断开", n=facts["max_context"])
+    if facts.get("stopped") == "interrupted":
+        return Msg("stopped by Ctrl-C", "因 Ctrl-C 而停止")
+    if facts.get("stopped") == "budget":
+        return Msg("stopped at the budget", "在预算处停止")
+    if facts.get("stopped") == "deadline":
+        return Msg("stopped at the deadline", "在时限处停止")
+    said = f"stopped at the {facts.get('stopped')}"
+    return Msg.pair(said, said)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from codexdoctor.i18n import localize, ui
+from codexdoctor.i18n import ui
 from codexdoctor.model import Finding, Report, Section, Severity, Status
 from codexdoctor.report.render.chart import scatter
 from codexdoctor.report.render.options import RenderOptions
@@ -64,7 +64,7 @@ def _provider_lines(report: Report) -> list[str]:
         f"| {t('provider')} | {t('request_url')} | {t('model')} | wire_api | {t('key')} |",
         "|---|---|---|---|---|",
         f"| `{p.id}` ({t('builtin') if p.builtin else t('custom')}) | `{p.request_url}` | `{_cell(p.model)}` | "
-        f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{localize(p.key, lang)} |",
+        f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{p.shown('key', lang)} |",
         "",
     ]
 

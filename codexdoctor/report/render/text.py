@@ -6,7 +6,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-from codexdoctor.i18n import localize, ui
+from codexdoctor.i18n import ui
 from codexdoctor.model import CheckResult, Finding, Report, Section, Severity, Status, Verdict
 from codexdoctor.report.render.chart import scatter
 from codexdoctor.report.render.options import RenderOptions
@@ -291,11 +291,11 @@ def _provider_lines(report: Report, opts: RenderOptions) -> list[str]:
     kind = t("builtin") if p.builtin else t("custom")
     kind = f"（{kind}）" if lang == "zh" else f" ({kind})"  # one kind of parentheses per language (issue 29)
     out = wrap(f"{t('provider')}: {p.id}{kind}  {arrow} POST {p.request_url}", opts.width, "", "  ")
-    shown_key = localize(p.key, lang)
+    shown_key = p.shown("key", lang)
     key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
     out.extend(
         wrap(
-            f"{t('model')}: {localize(p.model, lang)}   wire_api: {p.wire_api}   {t('key')}: {key}",
+            f"{t('model')}: {p.shown('model', lang)}   wire_api: {p.wire_api}   {t('key')}: {key}",
             opts.width,
             "",
             "  ",
