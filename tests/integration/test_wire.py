@@ -67,6 +67,9 @@ def test_a_slow_but_alive_provider_is_ok_with_its_first_token_time(home, sim_ser
     assert canary(report).facts["ttft_ms"] >= 2000
     assert_within(elapsed, 2 * 2.0, "the canary and turn two, 2 s each,")  # --first-token-timeout would be 30 s
     assert any("the provider is alive (GET /v1/models answered 200" in line for line in lines)
+    # Issue 40: the note says the deadline was extended and why, not "took 2600 ms (deadline 1 s)".
+    took = next(str(n) for n in report.notes if "Live checks took" in str(n))
+    assert "the deadline (1 s) was extended up to --first-token-timeout" in took and "provider was alive" in took
 
 
 def test_a_provider_that_never_answers_still_fails_at_the_deadline(home, sim_server):
