@@ -319,7 +319,7 @@ def test_a_pasted_timeout_is_read_against_the_logs_not_called_the_channel(home):
 
 @pytest.mark.parametrize("text,code", LINES[-7:])
 def test_codexs_words_for_a_stream_ending_are_said_in_chinese(home, text, code):
-    from tests.test_i18n import assert_chinese
+    from tests.i18n.test_i18n import assert_chinese
 
     report = diagnose(home, text, lang="zh")
     assert [f.code for f in report.findings][:1] == [code]
