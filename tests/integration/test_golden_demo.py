@@ -30,7 +30,7 @@ _MS = re.compile(r"\b\d[\d,]*(?:\.\d+)? ms\b")
 # Token counts the simulator makes of the real request: the demo's temporary folder and today's date are in it, so
 # the digits move by a few from run to run (the provider's count now wins over the estimate): the golden keeps each
 # count's length and shape, with every digit shown as 9 (other tests check the numbers themselves).
-_TOKENS = re.compile(r"\b(\d{1,3}(?:,\d{3})+)(?=\s*(?:input )?tokens)")
+_TOKENS = re.compile(r"(?<![\d,])(\d{1,3}(?:,\d{3})+)(?=\s*(?:input )?tokens|\s*个(?:输入|输出)?\s*token)")
 
 
 def _normalise(obj):
