@@ -59,6 +59,9 @@ def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[Ch
     size it broke at. The active provider and model's failed sessions of the last two weeks are judged as `sessions`
     judges them (a stable break is the context even when the canary passes), and the largest context they reached is
     set beside the window the provider serves (`ctx.window`'s `sessions_peak`)."""
+    codex_home = ctx.resolution.codex_home
+    if not any((codex_home / name).is_dir() for name in ("sessions", "archived_sessions")):
+        return results  # no logs: nothing to import (the session reader costs ~20 ms of start-up)
     from datetime import datetime, timedelta, timezone
 
     from codexdoctor.commands.sessions import recent_sessions_check
