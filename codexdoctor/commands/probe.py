@@ -39,11 +39,20 @@ class ProbeOptions:
 
 
 class ProbeRefused(Exception):
-    """The announced estimate is above --budget and the user did not agree (--yes or the prompt)."""
+    """The user did not agree to the announced plan: above --budget (no --yes, no yes at the prompt), or declined at
+    the prompt a terminal gets before any token is spent."""
+
+    def __init__(self, plan: str, over_budget: bool = True) -> None:
+        super().__init__(plan)
+        self.over_budget = over_budget
 
 
 def run_probe(
-    opts: CheckOptions, settings: ProbeSettings, confirm: Callable[[str], bool], progress: Callable[[str], None]
+    opts: CheckOptions,
+    settings: ProbeSettings,
+    confirm: Callable[[str], bool],
+    progress: Callable[[str], None],
+    ask: Callable[[str], bool] = lambda _plan: True,
 ) -> tuple[Report, CheckContext]:
     """Static checks, then (if Codex would send anything) the announced, budgeted session probe."""
     from codexdoctor.checks import live
@@ -76,8 +85,9 @@ def run_probe(
     probe = probe_mod.Probe(ctx, settings, tok, progress=progress, published=published, lang=opts.lang, total=total)
     requests, estimate = probe.estimate()
     plan = _announce(probe, settings, published, source, requests, estimate, opts.lang, progress)
-    if estimate > settings.budget and not confirm(plan):
-        raise ProbeRefused(plan)
+    over = estimate > settings.budget
+    if not (confirm(plan) if over else ask(plan)):
+        raise ProbeRefused(plan, over)
     try:
         family = probe_mod.identify_family(probe)
         outcome = probe.run()
@@ -210,9 +220,30 @@ def run(opts: ProbeOptions) -> None:
             )
         return False
 
+    def ask(plan: str) -> bool:
+        """Issue 40: on a terminal the probe spent its plan without asking; it asks as `fix` does (never without a
+        terminal, never with --yes)."""
+        if opts.yes or sys.stdin is None or not sys.stdin.isatty():
+            return True
+        return click.confirm(
+            "按上面的计划开始探测（会花费 token，到预算即停止）？"
+            if zh
+            else "Start the probe as planned above (it spends tokens)?",
+            default=True,
+            err=True,
+        )
+
     try:
-        report, ctx = run_probe(opts.check, opts.settings, confirm, progress)
-    except ProbeRefused:
+        report, ctx = run_probe(opts.check, opts.settings, confirm, progress, ask)
+    except ProbeRefused as refused:
+        if not refused.over_budget:
+            click.echo(
+                "codexdoctor probe：没有开始，没有花费任何 token。"
+                if zh
+                else "codexdoctor probe: not started; no tokens spent.",
+                err=True,
+            )
+            raise SystemExit(EXIT_USAGE) from None
         message = (
             f"codexdoctor probe：没有开始：最坏情况的估算超过了 --budget {budget:,} 个输入 token。"
             "加 --yes 仍然运行（到预算即停止），或提高 --budget，或降低 --max-context。"

@@ -482,3 +482,31 @@ def test_chinese_progress_columns_line_up(home, sim_server):
     starts = {display_width(line[: line.index(" tokens -> ")]) for line in steps}
     firsts = {display_width(line[: line.index("首字")]) for line in steps}
     assert len(steps) >= 3 and len(starts) == 1 and len(firsts) == 1, steps
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("tty,answer,spent", [(True, False, False), (True, True, True), (False, False, True)])
+def test_a_terminal_is_asked_before_the_probe_spends_tokens(home, sim_server, run, monkeypatch, tty, answer, spent):
+    """Issue 40: on a terminal the probe started spending its plan without asking; it asks as `fix` does, and never
+    asks without a terminal (CI runs it as it did)."""
+    import sys
+
+    import click
+
+    s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
+    configure(home, s)
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    asked: list[str] = []
+
+    def confirm(text, default=True, err=False):
+        asked.append(text)
+        return answer
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: tty, raising=False)
+    monkeypatch.setattr(click, "confirm", confirm)
+    code, out, err = run("probe", "--max-context", "12000", "--codex-version", "0.171.0")
+    posts = [r for r in s.records if r.method == "POST"]
+    assert bool(asked) is tty
+    assert bool(posts) is spent, (code, err)
+    if not spent:
+        assert code == 2 and "no tokens spent" in err
