@@ -385,7 +385,7 @@ CASES = [
         },
         "Session 0199a1b0 (2026-01-02 09:30) failed at turn 3 with `unexpected status 401 Unauthorized`",
         "the context was 42,000 tokens (16% of the 258,400 Codex assumes; the provider's window is unknown)",
-        "The provider rejected the key (401)",
+        "The provider rejected the key (401): check that the variable `env_key` names in [model_providers.gw]",
     ),
     fires(
         "CTX013",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -99,19 +100,25 @@ def _folded_errors(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> L
     )
 
 
-def _channel_step(d: Mapping[str, Any]) -> Loc:
-    """What the message itself already says (issue 40: a plain 401 was sent to `diagnose-error` to be classified)."""
-    said = f"{d.get('error_info') or ''} {d.get('error') or ''}".lower()
-    if "401" in said or "unauthorized" in said or "invalid api key" in said or "incorrect api key" in said:
+_KEY_REJECTED = re.compile(r"\b401\b|unauthorized|invalid api key|incorrect api key", re.I)
+
+
+def _channel_step(params: Mapping[str, Any]) -> Loc:
+    """What the message itself already says (issue 40: a plain 401 was sent to `diagnose-error` to be classified).
+    `params` are the session's (`_session_params`): its clipped error, provider and config file."""
+    said = f"{params.get('error_info') or ''} {params.get('error') or ''}"
+    if params.get("error_info") == "http 401" or _KEY_REJECTED.search(said):
+        table = f"[model_providers.{params.get('provider')}]" if params.get("provider") else "the provider's table"
+        cfg = params.get("user_config") or "~/.codex/config.toml"
         return Loc(
-            "The provider rejected the key (401): check that the key variable holds this provider's key, whole; "
-            "`codexdoctor check` shows its length and fingerprint and sends it.",
-            "提供方拒绝了密钥（401）：确认密钥变量里是这个提供方的密钥、而且完整；`codexdoctor check` 会显示它的长度和指纹，并用它发请求。",
+            f"The provider rejected the key (401): check that the variable `env_key` names in {table} of {cfg} holds "
+            "this provider's key, whole; `codexdoctor check` shows its length and fingerprint and sends it.",
+            f"提供方拒绝了密钥（401）：确认 {cfg} 中 {table} 的 `env_key` 所指的变量里是这个提供方的密钥、而且完整；"
+            "`codexdoctor check` 会显示它的长度和指纹，并用它发请求。",
         )
-    error = clip(" ".join(str(d.get("error") or d.get("error_info") or "error").split(", url:")[0].split()), 160)
     return Loc(
-        f'Classify the exact message: codexdoctor diagnose-error "{error}"',
-        f'对这条消息做分类：codexdoctor diagnose-error "{error}"',
+        f'Classify the exact message: codexdoctor diagnose-error "{params["error_short"]}"',
+        f'对这条消息做分类：codexdoctor diagnose-error "{params["error_short"]}"',
     )
 
 
@@ -286,9 +293,9 @@ RULES: tuple[Rule, ...] = (
         ),
         # Sessions whose words alone decided nothing are judged with their provider's others (CTX014, CTX015).
         when=lambda f: [
-            {**_session_params(d), "second_step": _channel_step(d)}
-            for d in f.get("sessions", [])
-            if d["kind"] == "channel" and not d.get("settled")
+            {**params, "second_step": _channel_step(params)}
+            for params in (_session_params(d) for d in f.get("sessions", []) if d["kind"] == "channel")
+            if not params.get("settled")
         ],
     ),
     Rule(
