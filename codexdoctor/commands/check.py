@@ -36,6 +36,8 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
         fixed = asfixed.assume_fixed(ctx, results)
         live_ctx, live_static = (fixed.ctx, fixed.static) if fixed else (ctx, results)
         live_results, live_notes = live.run_live(live_ctx, live_static)
+        if live.blocked_by_static(live_static):  # nothing was sent: base_url's remedy must not say it was tried
+            results = live.with_nothing_sent(results)
         live_ran = any(r.status.value in ("pass", "warn", "fail") for r in live_results)
         if fixed is not None and live_ran:
             assumed = [en for en, _ in fixed.assumed]

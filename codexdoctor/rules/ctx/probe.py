@@ -60,10 +60,11 @@ def _num(value: Any) -> str:
 def _session_advice(f: Mapping[str, Any]) -> Loc:
     turns = f.get("turns_per_session") or 0
     if turns < 1:
+        first = _num(f.get("first_request") or 8500)
         return Loc(
-            "This window cannot hold Codex's own first request (about 8,500 tokens of instructions and tool schemas) "
+            f"This window cannot hold Codex's own first request ({first} tokens of instructions and tool schemas) "
             "plus a turn: serve the model with a larger window (at least 16,384 tokens).",
-            "这个窗口连 Codex 自己的第一个请求（约 8,500 tokens 的指令和工具定义）再加一轮都放不下："
+            f"这个窗口连 Codex 自己的第一个请求（{first} tokens 的指令和工具定义）再加一轮都放不下："
             "请用更大的窗口部署模型（至少 16,384 tokens）。",
         )
     return Loc(
@@ -71,6 +72,17 @@ def _session_advice(f: Mapping[str, Any]) -> Loc:
         "70% of the window).",
         f"每 {turns} 轮开一个新会话（按每轮约 {_num(f.get('turn_tokens'))} tokens 计，可保持在窗口的 70% 以下）。",
     )
+
+
+def _repeat_text(f: Mapping[str, Any]) -> Loc:
+    """What the repeats at both edges showed. Issue 40: "every time" after `--repeat 1`, where each edge was sent
+    once more."""
+    n = f.get("repeat")
+    if n == 1:
+        return Loc("once more gave the same result", "一次，结果相同")
+    if isinstance(n, int) and n > 1:
+        return Loc(f"{n} times gave the same result every time", f" {n} 次，结果每次都一样")
+    return Loc("gave the same result every time", "结果每次都一样")
 
 
 STOPPED_WORDS = {
@@ -152,7 +164,9 @@ RULES: tuple[Rule, ...] = (
             "context_kinds",
             "failure_kinds",
             "first_fail",
+            "first_request",
             "last_ok",
+            "repeat",
             "stable",
             "suggest_compact",
             "suggest_window",
@@ -190,7 +204,7 @@ RULES: tuple[Rule, ...] = (
             [
                 {
                     "failure_text": _kinds(f.get("context_kinds") or f["failure_kinds"]),
-                    "repeat_text": Loc("gave the same result every time", "结果每次都一样"),
+                    "repeat_text": _repeat_text(f),
                     "session_advice": _session_advice(f),
                 }
             ]
