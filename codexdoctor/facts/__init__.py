@@ -495,6 +495,7 @@ FACTS: dict[str, dict[str, Any]] = {
         "reported_at_truncation": int | None,
         "suggest_window": Maybe(int),
         "suggest_compact": Maybe(int),
+        "suggest_from": Maybe(str),  # "published" (a break where the provider says) or "measured"
         "turns_per_session": Maybe(int),
         "turns_bound": Maybe(str),  # "about" (a confirmed break) or "at least" (issue 40)
         "first_request": int,  # Codex's first request for this user, under the turns per session

@@ -6,7 +6,7 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from codexdoctor.checks.probe.steps import CONTEXT_KINDS, ProbeOutcome, ProbeSettings, Step, estimate
+from codexdoctor.checks.probe.steps import CONTEXT_KINDS, ProbeOutcome, ProbeSettings, Step, estimate, tolerance
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.model import CheckResult, Msg, Status
 from codexdoctor.net.classify import turn_two_item
@@ -66,14 +66,29 @@ def analyse(
         facts.update(_further(outcome, settings))
     usable = facts["usable"]
     if usable and (outcome.first_fail is not None or facts["no_break"]):  # a partial run proves no window yet
-        # Measured, not published: the largest request that worked, turned into settings as every command does.
-        facts["suggest_window"], facts["suggest_compact"] = window_settings(usable)
+        # Measured: the largest request that worked, turned into settings as every command does; or, when the break
+        # lies where the provider says it does, its published window (issue 40: `check` advised 12000 / 9600 from
+        # the published window and `probe` 11918 / 9500 from the same break: one window, one advice).
+        confirmed = _confirms_published(outcome, facts, settings)
+        facts["suggest_from"] = "published" if confirmed else "measured"
+        advised = outcome.published if confirmed and outcome.published else usable
+        facts["suggest_window"], facts["suggest_compact"] = window_settings(advised)
         facts["turns_per_session"] = turns_within(usable, settings.turn_tokens, first_tokens)
         # Issue 40: "Turns per session …: 3" read as a fact when the window was only known to be at least 21,289.
         # Every request that worked proves the window at least that large; only a break confirmed at one size
         # bounds it from above, and then the number is the window's own.
         facts["turns_bound"] = "about" if facts.get("stable") else "at least"
     return facts
+
+
+def _confirms_published(outcome: ProbeOutcome, facts: Mapping[str, Any], settings: ProbeSettings) -> bool:
+    """A stable break at the window the provider publishes: everything up to it worked and just above it failed,
+    within the search's precision (our count and the provider's differ by a few tokens)."""
+    published, usable, first_fail = outcome.published, facts.get("usable"), outcome.first_fail
+    if not (published and usable and first_fail and facts.get("stable")):
+        return False
+    slack = tolerance(settings, published)
+    return bool(usable - slack <= published <= first_fail + slack)
 
 
 def turns_within(window: int, turn_tokens: int, first_tokens: int = CODEX_FIRST_REQUEST_TOKENS) -> int:
