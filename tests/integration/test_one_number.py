@@ -129,3 +129,31 @@ def test_every_command_and_format_quotes_one_number_per_fact(home, provider, run
     assert {"check text", "report markdown"} <= set(seen["window Codex assumes"]), seen
     assert {"check text", "probe text", "sessions text", "report markdown"} <= set(seen["advice"]), seen
     assert {"check text", "sessions text"} <= set(seen["served window"]), seen
+
+
+def test_one_check_screen_gives_one_advice_when_the_log_states_no_window(home, sim_server, run, monkeypatch):
+    """Codex's own overflow message names no window: the session's was estimated from its largest context (11,000).
+    `check` knows the served one, so CTX012 and CTX033 advise the same lines (before: 11000 / 8800 and 12000 / 9600)."""
+    s = sim_server(api_key=KEY, context_window=WINDOW, publish_window=True, token_interval_ms=0)
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    w = RolloutWriter(
+        home / ".codex" / "sessions", provider="sim", model="sim-model", window=258400, start=datetime.now(timezone.utc)
+    )
+    for size in (8600, 9800, 11000):
+        w.turn(size)
+    w.turn(
+        0,
+        error="Codex ran out of room in the model's context window. Start a new thread or clear earlier history "
+        "before retrying.",
+        error_info="context_window_exceeded",
+    )
+    w.close()
+    code, out, _ = run("check", "--codex-version", "0.171.0")
+    advice = quoted(out)["advice"]
+    assert "CTX012" in out and "CTX033" in out, out
+    assert advice == {(WINDOW, 9600)}, advice
