@@ -70,6 +70,9 @@ def test_turns_per_session_are_as_sure_as_the_window(lang, exact, bound):
     assert any(line.startswith(exact) for line in lines(STABLE, lang)), lines(STABLE, lang)
     assert any(line.startswith(bound) for line in lines(NO_BREAK, lang)), lines(NO_BREAK, lang)
     assert not any("least" in line or "至少" in line for line in lines(STABLE, lang) if "70%" in line)
+    # one number for the lower bound: the usable-window line and the turns line quote the same
+    window_line, turns_line = lines({**NO_BREAK, "max_context": 22000}, lang)[0], lines(NO_BREAK, lang)[-1]
+    assert "21,289" in window_line and "22,000" not in window_line and "21,289" in turns_line
 
 
 def test_the_turns_bound_follows_the_break(home):

@@ -112,10 +112,12 @@ def _window_lines(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> lis
             )
         )
     elif facts.get("no_break"):
+        # The largest request that worked, as the provider counted it: the number the turns line stands on too.
+        low = facts.get("usable") or facts["max_context"]
         lines.append(
             t(
-                f"Usable window: at least {facts['max_context']:,} tokens (no break found)",
-                f"可用窗口：至少 {facts['max_context']:,} tokens（未发现断点）",
+                f"Usable window: at least {low:,} tokens (no break found)",
+                f"可用窗口：至少 {low:,} tokens（未发现断点）",
             )
         )
     return lines
