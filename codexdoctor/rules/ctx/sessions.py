@@ -205,7 +205,7 @@ _EVIDENCE = {
         "a message that does not say whether the context or the channel broke",
         "这条消息本身说明不了是上下文还是通道出了问题",
     ),
-    # Codex's sentence names how the provider ended the answer (checks/sessions.py ENDING_EVIDENCE, issue 38)
+    # Codex's sentence names how the provider ended the answer (checks/sessions/messages.py ENDING_EVIDENCE, issue 38)
     "the provider cut the answer short (`Incomplete response returned, reason: max_output_tokens`)": Loc(
         "the provider cut the answer short (`Incomplete response returned, reason: max_output_tokens`)",
         "提供方把回答截短了（`Incomplete response returned, reason: max_output_tokens`）",
