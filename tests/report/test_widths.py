@@ -62,7 +62,7 @@ def test_every_line_fits(setup, run, monkeypatch, name, lang, width):
     assert code in (0, 1), (code, out, err)
     for stream in (out, err):
         for line in stream.splitlines():
-            assert display_width(line) <= width, (name, lang, width, display_width(line), line)
+            assert display_width(line, lang) <= width, (name, lang, width, display_width(line, lang), line)
 
 
 # Issue 40: every `--help` in Chinese at 80 columns, counted as a CJK terminal draws it (ambiguous characters such as
@@ -119,7 +119,7 @@ def test_a_pipe_without_columns_is_laid_out_for_80(setup, run, monkeypatch, name
     monkeypatch.setattr(output, "_controlling_terminal_width", lambda: None)  # a developer's own terminal
     code, out, _ = run(*PIPED[name], "--lang", lang)
     assert code in (0, 1)
-    widest = max(display_width(line) for line in out.splitlines())
+    widest = max(display_width(line, lang) for line in out.splitlines())
     assert widest <= 80, (name, lang, widest)
 
 
