@@ -39,6 +39,7 @@ COMMANDS = {
     "sessions-one": ["sessions", str(ROLLOUTS / "overflow-turn-2.jsonl")],
     "diagnose": ["diagnose-error", "unexpected status 404 Not Found: Not Found, url: http://127.0.0.1:9/v1/responses"],
     "fix": ["fix", "--dry-run", "--codex-version", "0.171.0"],
+    "report": ["report", "--codex-version", "0.171.0"],
     "probe": ["probe", "--yes", "--max-context", "16000", "--budget", "200000"],
     "demo-list": ["demo", "--list"],
     "help": ["--help"],
