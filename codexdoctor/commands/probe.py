@@ -287,7 +287,7 @@ def run(opts: ProbeOptions) -> None:
 
     def progress(line: str) -> None:  # the plan and the step lines, fitted to the terminal like every screen
         if not opts.quiet:
-            click.echo("\n".join(fit_lines([line], width, "    ")), err=True)
+            click.echo("\n".join(fit_lines([line], width, "    ", opts.check.lang)), err=True)
 
     def confirm(plan: str) -> bool:
         if opts.yes:
@@ -333,7 +333,7 @@ def run(opts: ProbeOptions) -> None:
             else f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
             "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context."
         )
-        click.echo("\n".join(fit_lines([message], width, "  ")), err=True)
+        click.echo("\n".join(fit_lines([message], width, "  ", opts.check.lang)), err=True)
         raise SystemExit(EXIT_USAGE) from None
     interrupted = any(c.facts.get("stopped") == "interrupted" for c in report.checks)
     try:

@@ -63,7 +63,7 @@ GROUP = {
     "low_usage": Maybe(bool),  # a scattered group whose breaks all came under half the window
     "unclear": Maybe(bool),  # … whose messages alone decided nothing (issue 39)
 }
-SESSION = {  # one rollout as checks/sessions.py classifies it
+SESSION = {  # one rollout as checks/sessions/classify.py classifies it
     "id": str,
     "short_id": str,
     "start": str | None,

@@ -124,7 +124,7 @@ def test_build_check_decision_only_when_both_causes(tmp_path):
 
 def test_large_corpus_is_summarised_in_bounded_lists(tmp_path, monkeypatch):
     """Thousands of sessions: every one is counted, only the most recent are listed (memory stays bounded)."""
-    from codexdoctor.checks import sessions as sessions_mod
+    from codexdoctor.checks.sessions import summary as sessions_mod  # LIST_MAX and BATCH are read there
 
     monkeypatch.setattr(sessions_mod, "LIST_MAX", 5)
     monkeypatch.setattr(sessions_mod, "BATCH", 7)

@@ -481,8 +481,8 @@ def test_chinese_progress_columns_line_up(home, sim_server):
     lines: list[str] = []
     run_probe(opts, ProbeSettings(max_context=4000, cache_step=False, repeat=1), lambda plan: True, lines.append)
     steps = [line for line in lines if " tokens -> " in line]
-    starts = {display_width(line[: line.index(" tokens -> ")]) for line in steps}
-    firsts = {display_width(line[: line.index("首字")]) for line in steps}
+    starts = {display_width(line[: line.index(" tokens -> ")], "zh") for line in steps}
+    firsts = {display_width(line[: line.index("首字")], "zh") for line in steps}
     assert len(steps) >= 3 and len(starts) == 1 and len(firsts) == 1, steps
 
 

@@ -268,7 +268,7 @@ class Probe:
         result = table_word("ok" if step.ok else step.kind, self.lang, step.detail)
         if self.lang == "zh":
             self.progress(
-                f"  {pad_cells(table_word(step.phase, 'zh'), 10)} {step.sent:>8,} tokens -> {pad_cells(result, 16)} "
+                f"  {pad_cells(table_word(step.phase, 'zh'), 10, 'zh')} {step.sent:>8,} tokens -> {pad_cells(result, 16, 'zh')} "
                 f"首字 {ttft:>8}（已用 {self.spent:,}/{self.settings.budget:,}）"
             )
         else:
