@@ -232,6 +232,7 @@ _SLOTS_ZH.update(
         "why": "原因",
         "why_text": "原因",
         "window_text": "窗口",
+        "window_advice": "窗口设置",
         "windows_text": "窗口",
         "wire_api_invalid": "wire_api 的值",
         "wire_api_where": "wire_api 所在位置",

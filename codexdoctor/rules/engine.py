@@ -183,7 +183,7 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
                     diagnosis=fmt(text.diagnosis, values, lang),
                     remedy=tuple(command_apart(fmt(step, values, lang)) for step in text.remedy),
                     # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
-                    checks=(res.id,),
+                    checks=(res.id, *(c for c in rule.covers if c in by_id and by_id[c].status is Status.FAIL)),
                     evidence=_evidence_for(res.evidence, params),
                     references=rule.references,
                 )

@@ -334,6 +334,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "usable": 64000,
         "usable_counted_by": "provider",
         "turn_tokens": 2000,
+        "first_request": 8489,
         "cache": None,
         "cache_verdict": None,
         "family": None,

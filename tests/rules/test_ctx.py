@@ -231,16 +231,18 @@ CASES = [
         "CTX006",
         {
             "stable": True,
-            "last_ok": 8192,
-            "first_fail": 9216,
+            "last_ok": 16384,
+            "first_fail": 17408,
             "context_kinds": ["context_exceeded"],
             "failure_kinds": ["context_exceeded"],
-            "suggest_window": 8192,
-            "suggest_compact": 6500,
+            "suggest_window": 16384,
+            "suggest_compact": 13100,
+            "suggest_from": "measured",
             "turns_per_session": 2,
         },
-        "fails from 9,216 tokens on (context window exceeded); every request at 8,192 tokens or less worked",
-        "model_context_window = 8192\nmodel_auto_compact_token_limit = 6500",
+        "fails from 17,408 tokens on (context window exceeded); every request at 16,384 tokens or less worked",
+        "the window this probe measured",
+        "model_context_window = 16384\nmodel_auto_compact_token_limit = 13100",
         "Start a new session every 2 turns (at about 2,000 tokens per turn",
     ),
     fires(
@@ -256,7 +258,7 @@ CASES = [
         },
         "(timeout)",
         "cannot hold Codex's own first request",
-        "model_context_window = 4000",
+        "no setting makes Codex work with it",  # never a window below Codex's first request (issue 40)
         why="no-room-for-a-turn",
     ),
     silent("CTX006", {"stable": None, "last_ok": 8192}),
@@ -352,7 +354,7 @@ CASES = [
         "CTX012",
         {"sessions": [session(**OVERFLOW)]},
         "Session 0199a1b0 (2026-01-02 09:30) failed at turn 14: Codex's context-window error",
-        "The largest context that worked was 120,000 tokens, 46% of the 258,400 Codex assumes.",
+        "The largest context that worked was 120,000 tokens, 46% of Codex's effective window (258,400, the one in its log).",
         "model_auto_compact_token_limit at the top level of ~/.codex/config.toml to about",
     ),
     fires(
@@ -384,7 +386,7 @@ CASES = [
             ]
         },
         "Session 0199a1b0 (2026-01-02 09:30) failed at turn 3 with `unexpected status 401 Unauthorized`",
-        "the context was 42,000 tokens (16% of the 258,400 Codex assumes; the provider's window is unknown)",
+        "the context was 42,000 tokens (16% of Codex's effective window, 258,400; the provider's window is unknown)",
         "The provider rejected the key (401): check that the variable `env_key` names in [model_providers.gw]",
     ),
     fires(
@@ -403,8 +405,8 @@ CASES = [
         "CTX031",
         {"sessions": [session(kind="unknown", unclear=True, failed_turn=5, peak=20000, error=STREAM_CUT)]},
         "Session 0199a1b0 (2026-01-02 09:30) failed at turn 5 with `stream disconnected before completion: stream "
-        "closed before response.completed`; the context was 20,000 tokens (8% of the 258,400 Codex assumes; the "
-        "provider's window is unknown)",
+        "closed before response.completed`; the context was 20,000 tokens (8% of Codex's effective window, 258,400; "
+        "the provider's window is unknown)",
         "cannot tell the context from the channel",
         "codexdoctor probe",
     ),
@@ -449,7 +451,7 @@ CASES = [
     fires(
         "CTX015",
         {"across": across({**SCATTERED, "low_usage": True})},
-        "(6,000-14,000 tokens), all under half of the 258,400 Codex assumes",
+        "(6,000-14,000 tokens), all under half of Codex's effective window (258,400)",
         why="low-usage",
     ),
     silent("CTX015", {"across": across(CLUSTER)}),

@@ -75,9 +75,9 @@ def _size_text(d: Mapping[str, Any]) -> Loc:
         )
     if window:
         return Loc(
-            f"the context was {peak:,} tokens ({peak / window:.0%} of the {window:,} Codex assumes; the provider's "
-            "window is unknown)",
-            f"当时上下文为 {peak:,} tokens（是 Codex 假定的 {window:,} 的 {peak / window:.0%}；提供方的窗口未知）",
+            f"the context was {peak:,} tokens ({peak / window:.0%} of Codex's effective window, {window:,}; the "
+            "provider's window is unknown)",
+            f"当时上下文为 {peak:,} tokens（是 Codex 有效窗口 {window:,} 的 {peak / window:.0%}；提供方的窗口未知）",
         )
     return Loc(f"the context was {peak:,} tokens", f"当时上下文为 {peak:,} tokens")
 
@@ -241,7 +241,7 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="A session ran out of context",
             diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn}: {evidence}. The largest context that worked was "
-            "{peak_text} tokens, {share_text} of the {window_text} Codex assumes.{real_text}{others_text}",
+            "{peak_text} tokens, {share_text} of Codex's effective window ({window_text}, the one in its log).{real_text}{others_text}",
             remedy=(
                 "{window_step}",
                 "{session_step}",
@@ -250,7 +250,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="有会话耗尽了上下文",
-            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败：{evidence}。成功过的最大上下文是 {peak_text} tokens，占 Codex 假定的 {window_text} 的 {share_text}。{real_text}{others_text}",
+            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败：{evidence}。成功过的最大上下文是 {peak_text} tokens，占 Codex 有效窗口（{window_text}，即日志中的窗口）的 {share_text}。{real_text}{others_text}",
             remedy=(
                 "{window_step}",
                 "{session_step}",
@@ -370,8 +370,8 @@ RULES: tuple[Rule, ...] = (
                 "low": f"{g['low']:,}",
                 "high": f"{g['high']:,}",
                 "why_text": Loc(
-                    f", all under half of the {g['window']:,} Codex assumes",
-                    f"，都不到 Codex 假定的 {g['window']:,} 的一半",
+                    f", all under half of Codex's effective window ({g['window']:,})",
+                    f"，都不到 Codex 有效窗口（{g['window']:,}）的一半",
                 )
                 if g.get("low_usage") and g.get("window") and not g.get("unclear")
                 else Loc(

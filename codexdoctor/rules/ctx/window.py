@@ -340,6 +340,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX002",
         name="window-too-small-for-codex",
         check="ctx.window",
+        covers=("api.canary",),
         reads=("docs", "first_request", "min_usable", "served", "source", "user_config"),
         severity=E,
         verdict=CONTEXT,
