@@ -2,6 +2,8 @@
 
 Run: python bench/bench_sessions.py [CORPORA_DIR [MEGABYTES [SHAPE ...]]]
 The corpora (four shapes, bench/make_corpora.py) are generated when missing; naming shapes runs only those.
+BENCH_BASELINE=/path/to/another/checkout times that checkout too, interleaved with this one and grep in the same rounds
+(a before/after on one machine at one load), and prints its row as "baseline".
 The checkout this script is in is measured (PYTHONPATH), whatever codexdoctor is installed. The peer is ccusage
 (`npm install @ccusage/codex`, command `ccusage-codex session --json --offline`), looked up on PATH or in
 ~/.cache/codexdoctor-dev/ccusage (installed there on first use when npm is available).
@@ -131,9 +133,15 @@ def main() -> int:
         timed(our_cmd, env)  # warm the page cache and the bytecode cache once
         # Interleaved rounds, so that all three see the same machine (it is shared: a busy minute slows a short,
         # start-up-bound run more than a long one); the short runs are repeated within a round to steady them.
-        ours, greps, theirs = [], [], []
+        baseline = os.environ.get("BENCH_BASELINE")
+        base_env = {**env, "PYTHONPATH": baseline} if baseline else None
+        if base_env:
+            timed(our_cmd, base_env)
+        ours, greps, theirs, bases = [], [], [], []
         for _ in range(RUNS):
             ours += [timed(our_cmd, env) for _ in range(SHORT_REPEATS)]
+            if base_env:
+                bases += [timed(our_cmd, base_env) for _ in range(SHORT_REPEATS)]
             greps += [timed(grep_baseline(corpus / "sessions"), env) for _ in range(SHORT_REPEATS)]
             if their_cmd:
                 theirs.append(timed(their_cmd, env))
@@ -151,6 +159,13 @@ def main() -> int:
             f"{peer_cols} {o / g:>5.1f}x {o_cpu / g_cpu:>9.1f}x",
             flush=True,
         )
+        if bases:
+            b, b_cpu = statistics.median(w for w, _ in bases), statistics.median(c for _, c in bases)
+            print(
+                f"{'  baseline':12} {'':>6} {'':>5} | {b:>13.2f} {b_cpu:>6.2f} {size_mb / b:>6.0f} {'':>6} | "
+                f"{'':>9} {'':>5} {'':>6} | {'':>6} {'':>6} | {'':>9} {b / g:>5.1f}x {b_cpu / g_cpu:>9.1f}x",
+                flush=True,
+            )
     if not peer:
         print("ccusage-codex not available (no npm); ratio not measured")
     return 0

@@ -202,3 +202,31 @@ def test_a_stuck_child_is_killed_and_its_half_read_here(generated, monkeypatch):
     started = time.monotonic()
     assert [asdict(s) for s in sessions.read_all(files, True)] == serial
     assert time.monotonic() - started < 60 / 2  # killed after CHILD_MIN_SECONDS, not waited for: it sleeps 60 s
+
+
+def test_only_a_line_that_does_not_start_as_an_envelope_is_unreadable(tmp_path):
+    """The scan decides in one pass (issue 40): a line that starts as an envelope is read or skipped, whatever follows;
+    any other non-blank line is unreadable, as before."""
+    path = tmp_path / "rollout-2026-11-20T09-00-00-00000000-0000-0000-0000-000000000009.jsonl"
+    ts = '{"timestamp":"2026-11-20T09:00:0%d.000Z",'
+    path.write_bytes(
+        (
+            (ts % 0)
+            + '"type":"session_meta","payload":{"id":"s","cli_version":"0.171.0"}}\n'
+            + (ts % 1)
+            + '"type":"event_msg","payload":{"type":"task_started","model_context_window":9000}}\n'
+            + (ts % 2)
+            + '"type":"response_item","payload":{"type":"message"}}\n'
+            + '{"foo":1}\n'
+            + "not json\n"
+            + "\n"
+            + (ts % 3)
+            + '"x":1,"type":"event_msg","payload":{"type":"agent_message"}}\n'
+            + '{"timestamp":"broken\n'
+            + (ts % 4)
+            + '"type":"event_msg","payload":{"type":"task_complete"}}\n'
+        ).encode()
+    )
+    s = rollouts.read_session(path)
+    assert s.bad_lines == 2 and s.window == 9000 and [t.completed for t in s.turns] == [True]
+    assert asdict(s) == asdict(rollouts.read_session(path)) and s.parsed == 3
