@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PR
 from codexdoctor.common.placeholders import model_placeholder
 from codexdoctor.common.untrusted import clip
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Msg, Status
+from codexdoctor.model import CheckResult, Msg, Status, item_key
 
 NO_PROFILE = Msg("no profile selected", "未选择 profile")
 # Each check's result with its id and title given, so a summary in two languages fits on the line that returns it.
@@ -283,9 +284,11 @@ def check_files(ctx: CheckContext) -> CheckResult:
     if facts["windows_configs"]:
         evidence.append("Windows-side Codex config: " + ", ".join(windows_configs))
     if broken:
-        return _files(
+        failed = _files(
             Status.FAIL, Msg("{path} cannot be read", "{path} 无法读取", path=broken[0]["path"]), evidence, **facts
         )
+        said = {item_key("read_error", str(x.read_error)): w for x in r.layers if (w := x.read_error_said) is not None}
+        return replace(failed, said=said)
     if user_missing and user is not None:
         status = Status.WARN if anything_configures_provider else Status.FAIL
         return _files(status, Msg("{path} does not exist", "{path} 不存在", path=user.label), evidence, **facts)

@@ -16,7 +16,7 @@ from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.untrusted import clip, sanitize
 from codexdoctor.common.words import plural
-from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, English, Msg, Status
+from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Msg, Status
 from codexdoctor.net.classify import embedded_json as _embedded_json
 from codexdoctor.net.classify import strip_decoration as normalise
 
@@ -264,7 +264,7 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
             host = urlsplit(url or str(ctx.provider.base_url or "")).hostname
         except ValueError:
             host = None
-        said: Msg | English = English(words)
+        said = Msg.verbatim(words)  # the paste's own words, as they are in every language
         if url is None and failure != "timeout":  # the paste names no host: the configured one, and the report says so
             said = Msg(
                 "{words} (the pasted text names no host; this is the configured base_url's)",
@@ -284,7 +284,7 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
             "base_url": shown_url or ctx.redactor(str(ctx.provider.base_url or "")) or NO_URL_IN_PASTE,
         }
         reach = result("net.reach", "Pasted error", Status.FAIL, Msg("{w}", "{w}", w=said), evidence, **facts)
-        return [replace(reach, said={"detail": said}) if isinstance(said, Msg) else reach]
+        return [replace(reach, said={"detail": said, **_no_url_said(facts)})]
     if kind == "turn_two":
         from codexdoctor.net.classify import summarize_text
 
@@ -292,30 +292,29 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
         body = _embedded_json(line)
         code = int(status.group(1)) if status else _status_from_body(body) if body is not None else None
         high_demand = detail is None
-        return [
-            result(
-                "api.turn_two",
-                "Pasted error",
-                Status.FAIL,
-                "a gateway fault on the request after a tool call"
-                if not high_demand
-                else "Codex's message for a 5xx from the provider",
-                evidence,
-                kind="turn_two_fault",
-                detail="",
-                message=summarize_text(line),
-                status=code or (500 if high_demand else None),
-                url=NO_URL_IN_PASTE,
-                item_kinds=["function_call", "function_call_output"],
-                named_item=detail,
-                pasted=True,
-                high_demand=high_demand,
-                html=False,
-                request_bytes=None,
-                added_bytes=None,
-                user_config=ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml",
-            )
-        ]
+        turn_two = result(
+            "api.turn_two",
+            "Pasted error",
+            Status.FAIL,
+            Msg("a gateway fault on the request after a tool call", "工具调用之后那个请求遇到了网关故障")
+            if not high_demand
+            else Msg("Codex's message for a 5xx from the provider", "Codex 对提供方 5xx 错误给出的消息"),
+            evidence,
+            kind="turn_two_fault",
+            detail="",
+            message=summarize_text(line),
+            status=code or (500 if high_demand else None),
+            url=NO_URL_IN_PASTE,
+            item_kinds=["function_call", "function_call_output"],
+            named_item=detail,
+            pasted=True,
+            high_demand=high_demand,
+            html=False,
+            request_bytes=None,
+            added_bytes=None,
+            user_config=ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml",
+        )
+        return [replace(turn_two, said=_no_url_said(dict(turn_two.facts)))]
     if kind == "unknown":
         why = Msg("the pasted text is not a known Codex or provider error", "粘贴的文字不是已知的 Codex 或提供方报错")
         shape = Msg("not a known Codex or provider error shape", "不是已知的 Codex 或提供方报错格式")
@@ -348,27 +347,31 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     elif kind == "ending":
         ex = _exchange(200 if detail.kind != "quota" and detail.kind != "usage_not_included" else None, "", None)
         status_known = ex.status is not None
-        classified = Classified(detail.kind, detail.detail, detail.message)
+        classified = Classified(detail.kind, detail.said, detail.message)
     elif detail == "unreadable_completion":
         ex = _exchange(200, "", None, terminal="response.completed")
-        classified = Classified("unreadable_completion", "a response.completed event Codex cannot read")
+        classified = Classified(
+            "unreadable_completion",
+            Msg("a response.completed event Codex cannot read", "一个 Codex 读不了的 response.completed 事件"),
+        )
     else:
         ex = _exchange(200, "", None, stream_kind=detail)
         # A paste says what Codex concluded, not how many events came first: no invented count in the detail.
         classified = Classified(
             classify(ex).kind,
-            "Codex's idle limit passed with no event"
+            Msg("Codex's idle limit passed with no event", "超过 Codex 的空闲时限仍没有事件")
             if detail == "idle"
-            else "the stream ended without response.completed",
+            else Msg("the stream ended without response.completed", "流在没有 response.completed 的情况下结束"),
         )
     if classified.kind == "context_exceeded":
         return [_context_result(line, evidence, ctx, codex_message=False)]
     # The canary's own reading of an answer, given the paste's kind; nothing is sent (the clocks are nominal).
     canary = canary_result(ctx, make_plan(ctx, first=False), ex, classified, Clocks(1, 1))
     facts = dict(canary.facts)
-    quoted: dict[str, Msg] = {}
+    quoted: dict[str, Msg] = dict(canary.said)
     if facts.get("url") == PLACEHOLDER_URL:
         facts["url"] = NO_URL_IN_PASTE  # say so rather than invent one
+        quoted.update(_no_url_said(facts))
     else:
         facts.update(_doubled(str(facts.get("url") or "")))
         if not _same_host(str(facts.get("url") or ""), ctx):
@@ -400,6 +403,13 @@ _PASTED_MODEL = re.compile(
 )
 
 
+def _no_url_said(facts: dict[str, object]) -> dict[str, Msg]:
+    """The `url` fact of a paste that names none, in words a rule quotes in the report's language."""
+    if facts.get("url") != NO_URL_IN_PASTE:
+        return {}
+    return {"url": Msg("(no URL in the paste)", "（粘贴内容里没有 URL）")}
+
+
 def _context_result(line: str, evidence: tuple[str, ...], ctx: CheckContext, codex_message: bool) -> CheckResult:
     from codexdoctor.net.classify import context_numbers
 
@@ -408,7 +418,7 @@ def _context_result(line: str, evidence: tuple[str, ...], ctx: CheckContext, cod
         "ctx.pasted",
         "Pasted error",
         Status.FAIL,
-        "context window exceeded",
+        Msg("context window exceeded", "超出上下文窗口"),
         evidence,
         kind="context",
         user_config=_user_config(ctx),

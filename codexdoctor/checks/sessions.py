@@ -22,7 +22,7 @@ from codexdoctor.codex.rollouts import find_rollouts, iter_rollouts, read_sessio
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
 from codexdoctor.codex.tui_log import read_tui_log
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Msg, Status
+from codexdoctor.model import CheckResult, Msg, Status, item_key
 from codexdoctor.net.classify import CONTEXT_MARKERS, HIGH_DEMAND, context_numbers, summarize_text, turn_two_item
 from codexdoctor.net.codex_words import codex_ending
 
@@ -470,7 +470,7 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
             evidence = ENDING_EVIDENCE[ending.kind]
         elif share is not None and share >= 0.9:
             kind = "context"
-            evidence = f"failure at {share:.0%} of the window"
+            evidence = str(failure_at(share))
         elif ((failed and failed.error_info in UNCLEAR_INFO) or message_family(text)) and not ok_before:
             # The seed guide's other test: a single question fails too, so it is the channel, whatever the words.
             kind = "channel"
@@ -484,7 +484,7 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
             )
         elif (failed and failed.error_info in CHANNEL_INFO) or any(m.lower() in text for m in CHANNEL_TEXT):
             kind = "channel"
-            evidence = failed.error_info if failed and failed.error_info else "a provider or network error"
+            evidence = failed.error_info if failed and failed.error_info else str(PROVIDER_OR_NETWORK)
         else:
             kind = "unknown"
     growth = [b - a for a, b in pairwise(contexts) if b > a]
@@ -746,6 +746,7 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
     decision = decide(failing)
     facts["decision"] = decision[0] if decision else None
     said = {"decision_reason": decision[1]} if decision else {}
+    said.update((item_key("evidence", d["evidence"]), w) for d in failing if (w := evidence_said(d)) is not None)
     undecided = [d for d in failing if d.get("unclear") and not d.get("settled")]
     reason = None
     if undecided and len(undecided) == len(failing):
@@ -770,6 +771,23 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
         reason=reason,
         said=said,
     )
+
+
+PROVIDER_OR_NETWORK = Msg("a provider or network error", "提供方或网络错误")
+
+
+def failure_at(share: float) -> Msg:
+    """A session that failed this far into its window (a rule quotes it as the session's evidence)."""
+    return Msg("failure at {share:.0%} of the window", "在窗口的 {share:.0%} 处失败", share=share)
+
+
+def evidence_said(d: Mapping[str, Any]) -> Msg | None:
+    """A failing session's evidence in both languages, made again from its facts and used only when it says the same
+    (the facts cross process boundaries as JSON-ready dicts, so the Msg cannot travel with them)."""
+    for said in (PROVIDER_OR_NETWORK, failure_at(d["share"]) if d.get("share") is not None else None):
+        if said is not None and str(said) == d.get("evidence"):
+            return said
+    return None
 
 
 def counted(total: int, failed: int, kinds: list[str]) -> Msg:

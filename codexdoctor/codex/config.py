@@ -58,13 +58,20 @@ class Layer:
     data: Mapping[str, Any] | None = None
     lines: Mapping[tuple[str, ...], int] = field(default_factory=dict)
     toml_problem: tomlsource.TomlProblem | None = None
-    read_error: str | None = None
+    read_error: str | None = None  # a safefile.Reason (its Chinese beside it), or the operating system's words
     encoding: str = "utf-8"
     crlf: bool = False
     # 1-based lines of the TOML error that hold a backslash inside double quotes ("C:\Users\me")
     backslash_in_string: bool = False
     # Why Codex does not merge this layer (an untrusted project), or None when it does.
     ignored: str | None = None
+
+    @property
+    def read_error_said(self) -> Msg | None:
+        """Why the file could not be read, in both languages."""
+        if self.read_error is None:
+            return None
+        return Msg.pair(self.read_error, safefile.reason_zh(self.read_error))
 
     def where(self, path: tuple[str, ...]) -> str:
         if self.kind == "override":
@@ -146,6 +153,8 @@ class Resolution:
     dotenv: dotenvfile.DotEnv | None = None
     shell_env: Mapping[str, str] = field(default_factory=dict)  # the environment before .env
     cwd: Path | None = None
+    # The origins above that are words (a profile's: "profile `x` (path)"), in both languages, by their English.
+    origins_said: Mapping[str, Msg] = field(default_factory=dict)
 
     @property
     def modern(self) -> bool:
@@ -182,20 +191,30 @@ class Resolution:
         return _origin_in(self.layers, tuple(path))
 
     def provider_field_origin(self, key: str) -> str:
+        """Where a field of the provider comes from, in English (a fact; the report says `provider_field_said`)."""
+        return str(self.provider_field_said(key))
+
+    def provider_field_said(self, key: str) -> Msg:
+        """Where a field of the provider comes from, in both languages: a file or a flag is the same in each."""
         if self.provider.builtin and not self.provider.redefines_builtin:
             if self.provider.id == "openai" and key == "base_url" and "openai_base_url" in self.merged:
-                return self.origin("openai_base_url")
+                return self.origin_said(self.origin("openai_base_url"))
             if (
                 self.provider.id == "openai"
                 and key == "base_url"
                 and self.env.get("OPENAI_BASE_URL")
                 and reads_openai_base_url_variable(self.codex_version)
             ):
-                return "$OPENAI_BASE_URL (deprecated)"
-            return f"built-in provider `{self.provider.id}`"
+                return Msg("$OPENAI_BASE_URL (deprecated)", "$OPENAI_BASE_URL（已弃用）")
+            return Msg("built-in provider `{id}`", "内置提供方 `{id}`", id=self.provider.id)
         if key not in self.provider.table:
-            return "default"
-        return self.origin("model_providers", self.provider.id, key)
+            return Msg.verbatim("default")
+        return self.origin_said(self.origin("model_providers", self.provider.id, key))
+
+    def origin_said(self, origin: str) -> Msg:
+        """An origin this resolution gave (a file, a flag, `-c`, or a profile's), in both languages: the words of
+        a profile's origin were written beside it when it was made; any other is the same in every language."""
+        return self.origins_said.get(origin) or Msg.verbatim(origin)
 
 
 _MISSING = object()
@@ -227,8 +246,9 @@ def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # What Codex 0.171.0 says of a UTF-16 config (Rust's Utf8Error on the first byte of the BOM), checked with the real
 # CLI: scripts/crosscheck_config_semantics.py, case "config UTF-16".
-UTF16_ERROR = (
-    "saved as UTF-16, and Codex reads only UTF-8: it stops with `invalid utf-8 sequence of 1 bytes from index 0`"
+UTF16_ERROR = safefile.Reason(
+    "saved as UTF-16, and Codex reads only UTF-8: it stops with `invalid utf-8 sequence of 1 bytes from index 0`",
+    "以 UTF-16 保存，而 Codex 只读 UTF-8：它会报 `invalid utf-8 sequence of 1 bytes from index 0` 并停止",
 )
 
 
@@ -249,7 +269,7 @@ def read_layer(kind: str, path: Path, home: Path) -> Layer:
     except FileNotFoundError:
         return Layer(kind, label, path, exists=False)
     except safefile.Unreadable as exc:  # a FIFO, device, socket, folder, symlink loop, or far too large
-        return Layer(kind, label, path, exists=True, read_error=str(exc))
+        return Layer(kind, label, path, exists=True, read_error=exc.reason)
     except OSError as exc:
         return Layer(kind, label, path, exists=True, read_error=exc.strerror or exc.__class__.__name__)
     if raw.startswith(UTF16_BOMS):  # Notepad's "Unicode"
@@ -257,7 +277,15 @@ def read_layer(kind: str, path: Path, home: Path) -> Layer:
     try:
         text, encoding = decode_config_bytes(raw)
     except UnicodeDecodeError as exc:
-        return Layer(kind, label, path, exists=True, read_error=f"not valid UTF-8 (byte {exc.start})")
+        return Layer(
+            kind,
+            label,
+            path,
+            exists=True,
+            read_error=safefile.Reason(
+                f"not valid UTF-8 (byte {exc.start})", f"不是合法的 UTF-8（第 {exc.start} 字节）"
+            ),
+        )
     data, problem = tomlsource.parse(text)
     backslash = False
     if problem is not None and problem.line:
@@ -403,12 +431,16 @@ def resolve(
     selectors, tables = _profile_selectors(layers), _profile_tables(layers)
     chosen = _chosen_profile(layers, merged, profile, is_modern)
 
+    origins_said: dict[str, Msg] = {}
+
     def pick(key: str, flag: Any = None) -> tuple[Any, str]:
         if flag is not None:
             return flag, f"--{key}"
         if key in chosen.table:
             where = _origin_in(layers, ("profiles", chosen.name or "", key))
-            return chosen.table[key], f"profile `{chosen.name}` ({where})"
+            said = Msg("profile `{name}` ({where})", "profile `{name}`（{where}）", name=str(chosen.name), where=where)
+            origins_said[str(said)] = said
+            return chosen.table[key], str(said)
         if key in merged:
             return merged[key], _origin_in(layers, (key,))
         return None, "default"
@@ -445,6 +477,7 @@ def resolve(
         dotenv=dotenv,
         shell_env=dict(env),
         cwd=cwd,
+        origins_said=origins_said,
     )
 
 

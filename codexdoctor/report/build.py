@@ -14,7 +14,6 @@ from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
 from codexdoctor.model import (
     CheckResult,
-    English,
     Finding,
     Msg,
     ProviderSummary,
@@ -139,7 +138,7 @@ def _verdict(
             ids=", ".join(unexplained),
         )
     if checks and all(c.status is Status.SKIP for c in checks):
-        first = checks[0].message or English(checks[0].summary)
+        first = checks[0].message or checks[0].summary
         return Verdict.INCONCLUSIVE, Msg("nothing could be checked: {why}", "没有可检查的内容：{why}", why=first)
     if not live_ran:
         if offline:
@@ -152,10 +151,8 @@ def _verdict(
             "静态检查没有发现错误；在线检查已跳过（见备注），通道本身未经测试",
         )
     pending = next((c for c in checks if c.facts.get("inconclusive_reason")), None)
-    if pending is not None:  # a Msg where the check gave one; else English (checks/probe.py) for the pattern table
-        return Verdict.INCONCLUSIVE, pending.reason or Msg(
-            "{why}", "{why}", why=English(pending.facts["inconclusive_reason"])
-        )
+    if pending is not None:  # every check that writes the fact gives its words beside it
+        return Verdict.INCONCLUSIVE, pending.reason or Msg.verbatim(str(pending.facts["inconclusive_reason"]))
     canary = next((c for c in checks if c.id == "api.canary"), None)
     if canary is not None and canary.facts.get("skipped"):
         return Verdict.INCONCLUSIVE, Msg(
@@ -334,21 +331,19 @@ def _controls_out(value: Any) -> Any:
 def localize_texts(
     checks: Iterable[CheckResult], notes: Iterable[str | Msg], reason: Msg, lang: str
 ) -> tuple[list[CheckResult], list[str], str]:
-    """Check titles and summaries, notes and the verdict reason in the report's language: a Msg in its own words;
-    an English summary or note (checks/live.py, diagnose.py, probe.py, until they move to Msg) through the pattern
-    table of codexdoctor/i18n, which an English run never loads."""
+    """Check titles and summaries, notes and the verdict reason in the report's language: each a Msg, said in its own
+    words (a note that is a plain string is a value, the same in every language)."""
     from dataclasses import replace
 
     if lang == "en":
         return list(checks), [say(n, lang) for n in notes], reason.text(lang)
 
-    from codexdoctor.i18n import check_title, localize
+    from codexdoctor.i18n import check_title
 
     checks = [
-        replace(c, title=check_title(c.id, c.title, lang), summary=say(c.message or c.summary, lang, localize))
-        for c in checks
+        replace(c, title=check_title(c.id, c.title, lang), summary=say(c.message or c.summary, lang)) for c in checks
     ]
-    return checks, [say(n, lang, localize) for n in notes], reason.text(lang, localize)
+    return checks, [say(n, lang) for n in notes], reason.text(lang)
 
 
 EXIT_INTERNAL = 3  # the CLI's code for a bug in codexdoctor (commands/output.py)

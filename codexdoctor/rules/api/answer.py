@@ -11,13 +11,11 @@ from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, Text, W, once
 
 def _unreadable_message(f: Mapping[str, Any]) -> dict[str, Any]:
     """API010: a body that looked like JSON but could not be read has no message of its own; what made it unreadable
-    stands in its place ("the body is JSON nested 100,000 levels deep …"), in the report's language."""
+    stands in its place ("the body is JSON nested 100,000 levels deep …"). The canary gives its Chinese beside it
+    (CheckResult.said, under model.item_key("message", …)), which the engine quotes in a Chinese report."""
     if f.get("message") or not f.get("body_malformed"):
         return {}
-    from codexdoctor.i18n import localize
-
-    said = f"the body is {f['body_malformed']}"
-    return {"message": Loc(said, localize(said, "zh"))}
+    return {"message": f"the body is {f['body_malformed']}"}
 
 
 def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
