@@ -103,17 +103,33 @@ def _verdict(
     findings: list[Finding], checks: list[CheckResult], live_ran: bool, warnings_decide: bool, offline: bool
 ) -> tuple[Verdict, Msg]:
     errors = [f for f in findings if f.severity is Severity.ERROR]
-    # Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order.
-    decider = next((c for c in checks if isinstance(c.facts.get("decision"), dict)), None)
-    if decider is not None and not any(f.verdict is Verdict.CONFIG for f in errors):
-        decided = decider.facts["decision"]
-        lead = Verdict(decided["verdict"])
-        codes = ", ".join(dict.fromkeys(f.code for f in errors if f.verdict is lead))
-        # The reason is a fact (the JSON report shows it) in English; the check gives it in both languages beside it.
-        why = decider.said.get("decision_reason") or Msg.pair(str(decided["reason"]), str(decided["reason"]))
-        return lead, Msg("{why}: {codes}", "{why}：{codes}", why=why, codes=codes)
+    decided = _decided_by_sessions(errors, checks)
+    if decided is not None:
+        return decided
     if not errors and warnings_decide:
         errors = [f for f in findings if f.severity is Severity.WARNING]
+    counted = _by_errors(errors)
+    if counted is not None:
+        return counted
+    return _without_errors(findings, checks, live_ran, offline)
+
+
+def _decided_by_sessions(errors: list[Finding], checks: list[CheckResult]) -> tuple[Verdict, Msg] | None:
+    """Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order;
+    a config error still comes first."""
+    decider = next((c for c in checks if isinstance(c.facts.get("decision"), dict)), None)
+    if decider is None or any(f.verdict is Verdict.CONFIG for f in errors):
+        return None
+    decided = decider.facts["decision"]
+    lead = Verdict(decided["verdict"])
+    codes = ", ".join(dict.fromkeys(f.code for f in errors if f.verdict is lead))
+    # The reason is a fact (the JSON report shows it) in English; the check gives it in both languages beside it.
+    why = decider.said.get("decision_reason") or Msg.verbatim(str(decided["reason"]))
+    return lead, Msg("{why}: {codes}", "{why}：{codes}", why=why, codes=codes)
+
+
+def _by_errors(errors: list[Finding]) -> tuple[Verdict, Msg] | None:
+    """The first kind in VERDICT_ORDER that has errors, with every error counted by kind, or None: no errors."""
     for verdict in VERDICT_ORDER:
         hits = [f for f in errors if f.verdict is verdict]
         if hits:
@@ -128,6 +144,13 @@ def _verdict(
                 if (n := sum(1 for f in others if f.verdict is kind))
             ]
             return verdict, Msg.join(parts, "; also ", "；另有 ")
+    return None
+
+
+def _without_errors(
+    findings: list[Finding], checks: list[CheckResult], live_ran: bool, offline: bool
+) -> tuple[Verdict, Msg]:
+    """No error decides: inconclusive while something failed unexplained or was not checked, else ok."""
     # A failed check that no rule explains must never read as "ok".
     cited = {cid for f in findings for cid in f.checks}
     unexplained = [c.id for c in checks if c.status is Status.FAIL and c.id not in cited]
