@@ -362,3 +362,163 @@ def test_the_chinese_check_can_fail(home):
     for bad in ("Offline: no request was sent at all.", "unset"):
         with pytest.raises(AssertionError):
             assert_chinese(replace(report, notes=(bad,)))
+
+
+# The English that the deleted regex table (issue 37) used to turn into Chinese after the fact: each literal piece of
+# its patterns. Words are Msgs where they are written now; none of these may reach a Chinese report again.
+FORMERLY_TRANSLATED = (
+    "saved as UTF-16, and Codex reads only UTF-8: it stops with",
+    "not valid UTF-8 (byte",
+    "a symlink loop",
+    "is a directory, not a file",
+    "a socket, not a file",
+    "a device, not a file",
+    "not a regular file",
+    "Permission denied",
+    "redirected to",
+    "built-in provider `",
+    "cannot write",
+    "the provider rejects Codex's request (",
+    "context window exhausted",
+    "context window exceeded",
+    "Codex's idle limit passed with no event",
+    "the stream ended without response.completed",
+    "% of the window",
+    "a provider or network error",
+    "the provider received no API key",
+    "the provider rejected the API key",
+    "the account has no credits or balance left",
+    "quota or billing limit",
+    "the key is valid but not allowed to do this",
+    "the provider or a proxy in front of it failed (",
+    "): an HTML error page",
+    "Azure deployment not found",
+    "the request exceeds the model's context window",
+    "the provider does not serve this model ID",
+    "the gateway has no channel serving this model for the key's group (",
+    "LiteLLM without a database answers a bad key with 400 'No connected db.'",
+    "nothing at this path (",
+    ") - an HTML page",
+    "the endpoint rejects the Responses request format",
+    "the provider rejected the request (",
+    "output budget reached",
+    "context error inside the stream",
+    "model error inside the stream",
+    "quota error inside the stream",
+    "rate limit inside the stream",
+    "an error event inside a 200 stream",
+    "an error object inside a 200 response",
+    "tokens is over the key's limit of",
+    "no event for the idle limit after",
+    "the stream was still running at the deadline",
+    "broken SSE framing: no valid event in the stream",
+    "stream closed before response.completed after",
+    "an HTML page answered where the API should be",
+    "the body is neither JSON nor an event stream",
+    "the body is JSON nested",
+    "levels deep (Codex reads at most",
+    "the body is not JSON (",
+    "a response.completed event Codex cannot read",
+    "the provider sent `",
+    "the provider left out `",
+    "the host name does not resolve",
+    "the network cannot reach that host",
+    "no answer while connecting",
+    "no answer while waiting for the response",
+    "no answer while sending",
+    "no answer while waiting for a connection",
+    "the server's certificate has expired",
+    "the certificate is for a different host name",
+    "the connection was closed by the server",
+    "the answer was still arriving at the deadline",
+    "still streaming at the deadline after",
+    "the check's deadline was reached before this request",
+    "no answer within codexdoctor's deadline (--timeout",
+    "s), and nothing else from this host answered either",
+    "no first token within --first-token-timeout",
+    "s, although the provider is alive (",
+    "a plain JSON body (",
+    ") answered a request with stream: true",
+    "events), not Responses events ending in response.completed",
+    "attempts Codex makes",
+    "a function_call streamed with no call_id",
+    "a function_call streamed with an empty call_id",
+    "the proxy in $",
+    "refuses connections",
+    "refuses it as a server certificate even when your CA file names it",
+    "the request body is over a size limit on the way (413",
+    "an error inside a 200 stream (response.failed)",
+)
+# Pastes whose report quotes what net/ and Codex's sentences used to leave in English.
+PASTES = (
+    "Missing environment variable: `X`.",
+    "stream disconnected before completion: idle timeout waiting for SSE",
+    "stream disconnected before completion: stream closed before response.completed",
+    "stream disconnected before completion: failed to parse ResponseCompleted: missing field `id`",
+    "stream disconnected before completion: Internal server error",
+    "Incomplete response returned, reason: content_filter",
+    "Quota exceeded. Check your plan and billing details.",
+    'unexpected status 401 Unauthorized: {"error":{"message":"Incorrect API key provided"}}',
+    'unexpected status 403 Forbidden: {"error":{"message":"insufficient_quota"}}',
+    "unexpected status 502 Bad Gateway: <html><title>502 Bad Gateway</title></html>",
+    'unexpected status 404 Not Found: {"error":{"message":"The model `x` does not exist"}}',
+    "unexpected status 400 Bad Request: " + "[" * 200 + "]" * 200,
+    "error sending request for url (https://h.example/v1/responses): dns error: failed to lookup address",
+    "something else",
+)
+
+
+def _formerly_translated_in(text: str) -> list[str]:
+    return [phrase for phrase in FORMERLY_TRANSLATED if phrase in text]
+
+
+def _zh_reports(home):
+    from codexdoctor.commands.diagnose import run_diagnose
+    from codexdoctor.commands.options import CheckOptions
+
+    for paste in PASTES:  # with no config: the built-in provider, whose origins are words
+        opts = CheckOptions(env={"HOME": str(home)}, home=home, cwd=Path.cwd(), system_config=None, lang="zh")
+        yield paste, run_diagnose(opts, paste)[0]
+    for name, (config, env) in SCENARIOS.items():
+        if config:
+            write_config(home, config)
+        yield name, offline_report(home, env, lang="zh", **({"profile": "p"} if name == "profile" else {}))
+    for paste in PASTES:  # with the last scenario's gateway
+        opts = CheckOptions(env={"HOME": str(home)}, home=home, cwd=Path.cwd(), system_config=None, lang="zh")
+        yield paste, run_diagnose(opts, paste)[0]
+
+
+def test_no_chinese_report_says_what_the_table_used_to_translate(home):
+    """Issue 37: every zh report of the scenarios and pastes above, rendered (evidence lines are English in every language and left out), holds none of the
+    English the regex table used to translate; the same English reports do hold some (the list means something)."""
+    from codexdoctor.report.render import RenderOptions, render
+
+    english = ""
+    for name, report in _zh_reports(home):
+        text = render(report, "text", RenderOptions(verbose=False))
+        assert not _formerly_translated_in(text), (name, _formerly_translated_in(text))
+    for paste in PASTES[:4]:
+        from codexdoctor.commands.diagnose import run_diagnose
+        from codexdoctor.commands.options import CheckOptions
+
+        opts = CheckOptions(env={"HOME": str(home)}, home=home, cwd=Path.cwd(), system_config=None, lang="en")
+        english += render(run_diagnose(opts, paste)[0], "text", RenderOptions(verbose=False))
+    assert _formerly_translated_in(english)
+
+
+@pytest.mark.simulator
+def test_no_chinese_demo_report_says_what_the_table_used_to_translate(home):
+    """The same for every demo scenario, in Chinese, rendered; and the guard fails on a summary left English."""
+    from dataclasses import replace
+
+    from codexdoctor.commands import demo
+    from codexdoctor.model import Msg
+    from codexdoctor.report.render import RenderOptions, render
+
+    for scenario in demo.SCENARIOS:
+        text = render(demo.run_scenario(scenario, lang="zh").report, "text", RenderOptions(verbose=False))
+        assert not _formerly_translated_in(text), (scenario.name, _formerly_translated_in(text))
+    report = offline_report(home, {}, lang="zh")
+    left = Msg.pair("the provider rejected the API key", "the provider rejected the API key")
+    leaked = replace(report, checks=(replace(report.checks[0], summary=left.text("zh")),))
+    assert _formerly_translated_in(render(leaked, "text", RenderOptions(verbose=False)))

@@ -113,7 +113,10 @@ def canary_result(
 def _said(res: CheckResult, ctx: CheckContext, kind: Classified, canary: Exchange) -> CheckResult:
     """The facts the rules quote that are words (the detail, where base_url is set, why nothing is decided), in both
     languages beside them."""
-    said: dict[str, Msg] = {"base_url_where": ctx.resolution.provider_field_said("base_url")}
+    said: dict[str, Msg] = {
+        "base_url_where": ctx.resolution.provider_field_said("base_url"),
+        "env_key_where": ctx.resolution.provider_field_said("env_key"),
+    }
     if kind.said is not None:
         said["detail"] = kind.said
     if kind.kind == "bad_request" and not kind.message and canary.body_malformed is not None:
