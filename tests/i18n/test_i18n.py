@@ -479,6 +479,9 @@ def _zh_reports(home):
     for paste in PASTES:  # with no config: the built-in provider, whose origins are words
         opts = CheckOptions(env={"HOME": str(home)}, home=home, cwd=Path.cwd(), system_config=None, lang="zh")
         yield paste, run_diagnose(opts, paste)[0]
+    (home / ".codex" / "config.toml").mkdir(parents=True)  # a config that cannot be read: why, in the rule's words
+    yield "config is a folder", offline_report(home, {}, lang="zh")
+    (home / ".codex" / "config.toml").rmdir()
     for name, (config, env) in SCENARIOS.items():
         if config:
             write_config(home, config)
