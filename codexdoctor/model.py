@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, Union
 
 # The `url` fact of a pasted error that names no URL: produced by checks/diagnose.py, read by the rule engine
@@ -12,7 +12,13 @@ from typing import Any, TypeVar, Union
 NO_URL_IN_PASTE = "(no URL in the paste)"
 
 
-Param = Union[str, int, float, "Msg", "English"]
+Param = Union[str, int, float, "Msg"]
+
+
+def item_key(key: str, english: str) -> str:
+    """The key in CheckResult.said of a phrase inside a list fact (a file's `read_error`, a session's `evidence`):
+    the fact's name and the phrase's English. A rule quotes such a phrase item by item (rules/engine.py)."""
+    return f"{key}:{english}"
 
 
 @dataclass(frozen=True)
@@ -50,37 +56,32 @@ class Msg:
         """A finished English text and its Chinese (no placeholders: a brace in either is shown as it is)."""
         return cls("{en_}", "{zh_}", en_=en, zh_=zh)
 
-    def text(self, lang: str, english: Callable[[str, str], str] | None = None) -> str:
-        """The message in `lang` (Chinese for zh, English otherwise). `english` says an `English` parameter in `lang`
-        (the pattern table of codexdoctor/i18n, until the checks that still produce such phrases move to Msg)."""
-        values = {k: _said(v, lang, english) for k, v in self.params}
+    @classmethod
+    def verbatim(cls, text: str) -> Msg:
+        """Words from outside (an error's own text, an OS reason) or a value, the same in every language."""
+        return cls("{text}", "{text}", text=text)
+
+    def text(self, lang: str) -> str:
+        """The message in `lang` (Chinese for zh, English otherwise)."""
+        values = {k: v.text(lang) if isinstance(v, Msg) else v for k, v in self.params}
         return (self.zh if lang == "zh" else self.en).format_map(values)
+
+    def redacted(self, redact: Callable[[str], str]) -> Msg:
+        """The same message with every text parameter (outside words: an error's own text, a URL) through `redact`;
+        the templates are codexdoctor's own."""
+        params = tuple(
+            (k, v.redacted(redact) if isinstance(v, Msg) else redact(v) if isinstance(v, str) else v)
+            for k, v in self.params
+        )
+        return replace(self, params=params)
 
     def __str__(self) -> str:
         return self.text("en")
 
 
-@dataclass(frozen=True)
-class English:
-    """A phrase only in English inside a Msg (net/'s details in a live row: checks/live/read.py human()); the pattern
-    table in codexdoctor/i18n says it in Chinese. It goes when net/ writes its details as Msgs."""
-
-    text: str
-
-
-def _said(value: Param, lang: str, english: Callable[[str, str], str] | None) -> Any:
-    if isinstance(value, Msg):
-        return value.text(lang, english)
-    if isinstance(value, English):
-        return english(value.text, lang) if english is not None and lang != "en" else value.text
-    return value
-
-
-def say(text: str | Msg, lang: str, english: Callable[[str, str], str] | None = None) -> str:
-    """A text in `lang`: a Msg in its own words, a plain English string through `english` (or as it is)."""
-    if isinstance(text, Msg):
-        return text.text(lang, english)
-    return english(text, lang) if english is not None and lang != "en" else text
+def say(text: str | Msg, lang: str) -> str:
+    """A text in `lang`: a Msg in its own words; a plain string (a value, a path) as it is."""
+    return text.text(lang) if isinstance(text, Msg) else text
 
 
 ErrorT = TypeVar("ErrorT", bound=BaseException)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from dataclasses import replace
 
 from codexdoctor.checks import cfg, env, url
 from codexdoctor.checks.base import Check, CheckContext, crashed
@@ -20,18 +21,8 @@ def run_one(check: Check, ctx: CheckContext) -> CheckResult:
     except Exception as exc:
         res = crashed(check.id, check.title, exc, ctx.redactor)
     elapsed = (time.perf_counter() - started) * 1000
-    return ctx.stamp(
-        CheckResult(
-            res.id,
-            res.title,
-            res.status,
-            res.summary,
-            res.facts,
-            tuple(ctx.redactor(e) for e in res.evidence),
-            round(elapsed, 1),
-            res.message,
-        )
-    )
+    # replace(), not a new CheckResult: the words beside the facts (message, reason, said) go with them.
+    return ctx.stamp(replace(res, evidence=tuple(ctx.redactor(e) for e in res.evidence), duration_ms=round(elapsed, 1)))
 
 
 def run_static(ctx: CheckContext, checks: Iterable[Check] = STATIC_CHECKS) -> list[CheckResult]:

@@ -75,10 +75,9 @@ class Check:
 
 
 def result(
-    check_id: str, title: str, status: Status, summary: str | Msg, evidence: Iterable[str] = (), /, **facts: Any
+    check_id: str, title: str, status: Status, summary: Msg, evidence: Iterable[str] = (), /, **facts: Any
 ) -> CheckResult:
-    """A check's result; a Msg summary carries its Chinese with it (the English is the `summary` string)."""
-    message = summary if isinstance(summary, Msg) else None
+    """A check's result; its summary carries its Chinese with it (the English is the `summary` string)."""
     return CheckResult(
         id=check_id,
         title=title,
@@ -86,7 +85,7 @@ def result(
         summary=str(summary),
         facts=facts,
         evidence=tuple(evidence),
-        message=message,
+        message=summary,
     )
 
 

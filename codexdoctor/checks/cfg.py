@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -11,9 +12,10 @@ from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalis
 from codexdoctor.checks.cfgtypes import PROVIDER_TYPES, TOP_LEVEL_TYPES, wrong_type
 from codexdoctor.codex import config as config_mod
 from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
+from codexdoctor.codex.layers import Layer
 from codexdoctor.common.placeholders import model_placeholder
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Msg, Status
+from codexdoctor.model import CheckResult, Msg, Status, item_key
 
 NO_PROFILE = Msg("no profile selected", "未选择 profile")
 # Each check's result with its id and title given, so a summary in two languages fits on the line that returns it.
@@ -168,9 +170,11 @@ def check_files(ctx: CheckContext) -> CheckResult:
     if facts["windows_configs"]:
         evidence.append("Windows-side Codex config: " + ", ".join(windows_configs))
     if broken:
-        return _files(
+        failed = _files(
             Status.FAIL, Msg("{path} cannot be read", "{path} 无法读取", path=broken[0]["path"]), evidence, **facts
         )
+        said = {item_key("read_error", str(x.read_error)): w for x in r.layers if (w := x.read_error_said) is not None}
+        return replace(failed, said=said)
     if user_missing and user is not None:
         status = Status.WARN if anything_configures_provider else Status.FAIL
         return _files(status, Msg("{path} does not exist", "{path} 不存在", path=user.label), evidence, **facts)
@@ -186,7 +190,7 @@ def check_files(ctx: CheckContext) -> CheckResult:
     )
 
 
-def _file_entry(layer: config_mod.Layer, evidence: list[str]) -> dict[str, Any]:
+def _file_entry(layer: Layer, evidence: list[str]) -> dict[str, Any]:
     """One config file as cfg.files reports it (its evidence line appended to `evidence`)."""
     entry: dict[str, Any] = {
         "kind": layer.kind,
@@ -502,9 +506,7 @@ def check_keys(ctx: CheckContext) -> CheckResult:
     return _keys(Status.PASS, Msg("every key is one Codex reads", "所有键都会被 Codex 读取"), evidence, **facts)
 
 
-def _unknown_top_level(
-    layer: config_mod.Layer, data: Mapping[str, Any], examined: int, unknown: list[dict[str, Any]]
-) -> int:
+def _unknown_top_level(layer: Layer, data: Mapping[str, Any], examined: int, unknown: list[dict[str, Any]]) -> int:
     """A layer's top-level keys that look like a misspelt one Codex reads, into `unknown`; the keys examined so far
     back (at most SUGGEST_MAX_KEYS get a near-miss search)."""
     for key in data:
@@ -520,7 +522,7 @@ def _unknown_top_level(
 
 
 def _unknown_provider_keys(
-    layer: config_mod.Layer, providers: Mapping[str, Any], examined: int, unknown: list[dict[str, Any]]
+    layer: Layer, providers: Mapping[str, Any], examined: int, unknown: list[dict[str, Any]]
 ) -> int:
     """Every key of a layer's provider tables that Codex does not read, into `unknown` with the key it may mean."""
     for pid, table in providers.items():

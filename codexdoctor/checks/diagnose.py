@@ -16,7 +16,8 @@ from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.untrusted import clip, sanitize
 from codexdoctor.common.words import plural
-from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, English, Msg, Status
+from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Msg, Status
+from codexdoctor.net.classify import Classified, classify
 from codexdoctor.net.classify import embedded_json as _embedded_json
 from codexdoctor.net.classify import strip_decoration as normalise
 
@@ -160,20 +161,31 @@ def interpret(text: str) -> tuple[str, Any]:
         return "ending", ending  # Codex's own sentence for an incomplete answer, a quota, a plan (issue 38)
     m = STREAM.search(text)
     if m:
-        detail = m.group(1).lower()
-        if "idle timeout" in detail:
-            return "stream", "idle"
-        if "failed to parse responsecompleted" in detail:  # Codex could not read the provider's response.completed
-            return "stream", "unreadable_completion"
-        if "stream closed before response.completed" not in detail:
-            transport = _transport(m.group(1))
-            if transport is not None:
-                return "transport", transport
-            if "error sending request" in detail:
-                return "send_failed", None
-            if ending is not None:  # the provider's own message from a response.failed, which Codex shows as it is
-                return "ending", ending
-        return "stream", "closed"
+        return _stream_disconnected(m.group(1), ending)
+    return _without_codex_words(text)
+
+
+def _stream_disconnected(said: str, ending: Any) -> tuple[str, Any]:
+    """What follows Codex's `stream disconnected before completion:`: one of its own phrases, a transport error, or
+    the provider's message from a response.failed."""
+    detail = said.lower()
+    if "idle timeout" in detail:
+        return "stream", "idle"
+    if "failed to parse responsecompleted" in detail:  # Codex could not read the provider's response.completed
+        return "stream", "unreadable_completion"
+    if "stream closed before response.completed" not in detail:
+        transport = _transport(said)
+        if transport is not None:
+            return "transport", transport
+        if "error sending request" in detail:
+            return "send_failed", None
+        if ending is not None:  # the provider's own message from a response.failed, which Codex shows as it is
+            return "ending", ending
+    return "stream", "closed"
+
+
+def _without_codex_words(text: str) -> tuple[str, Any]:
+    """A line with none of Codex's own sentences: a transport error, a provider's JSON body, or its words alone."""
     transport = (
         _transport(text) if re.search(r"error sending request|os error|\bdns error|certificate", text, re.I) else None
     )
@@ -208,12 +220,7 @@ def _transport(text: str) -> tuple[str, str, str | None] | None:
 
 
 def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
-    from codexdoctor.checks import env as env_checks
-    from codexdoctor.checks.live.canary import canary_result
-    from codexdoctor.checks.live.exchanges import Clocks
-    from codexdoctor.checks.live.plan import make_plan
-    from codexdoctor.net.classify import Classified, classify
-
+    """The check results a pasted error stands for: the ones a live run would have made of the same failure."""
     # The paste is outside text: redacted whole and stripped of terminal controls before anything reads or cuts it.
     text = sanitize(ctx.redactor(text), newlines=True)
     kind, detail, line, retries = pick(text)
@@ -222,110 +229,122 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
         (f"Codex retried {plural(retries, 'time')} first (Reconnecting... lines)",) if retries else ()
     )
     if kind == "missing_env":
-        var = detail
-        near = env_checks.near_miss_names(var, ctx.env)
-        hits = env_checks.find_in_rc_files(var, ctx.home)
-        where = (
-            ctx.resolution.provider_field_origin("env_key") if ctx.provider.env_key == var else "env_key in config.toml"
-        )
-        state = "blank" if var in ctx.env else "missing"
-        return [
-            result(
-                "env.key",
-                "API key variable",
-                Status.FAIL,
-                Msg("${var} is blank", "${var} 为空", var=var)
-                if state == "blank"
-                else Msg("${var} is missing", "${var} 未设置", var=var),
-                evidence + tuple(f"${n} is set" for n in near),
-                env_key=var,
-                state=state,
-                near_miss=near,
-                rc_hits=hits,
-                env_key_where=where,
-                problems=[],
-                provider=ctx.provider.id,
-                builtin=False,
-                local=False,
-                bearer_token=False,
-                requires_openai_auth=False,
-                user_config="~/.codex/config.toml",
-                env_key_looks_like_key=False,
-            )
-        ]
+        return [_missing_env_result(ctx, detail, evidence)]
     if kind == "context":
         return [_context_result(line, evidence, ctx, codex_message="ran out of room" in line)]
     if kind == "transport":
-        failure, words, url = detail
-        shown_url = ctx.redactor(url) if url else None
-        from urllib.parse import urlsplit
-
-        try:
-            host = urlsplit(url or str(ctx.provider.base_url or "")).hostname
-        except ValueError:
-            host = None
-        said: Msg | English = English(words)
-        if url is None and failure != "timeout":  # the paste names no host: the configured one, and the report says so
-            said = Msg(
-                "{words} (the pasted text names no host; this is the configured base_url's)",
-                "{words}（粘贴的文字没有写主机；这是配置中 base_url 的主机）",
-                words=words,
-            )
-            words = str(said)
-        facts = {
-            "failure": failure,
-            "detail": words,
-            "proxy": False,
-            "host": host or "the provider's host",
-            "scheme": None,
-            "redirect": None,
-            "html": False,
-            "url": shown_url or NO_URL_IN_PASTE,
-            "base_url": shown_url or ctx.redactor(str(ctx.provider.base_url or "")) or NO_URL_IN_PASTE,
-        }
-        reach = result("net.reach", "Pasted error", Status.FAIL, Msg("{w}", "{w}", w=said), evidence, **facts)
-        return [replace(reach, said={"detail": said}) if isinstance(said, Msg) else reach]
+        return [_transport_result(ctx, detail, evidence)]
     if kind == "turn_two":
-        from codexdoctor.net.classify import summarize_text
+        return [_turn_two_result(ctx, detail, line, evidence)]
+    if kind in ("unknown", "send_failed"):
+        return [_undecided_result(kind, evidence)]
+    return [_answer_result(ctx, kind, detail, line, evidence)]
 
-        status = UNEXPECTED.search(line)
-        body = _embedded_json(line)
-        code = int(status.group(1)) if status else _status_from_body(body) if body is not None else None
-        high_demand = detail is None
-        return [
-            result(
-                "api.turn_two",
-                "Pasted error",
-                Status.FAIL,
-                "a gateway fault on the request after a tool call"
-                if not high_demand
-                else "Codex's message for a 5xx from the provider",
-                evidence,
-                kind="turn_two_fault",
-                detail="",
-                message=summarize_text(line),
-                status=code or (500 if high_demand else None),
-                url=NO_URL_IN_PASTE,
-                item_kinds=["function_call", "function_call_output"],
-                named_item=detail,
-                pasted=True,
-                high_demand=high_demand,
-                html=False,
-                request_bytes=None,
-                added_bytes=None,
-                user_config=ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml",
-            )
-        ]
+
+def _missing_env_result(ctx: CheckContext, var: str, evidence: tuple[str, ...]) -> CheckResult:
+    """Codex's `Missing environment variable`: env.key's result, with the near misses and rc files it would find."""
+    from codexdoctor.checks import env as env_checks
+
+    near = env_checks.near_miss_names(var, ctx.env)
+    hits = env_checks.find_in_rc_files(var, ctx.home)
+    where = ctx.resolution.provider_field_origin("env_key") if ctx.provider.env_key == var else "env_key in config.toml"
+    state = "blank" if var in ctx.env else "missing"
+    return result(
+        "env.key",
+        "API key variable",
+        Status.FAIL,
+        Msg("${var} is blank", "${var} 为空", var=var)
+        if state == "blank"
+        else Msg("${var} is missing", "${var} 未设置", var=var),
+        evidence + tuple(f"${n} is set" for n in near),
+        env_key=var,
+        state=state,
+        near_miss=near,
+        rc_hits=hits,
+        env_key_where=where,
+        problems=[],
+        provider=ctx.provider.id,
+        builtin=False,
+        local=False,
+        bearer_token=False,
+        requires_openai_auth=False,
+        user_config="~/.codex/config.toml",
+        env_key_looks_like_key=False,
+    )
+
+
+def _transport_result(ctx: CheckContext, detail: tuple[str, str, str | None], evidence: tuple[str, ...]) -> CheckResult:
+    """A transport failure (DNS, refused, TLS, timeout, reset): net.reach's result, the paste's words as its detail."""
+    from urllib.parse import urlsplit
+
+    failure, words, url = detail
+    shown_url = ctx.redactor(url) if url else None
+    try:
+        host = urlsplit(url or str(ctx.provider.base_url or "")).hostname
+    except ValueError:
+        host = None
+    said = Msg.verbatim(words)  # the paste's own words, as they are in every language
+    if url is None and failure != "timeout":  # the paste names no host: the configured one, and the report says so
+        said = Msg(
+            "{words} (the pasted text names no host; this is the configured base_url's)",
+            "{words}（粘贴的文字没有写主机；这是配置中 base_url 的主机）",
+            words=words,
+        )
+    facts = {
+        "failure": failure,
+        "detail": str(said),
+        "proxy": False,
+        "host": host or "the provider's host",
+        "scheme": None,
+        "redirect": None,
+        "html": False,
+        "url": shown_url or NO_URL_IN_PASTE,
+        "base_url": shown_url or ctx.redactor(str(ctx.provider.base_url or "")) or NO_URL_IN_PASTE,
+    }
+    reach = result("net.reach", "Pasted error", Status.FAIL, Msg("{w}", "{w}", w=said), evidence, **facts)
+    return replace(reach, said={"detail": said, **_no_url_said(facts)})
+
+
+def _turn_two_result(ctx: CheckContext, item: str | None, line: str, evidence: tuple[str, ...]) -> CheckResult:
+    """An error only the request after a tool call meets (or Codex's "high demand" mask for a 5xx): api.turn_two's."""
+    from codexdoctor.net.classify import summarize_text
+
+    status = UNEXPECTED.search(line)
+    body = _embedded_json(line)
+    code = int(status.group(1)) if status else _status_from_body(body) if body is not None else None
+    high_demand = item is None
+    turn_two = result(
+        "api.turn_two",
+        "Pasted error",
+        Status.FAIL,
+        Msg("a gateway fault on the request after a tool call", "工具调用之后那个请求遇到了网关故障")
+        if not high_demand
+        else Msg("Codex's message for a 5xx from the provider", "Codex 对提供方 5xx 错误给出的消息"),
+        evidence,
+        kind="turn_two_fault",
+        detail="",
+        message=summarize_text(line),
+        status=code or (500 if high_demand else None),
+        url=NO_URL_IN_PASTE,
+        item_kinds=["function_call", "function_call_output"],
+        named_item=item,
+        pasted=True,
+        high_demand=high_demand,
+        html=False,
+        request_bytes=None,
+        added_bytes=None,
+        user_config=ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml",
+    )
+    return replace(turn_two, said=_no_url_said(dict(turn_two.facts)))
+
+
+def _undecided_result(kind: str, evidence: tuple[str, ...]) -> CheckResult:
+    """A paste that decides nothing: no known error shape, or reqwest's wrapper alone (DNS, connection, TLS or proxy,
+    and the paste does not say which)."""
     if kind == "unknown":
         why = Msg("the pasted text is not a known Codex or provider error", "粘贴的文字不是已知的 Codex 或提供方报错")
-        shape = Msg("not a known Codex or provider error shape", "不是已知的 Codex 或提供方报错格式")
-        unknown = result(
-            "ctx.pasted", "Pasted error", Status.WARN, shape, evidence, kind="unknown", inconclusive_reason=str(why)
-        )
-        return [replace(unknown, reason=why)]
-    if (
-        kind == "send_failed"
-    ):  # reqwest's wrapper alone: DNS, connection, TLS or proxy, and the paste does not say which
+        said = Msg("not a known Codex or provider error shape", "不是已知的 Codex 或提供方报错格式")
+    else:
         why = Msg(
             "Codex could not send the request, and the pasted text does not say why (host name, connection, TLS or "
             "proxy): `codexdoctor check` finds out",
@@ -334,41 +353,52 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
         said = Msg(
             "Codex could not send the request; the text does not say why", "Codex 没能发出请求；这段文字没有说明原因"
         )
-        unsent = result(
-            "ctx.pasted", "Pasted error", Status.WARN, said, evidence, kind="send_failed", inconclusive_reason=str(why)
-        )
-        return [replace(unsent, reason=why)]
-    status_known = True
+    undecided = result(
+        "ctx.pasted", "Pasted error", Status.WARN, said, evidence, kind=kind, inconclusive_reason=str(why)
+    )
+    return replace(undecided, reason=why)
+
+
+def _pasted_answer(ctx: CheckContext, kind: str, detail: Any) -> tuple[Exchange, Classified, bool]:
+    """The answer a paste describes, as an exchange with its kind, and whether the paste gave its status."""
     if kind == "http":
         status, message, url = detail
-        status_known = status is not None
         # A body without a status is judged as the 400 Codex shows it for; the report says the status was not pasted.
-        ex = _exchange(status if status_known else 400, message or "", ctx.redactor(url) if url else None)
-        classified = classify(ex)
-    elif kind == "ending":
+        ex = _exchange(status if status is not None else 400, message or "", ctx.redactor(url) if url else None)
+        return ex, classify(ex), status is not None
+    if kind == "ending":
         ex = _exchange(200 if detail.kind != "quota" and detail.kind != "usage_not_included" else None, "", None)
-        status_known = ex.status is not None
-        classified = Classified(detail.kind, detail.detail, detail.message)
-    elif detail == "unreadable_completion":
+        return ex, Classified(detail.kind, detail.said, detail.message), ex.status is not None
+    if detail == "unreadable_completion":
         ex = _exchange(200, "", None, terminal="response.completed")
-        classified = Classified("unreadable_completion", "a response.completed event Codex cannot read")
-    else:
-        ex = _exchange(200, "", None, stream_kind=detail)
-        # A paste says what Codex concluded, not how many events came first: no invented count in the detail.
-        classified = Classified(
-            classify(ex).kind,
-            "Codex's idle limit passed with no event"
-            if detail == "idle"
-            else "the stream ended without response.completed",
-        )
+        unreadable = Msg("a response.completed event Codex cannot read", "一个 Codex 读不了的 response.completed 事件")
+        return ex, Classified("unreadable_completion", unreadable), True
+    ex = _exchange(200, "", None, stream_kind=detail)
+    # A paste says what Codex concluded, not how many events came first: no invented count in the detail.
+    ended = (
+        Msg("Codex's idle limit passed with no event", "超过 Codex 的空闲时限仍没有事件")
+        if detail == "idle"
+        else Msg("the stream ended without response.completed", "流在没有 response.completed 的情况下结束")
+    )
+    return ex, Classified(classify(ex).kind, ended), True
+
+
+def _answer_result(ctx: CheckContext, kind: str, detail: Any, line: str, evidence: tuple[str, ...]) -> CheckResult:
+    """An answer the provider gave (a status, a stream's end): the canary's own reading of it, given the paste's
+    kind; nothing is sent (the clocks are nominal)."""
+    from codexdoctor.checks.live.canary import canary_result
+    from codexdoctor.checks.live.exchanges import Clocks
+    from codexdoctor.checks.live.plan import make_plan
+
+    ex, classified, status_known = _pasted_answer(ctx, kind, detail)
     if classified.kind == "context_exceeded":
-        return [_context_result(line, evidence, ctx, codex_message=False)]
-    # The canary's own reading of an answer, given the paste's kind; nothing is sent (the clocks are nominal).
+        return _context_result(line, evidence, ctx, codex_message=False)
     canary = canary_result(ctx, make_plan(ctx, first=False), ex, classified, Clocks(1, 1))
     facts = dict(canary.facts)
-    quoted: dict[str, Msg] = {}
+    quoted: dict[str, Msg] = dict(canary.said)
     if facts.get("url") == PLACEHOLDER_URL:
         facts["url"] = NO_URL_IN_PASTE  # say so rather than invent one
+        quoted.update(_no_url_said(facts))
     else:
         facts.update(_doubled(str(facts.get("url") or "")))
         if not _same_host(str(facts.get("url") or ""), ctx):
@@ -381,23 +411,29 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     if pasted and pasted != str(facts.get("model") or "").strip():
         # The paste names another model than the config's: the failing run used another setting (issue 29).
         facts["pasted_model"] = ctx.redactor(pasted)
-    return [
-        CheckResult(
-            canary.id,
-            "Pasted error",
-            canary.status,
-            canary.summary,
-            facts,
-            evidence,
-            message=canary.message,
-            said=quoted,
-        )
-    ]
+    return CheckResult(
+        canary.id,
+        "Pasted error",
+        canary.status,
+        canary.summary,
+        facts,
+        evidence,
+        message=canary.message,
+        reason=canary.reason,
+        said=quoted,
+    )
 
 
 _PASTED_MODEL = re.compile(
     r"\bmodel[ _]?(?:name)?\s*[`'\"]([^`'\"\s]{1,120})[`'\"]|\"model\"\s*:\s*\"([^\"]{1,120})\"", re.I
 )
+
+
+def _no_url_said(facts: dict[str, object]) -> dict[str, Msg]:
+    """The `url` fact of a paste that names none, in words a rule quotes in the report's language."""
+    if facts.get("url") != NO_URL_IN_PASTE:
+        return {}
+    return {"url": Msg("(no URL in the paste)", "（粘贴内容里没有 URL）")}
 
 
 def _context_result(line: str, evidence: tuple[str, ...], ctx: CheckContext, codex_message: bool) -> CheckResult:
@@ -408,7 +444,7 @@ def _context_result(line: str, evidence: tuple[str, ...], ctx: CheckContext, cod
         "ctx.pasted",
         "Pasted error",
         Status.FAIL,
-        "context window exceeded",
+        Msg("context window exceeded", "超出上下文窗口"),
         evidence,
         kind="context",
         user_config=_user_config(ctx),

@@ -122,9 +122,9 @@ def _interrupted(lang: str) -> int:
 
 
 def _localize(text: str, lang: str, exc: BaseException | None = None) -> str:
-    """An error message in the run's language; the translation tables are imported for a Chinese run only. The
-    command line's own words (i18n/cli_zh.py) come first: a usage error names a finding's code 问题编号, not 代码;
-    then the error's own Msg (model.said_error) where it has one."""
+    """An error message in the run's language; the tables are imported for a Chinese run only. The command line's own
+    words (i18n/cli_zh.py: click's messages and the OS's) come first: a usage error names a finding's code 问题编号,
+    not 代码; then the error's own Msg (model.said_error); else the message as it is."""
     if lang != "zh":
         return text
     from codexdoctor.i18n.cli_zh import usage_error_zh
@@ -137,9 +137,7 @@ def _localize(text: str, lang: str, exc: BaseException | None = None) -> str:
     said = getattr(exc, "said", None)
     if isinstance(said, Msg):
         return said.text(lang)
-    from codexdoctor.i18n import localize
-
-    return localize(text, lang)
+    return text
 
 
 def _main(argv: list[str], lang: str) -> int:

@@ -60,10 +60,17 @@ class OutputFile(click.ParamType):  # type: ignore[type-arg]  # generic from cli
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
         from codexdoctor.common.safefile import output_problem
+        from codexdoctor.model import Msg, said_error
 
         problem = output_problem(str(value))
         if problem:
-            self.fail(f"cannot write {value}: {problem}", param, ctx)
+            said = Msg(
+                "cannot write {path}: {why}",
+                "无法写入 {path}：{why}",
+                path=str(value),
+                why=Msg.pair(problem, problem.zh),
+            )
+            raise said_error(click.BadParameter(str(said), ctx=ctx, param=param), said)
         return str(value)
 
 

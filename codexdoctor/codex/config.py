@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from codexdoctor.codex import dotenvfile, tomlsource
-from codexdoctor.common import safefile
+from codexdoctor.codex.layers import Layer, read_layer
 from codexdoctor.common.redact import shorten_home
 from codexdoctor.common.untrusted import clip
 from codexdoctor.model import Msg, said_error
@@ -45,32 +45,6 @@ def modern(version: tuple[int, ...] | None) -> bool:
 
 class OverrideError(ValueError):
     """A `-c` argument Codex itself would reject; a usage error (exit 2)."""
-
-
-@dataclass(frozen=True)
-class Layer:
-    """One config file (or the -c overrides) as read, with whatever went wrong reading it."""
-
-    kind: str  # system | user | profile | project | override
-    label: str  # path shown to the user (home as ~), or "-c"
-    path: Path | None
-    exists: bool
-    data: Mapping[str, Any] | None = None
-    lines: Mapping[tuple[str, ...], int] = field(default_factory=dict)
-    toml_problem: tomlsource.TomlProblem | None = None
-    read_error: str | None = None
-    encoding: str = "utf-8"
-    crlf: bool = False
-    # 1-based lines of the TOML error that hold a backslash inside double quotes ("C:\Users\me")
-    backslash_in_string: bool = False
-    # Why Codex does not merge this layer (an untrusted project), or None when it does.
-    ignored: str | None = None
-
-    def where(self, path: tuple[str, ...]) -> str:
-        if self.kind == "override":
-            return "-c " + ".".join(path)
-        line = self.lines.get(path)
-        return f"{self.label}:{line}" if line else self.label
 
 
 @dataclass(frozen=True)
@@ -146,6 +120,8 @@ class Resolution:
     dotenv: dotenvfile.DotEnv | None = None
     shell_env: Mapping[str, str] = field(default_factory=dict)  # the environment before .env
     cwd: Path | None = None
+    # The origins above that are words (a profile's: "profile `x` (path)"), in both languages, by their English.
+    origins_said: Mapping[str, Msg] = field(default_factory=dict)
 
     @property
     def modern(self) -> bool:
@@ -182,20 +158,30 @@ class Resolution:
         return _origin_in(self.layers, tuple(path))
 
     def provider_field_origin(self, key: str) -> str:
+        """Where a field of the provider comes from, in English (a fact; the report says `provider_field_said`)."""
+        return str(self.provider_field_said(key))
+
+    def provider_field_said(self, key: str) -> Msg:
+        """Where a field of the provider comes from, in both languages: a file or a flag is the same in each."""
         if self.provider.builtin and not self.provider.redefines_builtin:
             if self.provider.id == "openai" and key == "base_url" and "openai_base_url" in self.merged:
-                return self.origin("openai_base_url")
+                return self.origin_said(self.origin("openai_base_url"))
             if (
                 self.provider.id == "openai"
                 and key == "base_url"
                 and self.env.get("OPENAI_BASE_URL")
                 and reads_openai_base_url_variable(self.codex_version)
             ):
-                return "$OPENAI_BASE_URL (deprecated)"
-            return f"built-in provider `{self.provider.id}`"
+                return Msg("$OPENAI_BASE_URL (deprecated)", "$OPENAI_BASE_URL（已弃用）")
+            return Msg("built-in provider `{id}`", "内置提供方 `{id}`", id=self.provider.id)
         if key not in self.provider.table:
-            return "default"
-        return self.origin("model_providers", self.provider.id, key)
+            return Msg.verbatim("default")
+        return self.origin_said(self.origin("model_providers", self.provider.id, key))
+
+    def origin_said(self, origin: str) -> Msg:
+        """An origin this resolution gave (a file, a flag, `-c`, or a profile's), in both languages: the words of
+        a profile's origin were written beside it when it was made; any other is the same in every language."""
+        return self.origins_said.get(origin) or Msg.verbatim(origin)
 
 
 _MISSING = object()
@@ -222,60 +208,6 @@ def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
         else:
             base[key] = copy.deepcopy(value) if isinstance(value, (dict, list)) else value
     return base
-
-
-UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-# What Codex 0.171.0 says of a UTF-16 config (Rust's Utf8Error on the first byte of the BOM), checked with the real
-# CLI: scripts/crosscheck_config_semantics.py, case "config UTF-16".
-UTF16_ERROR = (
-    "saved as UTF-16, and Codex reads only UTF-8: it stops with `invalid utf-8 sequence of 1 bytes from index 0`"
-)
-
-
-def decode_config_bytes(raw: bytes) -> tuple[str, str]:
-    """Decode a config file as Codex does; returns (text, encoding). Raises UnicodeDecodeError.
-
-    A UTF-8 byte-order mark is skipped (Codex's TOML parser skips it too: checked with Codex 0.171.0); UTF-16 is not
-    decoded, because Codex cannot read it: the caller reports it as unreadable."""
-    if raw.startswith(b"\xef\xbb\xbf"):
-        return raw[3:].decode("utf-8"), "utf-8-sig"
-    return raw.decode("utf-8"), "utf-8"
-
-
-def read_layer(kind: str, path: Path, home: Path) -> Layer:
-    label = shorten_home(str(path), str(home))
-    try:
-        raw = safefile.read_capped(path)
-    except FileNotFoundError:
-        return Layer(kind, label, path, exists=False)
-    except safefile.Unreadable as exc:  # a FIFO, device, socket, folder, symlink loop, or far too large
-        return Layer(kind, label, path, exists=True, read_error=str(exc))
-    except OSError as exc:
-        return Layer(kind, label, path, exists=True, read_error=exc.strerror or exc.__class__.__name__)
-    if raw.startswith(UTF16_BOMS):  # Notepad's "Unicode"
-        return Layer(kind, label, path, exists=True, encoding="utf-16", read_error=UTF16_ERROR)
-    try:
-        text, encoding = decode_config_bytes(raw)
-    except UnicodeDecodeError as exc:
-        return Layer(kind, label, path, exists=True, read_error=f"not valid UTF-8 (byte {exc.start})")
-    data, problem = tomlsource.parse(text)
-    backslash = False
-    if problem is not None and problem.line:
-        lines = text.splitlines()
-        bad = lines[problem.line - 1] if 0 < problem.line <= len(lines) else ""
-        backslash = "\\" in bad and '"' in bad
-    return Layer(
-        kind,
-        label,
-        path,
-        exists=True,
-        data=data,
-        lines=tomlsource.key_lines(text),
-        toml_problem=problem,
-        encoding=encoding,
-        crlf="\r\n" in text,
-        backslash_in_string=backslash,
-    )
 
 
 def parse_overrides(raw_overrides: tuple[str, ...] | list[str]) -> dict[str, Any]:
@@ -403,12 +335,16 @@ def resolve(
     selectors, tables = _profile_selectors(layers), _profile_tables(layers)
     chosen = _chosen_profile(layers, merged, profile, is_modern)
 
+    origins_said: dict[str, Msg] = {}
+
     def pick(key: str, flag: Any = None) -> tuple[Any, str]:
         if flag is not None:
             return flag, f"--{key}"
         if key in chosen.table:
             where = _origin_in(layers, ("profiles", chosen.name or "", key))
-            return chosen.table[key], f"profile `{chosen.name}` ({where})"
+            said = Msg("profile `{name}` ({where})", "profile `{name}`（{where}）", name=str(chosen.name), where=where)
+            origins_said[str(said)] = said
+            return chosen.table[key], str(said)
         if key in merged:
             return merged[key], _origin_in(layers, (key,))
         return None, "default"
@@ -445,6 +381,7 @@ def resolve(
         dotenv=dotenv,
         shell_env=dict(env),
         cwd=cwd,
+        origins_said=origins_said,
     )
 
 

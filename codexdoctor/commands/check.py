@@ -21,7 +21,7 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
     ctx = make_context(opts)
     results = run_static(ctx, STATIC_CHECKS)
     live_ran = False
-    notes: list[str | Msg] = []  # live.run_live's notes are English still: the pattern table in i18n says them
+    notes: list[str | Msg] = []
     if opts.offline:
         notes.append(
             Msg(

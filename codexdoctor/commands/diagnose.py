@@ -13,7 +13,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, English, Msg, Report, Status, said_error
+from codexdoctor.model import CheckResult, Msg, Report, Status, said_error
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -28,7 +28,7 @@ def run_diagnose(opts: CheckOptions, text: str) -> tuple[Report, CheckContext]:
     logs = _logs_of_the_same_message(ctx, opts, text)
     if logs:  # an undecided message speaks through CTX032 and the logs, not as a channel error of its own
         pasted = logs[0]
-        said = [c.message or English(c.summary) for c in checks]
+        said: list[Msg | str] = [c.message or c.summary for c in checks]
         if said and pasted.message is not None:
             both = Msg("{said}: {alone}", "{said}：{alone}", said=Msg.join(said, "; ", "；"), alone=pasted.message)
             pasted = replace(pasted, summary=str(both), message=both)

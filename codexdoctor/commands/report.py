@@ -41,7 +41,7 @@ def run(opts: ReportOptions) -> None:
     for target in (path, _request_path(path)):  # before the check runs: a FIFO planted at the name is refused at once
         problem = safefile.output_problem(target)
         if problem:
-            raise click.ClickException(f"cannot write {target}: {problem}")
+            raise cannot_write(target, problem)
     check_opts = opts.check
     check, ctx = run_check(check_opts)
     sessions, _ = run_sessions(
@@ -67,7 +67,7 @@ def run(opts: ReportOptions) -> None:
     try:
         safefile.write_output(path, text)  # a regular file only, never through a symlink, created 0600
     except OSError as exc:
-        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise cannot_write(path, _why(exc)) from None
     if check_opts.lang == "zh":
         said = (
             f"codexdoctor：报告已写入 {path}"
@@ -131,7 +131,7 @@ def _reproduction(
     try:
         safefile.write_output(body_path, text)
     except OSError as exc:
-        raise click.ClickException(f"cannot write {body_path}: {exc.strerror or exc}") from None
+        raise cannot_write(body_path, _why(exc)) from None
     env_key = ctx.provider.env_key if isinstance(ctx.provider.env_key, str) else None
     headers = {k: "<redacted>" for k in plan.headers if k.lower() not in ("authorization", "content-type")}
     url = ctx.redactor(plan.base_url.rstrip("/") + "/responses" + (f"?{plan.query}" if plan.query else ""))
@@ -142,3 +142,20 @@ def _reproduction(
 def _request_path(report_path: Path) -> Path:
     """The canary's body beside the ticket: `ticket.md` -> `ticket.request.json`."""
     return report_path.with_name(report_path.stem + ".request.json")
+
+
+def _why(exc: OSError) -> str:
+    """Why a write failed: the refusal's own reason, else the operating system's words."""
+    return exc.reason if isinstance(exc, safefile.Unwritable) else str(exc.strerror or exc)
+
+
+def cannot_write(path: object, why: str) -> click.ClickException:
+    """`cannot write PATH: why`, in both languages (the reason's Chinese where it carries one; the OS's words are
+    said by the command line's own table, i18n/cli_zh.py)."""
+    said = Msg(
+        "cannot write {path}: {why}",
+        "无法写入 {path}：{why}",
+        path=str(path),
+        why=Msg.pair(why, why.zh if isinstance(why, safefile.Reason) else why),
+    )
+    return said_error(click.ClickException(str(said)), said)

@@ -75,16 +75,24 @@ class Parsed(NamedTuple):
 
     value: Any = None
     malformed: str | None = None
+    # What `malformed` says, as data (net/ says it in both languages): how deep the text nests past the limit, or the
+    # JSON reader's own error.
+    depth: int | None = None
+    limit: int | None = None
+    error: str | None = None
 
 
 def parse(data: str | bytes, limit: int = MAX_DEPTH, parse_int: Callable[[str], Any] | None = None) -> Parsed:
     """`data` as JSON, never deeper than `limit`; every failure is a `malformed` result, never an exception."""
     if too_deep(data, limit):
-        return Parsed(malformed=f"JSON nested {depth(data):,} levels deep (Codex reads at most {limit})")
+        deep = depth(data)
+        return Parsed(
+            malformed=f"JSON nested {deep:,} levels deep (Codex reads at most {limit})", depth=deep, limit=limit
+        )
     try:
         return Parsed(json.loads(data, parse_int=parse_int))
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, bad UTF-8, more digits than int() takes
-        return Parsed(malformed=f"not JSON ({str(exc)[:120]})")
+        return Parsed(malformed=f"not JSON ({str(exc)[:120]})", error=str(exc)[:120])
 
 
 def first_object(text: str) -> Mapping[str, Any] | None:

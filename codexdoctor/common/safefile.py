@@ -19,23 +19,51 @@ CONFIG_MAX = 1 << 20  # config.toml, auth.json, .env, AGENTS.md: far beyond any 
 LOG_MAX = 512 << 20  # a codex-tui.log is read line by line up to this
 
 
+class Reason(str):
+    """Why a file was refused: the English sentence (the string itself, as facts and evidence carry it) with its
+    Chinese beside it, written together (common/ sits below model.Msg; a Msg is made of the pair where it is shown)."""
+
+    zh: str
+
+    def __new__(cls, en: str, zh: str | None = None) -> Reason:
+        made = super().__new__(cls, en)
+        made.zh = en if zh is None else zh
+        return made
+
+
+# The operating system's own words (strerror) for a file it would not let codexdoctor read, in Chinese.
+OS_WORDS_ZH = {"Permission denied": "没有读取权限"}
+
+
+def reason_zh(reason: str) -> str:
+    """A reason's Chinese: its own where it carries one, the OS's words from the table, else the text as it is."""
+    return reason.zh if isinstance(reason, Reason) else OS_WORDS_ZH.get(reason, reason)
+
+
 class Unreadable(OSError):
-    """Why a path was skipped: the reason is a sentence the report can show."""
+    """Why a path was skipped: `reason` is a sentence the report can show (a Reason, or the OS's words)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
-def kind_of(mode: int) -> str | None:
+NOT_REGULAR = Reason("not a regular file", "不是普通文件")
+
+
+def kind_of(mode: int) -> Reason | None:
     """None for a regular file, else what it is instead."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "is a directory, not a file"
+        return Reason("is a directory, not a file", "是目录，不是文件")
     if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO), not a file"
+        return Reason("a named pipe (FIFO), not a file", "是命名管道（FIFO），不是文件")
     if stat.S_ISSOCK(mode):
-        return "a socket, not a file"
+        return Reason("a socket, not a file", "是套接字，不是文件")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device, not a file"
-    return "not a regular file"
+        return Reason("a device, not a file", "是设备，不是文件")
+    return NOT_REGULAR
 
 
 def open_regular(path: Path | str) -> BinaryIO:
@@ -48,7 +76,7 @@ def open_regular(path: Path | str) -> BinaryIO:
         raise
     except OSError as exc:
         if exc.errno == 40:  # ELOOP
-            raise Unreadable("a symlink loop") from None
+            raise Unreadable(Reason("a symlink loop", "符号链接形成了循环")) from None
         raise Unreadable(exc.strerror or type(exc).__name__) from None
     problem = kind_of(info.st_mode)
     if problem:
@@ -60,7 +88,7 @@ def open_regular(path: Path | str) -> BinaryIO:
         raise Unreadable(exc.strerror or type(exc).__name__) from None
     if kind_of(os.fstat(fd).st_mode):  # swapped after the stat
         os.close(fd)
-        raise Unreadable("not a regular file")
+        raise Unreadable(NOT_REGULAR)
     return os.fdopen(fd, "rb")
 
 
@@ -69,22 +97,29 @@ def read_capped(path: Path | str, limit: int = CONFIG_MAX) -> bytes:
     with open_regular(path) as handle:
         raw = handle.read(limit + 1)
     if len(raw) > limit:
-        raise Unreadable(f"larger than {limit:,} bytes")
+        raise Unreadable(Reason(f"larger than {limit:,} bytes", f"超过 {limit:,} 字节"))
     return raw
 
 
 # ---- writing: -o outputs, the ticket and its side files ------------------------------------------------------------
 
 PRIVATE_MODE = 0o600  # a report can hold the user's config, paths and session excerpts: for the user alone
-SYMLINK = "a symbolic link: not followed (remove it, or write to another name)"
+SYMLINK = Reason(
+    "a symbolic link: not followed (remove it, or write to another name)",
+    "是符号链接：不会跟随它写入（请删除它，或换一个文件名）",
+)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class Unwritable(OSError):
-    """Why an output path was refused: the reason is a sentence the usage error shows."""
+    """Why an output path was refused: `reason` is a sentence the usage error shows."""
+
+    def __init__(self, reason: Reason) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
-def output_problem(path: Path | str) -> str | None:
+def output_problem(path: Path | str) -> Reason | None:
     """Why `path` would be refused as an output (None: nothing there yet, or a regular file), looked up without
     opening it, so the command line can say so before a check runs or a probe spends tokens. Advisory only:
     open_output decides again on what it opened."""
@@ -95,7 +130,7 @@ def output_problem(path: Path | str) -> str | None:
     if stat.S_ISLNK(info.st_mode):
         return SYMLINK
     if stat.S_ISREG(info.st_mode) and not os.access(path, os.W_OK):
-        return "Permission denied"  # the OS's own words, as the open would say them
+        return Reason("Permission denied", "没有权限")  # the OS's own words, as the open would say them
     return kind_of(info.st_mode)
 
 
@@ -143,9 +178,19 @@ def _must_be_own(info: os.stat_result) -> None:
     would change that other name's content too: both are refused."""
     uid = os.geteuid() if hasattr(os, "geteuid") else None
     if uid is not None and info.st_uid != uid:
-        raise Unwritable("a file that belongs to another user (remove it, or write to another name)")
+        raise Unwritable(
+            Reason(
+                "a file that belongs to another user (remove it, or write to another name)",
+                "是属于另一个用户的文件（请删除它，或换一个文件名）",
+            )
+        )
     if info.st_nlink > 1:
-        raise Unwritable("a file with other hard links (remove it, or write to another name)")
+        raise Unwritable(
+            Reason(
+                "a file with other hard links (remove it, or write to another name)",
+                "是还有其他硬链接的文件（请删除它，或换一个文件名）",
+            )
+        )
 
 
 def write_output(path: Path | str, text: str, append: bool = False) -> None:

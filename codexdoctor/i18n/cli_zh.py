@@ -188,9 +188,9 @@ CLICK_ZH: dict[str, str] = {
 }
 
 
-# The command line's own usage errors whose Chinese differs from, or is missing in, the report's phrase table
-# (codexdoctor.i18n): a finding's code is 问题编号 on the command line (代码 reads as source code, issue 40), and the
-# operating system's reasons for a file it cannot read are English words from strerror.
+# The command line's usage errors that click or the operating system words (no Msg of ours beside them): a finding's
+# code is 问题编号 on the command line (代码 reads as source code, issue 40), and the operating system's reasons for a
+# file it cannot read or write are English words from strerror.
 _USAGE_ZH: tuple[tuple[str, str], ...] = (
     (
         r"unknown code (.+); `codexdoctor rules` lists them all",
@@ -220,7 +220,7 @@ STRERROR_ZH = {
 
 def usage_error_zh(text: str) -> str | None:
     """A usage error in Chinese when it is one of the command line's own (above), else None (the caller asks the
-    report's phrase table)."""
+    error's own words: model.said_error)."""
     import re
 
     for pattern, template in _USAGE_ZH:

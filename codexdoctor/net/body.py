@@ -10,6 +10,8 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Protocol
 
+from codexdoctor.model import Msg
+
 MAX_BODY = 256 * 1024  # bytes of a whole (non-stream) body kept
 MAX_STREAM_BYTES = 16 * 1024 * 1024  # decoded bytes of one streamed answer
 
@@ -19,7 +21,16 @@ class Oversize(Exception):
 
 
 class Undecodable(Exception):
-    """The answer declares a Content-Encoding its bytes do not follow."""
+    """The answer declares a Content-Encoding its bytes do not follow; `said` says so in both languages."""
+
+    def __init__(self, encoding: str, why: str) -> None:
+        self.said = Msg(
+            "the answer says Content-Encoding: {encoding}, but its bytes are not ({why})",
+            "响应声明了 Content-Encoding: {encoding}，但它的字节不是这种编码（{why}）",
+            encoding=encoding,
+            why=why,
+        )
+        super().__init__(str(self.said))
 
 
 class StreamCut(Exception):
@@ -62,9 +73,7 @@ def bounded_bytes(resp: RawResponse, limit: int) -> Iterator[bytes]:
                 try:
                     out = decoder.decompress(data, min(1 << 16, room))
                 except zlib.error as exc:
-                    raise Undecodable(
-                        f"the answer says Content-Encoding: {encoding}, but its bytes are not ({exc})"
-                    ) from None
+                    raise Undecodable(encoding, str(exc)) from None
                 data = decoder.unconsumed_tail
             if not out:
                 break

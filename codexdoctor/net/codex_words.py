@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from codexdoctor.model import Msg
 from codexdoctor.net.kinds import FailureKind
 
 INCOMPLETE = re.compile(r"Incomplete response returned, reason:\s*(\w+)", re.I)
@@ -58,8 +59,12 @@ class Ending:
     """A stream ending named by Codex's sentence: its kind, a detail, and the provider's words when it carried any."""
 
     kind: FailureKind
-    detail: str
+    said: Msg  # the detail, in both languages
     message: str = ""
+
+    @property
+    def detail(self) -> str:
+        return str(self.said)
 
 
 def codex_ending(line: str) -> Ending | None:
@@ -67,16 +72,25 @@ def codex_ending(line: str) -> Ending | None:
     m = INCOMPLETE.search(line)
     if m:
         reason = m.group(1)
+        incomplete = Msg("response.incomplete: {reason}", "response.incomplete：{reason}", reason=reason)
         if reason == "max_output_tokens":
-            return Ending(FailureKind.OUTPUT_CAPPED, "response.incomplete: max_output_tokens")
-        return Ending(FailureKind.STREAM_INCOMPLETE, f"response.incomplete: {reason}")
+            return Ending(FailureKind.OUTPUT_CAPPED, incomplete)
+        return Ending(FailureKind.STREAM_INCOMPLETE, incomplete)
     if QUOTA.lower() in line.lower():
-        return Ending(FailureKind.QUOTA, "quota or billing limit", QUOTA)
+        return Ending(FailureKind.QUOTA, Msg("quota or billing limit", "配额或账单限制"), QUOTA)
     if USAGE_NOT_INCLUDED.lower() in line.lower():
-        return Ending(FailureKind.USAGE_NOT_INCLUDED, "response.failed: usage_not_included", USAGE_NOT_INCLUDED)
+        return Ending(
+            FailureKind.USAGE_NOT_INCLUDED,
+            Msg("response.failed: {code}", "response.failed：{code}", code="usage_not_included"),
+            USAGE_NOT_INCLUDED,
+        )
     m = STREAM.search(line)
     if m:
         said = " ".join(m.group(1).split())
         if said and not any(p in said.lower() for p in CODEX_PHRASES):
-            return Ending(FailureKind.STREAM_ERROR, "an error inside a 200 stream (response.failed)", said)
+            return Ending(
+                FailureKind.STREAM_ERROR,
+                Msg("an error inside a 200 stream (response.failed)", "200 流中出错（response.failed）"),
+                said,
+            )
     return None

@@ -13,15 +13,16 @@ from contextlib import contextmanager
 import httpx
 
 from codexdoctor.common.untrusted import clip
+from codexdoctor.model import Msg
 from codexdoctor.net.body import Oversize, StreamCut, Undecodable
 from codexdoctor.net.kinds import FailureKind
 
 
 class Failed(Exception):
-    """A request failed in the transport: its kind and a short detail (not yet redacted)."""
+    """A request failed in the transport: its kind and a short detail in both languages (not yet redacted)."""
 
-    def __init__(self, kind: FailureKind, detail: str) -> None:
-        super().__init__(detail)
+    def __init__(self, kind: FailureKind, detail: Msg) -> None:
+        super().__init__(str(detail))
         self.kind = kind
         self.detail = detail
 
@@ -58,10 +59,10 @@ def join_url(base: httpx.URL, location: str) -> str | None:
 
 
 _TIMEOUT_PHASES = {
-    "ConnectTimeout": "connecting",
-    "ReadTimeout": "waiting for the response",
-    "WriteTimeout": "sending",
-    "PoolTimeout": "waiting for a connection",
+    "ConnectTimeout": Msg("no answer while connecting", "连接时没有响应"),
+    "ReadTimeout": Msg("no answer while waiting for the response", "等待响应时没有回应"),
+    "WriteTimeout": Msg("no answer while sending", "发送时没有响应"),
+    "PoolTimeout": Msg("no answer while waiting for a connection", "等待连接时没有响应"),
 }
 _DNS_WORDS = (
     "name or service not known",
@@ -76,50 +77,62 @@ _DNS_WORDS = (
 )
 
 
-def classify_exception(exc: Exception) -> tuple[FailureKind, str]:
-    """Turn an httpx/OS error into (failure kind, short detail) — never a traceback."""
+def classify_exception(exc: Exception) -> tuple[FailureKind, Msg]:
+    """Turn an httpx/OS error into (failure kind, short detail) — never a traceback. The error's own words are quoted
+    as they are, in every language."""
     text = str(exc) or type(exc).__name__
     low = text.lower()
     if isinstance(exc, httpx.ProxyError):
-        return FailureKind.PROXY, clip(text, 200)
+        return FailureKind.PROXY, Msg.verbatim(clip(text, 200))
     if isinstance(exc, (httpx.ConnectTimeout, httpx.ReadTimeout, httpx.WriteTimeout, httpx.PoolTimeout)):
-        return FailureKind.TIMEOUT, f"no answer while {_TIMEOUT_PHASES[type(exc).__name__]}"
+        return FailureKind.TIMEOUT, _TIMEOUT_PHASES[type(exc).__name__]
     if "certificate" in low or "ssl" in low or "tls" in low:
         return FailureKind.TLS, _tls_detail(low, text)
     if any(s in low for s in _DNS_WORDS):
-        return FailureKind.DNS, "the host name does not resolve"
+        return FailureKind.DNS, Msg("the host name does not resolve", "主机名无法解析")
     if "connection refused" in low or "errno 111" in low or "actively refused" in low:
-        return FailureKind.REFUSED, "nothing listens on that host and port (connection refused)"
+        return FailureKind.REFUSED, Msg(
+            "nothing listens on that host and port (connection refused)", "该主机端口上没有服务在监听（连接被拒绝）"
+        )
     if "network is unreachable" in low or "no route to host" in low:
-        return FailureKind.REFUSED, "the network cannot reach that host"
+        return FailureKind.REFUSED, Msg("the network cannot reach that host", "网络无法到达该主机")
     if (
         isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError))
         or "reset" in low
         or "disconnected" in low
     ):
-        return FailureKind.RESET, "the connection was closed by the server: " + clip(text, 160)
+        return FailureKind.RESET, Msg(
+            "the connection was closed by the server: {why}", "连接被服务器关闭：{why}", why=clip(text, 160)
+        )
     if isinstance(exc, httpx.DecodingError):
-        return (
-            FailureKind.PROTOCOL,
-            "the body could not be decoded (declared compression does not match): " + clip(text, 120),
+        return FailureKind.PROTOCOL, Msg(
+            "the body could not be decoded (declared compression does not match): {why}",
+            "响应体无法解码（声明的压缩格式不符）：{why}",
+            why=clip(text, 120),
         )
     if isinstance(exc, httpx.UnsupportedProtocol):
-        return FailureKind.PROTOCOL, "unsupported URL scheme"
+        return FailureKind.PROTOCOL, Msg("unsupported URL scheme", "不支持的 URL 协议")
     if isinstance(exc, httpx.InvalidURL):
-        return FailureKind.PROTOCOL, "invalid URL"
-    return FailureKind.PROTOCOL, f"{type(exc).__name__}: {clip(text, 160)}"
+        return FailureKind.PROTOCOL, Msg("invalid URL", "无效的 URL")
+    return FailureKind.PROTOCOL, Msg.verbatim(f"{type(exc).__name__}: {clip(text, 160)}")
 
 
-def _tls_detail(low: str, text: str) -> str:
+def _tls_detail(low: str, text: str) -> Msg:
     """What a TLS error says, in words that name the likely cause."""
     if "self-signed" in low or "self signed" in low:
-        return "the server's certificate is self-signed (not trusted)"
+        return Msg("the server's certificate is self-signed (not trusted)", "服务器证书是自签名的（不受信任）")
     if "expired" in low:
-        return "the server's certificate has expired"
+        return Msg("the server's certificate has expired", "服务器证书已过期")
     if "hostname" in low or "doesn't match" in low or "not valid for" in low or "ip address mismatch" in low:
-        return "the certificate is for a different host name"
+        return Msg("the certificate is for a different host name", "证书对应的是另一个主机名")
     if "unable to get local issuer" in low or "unknown ca" in low:
-        return "the certificate is issued by an unknown authority (corporate proxy or private CA?)"
+        return Msg(
+            "the certificate is issued by an unknown authority (corporate proxy or private CA?)",
+            "证书由未知机构签发（公司代理或私有 CA？）",
+        )
     if "wrong version number" in low or "record layer" in low:
-        return "the server does not speak TLS on this port (http:// vs https://?)"
-    return clip(text, 200)
+        return Msg(
+            "the server does not speak TLS on this port (http:// vs https://?)",
+            "该端口上的服务不使用 TLS（http:// 还是 https://？）",
+        )
+    return Msg.verbatim(clip(text, 200))

@@ -13,6 +13,7 @@ from typing import Any
 
 from codexdoctor.common.outside_json import Shape
 from codexdoctor.common.untrusted import clip, request_id_in_text
+from codexdoctor.model import Msg
 from codexdoctor.net.kinds import failure_kind
 
 
@@ -59,11 +60,12 @@ class Exchange:
     content_type: str = ""
     body_excerpt: str = ""
     body_json: Any = None  # the body parsed (outside_json.parse: depth-limited), or None
-    body_malformed: str | None = None  # why a body that looks like JSON ({ or [ first) could not be read
+    # Why a body that looks like JSON ({ or [ first) could not be read: net.said's words after "the body is".
+    body_malformed: Msg | None = None
     # A transport FailureKind: dns | refused | tls | timeout | reset | proxy | protocol | redirect | deadline. Typed
     # `str` because callers outside net/ still write the plain string; construction turns it into the enum member.
     failure: str | None = None
-    failure_detail: str = ""
+    failure_said: Msg | None = None  # what went wrong, in both languages (its English is `failure_detail`)
     location: str | None = None
     stream: StreamStats | None = None
     attempts: int = 1
@@ -92,6 +94,11 @@ class Exchange:
     def __post_init__(self) -> None:
         if self.failure is not None:  # the closed set: a misspelt failure raises here, not silently never matches
             object.__setattr__(self, "failure", failure_kind(self.failure))
+
+    @property
+    def failure_detail(self) -> str:
+        """What went wrong, in English (the evidence line, the facts)."""
+        return str(self.failure_said) if self.failure_said is not None else ""
 
     @property
     def ok(self) -> bool:

@@ -19,6 +19,7 @@ import httpx
 
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.untrusted import clip
+from codexdoctor.model import Msg
 from codexdoctor.net.body import MAX_BODY, MAX_STREAM_BYTES, Oversize, Undecodable, bounded_bytes
 from codexdoctor.net.client import PROXY_EXTENSION, is_ca_certificate, shown_proxy
 from codexdoctor.net.deadline import Deadline
@@ -26,6 +27,7 @@ from codexdoctor.net.errors import Failed, join_url, mapped_failures, mapped_rea
 from codexdoctor.net.exchange import Exchange, request_id_of, retry_after, utc_now
 from codexdoctor.net.kinds import TRANSIENT_FAILURES, FailureKind
 from codexdoctor.net.proxy import ProxyChoice
+from codexdoctor.net.said import malformed_said
 from codexdoctor.net.sse import bounded_lines
 from codexdoctor.net.stream import MAX_TEXT, parse_sse
 
@@ -134,7 +136,10 @@ def _still_sending(request: _Request, attempt: int, earlier: list[str], waited: 
         request.redact(request.url),
         failure=FailureKind.TIMEOUT,
         sent_key=request.sent_key,
-        failure_detail="no complete answer at the deadline (the server was still sending its headers)",
+        failure_said=Msg(
+            "no complete answer at the deadline (the server was still sending its headers)",
+            "到时限时仍没有完整的响应（服务器还在发送响应头）",
+        ),
         attempts=attempt,
         earlier=tuple(earlier),
         requested_stream=request.stream,
@@ -205,6 +210,27 @@ def _send_once(client: httpx.Client, request: _Request) -> Exchange:
     )
 
 
+_BEFORE_DEADLINE = Msg("the check's deadline was reached before this request", "在发出这个请求之前已到达检查时限")
+
+
+def _not_resent(at: _Attempt, current: str, sends: int) -> Exchange:
+    """A same-origin redirect of a request that spends tokens, not followed: the budget would not hold it."""
+    r = at.request
+    return Exchange(
+        r.method,
+        r.redact(current),
+        None,
+        at.elapsed_ms(),
+        failure="redirect",
+        failure_said=Msg(
+            "same-origin redirect not followed: it would send the request again past the budget",
+            "未跟随同源重定向：它会再次发送请求，超出预算",
+        ),
+        sent_key=r.sent_key,
+        body_sends=sends,
+    )
+
+
 def _hops(client: httpx.Client, request: _Request, sent: list[httpx.Request]) -> Exchange:
     """Up to three same-origin redirect hops, then the answer read whole or as a stream."""
     r = request
@@ -213,23 +239,12 @@ def _hops(client: httpx.Client, request: _Request, sent: list[httpx.Request]) ->
     size = len(json.dumps(r.json_body).encode()) if r.json_body is not None else None
     at = _Attempt(r, started, utc_now(), size)
     if r.deadline.expired:
-        return Exchange(
-            r.method, shown, failure="deadline", failure_detail="the check's deadline was reached before this request"
-        )
+        return Exchange(r.method, shown, failure="deadline", failure_said=_BEFORE_DEADLINE)
     current = r.url
     sends = 0
     for _hop in range(3):
         if sends and r.json_body is not None and r.resend_ok is not None and not r.resend_ok():
-            return Exchange(
-                r.method,
-                r.redact(current),
-                None,
-                at.elapsed_ms(),
-                failure="redirect",
-                failure_detail="same-origin redirect not followed: it would send the request again past the budget",
-                sent_key=r.sent_key,
-                body_sends=sends,
-            )
+            return _not_resent(at, current, sends)
         sends += 1
         try:
             with mapped_failures():
@@ -256,7 +271,12 @@ def _hops(client: httpx.Client, request: _Request, sent: list[httpx.Request]) ->
             watchdog.cancel()
             resp.close()
     return Exchange(
-        r.method, r.redact(current), None, at.elapsed_ms(), failure="redirect", failure_detail="too many redirects"
+        r.method,
+        r.redact(current),
+        None,
+        at.elapsed_ms(),
+        failure="redirect",
+        failure_said=Msg("too many redirects", "重定向次数过多"),
     )
 
 
@@ -297,7 +317,7 @@ def _failed(at: _Attempt, url: str, failed: Failed) -> Exchange:
         r.redact(url),
         elapsed_ms=at.elapsed_ms(),
         failure=failed.kind,
-        failure_detail=r.redact(failed.detail),
+        failure_said=failed.detail.redacted(r.redact),
         sent_key=r.sent_key,
         requested_stream=r.stream,
         request_bytes=at.size,
@@ -321,7 +341,7 @@ def _redirect(at: _Attempt, resp: httpx.Response, current: str, sends: int) -> E
             resp.status_code,
             at.elapsed_ms(),
             failure="redirect",
-            failure_detail="redirect to an invalid URL (not followed)",
+            failure_said=Msg("redirect to an invalid URL (not followed)", "重定向到无效的 URL（未跟随）"),
             location=clip(r.redact(location), 200),
             sent_key=r.sent_key,
             body_sends=sends,
@@ -333,7 +353,9 @@ def _redirect(at: _Attempt, resp: httpx.Response, current: str, sends: int) -> E
             resp.status_code,
             at.elapsed_ms(),
             failure="redirect",
-            failure_detail="redirect to another origin (not followed with the key)",
+            failure_said=Msg(
+                "redirect to another origin (not followed with the key)", "重定向到其他站点（未携带密钥跟随）"
+            ),
             location=r.redact(target),
             sent_key=r.sent_key,
         )
@@ -348,12 +370,26 @@ def _streamed(
     lines = bounded_lines(mapped_reads(bounded_bytes(resp, MAX_STREAM_BYTES)))
     stats = parse_sse(lines, at.started, r.clock, r.idle_s, r.deadline, headers_at)
     failure: FailureKind | None = None
-    detail = ""
+    detail: Msg | None = None
     if stats.cut == "deadline":
-        failure, detail = FailureKind.DEADLINE, f"still streaming at the deadline after {stats.events} events"
+        failure, detail = (
+            FailureKind.DEADLINE,
+            Msg(
+                "still streaming at the deadline after {n} events",
+                "收到 {n} 个事件后到达时限，流仍在继续",
+                n=stats.events,
+            ),
+        )
     elif stats.cut == "undecodable":
-        encoding = resp.headers.get("content-encoding")
-        failure, detail = FailureKind.PROTOCOL, f"the answer says Content-Encoding: {encoding}, but cannot be decoded"
+        encoding = str(resp.headers.get("content-encoding"))
+        failure, detail = (
+            FailureKind.PROTOCOL,
+            Msg(
+                "the answer says Content-Encoding: {encoding}, but cannot be decoded",
+                "响应声明了 Content-Encoding: {encoding}，但无法解码",
+                encoding=r.redact(encoding),
+            ),
+        )
     # The stream's own words (its error event, its answer) are redacted whole here, before anything downstream cuts
     # them for a finding.
     stats = replace(
@@ -371,7 +407,7 @@ def _streamed(
         stream=stats,
         sent_key=r.sent_key,
         failure=failure,
-        failure_detail=detail,
+        failure_said=detail,
         body_sends=sends,
         requested_stream=r.stream,
         request_bytes=at.size,
@@ -388,7 +424,7 @@ def _whole(at: _Attempt, resp: httpx.Response, current: str, sends: int, cert_ca
     body, failure, detail = _read_body(resp, r.deadline)
     parsed = outside.parse(body) if body.strip() else outside.Parsed()
     # Only a body that looks like JSON is worth a word when it cannot be read: HTML and plain text never were.
-    malformed = parsed.malformed if body.lstrip()[:1] in ("{", "[") else None
+    malformed = malformed_said(parsed) if body.lstrip()[:1] in ("{", "[") else None
     # Redact first, then cut: a key straddling the cut would otherwise leave its first characters behind.
     excerpt = clip(r.redact(" ".join(body.split())), BODY_EXCERPT)
     return Exchange(
@@ -401,7 +437,7 @@ def _whole(at: _Attempt, resp: httpx.Response, current: str, sends: int, cert_ca
         _redact_json(parsed.value, r.redact),
         malformed,
         failure,
-        r.redact(detail),
+        detail.redacted(r.redact) if detail is not None else None,
         sent_key=r.sent_key,
         body_sends=sends,
         requested_stream=r.stream,
@@ -439,7 +475,7 @@ def _server_cert_is_ca(resp: httpx.Response) -> bool | None:
     return is_ca_certificate(der) if der else None
 
 
-def _read_body(resp: httpx.Response, deadline: Deadline) -> tuple[str, FailureKind | None, str]:
+def _read_body(resp: httpx.Response, deadline: Deadline) -> tuple[str, FailureKind | None, Msg | None]:
     chunks: list[bytes] = []
     try:
         with mapped_failures():
@@ -450,16 +486,16 @@ def _read_body(resp: httpx.Response, deadline: Deadline) -> tuple[str, FailureKi
     except Oversize:
         pass  # the first MAX_BODY bytes are all a report needs
     except Undecodable as exc:
-        return b"".join(chunks).decode("utf-8", "replace"), FailureKind.PROTOCOL, str(exc)
+        return b"".join(chunks).decode("utf-8", "replace"), FailureKind.PROTOCOL, exc.said
     except Failed as failed:
         if deadline.expired:
             return (
                 b"".join(chunks).decode("utf-8", "replace"),
                 FailureKind.DEADLINE,
-                "the answer was still arriving at the deadline",
+                Msg("the answer was still arriving at the deadline", "到时限时响应仍在传输"),
             )
         return b"".join(chunks).decode("utf-8", "replace"), failed.kind, failed.detail
-    return b"".join(chunks).decode("utf-8", "replace"), None, ""
+    return b"".join(chunks).decode("utf-8", "replace"), None, None
 
 
 def _redact_json(obj: Any, redact: Callable[[str], str]) -> Any:

@@ -14,7 +14,6 @@ from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
 from codexdoctor.model import (
     CheckResult,
-    English,
     Finding,
     Msg,
     ProviderSummary,
@@ -104,17 +103,33 @@ def _verdict(
     findings: list[Finding], checks: list[CheckResult], live_ran: bool, warnings_decide: bool, offline: bool
 ) -> tuple[Verdict, Msg]:
     errors = [f for f in findings if f.severity is Severity.ERROR]
-    # Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order.
-    decider = next((c for c in checks if isinstance(c.facts.get("decision"), dict)), None)
-    if decider is not None and not any(f.verdict is Verdict.CONFIG for f in errors):
-        decided = decider.facts["decision"]
-        lead = Verdict(decided["verdict"])
-        codes = ", ".join(dict.fromkeys(f.code for f in errors if f.verdict is lead))
-        # The reason is a fact (the JSON report shows it) in English; the check gives it in both languages beside it.
-        why = decider.said.get("decision_reason") or Msg.pair(str(decided["reason"]), str(decided["reason"]))
-        return lead, Msg("{why}: {codes}", "{why}：{codes}", why=why, codes=codes)
+    decided = _decided_by_sessions(errors, checks)
+    if decided is not None:
+        return decided
     if not errors and warnings_decide:
         errors = [f for f in findings if f.severity is Severity.WARNING]
+    counted = _by_errors(errors)
+    if counted is not None:
+        return counted
+    return _without_errors(findings, checks, live_ran, offline)
+
+
+def _decided_by_sessions(errors: list[Finding], checks: list[CheckResult]) -> tuple[Verdict, Msg] | None:
+    """Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order;
+    a config error still comes first."""
+    decider = next((c for c in checks if isinstance(c.facts.get("decision"), dict)), None)
+    if decider is None or any(f.verdict is Verdict.CONFIG for f in errors):
+        return None
+    decided = decider.facts["decision"]
+    lead = Verdict(decided["verdict"])
+    codes = ", ".join(dict.fromkeys(f.code for f in errors if f.verdict is lead))
+    # The reason is a fact (the JSON report shows it) in English; the check gives it in both languages beside it.
+    why = decider.said.get("decision_reason") or Msg.verbatim(str(decided["reason"]))
+    return lead, Msg("{why}: {codes}", "{why}：{codes}", why=why, codes=codes)
+
+
+def _by_errors(errors: list[Finding]) -> tuple[Verdict, Msg] | None:
+    """The first kind in VERDICT_ORDER that has errors, with every error counted by kind, or None: no errors."""
     for verdict in VERDICT_ORDER:
         hits = [f for f in errors if f.verdict is verdict]
         if hits:
@@ -129,6 +144,13 @@ def _verdict(
                 if (n := sum(1 for f in others if f.verdict is kind))
             ]
             return verdict, Msg.join(parts, "; also ", "；另有 ")
+    return None
+
+
+def _without_errors(
+    findings: list[Finding], checks: list[CheckResult], live_ran: bool, offline: bool
+) -> tuple[Verdict, Msg]:
+    """No error decides: inconclusive while something failed unexplained or was not checked, else ok."""
     # A failed check that no rule explains must never read as "ok".
     cited = {cid for f in findings for cid in f.checks}
     unexplained = [c.id for c in checks if c.status is Status.FAIL and c.id not in cited]
@@ -139,7 +161,7 @@ def _verdict(
             ids=", ".join(unexplained),
         )
     if checks and all(c.status is Status.SKIP for c in checks):
-        first = checks[0].message or English(checks[0].summary)
+        first = checks[0].message or checks[0].summary
         return Verdict.INCONCLUSIVE, Msg("nothing could be checked: {why}", "没有可检查的内容：{why}", why=first)
     if not live_ran:
         if offline:
@@ -152,10 +174,8 @@ def _verdict(
             "静态检查没有发现错误；在线检查已跳过（见备注），通道本身未经测试",
         )
     pending = next((c for c in checks if c.facts.get("inconclusive_reason")), None)
-    if pending is not None:  # a Msg where the check gave one; else English (checks/probe.py) for the pattern table
-        return Verdict.INCONCLUSIVE, pending.reason or Msg(
-            "{why}", "{why}", why=English(pending.facts["inconclusive_reason"])
-        )
+    if pending is not None:  # every check that writes the fact gives its words beside it
+        return Verdict.INCONCLUSIVE, pending.reason or Msg.verbatim(str(pending.facts["inconclusive_reason"]))
     canary = next((c for c in checks if c.id == "api.canary"), None)
     if canary is not None and canary.facts.get("skipped"):
         return Verdict.INCONCLUSIVE, Msg(
@@ -264,16 +284,11 @@ def build_report(
     )
 
 
-def clean_report(report: Report, redact: Callable[[str], str]) -> Report:
-    """The one boundary where outside text enters what renderers see: every string the report shows is redacted
-    whole (before a renderer wraps or cuts it) and stripped of terminal controls; facts, which only the JSON report
-    shows (whole, and redacted again as it is written), are stripped of controls.
-
-    Line breaks stay only in the texts whose formats lay out lines (a diagnosis, a remedy, a section's lines)."""
-    from dataclasses import replace
-
-    # Findings cite their check's evidence, so one line can appear in hundreds of findings (500 unknown keys, each
-    # a finding quoting the check's 500 lines): each distinct text is redacted once.
+def _cleaners(
+    redact: Callable[[str], str],
+) -> tuple[Callable[..., Any], Callable[..., tuple[Any, ...]]]:
+    """One text and many, redacted and stripped of controls. Findings cite their check's evidence, so one line can
+    appear in hundreds of findings (500 unknown keys): each distinct text is redacted once."""
     seen: dict[tuple[str, bool], str] = {}
 
     def one(text: Any, newlines: bool = False) -> Any:
@@ -286,6 +301,19 @@ def clean_report(report: Report, redact: Callable[[str], str]) -> Report:
 
     def many(texts: Iterable[Any], newlines: bool = False) -> tuple[Any, ...]:
         return tuple(one(t, newlines) for t in texts)
+
+    return one, many
+
+
+def clean_report(report: Report, redact: Callable[[str], str]) -> Report:
+    """The one boundary where outside text enters what renderers see: every string the report shows is redacted
+    whole (before a renderer wraps or cuts it) and stripped of terminal controls; facts, which only the JSON report
+    shows (whole, and redacted again as it is written), are stripped of controls.
+
+    Line breaks stay only in the texts whose formats lay out lines (a diagnosis, a remedy, a section's lines)."""
+    from dataclasses import replace
+
+    one, many = _cleaners(redact)
 
     checks = tuple(
         replace(c, title=one(c.title), summary=one(c.summary), evidence=many(c.evidence), facts=_controls_out(c.facts))
@@ -343,21 +371,19 @@ def _controls_out(value: Any) -> Any:
 def localize_texts(
     checks: Iterable[CheckResult], notes: Iterable[str | Msg], reason: Msg, lang: str
 ) -> tuple[list[CheckResult], list[str], str]:
-    """Check titles and summaries, notes and the verdict reason in the report's language: a Msg in its own words;
-    an English summary or note (checks/live.py, diagnose.py, probe.py, until they move to Msg) through the pattern
-    table of codexdoctor/i18n, which an English run never loads."""
+    """Check titles and summaries, notes and the verdict reason in the report's language: each a Msg, said in its own
+    words (a note that is a plain string is a value, the same in every language)."""
     from dataclasses import replace
 
     if lang == "en":
         return list(checks), [say(n, lang) for n in notes], reason.text(lang)
 
-    from codexdoctor.i18n import check_title, localize
+    from codexdoctor.i18n import check_title
 
     checks = [
-        replace(c, title=check_title(c.id, c.title, lang), summary=say(c.message or c.summary, lang, localize))
-        for c in checks
+        replace(c, title=check_title(c.id, c.title, lang), summary=say(c.message or c.summary, lang)) for c in checks
     ]
-    return checks, [say(n, lang, localize) for n in notes], reason.text(lang, localize)
+    return checks, [say(n, lang) for n in notes], reason.text(lang)
 
 
 EXIT_INTERNAL = 3  # the CLI's code for a bug in codexdoctor (commands/output.py)

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from codexdoctor.checks.base import CheckContext
-from codexdoctor.i18n import localize
 from codexdoctor.model import Msg, ProviderSummary
 from codexdoctor.report.build import provider_summary
 from codexdoctor.report.fixes import toml_value
@@ -54,9 +53,14 @@ def _said(s: ProviderSummary, name: str) -> dict[str, Msg]:
     return {"said": s.said[name]} if name in s.said else {}
 
 
+def _from(source: Msg) -> dict[str, Any]:
+    """A row's source: its English under `source` (the JSON's), both languages under `source_said`."""
+    return {"source": str(source), "source_said": source}
+
+
 def plain(row: Mapping[str, Any]) -> dict[str, Any]:
     """A row as JSON shows it: the values, without the words that say them."""
-    return {k: v for k, v in row.items() if k != "said"}
+    return {k: v for k, v in row.items() if k not in ("said", "source_said")}
 
 
 def rows(ctx: CheckContext) -> list[dict[str, Any]]:
@@ -70,17 +74,17 @@ def rows(ctx: CheckContext) -> list[dict[str, Any]]:
             "source": "$CODEX_HOME" if r.codex_home_from_env else DEFAULT,
         },
         {"key": "profile", "value": r.profile or None, "source": r.profile_origin or DEFAULT},
-        {"key": "model_provider", "value": p.id, "source": r.provider_origin},
-        {"key": "model", "value": s.model, "source": r.model_origin, **_said(s, "model")},
+        {"key": "model_provider", "value": p.id, **_from(r.origin_said(r.provider_origin))},
+        {"key": "model", "value": s.model, **_from(r.origin_said(r.model_origin)), **_said(s, "model")},
     ]
     if not p.defined:
         out.append({"key": f"[model_providers.{p.id}]", "value": "missing", "source": "-"})
         return out
     path = "/chat/completions" if s.wire_api == "chat" else "/responses"
     out += [
-        {"key": "base_url", "value": s.base_url, "source": r.provider_field_origin("base_url"), **_said(s, "base_url")},
-        {"key": "wire_api", "value": s.wire_api, "source": r.provider_field_origin("wire_api")},
-        {"key": "env_key", "value": s.env_key, "source": r.provider_field_origin("env_key")},
+        {"key": "base_url", "value": s.base_url, **_from(r.provider_field_said("base_url")), **_said(s, "base_url")},
+        {"key": "wire_api", "value": s.wire_api, **_from(r.provider_field_said("wire_api"))},
+        {"key": "env_key", "value": s.env_key, **_from(r.provider_field_said("env_key"))},
         {"key": "key", "value": s.key, "source": f"${s.env_key}" if s.env_key else "-", **_said(s, "key")},
         {"key": "request URL", "value": "POST " + s.request_url, "source": f"base_url + {path}"},
     ]
@@ -97,7 +101,7 @@ def rows(ctx: CheckContext) -> list[dict[str, Any]]:
             value = p.table[key]
             if key == "http_headers" and isinstance(value, dict):
                 value = {k: "<redacted>" for k in value}
-            out.append({"key": key, "value": ctx.redactor(_shown(value)), "source": r.provider_field_origin(key)})
+            out.append({"key": key, "value": ctx.redactor(_shown(value)), **_from(r.provider_field_said(key))})
     for key in ("model_context_window", "model_auto_compact_token_limit"):
         if key in r.merged:
             out.append({"key": key, "value": _shown(r.merged[key]), "source": r.origin(key)})
@@ -116,10 +120,13 @@ def row_words(d: Mapping[str, Any], lang: str) -> tuple[str, str, str]:
             if d["value"] == "missing"
             else said.text(lang)
             if isinstance(said, Msg)
-            else localize(str(d["value"]), lang)
+            else str(d["value"])
         )
     source = DEFAULT if d["source"] == "default" else str(d["source"])
-    return label, value, _word(source, lang) if source in _WORDS_ZH else localize(source, lang)
+    if source in _WORDS_ZH:
+        return label, value, _word(source, lang)
+    said = d.get("source_said")
+    return label, value, said.text(lang) if isinstance(said, Msg) else source
 
 
 def render_config(ctx: CheckContext, fmt: str, lang: str = "en", width: int | None = None) -> str:

@@ -22,7 +22,8 @@ from typing import Any
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.url import certain_base_url
-from codexdoctor.codex.config import Layer, lookup
+from codexdoctor.codex.config import lookup
+from codexdoctor.codex.layers import Layer
 from codexdoctor.model import Finding, Report
 from codexdoctor.rules import Loc
 

@@ -7,7 +7,7 @@ import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Status
+from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Status, item_key
 from codexdoctor.rules.api.path import path_params
 from codexdoctor.rules.base import Loc, Rule, causes, settlers, shell_commands
 from codexdoctor.rules.catalog import RULES
@@ -20,8 +20,12 @@ class _Blank(dict[str, Any]):
         return "{" + key + "}"
 
 
-# Fact values that are English phrases produced by checks; in Chinese they go through the phrase table.
+# Facts that are English phrases a check wrote. A check says them in both languages in its `said`: under the fact's
+# name for a fact of its own, and under model.item_key for one inside a list of items (a file's read error, a
+# session's evidence), which a rule quotes item by item.
 PHRASE_KEYS = ("source", "detail", "assumed_source", "malformed", "evidence", "base_url_where", "url", "read_error")
+# Phrases a rule itself makes of a fact (API010's "the body is …" for a body with no message of its own).
+RULE_PHRASES = ("message",)
 
 
 # How a sentence about "{url}" reads when the pasted error named none.
@@ -63,18 +67,13 @@ def command_apart(step: str) -> str:
 
 
 def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
-    if values.get("url") == NO_URL_IN_PASTE:  # a pasted error without a URL: never "POST (no URL…) answered"
+    url = values.get("url")
+    if (url.en if isinstance(url, Loc) else url) == NO_URL_IN_PASTE:  # never "POST (no URL…) answered"
         for old, new in _NO_URL_ZH if lang == "zh" else _NO_URL_EN:
             template = template.replace(old, new)
     resolved = {k: (v.get(lang) if isinstance(v, Loc) else v) for k, v in values.items()}
     if isinstance(resolved.get("message"), str):
         resolved["message"] = resolved["message"].rstrip(" .。")  # templates end the sentence themselves
-    if lang != "en":
-        from codexdoctor.i18n import localize
-
-        for key in PHRASE_KEYS:
-            if isinstance(resolved.get(key), str) and not isinstance(values.get(key), Loc):
-                resolved[key] = localize(resolved[key], lang)
     return _ProseFormatter().vformat(template, (), _Blank(resolved))
 
 
@@ -171,9 +170,9 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
         ):
             continue
         text = rule.text(lang)
+        said = {k: Loc(m.text("en"), m.text("zh")) for k, m in res.said.items()}
         for params in rule.when(res.facts):
-            said = {k: Loc(m.text("en"), m.text("zh")) for k, m in res.said.items()}
-            values = {**res.facts, **said, **derived(res.facts), **params}
+            values = {**res.facts, **said, **derived(res.facts), **_items_said(params, said)}
             findings.append(
                 Finding(
                     code=rule.code,
@@ -202,6 +201,17 @@ def _evidence_for(evidence: Iterable[str], params: Mapping[str, Any]) -> tuple[s
         own = tuple(line for line in lines if line.startswith(about))
         return own or lines
     return lines
+
+
+def _items_said(params: Mapping[str, Any], said: Mapping[str, Loc]) -> dict[str, Any]:
+    """A rule's parameters, a phrase from a list item (`read_error`, `evidence`) or one the rule made of a fact, in
+    the words its check gave it."""
+    out = dict(params)
+    for key in PHRASE_KEYS + RULE_PHRASES:
+        value = out.get(key)
+        if isinstance(value, str) and item_key(key, value) in said:
+            out[key] = said[item_key(key, value)]
+    return out
 
 
 def fold(findings: list[Finding], rules: Iterable[Rule], facts: Mapping[str, Mapping[str, Any]]) -> list[Finding]:

@@ -199,7 +199,8 @@ class _Handler(BaseHTTPRequestHandler):
             request = self._upstream_request(body)
             response = rec.upstream.client.send(request, stream=True)
         except httpx.HTTPError as exc:
-            failure, detail = classify_exception(exc)
+            failure, said = classify_exception(exc)
+            detail = str(said)  # the record and the refusal are English, as the rest of watch's log
             self._refuse(502, f"codexdoctor watch: the provider could not be reached ({failure}): {detail}")
             total = round((time.monotonic() - sent) * 1000, 1)
             rec.record(

@@ -94,7 +94,9 @@ def test_parse_reads_to_the_depth_codex_reads_and_no_deeper():
     ok = "[" * MAX_DEPTH + "]" * MAX_DEPTH
     too_deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
     assert outside.parse(ok).malformed is None and outside.parse(ok).value is not None
-    assert outside.parse(too_deep) == outside.Parsed(malformed="JSON nested 128 levels deep (Codex reads at most 127)")
+    deep = outside.parse(too_deep)
+    assert deep.value is None and deep.malformed == "JSON nested 128 levels deep (Codex reads at most 127)"
+    assert (deep.depth, deep.limit, deep.error) == (128, 127, None)  # the same as data: net/said.py words it
 
 
 @pytest.mark.parametrize("data", ["[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000])

@@ -1,7 +1,7 @@
 """net.reach: the canary's way to the provider decides, not the catalog's."""
 
 from codexdoctor.checks.live import reach
-from codexdoctor.model import Status
+from codexdoctor.model import Msg, Status
 from tests.live.answers import answer, context, gathered, plan_of
 
 
@@ -13,7 +13,7 @@ def test_an_answer_is_reach(home):
 
 def test_a_canary_that_cannot_connect_fails_although_the_catalog_answered(home):
     ctx = context(home)
-    dead = answer(None, failure="refused", failure_detail="connection refused by 127.0.0.1:9")
+    dead = answer(None, failure="refused", failure_said=Msg.verbatim("connection refused by 127.0.0.1:9"))
     res = reach.interpret(ctx, plan_of(ctx), gathered(canary=dead))
     assert res.status is Status.FAIL and res.summary == "connection refused by 127.0.0.1:9"
     assert res.facts["failure"] == "refused"

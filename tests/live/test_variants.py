@@ -1,7 +1,7 @@
 """api.variants: which nearby base_url serves the API after a 404, and the model error it gave (issue 28)."""
 
 from codexdoctor.checks.live import variants
-from codexdoctor.model import Status
+from codexdoctor.model import Msg, Status
 from tests.live.answers import BASE, answer, context, gathered, not_found, plan_of
 
 
@@ -33,6 +33,6 @@ def test_a_model_error_at_the_working_variant_is_kept_for_the_canary(home):
 
 def test_no_variant_is_tried_when_the_configured_url_did_not_answer(home):
     ctx = context(home)
-    dead = answer(None, failure="refused", failure_detail="connection refused")
+    dead = answer(None, failure="refused", failure_said=Msg.verbatim("connection refused"))
     res = variants.interpret(ctx, plan_of(ctx), gathered(canary=dead))
     assert res.status is Status.SKIP and res.summary == "not tried: the configured URL did not answer"

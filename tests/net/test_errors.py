@@ -53,21 +53,21 @@ URL = "http://127.0.0.1:9/v1/responses"
 )
 def test_each_library_error_is_one_failure_kind_with_words_to_act_on(exc, kind, words):
     found, detail = classify_exception(exc)
-    assert isinstance(found, FailureKind) and found == kind and words in detail
+    assert isinstance(found, FailureKind) and found == kind and words in str(detail)
 
 
 def test_a_long_library_message_is_cut():
     _, detail = classify_exception(httpx.ProxyError("x" * 5000))
-    assert len(detail) <= 200
+    assert len(str(detail)) <= 200
 
 
 def test_mapped_failures_turns_the_library_error_into_a_failure():
     with pytest.raises(Failed) as caught, mapped_failures():
         raise httpx.ConnectError("[Errno 111] Connection refused")
-    assert caught.value.kind is FailureKind.REFUSED and "connection refused" in caught.value.detail
+    assert caught.value.kind is FailureKind.REFUSED and "connection refused" in str(caught.value.detail)
 
 
-@pytest.mark.parametrize("own", [Oversize("big"), Undecodable("gzip"), StreamCut("idle")])
+@pytest.mark.parametrize("own", [Oversize("big"), Undecodable("gzip", "bad"), StreamCut("idle")])
 def test_mapped_failures_lets_codexdoctors_own_reading_errors_through(own):
     with pytest.raises(type(own)), mapped_failures():
         raise own

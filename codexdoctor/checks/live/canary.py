@@ -22,8 +22,9 @@ from codexdoctor.checks.live.read import (
 )
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.redact import fingerprint
-from codexdoctor.model import CheckResult, Msg, Status
+from codexdoctor.model import CheckResult, Msg, Status, item_key
 from codexdoctor.net.classify import Classified, classify, summarize, tpm_numbers
+from codexdoctor.net.said import body_is
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
@@ -36,7 +37,7 @@ TITLE_ZH = "探测请求"
 
 def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     if ex.canary is None:
-        res = result(ID, TITLE, Status.SKIP, "skipped (--no-canary)", skipped=True)
+        res = result(ID, TITLE, Status.SKIP, Msg("skipped (--no-canary)", "已跳过（--no-canary）"), skipped=True)
     else:
         closest, count = catalog_check.closest(ctx, plan, ex)
         res = canary_result(
@@ -113,8 +114,26 @@ def canary_result(
             if s and s.first_token_ms is not None
             else Msg("streamed answer in {ms:.0f} ms", "流式回答用时 {ms:.0f} ms", ms=canary.elapsed_ms)
         )
-        return result(ID, TITLE, Status.PASS, said, evidence, **facts)
-    return result(ID, TITLE, Status.FAIL, human(kind.kind, kind.detail), evidence, **facts)
+        return _said(result(ID, TITLE, Status.PASS, said, evidence, **facts), ctx, kind, canary)
+    return _said(result(ID, TITLE, Status.FAIL, human(kind.kind, kind.said), evidence, **facts), ctx, kind, canary)
+
+
+def _said(res: CheckResult, ctx: CheckContext, kind: Classified, canary: Exchange) -> CheckResult:
+    """The facts the rules quote that are words (the detail, where base_url is set, why nothing is decided), in both
+    languages beside them."""
+    said: dict[str, Msg] = {
+        "base_url_where": ctx.resolution.provider_field_said("base_url"),
+        "env_key_where": ctx.resolution.provider_field_said("env_key"),
+    }
+    if kind.said is not None:
+        said["detail"] = kind.said
+    if kind.kind == "bad_request" and not kind.message and canary.body_malformed is not None:
+        # API010: a body that looked like JSON but could not be read has no message of its own; the rule puts what
+        # made it unreadable in its place ("the body is JSON nested 100,000 levels deep …"), in these words.
+        unreadable = body_is(canary.body_malformed)
+        said[item_key("message", str(unreadable))] = unreadable
+    reason = res.facts.get("inconclusive_reason")
+    return replace(res, said=said, reason=_waiting_unproven(res.facts) if reason else None)
 
 
 def _contrasted(kind: Classified, minimal_kind: Classified | None, field: str | None) -> Classified:
@@ -125,7 +144,11 @@ def _contrasted(kind: Classified, minimal_kind: Classified | None, field: str | 
     if minimal_kind is not None and minimal_kind.kind == "ok" and kind.kind != "context_exceeded" and not flaky_shape:
         return Classified(
             "codex_rejected",
-            f"the provider rejects Codex's request ({field or 'a field it did not name'})",
+            Msg(
+                "the provider rejects Codex's request ({field})",
+                "提供方拒绝了 Codex 的请求（{field}）",
+                field=field or Msg("a field it did not name", "某个它没有指明的字段"),
+            ),
             kind.message,
         )
     return kind
@@ -163,7 +186,7 @@ def _facts(
         "base_url_where": ctx.resolution.provider_field_origin("base_url"),
         "usage": dict(s.usage) if s and s.usage else None,
         "shapes": [shape.sentence() for shape in s.shapes] if s else [],
-        "body_malformed": canary.body_malformed,
+        "body_malformed": str(canary.body_malformed) if canary.body_malformed is not None else None,
         "location": canary.location,
         "key_fp": fingerprint(key) if key else None,
         "key_fp8": fingerprint(key).rsplit(":", 1)[1] if key else None,
@@ -206,12 +229,25 @@ def _rate_limited(plan: Plan, canary: Exchange, kind: Classified, facts: dict[st
         waited_s=canary.waited_s,
     )
     if limited > plan.stream_retries:
-        kind = Classified("rate_limit_exhausted", f"429 at all {limited} attempts Codex makes", kind.message)
-    else:
-        facts["inconclusive_reason"] = (
-            f"the provider answered 429 at each of {limited} attempts; Codex makes {plan.stream_retries + 1} "
-            f"(stream_max_retries = {plan.stream_retries}), each after Retry-After, and codexdoctor's time ran out "
-            "first: whether the limit lifts in time is unproven"
+        kind = Classified(
+            "rate_limit_exhausted",
+            Msg("429 at all {n} attempts Codex makes", "Codex 的全部 {n} 次尝试都返回 429", n=limited),
+            kind.message,
         )
+    else:
+        facts["inconclusive_reason"] = str(_waiting_unproven(facts))
     facts.update(kind=kind.kind, detail=kind.detail)
     return kind
+
+
+def _waiting_unproven(facts: Mapping[str, Any]) -> Msg:
+    """Why 429 at every attempt codexdoctor had time for decides nothing."""
+    return Msg(
+        "the provider answered 429 at each of {limited} attempts; Codex makes {codex} (stream_max_retries = {retries}), "
+        "each after Retry-After, and codexdoctor's time ran out first: whether the limit lifts in time is unproven",
+        "提供方在 {limited} 次尝试中都返回 429；Codex 会尝试 {codex} 次（stream_max_retries = {retries}），每次都等待 "
+        "Retry-After，而 codexdoctor 的时间先用完了：限流能否及时解除尚未证实",
+        limited=facts["rate_limited_attempts"],
+        codex=facts["codex_attempts"],
+        retries=facts["codex_attempts"] - 1,
+    )

@@ -80,7 +80,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     }
     evidence = [catalog.line(), "without key: " + ex.open_catalog.line(), *facts["shapes"]]
     if not entries:
-        summary = Msg("no usable catalog: {why}", "没有可用的模型列表：{why}", why=human(kind.kind, kind.detail))
+        summary = Msg("no usable catalog: {why}", "没有可用的模型列表：{why}", why=human(kind.kind, kind.said))
         status = Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html") else Status.WARN
         return result(ID, TITLE, status, summary, evidence, **facts)
     facts.update(match_model(model, ids))

@@ -24,6 +24,7 @@ from codexdoctor.checks.live.plan import (
 from codexdoctor.checks.live.read import canary_kind, no_route, rejected_field, working_variant
 from codexdoctor.codex import request as codexrequest
 from codexdoctor.common.untrusted import sanitize
+from codexdoctor.model import Msg
 from codexdoctor.net.classify import classify
 from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
 
@@ -333,8 +334,12 @@ class Gatherer:
         if alive is None:
             return self._timed_out(
                 self.deadline.total,
-                f"no answer within codexdoctor's deadline (--timeout {self.deadline.total:g} s), "
-                "and nothing else from this host answered either",
+                Msg(
+                    "no answer within codexdoctor's deadline (--timeout {s:g} s), "
+                    "and nothing else from this host answered either",
+                    "在 codexdoctor 的时限（--timeout {s:g} 秒）内没有响应，这台主机的其他地址也都没有响应",
+                    s=self.deadline.total,
+                ),
             )
         self.waited_for_alive = alive
         self.waiting_total = self.canary_deadline.total
@@ -353,11 +358,15 @@ class Gatherer:
         except FutureTimeout:
             return self._timed_out(
                 self.canary_deadline.total,
-                f"no first token within --first-token-timeout {self.canary_deadline.total:g} s, "
-                f"although the provider is alive ({alive})",
+                Msg(
+                    "no first token within --first-token-timeout {s:g} s, although the provider is alive ({alive})",
+                    "提供方是活着的（{alive}），但在 --first-token-timeout {s:g} 秒内没有返回第一个 token",
+                    s=self.canary_deadline.total,
+                    alive=alive,
+                ),
             )
 
-    def _timed_out(self, total: float, detail: str) -> Exchange:
+    def _timed_out(self, total: float, detail: Msg) -> Exchange:
         """The canary's exchange when codexdoctor stopped waiting for it (its thread may still be sending)."""
         return Exchange(
             "POST",
@@ -366,7 +375,7 @@ class Gatherer:
             sent_key=True,
             requested_stream=True,
             elapsed_ms=round(total * 1000, 1),
-            failure_detail=detail,
+            failure_said=detail,
         )
 
     def _alive(self, catalog: Exchange, windows: list[Exchange]) -> str | None:

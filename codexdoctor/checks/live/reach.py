@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -45,15 +46,15 @@ def reach_result(
         return result(ID, TITLE, Status.FAIL, said, evidence, **facts)
     failed = _proxy_failure(ctx, plan, first, proxy) or _certificate_failure(exchanges)
     if failed is not None:
-        facts.update(failed)
-        return result(ID, TITLE, Status.FAIL, facts["detail"], evidence, **facts)
+        failed_facts, said = failed
+        return _failed(said, evidence, {**facts, **failed_facts})
     if first.failure and (first.status is None or first.failure != "redirect"):
-        facts.update(failure=first.failure, detail=first.failure_detail, url=first.url)
-        return result(ID, TITLE, Status.FAIL, human(first.failure, first.failure_detail), evidence, **facts)
+        facts.update(failure=first.failure, url=first.url)
+        return _failed(human(first.failure, first.failure_said), evidence, facts, first.failure_said)
     if not answered:
         failure = first.failure or "protocol"
-        facts.update(failure=failure, detail=first.failure_detail)
-        return result(ID, TITLE, Status.FAIL, human(failure, first.failure_detail), evidence, **facts)
+        facts.update(failure=failure)
+        return _failed(human(failure, first.failure_said), evidence, facts, first.failure_said)
     html_home = all(x.is_html for x in answered)
     facts["html"] = html_home
     status = Status.WARN if html_home else Status.PASS
@@ -63,6 +64,15 @@ def reach_result(
         else Msg("answered in {ms:.0f} ms", "{ms:.0f} ms 内响应", ms=min(x.elapsed_ms for x in answered))
     )
     return result(ID, TITLE, status, summary, evidence, **facts)
+
+
+def _failed(said: Msg, evidence: list[str], facts: dict[str, Any], detail: Msg | None | bool = True) -> CheckResult:
+    """A failed reach: `said` is the row, and the `detail` fact the NET rules quote (the row's words, unless another
+    detail is given: None for none)."""
+    words = said if detail is True else detail if isinstance(detail, Msg) else None
+    facts["detail"] = str(words) if words is not None else ""
+    failed = result(ID, TITLE, Status.FAIL, said, evidence, **facts)
+    return replace(failed, said={"detail": words}) if words is not None else failed
 
 
 def _facts(
@@ -94,7 +104,9 @@ def _facts(
     }
 
 
-def _proxy_failure(ctx: CheckContext, plan: Plan, first: Exchange, proxy: str | None) -> dict[str, Any] | None:
+def _proxy_failure(
+    ctx: CheckContext, plan: Plan, first: Exchange, proxy: str | None
+) -> tuple[dict[str, Any], Msg] | None:
     """The proxy, not the provider: Codex goes through it too, and (dead) retries for ever or (407) stops with
     `unexpected status 407 Proxy Authentication Required: …, url: <the provider's URL>`."""
     from codexdoctor.net.transport import proxy_variable
@@ -105,32 +117,38 @@ def _proxy_failure(ctx: CheckContext, plan: Plan, first: Exchange, proxy: str | 
     ):
         return None
     what = (
-        "asks for credentials (407 Proxy Authentication Required)"
+        Msg(
+            "asks for credentials (407 Proxy Authentication Required)",
+            "要求提供凭据（407 Proxy Authentication Required）",
+        )
         if first.status == 407
-        else "refuses connections"
+        else Msg("refuses connections", "拒绝连接")
         if first.failure == "refused"
-        else "cannot be found (its host name does not resolve)"
+        else Msg("cannot be found (its host name does not resolve)", "找不到（主机名无法解析）")
         if first.failure == "dns"
-        else first.failure_detail
+        else first.failure_said or Msg.verbatim("")
     )
-    return {
-        "failure": "proxy",
-        "detail": f"the proxy in ${proxy_var} ({ctx.redactor(proxy or '')}) {what}",
-        "proxy_status": first.status,
-    }
+    said = Msg(
+        "the proxy in ${var} ({proxy}) {what}",
+        "${var} 中的代理（{proxy}）{what}",
+        var=proxy_var,
+        proxy=ctx.redactor(proxy or ""),
+        what=what,
+    )
+    return {"failure": "proxy", "proxy_status": first.status}, said
 
 
-def _certificate_failure(exchanges: list[Exchange]) -> dict[str, Any] | None:
+def _certificate_failure(exchanges: list[Exchange]) -> tuple[dict[str, Any], Msg] | None:
     """Python trusted it; Codex (rustls) does not: it keeps printing "Reconnecting... waiting for network"."""
     if not any(x.server_cert_ca for x in exchanges):
         return None
-    return {
-        "failure": "tls",
-        "detail": "the server's own certificate is a CA certificate (basicConstraints "
-        "CA:TRUE, what a plain `openssl req -x509` makes): Python accepts it, Codex (rustls) refuses it "
-        "as a server certificate even when your CA file names it",
-        "cert_ca": True,
-    }
+    said = Msg(
+        "the server's own certificate is a CA certificate (basicConstraints CA:TRUE, what a plain `openssl req -x509` "
+        "makes): Python accepts it, Codex (rustls) refuses it as a server certificate even when your CA file names it",
+        "服务端自己的证书是一张 CA 证书（basicConstraints CA:TRUE，普通的 `openssl req -x509` 生成的就是这种）：Python 接受它，"
+        "但 Codex（rustls）不接受它作为服务端证书，即使你的 CA 文件里写的就是它",
+    )
+    return {"failure": "tls", "cert_ca": True}, said
 
 
 def _no_proxy_value(ctx: CheckContext, plan: Plan) -> str:

@@ -13,7 +13,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.outside_json import ARRAY, Fields
-from codexdoctor.model import English, Msg
+from codexdoctor.model import Msg
 from codexdoctor.net.classify import Classified, classify
 
 if TYPE_CHECKING:
@@ -127,7 +127,9 @@ def canary_kind(canary: Exchange, wire: str) -> Classified:
     """What the canary's answer means; a certificate Python accepted but Codex (rustls) refuses is a TLS failure
     (net.reach says why)."""
     if canary.server_cert_ca:
-        return Classified("tls", "Codex refuses the server's certificate (CA:TRUE)")
+        return Classified(
+            "tls", Msg("Codex refuses the server's certificate (CA:TRUE)", "Codex 拒绝服务端的证书（CA:TRUE）")
+        )
     return classify(canary, wire)
 
 
@@ -173,10 +175,17 @@ def reported_input(ex: Exchange) -> int | None:
     return outside.integer(ex.stream.usage, "input_tokens") if ex.stream else None
 
 
-def human(kind: str | None, detail: str) -> Msg:
-    """A check row in words: the detail says what happened; the internal kind (`path_not_found`) stays in the facts.
-    The detail is net/'s English (the pattern table of codexdoctor/i18n says it in Chinese until net/ writes Msgs)."""
-    return Msg("{d}", "{d}", d=English(detail or (kind or "failed").replace("_", " ")))
+def human(kind: str | None, said: Msg | None) -> Msg:
+    """A check row in words: what net/ said happened; the internal kind (`path_not_found`) stays in the facts. A kind
+    net/ gave no words for is named in words of its own (never as `path_not_found`)."""
+    if said is not None and str(said):
+        return said
+    if not kind:
+        return Msg("failed", "失败")
+    from codexdoctor.i18n import TABLE_WORDS
+
+    words = kind.replace("_", " ")
+    return Msg.pair(words, TABLE_WORDS[kind][1] if kind in TABLE_WORDS else words)
 
 
 def user_config(ctx: CheckContext) -> str:

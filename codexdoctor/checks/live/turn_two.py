@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext, result
@@ -57,7 +58,8 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
             n=facts["turn_two_tokens"],
         )
         return result(ID, TITLE, Status.PASS, summary, evidence, **facts)
-    return result(ID, TITLE, Status.FAIL, human(k.kind, k.detail), evidence, **facts)
+    failed = result(ID, TITLE, Status.FAIL, human(k.kind, k.said), evidence, **facts)
+    return replace(failed, said={"detail": k.said}) if k.said is not None else failed
 
 
 def _facts(ctx: CheckContext, plan: Plan, canary: Exchange, request: TurnTwo, ex: Exchange) -> dict[str, Any]:

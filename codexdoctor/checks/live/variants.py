@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext, result
@@ -39,11 +40,12 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         "base_url_where": ctx.resolution.provider_field_origin("base_url"),
         "user_config": user_config(ctx),
     }
+    where = {"base_url_where": ctx.resolution.provider_field_said("base_url")}
     if working:
         said = Msg("{url} serves the API", "{url} 提供该 API", url=working["base_url"])
-        return result(ID, TITLE, Status.PASS, said, evidence, **facts)
+        return replace(result(ID, TITLE, Status.PASS, said, evidence, **facts), said=where)
     said = Msg("no variant of base_url serves the API", "base_url 的各个变体都不提供该 API")
-    return result(ID, TITLE, Status.FAIL, said, evidence, **facts)
+    return replace(result(ID, TITLE, Status.FAIL, said, evidence, **facts), said=where)
 
 
 def _working(
@@ -57,7 +59,7 @@ def _working(
     index = working_variant(variants, plan.wire)
     for i, (base, ex) in enumerate(variants):
         kind = classify(ex, plan.wire)
-        evidence.append(f"{ex.line()} => {human(kind.kind, kind.detail)}")
+        evidence.append(f"{ex.line()} => {human(kind.kind, kind.said)}")
         if i == index:
             working = {"base_url": ctx.redactor(base), "kind": kind.kind, "status": ex.status}
             if kind.kind == "model_not_found":  # the next problem, seen now: MODEL001 names it in this run

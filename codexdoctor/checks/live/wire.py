@@ -34,7 +34,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     chat_kind = classify(ex.chat, "chat")
     facts["chat_works"] = chat_kind.kind == "ok"
     facts["variants_work"] = any(classify(x, "responses").kind == "ok" for _, x in ex.variants)
-    evidence = [ex.chat.line() + f" => {human(chat_kind.kind, chat_kind.detail)}"]
+    evidence = [ex.chat.line() + f" => {human(chat_kind.kind, chat_kind.said)}"]
     if facts["chat_works"] and not facts["variants_work"]:
         said = Msg("serves /chat/completions but not /responses", "提供 /chat/completions，但没有 /responses")
         return result(ID, TITLE, Status.FAIL, said, evidence, **facts)
@@ -46,7 +46,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         else Msg(
             "not a Chat-only gateway (/chat/completions: {why})",
             "并非只提供 /chat/completions 的网关（该路径的结果：{why}）",
-            why=human(chat_kind.kind, chat_kind.detail),
+            why=human(chat_kind.kind, chat_kind.said),
         )
     )
     return result(ID, TITLE, status, summary, evidence, **facts)

@@ -36,6 +36,7 @@ from codexdoctor.common import outside_json as outside
 from codexdoctor.common.tokens import Tokenizer
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import pad_cells
+from codexdoctor.model import Msg
 from codexdoctor.net.classify import classify
 from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
 
@@ -237,6 +238,7 @@ class Probe:
         reported = outside.integer(usage, "input_tokens")
         reported = reported if reported is not None else outside.integer(usage, "prompt_tokens")
         ok, k, detail = kind.kind == "ok", kind.kind, kind.detail or kind.message
+        said = kind.said if kind.detail else None
         if (
             ok
             and reported is not None
@@ -244,7 +246,13 @@ class Probe:
             and reported < sent * self.settings.truncation_share
             and sent - reported >= self.settings.min_precision_tokens
         ):
-            ok, k, detail = False, "truncated", f"provider counted {reported} input tokens of {sent} sent"
+            said = Msg(
+                "provider counted {reported} input tokens of {sent} sent",
+                "提供方只统计到发送的 {sent} 个 token 中的 {reported} 个输入 token",
+                reported=reported,
+                sent=sent,
+            )
+            ok, k, detail = False, "truncated", str(said)
         return Step(
             phase,
             target or sent,
@@ -258,6 +266,7 @@ class Probe:
             s.max_gap_after_token_ms if s else None,
             reported,
             ex.line(),
+            said,
         )
 
     def _say(self, step: Step) -> None:
@@ -265,7 +274,7 @@ class Probe:
         from codexdoctor.i18n import table_word
 
         ttft = f"{step.ttft_ms:.0f} ms" if step.ttft_ms is not None else "-"
-        result = table_word("ok" if step.ok else step.kind, self.lang, step.detail)
+        result = table_word("ok" if step.ok else step.kind, self.lang, step.detail_in(self.lang))
         if self.lang == "zh":
             self.progress(
                 f"  {pad_cells(table_word(step.phase, 'zh'), 10, 'zh')} {step.sent:>8,} tokens -> {pad_cells(result, 16, 'zh')} "

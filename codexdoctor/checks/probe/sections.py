@@ -22,7 +22,7 @@ def steps_section(outcome: ProbeOutcome, lang: str = "en") -> Section:
                 f"{s.sent:,}",
                 "-" if s.ttft_ms is None else f"{s.ttft_ms:,.0f}",
                 "-" if s.max_gap_ms is None else f"{s.max_gap_ms:,.0f}",
-                table_word("ok" if s.ok else s.kind, lang, s.detail),
+                table_word("ok" if s.ok else s.kind, lang, s.detail_in(lang)),
             )
         )
     points = tuple((float(s.sent), float(s.ttft_ms)) for s in outcome.steps if s.ok and s.ttft_ms is not None)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from codexdoctor.model import Msg
 
 if TYPE_CHECKING:
     from codexdoctor.net.transport import Exchange
@@ -51,6 +53,11 @@ class Step:
     max_gap_ms: float | None  # longest silence after the first token (stage 2)
     reported_input: int | None
     line: str
+    said: Msg | None = field(default=None, compare=False)  # `detail` in both languages
+
+    def detail_in(self, lang: str) -> str:
+        """The detail in `lang`: its words where net/ wrote them, else as it came (the provider's own message)."""
+        return self.said.text(lang) if self.said is not None else self.detail
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ settle an unclear one (across.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from codexdoctor.checks.sessions.stats import _fmean, _median
 from codexdoctor.codex.models import compaction_for_logged_window
 from codexdoctor.codex.rollout_session import Session, Turn
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
+from codexdoctor.model import Msg
 from codexdoctor.net.classify import HIGH_DEMAND, context_numbers, summarize_text, turn_two_item
 from codexdoctor.net.codex_words import codex_ending
 
@@ -100,7 +102,7 @@ def ending(s: Session, failed: Turn | None, any_ok: bool, share: float | None, t
         # Codex's own sentence names how the provider ended the answer (issue 38): the channel, at any size.
         return "channel", ENDING_EVIDENCE[said.kind], False
     if share is not None and share >= 0.9:
-        return "context", f"failure at {share:.0%} of the window", False
+        return "context", str(failure_at(share)), False
     undecided = (failed and failed.error_info in UNCLEAR_INFO) or message_family(text)
     if undecided and not any_ok:
         # The seed guide's other test: a single question fails too, so it is the channel, whatever the words.
@@ -113,7 +115,7 @@ def ending(s: Session, failed: Turn | None, any_ok: bool, share: float | None, t
         )
         return "unknown", evidence, True
     if (failed and failed.error_info in CHANNEL_INFO) or any(m.lower() in text for m in CHANNEL_TEXT):
-        return "channel", failed.error_info if failed and failed.error_info else "a provider or network error", False
+        return "channel", failed.error_info if failed and failed.error_info else str(PROVIDER_OR_NETWORK), False
     return "unknown", "", False
 
 
@@ -226,3 +228,20 @@ def cache_profile(s: Session) -> dict[str, Any]:
             and any(t.cached for t in s.turns)
         ),
     }
+
+
+PROVIDER_OR_NETWORK = Msg("a provider or network error", "提供方或网络错误")
+
+
+def failure_at(share: float) -> Msg:
+    """A session that failed this far into its window (a rule quotes it as the session's evidence)."""
+    return Msg("failure at {share:.0%} of the window", "在窗口的 {share:.0%} 处失败", share=share)
+
+
+def evidence_said(d: Mapping[str, Any]) -> Msg | None:
+    """A failing session's evidence in both languages, made again from its facts and used only when it says the same
+    (the facts cross process boundaries as JSON-ready dicts, so the Msg cannot travel with them)."""
+    for said in (PROVIDER_OR_NETWORK, failure_at(d["share"]) if d.get("share") is not None else None):
+        if said is not None and str(said) == d.get("evidence"):
+            return said
+    return None

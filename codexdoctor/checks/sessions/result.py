@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from codexdoctor.checks.sessions.across import across, decide, settle_unclear
-from codexdoctor.checks.sessions.classify import classify_session
+from codexdoctor.checks.sessions.classify import classify_session, evidence_said
 from codexdoctor.checks.sessions.summary import FAILING_LISTED, Summaries
 from codexdoctor.codex.rollout_session import Session
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Msg, Status
+from codexdoctor.model import CheckResult, Msg, Status, item_key
 
 
 def build_check(
@@ -51,13 +51,7 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
         "where": str(show),
         "not_listed": summaries.total - len(data),
     }
-    evidence = [f"{plural(summaries.total, 'session')} read from {show}"] + [f"read problem: {p}" for p in problems[:5]]
-    if facts["not_listed"] > 0:
-        evidence.append(f"{plural(facts['not_listed'], 'older session')} counted but not listed")
-    if lines_bad:
-        evidence.append(
-            f"{plural(lines_bad, 'unreadable line')} skipped (half-written, corrupted, overlong or non-UTF-8)"
-        )
+    evidence = _read_evidence(summaries, problems, show, facts["not_listed"])
     if not data:
         none = Msg("no session logs found in {where}", "在 {where} 中没有找到会话日志", where=str(show))
         return CheckResult("ctx.sessions", "Session logs", Status.SKIP, str(none), facts, tuple(evidence), message=none)
@@ -65,6 +59,7 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
     decision = decide(failing)
     facts["decision"] = decision[0] if decision else None
     said = {"decision_reason": decision[1]} if decision else {}
+    said.update((item_key("evidence", d["evidence"]), w) for d in failing if (w := evidence_said(d)) is not None)
     undecided = [d for d in failing if d.get("unclear") and not d.get("settled")]
     reason = None
     if undecided and len(undecided) == len(failing):
@@ -89,6 +84,19 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
         reason=reason,
         said=said,
     )
+
+
+def _read_evidence(summaries: Summaries, problems: list[str], show: Path | str, not_listed: int) -> list[str]:
+    """What was read, what could not be, and what was counted but not listed."""
+    evidence = [f"{plural(summaries.total, 'session')} read from {show}"] + [f"read problem: {p}" for p in problems[:5]]
+    if not_listed > 0:
+        evidence.append(f"{plural(not_listed, 'older session')} counted but not listed")
+    if summaries.unreadable_lines:
+        evidence.append(
+            f"{plural(summaries.unreadable_lines, 'unreadable line')} skipped "
+            "(half-written, corrupted, overlong or non-UTF-8)"
+        )
+    return evidence
 
 
 def counted(total: int, failed: int, kinds: list[str]) -> Msg:
