@@ -183,8 +183,10 @@ STREAM_ENDS = (
 @click.option(
     "--stream-end",
     type=click.Choice(list(STREAM_ENDS)),
+    metavar="END",
     default=None,
-    help="End each streamed answer this way instead of response.completed (docs/simulator.md lists them).",
+    help="End each streamed answer this way instead of response.completed: incomplete, response_failed, "
+    "error_event, error_then_completed, no_terminal, done_only or trailing_done (docs/simulator.md).",
 )
 @click.option(
     "--incomplete-reason",
@@ -196,8 +198,8 @@ STREAM_ENDS = (
     "--error-code",
     default="server_error",
     show_default=True,
-    help="The error code of --stream-end response_failed or error_event (rate_limit_exceeded, insufficient_quota, "
-    "server_is_overloaded, context_length_exceeded, usage_not_included …).",
+    help="The error code of --stream-end response_failed or error_event, e.g. rate_limit_exceeded, "
+    "insufficient_quota, server_is_overloaded, context_length_exceeded or usage_not_included.",
 )
 @click.option("--error-message", default=None, help="The error message of --stream-end response_failed or error_event.")
 @click.option(
