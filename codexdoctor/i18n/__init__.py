@@ -118,6 +118,8 @@ TABLE_WORDS: dict[str, tuple[str, str]] = {
     "rate_limited": ("rate limited (429)", "被限流（429）"),
     "stream_closed": ("stream closed early", "流提前关闭"),
     "stream_error": ("error inside the stream", "流中出错"),
+    "server_overloaded": ("model at capacity", "模型容量已满"),
+    "stream_rate_limited": ("rate limited inside the stream", "流中被限流"),
     "stream_idle": ("stream went silent", "流无响应"),
     "path_not_found": ("nothing at this path (404)", "该路径不存在（404）"),
     "model_not_found": ("model not found", "找不到模型"),
@@ -253,7 +255,14 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     (r"context error inside the stream", "流中返回了上下文错误"),
     (r"model error inside the stream", "流中返回了模型错误"),
     (r"quota error inside the stream", "流中返回了配额错误"),
+    (r"rate limit inside the stream \(response\.failed\)", "流中返回了限流错误（response.failed）"),
     (r"rate limit inside the stream", "流中返回了限流错误"),
+    (r"response\.failed: (server_is_overloaded|slow_down)", "response.failed：{1}（模型容量已满）"),
+    (r"response\.failed: rate_limit_exceeded", "response.failed：rate_limit_exceeded（限流）"),
+    (
+        r"response\.failed rate_limit_exceeded at all (\d+) attempts Codex makes",
+        "Codex 的全部 {1} 次尝试都以 response.failed rate_limit_exceeded 结束",
+    ),
     (r"an error event inside a 200 stream", "200 流中出现了 error 事件"),
     (r"an error object inside a 200 response", "200 响应中带有 error 对象"),
     (r"response\.incomplete: (.+)", "response.incomplete：{1}"),
@@ -336,7 +345,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     ),
     (r"Codex refuses the server's certificate \(CA:TRUE\)", "Codex 拒绝服务端的证书（CA:TRUE）"),
     (
-        r"the proxy in \$(\w+) \((.+)\) (asks for credentials \(407 Proxy Authentication Required\)|refuses connections|cannot be found \(its host name does not resolve\))",
+        r"the proxy in \$(\w+) \((.+)\) (asks for credentials \(407 Proxy Authentication Required\)|refuses connections|cannot be found \(its host name does not resolve\)|closes the connection when spoken to in HTTP \(a SOCKS-only port\))",
         "${1} 中的代理（{2}）{3~}",
     ),
     (
@@ -344,6 +353,10 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
         "要求提供凭据（407 Proxy Authentication Required）",
     ),
     (r"refuses connections", "拒绝连接"),
+    (
+        r"closes the connection when spoken to in HTTP \(a SOCKS-only port\)",
+        "收到 HTTP 请求就关闭连接（只支持 SOCKS 的端口）",
+    ),
     (r"cannot be found \(its host name does not resolve\)", "找不到（主机名无法解析）"),
     (
         r"the server's own certificate is a CA certificate \(basicConstraints CA:TRUE, what a plain `openssl req -x509` makes\): "

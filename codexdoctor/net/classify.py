@@ -560,6 +560,10 @@ def _failed(error: Mapping[str, Any] | None) -> Classified:
         return Classified(FailureKind.QUOTA, "quota error inside the stream", msg)
     if code == "usage_not_included":
         return Classified(FailureKind.USAGE_NOT_INCLUDED, "response.failed: usage_not_included", msg)
+    if code == "server_is_overloaded":  # 0.171's ServerOverloaded: not retried
+        return Classified(FailureKind.SERVER_OVERLOADED, f"response.failed: {code}", msg)
+    if code in ("rate_limit_exceeded", "slow_down"):  # retried after the wait its message names (net.send), like Codex
+        return Classified(FailureKind.RATE_LIMITED, "rate limit inside the stream (response.failed)", msg)
     return _stream_error(error)
 
 

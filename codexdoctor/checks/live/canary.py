@@ -189,21 +189,30 @@ def _error_line(error: Mapping[str, Any]) -> str:
 
 
 def _rate_limited(plan: Plan, canary: Exchange, kind: Classified, facts: dict[str, Any]) -> Classified:
-    """429 at every attempt Codex makes is a verdict; 429 until codexdoctor's time ran out is not (facts say so)."""
-    limited = 1 + list(canary.earlier).count("429")
+    """429 (or a response.failed rate_limit_exceeded) at every attempt Codex makes is a verdict; until codexdoctor's
+    time ran out is not (facts say so)."""
+    in_stream = canary.status == 200
+    limited = 1 + sum(1 for e in canary.earlier if e in ("429", "rate_limit_exceeded"))
     facts.update(
         rate_limited_attempts=limited,
         codex_attempts=plan.stream_retries + 1,
         retry_after_s=canary.retry_after_s,
         waited_s=canary.waited_s,
     )
-    if limited > plan.stream_retries:
+    if limited > plan.stream_retries and in_stream:
+        kind = Classified(
+            "stream_rate_limited",
+            f"response.failed rate_limit_exceeded at all {limited} attempts Codex makes",
+            kind.message,
+        )
+    elif limited > plan.stream_retries:
         kind = Classified("rate_limit_exhausted", f"429 at all {limited} attempts Codex makes", kind.message)
     else:
+        what = "a rate_limit_exceeded stream" if in_stream else "429"
         facts["inconclusive_reason"] = (
-            f"the provider answered 429 at each of {limited} attempts; Codex makes {plan.stream_retries + 1} "
-            f"(stream_max_retries = {plan.stream_retries}), each after Retry-After, and codexdoctor's time ran out "
-            "first: whether the limit lifts in time is unproven"
+            f"the provider answered {what} at each of {limited} attempts; Codex makes {plan.stream_retries + 1} "
+            f"(stream_max_retries = {plan.stream_retries}), each after the wait it names, and codexdoctor's time ran "
+            "out first: whether the limit lifts in time is unproven"
         )
     facts.update(kind=kind.kind, detail=kind.detail)
     return kind
