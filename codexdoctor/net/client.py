@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 import ssl
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import cast
 
 import httpx
 
@@ -112,7 +113,10 @@ class CodexProxyRoutes(httpx.BaseTransport):
         with self._lock:
             found = self._transports.get(key)
             if found is None:
-                found = httpx.HTTPTransport(proxy=key, verify=self._verify)
+                kind: type[httpx.HTTPTransport] = (
+                    ForwardProxyTransport if key and key.startswith("http://") else httpx.HTTPTransport
+                )
+                found = kind(proxy=key, verify=self._verify)
                 self._transports[key] = found
             return found
 
@@ -121,6 +125,37 @@ class CodexProxyRoutes(httpx.BaseTransport):
             transports, self._transports = list(self._transports.values()), {}
         for transport in transports:
             transport.close()
+
+
+class ForwardProxyTransport(httpx.HTTPTransport):
+    """An HTTP proxy sent plain-http requests in absolute form, with an IPv6 literal in brackets as Codex writes it
+    (`POST http://[::1]:8080/v1/responses`). httpcore 1.0 writes the host bare (`http://::1:8080/…`), which no proxy
+    can parse: found by scripts/crosscheck_proxies.py. Any other request goes through httpx unchanged."""
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme != "http" or b":" not in request.url.raw_host:
+            return super().handle_request(request)
+        import httpcore
+        from httpx._transports.default import ResponseStream, map_httpcore_exceptions
+
+        req = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(
+                scheme=request.url.raw_scheme,
+                host=b"[" + request.url.raw_host + b"]",
+                port=request.url.port,
+                target=request.url.raw_path,
+            ),
+            headers=request.headers.raw,
+            content=request.stream,
+            extensions=request.extensions,
+        )
+        with map_httpcore_exceptions():
+            resp = self._pool.handle_request(req)
+        stream = cast("Iterable[bytes]", resp.stream)  # httpcore's sync pool streams an iterable (httpx asserts it)
+        return httpx.Response(
+            status_code=resp.status, headers=resp.headers, stream=ResponseStream(stream), extensions=resp.extensions
+        )
 
 
 def make_client(env: Mapping[str, str], tls: bool = True) -> httpx.Client:

@@ -57,9 +57,9 @@ def first_set(env: Mapping[str, str], *names: str) -> tuple[str, str] | None:
 def proxy_url(value: str) -> tuple[str, bool] | None:
     """parse_env_uri: the proxy a variable's value names, as (http(s) URL to connect to, written as SOCKS), or None
     when Codex ignores it (another scheme, no host)."""
-    raw = value.strip()
-    if not raw:
-        return None
+    raw = value
+    if not raw or any(c in _NOT_IN_A_URI or not c.isascii() or not c.isprintable() for c in raw):
+        return None  # http::Uri refuses it (a space around the value included): Codex ignores the variable
     if "://" not in raw:
         raw = "http://" + raw
     try:
@@ -82,6 +82,10 @@ def proxy_url(value: str) -> tuple[str, bool] | None:
         password = unquote(parts.password or "")
         netloc = f"{quote(user, safe='')}:{quote(password, safe='')}@{netloc}"
     return f"{scheme}://{netloc}", False
+
+
+# Characters http::Uri refuses anywhere in a URI (besides controls, spaces and non-ASCII).
+_NOT_IN_A_URI = frozenset(' "<>\\^`{|}')
 
 
 def decide(url: str, env: Mapping[str, str]) -> ProxyDecision:
@@ -130,6 +134,8 @@ def _ignored(
             out.append(f"{name} ({own[0]} is set and wins)")
         elif chosen and chosen[0].lower() == name.lower():
             out.append(f"{name} ({chosen[0]} is set and wins)")
+        elif proxy_url(env[name]) is None and env[name] != env[name].strip() and env[name].strip():
+            out.append(f"{name} (a space around the value: Codex cannot read it)")
         elif proxy_url(env[name]) is None and env[name].strip():
             out.append(f"{name} (not an http, https or socks URL)")
     return tuple(out)
@@ -154,7 +160,7 @@ def bypass_entry(host: str, no_proxy: str) -> str | None:
             return entry
         if _ip_entry(entry) is not None:
             continue
-        name = entry.lower().lstrip(".") if entry.startswith(".") else entry.lower()
+        name = entry.lower()[1:] if entry.startswith(".") else entry.lower()  # one dot, as strip_prefix('.')
         if ":" in name or "/" in name:
             continue  # an entry with a port (or a path) never matches
         if h == name or h.endswith("." + name):
@@ -163,7 +169,11 @@ def bypass_entry(host: str, no_proxy: str) -> str | None:
 
 
 def _ip_entry(entry: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
-    """An IP or CIDR entry (`127.0.0.1`, `127.0.0.0/8`, `::1`, `::1/128`); a bracketed or ported one is not."""
+    """An IP or CIDR entry (`127.0.0.1`, `127.0.0.0/8`, `::1`, `::1/128`); a bracketed or ported one is not, nor a
+    netmask (`127.0.0.0/255.0.0.0`) or a zone (`fe80::1%eth0`), which Rust's IpNet and IpAddr do not parse."""
+    address, _, prefix = entry.partition("/")
+    if "%" in address or (prefix and not prefix.isdigit()):
+        return None
     try:
         return ipaddress.ip_network(entry, strict=False)
     except ValueError:

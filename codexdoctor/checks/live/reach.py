@@ -100,13 +100,19 @@ def _proxy_failure(ctx: CheckContext, plan: Plan, first: Exchange, proxy: str | 
     from codexdoctor.net.transport import proxy_variable
 
     proxy_var = proxy_variable(plan.request_url, ctx.env)
+    # A socks5:// address gets plain HTTP from Codex (and from us): a SOCKS-only port closes the connection at once,
+    # which reads as a reset, and Codex loops "Reconnecting…" on it (scripts/crosscheck_proxies.py).
+    socks = str(proxy or "").strip().lower().startswith("socks")
+    closed = socks and first.failure in ("reset", "protocol")
     if not proxy_var or not (
-        first.status == 407 or (first.failure in ("refused", "dns", "proxy") and first.status is None)
+        first.status == 407 or (first.failure in ("refused", "dns", "proxy") or closed) and first.status is None
     ):
         return None
     what = (
         "asks for credentials (407 Proxy Authentication Required)"
         if first.status == 407
+        else "closes the connection when spoken to in HTTP (a SOCKS-only port)"
+        if closed
         else "refuses connections"
         if first.failure == "refused"
         else "cannot be found (its host name does not resolve)"
