@@ -216,6 +216,7 @@ class Case:
     name: str
     env: dict[str, str]  # {http} {socks} {mixed} {dead}: a proxy's host:port; {sim}: the simulator's host:port
     host: str = "127.0.0.1"  # base_url's host: 127.0.0.1, localhost or ::1
+    tls: bool = False  # an https:// base_url (the simulator with a CA:FALSE certificate SSL_CERT_FILE names)
 
 
 CASES = [
@@ -262,17 +263,37 @@ CASES = [
     Case("NO_PROXY=127.0.0.1:port", {"HTTP_PROXY": "http://{http}", "NO_PROXY": "{sim}"}),
     Case("NO_PROXY=localhost:port, host localhost", {"HTTP_PROXY": "http://{http}", "NO_PROXY": "{sim}"}, "localhost"),
     Case("REQUEST_METHOD set (CGI)", {"HTTP_PROXY": "http://{dead}", "REQUEST_METHOD": "GET"}),
+    # An https:// base_url: the proxy is sent CONNECT.
+    Case("https: HTTPS_PROXY", {"HTTPS_PROXY": "http://{http}"}, tls=True),
+    Case("https: https_proxy", {"https_proxy": "http://{http}"}, tls=True),
+    Case("https: dead HTTP_PROXY (not for https)", {"HTTP_PROXY": "http://{dead}"}, tls=True),
+    Case("https: ALL_PROXY", {"ALL_PROXY": "http://{http}"}, tls=True),
+    Case(
+        "https: HTTPS_PROXY wins over ALL_PROXY",
+        {"HTTPS_PROXY": "http://{http}", "ALL_PROXY": "http://{dead}"},
+        tls=True,
+    ),
+    Case("https: all_proxy socks5:// SOCKS-only", {"all_proxy": "socks5://{socks}"}, tls=True),
+    Case("https: all_proxy socks5h:// mixed port", {"all_proxy": "socks5h://{mixed}"}, tls=True),
+    Case(
+        "https: NO_PROXY=localhost, host localhost",
+        {"HTTPS_PROXY": "http://{dead}", "NO_PROXY": "localhost"},
+        "localhost",
+        tls=True,
+    ),
 ]
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+TLS_LEAF = {"tls_certfile": str(FIXTURES / "selfsigned-leaf.pem"), "tls_keyfile": str(FIXTURES / "selfsigned-leaf.key")}
 
 
 @contextmanager
-def simulator(host: str) -> Iterator[tuple[Any, str]]:
+def simulator(host: str, tls: bool) -> Iterator[tuple[Any, str]]:
     """The simulator on 127.0.0.1 (or ::1), and the base_url a config names it by (host as the case writes it)."""
     family = ThreadingHTTPServer.address_family
     if host == "::1":
         ThreadingHTTPServer.address_family = socket.AF_INET6
     try:
-        server = sim.start(api_key=KEY, host="::1" if host == "::1" else "127.0.0.1")
+        server = sim.start(api_key=KEY, host="::1" if host == "::1" else "127.0.0.1", **(TLS_LEAF if tls else {}))
     finally:
         ThreadingHTTPServer.address_family = family
     port = server.server.server_address[1]
@@ -318,19 +339,22 @@ class Row:
 
 
 def run_case(case: Case, proxies: dict[str, str], hits: list[Hit]) -> Row:
-    with simulator(case.host) as (server, sim_addr):
+    with simulator(case.host, case.tls) as (server, sim_addr):
         home = Path(tempfile.mkdtemp(prefix="cdx-proxies-"))
         try:
-            base = f"http://{sim_addr}/v1"
+            base = f"{'https' if case.tls else 'http'}://{sim_addr}/v1"
             (home / "config.toml").write_text(TABLE.replace("{base}", base), encoding="utf-8")
             values = {**proxies, "sim": sim_addr}
             extra = {k: v.format(**values) for k, v in case.env.items()}
             env = environment(home, extra)
+            if case.tls:
+                env["SSL_CERT_FILE"] = TLS_LEAF["tls_certfile"]
             decision = decide(base + "/responses", env)
             decided = "direct"
             if decision.proxy is not None:
                 name = next((n for n, a in proxies.items() if a in decision.proxy.url), decision.proxy.url)
-                decided = f"{name} via {decision.proxy.variable}" + (" (socks as http)" if decision.proxy.socks else "")
+                socks = " (socks: nothing sent)" if case.tls else " (socks as http)"
+                decided = f"{name} via {decision.proxy.variable}" + (socks if decision.proxy.socks else "")
             elif decision.bypassed_by:
                 decided = f"direct ({decision.no_proxy_variable}={decision.bypassed_by})"
             hits.clear()

@@ -345,7 +345,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     ),
     (r"Codex refuses the server's certificate \(CA:TRUE\)", "Codex 拒绝服务端的证书（CA:TRUE）"),
     (
-        r"the proxy in \$(\w+) \((.+)\) (asks for credentials \(407 Proxy Authentication Required\)|refuses connections|cannot be found \(its host name does not resolve\)|closes the connection when spoken to in HTTP \(a SOCKS-only port\))",
+        r"the proxy in \$(\w+) \((.+)\) (asks for credentials \(407 Proxy Authentication Required\)|refuses connections|cannot be found \(its host name does not resolve\)|closes the connection when spoken to in HTTP \(a SOCKS-only port\)|cannot carry an https:// request: .+)",
         "${1} 中的代理（{2}）{3~}",
     ),
     (
@@ -353,6 +353,11 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
         "要求提供凭据（407 Proxy Authentication Required）",
     ),
     (r"refuses connections", "拒绝连接"),
+    (
+        r"cannot carry an https:// request: Codex has no SOCKS support, so it connects nowhere \(not even to a port "
+        r"that also speaks HTTP\)",
+        "无法转发 https:// 请求：Codex 不支持 SOCKS，所以它哪里也连不上（即使端口也支持 HTTP）",
+    ),
     (
         r"closes the connection when spoken to in HTTP \(a SOCKS-only port\)",
         "收到 HTTP 请求就关闭连接（只支持 SOCKS 的端口）",

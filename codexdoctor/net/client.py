@@ -19,6 +19,8 @@ import httpx
 
 from codexdoctor import __version__
 from codexdoctor.common.redact import redact_url
+from codexdoctor.net.errors import Failed
+from codexdoctor.net.kinds import FailureKind
 from codexdoctor.net.proxy import ProxyChoice, decide
 
 # The CA variables Codex 0.171 reads (both at once), and ones other tools read that Codex ignores (checked with the
@@ -88,6 +90,9 @@ def shown_proxy(value: str) -> str:
     return redact_url("http://" + value).removeprefix("http://")
 
 
+# What a socks5:// proxy does for an https:// URL in Codex 0.171 (no connection at all), as a failure's detail.
+SOCKS_FOR_HTTPS = "cannot carry an https:// request: Codex has no SOCKS support, so it connects nowhere (not even to a port that also speaks HTTP)"
+
 # The request extension under which CodexProxyRoutes notes the ProxyChoice (or None: direct) it sent a request by.
 PROXY_EXTENSION = "codexdoctor.proxy"
 
@@ -106,6 +111,10 @@ class CodexProxyRoutes(httpx.BaseTransport):
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         choice = decide(str(request.url), self._env).proxy
         request.extensions[PROXY_EXTENSION] = choice
+        if choice is not None and choice.socks and request.url.scheme == "https":
+            # Codex's reqwest has no SOCKS: an https:// URL through a socks5:// proxy fails before any byte is sent,
+            # even to a mixed port that would answer HTTP (the real CLI loops "Reconnecting…"; crosscheck_proxies).
+            raise Failed(FailureKind.PROXY, SOCKS_FOR_HTTPS)
         return self._transport(choice).handle_request(request)
 
     def _transport(self, choice: ProxyChoice | None) -> httpx.HTTPTransport:

@@ -4,7 +4,8 @@ Codex builds one reqwest 0.12.28 client with the system proxy (`codex-rs/login/s
 rules are hyper-util 0.1.20's `client/proxy/matcher.rs` (`Matcher::from_system`). They differ from httpx's in ways
 users hit: the upper-case variable wins even when it is set to nothing; `REQUEST_METHOD` (a CGI environment)
 switches every proxy off; a proxy URL without a scheme is http; `socks5://` and `socks5h://` are used as plain HTTP
-proxies (reqwest is built without SOCKS), with their credentials dropped; NO_PROXY matches IP literals only by IP or
+proxies for http:// URLs (reqwest is built without SOCKS), with their credentials dropped, and carry no https://
+request at all (net.client fails it as Codex does); NO_PROXY matches IP literals only by IP or
 CIDR (`*` and `localhost` never cover 127.0.0.1), never an entry with a port, never a bracketed IPv6. Each rule was
 confirmed with the real client (docs/codex-behaviour.md, "Proxies"). httpx's own environment handling is off
 (`trust_env=False`); the client is given exactly the proxy this module names.
@@ -29,7 +30,7 @@ class ProxyChoice:
     variable: str  # the variable it came from, as the user spelled it (HTTPS_PROXY, all_proxy, …)
     value: str  # its value as written (may hold credentials: redact before showing)
     url: str  # what codexdoctor connects to: scheme http or https, host, port, user-info when Codex sends it
-    socks: bool  # written as socks*://: Codex speaks plain HTTP to it anyway
+    socks: bool  # written as socks*://: Codex speaks plain HTTP to it for http:// URLs, sends https:// ones nowhere
 
     @property
     def scheme(self) -> str:

@@ -107,3 +107,26 @@ def test_a_reset_through_an_http_proxy_is_not_blamed_on_socks(home, sim_server):
     s = sim_server(api_key=KEY, stream_fault="reset_mid_stream")
     report = check(home, s.base_url, {"HTTP_PROXY": s.url})
     assert "NET007" not in {f.code for f in report.findings}
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def test_a_socks_url_for_an_https_base_url_connects_nowhere(home, sim_server):
+    """Codex 0.171 cannot reach an https:// base_url through a socks5:// proxy at all, even a mixed port: it sends
+    no byte and loops "Reconnecting…" (scripts/crosscheck_proxies.py, the `https:` cases)."""
+    leaf = str(FIXTURES / "selfsigned-leaf.pem")
+    s = sim_server(api_key=KEY, tls_certfile=leaf, tls_keyfile=str(FIXTURES / "selfsigned-leaf.key"))
+    report = check(home, s.base_url, {"all_proxy": f"socks5h://{s.url.split('//')[1]}", "SSL_CERT_FILE": leaf})
+    assert not s.records  # nothing reached the port, though it would have answered HTTP
+    codes = {f.code: f for f in report.findings}
+    assert report.verdict is Verdict.CHANNEL and "NET007" in codes, report.findings
+    assert "cannot carry an https:// request" in codes["NET007"].diagnosis
+    assert any("nothing at all" in step and "$all_proxy" in step for step in codes["NET007"].remedy)
+
+
+def test_https_through_an_http_proxy_is_tunnelled(home, sim_server):
+    leaf = str(FIXTURES / "selfsigned-leaf.pem")
+    s = sim_server(api_key=KEY, tls_certfile=leaf, tls_keyfile=str(FIXTURES / "selfsigned-leaf.key"))
+    report = check(home, s.base_url, {"HTTP_PROXY": "http://127.0.0.1:9", "SSL_CERT_FILE": leaf})
+    assert report.verdict is Verdict.OK, report.findings  # HTTP_PROXY is for http:// URLs only
