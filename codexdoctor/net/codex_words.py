@@ -41,7 +41,7 @@ FAILED_SAYS = {
     "usage_not_included": USAGE_NOT_INCLUDED + ": https://chatgpt.com/explore/plus.",
     "rate_limit_exceeded": "rate limit exceeded: {message}",
     "server_is_overloaded": "Selected model is at capacity. Please try a different model.",
-    "slow_down": "rate limit exceeded: {message}",  # 0.171 retries it as a rate limit (the real CLI, 7 POSTs)
+    "slow_down": "rate limit exceeded: {message}",  # 0.171 retries it as a rate limit, then says so (the real CLI)
 }
 # Codex 0.171 retries a response.failed rate_limit_exceeded after the wait its message names (codex-api
 # sse/responses.rs, try_parse_retry_after: this pattern, seconds or milliseconds); without one, after its backoff.

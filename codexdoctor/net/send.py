@@ -184,10 +184,11 @@ def stream_rate_limited(ex: Exchange) -> bool:
 
 
 def _try_again_in(ex: Exchange) -> float | None:
+    """The wait a rate_limit_exceeded message names; Codex reads none in any other code's (slow_down: its backoff)."""
     from codexdoctor.net.codex_words import try_again_in
 
     error = ex.stream.error if ex.stream else None
-    return try_again_in(error.get("message")) if error else None
+    return try_again_in(error.get("message")) if error and error.get("code") == "rate_limit_exceeded" else None
 
 
 def is_transient(ex: Exchange) -> bool:

@@ -124,3 +124,22 @@ def test_codex_lines_for_capacity_and_rate():
 def test_diagnose_error_reads_codex_s_lines(home, line, code):
     report = run_diagnose(options(home, "http://127.0.0.1:9/v1"), line)[0]
     assert report.verdict is Verdict.CHANNEL and code in findings(report), report.findings
+
+
+@pytest.mark.parametrize(
+    "code,message,retried,wait",
+    [
+        ("rate_limit_exceeded", "Please try again in 2s.", True, 2.0),
+        ("slow_down", "Please try again in 2s.", True, None),  # Codex reads the wait for rate_limit_exceeded only
+        ("server_is_overloaded", "Please try again in 2s.", False, None),
+        ("insufficient_quota", "Please try again in 2s.", False, None),
+    ],
+)
+def test_which_in_stream_failures_are_waited_out(code, message, retried, wait):
+    from codexdoctor.net.exchange import Exchange, StreamStats
+    from codexdoctor.net.send import _try_again_in, is_transient, stream_rate_limited
+
+    stats = StreamStats(terminal="response.failed", error={"code": code, "message": message})
+    ex = Exchange("POST", "http://127.0.0.1:9/v1/responses", status=200, stream=stats)
+    assert stream_rate_limited(ex) is retried and is_transient(ex) is retried
+    assert _try_again_in(ex) == wait
