@@ -246,6 +246,23 @@ CASES = [
         words=("rate limit exceeded:",),
     ),
     Case(
+        "failed: server_is_overloaded",
+        {
+            "stream_fault": "response_failed",
+            "fault_code": "server_is_overloaded",
+            "fault_message": "The server is overloaded. Please try again later.",
+        },
+        want="channel",
+        words=("Selected model is at capacity. Please try a different model.",),
+    ),
+    Case(
+        "failed: slow_down",
+        {"stream_fault": "response_failed", "fault_code": "slow_down", "fault_message": "Slow down."},
+        want="channel",
+        words=("rate limit exceeded: Slow down.",),
+        not_codes=("API029",),
+    ),
+    Case(
         "failed: usage_not_included",
         {"stream_fault": "response_failed", "fault_code": "usage_not_included", "fault_message": "Not included."},
         words=("upgrade to Plus",),

@@ -114,6 +114,19 @@ def schema() -> None:
     command.schema()
 
 
+# The stream endings `sim --stream-end` offers: those of sim/endings.py, and the two that carry an error code (kept
+# here, not imported: `--help` must not load the simulator).
+STREAM_ENDS = (
+    "incomplete",
+    "response_failed",
+    "error_event",
+    "error_then_completed",
+    "no_terminal",
+    "done_only",
+    "trailing_done",
+)
+
+
 @click.command()
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="0 picks a free port.")
 @click.option("--prefix", default="/v1", show_default=True, help="Path prefix of the API routes.")
@@ -167,6 +180,35 @@ def schema() -> None:
     is_flag=True,
     help="Answer 400 to `developer` input items, as a broken gateway translation does.",
 )
+@click.option(
+    "--stream-end",
+    type=click.Choice(list(STREAM_ENDS)),
+    metavar="END",
+    default=None,
+    help="End each streamed answer this way instead of response.completed: incomplete, response_failed, "
+    "error_event, error_then_completed, no_terminal, done_only or trailing_done (docs/simulator.md).",
+)
+@click.option(
+    "--incomplete-reason",
+    default="max_output_tokens",
+    show_default=True,
+    help="The reason of --stream-end incomplete: max_output_tokens or content_filter.",
+)
+@click.option(
+    "--error-code",
+    default="server_error",
+    show_default=True,
+    help="The error code of --stream-end response_failed or error_event, e.g. rate_limit_exceeded, "
+    "insufficient_quota, server_is_overloaded, context_length_exceeded or usage_not_included.",
+)
+@click.option("--error-message", default=None, help="The error message of --stream-end response_failed or error_event.")
+@click.option(
+    "--output-tokens",
+    type=click.IntRange(1),
+    default=24,
+    show_default=True,
+    help="Output tokens of each answer (where --stream-end incomplete stops).",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log every request (keys redacted).")
 @lang_option
 def sim(
@@ -191,6 +233,11 @@ def sim(
     hang: bool,
     reject_fields: tuple[str, ...],
     reject_developer: bool,
+    stream_end: str | None,
+    incomplete_reason: str,
+    error_code: str,
+    error_message: str | None,
+    output_tokens: int,
     verbose: bool,
     lang: str | None,
 ) -> None:
@@ -220,6 +267,11 @@ def sim(
         hang=hang,
         reject_fields=tuple(reject_fields),
         reject_developer=reject_developer,
+        stream_fault=stream_end,
+        incomplete_reason=incomplete_reason,
+        fault_code=error_code,
+        fault_message=error_message,
+        output_tokens=output_tokens,
         quiet=not verbose,
     )
     command.serve(command.SimOptions(config, lang=lang))

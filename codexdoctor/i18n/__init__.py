@@ -115,6 +115,8 @@ TABLE_WORDS: dict[str, tuple[str, str]] = {
     "rate_limited": ("rate limited (429)", "被限流（429）"),
     "stream_closed": ("stream closed early", "流提前关闭"),
     "stream_error": ("error inside the stream", "流中出错"),
+    "server_overloaded": ("model at capacity", "模型容量已满"),
+    "stream_rate_limited": ("rate limited inside the stream", "流中被限流"),
     "stream_idle": ("stream went silent", "流无响应"),
     "path_not_found": ("nothing at this path (404)", "该路径不存在（404）"),
     "model_not_found": ("model not found", "找不到模型"),

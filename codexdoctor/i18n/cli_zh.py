@@ -115,6 +115,15 @@ HELP_ZH: dict[str, str] = {
     "Accept connections and never answer.": "接受连接但从不响应。",
     "Answer 400 'Unsupported parameter' when the request has this top-level field (e.g. reasoning); repeatable.": "请求带有这个顶层字段（例如 reasoning）时返回 400 'Unsupported parameter'；可重复。",
     "Answer 400 to `developer` input items, as a broken gateway translation does.": "对 `developer` 输入条目返回 400，模仿转换出错的网关。",
+    "End each streamed answer this way instead of response.completed: incomplete, response_failed, "
+    "error_event, error_then_completed, no_terminal, done_only or trailing_done (docs/simulator.md).": "让每个流式回答以这种方式结束，而不是 response.completed：incomplete、response_failed、"
+    "error_event、error_then_completed、no_terminal、done_only 或 trailing_done（docs/simulator.md）。",
+    "The reason of --stream-end incomplete: max_output_tokens or content_filter.": "--stream-end incomplete 的原因：max_output_tokens 或 content_filter。",
+    "The error code of --stream-end response_failed or error_event, e.g. rate_limit_exceeded, "
+    "insufficient_quota, server_is_overloaded, context_length_exceeded or usage_not_included.": "--stream-end response_failed 或 error_event 的错误码，例如 rate_limit_exceeded、"
+    "insufficient_quota、server_is_overloaded、context_length_exceeded 或 usage_not_included。",
+    "The error message of --stream-end response_failed or error_event.": "--stream-end response_failed 或 error_event 的错误消息。",
+    "Output tokens of each answer (where --stream-end incomplete stops).": "每个回答的输出 token 数（--stream-end incomplete 在这里停止）。",
     "Log every request (keys redacted).": "记录每个请求（密钥已脱敏）。",
     "See every diagnosis without an account: runs the real checks against the built-in simulator. Never reads or "
     "writes your ~/.codex: each scenario has its own temporary CODEX_HOME. Exits 0 only when every scenario got its "

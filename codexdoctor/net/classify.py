@@ -400,12 +400,20 @@ def _failed(error: Mapping[str, Any] | None) -> Classified:
         return Classified(FailureKind.QUOTA, QUOTA_IN_STREAM, msg)
     if code == "usage_not_included":
         return Classified(FailureKind.USAGE_NOT_INCLUDED, USAGE_NOT_INCLUDED, msg)
+    if code == "server_is_overloaded":  # 0.171's ServerOverloaded: not retried
+        return Classified(FailureKind.SERVER_OVERLOADED, SERVER_OVERLOADED, msg)
+    if code in ("rate_limit_exceeded", "slow_down"):  # retried after the wait its message names (net.send), like Codex
+        return Classified(FailureKind.RATE_LIMITED, RATE_LIMIT_IN_STREAM, msg)
     return _stream_error(error)
 
 
 CONTEXT_IN_STREAM = Msg("context error inside the stream", "流中返回了上下文错误")
 QUOTA_IN_STREAM = Msg("quota error inside the stream", "流中返回了配额错误")
 USAGE_NOT_INCLUDED = Msg.verbatim("response.failed: usage_not_included")
+SERVER_OVERLOADED = Msg(
+    "response.failed: server_is_overloaded", "response.failed：server_is_overloaded（模型容量已满）"
+)
+RATE_LIMIT_IN_STREAM = Msg("rate limit inside the stream (response.failed)", "流中返回了限流错误（response.failed）")
 
 
 def _stream_error(error: Mapping[str, Any] | None) -> Classified:

@@ -12,12 +12,16 @@ from __future__ import annotations
 import os
 import ssl
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import cast
 
 import httpx
 
 from codexdoctor import __version__
 from codexdoctor.common.redact import redact_url
+from codexdoctor.model import Msg
+from codexdoctor.net.errors import Failed
+from codexdoctor.net.kinds import FailureKind
 from codexdoctor.net.proxy import ProxyChoice, decide
 
 # The CA variables Codex 0.171 reads (both at once), and ones other tools read that Codex ignores (checked with the
@@ -87,6 +91,13 @@ def shown_proxy(value: str) -> str:
     return redact_url("http://" + value).removeprefix("http://")
 
 
+# What a socks5:// proxy does for an https:// URL in Codex 0.171 (no connection at all), as a failure's detail.
+SOCKS_FOR_HTTPS = Msg(
+    "cannot carry an https:// request: Codex has no SOCKS support, so it connects nowhere (not even to a port that "
+    "also speaks HTTP)",
+    "无法转发 https:// 请求：Codex 不支持 SOCKS，所以它哪里也连不上（即使端口也支持 HTTP）",
+)
+
 # The request extension under which CodexProxyRoutes notes the ProxyChoice (or None: direct) it sent a request by.
 PROXY_EXTENSION = "codexdoctor.proxy"
 
@@ -105,6 +116,10 @@ class CodexProxyRoutes(httpx.BaseTransport):
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         choice = decide(str(request.url), self._env).proxy
         request.extensions[PROXY_EXTENSION] = choice
+        if choice is not None and choice.socks and request.url.scheme == "https":
+            # Codex's reqwest has no SOCKS: an https:// URL through a socks5:// proxy fails before any byte is sent,
+            # even to a mixed port that would answer HTTP (the real CLI loops "Reconnecting…"; crosscheck_proxies).
+            raise Failed(FailureKind.PROXY, SOCKS_FOR_HTTPS)
         return self._transport(choice).handle_request(request)
 
     def _transport(self, choice: ProxyChoice | None) -> httpx.HTTPTransport:
@@ -112,7 +127,10 @@ class CodexProxyRoutes(httpx.BaseTransport):
         with self._lock:
             found = self._transports.get(key)
             if found is None:
-                found = httpx.HTTPTransport(proxy=key, verify=self._verify)
+                kind: type[httpx.HTTPTransport] = (
+                    ForwardProxyTransport if key and key.startswith("http://") else httpx.HTTPTransport
+                )
+                found = kind(proxy=key, verify=self._verify)
                 self._transports[key] = found
             return found
 
@@ -121,6 +139,37 @@ class CodexProxyRoutes(httpx.BaseTransport):
             transports, self._transports = list(self._transports.values()), {}
         for transport in transports:
             transport.close()
+
+
+class ForwardProxyTransport(httpx.HTTPTransport):
+    """An HTTP proxy sent plain-http requests in absolute form, with an IPv6 literal in brackets as Codex writes it
+    (`POST http://[::1]:8080/v1/responses`). httpcore 1.0 writes the host bare (`http://::1:8080/…`), which no proxy
+    can parse: found by scripts/crosscheck_proxies.py. Any other request goes through httpx unchanged."""
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme != "http" or b":" not in request.url.raw_host:
+            return super().handle_request(request)
+        import httpcore
+        from httpx._transports.default import ResponseStream, map_httpcore_exceptions
+
+        req = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(
+                scheme=request.url.raw_scheme,
+                host=b"[" + request.url.raw_host + b"]",
+                port=request.url.port,
+                target=request.url.raw_path,
+            ),
+            headers=request.headers.raw,
+            content=request.stream,
+            extensions=request.extensions,
+        )
+        with map_httpcore_exceptions():
+            resp = self._pool.handle_request(req)
+        stream = cast("Iterable[bytes]", resp.stream)  # httpcore's sync pool streams an iterable (httpx asserts it)
+        return httpx.Response(
+            status_code=resp.status, headers=resp.headers, stream=ResponseStream(stream), extensions=resp.extensions
+        )
 
 
 def make_client(env: Mapping[str, str], tls: bool = True) -> httpx.Client:

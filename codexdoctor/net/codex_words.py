@@ -41,12 +41,28 @@ FAILED_SAYS = {
     "insufficient_quota": QUOTA,
     "usage_not_included": USAGE_NOT_INCLUDED + ": https://chatgpt.com/explore/plus.",
     "rate_limit_exceeded": "rate limit exceeded: {message}",
+    "server_is_overloaded": "Selected model is at capacity. Please try a different model.",
+    "slow_down": "rate limit exceeded: {message}",  # 0.171 retries it as a rate limit, then says so (the real CLI)
 }
+# Codex 0.171 retries a response.failed rate_limit_exceeded after the wait its message names (codex-api
+# sse/responses.rs, try_parse_retry_after: this pattern, seconds or milliseconds); without one, after its backoff.
+TRY_AGAIN_IN = re.compile(r"(?i)try again in\s*(\d+(?:\.\d+)?)\s*(s|ms|seconds?)")
+OVERLOADED = "Selected model is at capacity. Please try a different model."
+RATE_LIMIT = re.compile(r"(?:^|ERROR:\s*)rate limit exceeded:\s*(.*)", re.I | re.S)
+
+
+def try_again_in(message: object) -> float | None:
+    """The wait, in seconds, that Codex reads in a rate_limit_exceeded message ("Please try again in 1.5s"), or None."""
+    m = TRY_AGAIN_IN.search(message) if isinstance(message, str) else None
+    if m is None:
+        return None
+    value = float(m.group(1))
+    return value / 1000 if m.group(2).lower() == "ms" else value
 
 
 def failed_says(code: object, message: object) -> str:
-    """Codex's line for a response.failed with this code and message (retried first unless the code is one of the
-    three it does not retry)."""
+    """Codex's line for a response.failed with this code and message (retried first unless the code is one Codex does
+    not retry: context_length_exceeded, insufficient_quota, usage_not_included, server_is_overloaded)."""
     template = FAILED_SAYS.get(code) if isinstance(code, str) else None
     said = message if isinstance(message, str) else ""
     if template is None:
@@ -83,6 +99,20 @@ def codex_ending(line: str) -> Ending | None:
             FailureKind.USAGE_NOT_INCLUDED,
             Msg("response.failed: {code}", "response.failed：{code}", code="usage_not_included"),
             USAGE_NOT_INCLUDED,
+        )
+    if OVERLOADED.lower() in line.lower():
+        return Ending(
+            FailureKind.SERVER_OVERLOADED,
+            Msg("response.failed: {code}", "response.failed：{code}（模型容量已满）", code="server_is_overloaded"),
+            OVERLOADED,
+        )
+    m = RATE_LIMIT.search(line.strip())
+    if m:  # printed only once Codex's retries are spent
+        said = " ".join(m.group(1).split())
+        return Ending(
+            FailureKind.STREAM_RATE_LIMITED,
+            Msg("response.failed: {code}", "response.failed：{code}（限流）", code="rate_limit_exceeded"),
+            said,
         )
     m = STREAM.search(line)
     if m:

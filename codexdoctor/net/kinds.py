@@ -53,11 +53,16 @@ class FailureKind(str, enum.Enum):
     USAGE_NOT_INCLUDED = "usage_not_included"  # response.failed with code usage_not_included
     KEY_QUOTA = "key_quota"  # a 401 whose body says the key's quota is used up (new-api/one-api): the key is right
     TPM_TOO_LARGE = "tpm_too_large"  # a 429 for one request larger than the key's whole tokens-per-minute limit
+    # response.failed with code server_is_overloaded or slow_down: Codex 0.171 stops at once ("Selected model is at
+    # capacity. Please try a different model.", not retried)
+    SERVER_OVERLOADED = "server_overloaded"
     STREAM_IDLE = "stream_idle"
     STREAM_CLOSED = "stream_closed"
     # What the live checks conclude from several exchanges (checks/live.py names them through Classified).
     CODEX_REJECTED = "codex_rejected"
     RATE_LIMIT_EXHAUSTED = "rate_limit_exhausted"
+    # response.failed rate_limit_exceeded at every attempt Codex makes: it stops with `rate limit exceeded: <message>`
+    STREAM_RATE_LIMITED = "stream_rate_limited"
 
     def __str__(self) -> str:
         """The value, as the plain string this kind replaced printed (Enum's own is `FailureKind.DNS`)."""

@@ -4,7 +4,8 @@ Codex builds one reqwest 0.12.28 client with the system proxy (`codex-rs/login/s
 rules are hyper-util 0.1.20's `client/proxy/matcher.rs` (`Matcher::from_system`). They differ from httpx's in ways
 users hit: the upper-case variable wins even when it is set to nothing; `REQUEST_METHOD` (a CGI environment)
 switches every proxy off; a proxy URL without a scheme is http; `socks5://` and `socks5h://` are used as plain HTTP
-proxies (reqwest is built without SOCKS), with their credentials dropped; NO_PROXY matches IP literals only by IP or
+proxies for http:// URLs (reqwest is built without SOCKS), with their credentials dropped, and carry no https://
+request at all (net.client fails it as Codex does); NO_PROXY matches IP literals only by IP or
 CIDR (`*` and `localhost` never cover 127.0.0.1), never an entry with a port, never a bracketed IPv6. Each rule was
 confirmed with the real client (docs/codex-behaviour.md, "Proxies"). httpx's own environment handling is off
 (`trust_env=False`); the client is given exactly the proxy this module names.
@@ -29,7 +30,7 @@ class ProxyChoice:
     variable: str  # the variable it came from, as the user spelled it (HTTPS_PROXY, all_proxy, …)
     value: str  # its value as written (may hold credentials: redact before showing)
     url: str  # what codexdoctor connects to: scheme http or https, host, port, user-info when Codex sends it
-    socks: bool  # written as socks*://: Codex speaks plain HTTP to it anyway
+    socks: bool  # written as socks*://: Codex speaks plain HTTP to it for http:// URLs, sends https:// ones nowhere
 
     @property
     def scheme(self) -> str:
@@ -57,9 +58,9 @@ def first_set(env: Mapping[str, str], *names: str) -> tuple[str, str] | None:
 def proxy_url(value: str) -> tuple[str, bool] | None:
     """parse_env_uri: the proxy a variable's value names, as (http(s) URL to connect to, written as SOCKS), or None
     when Codex ignores it (another scheme, no host)."""
-    raw = value.strip()
-    if not raw:
-        return None
+    raw = value
+    if not raw or any(c in _NOT_IN_A_URI or not c.isascii() or not c.isprintable() for c in raw):
+        return None  # http::Uri refuses it (a space around the value included): Codex ignores the variable
     if "://" not in raw:
         raw = "http://" + raw
     try:
@@ -82,6 +83,10 @@ def proxy_url(value: str) -> tuple[str, bool] | None:
         password = unquote(parts.password or "")
         netloc = f"{quote(user, safe='')}:{quote(password, safe='')}@{netloc}"
     return f"{scheme}://{netloc}", False
+
+
+# Characters http::Uri refuses anywhere in a URI (besides controls, spaces and non-ASCII).
+_NOT_IN_A_URI = frozenset(' "<>\\^`{|}')
 
 
 def decide(url: str, env: Mapping[str, str]) -> ProxyDecision:
@@ -130,6 +135,8 @@ def _ignored(
             out.append(f"{name} ({own[0]} is set and wins)")
         elif chosen and chosen[0].lower() == name.lower():
             out.append(f"{name} ({chosen[0]} is set and wins)")
+        elif proxy_url(env[name]) is None and env[name] != env[name].strip() and env[name].strip():
+            out.append(f"{name} (a space around the value: Codex cannot read it)")
         elif proxy_url(env[name]) is None and env[name].strip():
             out.append(f"{name} (not an http, https or socks URL)")
     return tuple(out)
@@ -154,7 +161,7 @@ def bypass_entry(host: str, no_proxy: str) -> str | None:
             return entry
         if _ip_entry(entry) is not None:
             continue
-        name = entry.lower().lstrip(".") if entry.startswith(".") else entry.lower()
+        name = entry.lower()[1:] if entry.startswith(".") else entry.lower()  # one dot, as strip_prefix('.')
         if ":" in name or "/" in name:
             continue  # an entry with a port (or a path) never matches
         if h == name or h.endswith("." + name):
@@ -163,7 +170,11 @@ def bypass_entry(host: str, no_proxy: str) -> str | None:
 
 
 def _ip_entry(entry: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
-    """An IP or CIDR entry (`127.0.0.1`, `127.0.0.0/8`, `::1`, `::1/128`); a bracketed or ported one is not."""
+    """An IP or CIDR entry (`127.0.0.1`, `127.0.0.0/8`, `::1`, `::1/128`); a bracketed or ported one is not, nor a
+    netmask (`127.0.0.0/255.0.0.0`) or a zone (`fe80::1%eth0`), which Rust's IpNet and IpAddr do not parse."""
+    address, _, prefix = entry.partition("/")
+    if "%" in address or (prefix and not prefix.isdigit()):
+        return None
     try:
         return ipaddress.ip_network(entry, strict=False)
     except ValueError:

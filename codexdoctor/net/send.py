@@ -100,7 +100,13 @@ def send(
         pause = plan.pause(ex, attempt, deadline) if is_transient(ex) else None
         if pause is None:
             return ex
-        earlier.append(str(ex.status) if ex.status is not None else str(ex.failure))
+        earlier.append(
+            "rate_limit_exceeded"
+            if stream_rate_limited(ex)
+            else str(ex.status)
+            if ex.status is not None
+            else str(ex.failure)
+        )
         sleep(pause)
         waited += pause
 
@@ -117,9 +123,10 @@ class _Retries:
 
     def pause(self, ex: Exchange, attempt: int, deadline: Deadline) -> float | None:
         """The wait before the next attempt, or None: no next attempt."""
-        if ex.status == 429 and self.rate_limit_retries is not None:
+        if (ex.status == 429 or stream_rate_limited(ex)) and self.rate_limit_retries is not None:
             self.limited += 1
-            pause = min(ex.retry_after_s if ex.retry_after_s is not None else self.backoff, RETRY_AFTER_CAP_S)
+            wait = ex.retry_after_s if ex.status == 429 else _try_again_in(ex)
+            pause = min(wait if wait is not None else self.backoff, RETRY_AFTER_CAP_S)
             if self.limited > self.rate_limit_retries or deadline.remaining() < pause + 0.05:
                 return None
             return pause
@@ -173,9 +180,26 @@ def _bounded(fn: Callable[[], Exchange], deadline: Deadline, cap_s: float | None
     return done
 
 
+def stream_rate_limited(ex: Exchange) -> bool:
+    """A 200 stream that ended in response.failed with code rate_limit_exceeded (or slow_down): Codex 0.171 retries it (up to
+    stream_max_retries) after the wait its message names, as it waits a 429's Retry-After."""
+    s = ex.stream
+    codes = ("rate_limit_exceeded", "slow_down")  # both end in `rate limit exceeded: …` after Codex's retries
+    return bool(s and s.terminal == "response.failed" and s.error and s.error.get("code") in codes)
+
+
+def _try_again_in(ex: Exchange) -> float | None:
+    """The wait a rate_limit_exceeded message names; Codex reads none in any other code's (slow_down: its backoff)."""
+    from codexdoctor.net.codex_words import try_again_in
+
+    error = ex.stream.error if ex.stream else None
+    return try_again_in(error.get("message")) if error and error.get("code") == "rate_limit_exceeded" else None
+
+
 def is_transient(ex: Exchange) -> bool:
-    """429 rate limits, 5xx and dropped connections get retried; 401/403/404/quota do not."""
-    if ex.failure in TRANSIENT_FAILURES:
+    """429 rate limits (in the status or inside the stream), 5xx and dropped connections get retried;
+    401/403/404/quota do not."""
+    if ex.failure in TRANSIENT_FAILURES or stream_rate_limited(ex):
         return True
     if ex.status == 429:
         return "insufficient_quota" not in ex.body_excerpt

@@ -240,10 +240,12 @@ RULES: tuple[Rule, ...] = (
             [
                 {
                     "proxy_step": Loc(
-                        f"Codex does not speak SOCKS: it sends plain HTTP to the socks5:// address in ${f['proxy_var']}. "
+                        f"Codex does not speak SOCKS: it sends plain HTTP to the socks5:// address in ${f['proxy_var']} "
+                        "(and, for an https:// base_url, nothing at all). "
                         "Point HTTPS_PROXY / HTTP_PROXY (or ALL_PROXY) at your proxy's HTTP port instead, for example "
                         "Clash's or V2Ray's mixed port (it speaks both): export HTTPS_PROXY=http://127.0.0.1:7890",
-                        f"Codex 不支持 SOCKS：它会向 ${f['proxy_var']} 中的 socks5:// 地址直接发送 HTTP。请把 HTTPS_PROXY / "
+                        f"Codex 不支持 SOCKS：它会向 ${f['proxy_var']} 中的 socks5:// 地址直接发送 HTTP"
+                        "（如果 base_url 是 https://，则什么也不发送）。请把 HTTPS_PROXY / "
                         "HTTP_PROXY（或 ALL_PROXY）改为代理的 HTTP 端口，例如 Clash 或 V2Ray 的混合端口（两种协议都支持）："
                         "export HTTPS_PROXY=http://127.0.0.1:7890",
                     )

@@ -306,6 +306,8 @@ def test_a_kimi_overflow_in_a_log_is_context_with_its_window(tmp_path):
             "ended the answer incomplete",
         ),
         ("Quota exceeded. Check your plan and billing details.", "quota is used up"),
+        ("Selected model is at capacity. Please try a different model.", "model is at capacity"),
+        ("rate limit exceeded: Rate limit reached for requests. Please try again in 1s.", "rate-limited every attempt"),
     ],
 )
 def test_codexs_words_for_a_stream_ending_make_the_session_a_channel_failure(tmp_path, error, words):

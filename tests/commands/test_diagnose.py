@@ -118,6 +118,8 @@ LINES = [
     ),
     ("ERROR: Quota exceeded. Check your plan and billing details.", "API004"),
     ("ERROR: To use Codex with your ChatGPT plan, upgrade to Plus: https://chatgpt.com/explore/plus.", "API027"),
+    ("ERROR: Selected model is at capacity. Please try a different model.", "API029"),
+    ("ERROR: rate limit exceeded: Rate limit reached for requests. Please try again in 1s.", "API030"),
     # the provider's own message from a response.failed, which Codex shows after retrying it
     ("ERROR: stream disconnected before completion: The upstream model crashed while generating.", "API007"),
     (

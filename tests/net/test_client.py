@@ -234,3 +234,31 @@ def test_a_socks_only_or_dead_port_is_a_channel_failure_never_a_crash(home, sim_
             assert s.records == []
     finally:
         listener.close()
+
+
+@pytest.mark.simulator
+def test_an_ipv6_host_keeps_its_brackets_in_a_forward_proxy_request_line():
+    """Codex writes `GET http://[::1]:8080/…` to an HTTP proxy; httpcore alone wrote `http://::1:8080/…`, which no
+    proxy can parse (scripts/crosscheck_proxies.py, case `NO_PROXY=[::1], host [::1]`)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    seen: list[bytes] = []
+
+    def answer() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            seen.append(conn.recv(200))
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    try:
+        proxy = f"http://127.0.0.1:{listener.getsockname()[1]}"
+        with make_client({"HTTP_PROXY": proxy}, tls=False) as client:
+            response = client.get("http://[::1]:8080/v1/models", timeout=5)
+        thread.join(timeout=5)
+    finally:
+        listener.close()
+    assert response.status_code == 200 and response.text == "ok"
+    assert seen and seen[0].startswith(b"GET http://[::1]:8080/v1/models HTTP/1.1\r\n"), seen

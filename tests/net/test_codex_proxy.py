@@ -1,5 +1,5 @@
 """Which proxy Codex 0.171 uses, by its own rules (hyper-util's Matcher::from_system), and hosts as it normalises
-them. Every row was seen with the real client (scripts/crosscheck_proxy.py; docs/codex-behaviour.md)."""
+them. Every row was seen with the real client (scripts/crosscheck_proxies.py; docs/codex-behaviour.md)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,10 @@ OBSERVED = [
     ({"HTTP_PROXY": P1, "NO_PROXY": "example.test"}, "http://api.example.test/v1", None),
     ({"HTTP_PROXY": P1, "NO_PROXY": "ample.test"}, "http://api.example.test/v1", P1),
     ({"HTTP_PROXY": P1, "NO_PROXY": "127.0.0.1"}, "http://127。0。0。1:18090/v1", None),  # the normalised host
+    ({"HTTP_PROXY": " " + P2, "ALL_PROXY": P1}, URL, P1),  # a space: http::Uri refuses it, ALL_PROXY instead
+    ({"HTTP_PROXY": P2 + " "}, URL, None),
+    ({"HTTP_PROXY": P1, "NO_PROXY": "127.0.0.0/255.0.0.0"}, URL, P1),  # a netmask is no network to Rust's IpNet
+    ({"HTTP_PROXY": P1, "NO_PROXY": "..localhost"}, "http://localhost:18090/v1", P1),  # one leading dot only
 ]
 
 
@@ -105,3 +109,9 @@ def test_hosts_as_codex_normalises_them(host, normal):
 def test_loopback_in_any_spelling():
     assert all(is_loopback(h) for h in ("127。0。0。1", "0x7f.1", "LOCALHOST", "::1", "[::1]", "127.5.6.7"))
     assert not any(is_loopback(h) for h in ("gw.example", "10.0.0.1", "localhost.example"))
+
+
+def test_a_value_codex_cannot_read_is_named_with_why():
+    d = decide(URL, {"HTTP_PROXY": " " + P2, "ALL_PROXY": P1})
+    assert d.proxy is not None and d.proxy.variable == "ALL_PROXY"
+    assert "HTTP_PROXY (a space around the value: Codex cannot read it)" in d.ignored

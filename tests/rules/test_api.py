@@ -178,6 +178,27 @@ CASES = [
     ),
     silent("API027", {"kind": "quota"}),
     fires(
+        "API029",
+        {"kind": "server_overloaded", "message": "The server is overloaded.", "model": "gpt-5.5"},
+        f"{POST} streamed response.failed with code server_is_overloaded (The server is overloaded).",
+        "Selected model is at capacity. Please try a different model.",
+        "switch from gpt-5.5 to another model",
+    ),
+    silent("API029", {"kind": "stream_error", "message": "The server is overloaded."}),
+    fires(
+        "API030",
+        {
+            "kind": "stream_rate_limited",
+            "message": "Rate limit reached. Please try again in 1s.",
+            "rate_limited_attempts": 6,
+            "codex_retries": 5,
+        },
+        f"{POST} streamed response.failed with code rate_limit_exceeded (or slow_down) at all 6 attempts Codex makes",
+        "Codex stops with `rate limit exceeded: Rate limit reached. Please try again in 1s",
+        "ask the provider or gateway operator for a higher rate limit",
+    ),
+    silent("API030", {"kind": "rate_limited", "message": "Rate limit reached.", "rate_limited_attempts": 2}),
+    fires(
         "API028",
         {"kind": "tpm_too_large", "status": 429, "tpm_limit": 8000, "tpm_requested": 9000, "first_request": 8512},
         f"{POST} answered 429: the request is 9,000 tokens and the key's limit is 8,000 tokens per minute.",

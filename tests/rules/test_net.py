@@ -100,7 +100,7 @@ CASES = [
     fires(
         "NET007",
         {"failure": "proxy", "detail": "refuses connections", "proxy_var": "ALL_PROXY", "proxy_socks": True},
-        "Codex does not speak SOCKS: it sends plain HTTP to the socks5:// address in $ALL_PROXY",
+        "Codex does not speak SOCKS: it sends plain HTTP to the socks5:// address in $ALL_PROXY (and, for an https:// base_url, nothing at all)",
         "export HTTPS_PROXY=http://127.0.0.1:7890",
         why="socks",
     ),

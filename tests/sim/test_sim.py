@@ -348,3 +348,69 @@ def test_tpm_limit_refuses_only_a_request_over_it(sim_server):
     assert r.status_code == 429 and error["code"] == "rate_limit_exceeded" and error["type"] == "tokens"
     requested = s.records[-1].input_tokens
     assert f"on tokens per min (TPM): Limit 500, Requested {requested}." in error["message"] and requested > 500
+
+
+def _serve(*args):
+    """`codexdoctor sim` with these options, in a child process: its base URL and the process (Ctrl-C to stop)."""
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codexdoctor", "sim", "--port", "0", "--api-key", KEY, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    first = proc.stdout.readline()
+    assert first.startswith("codexdoctor sim: serving http://127.0.0.1:"), first + proc.stderr.read()
+    return first.split()[3], proc
+
+
+def _stop(proc):
+    import signal
+
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=10)
+    assert "Traceback" not in proc.stderr.read()
+
+
+@pytest.mark.simulator
+def test_cli_sim_ends_streams_as_told(home):
+    """Issue 38: the stream endings are command-line options of `codexdoctor sim` too."""
+    url, proc = _serve(
+        "--stream-end",
+        "response_failed",
+        "--error-code",
+        "rate_limit_exceeded",
+        "--error-message",
+        "Rate limit reached. Please try again in 1s.",
+    )
+    try:
+        r = post(url + "/responses", {"model": "sim-model", "input": "hi", "stream": True})
+        last = sse_events(r.text)[-1]
+        assert last["type"] == "response.failed"
+        assert last["response"]["error"] == {
+            "code": "rate_limit_exceeded",
+            "message": "Rate limit reached. Please try again in 1s.",
+        }
+    finally:
+        _stop(proc)
+    url, proc = _serve("--stream-end", "incomplete", "--incomplete-reason", "content_filter", "--output-tokens", "8")
+    try:
+        events = sse_events(post(url + "/responses", {"model": "sim-model", "input": "hi", "stream": True}).text)
+        assert [e["type"] for e in events].count("response.output_text.delta") == 8
+        assert events[-1]["type"] == "response.incomplete"
+        assert events[-1]["response"]["incomplete_details"] == {"reason": "content_filter"}
+    finally:
+        _stop(proc)
+
+
+def test_cli_sim_offers_every_stream_ending(run):
+    from codexdoctor.cli.local import STREAM_ENDS
+    from codexdoctor.sim.endings import ENDINGS
+
+    assert set(STREAM_ENDS) == {*ENDINGS, "response_failed", "error_event"}
+    code, _, err = run("sim", "--stream-end", "sideways")
+    assert code == 2 and "sideways" in err

@@ -133,7 +133,9 @@ def _said(res: CheckResult, ctx: CheckContext, kind: Classified, canary: Exchang
         unreadable = body_is(canary.body_malformed)
         said[item_key("message", str(unreadable))] = unreadable
     reason = res.facts.get("inconclusive_reason")
-    return replace(res, said=said, reason=_waiting_unproven(res.facts) if reason else None)
+    return replace(
+        res, said=said, reason=_waiting_unproven(res.facts, res.facts.get("status") == 200) if reason else None
+    )
 
 
 def _contrasted(kind: Classified, minimal_kind: Classified | None, field: str | None) -> Classified:
@@ -220,33 +222,48 @@ def _error_line(error: Mapping[str, Any]) -> str:
 
 
 def _rate_limited(plan: Plan, canary: Exchange, kind: Classified, facts: dict[str, Any]) -> Classified:
-    """429 at every attempt Codex makes is a verdict; 429 until codexdoctor's time ran out is not (facts say so)."""
-    limited = 1 + list(canary.earlier).count("429")
+    """429 (or a response.failed rate_limit_exceeded) at every attempt Codex makes is a verdict; until codexdoctor's
+    time ran out is not (facts say so)."""
+    in_stream = canary.status == 200
+    limited = 1 + sum(1 for e in canary.earlier if e in ("429", "rate_limit_exceeded"))
     facts.update(
         rate_limited_attempts=limited,
         codex_attempts=plan.stream_retries + 1,
         retry_after_s=canary.retry_after_s,
         waited_s=canary.waited_s,
     )
-    if limited > plan.stream_retries:
+    if limited > plan.stream_retries and in_stream:
+        kind = Classified(
+            "stream_rate_limited",
+            Msg(
+                "response.failed rate_limit_exceeded at all {n} attempts Codex makes",
+                "Codex 的全部 {n} 次尝试都以 response.failed rate_limit_exceeded 结束",
+                n=limited,
+            ),
+            kind.message,
+        )
+    elif limited > plan.stream_retries:
         kind = Classified(
             "rate_limit_exhausted",
             Msg("429 at all {n} attempts Codex makes", "Codex 的全部 {n} 次尝试都返回 429", n=limited),
             kind.message,
         )
     else:
-        facts["inconclusive_reason"] = str(_waiting_unproven(facts))
+        facts["inconclusive_reason"] = str(_waiting_unproven(facts, in_stream))
     facts.update(kind=kind.kind, detail=kind.detail)
     return kind
 
 
-def _waiting_unproven(facts: Mapping[str, Any]) -> Msg:
-    """Why 429 at every attempt codexdoctor had time for decides nothing."""
+def _waiting_unproven(facts: Mapping[str, Any], in_stream: bool) -> Msg:
+    """Why a rate limit at every attempt codexdoctor had time for decides nothing."""
     return Msg(
-        "the provider answered 429 at each of {limited} attempts; Codex makes {codex} (stream_max_retries = {retries}), "
-        "each after Retry-After, and codexdoctor's time ran out first: whether the limit lifts in time is unproven",
-        "提供方在 {limited} 次尝试中都返回 429；Codex 会尝试 {codex} 次（stream_max_retries = {retries}），每次都等待 "
-        "Retry-After，而 codexdoctor 的时间先用完了：限流能否及时解除尚未证实",
+        "the provider answered {what} at each of {limited} attempts; Codex makes {codex} (stream_max_retries = "
+        "{retries}), each after the wait it names, and codexdoctor's time ran out first: whether the limit lifts in "
+        "time is unproven",
+        "提供方在 {limited} 次尝试中都返回{what_zh}；Codex 会尝试 {codex} 次（stream_max_retries = {retries}），每次都"
+        "等待它给出的时长，而 codexdoctor 的时间先用完了：限流能否及时解除尚未证实",
+        what="a rate_limit_exceeded stream" if in_stream else "429",
+        what_zh="限流的流（rate_limit_exceeded）" if in_stream else " 429",
         limited=facts["rate_limited_attempts"],
         codex=facts["codex_attempts"],
         retries=facts["codex_attempts"] - 1,

@@ -112,8 +112,12 @@ def _proxy_failure(
     from codexdoctor.net.transport import proxy_variable
 
     proxy_var = proxy_variable(plan.request_url, ctx.env)
+    # A socks5:// address gets plain HTTP from Codex (and from us): a SOCKS-only port closes the connection at once,
+    # which reads as a reset, and Codex loops "Reconnecting…" on it (scripts/crosscheck_proxies.py).
+    socks = str(proxy or "").strip().lower().startswith("socks")
+    closed = socks and first.failure in ("reset", "protocol")
     if not proxy_var or not (
-        first.status == 407 or (first.failure in ("refused", "dns", "proxy") and first.status is None)
+        first.status == 407 or (first.failure in ("refused", "dns", "proxy") or closed) and first.status is None
     ):
         return None
     what = (
@@ -122,6 +126,11 @@ def _proxy_failure(
             "要求提供凭据（407 Proxy Authentication Required）",
         )
         if first.status == 407
+        else Msg(
+            "closes the connection when spoken to in HTTP (a SOCKS-only port)",
+            "收到 HTTP 请求就关闭连接（只支持 SOCKS 的端口）",
+        )
+        if closed
         else Msg("refuses connections", "拒绝连接")
         if first.failure == "refused"
         else Msg("cannot be found (its host name does not resolve)", "找不到（主机名无法解析）")

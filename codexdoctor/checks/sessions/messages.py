@@ -51,6 +51,8 @@ ENDING_EVIDENCE = {
     "or another reason)",
     "quota": "Codex's `Quota exceeded.`: the key's quota is used up",
     "usage_not_included": "the provider does not let this key use the model (usage_not_included)",
+    "server_overloaded": "the provider said the model is at capacity (`Selected model is at capacity.`)",
+    "stream_rate_limited": "the provider rate-limited every attempt Codex made (`rate limit exceeded: …`)",
 }
 
 

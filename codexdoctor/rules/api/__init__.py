@@ -5,7 +5,7 @@ Chinese texts keep the English placeholders; config keys, commands, product name
 
 from __future__ import annotations
 
-from codexdoctor.rules.api import answer, path, stream, tools
+from codexdoctor.rules.api import answer, capacity, path, stream, tools
 from codexdoctor.rules.base import Rule, in_order
 
 # The order `codexdoctor rules` and docs/rules.md list the family in: a new code goes next to its kin.
@@ -15,6 +15,8 @@ ORDER = (
     "API003",
     "API004",
     "API028",
+    "API029",
+    "API030",
     "API005",
     "API006",
     "API007",
@@ -39,4 +41,4 @@ ORDER = (
     "API023",
     "API024",
 )
-RULES: tuple[Rule, ...] = in_order(ORDER, path.RULES, answer.RULES, stream.RULES, tools.RULES)
+RULES: tuple[Rule, ...] = in_order(ORDER, path.RULES, answer.RULES, stream.RULES, capacity.RULES, tools.RULES)

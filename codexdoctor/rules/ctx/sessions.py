@@ -221,6 +221,14 @@ _EVIDENCE = {
         "the provider does not let this key use the model (usage_not_included)",
         "提供方不允许这个密钥使用该模型（usage_not_included）",
     ),
+    "the provider said the model is at capacity (`Selected model is at capacity.`)": Loc(
+        "the provider said the model is at capacity (`Selected model is at capacity.`)",
+        "提供方说模型的容量已满（`Selected model is at capacity.`）",
+    ),
+    "the provider rate-limited every attempt Codex made (`rate limit exceeded: …`)": Loc(
+        "the provider rate-limited every attempt Codex made (`rate limit exceeded: …`)",
+        "Codex 的每次尝试都被提供方限流（`rate limit exceeded: …`）",
+    ),
     "a stable break point across sessions": Loc("a stable break point across sessions", "多个会话的断点稳定在同一处"),
     "breaks that wander across sessions": Loc("breaks that wander across sessions", "多个会话的断点忽大忽小"),
     'Codex\'s "high demand" message, which stands for a 5xx from the provider': Loc(
