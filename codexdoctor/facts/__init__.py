@@ -418,6 +418,14 @@ FACTS: dict[str, dict[str, Any]] = {
         "reasoning_replayed": Maybe(bool),
         "server_request": Maybe(int | None),
         "server_window": Maybe(int | None),
+        # issue 38 item 4: turn two carries Codex's parallel round (two calls, two outputs); when that is refused,
+        # the same request with one call and one output is sent, and its answer says whether only the second
+        # result was the trouble
+        "calls": Maybe(int),
+        "parallel_refused": Maybe(bool),
+        "single_status": Maybe(int | None),
+        "single_kind": Maybe(str | None),
+        "body_excerpt": Maybe(str),
     },
     "ctx.window": {
         **LIVE,
@@ -437,8 +445,16 @@ FACTS: dict[str, dict[str, Any]] = {
         "first_fit": bool | None,
         "min_usable": int,
         "room": int | None,
+        # The first tool round at its worst (one call and the largest output Codex keeps for this model, counted
+        # with the project's tokenizer) and with a typical output of the same size (issue 38 item 4)
         "tool_round": int,
         "tool_round_fits": bool | None,
+        "tool_round_typical": int,
+        "tool_round_typical_fits": bool | None,
+        "tool_cut_bytes": int,
+        "tool_cut_mode": str,
+        "tool_cut_rule": str,
+        "tool_output_limit": int | None,
         "suggest_window": int | None,
         "suggest_compact": int | None,
         "docs": [DOC],

@@ -99,17 +99,52 @@ CASES = [
     silent("CTX028", {"kind": "bad_request", "status": 400}, why="API021-says-it"),
     fires(
         "CTX029",
-        {"served": 10000, "source": "GET /props", "room": 1496, "tool_round_fits": False},
+        {
+            "served": 10000,
+            "source": "GET /props",
+            "room": 1496,
+            "tool_round_fits": False,
+            "tool_round_typical_fits": False,
+        },
         "The provider serves 10,000 tokens (GET /props); Codex's first request takes 8,504 of them, which leaves 1,496",
-        "(about 2,800 tokens",
+        "(about 2,817 tokens: Codex keeps 10,000 bytes of each output",
     ),
     silent(
         "CTX029",
-        {"served": 10000, "room": 1496, "tool_round_fits": False},
+        {"served": 10000, "room": 1496, "tool_round_fits": False, "tool_round_typical_fits": False},
         others={"api.turn_two": {}},
         why="the-tool-round-was-sent",
     ),
-    silent("CTX029", {**SMALL_WINDOW, "tool_round_fits": False}, why="CTX002-says-it"),
+    silent("CTX029", {**SMALL_WINDOW, "tool_round_typical_fits": False}, why="CTX002-says-it"),
+    fires(
+        "CTX034",
+        {
+            "served": 12000,
+            "source": "GET /v1/models, field max_model_len",
+            "room": 3496,
+            "tool_round_fits": False,
+            "tool_round_typical_fits": True,
+        },
+        "The provider serves 12,000 tokens (GET /v1/models, field max_model_len); Codex's first request takes 8,504 "
+        "of them and leaves 3,496. Codex keeps 10,000 bytes of each output (bytes: the first and the last 5,000, "
+        "with `…N chars truncated…` between); one call with an output that large",
+        "costs 5,746 tokens",
+        "at least 16,250 tokens",
+        "Once it serves 32,768: tell Codex the real window",
+        "model_context_window = 32768\nmodel_auto_compact_token_limit = 26200",
+        "tool_output_token_limit = 600",
+    ),
+    silent(
+        "CTX034",
+        {"served": 12000, "room": 3496, "tool_round_fits": False, "tool_round_typical_fits": True},
+        others={"api.turn_two": {"kind": "context_exceeded"}},
+        why="CTX028-says-it",
+    ),
+    silent(
+        "CTX034",
+        {"served": 10000, "room": 1496, "tool_round_fits": False, "tool_round_typical_fits": False},
+        why="CTX029-says-it",
+    ),
     fires(
         "CTX025",
         {"unpublished": True},

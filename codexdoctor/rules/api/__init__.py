@@ -35,6 +35,7 @@ ORDER = (
     "API019",
     "API020",
     "API021",
+    "API029",
     "API022",
     "API023",
     "API024",

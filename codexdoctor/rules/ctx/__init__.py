@@ -15,6 +15,7 @@ ORDER = (
     "CTX027",
     "CTX028",
     "CTX029",
+    "CTX034",
     "CTX025",
     "CTX002",
     "CTX004",
