@@ -167,6 +167,19 @@ def schema() -> None:
     is_flag=True,
     help="Answer 400 to `developer` input items, as a broken gateway translation does.",
 )
+@click.option(
+    "--single-tool-result",
+    is_flag=True,
+    help="Refuse (400) a request that carries more than one function_call_output, as a chat bridge that keeps one "
+    "tool result per round does; one call and its output pass.",
+)
+@click.option(
+    "--tool-calls",
+    type=click.IntRange(1, 8),
+    default=None,
+    help="Answer a request without tool outputs with this many exec_command calls (`echo hi`), then with text: "
+    "Codex's parallel tool round.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log every request (keys redacted).")
 @lang_option
 def sim(
@@ -191,6 +204,8 @@ def sim(
     hang: bool,
     reject_fields: tuple[str, ...],
     reject_developer: bool,
+    single_tool_result: bool,
+    tool_calls: int | None,
     verbose: bool,
     lang: str | None,
 ) -> None:
@@ -220,6 +235,9 @@ def sim(
         hang=hang,
         reject_fields=tuple(reject_fields),
         reject_developer=reject_developer,
+        turn_two_fault="single_tool_result" if single_tool_result else None,
+        ask_tool_call="echo hi" if tool_calls else None,
+        tool_calls=tool_calls or 1,
         quiet=not verbose,
     )
     command.serve(command.SimOptions(config, lang=lang))

@@ -230,7 +230,12 @@ def test_turn_two_is_sent_as_codex_sends_it(home, sim_server):
     }  # the same fields, no previous_response_id
     added = second["input"][len(first["input"]) :]
     # Codex's parallel round (issue 38): every call, then every output, in the same order
-    assert [i["type"] for i in added] == ["function_call", "function_call", "function_call_output", "function_call_output"]
+    assert [i["type"] for i in added] == [
+        "function_call",
+        "function_call",
+        "function_call_output",
+        "function_call_output",
+    ]
     assert added[0]["name"] == added[1]["name"] == "exec_command"
     assert [added[0]["call_id"], added[1]["call_id"]] == [added[2]["call_id"], added[3]["call_id"]]
     assert added[0]["call_id"] != added[1]["call_id"]
@@ -429,7 +434,9 @@ def test_a_bridge_that_keeps_one_tool_result_fails_turn_two_with_that_finding(ho
     facts = turn_two(report).facts
     assert facts["parallel_refused"] and facts["single_status"] == 200 and facts["status"] == 400
     evidence = " ".join(turn_two(report).evidence)
-    assert "-> 400" in evidence and "function_call, function_call, function_call_output, function_call_output" in evidence
+    assert (
+        "-> 400" in evidence and "function_call, function_call, function_call_output, function_call_output" in evidence
+    )
     assert KEY not in evidence
 
 

@@ -93,8 +93,10 @@ def codex_provider(bodies: list[dict], refuse_two_results: bool = False):
 
     def handle(request: httpx.Request) -> httpx.Response:
         if request.method == "GET":
-            return httpx.Response(200, json={"data": [{"id": "m"}]}) if request.url.path == "/v1/models" else (
-                httpx.Response(404)
+            return (
+                httpx.Response(200, json={"data": [{"id": "m"}]})
+                if request.url.path == "/v1/models"
+                else (httpx.Response(404))
             )
         body = json.loads(request.content)
         with lock:

@@ -77,7 +77,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
             summary = Msg(
                 "refuses more than one tool result ({status}); one call and its output work",
                 "拒绝多于一个的工具结果（{status}）；一次调用和它的输出可以通过",
-                status=second.status,
+                status=second.status if second.status is not None else "?",
             )
             return result(ID, TITLE, Status.FAIL, summary, evidence, **facts)
     return result(ID, TITLE, Status.FAIL, human(k.kind, k.detail), evidence, **facts)

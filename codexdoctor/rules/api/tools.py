@@ -162,7 +162,9 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
         when=lambda f: (
-            [_turn_two_params(f)] if f["kind"] not in ("ok", "context_exceeded") and not f.get("parallel_refused") else []
+            [_turn_two_params(f)]
+            if f["kind"] not in ("ok", "context_exceeded") and not f.get("parallel_refused")
+            else []
         ),
     ),
     Rule(

@@ -151,7 +151,9 @@ def _large_output_params(f: Mapping[str, Any]) -> dict[str, Any]:
     )
     return {
         "needed": f"{needed:,}",
-        "window_step": Loc(f"Once it serves {window:,}: " + step.en[0].lower() + step.en[1:], f"窗口为 {window:,} 时：" + step.zh),
+        "window_step": Loc(
+            f"Once it serves {window:,}: " + step.en[0].lower() + step.en[1:], f"窗口为 {window:,} 时：" + step.zh
+        ),
         "limit_step": limit_step,
     }
 
