@@ -77,7 +77,13 @@ CASES = [
         words=("more than one tool result", "did not have response messages"),
         not_codes=("API021",),
     ),
-    tool_case("one call, bridge keeps one result", "echo hi", {"turn_two_fault": "single_tool_result"}),
+    tool_case(
+        "one call, bridge keeps one result",
+        "echo hi",
+        {"turn_two_fault": "single_tool_result"},
+        known="this bridge breaks Codex only when the model asks for two calls at once (the case above); this run's "
+        "model asked for one, and check sends Codex's parallel round",
+    ),
     tool_case("fallback: seq 1 2000 (8.9 KB)", "seq 1 2000"),
     tool_case("fallback: seq 1 2600 (11.9 KB)", "seq 1 2600"),
     tool_case("fallback: seq 1 3000 (13.9 KB)", "seq 1 3000"),
@@ -105,6 +111,12 @@ CASES = [
         want="context",
         words=("first large tool output", "chars truncated"),
         not_codes=("CTX029",),
+    ),
+    tool_case(
+        "12K published, CTX034's tool_output_token_limit = 600: seq 1 3000",
+        "seq 1 3000",
+        {"context_window": 12_000, "error_style": "vllm", "publish_window": True},
+        config="tool_output_token_limit = 600\n" + TABLE,
     ),
     tool_case(
         "16K window published (vLLM): seq 1 3000",

@@ -107,7 +107,7 @@ CASES = [
             "tool_round_typical_fits": False,
         },
         "The provider serves 10,000 tokens (GET /props); Codex's first request takes 8,504 of them, which leaves 1,496",
-        "(about 2,817 tokens: Codex keeps 10,000 bytes of each output",
+        "(about 2,817 tokens: Codex keeps 10,000 bytes of each output (the first and the last 5,000",
     ),
     silent(
         "CTX029",
@@ -126,7 +126,7 @@ CASES = [
             "tool_round_typical_fits": True,
         },
         "The provider serves 12,000 tokens (GET /v1/models, field max_model_len); Codex's first request takes 8,504 "
-        "of them and leaves 3,496. Codex keeps 10,000 bytes of each output (bytes: the first and the last 5,000, "
+        "of them and leaves 3,496. Codex keeps 10,000 bytes of each output (the first and the last 5,000, "
         "with `…N chars truncated…` between); one call with an output that large",
         "costs 5,746 tokens",
         "at least 16,250 tokens",

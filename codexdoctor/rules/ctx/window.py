@@ -112,6 +112,24 @@ def outgrown(f: Mapping[str, Any]) -> bool:
 ANSWER_ROOM = 2000
 
 
+def cut_rule(f: Mapping[str, Any]) -> Loc:
+    """How Codex cuts a tool output for this model, in both languages (the `tool_cut_rule` fact is its English)."""
+    size, mode = int(f["tool_cut_bytes"]), f["tool_cut_mode"]
+    half = size // 2
+    if mode == "bytes":
+        return Loc(
+            f"Codex keeps {size:,} bytes of each output (the first and the last {half:,}, with `…N chars truncated…` "
+            "between)",
+            f"Codex 保留每个输出的 {size:,} 字节（开头和结尾各 {half:,} 字节，中间是 `…N chars truncated…`）",
+        )
+    return Loc(
+        f"Codex keeps {size // 4:,} tokens of each output, counted as 4 bytes each: {size:,} bytes (the first and the "
+        f"last {half:,}, with `…N tokens truncated…` between)",
+        f"Codex 保留每个输出的 {size // 4:,} tokens，按每个 4 字节计：{size:,} 字节（开头和结尾各 {half:,} 字节，中间是 "
+        "`…N tokens truncated…`）",
+    )
+
+
 def _large_output_overflows(f: Mapping[str, Any]) -> bool:
     """CTX034: the first request and a typical tool round fit the served window, the largest output Codex keeps
     does not."""
@@ -150,6 +168,7 @@ def _large_output_params(f: Mapping[str, Any]) -> dict[str, Any]:
         )
     )
     return {
+        "cut_rule": cut_rule(f),
         "needed": f"{needed:,}",
         "window_step": Loc(
             f"Once it serves {window:,}: " + step.en[0].lower() + step.en[1:], f"窗口为 {window:,} 时：" + step.zh
@@ -334,7 +353,8 @@ RULES: tuple[Rule, ...] = (
             "room",
             "served",
             "source",
-            "tool_cut_rule",
+            "tool_cut_bytes",
+            "tool_cut_mode",
             "tool_round_typical",
             "tool_round_typical_fits",
             "user_config",
@@ -346,17 +366,21 @@ RULES: tuple[Rule, ...] = (
             title="The window leaves no room for Codex's first tool round",
             diagnosis="The provider serves {served} tokens ({source}); Codex's first request takes {first_request} of them, which "
             "leaves {room}, less than one tool call and a typical output need (about {tool_round_typical} tokens: "
-            "{tool_cut_rule}). The first question works; every session breaks at its first command.",
+            "{cut_rule}). The first question works; every session breaks at its first command.",
             remedy=LARGER_WINDOW_STEPS,
         ),
         zh=Text(
             title="窗口放不下 Codex 的第一轮工具调用",
             diagnosis="提供方的窗口是 {served} tokens（{source}）；Codex 的第一个请求占了其中 {first_request}，只剩 {room}，"
-            "不够一次工具调用和一个普通输出（约 {tool_round_typical} tokens：{tool_cut_rule}）。第一个问题能用；"
+            "不够一次工具调用和一个普通输出（约 {tool_round_typical} tokens：{cut_rule}）。第一个问题能用；"
             "每个会话都会在第一个命令处中断。",
             remedy=LARGER_WINDOW_STEPS_ZH,
         ),
-        when=once(lambda f: f.get("tool_round_typical_fits") is False and f["served"] >= f["min_usable"]),
+        when=lambda f: (
+            [{"cut_rule": cut_rule(f)}]
+            if f.get("tool_round_typical_fits") is False and f["served"] >= f["min_usable"]
+            else []
+        ),
         settled_by=("api.turn_two", lambda f: f.get("kind") in ("ok", "context_exceeded")),
     ),
     Rule(
@@ -370,7 +394,7 @@ RULES: tuple[Rule, ...] = (
             "served",
             "source",
             "tool_cut_bytes",
-            "tool_cut_rule",
+            "tool_cut_mode",
             "tool_round",
             "tool_round_fits",
             "tool_round_typical_fits",
@@ -382,7 +406,7 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="Codex's first request fits, its first large tool output does not",
             diagnosis="The provider serves {served} tokens ({source}); Codex's first request takes {first_request} of them and "
-            "leaves {room}. {tool_cut_rule}; one call with an output that large, in numbers or log lines (`seq`, a test "
+            "leaves {room}. {cut_rule}; one call with an output that large, in numbers or log lines (`seq`, a test "
             "run, a build log), costs {tool_round} tokens, so the request after it does not fit. Small outputs work; the "
             "session breaks at its first large one, and Codex cannot compact its way out of it.",
             remedy=(
@@ -395,7 +419,7 @@ RULES: tuple[Rule, ...] = (
         zh=Text(
             title="Codex 的第一个请求放得下，第一个大的工具输出放不下",
             diagnosis="提供方的窗口是 {served} tokens（{source}）；Codex 的第一个请求占了其中 {first_request}，只剩 {room}。"
-            "{tool_cut_rule}；一次调用加上这么大的输出，如果是数字或日志行（`seq`、一次测试运行、构建日志），要 {tool_round} tokens，"
+            "{cut_rule}；一次调用加上这么大的输出，如果是数字或日志行（`seq`、一次测试运行、构建日志），要 {tool_round} tokens，"
             "所以它之后的请求放不下。小的输出没问题；会话会在第一个大的输出处中断，Codex 也无法靠压缩摆脱。",
             remedy=(
                 "用更大的窗口运行模型：至少 {needed} tokens 才放得下第一个请求和这样的输出"
