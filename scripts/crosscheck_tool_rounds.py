@@ -69,6 +69,7 @@ CASES = [
     tool_case("one call", "echo hi"),
     tool_case("two parallel calls", "echo hi", {"tool_calls": 2}),
     tool_case("three parallel calls", "echo hi", {"tool_calls": 3}),
+    tool_case("two parallel calls after a reasoning item", "echo hi", {"tool_calls": 2, "reasoning_item": True}),
     tool_case(
         "two calls, bridge keeps one result",
         "echo hi",

@@ -151,6 +151,8 @@ CASES = [
         "say how large gw-coder's window is",
         "Codex's first request for you (8,504 tokens) fit",
         "codexdoctor probe",
+        "The first large tool output (numbers, logs) adds up to 5,746 tokens: Codex keeps 10,000 bytes of each output",
+        "A window under about 16,250 tokens breaks there.",
     ),
     silent("CTX025", {"unpublished": True, "first_fit": False}),
     fires(

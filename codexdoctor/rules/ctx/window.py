@@ -130,6 +130,21 @@ def cut_rule(f: Mapping[str, Any]) -> Loc:
     )
 
 
+def _unpublished_large_output(f: Mapping[str, Any]) -> Loc:
+    """CTX025, issue 38 item 4: what an unpublished window must hold besides the first request. The request after a
+    tool call that check sends carries a typical output; the largest one Codex keeps is not sent (its cost), so the
+    window it needs is said in numbers."""
+    if not isinstance(f.get("tool_round"), int) or not isinstance(f.get("first_request"), int):
+        return Loc("", "")
+    needed = int(f["first_request"]) + int(f["tool_round"]) + ANSWER_ROOM
+    return Loc(
+        f"The first large tool output (numbers, logs) adds up to {f['tool_round']:,} tokens: {cut_rule(f).en}. A "
+        f"window under about {needed:,} tokens breaks there.",
+        f"第一个大的工具输出（数字、日志）最多会增加 {f['tool_round']:,} tokens：{cut_rule(f).zh}。小于约 {needed:,} tokens "
+        "的窗口会在那里中断。",
+    )
+
+
 def _large_output_overflows(f: Mapping[str, Any]) -> bool:
     """CTX034: the first request and a typical tool round fit the served window, the largest output Codex keeps
     does not."""
@@ -435,14 +450,25 @@ RULES: tuple[Rule, ...] = (
         code="CTX025",
         name="window-unpublished",
         check="ctx.window",
-        reads=("assumed", "assumed_source", "first_fit", "first_request", "model", "unpublished", "user_config"),
+        reads=(
+            "assumed",
+            "assumed_source",
+            "first_fit",
+            "first_request",
+            "model",
+            "tool_cut_bytes",
+            "tool_cut_mode",
+            "tool_round",
+            "unpublished",
+            "user_config",
+        ),
         severity=I,
         verdict=CONTEXT,
         en=Text(
             title="The provider does not publish its window",
             diagnosis="Neither /models nor the server's info pages say how large {model}'s window is. Codex's first request for you "
             "({first_request} tokens) fit, so the first turn works; how much room is left for a session is unknown, and Codex "
-            "assumes {assumed} ({assumed_source}).",
+            "assumes {assumed} ({assumed_source}). {large_output_text}",
             remedy=(
                 "Measure the usable window with a bounded number of tokens: codexdoctor probe",
                 "Then set model_context_window (and model_auto_compact_token_limit at about 80% of it) at the top level of {user_config}.",
@@ -451,13 +477,17 @@ RULES: tuple[Rule, ...] = (
         zh=Text(
             title="提供方没有公布窗口大小",
             diagnosis="无论 /models 还是服务端的信息页面都没有说明 {model} 的窗口有多大。Codex 为你发出的第一个请求（{first_request} tokens）放得下，"
-            "所以第一轮可以工作；但会话还剩多少空间未知，而 Codex 假定为 {assumed}（{assumed_source}）。",
+            "所以第一轮可以工作；但会话还剩多少空间未知，而 Codex 假定为 {assumed}（{assumed_source}）。{large_output_text}",
             remedy=(
                 "用有上限的 token 数测出可用窗口：codexdoctor probe",
                 "然后在 {user_config} 顶层设置 model_context_window（以及约为其 80% 的 model_auto_compact_token_limit）。",
             ),
         ),
-        when=once(lambda f: f.get("unpublished") and f.get("first_fit") is True),
+        when=lambda f: (
+            [{"large_output_text": _unpublished_large_output(f)}]
+            if f.get("unpublished") and f.get("first_fit") is True
+            else []
+        ),
     ),
     Rule(
         code="CTX002",
