@@ -306,8 +306,11 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
                 message=summarize_text(line),
                 status=code or (500 if high_demand else None),
                 url=NO_URL_IN_PASTE,
-                item_kinds=["function_call", "function_call_output"],
+                item_kinds=["function_call", "function_call", "function_call_output", "function_call_output"]
+                if detail == "parallel_results"
+                else ["function_call", "function_call_output"],
                 named_item=detail,
+                parallel_refused=detail == "parallel_results",
                 pasted=True,
                 high_demand=high_demand,
                 html=False,

@@ -349,6 +349,10 @@ CODEX_TURN_TWO_LINES = {
     "call_id": 'ERROR: {"error": {"message": "Invalid \'input[4].call_id\': empty string. Expected a string with minimum '
     'length 1, but got an empty string instead.", "type": "invalid_request_error"}}',
     None: "ERROR: We\u2019re currently experiencing high demand, which may cause temporary errors.",
+    # issue 38 item 4: a chat bridge that kept one tool result of two (scripts/crosscheck_tool_rounds.py)
+    "parallel_results": 'ERROR: {"error": {"message": "An assistant message with \'tool_calls\' must be followed by tool '
+    "messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+    'call_sim_1_2", "type": "invalid_request_error", "param": "messages", "code": null}}',
 }
 
 
@@ -359,6 +363,10 @@ def test_diagnose_error_reads_turn_two_faults_as_the_channel(home, run, item):
         # Codex's "high demand" mask alone does not say which broke (issue 39): read against the logs, here none.
         assert "CTX032" in out and "Verdict: INCONCLUSIVE" in out, out
         assert "whatever the provider said" in out and "codexdoctor check" in out
+    elif item == "parallel_results":
+        assert "API029" in out and "API021" not in out and "Verdict: CHANNEL" in out, out
+        assert "The ids it names as unanswered are the calls after the" in " ".join(out.split())
+        assert "(None" not in out
     else:
         assert "API021" in out and "Verdict: CHANNEL" in out, out
         assert f"names the {item.strip()} part" in out

@@ -344,6 +344,19 @@ CASES = [
         "answered 500: tool results: expected 1.",
         why="the-body-when-no-message",
     ),
+    fires(
+        "API029",
+        {
+            "kind": "turn_two_fault",
+            "status": 400,
+            "message": "The following tool_call_ids did not have response messages: call_2",
+            "parallel_refused": True,
+            "pasted": True,
+        },
+        "The provider answered 400: The following tool_call_ids did not have response messages: call_2.",
+        "The ids it names as unanswered are the calls after the first",
+        why="pasted",
+    ),
     silent(
         "API029",
         {"kind": "bad_request", "status": 400, "parallel_refused": False, "single_status": 400},
