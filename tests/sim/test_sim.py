@@ -271,14 +271,16 @@ def test_cli_sim_single_tool_result_refuses_a_second_tool_output(home, tmp_path)
     )
     try:
         url = proc.stdout.readline().split()[3]
-        asked = httpx.post(url + "/responses", json={"model": "sim-model", "input": "run it", "stream": True})
+        asked = httpx.post(
+            url + "/responses", json={"model": "sim-model", "input": "run it", "stream": True}, timeout=30
+        )
         calls = [e["item"] for e in sse_events(asked.text) if e["type"] == "response.output_item.done"]
         assert [c["call_id"] for c in calls] == ["call_sim_1", "call_sim_1_2"]
         outputs = [{"type": "function_call_output", "call_id": c["call_id"], "output": "hi"} for c in calls]
         one = {"model": "sim-model", "input": [*calls, outputs[0]], "stream": True}
         both = {"model": "sim-model", "input": [*calls, *outputs], "stream": True}
-        assert httpx.post(url + "/responses", json=one).status_code == 200
-        refused = httpx.post(url + "/responses", json=both)
+        assert httpx.post(url + "/responses", json=one, timeout=30).status_code == 200
+        refused = httpx.post(url + "/responses", json=both, timeout=30)
         assert refused.status_code == 400 and "call_sim_1_2" in refused.json()["error"]["message"]
     finally:
         proc.send_signal(signal.SIGINT)
