@@ -21,6 +21,7 @@ def main() -> int:
         ("bench_sessions.py", corpus),
         ("bench_sessions_floor.py", corpus),
         ("bench_watch.py", []),
+        ("bench_render.py", []),
     ):
         print(f"\n=== {script}", flush=True)
         result = subprocess.run([sys.executable, str(HERE / script), *args])

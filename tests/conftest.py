@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
-from codexdoctor.commands.check import run_check
-from codexdoctor.commands.options import CheckOptions
+# Bytecode is cached even where the environment says PYTHONDONTWRITEBYTECODE: without it every xdist worker compiled
+# every test module (assertion rewriting) and every codexdoctor module from source, and so did every
+# `python -m codexdoctor` a test starts (the Ctrl-C sweep alone starts 128): about a tenth of the suite's CPU
+# (issue 37). Python checks each cached file against its source; the caches live in __pycache__, ignored by git.
+# Set before the first codexdoctor import below, so those modules are cached too.
+sys.dont_write_bytecode = False
+
+from codexdoctor.commands.check import run_check  # noqa: E402
+from codexdoctor.commands.options import CheckOptions  # noqa: E402
 
 STRIP_PREFIXES = (
     "CODEX",
@@ -32,6 +40,16 @@ STRIP_PREFIXES = (
 # rest in seconds. A test that takes one of these fixtures is marked at collection; one that starts the simulator
 # another way (`codexdoctor demo`, `sim.start`) says so itself, and `simulator_tier` fails it when it does not.
 LOOPBACK_FIXTURES = frozenset({"sim_server", "raw_server", "echoing_provider"})
+
+
+def pytest_configure(config):
+    """The package compiled once before any test (in the controller first, so xdist's workers find it done): a
+    `python -m codexdoctor` a test starts reads the cache instead of compiling what no test imported yet."""
+    import compileall
+
+    import codexdoctor
+
+    compileall.compile_dir(os.path.dirname(codexdoctor.__file__), quiet=2)
 
 
 def pytest_collection_modifyitems(items):

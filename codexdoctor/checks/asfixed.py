@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.env import clean_key, unexported_rc_value
 from codexdoctor.checks.url import certain_base_url
 from codexdoctor.model import CheckResult, Msg
+
+if TYPE_CHECKING:
+    from codexdoctor.codex.config import Provider
 
 
 @dataclass(frozen=True)
@@ -61,27 +64,56 @@ def assume_fixed(ctx: CheckContext, static: list[CheckResult]) -> AsFixed | None
     assumed: list[tuple[str, str]] = list(assumed_provider)
     secrets: list[str] = []
     if not p.builtin:
-        if not isinstance(table.get("base_url"), str):
-            for unknown in facts.get("cfg.keys", {}).get("unknown", []):
-                value = table.get(unknown.get("key"))
-                if (
-                    unknown.get("suggestion") == "base_url"
-                    and unknown.get("table") == f"[model_providers.{p.id}]"
-                    and isinstance(value, str)
-                ):
-                    table["base_url"] = value
-                    assumed.append((f"`{unknown['key']}` renamed to base_url", f"`{unknown['key']}` 改名为 base_url"))
-                    break
-        raw = table.get("base_url")
-        fixed_url = certain_base_url(raw) if isinstance(raw, str) else None
-        if fixed_url is not None:
-            table["base_url"] = fixed_url
-            shown = ctx.redactor(fixed_url)
-            assumed.append((f'base_url = "{shown}"', f'base_url = "{shown}"'))
-        # Only where Codex refuses chat (0.171 does; older versions speak it): CFG011's fix, as `fix` makes it.
-        if table.get("wire_api") == "chat" and facts.get("cfg.provider", {}).get("chat_rejected") is not False:
-            table["wire_api"] = "responses"
-            assumed.append(('wire_api = "responses"', 'wire_api = "responses"'))
+        _fix_table(ctx, p, facts, table, assumed)
+    _fix_key(ctx, facts, env, secrets, assumed)
+    if not assumed:
+        return None
+    resolution = replace(ctx.resolution, provider=replace(p, table=table), env=env)
+    fixed = replace(ctx, resolution=resolution, env=env, redactor=ctx.redactor.adding(secrets))
+    return AsFixed(fixed, run_static(fixed), tuple(assumed))
+
+
+def _fix_table(
+    ctx: CheckContext,
+    p: Provider,
+    facts: Mapping[str, Mapping[str, Any]],
+    table: dict[str, Any],
+    assumed: list[tuple[str, str]],
+) -> None:
+    """A custom provider's table as `fix` leaves it (base_url under its own name and certain, chat → responses),
+    into `table`; each edit in words into `assumed`."""
+    if not isinstance(table.get("base_url"), str):
+        for unknown in facts.get("cfg.keys", {}).get("unknown", []):
+            value = table.get(unknown.get("key"))
+            if (
+                unknown.get("suggestion") == "base_url"
+                and unknown.get("table") == f"[model_providers.{p.id}]"
+                and isinstance(value, str)
+            ):
+                table["base_url"] = value
+                assumed.append((f"`{unknown['key']}` renamed to base_url", f"`{unknown['key']}` 改名为 base_url"))
+                break
+    raw = table.get("base_url")
+    fixed_url = certain_base_url(raw) if isinstance(raw, str) else None
+    if fixed_url is not None:
+        table["base_url"] = fixed_url
+        shown = ctx.redactor(fixed_url)
+        assumed.append((f'base_url = "{shown}"', f'base_url = "{shown}"'))
+    # Only where Codex refuses chat (0.171 does; older versions speak it): CFG011's fix, as `fix` makes it.
+    if table.get("wire_api") == "chat" and facts.get("cfg.provider", {}).get("chat_rejected") is not False:
+        table["wire_api"] = "responses"
+        assumed.append(('wire_api = "responses"', 'wire_api = "responses"'))
+
+
+def _fix_key(
+    ctx: CheckContext,
+    facts: Mapping[str, Mapping[str, Any]],
+    env: dict[str, str],
+    secrets: list[str],
+    assumed: list[tuple[str, str]],
+) -> None:
+    """The key variable as the remedies set it (copied from its near-miss name, or exported), into `env`; the values
+    into `secrets` (the redactor must know them), each step in words into `assumed`."""
     key = facts.get("env.key", {})
     var = key.get("env_key")
     near = key.get("near_miss") or []
@@ -108,8 +140,3 @@ def assume_fixed(ctx: CheckContext, static: list[CheckResult]) -> AsFixed | None
             assumed.append(
                 (f"`{var}` exported ({hit['file']}:{hit['line']})", f"`{var}` 已导出（{hit['file']}:{hit['line']}）")
             )
-    if not assumed:
-        return None
-    resolution = replace(ctx.resolution, provider=replace(p, table=table), env=env)
-    fixed = replace(ctx, resolution=resolution, env=env, redactor=ctx.redactor.adding(secrets))
-    return AsFixed(fixed, run_static(fixed), tuple(assumed))

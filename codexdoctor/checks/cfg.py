@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalise_name, result
+from codexdoctor.checks.cfgtypes import PROVIDER_TYPES, TOP_LEVEL_TYPES, wrong_type
 from codexdoctor.codex import config as config_mod
 from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
 from codexdoctor.common.placeholders import model_placeholder
-from codexdoctor.common.untrusted import clip
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Msg, Status
 
@@ -86,90 +86,6 @@ TOP_LEVEL_ALIASES = {
     "wireapi": "model_providers.<id>.wire_api",
     "modelname": "model",
 }
-# The types Codex's config structs give these keys (serde's names). A value of another type makes Codex refuse the
-# whole config: ``Error loading config.toml: invalid type: string "4096", expected i64`` (each kind checked with Codex
-# 0.171.0: scripts/crosscheck_config_semantics.py, the "string:", "float:" and "number:" cases).
-PROVIDER_TYPES = {
-    "base_url": "str",
-    "env_key": "str",
-    "wire_api": "str",
-    "name": "str",
-    "experimental_bearer_token": "str",
-    "query_params": "table",
-    "http_headers": "table",
-    "env_http_headers": "table",
-    "request_max_retries": "u64",
-    "stream_max_retries": "u64",
-    "stream_idle_timeout_ms": "u64",
-    "websocket_connect_timeout_ms": "u64",
-    "requires_openai_auth": "bool",
-    "supports_websockets": "bool",
-}
-TOP_LEVEL_TYPES = {
-    "model_provider": "str",
-    "openai_base_url": "str",
-    "model_context_window": "i64",
-    "model_auto_compact_token_limit": "i64",
-    "hide_agent_reasoning": "bool",
-    "show_raw_agent_reasoning": "bool",
-}
-_SERDE_EXPECTED = {"str": "a string", "table": "a map", "i64": "i64", "u64": "u64", "bool": "a boolean"}
-_EXPECTED_WORDS = {
-    "str": "a string",
-    "table": "a table",
-    "i64": "a whole number",
-    "u64": "a whole number, 0 or more",
-    "bool": "true or false",
-}
-
-
-def _serde_value(value: Any) -> str:
-    """How serde names a value in its error (`string "4096"`, `integer `5``), as Codex prints it."""
-    if isinstance(value, bool):
-        return f"boolean `{str(value).lower()}`"
-    if isinstance(value, int):
-        return f"integer `{value}`"
-    if isinstance(value, float):
-        return f"floating point `{value}`"
-    if isinstance(value, str):
-        return f'string "{clip(value, 41)}"'
-    if isinstance(value, Mapping):
-        return "map"
-    if isinstance(value, list):
-        return "sequence"
-    return type(value).__name__
-
-
-def type_problem(value: Any, kind: str) -> str | None:
-    """Codex's error for `value` where `kind` is expected, or None when Codex accepts it."""
-    ok = {
-        "str": isinstance(value, str),
-        "table": isinstance(value, Mapping),
-        "bool": isinstance(value, bool),
-        "i64": isinstance(value, int) and not isinstance(value, bool),
-        "u64": isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-    }[kind]
-    if ok:
-        return None
-    if kind == "u64" and isinstance(value, int) and not isinstance(value, bool):
-        return f"invalid value: integer `{value}`, expected u64"
-    return f"invalid type: {_serde_value(value)}, expected {_SERDE_EXPECTED[kind]}"
-
-
-def _wrong_type(key: str, value: Any, kind: str, where: str) -> dict[str, Any] | None:
-    says = type_problem(value, kind)
-    if says is None:
-        return None
-    return {
-        "key": key,
-        "kind": kind,
-        "expected": _EXPECTED_WORDS[kind],
-        "got": _serde_value(value),
-        "where": where,
-        "codex_says": says,
-    }
-
-
 WIRE_APIS = ("responses", "chat")
 CHAT_REMOVED_IN = (0, 97)
 
@@ -233,38 +149,7 @@ def check_files(ctx: CheckContext) -> CheckResult:
         if layer.kind == "override":
             evidence.append("-c overrides: " + ", ".join(o.split("=", 1)[0] for o in r.overrides))
             continue
-        entry: dict[str, Any] = {
-            "kind": layer.kind,
-            "path": layer.label,
-            "exists": layer.exists,
-            "encoding": layer.encoding,
-            "crlf": layer.crlf,
-        }
-        if layer.ignored:
-            # Codex does not read an untrusted project's config at all, so its contents cannot break anything.
-            entry["ignored"] = layer.ignored
-            entry["keys"] = sorted(layer.data)[:12] if layer.data else []
-            evidence.append(f"{layer.label}: not read by Codex (project {layer.ignored})")
-            files.append(entry)
-            continue
-        if layer.toml_problem:
-            p = layer.toml_problem
-            entry["toml_error"] = {
-                "line": p.line,
-                "column": p.column,
-                "message": p.message,
-                "backslash_in_string": layer.backslash_in_string,
-            }
-            evidence.append(f"{layer.label}:{p.line}:{p.column}: {p.message}")
-        elif layer.read_error:
-            entry["read_error"] = layer.read_error
-            evidence.append(f"{layer.label}: {layer.read_error}")
-        else:
-            evidence.append(
-                f"{layer.label}: {'read' if layer.exists else 'not found'}"
-                + (f" ({layer.encoding})" if layer.encoding != "utf-8" else "")
-            )
-        files.append(entry)
+        files.append(_file_entry(layer, evidence))
     user = r.user_layer
     user_missing = user is not None and not user.exists
     anything_configures_provider = "model_provider" in r.merged or "model_providers" in r.merged
@@ -299,6 +184,41 @@ def check_files(ctx: CheckContext) -> CheckResult:
     return _files(
         Status.PASS, Msg("{path} parsed", "{path} 解析成功", path=user.label if user else "config"), evidence, **facts
     )
+
+
+def _file_entry(layer: config_mod.Layer, evidence: list[str]) -> dict[str, Any]:
+    """One config file as cfg.files reports it (its evidence line appended to `evidence`)."""
+    entry: dict[str, Any] = {
+        "kind": layer.kind,
+        "path": layer.label,
+        "exists": layer.exists,
+        "encoding": layer.encoding,
+        "crlf": layer.crlf,
+    }
+    if layer.ignored:
+        # Codex does not read an untrusted project's config at all, so its contents cannot break anything.
+        entry["ignored"] = layer.ignored
+        entry["keys"] = sorted(layer.data)[:12] if layer.data else []
+        evidence.append(f"{layer.label}: not read by Codex (project {layer.ignored})")
+        return entry
+    if layer.toml_problem:
+        p = layer.toml_problem
+        entry["toml_error"] = {
+            "line": p.line,
+            "column": p.column,
+            "message": p.message,
+            "backslash_in_string": layer.backslash_in_string,
+        }
+        evidence.append(f"{layer.label}:{p.line}:{p.column}: {p.message}")
+    elif layer.read_error:
+        entry["read_error"] = layer.read_error
+        evidence.append(f"{layer.label}: {layer.read_error}")
+    else:
+        evidence.append(
+            f"{layer.label}: {'read' if layer.exists else 'not found'}"
+            + (f" ({layer.encoding})" if layer.encoding != "utf-8" else "")
+        )
+    return entry
 
 
 def windows_side_configs(ctx: CheckContext) -> list[str]:
@@ -418,42 +338,13 @@ def check_provider(ctx: CheckContext) -> CheckResult:
     tables: Mapping[str, Any] = (
         r.merged["model_providers"] if isinstance(r.merged.get("model_providers"), Mapping) else {}
     )
-    facts: dict[str, Any] = {
-        "provider": p.id,
-        "origin": r.provider_origin,
-        "builtin": p.builtin,
-        "defined": p.defined,
-        "available": sorted(set(tables) | set(BUILTIN_PROVIDERS)),
-        "redefined_builtins": [],
-        "missing_base_url": False,
-        "missing_model": False,
-        "wrong_types": [],
-        "wire_api": None,
-        "wire_api_invalid": None,
-        "codex_version": _version_text(ctx.codex_version),
-        "chat_rejected": None,
-        "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
-        "table_where": None,
-        "missing_name": False,
-        "codex_version_text": _version_text(ctx.codex_version) or ".".join(map(str, config_mod.VERIFIED_CODEX)),
-    }
+    facts = _provider_facts(ctx, tables)
     evidence = [f'model_provider = "{p.id}" ({r.provider_origin})']
-    facts["redefined_builtins"] = [
-        {"id": b, "where": r.origin("model_providers", b)} for b in BUILTIN_PROVIDERS if b in tables
-    ]
     if r.unusable:
         return _provider(Status.SKIP, Msg("config could not be parsed", "配置无法解析"), evidence, **facts)
     if not p.defined:
         evidence.append("provider tables: " + (", ".join(sorted(tables)) or "none"))
-        # `taotokn` where the table is `taotoken`: one close table name is a certain edit (issue 29).
-        close = [
-            t
-            for t in tables
-            if t not in BUILTIN_PROVIDERS
-            and isinstance(tables[t], Mapping)
-            and (edit_distance(t.lower(), p.id.lower()) <= 2 or normalise_name(t) == normalise_name(p.id))
-        ]
-        facts["did_you_mean"] = close[0] if len(close) == 1 else None
+        facts["did_you_mean"] = _did_you_mean(tables, p.id)
         return _provider(
             Status.FAIL,
             Msg("no table [model_providers.{id}]", "没有 [model_providers.{id}] 表", id=p.id),
@@ -461,41 +352,11 @@ def check_provider(ctx: CheckContext) -> CheckResult:
             **facts,
         )
     if not p.builtin:
-        facts["table_where"] = r.origin("model_providers", p.id)
-        for key, kind in PROVIDER_TYPES.items():
-            wrong = _wrong_type(key, p.table[key], kind, r.provider_field_origin(key)) if key in p.table else None
-            if wrong:
-                facts["wrong_types"].append(wrong)
-            elif kind == "table" and key in p.table:  # a map of strings: `{ "X-Retries" = 3 }` is refused too
-                for name, value in p.table[key].items():
-                    inner = _wrong_type(f"{key}.{name}", value, "str", r.provider_field_origin(key))
-                    if inner:
-                        facts["wrong_types"].append(inner)
-        if "base_url" not in p.table:
-            facts["missing_base_url"] = True
-            aliases = [k for k in p.table if PROVIDER_ALIASES.get(normalise_name(k)) == "base_url"]
-            facts["base_url_alias"] = aliases[0] if aliases else None
-        if r.model is None:
-            facts["missing_model"] = True
-        elif r.model == "":  # Codex 0.171 takes it as no model at all and, for a custom provider, stops at once
-            facts["empty_model"] = True
-            facts["model_where"] = r.model_origin
-        elif placeholder := model_placeholder(r.model):  # the guide's YOUR_MODEL_ID: Codex sends it as it is (404)
-            facts.update(model_placeholder=placeholder, model=r.model, model_where=r.model_origin)
-        name = p.table.get("name")
-        if r.modern and (name is None or (isinstance(name, str) and not name.strip())):
-            facts["missing_name"] = True
-        wire = p.table.get("wire_api", "responses")
-        facts["wire_api"] = wire if isinstance(wire, str) else None
-        facts["wire_api_where"] = r.provider_field_origin("wire_api")
-        if isinstance(wire, str) and wire not in WIRE_APIS:
-            facts["wire_api_invalid"] = wire
-        if wire == "chat":
-            facts["chat_rejected"] = None if ctx.codex_version is None else ctx.codex_version >= CHAT_REMOVED_IN
+        _custom_table(ctx, facts)
     if r.model is not None and not isinstance(r.model, str):
-        facts["wrong_types"].append(_wrong_type("model", r.model, "str", r.model_origin))
+        facts["wrong_types"].append(wrong_type("model", r.model, "str", r.model_origin))
     for key, kind in TOP_LEVEL_TYPES.items():
-        wrong = _wrong_type(key, r.merged[key], kind, r.origin(key)) if key in r.merged else None
+        wrong = wrong_type(key, r.merged[key], kind, r.origin(key)) if key in r.merged else None
         if wrong:
             facts["wrong_types"].append(wrong)
     evidence.append(
@@ -527,6 +388,84 @@ def check_provider(ctx: CheckContext) -> CheckResult:
     )
 
 
+def _did_you_mean(tables: Mapping[str, Any], pid: str) -> str | None:
+    """`taotokn` where the table is `taotoken`: one close table name is a certain edit (issue 29)."""
+    close = [
+        t
+        for t in tables
+        if t not in BUILTIN_PROVIDERS
+        and isinstance(tables[t], Mapping)
+        and (edit_distance(t.lower(), pid.lower()) <= 2 or normalise_name(t) == normalise_name(pid))
+    ]
+    return close[0] if len(close) == 1 else None
+
+
+def _provider_facts(ctx: CheckContext, tables: Mapping[str, Any]) -> dict[str, Any]:
+    """cfg.provider's facts before the provider's table is read: every key, at its all-clear value."""
+    r = ctx.resolution
+    p = r.provider
+    facts: dict[str, Any] = {
+        "provider": p.id,
+        "origin": r.provider_origin,
+        "builtin": p.builtin,
+        "defined": p.defined,
+        "available": sorted(set(tables) | set(BUILTIN_PROVIDERS)),
+        "redefined_builtins": [],
+        "missing_base_url": False,
+        "missing_model": False,
+        "wrong_types": [],
+        "wire_api": None,
+        "wire_api_invalid": None,
+        "codex_version": _version_text(ctx.codex_version),
+        "chat_rejected": None,
+        "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
+        "table_where": None,
+        "missing_name": False,
+        "codex_version_text": _version_text(ctx.codex_version) or ".".join(map(str, config_mod.VERIFIED_CODEX)),
+    }
+    facts["redefined_builtins"] = [
+        {"id": b, "where": r.origin("model_providers", b)} for b in BUILTIN_PROVIDERS if b in tables
+    ]
+    return facts
+
+
+def _custom_table(ctx: CheckContext, facts: dict[str, Any]) -> None:
+    """What a custom provider's table holds wrong or lacks (types, base_url, model, name, wire_api), into `facts`."""
+    r = ctx.resolution
+    p = r.provider
+    facts["table_where"] = r.origin("model_providers", p.id)
+    for key, kind in PROVIDER_TYPES.items():
+        wrong = wrong_type(key, p.table[key], kind, r.provider_field_origin(key)) if key in p.table else None
+        if wrong:
+            facts["wrong_types"].append(wrong)
+        elif kind == "table" and key in p.table:  # a map of strings: `{ "X-Retries" = 3 }` is refused too
+            for name, value in p.table[key].items():
+                inner = wrong_type(f"{key}.{name}", value, "str", r.provider_field_origin(key))
+                if inner:
+                    facts["wrong_types"].append(inner)
+    if "base_url" not in p.table:
+        facts["missing_base_url"] = True
+        aliases = [k for k in p.table if PROVIDER_ALIASES.get(normalise_name(k)) == "base_url"]
+        facts["base_url_alias"] = aliases[0] if aliases else None
+    if r.model is None:
+        facts["missing_model"] = True
+    elif r.model == "":  # Codex 0.171 takes it as no model at all and, for a custom provider, stops at once
+        facts["empty_model"] = True
+        facts["model_where"] = r.model_origin
+    elif placeholder := model_placeholder(r.model):  # the guide's YOUR_MODEL_ID: Codex sends it as it is (404)
+        facts.update(model_placeholder=placeholder, model=r.model, model_where=r.model_origin)
+    name = p.table.get("name")
+    if r.modern and (name is None or (isinstance(name, str) and not name.strip())):
+        facts["missing_name"] = True
+    wire = p.table.get("wire_api", "responses")
+    facts["wire_api"] = wire if isinstance(wire, str) else None
+    facts["wire_api_where"] = r.provider_field_origin("wire_api")
+    if isinstance(wire, str) and wire not in WIRE_APIS:
+        facts["wire_api_invalid"] = wire
+    if wire == "chat":
+        facts["chat_rejected"] = None if ctx.codex_version is None else ctx.codex_version >= CHAT_REMOVED_IN
+
+
 def check_keys(ctx: CheckContext) -> CheckResult:
     """Codex silently ignores unknown keys, so a misspelling is a silent misconfiguration."""
     r = ctx.resolution
@@ -537,40 +476,10 @@ def check_keys(ctx: CheckContext) -> CheckResult:
         if layer.data is None or layer.ignored:
             continue
         data = layer.data
-        for key in data:
-            if key in TOP_LEVEL_WATCHED:
-                continue
-            examined += 1
-            if examined > SUGGEST_MAX_KEYS:
-                break
-            suggestion = TOP_LEVEL_ALIASES.get(normalise_name(key)) or _suggest(key, TOP_LEVEL_WATCHED, {})
-            if suggestion and suggestion != key:
-                unknown.append(
-                    {"key": key, "table": "(top level)", "suggestion": suggestion, "where": layer.where((key,))}
-                )
+        examined = _unknown_top_level(layer, data, examined, unknown)
         providers = data.get("model_providers")
         if isinstance(providers, Mapping):
-            for pid, table in providers.items():
-                if not isinstance(table, Mapping):
-                    continue
-                for key in table:
-                    if key in PROVIDER_KEYS:
-                        continue
-                    examined += 1
-                    if examined > SUGGEST_MAX_KEYS:
-                        break
-                    if key == "model":
-                        suggestion = "model (top level or in a profile, not in the provider table)"
-                    else:
-                        suggestion = _suggest(key, PROVIDER_KEYS, PROVIDER_ALIASES)
-                    unknown.append(
-                        {
-                            "key": key,
-                            "table": f"[model_providers.{pid}]",
-                            "suggestion": suggestion,
-                            "where": layer.where(("model_providers", pid, key)),
-                        }
-                    )
+            examined = _unknown_provider_keys(layer, providers, examined, unknown)
         if layer.kind == "project":
             for key in PROJECT_IGNORED_KEYS:
                 if key in data:
@@ -591,6 +500,52 @@ def check_keys(ctx: CheckContext) -> CheckResult:
             **facts,
         )
     return _keys(Status.PASS, Msg("every key is one Codex reads", "所有键都会被 Codex 读取"), evidence, **facts)
+
+
+def _unknown_top_level(
+    layer: config_mod.Layer, data: Mapping[str, Any], examined: int, unknown: list[dict[str, Any]]
+) -> int:
+    """A layer's top-level keys that look like a misspelt one Codex reads, into `unknown`; the keys examined so far
+    back (at most SUGGEST_MAX_KEYS get a near-miss search)."""
+    for key in data:
+        if key in TOP_LEVEL_WATCHED:
+            continue
+        examined += 1
+        if examined > SUGGEST_MAX_KEYS:
+            break
+        suggestion = TOP_LEVEL_ALIASES.get(normalise_name(key)) or _suggest(key, TOP_LEVEL_WATCHED, {})
+        if suggestion and suggestion != key:
+            unknown.append({"key": key, "table": "(top level)", "suggestion": suggestion, "where": layer.where((key,))})
+    return examined
+
+
+def _unknown_provider_keys(
+    layer: config_mod.Layer, providers: Mapping[str, Any], examined: int, unknown: list[dict[str, Any]]
+) -> int:
+    """Every key of a layer's provider tables that Codex does not read, into `unknown` with the key it may mean."""
+    for pid, table in providers.items():
+        if not isinstance(table, Mapping):
+            continue
+        for key in table:
+            if key in PROVIDER_KEYS:
+                continue
+            examined += 1
+            if examined > SUGGEST_MAX_KEYS:
+                break
+            suggestion: str | None
+            if key == "model":
+                suggestion = "model (top level or in a profile, not in the provider table)"
+            else:
+                suggestion = _suggest(key, PROVIDER_KEYS, PROVIDER_ALIASES)
+            unknown.append(
+                {
+                    "key": key,
+                    "table": f"[model_providers.{pid}]",
+                    "suggestion": suggestion,
+                    "where": layer.where(("model_providers", pid, key)),
+                }
+            )
+    return examined
 
 
 CHECKS = (

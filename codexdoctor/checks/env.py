@@ -197,131 +197,17 @@ def shown_ref(name: str) -> str:
 
 
 def check_key(ctx: CheckContext) -> CheckResult:
-    r = ctx.resolution
-    p = r.provider
-    env_key = p.env_key
-    facts: dict[str, Any] = {
-        "provider": p.id,
-        "builtin": p.builtin,
-        "env_key": None,
-        "state": None,
-        "near_miss": [],
-        "rc_hits": [],
-        "problems": [],
-        "env_key_looks_like_key": False,
-        "bearer_token": isinstance(p.get("experimental_bearer_token"), str),
-        "local": _is_local(p.base_url),
-        "requires_openai_auth": p.get("requires_openai_auth") is True,
-        "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
-        "env_key_where": r.provider_field_origin("env_key"),
-    }
-    if not p.defined or r.unusable:
-        return _key(Status.SKIP, Msg("no provider resolved", "未解析出提供方"), **facts)
-    if p.builtin:
-        facts["state"] = "builtin"
-        return _key(
-            Status.SKIP,
-            Msg(
-                "built-in `{id}` provider: Codex uses its stored login, not a variable",
-                "内置提供方 `{id}`：Codex 使用已保存的登录，不读环境变量",
-                id=p.id,
-            ),
-            **facts,
-        )
-    if env_key is None:
-        facts["state"] = "no_env_key"
-        status = (
-            Status.PASS if facts["local"] or facts["bearer_token"] or facts["requires_openai_auth"] else Status.WARN
-        )
-        return _key(status, Msg("provider has no env_key", "提供方没有设置 env_key"), **facts)
-    if not isinstance(env_key, str):
-        facts["state"] = "wrong_type"
-        return _key(Status.FAIL, Msg("env_key is not a string", "env_key 不是字符串"), **facts)
-    if not VAR_NAME.match(env_key):
-        facts["state"] = "not_a_name"
-        # The value itself may be a pasted key: show only its fingerprint.
-        facts["env_key_looks_like_key"] = bool(KEY_SHAPED.search(env_key.strip())) or len(env_key) >= 20
-        facts["env_key"] = f"<{fingerprint(env_key)}>" if facts["env_key_looks_like_key"] else display_env_key(env_key)
-        return _key(
-            Status.FAIL,
-            Msg("env_key is not a variable name", "env_key 不是环境变量名"),
-            [f"env_key = {facts['env_key']} ({facts['env_key_where']})"],
-            **facts,
-        )
+    facts = _key_facts(ctx)
+    checked = _variable(ctx, facts)
+    if isinstance(checked, CheckResult):
+        return checked
+    env_key = checked
     facts["env_key"] = env_key
     value = ctx.env.get(env_key)
     evidence = [f"env_key = {env_key} ({facts['env_key_where']})"]
-    source = r.env_source(env_key)
-    shell_value = r.shell_env.get(env_key)
-    facts.update(
-        source=source,
-        from_dotenv=source != "environment",
-        dotenv_path=r.show(r.dotenv.path) if r.dotenv is not None else None,
-        shell_differs=bool(
-            source != "environment" and shell_value is not None and shell_value.strip() and shell_value != value
-        ),
-        shell_fp=fingerprint(shell_value) if shell_value else None,
-    )
-    # A .env line meant to set the key that Codex's .env reader rejects: behind a byte-order mark, inside a quote
-    # that is never closed, or not `NAME=value`. Codex then goes on as if the line were not there.
-    dotenv = r.dotenv
-    facts["dotenv_bom"] = bool(dotenv is not None and dotenv.bom_name == env_key)
-    facts["dotenv_capped"] = [{"name": n, "line": line} for n, line in (dotenv.capped.items() if dotenv else ())]
-    facts["dotenv_stopped_at"] = dotenv.stopped_at if dotenv is not None else None
-    evidence += [
-        f"{facts['dotenv_path']}:{c['line']} builds {c['name']} by $ substitution past "
-        f"{dotenvfile.VALUE_MAX:,} characters (codexdoctor read no further into it)"
-        for c in facts["dotenv_capped"]
-    ]
-    if facts["dotenv_stopped_at"]:
-        evidence.append(
-            f"{facts['dotenv_path']}: its values pass {dotenvfile.TOTAL_MAX:,} characters at line "
-            f"{facts['dotenv_stopped_at']}; codexdoctor did not read that line or the ones after it"
-        )
-    lost = next(
-        (u for u in (dotenv.unloaded if dotenv is not None else ()) if env_key in u.names and u.reason != "bom"), None
-    )
-    facts["dotenv_unloaded"] = {"line": lost.line, "reason": lost.reason} if lost and value is None else None
-    if facts["dotenv_bom"]:
-        evidence.append(
-            f"{facts['dotenv_path']} sets {env_key} on its first line, behind a byte-order mark (BOM): "
-            "Codex does not load that line"
-        )
-    elif lost is not None:
-        evidence.append(
-            f"{facts['dotenv_path']}:{lost.line} is meant to set {env_key}, but Codex's .env reader rejects "
-            + ("it: a quote opened there is never closed" if lost.reason == "unterminated" else "that line")
-        )
-    facts["dotenv_unset_refs"] = (
-        [shown_ref(n) for n in dotenv.unset_refs.get(env_key, ())]
-        if dotenv is not None and source != "environment"
-        else []
-    )
-    if dotenv is not None and source != "environment" and env_key in dotenv.substituted:
-        facts["dotenv_line"] = dotenv.substituted[env_key]
-        evidence.append(
-            f"{facts['dotenv_path']}:{facts['dotenv_line']} builds {env_key} by $ substitution"
-            + (
-                ": " + ", ".join(facts["dotenv_unset_refs"]) + " unset, replaced by nothing"
-                if facts["dotenv_unset_refs"]
-                else ""
-            )
-        )
-    if facts["from_dotenv"]:
-        evidence.append(
-            f"${env_key} comes from {source}, which Codex loads over the shell's environment"
-            + (f" (the shell has another value, {facts['shell_fp']})" if facts["shell_differs"] else "")
-        )
+    _source(ctx, env_key, value, facts, evidence)
     if value is None or not value.strip():
-        facts["state"] = "missing" if value is None else "blank"
-        facts["near_miss"] = near_miss_names(env_key, ctx.env)
-        skipped: list[dict[str, str]] = []
-        facts["rc_hits"] = find_in_rc_files(env_key, ctx.home, skipped)
-        facts["rc_skipped"] = skipped
-        evidence.append(f"${env_key}: {'not set' if value is None else 'set but blank'} in this environment")
-        evidence += [f"${n} is set ({fingerprint(ctx.env[n])})" for n in facts["near_miss"]]
-        evidence += [f"{h['file']}:{h['line']} sets {env_key}" for h in facts["rc_hits"]]
-        evidence += [f"{s['file']} not read: {s['reason']}" for s in skipped]
+        _missing(ctx, env_key, value, facts, evidence)
         return _key(
             Status.FAIL,
             (
@@ -356,6 +242,155 @@ def check_key(ctx: CheckContext) -> CheckResult:
         evidence,
         **facts,
     )
+
+
+def _key_facts(ctx: CheckContext) -> dict[str, Any]:
+    """env.key's facts before the variable is looked at: every key, at its empty value."""
+    r = ctx.resolution
+    p = r.provider
+    return {
+        "provider": p.id,
+        "builtin": p.builtin,
+        "env_key": None,
+        "state": None,
+        "near_miss": [],
+        "rc_hits": [],
+        "problems": [],
+        "env_key_looks_like_key": False,
+        "bearer_token": isinstance(p.get("experimental_bearer_token"), str),
+        "local": _is_local(p.base_url),
+        "requires_openai_auth": p.get("requires_openai_auth") is True,
+        "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
+        "env_key_where": r.provider_field_origin("env_key"),
+    }
+
+
+def _variable(ctx: CheckContext, facts: dict[str, Any]) -> CheckResult | str:
+    """The variable env_key names, or env.key's result when there is none to read (no provider, a built-in one, no
+    env_key, or one that is not a variable name)."""
+    r = ctx.resolution
+    p = r.provider
+    env_key = p.env_key
+    if not p.defined or r.unusable:
+        return _key(Status.SKIP, Msg("no provider resolved", "未解析出提供方"), **facts)
+    if p.builtin:
+        facts["state"] = "builtin"
+        return _key(
+            Status.SKIP,
+            Msg(
+                "built-in `{id}` provider: Codex uses its stored login, not a variable",
+                "内置提供方 `{id}`：Codex 使用已保存的登录，不读环境变量",
+                id=p.id,
+            ),
+            **facts,
+        )
+    if env_key is None:
+        facts["state"] = "no_env_key"
+        status = (
+            Status.PASS if facts["local"] or facts["bearer_token"] or facts["requires_openai_auth"] else Status.WARN
+        )
+        return _key(status, Msg("provider has no env_key", "提供方没有设置 env_key"), **facts)
+    if not isinstance(env_key, str):
+        facts["state"] = "wrong_type"
+        return _key(Status.FAIL, Msg("env_key is not a string", "env_key 不是字符串"), **facts)
+    if not VAR_NAME.match(env_key):
+        facts["state"] = "not_a_name"
+        # The value itself may be a pasted key: show only its fingerprint.
+        facts["env_key_looks_like_key"] = bool(KEY_SHAPED.search(env_key.strip())) or len(env_key) >= 20
+        facts["env_key"] = f"<{fingerprint(env_key)}>" if facts["env_key_looks_like_key"] else display_env_key(env_key)
+        return _key(
+            Status.FAIL,
+            Msg("env_key is not a variable name", "env_key 不是环境变量名"),
+            [f"env_key = {facts['env_key']} ({facts['env_key_where']})"],
+            **facts,
+        )
+    return env_key
+
+
+def _source(ctx: CheckContext, env_key: str, value: str | None, facts: dict[str, Any], evidence: list[str]) -> None:
+    """Where the variable's value comes from (the environment, or a .env file Codex loads over it) and what that file
+    does to it, into `facts` and `evidence`."""
+    r = ctx.resolution
+    source = r.env_source(env_key)
+    shell_value = r.shell_env.get(env_key)
+    facts.update(
+        source=source,
+        from_dotenv=source != "environment",
+        dotenv_path=r.show(r.dotenv.path) if r.dotenv is not None else None,
+        shell_differs=bool(
+            source != "environment" and shell_value is not None and shell_value.strip() and shell_value != value
+        ),
+        shell_fp=fingerprint(shell_value) if shell_value else None,
+    )
+    _dotenv_lost(r, env_key, value, facts, evidence)
+    dotenv = r.dotenv
+    facts["dotenv_unset_refs"] = (
+        [shown_ref(n) for n in dotenv.unset_refs.get(env_key, ())]
+        if dotenv is not None and source != "environment"
+        else []
+    )
+    if dotenv is not None and source != "environment" and env_key in dotenv.substituted:
+        facts["dotenv_line"] = dotenv.substituted[env_key]
+        evidence.append(
+            f"{facts['dotenv_path']}:{facts['dotenv_line']} builds {env_key} by $ substitution"
+            + (
+                ": " + ", ".join(facts["dotenv_unset_refs"]) + " unset, replaced by nothing"
+                if facts["dotenv_unset_refs"]
+                else ""
+            )
+        )
+    if facts["from_dotenv"]:
+        evidence.append(
+            f"${env_key} comes from {source}, which Codex loads over the shell's environment"
+            + (f" (the shell has another value, {facts['shell_fp']})" if facts["shell_differs"] else "")
+        )
+
+
+def _dotenv_lost(r: Resolution, env_key: str, value: str | None, facts: dict[str, Any], evidence: list[str]) -> None:
+    """A .env line meant to set the key that Codex's .env reader rejects: behind a byte-order mark, inside a quote
+    that is never closed, or not `NAME=value`. Codex then goes on as if the line were not there. And the lines
+    codexdoctor itself did not read to the end (past its caps)."""
+    dotenv = r.dotenv
+    facts["dotenv_bom"] = bool(dotenv is not None and dotenv.bom_name == env_key)
+    facts["dotenv_capped"] = [{"name": n, "line": line} for n, line in (dotenv.capped.items() if dotenv else ())]
+    facts["dotenv_stopped_at"] = dotenv.stopped_at if dotenv is not None else None
+    evidence += [
+        f"{facts['dotenv_path']}:{c['line']} builds {c['name']} by $ substitution past "
+        f"{dotenvfile.VALUE_MAX:,} characters (codexdoctor read no further into it)"
+        for c in facts["dotenv_capped"]
+    ]
+    if facts["dotenv_stopped_at"]:
+        evidence.append(
+            f"{facts['dotenv_path']}: its values pass {dotenvfile.TOTAL_MAX:,} characters at line "
+            f"{facts['dotenv_stopped_at']}; codexdoctor did not read that line or the ones after it"
+        )
+    lost = next(
+        (u for u in (dotenv.unloaded if dotenv is not None else ()) if env_key in u.names and u.reason != "bom"), None
+    )
+    facts["dotenv_unloaded"] = {"line": lost.line, "reason": lost.reason} if lost and value is None else None
+    if facts["dotenv_bom"]:
+        evidence.append(
+            f"{facts['dotenv_path']} sets {env_key} on its first line, behind a byte-order mark (BOM): "
+            "Codex does not load that line"
+        )
+    elif lost is not None:
+        evidence.append(
+            f"{facts['dotenv_path']}:{lost.line} is meant to set {env_key}, but Codex's .env reader rejects "
+            + ("it: a quote opened there is never closed" if lost.reason == "unterminated" else "that line")
+        )
+
+
+def _missing(ctx: CheckContext, env_key: str, value: str | None, facts: dict[str, Any], evidence: list[str]) -> None:
+    """A variable unset or blank: the names it may be under instead, and the start-up files that set it."""
+    facts["state"] = "missing" if value is None else "blank"
+    facts["near_miss"] = near_miss_names(env_key, ctx.env)
+    skipped: list[dict[str, str]] = []
+    facts["rc_hits"] = find_in_rc_files(env_key, ctx.home, skipped)
+    facts["rc_skipped"] = skipped
+    evidence.append(f"${env_key}: {'not set' if value is None else 'set but blank'} in this environment")
+    evidence += [f"${n} is set ({fingerprint(ctx.env[n])})" for n in facts["near_miss"]]
+    evidence += [f"{h['file']}:{h['line']} sets {env_key}" for h in facts["rc_hits"]]
+    evidence += [f"{s['file']} not read: {s['reason']}" for s in skipped]
 
 
 def gateway_of_openai_key(r: Resolution, env: Mapping[str, str]) -> str | None:
@@ -402,6 +437,57 @@ def check_auth(ctx: CheckContext) -> CheckResult:
     auth = read_auth_json(r.codex_home) if r.codex_home_problem is None else {"exists": False}
     stored = auth.pop("_stored", None)
     env_openai = ctx.env.get("OPENAI_API_KEY", "")
+    facts = _auth_facts(ctx, auth, stored, env_openai)
+    evidence = [
+        f"{facts['auth_path']}: "
+        + (
+            "absent"
+            if not auth["exists"]
+            else f"unreadable ({auth['error']})"
+            if auth.get("error")
+            else f"auth_mode={auth.get('mode')}"
+        )
+    ]
+    if facts["openai_api_key_env"]:
+        evidence.append(f"$OPENAI_API_KEY set ({fingerprint(env_openai)})")
+    if p.id == "openai" and p.builtin:
+        facts["logged_in"] = (
+            auth["exists"] and not auth.get("error") and (auth.get("has_api_key") or auth.get("has_tokens"))
+        )
+    if auth.get("error"):
+        return _auth(Status.WARN, Msg("auth.json unreadable", "auth.json 无法读取"), evidence, **facts)
+    if facts["codex_api_key_env"]:
+        evidence.append(f"$CODEX_API_KEY set ({fingerprint(ctx.env['CODEX_API_KEY'])}): read by `codex exec` only")
+    if p.id == "openai" and p.builtin and (builtin := _builtin_login(auth, facts, evidence)) is not None:
+        return builtin
+    if facts["custom_without_env_key"] and auth["exists"]:
+        return _auth(
+            Status.WARN,
+            Msg("stored OpenAI login may reach a custom provider", "已保存的 OpenAI 登录可能被发给自定义提供方"),
+            evidence,
+            **facts,
+        )
+    if facts["requires_openai_auth"] and not auth["exists"]:
+        return _auth(
+            Status.FAIL,
+            Msg("requires_openai_auth but no login stored", "设置了 requires_openai_auth，但没有已保存的登录"),
+            evidence,
+            **facts,
+        )
+    if p.id == "openai" and facts["env_differs_from_stored"]:
+        return _auth(
+            Status.WARN,
+            Msg("stored key differs from $OPENAI_API_KEY", "已保存的密钥与 $OPENAI_API_KEY 不同"),
+            evidence,
+            **facts,
+        )
+    return _auth(Status.PASS, Msg("no interference", "无干扰"), evidence, **facts)
+
+
+def _auth_facts(ctx: CheckContext, auth: dict[str, Any], stored: Any, env_openai: str) -> dict[str, Any]:
+    """env.auth's facts: the stored login, the variables that stand in for one, and whose key $OPENAI_API_KEY is."""
+    r = ctx.resolution
+    p = r.provider
     facts: dict[str, Any] = {
         "provider": p.id,
         "builtin": p.builtin,
@@ -429,27 +515,12 @@ def check_auth(ctx: CheckContext) -> CheckResult:
         facts["openai_key_fp"] = fingerprint(env_openai)
         if facts["gateway_key"].startswith("[model_providers."):
             facts["gateway_provider"] = facts["gateway_key"][len("[model_providers.") : -1]
-    evidence = [
-        f"{facts['auth_path']}: "
-        + (
-            "absent"
-            if not auth["exists"]
-            else f"unreadable ({auth['error']})"
-            if auth.get("error")
-            else f"auth_mode={auth.get('mode')}"
-        )
-    ]
-    if facts["openai_api_key_env"]:
-        evidence.append(f"$OPENAI_API_KEY set ({fingerprint(env_openai)})")
-    if p.id == "openai" and p.builtin:
-        facts["logged_in"] = (
-            auth["exists"] and not auth.get("error") and (auth.get("has_api_key") or auth.get("has_tokens"))
-        )
-    if auth.get("error"):
-        return _auth(Status.WARN, Msg("auth.json unreadable", "auth.json 无法读取"), evidence, **facts)
-    if facts["codex_api_key_env"]:
-        evidence.append(f"$CODEX_API_KEY set ({fingerprint(ctx.env['CODEX_API_KEY'])}): read by `codex exec` only")
-    if p.id == "openai" and p.builtin and not facts["logged_in"] and facts["codex_api_key_env"]:
+    return facts
+
+
+def _builtin_login(auth: Mapping[str, Any], facts: dict[str, Any], evidence: list[str]) -> CheckResult | None:
+    """The built-in OpenAI provider's result when its login decides it: none stored, or a ChatGPT sign-in."""
+    if not facts["logged_in"] and facts["codex_api_key_env"]:
         return _auth(
             Status.WARN,
             Msg(
@@ -459,14 +530,14 @@ def check_auth(ctx: CheckContext) -> CheckResult:
             evidence,
             **facts,
         )
-    if p.id == "openai" and p.builtin and not facts["logged_in"]:
+    if not facts["logged_in"]:
         return _auth(
             Status.FAIL,
             Msg("no stored login for the built-in provider", "内置提供方没有已保存的登录"),
             evidence,
             **facts,
         )
-    if p.id == "openai" and p.builtin and not auth.get("has_api_key"):
+    if not auth.get("has_api_key"):
         return _auth(
             Status.SKIP,
             Msg(
@@ -476,28 +547,7 @@ def check_auth(ctx: CheckContext) -> CheckResult:
             evidence,
             **facts,
         )
-    if facts["custom_without_env_key"] and auth["exists"]:
-        return _auth(
-            Status.WARN,
-            Msg("stored OpenAI login may reach a custom provider", "已保存的 OpenAI 登录可能被发给自定义提供方"),
-            evidence,
-            **facts,
-        )
-    if facts["requires_openai_auth"] and not auth["exists"]:
-        return _auth(
-            Status.FAIL,
-            Msg("requires_openai_auth but no login stored", "设置了 requires_openai_auth，但没有已保存的登录"),
-            evidence,
-            **facts,
-        )
-    if p.id == "openai" and facts["env_differs_from_stored"]:
-        return _auth(
-            Status.WARN,
-            Msg("stored key differs from $OPENAI_API_KEY", "已保存的密钥与 $OPENAI_API_KEY 不同"),
-            evidence,
-            **facts,
-        )
-    return _auth(Status.PASS, Msg("no interference", "无干扰"), evidence, **facts)
+    return None
 
 
 CHECKS = (

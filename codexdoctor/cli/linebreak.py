@@ -13,12 +13,13 @@ counts characters. The rules here, by display cells:
 Why not a UAX #14 library: uniseg (pure Python) breaks `--first-token-timeout` after each hyphen and a URL after each
 slash, so the identifier rule would be needed on top of it anyway, and importing it costs ~58 ms of CPU on a Chinese
 run (a bare interpreter: ~107 ms, measured on the shared machine, issue 40). These rules are the part of UAX #14 a
-help text needs; they import nothing but `unicodedata`.
+help text needs; they import nothing but `unicodedata` (through common/cells.py).
 """
 
 from __future__ import annotations
 
-import unicodedata
+from codexdoctor.common.cells import cells as count_cells
+from codexdoctor.common.cells import is_wide
 
 CLOSING = set("。，、：；！？）」』】》〉〕］｝”’…—,.;:!?)]}%")  # never starts a line
 OPENING = set("（「『【《〈〔［｛“‘([{")  # never ends a line
@@ -27,20 +28,13 @@ _BREAK_AFTER = set("。，、：；！？）」』】》〉〕］｝")
 
 
 def cells(text: str) -> int:
-    """Terminal cells on a CJK terminal: wide, full-width and ambiguous characters take two, combining marks none."""
-    total = 0
-    for ch in text:
-        if ch < "\u00a1":  # ASCII and Latin-1 controls: the common case, one cell
-            total += 1
-            continue
-        if unicodedata.combining(ch):
-            continue
-        total += 2 if unicodedata.east_asian_width(ch) in ("W", "F", "A") else 1
-    return total
+    """Terminal cells on a CJK terminal: wide, full-width and ambiguous characters take two, combining marks none
+    (common/cells.py: the one width function, the same the Chinese report is laid out with)."""
+    return count_cells(text, "zh")
 
 
 def _wide(ch: str) -> bool:
-    return ch >= "\u1100" and unicodedata.east_asian_width(ch) in ("W", "F")
+    return is_wide(ch)
 
 
 def _may_break(a: str, b: str) -> bool:

@@ -36,6 +36,8 @@ def run_check(opts: CheckOptions) -> tuple[Report, CheckContext]:
         fixed = asfixed.assume_fixed(ctx, results)
         live_ctx, live_static = (fixed.ctx, fixed.static) if fixed else (ctx, results)
         live_results, live_notes = live.run_live(live_ctx, live_static)
+        if live.blocked_by_static(live_static):  # nothing was sent: base_url's remedy must not say it was tried
+            results = live.with_nothing_sent(results)
         live_ran = any(r.status.value in ("pass", "warn", "fail") for r in live_results)
         if fixed is not None and live_ran:
             assumed = [en for en, _ in fixed.assumed]
@@ -79,7 +81,11 @@ def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[Ch
         return results
     peaks = [(d.get("peak") or 0, d["short_id"]) for d in logs.facts["sessions"]]
     peak, peak_id = max(peaks) if peaks else (0, None)
-    failing = {**logs.facts, "sessions": [d for d in logs.facts["sessions"] if d["kind"] != "none"]}
+    served = next((r.facts.get("served") for r in results if r.id == "ctx.window"), None)
+    failing = {
+        **logs.facts,
+        "sessions": [_with_served(d, served) for d in logs.facts["sessions"] if d["kind"] != "none"],
+    }
     out = [
         replace(r, facts={**r.facts, "sessions_peak": peak, "sessions_peak_id": peak_id})
         if r.id == "ctx.window" and peak
@@ -87,6 +93,22 @@ def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[Ch
         for r in results
     ]
     return [*out, ctx.stamp(replace(logs, facts=failing))]
+
+
+def _with_served(session: dict[str, Any], served: object) -> dict[str, Any]:
+    """A session that overflowed where the log states no window: its window was estimated from the largest context
+    that worked. This run knows the one the provider serves (and that the session stayed within it): every finding
+    of the screen advises that one (issue 40: CTX012 said 11000 / 8800 beside CTX033's 12000 / 9600)."""
+    if (
+        isinstance(served, int)
+        and session.get("kind") == "context"
+        and session.get("real_window")
+        and not session.get("server_window")
+        and not session.get("truncated_at")
+        and (session.get("last_ok") or 0) <= served
+    ):
+        return {**session, "real_window": served}
+    return session
 
 
 @dataclass(frozen=True)

@@ -190,7 +190,7 @@ def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en", w
         "",
         ui("demo_top", lang),
     ]
-    return "\n".join(table_lines(tuple(headers), tuple(tuple(r) for r in rows), width))
+    return "\n".join(table_lines(tuple(headers), tuple(tuple(r) for r in rows), width, lang=lang))
 
 
 DESCRIPTIONS_ZH = {
@@ -260,4 +260,4 @@ def listing(lang: str, width: int) -> str:
         (s.name, verdict(s.expected), DESCRIPTIONS_ZH[s.name] if lang == "zh" else s.description) for s in SCENARIOS
     )
     headers = (ui("demo_scenario", lang), ui("demo_expected", lang), ui("demo_wrong", lang))
-    return "\n".join(table_lines(headers, rows, width))
+    return "\n".join(table_lines(headers, rows, width, lang=lang))

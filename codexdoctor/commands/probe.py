@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,6 +24,9 @@ from codexdoctor.checks.probe import (
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import EXIT_INTERRUPTED, EXIT_USAGE, PublishOptions, publish
 from codexdoctor.model import CheckResult, Msg, Report
+
+if TYPE_CHECKING:
+    from codexdoctor.net.deadline import Deadline
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -56,12 +61,6 @@ def run_probe(
 ) -> tuple[Report, CheckContext]:
     """Static checks, then (if Codex would send anything) the announced, budgeted session probe."""
     from codexdoctor.checks import live
-    from codexdoctor.checks import probe as probe_mod
-    from codexdoctor.checks.live.canary import canary_result
-    from codexdoctor.checks.live.exchanges import Clocks
-    from codexdoctor.checks.live.reach import reach_result
-    from codexdoctor.common import tokens
-    from codexdoctor.net.classify import classify
     from codexdoctor.net.deadline import Deadline
 
     # --timeout covers the whole command from its launch: start-up, `codex --version`, the lookups before the probe too
@@ -75,14 +74,53 @@ def run_probe(
             "未运行探测：Codex 在发出请求前就会停止（{names}）；没有消耗 token。",
             names=blocker_names(static, blockers),
         )
+        static = live.with_nothing_sent(static)  # URL003 must not say live checks tried (issue 40)
         return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [note], opts.lang), ctx
-    tok = tokens.for_model(str(ctx.resolution.model or ""))
+    progress(_budget_line(settings, opts.lang))  # at once (issue 40): the plan waits for the lookups below
+    made: list[Probe] = []
+    try:
+        return _probe(ctx, opts, settings, static, total, confirm, progress, ask, made)
+    except (KeyboardInterrupt, click.exceptions.Abort):  # outside the probe's requests (those end in the report)
+        spent = made[0].spent if made else 0
+        progress(
+            Msg("Ctrl-C: {n:,} input tokens spent.", "Ctrl-C：已花费 {n:,} 个输入 token。", n=spent).text(opts.lang)
+            if spent
+            else Msg("Ctrl-C: no tokens were spent.", "Ctrl-C：没有花费任何 token。").text(opts.lang)
+        )
+        raise
+
+
+def _probe(
+    ctx: CheckContext,
+    opts: CheckOptions,
+    settings: ProbeSettings,
+    static: list[CheckResult],
+    total: Deadline,
+    confirm: Callable[[str], bool],
+    progress: Callable[[str], None],
+    ask: Callable[[str], bool],
+    made: list[Probe],
+) -> tuple[Report, CheckContext]:
+    """The probe itself, once the static checks let it run: plan, prompt, requests, report. `made` gets the Probe,
+    so a Ctrl-C outside its requests can still say what it spent."""
+    from codexdoctor.checks import live
+    from codexdoctor.checks import probe as probe_mod
+    from codexdoctor.checks.live.canary import canary_result
+    from codexdoctor.checks.live.exchanges import Clocks
+    from codexdoctor.checks.live.reach import reach_result
+    from codexdoctor.common import tokens
+    from codexdoctor.net.classify import classify
+
+    # The tokenizer loads (a second or so of CPU) while the window is looked up (network): the plan needs both.
+    tok_future = _in_background(lambda: tokens.for_model(str(ctx.resolution.model or "")))
     published, source = (
         (None, None)
         if settings.max_context
         else live.published_window(ctx, min(10.0, settings.request_timeout_s, total.remaining()))
     )
+    tok = tok_future.result()
     probe = probe_mod.Probe(ctx, settings, tok, progress=progress, published=published, lang=opts.lang, total=total)
+    made.append(probe)
     requests, estimate = probe.estimate()
     plan = _announce(probe, settings, published, source, requests, estimate, opts.lang, progress)
     over = estimate > settings.budget
@@ -100,7 +138,7 @@ def run_probe(
         checks.append(ctx.stamp(reach_result(ctx, probe.plan, single, single, clocks)))
         checks.append(ctx.stamp(canary_result(ctx, probe.plan, single, classify(single, probe.plan.wire), clocks)))
     checks.append(ctx.stamp(probe_result(facts)))
-    spent, n = outcome.spent, len(outcome.steps)
+    spent, n = outcome.spent, len(outcome.steps) + outcome.cut_short
     counted = (
         Msg(
             "Tokens counted with {tok} (exact); {spent:,} input tokens spent in {n} requests.",
@@ -124,6 +162,37 @@ def run_probe(
     return build_report(
         "probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections
     ), ctx
+
+
+def _budget_line(settings: ProbeSettings, lang: str) -> str:
+    """The first line, printed before anything is looked up: what the probe may spend, and that nothing is spent
+    before the plan (issue 40: nothing was printed for the first second or more)."""
+    if settings.max_context:
+        return Msg(
+            "Probe budget: {b:,} input tokens (--budget). Loading the tokenizer for the plan; no tokens spent yet.",
+            "探测预算：{b:,} 个输入 token（--budget）。正在加载分词器以制定计划；尚未花费任何 token。",
+            b=settings.budget,
+        ).text(lang)
+    return Msg(
+        "Probe budget: {b:,} input tokens (--budget). Looking up the provider's window and loading the tokenizer "
+        "for the plan; no tokens spent yet.",
+        "探测预算：{b:,} 个输入 token（--budget）。正在查询提供方的窗口并加载分词器以制定计划；尚未花费任何 token。",
+        b=settings.budget,
+    ).text(lang)
+
+
+def _in_background(work: Callable[[], Any]) -> Future[Any]:
+    """`work` on a daemon thread: a Ctrl-C while it runs ends the command at once (a pool would be joined first)."""
+    future: Future[Any] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(work())
+        except BaseException as exc:
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="codexdoctor-probe-tokenizer", daemon=True).start()
+    return future
 
 
 def blocker_names(static: list[CheckResult], blockers: list[str]) -> Msg:
@@ -184,7 +253,7 @@ def _probe_facts(
     config file, the repeat count, the published window, and why a stopped probe is inconclusive."""
     from codexdoctor.checks import probe as probe_mod
 
-    facts = probe_mod.analyse(outcome, settings)
+    facts = probe_mod.analyse(outcome, settings, _first_tokens(ctx))
     facts["family"] = family
     facts["user_config"] = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
     facts["repeat"] = settings.repeat
@@ -192,6 +261,19 @@ def _probe_facts(
     if outcome.stopped and (outcome.first_fail is None or outcome.stable is None):
         facts["inconclusive_reason"] = str(probe_mod.stopped_reason(outcome.stopped, outcome.spent))
     return facts
+
+
+def _first_tokens(ctx: CheckContext) -> int:
+    """Codex's first request for this user, counted as `check` counts it before sending (the turns per session are
+    what is left on top of it); the measured fallback when Codex would speak Chat Completions or it cannot be built."""
+    from codexdoctor.checks import live
+    from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS
+
+    try:
+        first = live.make_plan(ctx).first
+    except Exception:  # an unreadable AGENTS.md, a template problem: the turns still have a number to stand on
+        first = None
+    return first.tokens if first is not None else CODEX_FIRST_REQUEST_TOKENS
 
 
 def run(opts: ProbeOptions) -> None:
@@ -205,7 +287,7 @@ def run(opts: ProbeOptions) -> None:
 
     def progress(line: str) -> None:  # the plan and the step lines, fitted to the terminal like every screen
         if not opts.quiet:
-            click.echo("\n".join(fit_lines([line], width, "    ")), err=True)
+            click.echo("\n".join(fit_lines([line], width, "    ", opts.check.lang)), err=True)
 
     def confirm(plan: str) -> bool:
         if opts.yes:
@@ -251,7 +333,7 @@ def run(opts: ProbeOptions) -> None:
             else f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
             "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context."
         )
-        click.echo("\n".join(fit_lines([message], width, "  ")), err=True)
+        click.echo("\n".join(fit_lines([message], width, "  ", opts.check.lang)), err=True)
         raise SystemExit(EXIT_USAGE) from None
     interrupted = any(c.facts.get("stopped") == "interrupted" for c in report.checks)
     try:

@@ -80,7 +80,10 @@ def run(opts: ReportOptions) -> None:
             + (f" (and the request body to {request_file})" if request_file else "")
             + ". Nothing was uploaded: read it before you attach it to a ticket."
         )
-    click.echo(redact(said), err=True)
+    from codexdoctor.commands.output import terminal_width
+    from codexdoctor.report.render.text import fit_lines
+
+    click.echo("\n".join(fit_lines([redact(said)], terminal_width(), "  ", check_opts.lang)), err=True)
 
 
 def _ticket_path(opts: ReportOptions) -> Path:

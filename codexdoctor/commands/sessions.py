@@ -53,7 +53,7 @@ def run_sessions(
     from datetime import timezone
 
     from codexdoctor.checks import sessions as sessions_mod
-    from codexdoctor.checks import sessions_tables
+    from codexdoctor.checks.sessions import tables as sessions_tables
     from codexdoctor.common.redact import shorten_home
 
     opts = CheckOptions(env=env, home=home, cwd=Path.cwd(), offline=True, lang=lang, codex_version=codex_version)

@@ -9,7 +9,7 @@ tiktoken's fast encoder; otherwise we estimate and say so.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import gzip
 import hashlib
 import os
@@ -90,11 +90,10 @@ def _tiktoken_cache_path(name: str) -> str:
 def _from_bytes(name: str, contents: bytes, source: str) -> Tokenizer:
     import tiktoken
 
-    ranks = {}
-    for line in contents.splitlines():
-        if line:
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
+    # One comprehension and binascii directly: 200,000 lines, and b64decode's own checks cost half the time of a
+    # `report` run's token count (every value the same, issue 37).
+    a2b = binascii.a2b_base64
+    ranks = {a2b(token): int(rank) for token, rank in map(bytes.split, filter(None, contents.splitlines()))}
     enc = tiktoken.Encoding(name=name, pat_str=PAT_STR[name], mergeable_ranks=ranks, special_tokens=SPECIAL[name])
     return Tokenizer(name, source, lambda t: enc.encode(t, disallowed_special=()), enc.decode)
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 _IRREGULAR = {"is": "are", "was": "were", "this": "these"}
 
 
-def pad_cells(text: str, cells: int) -> str:
+def pad_cells(text: str, cells: int, lang: str = "en") -> str:
     """`text` padded with spaces to `cells` terminal cells, a Chinese character taking two (`:15` counts characters,
-    so Chinese columns drifted: issue 29)."""
-    import unicodedata
+    so Chinese columns drifted: issue 29), counted as `lang`'s output is (common/cells.py)."""
+    from codexdoctor.common.cells import cells as count_cells
 
-    used = sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
-    return text + " " * max(0, cells - used)
+    return text + " " * max(0, cells - count_cells(text, lang))
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:

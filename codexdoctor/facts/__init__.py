@@ -63,7 +63,7 @@ GROUP = {
     "low_usage": Maybe(bool),  # a scattered group whose breaks all came under half the window
     "unclear": Maybe(bool),  # … whose messages alone decided nothing (issue 39)
 }
-SESSION = {  # one rollout as checks/sessions.py classifies it
+SESSION = {  # one rollout as checks/sessions/classify.py classifies it
     "id": str,
     "short_id": str,
     "start": str | None,
@@ -245,6 +245,7 @@ FACTS: dict[str, dict[str, Any]] = {
         "provider": str,
         "builtin": bool,
         "offline": bool,
+        "nothing_sent": Maybe(bool),  # live, but Codex would stop before any request, so none was sent (issue 40)
         "user_config": str,
         "where": str,
         "shown": str,
@@ -510,7 +511,10 @@ FACTS: dict[str, dict[str, Any]] = {
         "reported_at_truncation": int | None,
         "suggest_window": Maybe(int),
         "suggest_compact": Maybe(int),
+        "suggest_from": Maybe(str),  # "published" (a break where the provider says) or "measured"
         "turns_per_session": Maybe(int),
+        "turns_bound": Maybe(str),  # "about" (a confirmed break) or "at least" (issue 40)
+        "first_request": int,  # Codex's first request for this user, under the turns per session
         "family": str | None,  # the server family the probe recognised: "vllm", "llama.cpp" …
         "cache": Nullable(
             {

@@ -212,7 +212,7 @@ _PATTERNS_ZH: list[tuple[str, str]] = [
     # notes (checks/live.py) and diagnose's phrases
     (r"Codex's idle limit passed with no event", "超过 Codex 的空闲时限仍没有事件"),
     (r"the stream ended without response\.completed", "流在没有 response.completed 的情况下结束"),
-    # verdict reasons that are facts: the sessions decision (checks/sessions.py), the probe's inconclusive_reason
+    # verdict reasons that are facts: the sessions decision (checks/sessions/across.py), the probe's inconclusive_reason
     # where the window Codex assumes comes from (CTX001)
     # how a session failed (CTX012)
     (r"failure at (\d+)% of the window", "在窗口的 {1}% 处失败"),

@@ -272,8 +272,17 @@ def clean_report(report: Report, redact: Callable[[str], str]) -> Report:
     Line breaks stay only in the texts whose formats lay out lines (a diagnosis, a remedy, a section's lines)."""
     from dataclasses import replace
 
+    # Findings cite their check's evidence, so one line can appear in hundreds of findings (500 unknown keys, each
+    # a finding quoting the check's 500 lines): each distinct text is redacted once.
+    seen: dict[tuple[str, bool], str] = {}
+
     def one(text: Any, newlines: bool = False) -> Any:
-        return sanitize(redact(text), newlines) if isinstance(text, str) else text
+        if not isinstance(text, str):
+            return text
+        done = seen.get((text, newlines))
+        if done is None:
+            done = seen[(text, newlines)] = sanitize(redact(text), newlines)
+        return done
 
     def many(texts: Iterable[Any], newlines: bool = False) -> tuple[Any, ...]:
         return tuple(one(t, newlines) for t in texts)

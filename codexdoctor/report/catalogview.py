@@ -232,6 +232,7 @@ _SLOTS_ZH.update(
         "why": "原因",
         "why_text": "原因",
         "window_text": "窗口",
+        "window_advice": "窗口设置",
         "windows_text": "窗口",
         "wire_api_invalid": "wire_api 的值",
         "wire_api_where": "wire_api 所在位置",
@@ -305,8 +306,11 @@ def explain_rule(code: str, fmt: str = "text", lang: str = "en", width: int | No
         head = f"{rule.code} {rule.name}（{ui('sev_' + rule.severity.value, lang)}，结论：{ui('verdict_' + rule.verdict.value, lang)}）"
     else:
         head = f"{rule.code} {rule.name} ({rule.severity.value}, verdict: {rule.verdict.value})"
-    from codexdoctor.report.render.text import wrap
+    from functools import partial
 
+    from codexdoctor.report.render.text import wrap as wrap_text
+
+    wrap = partial(wrap_text, lang=lang)  # counted as `lang`'s terminal draws it (common/cells.py)
     lines = [*wrap(head, width, "", "  "), "", *wrap(text.title, width), ""]
     if text.explanation:
         lines += [*wrap(text.explanation, width), ""]
@@ -350,7 +354,7 @@ def list_rules(fmt: str = "text", lang: str = "en", width: int | None = None) ->
     else:
         headers = ("code", "severity", "verdict", "title")
         rows = tuple((r.code, r.severity.value, r.verdict.value, r.text(lang).title) for r in RULES)
-    return "\n".join(table_lines(headers, rows, width)) + "\n"
+    return "\n".join(table_lines(headers, rows, width, lang=lang)) + "\n"
 
 
 def rules_markdown(lang: str = "en") -> str:

@@ -131,15 +131,16 @@ def render_config(ctx: CheckContext, fmt: str, lang: str = "en", width: int | No
     from codexdoctor.report.render.text import display_width, table_lines, wrap
 
     kinds = [_word(layer.kind, lang) for layer in ctx.resolution.layers]
-    pad = max((display_width(k) for k in kinds), default=0) + 2
+    pad = max((display_width(k, lang) for k in kinds), default=0) + 2
     layer_lines = "\n".join(
         line
         for k, layer in zip(kinds, ctx.resolution.layers, strict=True)
         for line in wrap(
             f"{layer.label}{'' if layer.exists else ' ' + _word('(not found)', lang)}",
             width,
-            f"  {k}{' ' * (pad - display_width(k))}",
+            f"  {k}{' ' * (pad - display_width(k, lang))}",
             " " * (pad + 4),
+            lang,
         )
     )
 
@@ -149,6 +150,7 @@ def render_config(ctx: CheckContext, fmt: str, lang: str = "en", width: int | No
             tuple(row_words(d, lang) for d in data),
             width,
             cut=False,
+            lang=lang,
         )
     )
     return f"{_word('Config layers (lowest precedence first):', lang)}\n{layer_lines}\n\n{table}\n"

@@ -72,6 +72,10 @@ class Rule:
     # keyed by check id) when only some of that code's instances are the cause. The consequence is then folded under
     # its cause ("this is why"), not listed as a cause of its own (docs/findings.md).
     explained_by: tuple[Any, ...] = ()
+    # Other checks whose failed row this finding is the reason for (issue 40: every `[✗]` line has a finding below
+    # it): a canary that 404s is explained by API001 at the variants, not by a finding of its own. They join the
+    # finding's checks when they failed, so every format ties the row to its reason.
+    covers: tuple[str, ...] = ()
 
     def text(self, lang: str) -> Text:
         """The rule's texts in a language (Chinese for zh, English otherwise)."""

@@ -183,12 +183,25 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
                     diagnosis=fmt(text.diagnosis, values, lang),
                     remedy=tuple(command_apart(fmt(step, values, lang)) for step in text.remedy),
                     # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
-                    checks=(res.id,),
-                    evidence=tuple(params.get("finding_evidence") or res.evidence),
+                    checks=(res.id, *(c for c in rule.covers if c in by_id and by_id[c].status is Status.FAIL)),
+                    evidence=_evidence_for(res.evidence, params),
                     references=rule.references,
                 )
             )
     return fold(findings, rules, {r.id: r.facts for r in by_id.values()})
+
+
+def _evidence_for(evidence: Iterable[str], params: Mapping[str, Any]) -> tuple[str, ...]:
+    """The lines a finding cites: its own (`finding_evidence`), the check's lines about its one item (those that start
+    with `evidence_about`: one unknown key of 500 cites its line, not all 500), else all of the check's."""
+    if params.get("finding_evidence"):
+        return tuple(params["finding_evidence"])
+    lines = tuple(evidence)
+    about = params.get("evidence_about")
+    if about:
+        own = tuple(line for line in lines if line.startswith(about))
+        return own or lines
+    return lines
 
 
 def fold(findings: list[Finding], rules: Iterable[Rule], facts: Mapping[str, Mapping[str, Any]]) -> list[Finding]:

@@ -62,6 +62,7 @@ RULES: tuple[Rule, ...] = (
             "builtin",
             "doubled_path",
             "ends_v1",
+            "nothing_sent",
             "offline",
             "request_url",
             "shown",
@@ -94,6 +95,14 @@ RULES: tuple[Rule, ...] = (
                         "并指出可用的 base_url。",
                     )
                     if f.get("offline") is not False
+                    else Loc(
+                        "No request was sent in this run: Codex would stop before its first one (see the other "
+                        "findings). Once that is fixed, `codexdoctor check` calls the real endpoint and, on a 404, "
+                        "tries the variants and names the base_url that works.",
+                        "本次运行没有发送任何请求：Codex 会在第一个请求之前就停止（见其他问题）。修好之后，"
+                        "`codexdoctor check` 会请求真实的端点，遇到 404 时尝试各个变体，并指出可用的 base_url。",
+                    )
+                    if f.get("nothing_sent")
                     else Loc(
                         "This run's live checks could not settle it (the request Codex sends got no answer); run "
                         "`codexdoctor check` again once the provider answers.",

@@ -95,12 +95,20 @@ def test_live_checks_and_the_probe_give_declared_facts(home, sim_server):
     )
     report, _ = run_probe(opts, ProbeSettings(max_context=20000), lambda plan: True, lambda line: None)
     assert_declared(seen, report.checks)
-    assert_declared(seen, [watched(server.base_url)])
+    stalling = sim_server(
+        api_key="sk-sim-facts-0123456789",
+        context_window=8192,
+        token_interval_ms=0,
+        stall_after_tokens=1,
+        stall_seconds=0.2,
+    )
+    assert_declared(seen, [watched(stalling.base_url)])
     assert set(seen) == set(FACTS) - {"cfg.profile", "ctx.sessions", "ctx.pasted"}, set(FACTS) - set(seen)
 
 
 def watched(base_url: str):
-    """`codexdoctor watch`'s result over real requests through the recorder: an answer and a refusal (the window)."""
+    """`codexdoctor watch`'s result over real requests through the recorder: an answer with a 0.2 s silence in its
+    stream (a stall at a 50 ms threshold, whatever the machine's load) and a refusal (the window)."""
     import httpx
 
     from codexdoctor.common.redact import Redactor
@@ -116,6 +124,6 @@ def watched(base_url: str):
             httpx.post(recorder.base_url + "/responses", json=body, headers=headers, timeout=30)
     finally:
         recorder.stop()
-    result = diagnosis.check(records, "~/w.jsonl", 1, stall_ms=0.5)
+    result = diagnosis.check(records, "~/w.jsonl", 1, stall_ms=50)
     assert result.facts["context_break"] and result.facts["stall"]
     return result.__class__(**{**result.__dict__, "facts": {**result.facts, "shell": "bash", "platform": "linux"}})

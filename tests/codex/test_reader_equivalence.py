@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from codexdoctor.checks import sessions
+from codexdoctor.checks.sessions import read as sessions  # read_all and the child it forks
 from codexdoctor.codex import rollout_lines, rollouts
 from codexdoctor.commands.sessions import run_sessions
 from codexdoctor.report.render import render

@@ -124,7 +124,7 @@ def test_build_check_decision_only_when_both_causes(tmp_path):
 
 def test_large_corpus_is_summarised_in_bounded_lists(tmp_path, monkeypatch):
     """Thousands of sessions: every one is counted, only the most recent are listed (memory stays bounded)."""
-    from codexdoctor.checks import sessions as sessions_mod
+    from codexdoctor.checks.sessions import summary as sessions_mod  # LIST_MAX and BATCH are read there
 
     monkeypatch.setattr(sessions_mod, "LIST_MAX", 5)
     monkeypatch.setattr(sessions_mod, "BATCH", 7)
@@ -330,10 +330,10 @@ def test_a_single_stream_cut_is_inconclusive_and_says_what_would_decide(home, la
     assert "codexdoctor probe" in text and "codexdoctor check" in text
     # The share is said against the window Codex assumes, as such; never "not a full context" on that basis.
     if lang == "en":
-        assert "of the 258,400 Codex assumes; the provider's window is unknown" in text
+        assert "of Codex's effective window, 258,400; the provider's window is unknown" in text
         assert "not a full context" not in text
     else:
-        assert "Codex 假定的 258,400" in text and "提供方的窗口未知" in text
+        assert "Codex 有效窗口 258,400" in text and "提供方的窗口未知" in text
 
 
 def test_no_session_is_both_a_cluster_and_a_channel_error(home, tmp_path):

@@ -58,4 +58,4 @@ def test_chinese_table_is_aligned_by_display_width():
         )
         verdict_at = line.index("问题", after_description) - 2  # the expected verdict (配置问题 / 通道问题)
         # the third column starts at the same terminal cell on every row, whatever the Chinese before it
-        assert display_width(line[:verdict_at]) == starts[2], line
+        assert display_width(line[:verdict_at], "zh") == starts[2], line

@@ -76,7 +76,7 @@ _UNBREAKABLE = re.compile(r"https?://\S+|``.*?``|`[^`]*`|\S+ \S*>>|(?:echo|expor
 @pytest.mark.parametrize("name,lang,width", CASES)
 def test_lines_fit_the_width_unless_unbreakable(reports, name, lang, width):
     for line in render(reports[(name, lang)], "text", RenderOptions(width=width)).splitlines():
-        if display_width(line) > width:
+        if display_width(line, lang) > width:
             assert _UNBREAKABLE.search(line), (width, line)
 
 

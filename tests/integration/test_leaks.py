@@ -32,8 +32,29 @@ def assert_clean(text):
         assert not leaked, f"secret piece leaked: {leaked[:3]}"
 
 
+@pytest.fixture
+def checks_run(monkeypatch):
+    """`check` runs its live checks once per set of options (one per language here): every other run of the same
+    command with another --format or -o publishes that same report through the real CLI (renderer, final redaction,
+    file, streams). Nine identical live checks a scenario were most of this file's time (issue 37)."""
+    import dataclasses
+
+    import codexdoctor.commands.check as command
+
+    real, done = command.run_check, {}
+
+    def once(opts):
+        key = repr(dataclasses.replace(opts, started=None))  # `started` is each launch's own clock
+        if key not in done:
+            done[key] = real(opts)
+        return done[key]
+
+    monkeypatch.setattr(command, "run_check", once)
+    return done
+
+
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
-def test_live_scenarios_leak_nothing(home, sim_server, run, monkeypatch, tmp_path, scenario):
+def test_live_scenarios_leak_nothing(home, sim_server, run, monkeypatch, tmp_path, scenario, checks_run):
     options = {"api_key": KEY, **SCENARIOS[scenario]}
     s = sim_server(**options)
     suffix = "" if scenario == "html" else "/v1"
@@ -62,6 +83,7 @@ def test_live_scenarios_leak_nothing(home, sim_server, run, monkeypatch, tmp_pat
     for text in seen:
         assert_clean(text)
     assert any(r.auth for r in s.records) or scenario == "hang"  # the key was really sent
+    assert len(checks_run) == 2  # one live check in English, one in Chinese, each published in every format
 
 
 def test_debug_traceback_is_redacted(home, run, monkeypatch):

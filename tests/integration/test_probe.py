@@ -59,10 +59,12 @@ def test_stable_8k_window_is_context(home, sim_server):
     # The measured window, through the one function every command uses (issue 28), and labelled as measured.
     from codexdoctor.codex.sizes import window_settings
 
-    window, compact = window_settings(f["usable"])
-    assert f"model_context_window = {window}\nmodel_auto_compact_token_limit = {compact}" in ctx006.remedy[0]
-    assert "measured" in ctx006.remedy[0]
-    assert lines[0].startswith("Probe plan: at most")  # announced before anything was sent
+    # 8,192 tokens cannot hold Codex's first request: the one conclusion every command gives, no window lines
+    # below what Codex needs (issue 40)
+    assert "no setting makes Codex work with it" in ctx006.remedy[0] and "model_context_window" not in ctx006.remedy[0]
+    assert f["suggest_from"] == "measured" and f["suggest_window"] == window_settings(f["usable"])[0]
+    assert lines[0].startswith("Probe budget: 300,000 input tokens")  # at once, before the lookups (issue 40)
+    assert lines[1].startswith("Probe plan: at most")  # announced before anything was sent
     assert f["spent"] == sent_tokens(s)  # our count is what the provider counted
 
 
@@ -479,8 +481,8 @@ def test_chinese_progress_columns_line_up(home, sim_server):
     lines: list[str] = []
     run_probe(opts, ProbeSettings(max_context=4000, cache_step=False, repeat=1), lambda plan: True, lines.append)
     steps = [line for line in lines if " tokens -> " in line]
-    starts = {display_width(line[: line.index(" tokens -> ")]) for line in steps}
-    firsts = {display_width(line[: line.index("首字")]) for line in steps}
+    starts = {display_width(line[: line.index(" tokens -> ")], "zh") for line in steps}
+    firsts = {display_width(line[: line.index("首字")], "zh") for line in steps}
     assert len(steps) >= 3 and len(starts) == 1 and len(firsts) == 1, steps
 
 
@@ -510,3 +512,98 @@ def test_a_terminal_is_asked_before_the_probe_spends_tokens(home, sim_server, ru
     assert bool(posts) is spent, (code, err)
     if not spent:
         assert code == 2 and "no tokens spent" in err
+
+
+def probe_in(home, settings, lang, progress, env=None):
+    opts = CheckOptions(
+        env={"HOME": str(home), "SIM_API_KEY": KEY, **(env or {})},
+        home=home,
+        cwd=Path.cwd(),
+        system_config=None,
+        codex_version=(0, 171, 0),
+        lang=lang,
+    )
+    return run_probe(opts, settings, lambda plan: True, progress)[0]
+
+
+@pytest.mark.parametrize(
+    "lang,said", [("en", "Probe budget: 300,000 input tokens"), ("zh", "探测预算：300,000 个输入 token")]
+)
+def test_the_budget_line_comes_before_any_lookup(home, sim_server, lang, said):
+    """Issue 40: nothing was printed for the first second (the window lookup and the tokenizer came first)."""
+    s = sim_server(api_key=KEY, context_window=8192, publish_window=True, token_interval_ms=0)
+    configure(home, s)
+    seen: list[tuple[str, int]] = []
+    probe_in(home, ProbeSettings(cache_step=False, repeat=1), lang, lambda line: seen.append((line, len(s.records))))
+    first, records = seen[0]
+    assert first.startswith(said) and records == 0, seen[:2]  # not even the window's GETs had gone out
+    assert "--budget" in first
+
+
+def interrupt_on(monkeypatch, nth):
+    """A Ctrl-C while the nth probe request is on the wire (after it was sent and counted)."""
+    from codexdoctor.checks.probe import search
+
+    real = search.Probe._send
+    calls: list[int] = []
+
+    def send(self, items, sent):
+        calls.append(sent)
+        if len(calls) == nth:
+            real(self, items, sent)  # on the wire: the provider saw it
+            raise KeyboardInterrupt
+        return real(self, items, sent)
+
+    monkeypatch.setattr(search.Probe, "_send", send)
+
+
+@pytest.mark.parametrize(
+    "lang,said",
+    [
+        ("en", "Ctrl-C: the probe stopped after 3 requests; 57 input tokens spent so far."),
+        ("zh", "Ctrl-C：探测已停止；已发送 3 个请求，共消耗 57 个输入 token。"),
+    ],
+)
+def test_ctrl_c_says_at_once_what_was_spent(home, sim_server, monkeypatch, lang, said):
+    """Issue 40: after Ctrl-C the probe said nothing of the tokens it had spent; the request cut short counts (it was
+    sent), in the line, the note and the finding alike. The single questions that were answered settle URL003."""
+    s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
+    configure(home, s)
+    interrupt_on(monkeypatch, 3)
+    lines: list[str] = []
+    report = probe_in(home, ProbeSettings(max_context=8000, cache_step=False), lang, lines.append)
+    assert any(line.startswith(said) for line in lines), lines
+    assert sent_tokens(s) == 57 and facts(report)["spent"] == 57 and facts(report)["requests"] == 3
+    note = " ".join(str(n) for n in report.notes)
+    assert ("in 3 requests" in note) if lang == "en" else ("3 次请求共消耗 57" in note), report.notes
+    assert "URL003" not in codes(report) and any(c.id == "api.canary" for c in report.checks)
+
+
+@pytest.mark.parametrize("lang,said", [("en", "Ctrl-C: no tokens were spent."), ("zh", "Ctrl-C：没有花费任何 token。")])
+def test_ctrl_c_before_the_first_request_says_nothing_was_spent(home, sim_server, monkeypatch, lang, said):
+    from codexdoctor.checks import live
+
+    s = sim_server(api_key=KEY, context_window=8192, token_interval_ms=0)
+    configure(home, s)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(live, "published_window", interrupted)
+    lines: list[str] = []
+    with pytest.raises(KeyboardInterrupt):
+        probe_in(home, ProbeSettings(cache_step=False), lang, lines.append)
+    assert lines[-1] == said and not [r for r in s.records if r.method == "POST"]
+
+
+@pytest.mark.parametrize("lang,said", [("en", "No request was sent in this run"), ("zh", "本次运行没有发送任何请求")])
+def test_a_probe_that_did_not_run_does_not_say_live_checks_tried(home, sim_server, lang, said):
+    """Issue 40: URL003 said "the live checks could not settle it" beside "Probe not run … no tokens spent"."""
+    s = sim_server(api_key=KEY)
+    configure(home, s)  # base_url ends in /v1; the key is unset, so Codex would send nothing
+    report = probe_in(home, ProbeSettings(max_context=4096), lang, lambda line: None, env={"SIM_API_KEY": ""})
+    url003 = next(f for f in report.findings if f.code == "URL003")
+    assert (
+        said in url003.remedy[0] and "could not settle" not in url003.remedy[0] and "没能判断" not in url003.remedy[0]
+    )
+    assert s.records == []

@@ -56,8 +56,32 @@ def test_a_404_at_the_configured_path_gathers_the_variants_and_the_catalog_where
     assert ex.chat is not None and ex.chat.url.endswith("/v1/chat/completions")
     assert ex.moved_catalog is not None and ex.moved_catalog[0] == "http://127.0.0.1:9/api/v1"
     assert ex.minimal is None and ex.turn_two is None  # no Codex request in this plan: nothing to contrast or extend
-    # phase one before phase two, the catalog at the working variant after both
-    assert seen.index("GET /v1/models") < seen.index("POST /api/v1/responses") < seen.index("GET /api/v1/models")
+    # phase one before phase two; the catalog at each variant is read in phase two, beside the variant's request
+    assert seen.index("GET /v1/models") < seen.index("POST /api/v1/responses")
+    assert seen.index("GET /v1/models") < seen.index("GET /api/v1/models")
+
+
+def test_the_catalog_where_the_api_is_is_read_beside_the_variants_not_after_them(home):
+    """Issue 40: read after the working variant was known, the moved catalog was a third round trip in a row (check
+    took 1.55x its slowest chain on a wrong prefix). It goes out while the variants' requests are still unanswered."""
+    ctx = context(home)
+    seen: list[str] = []
+    catalog_asked = threading.Event()
+    overlapped: list[bool] = []
+    inner = provider_at_api_v1(seen)
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        if request.method == "GET" and request.url.path == "/api/v1/models":
+            catalog_asked.set()
+        if request.method == "POST" and request.url.path == "/api/v1/responses" and "POST /v1/responses" in seen:
+            overlapped.append(catalog_asked.wait(2.0))  # the variant answers only once its catalog was asked for
+        return inner(request)
+
+    with respx.mock(assert_all_called=False) as mock:
+        mock.route().mock(side_effect=handle)
+        ex = Gatherer(ctx, plan_of(ctx), Deadline(5)).gather()
+    assert overlapped == [True], seen
+    assert ex.moved_catalog is not None and ex.moved_catalog[0] == "http://127.0.0.1:9/api/v1"
 
 
 def test_without_a_canary_the_variants_are_catalogs(home):

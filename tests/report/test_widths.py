@@ -39,6 +39,7 @@ COMMANDS = {
     "sessions-one": ["sessions", str(ROLLOUTS / "overflow-turn-2.jsonl")],
     "diagnose": ["diagnose-error", "unexpected status 404 Not Found: Not Found, url: http://127.0.0.1:9/v1/responses"],
     "fix": ["fix", "--dry-run", "--codex-version", "0.171.0"],
+    "report": ["report", "--codex-version", "0.171.0"],
     "probe": ["probe", "--yes", "--max-context", "16000", "--budget", "200000"],
     "demo-list": ["demo", "--list"],
     "help": ["--help"],
@@ -62,7 +63,7 @@ def test_every_line_fits(setup, run, monkeypatch, name, lang, width):
     assert code in (0, 1), (code, out, err)
     for stream in (out, err):
         for line in stream.splitlines():
-            assert display_width(line) <= width, (name, lang, width, display_width(line), line)
+            assert display_width(line, lang) <= width, (name, lang, width, display_width(line, lang), line)
 
 
 # Issue 40: every `--help` in Chinese at 80 columns, counted as a CJK terminal draws it (ambiguous characters such as
@@ -119,7 +120,7 @@ def test_a_pipe_without_columns_is_laid_out_for_80(setup, run, monkeypatch, name
     monkeypatch.setattr(output, "_controlling_terminal_width", lambda: None)  # a developer's own terminal
     code, out, _ = run(*PIPED[name], "--lang", lang)
     assert code in (0, 1)
-    widest = max(display_width(line) for line in out.splitlines())
+    widest = max(display_width(line, lang) for line in out.splitlines())
     assert widest <= 80, (name, lang, widest)
 
 

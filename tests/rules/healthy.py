@@ -345,6 +345,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "usable": 64000,
         "usable_counted_by": "provider",
         "turn_tokens": 2000,
+        "first_request": 8489,
         "cache": None,
         "cache_verdict": None,
         "family": None,
@@ -402,7 +403,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
     },
 }
 
-# One rollout as checks/sessions.py classifies it: a session that ended well. Cases change what they need.
+# One rollout as checks/sessions/classify.py classifies it: a session that ended well. Cases change what they need.
 SESSION: dict[str, Any] = {
     "id": "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
     "short_id": "0199a1b2",

@@ -130,8 +130,8 @@ CASES = [
         "with `…N chars truncated…` between); one call with an output that large",
         "costs 5,746 tokens",
         "at least 16,250 tokens",
-        "Once it serves 32,768: tell Codex the real window",
-        "model_context_window = 32768\nmodel_auto_compact_token_limit = 26200",
+        "While it serves this window: tell Codex the real window",
+        "model_context_window = 12000\nmodel_auto_compact_token_limit = 9600",
         "tool_output_token_limit = 600",
     ),
     silent(
@@ -268,16 +268,18 @@ CASES = [
         "CTX006",
         {
             "stable": True,
-            "last_ok": 8192,
-            "first_fail": 9216,
+            "last_ok": 16384,
+            "first_fail": 17408,
             "context_kinds": ["context_exceeded"],
             "failure_kinds": ["context_exceeded"],
-            "suggest_window": 8192,
-            "suggest_compact": 6500,
+            "suggest_window": 16384,
+            "suggest_compact": 13100,
+            "suggest_from": "measured",
             "turns_per_session": 2,
         },
-        "fails from 9,216 tokens on (context window exceeded); every request at 8,192 tokens or less worked",
-        "model_context_window = 8192\nmodel_auto_compact_token_limit = 6500",
+        "fails from 17,408 tokens on (context window exceeded); every request at 16,384 tokens or less worked",
+        "the window this probe measured",
+        "model_context_window = 16384\nmodel_auto_compact_token_limit = 13100",
         "Start a new session every 2 turns (at about 2,000 tokens per turn",
     ),
     fires(
@@ -293,7 +295,7 @@ CASES = [
         },
         "(timeout)",
         "cannot hold Codex's own first request",
-        "model_context_window = 4000",
+        "no setting makes Codex work with it",  # never a window below Codex's first request (issue 40)
         why="no-room-for-a-turn",
     ),
     silent("CTX006", {"stable": None, "last_ok": 8192}),
@@ -389,7 +391,7 @@ CASES = [
         "CTX012",
         {"sessions": [session(**OVERFLOW)]},
         "Session 0199a1b0 (2026-01-02 09:30) failed at turn 14: Codex's context-window error",
-        "The largest context that worked was 120,000 tokens, 46% of the 258,400 Codex assumes.",
+        "The largest context that worked was 120,000 tokens, 46% of Codex's effective window (258,400, the one in its log).",
         "model_auto_compact_token_limit at the top level of ~/.codex/config.toml to about",
     ),
     fires(
@@ -421,7 +423,7 @@ CASES = [
             ]
         },
         "Session 0199a1b0 (2026-01-02 09:30) failed at turn 3 with `unexpected status 401 Unauthorized`",
-        "the context was 42,000 tokens (16% of the 258,400 Codex assumes; the provider's window is unknown)",
+        "the context was 42,000 tokens (16% of Codex's effective window, 258,400; the provider's window is unknown)",
         "The provider rejected the key (401): check that the variable `env_key` names in [model_providers.gw]",
     ),
     fires(
@@ -440,8 +442,8 @@ CASES = [
         "CTX031",
         {"sessions": [session(kind="unknown", unclear=True, failed_turn=5, peak=20000, error=STREAM_CUT)]},
         "Session 0199a1b0 (2026-01-02 09:30) failed at turn 5 with `stream disconnected before completion: stream "
-        "closed before response.completed`; the context was 20,000 tokens (8% of the 258,400 Codex assumes; the "
-        "provider's window is unknown)",
+        "closed before response.completed`; the context was 20,000 tokens (8% of Codex's effective window, 258,400; "
+        "the provider's window is unknown)",
         "cannot tell the context from the channel",
         "codexdoctor probe",
     ),
@@ -486,7 +488,7 @@ CASES = [
     fires(
         "CTX015",
         {"across": across({**SCATTERED, "low_usage": True})},
-        "(6,000-14,000 tokens), all under half of the 258,400 Codex assumes",
+        "(6,000-14,000 tokens), all under half of Codex's effective window (258,400)",
         why="low-usage",
     ),
     silent("CTX015", {"across": across(CLUSTER)}),

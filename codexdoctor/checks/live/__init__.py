@@ -22,7 +22,14 @@ from codexdoctor.checks.live.plan import (
 )
 from codexdoctor.checks.live.read import catalog_entries, match_model, rejected_field, window_field, window_from_entry
 from codexdoctor.checks.live.registry import LIVE_CHECKS, LIVE_IDS, TITLES
-from codexdoctor.checks.live.run import STATIC_BLOCKERS, blocked_by_static, blocker_names, published_window, run_live
+from codexdoctor.checks.live.run import (
+    STATIC_BLOCKERS,
+    blocked_by_static,
+    blocker_names,
+    published_window,
+    run_live,
+    with_nothing_sent,
+)
 
 __all__ = [
     "CANARY_INSTRUCTIONS",
@@ -47,5 +54,6 @@ __all__ = [
     "variants_of",
     "window_field",
     "window_from_entry",
+    "with_nothing_sent",
     "with_query",
 ]

@@ -12,7 +12,14 @@ from codexdoctor.checks.live import catalog as catalog_check
 from codexdoctor.checks.live import variants as variants_check
 from codexdoctor.checks.live.exchanges import Clocks, Exchanges
 from codexdoctor.checks.live.plan import CANARY_MAX_OUTPUT
-from codexdoctor.checks.live.read import canary_kind, human, model_where, reported_input, user_config
+from codexdoctor.checks.live.read import (
+    canary_kind,
+    first_request_count,
+    human,
+    model_where,
+    reported_input,
+    user_config,
+)
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.model import CheckResult, Msg, Status
@@ -73,7 +80,8 @@ def canary_result(
         facts["server_window"], facts["server_request"] = context_numbers(f"{canary.body_excerpt} {kind.message}")
     evidence = [canary.line()]
     if plan.first is not None:
-        evidence += plan.first.evidence()
+        counted, by = first_request_count(plan, canary)
+        evidence += plan.first.evidence(counted if by == "provider" else None)
     if minimal is not None:
         evidence.append(f"minimal request (one instruction line, no tools): {minimal.line()}")
     evidence.append(f"answer capped at {CANARY_MAX_OUTPUT} output tokens")
@@ -163,7 +171,7 @@ def _facts(
         "catalog_count": 0,
         "env_key_where": ctx.resolution.provider_field_origin("env_key"),
         "codex_shaped": first is not None,
-        "first_request": first.tokens if first else None,
+        "first_request": first_request_count(plan, canary)[0] if first else None,
         "first_parts": [{"part": n, "tokens": t} for n, t in first.parts] if first else [],
         "docs": [{"path": d.path, "tokens": d.tokens, "bytes": d.bytes} for d in first.docs] if first else [],
         "codex_version": first.codex_version if first else None,

@@ -157,6 +157,17 @@ def working_variant(variants: tuple[tuple[str, Exchange], ...] | list[tuple[str,
     return None
 
 
+def first_request_count(plan: Plan, canary: Exchange | None) -> tuple[int | None, str]:
+    """Codex's first request in one count per run, and who counted it: the provider's own count when it answered the
+    canary (its tokenizer and template are the ones its window is measured in), else ours. Every row, note and
+    finding of a run quotes this one (issue 40: the row said 8,488 and the note 8,489)."""
+    if canary is not None and canary_kind(canary, plan.wire).kind == "ok":
+        reported = reported_input(canary)
+        if reported is not None and reported > 0:
+            return reported, "provider"
+    return (plan.first.tokens if plan.first is not None else None), "estimate"
+
+
 def reported_input(ex: Exchange) -> int | None:
     """The provider's own count of the request's input tokens (its usage), when it gave one that is a number."""
     return outside.integer(ex.stream.usage, "input_tokens") if ex.stream else None

@@ -58,6 +58,15 @@ def blocked_by_static(static: list[CheckResult]) -> list[str]:
     ]
 
 
+def with_nothing_sent(static: list[CheckResult]) -> list[CheckResult]:
+    """The static results of a run in which Codex would send nothing, so no request was sent: base_url's facts say
+    so, and URL003 does not claim the live checks tried and could not settle the /v1 question (issue 40: "could not
+    settle it" beside "Probe not run … no tokens spent")."""
+    from dataclasses import replace
+
+    return [replace(r, facts={**r.facts, "nothing_sent": True}) if r.id == "url.base_url" else r for r in static]
+
+
 def blocker_names(static: list[CheckResult], blockers: list[str]) -> str:
     """The blocking checks as the user sees them on their rows ("API key variable"), never as internal ids."""
     return str(blocker_msg(static, blockers))

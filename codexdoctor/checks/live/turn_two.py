@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.checks.live.exchanges import Exchanges
-from codexdoctor.checks.live.read import human, kind_of_canary, reported_input, user_config
+from codexdoctor.checks.live.read import first_request_count, human, kind_of_canary, reported_input, user_config
 from codexdoctor.model import CheckResult, Msg, Status
 from codexdoctor.net.classify import classify, turn_two_item
 
@@ -86,7 +86,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
 def _facts(ctx: CheckContext, plan: Plan, canary: Exchange, request: TurnTwo, ex: Exchange) -> dict[str, Any]:
     k = classify(ex, plan.wire)
     first = plan.first
-    first_reported = reported_input(canary)
+    first_counted, first_by = first_request_count(plan, canary)
     reported = reported_input(ex)
     estimate = (first.tokens if first else 0) + round(request.added_bytes / 3.6)
     text = f"{k.message} {ex.body_excerpt}".lower()
@@ -101,8 +101,8 @@ def _facts(ctx: CheckContext, plan: Plan, canary: Exchange, request: TurnTwo, ex
         "attempts": ex.attempts,
         "request_bytes": ex.request_bytes,
         "added_bytes": request.added_bytes,
-        "first_request": first_reported or (first.tokens if first else None),
-        "first_counted_by": "provider" if first_reported else "estimate",
+        "first_request": first_counted,
+        "first_counted_by": first_by,
         "turn_two_tokens": reported or estimate,
         "turn_two_counted_by": "provider" if reported else "estimate",
         "reasoning_replayed": "reasoning" in request.item_kinds,

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.checks.live.plan import codex_windows, window_source
-from codexdoctor.checks.live.read import catalog_entries, kind_of_canary, reported_input, user_config, window_field
+from codexdoctor.checks.live.read import (
+    catalog_entries,
+    first_request_count,
+    kind_of_canary,
+    user_config,
+    window_field,
+)
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common import outside_json as outside
 from codexdoctor.model import CheckResult, Msg, Status
@@ -109,10 +115,9 @@ def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None,
 def _first_counted(plan: Plan, ex: Exchanges) -> int | None:
     """The provider's own count of Codex's first request wins over the local estimate: its tokenizer and chat
     template are the ones the window is measured in (a llama-server template that drops the tool schemas counted
-    4,459 tokens where o200k counts 8,491)."""
-    kind = kind_of_canary(plan, ex)
-    reported = reported_input(ex.canary) if ex.canary is not None and kind is not None and kind.kind == "ok" else None
-    return reported if reported is not None and reported > 0 else None
+    4,459 tokens where o200k counts 8,491). The one count of the run (read.first_request_count)."""
+    counted, by = first_request_count(plan, ex.canary)
+    return counted if by == "provider" else None
 
 
 def _facts(
@@ -161,12 +166,7 @@ def _facts(
         f"and it compacts at {w.compact_at or 0:,}"
     ]
     if first is not None:
-        evidence += first.evidence()
-    if reported:
-        evidence.append(
-            f"the provider counted Codex's first request as {reported:,} input tokens (its usage), "
-            "and that count is the one used here"
-        )
+        evidence += first.evidence(reported)  # the provider's count, when it gave one, is the one used here
     return facts, evidence
 
 

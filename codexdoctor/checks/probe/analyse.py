@@ -6,7 +6,7 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from codexdoctor.checks.probe.steps import CONTEXT_KINDS, ProbeOutcome, ProbeSettings, Step, estimate
+from codexdoctor.checks.probe.steps import CONTEXT_KINDS, ProbeOutcome, ProbeSettings, Step, estimate, tolerance
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.model import CheckResult, Msg, Status
 from codexdoctor.net.classify import turn_two_item
@@ -25,12 +25,16 @@ def linear_slope(points: list[tuple[int, float]]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var
 
 
-def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
-    """Facts for the CTX rules: stages, boundary, stability, the usable window and what to do about it."""
+def analyse(
+    outcome: ProbeOutcome, settings: ProbeSettings, first_tokens: int = CODEX_FIRST_REQUEST_TOKENS
+) -> dict[str, Any]:
+    """Facts for the CTX rules: stages, boundary, stability, the usable window and what to do about it.
+    `first_tokens`: Codex's first request for this user, as `check` counts it (the measured fallback otherwise)."""
     facts: dict[str, Any] = {
         **_latency(outcome, settings),
         **_failures(outcome),
         **_bracket(outcome, settings),
+        "first_request": first_tokens,
     }
     # Issue 31: the session's turns carry Codex's tool items. A failure that names one of them, while single questions
     # pass, is the gateway refusing those items at any size: the channel, not a window, whatever the sizes say.
@@ -62,11 +66,34 @@ def analyse(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         facts.update(_further(outcome, settings))
     usable = facts["usable"]
     if usable and (outcome.first_fail is not None or facts["no_break"]):  # a partial run proves no window yet
-        # Measured, not published: the largest request that worked, turned into settings as every command does.
-        facts["suggest_window"], facts["suggest_compact"] = window_settings(usable)
-        room = int(usable * 0.7) - CODEX_FIRST_REQUEST_TOKENS
-        facts["turns_per_session"] = max(0, room // settings.turn_tokens)
+        # Measured: the largest request that worked, turned into settings as every command does; or, when the break
+        # lies where the provider says it does, its published window (issue 40: `check` advised 12000 / 9600 from
+        # the published window and `probe` 11918 / 9500 from the same break: one window, one advice).
+        confirmed = _confirms_published(outcome, facts, settings)
+        facts["suggest_from"] = "published" if confirmed else "measured"
+        advised = outcome.published if confirmed and outcome.published else usable
+        facts["suggest_window"], facts["suggest_compact"] = window_settings(advised)
+        facts["turns_per_session"] = turns_within(usable, settings.turn_tokens, first_tokens)
+        # Issue 40: "Turns per session …: 3" read as a fact when the window was only known to be at least 21,289.
+        # Every request that worked proves the window at least that large; only a break confirmed at one size
+        # bounds it from above, and then the number is the window's own.
+        facts["turns_bound"] = "about" if facts.get("stable") else "at least"
     return facts
+
+
+def _confirms_published(outcome: ProbeOutcome, facts: Mapping[str, Any], settings: ProbeSettings) -> bool:
+    """A stable break at the window the provider publishes: everything up to it worked and just above it failed,
+    within the search's precision (our count and the provider's differ by a few tokens)."""
+    published, usable, first_fail = outcome.published, facts.get("usable"), outcome.first_fail
+    if not (published and usable and first_fail and facts.get("stable")):
+        return False
+    slack = tolerance(settings, published)
+    return bool(usable - slack <= published <= first_fail + slack)
+
+
+def turns_within(window: int, turn_tokens: int, first_tokens: int = CODEX_FIRST_REQUEST_TOKENS) -> int:
+    """How many turns of `turn_tokens` fit on top of Codex's first request and stay under 70% of `window`."""
+    return max(0, (int(window * 0.7) - first_tokens) // turn_tokens)
 
 
 def _session(outcome: ProbeOutcome) -> list[Step]:
@@ -167,7 +194,7 @@ def _bracket(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         "budget": settings.budget,
         "estimate_tokens": outcome.estimate_tokens,
         "estimate_requests": outcome.estimate_requests,
-        "requests": len(outcome.steps),
+        "requests": len(outcome.steps) + outcome.cut_short,
         "tokenizer": outcome.tokenizer,
         "exact_tokens": outcome.exact_tokens,
         "usable": usable,

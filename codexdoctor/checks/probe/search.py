@@ -73,6 +73,7 @@ class Probe:
         self.total = total or Deadline(settings.total_timeout_s, clock)
         self.steps: list[Step] = []
         self.spent = 0
+        self.in_flight = 0  # the tokens of the request on the wire now (a Ctrl-C cuts it short; it is paid for)
         self.stopped: str | None = None
         self.single_tokens = tokenizer.count(CANARY_INSTRUCTIONS) + tokenizer.count(CANARY_PROMPT) + 3
         assumed, _ = assumed_window(ctx)
@@ -189,7 +190,9 @@ class Probe:
         if not self._affordable(sent):
             return None
         self.spent += sent
+        self.in_flight = sent
         ex = self._send(items, sent)
+        self.in_flight = 0
         step = self._step(phase, target, sent, ex)
         self.steps.append(step)
         self._say(step)
@@ -265,7 +268,7 @@ class Probe:
         result = table_word("ok" if step.ok else step.kind, self.lang, step.detail)
         if self.lang == "zh":
             self.progress(
-                f"  {pad_cells(table_word(step.phase, 'zh'), 10)} {step.sent:>8,} tokens -> {pad_cells(result, 16)} "
+                f"  {pad_cells(table_word(step.phase, 'zh'), 10, 'zh')} {step.sent:>8,} tokens -> {pad_cells(result, 16, 'zh')} "
                 f"首字 {ttft:>8}（已用 {self.spent:,}/{self.settings.budget:,}）"
             )
         else:
@@ -289,6 +292,7 @@ class Probe:
             self._search()
         except KeyboardInterrupt:
             self.stopped = "interrupted"
+            self._say_interrupted()
         f = self._found
         return ProbeOutcome(
             tuple(self.steps),
@@ -305,7 +309,22 @@ class Probe:
             self.tok.exact,
             f["cache"],
             self.published,
+            cut_short=1 if self.in_flight else 0,
         )
+
+    def _say_interrupted(self) -> None:
+        """Issue 40: after Ctrl-C the probe said nothing of what it had spent until the report. One line at once,
+        counting the request that was cut short (it was sent, so the provider may bill it)."""
+        n = len(self.steps) + (1 if self.in_flight else 0)
+        if self.lang == "zh":
+            self.progress(
+                f"Ctrl-C：探测已停止；已发送 {n} 个请求，共消耗 {self.spent:,} 个输入 token。下面是已测得的部分结果。"
+            )
+        else:
+            self.progress(
+                f"Ctrl-C: the probe stopped after {n} requests; {self.spent:,} input tokens spent so far. "
+                "The partial result follows."
+            )
 
     def _search(self) -> None:
         found = self._found
@@ -315,10 +334,10 @@ class Probe:
             if got is None:
                 break
             singles.append((got[0].ok, got[1]))
-        single_ok = sum(ok for ok, _ in singles)
-        # The evidence for the single question: its first failure if any, else its first answer.
-        if singles:
+            # The evidence for the single question: its first failure if any, else its first answer. Kept at every
+            # step (issue 40): a Ctrl-C during the next one still leaves the answer the canary's row reads.
             found["single_ex"] = next((ex for ok, ex in singles if not ok), singles[0][1])
+        single_ok = sum(ok for ok, _ in singles)
         if single_ok > 0 and self.cache_tokens:
             found["cache"] = self._cache_step()
         if single_ok > 0:

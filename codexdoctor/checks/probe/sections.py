@@ -49,29 +49,43 @@ def summary_section(facts: Mapping[str, Any], lang: str = "en") -> list[Section]
         return cn if zh else en
 
     lines = _window_lines(facts, t)
+    # Issue 40: "Stages seen: 3 failure" read as a count of failures; each stage is named with what it means.
     stages = [
         name
         for name, key in (
-            (t("1 latency grows", "第 1 阶段（首字延迟增长）"), "stage1"),
-            (t("2 mid-stream stalls", "第 2 阶段（回答中途停顿）"), "stage2"),
-            (t("3 failure", "第 3 阶段（请求失败）"), "stage3"),
+            (t("stage 1 (the first token comes later as the session grows)", "第 1 阶段（首字延迟增长）"), "stage1"),
+            (t("stage 2 (answers stall mid-stream)", "第 2 阶段（回答中途停顿）"), "stage2"),
+            (t("stage 3 (requests fail)", "第 3 阶段（请求失败）"), "stage3"),
         )
         if facts.get(key)
     ]
-    lines.append(t("Stages seen: ", "出现的阶段：") + ((t(", ", "、")).join(stages) if stages else t("none", "无")))
+    lines.append(t("Stages seen: ", "出现的阶段：") + ((t("; ", "、")).join(stages) if stages else t("none", "无")))
     cache = facts.get("cache")
     if cache:
         lines.append(_cache_line(cache, t))
     if facts.get("turns_per_session") is not None:
-        turns, per = facts["turns_per_session"], f"{facts['turn_tokens']:,}"
-        lines.append(
-            t(
-                f"Turns per session to stay under 70% of the window: {turns} "
-                f"(at ~{per} tokens per turn on top of Codex's ~8,500-token first request)",
-                f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} tokens，加上 Codex 约 8,500 tokens 的首个请求）",
-            )
-        )
+        lines.append(_turns_line(facts, t))
     return [Section("probe.summary", t("Measured", "测量结果"), lines=tuple(lines))]
+
+
+def _turns_line(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> str:
+    """Turns per session, said as sure as the window is known: a number for a confirmed break, "at least" where every
+    request worked up to where the probe stopped (the window is at least that, the turns at least as many)."""
+    turns, per = facts["turns_per_session"], f"{facts['turn_tokens']:,}"
+    # Codex's first request is counted in (facts["first_request"]) but not quoted: `check` quotes it, in the
+    # provider's own count when it answered, which this probe never sends (issue 40: one number for one fact).
+    on_top = t(" on top of Codex's first request", "，加上 Codex 的第一个请求")
+    if facts.get("turns_bound") == "about":
+        return t(
+            f"Turns per session to stay under 70% of the window: {turns} (at ~{per} tokens per turn{on_top})",
+            f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} tokens{on_top}）",
+        )
+    low = facts.get("usable") or facts.get("last_ok") or 0
+    return t(
+        f"Turns per session to stay under 70% of the window: at least {turns}, since the window is at least "
+        f"{low:,} tokens (at ~{per} tokens per turn{on_top})",
+        f"保持在窗口 70% 以下的每会话轮数：至少 {turns}，因为窗口至少有 {low:,} tokens（按每轮约 {per} tokens{on_top}）",
+    )
 
 
 def _window_lines(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> list[str]:
@@ -98,10 +112,12 @@ def _window_lines(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> lis
             )
         )
     elif facts.get("no_break"):
+        # The largest request that worked, as the provider counted it: the number the turns line stands on too.
+        low = facts.get("usable") or facts["max_context"]
         lines.append(
             t(
-                f"Usable window: at least {facts['max_context']:,} tokens (no break found)",
-                f"可用窗口：至少 {facts['max_context']:,} tokens（未发现断点）",
+                f"Usable window: at least {low:,} tokens (no break found)",
+                f"可用窗口：至少 {low:,} tokens（未发现断点）",
             )
         )
     return lines

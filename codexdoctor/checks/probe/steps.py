@@ -71,6 +71,7 @@ class ProbeOutcome:
     exact_tokens: bool
     cache: dict[str, Any] | None = None
     published: int | None = None  # the window the provider publishes, when the plan was built on it
+    cut_short: int = 0  # requests sent (and counted in `spent`) that Ctrl-C interrupted before their answer
 
 
 def tolerance(settings: ProbeSettings, max_context: int) -> float:

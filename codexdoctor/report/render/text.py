@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 
+from codexdoctor.common.cells import cells as count_cells
+from codexdoctor.common.cells import char_cells, is_wide
 from codexdoctor.i18n import ui
 from codexdoctor.model import CheckResult, Finding, Report, Section, Severity, Status, Verdict
 from codexdoctor.report.render.chart import scatter
@@ -22,14 +23,19 @@ def _paint(text: str, code: str, opts: RenderOptions) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if opts.color else text
 
 
-def _indent(text: str, prefix: str, width: int | None = None) -> str:
-    return "\n".join(line for raw in text.splitlines() for line in (wrap(raw, width, prefix, prefix) if raw else [raw]))
+def _indent(text: str, prefix: str, width: int | None = None, lang: str = "en") -> str:
+    return "\n".join(
+        line for raw in text.splitlines() for line in (wrap(raw, width, prefix, prefix, lang) if raw else [raw])
+    )
 
 
-# Never broken: `code`, URLs, and the command a remedy ends with (copied as one piece).
-# A redaction mark (`<redacted 25 chars, sha256:…>`) is one piece too, inside a URL or alone: it is translated as a
-# whole after rendering (commands/output.in_language).
-_UNBREAKABLE = re.compile(r"`[^`]*`|https?://(?:<redacted [^>]*>|[!-~])+|<redacted [^>]*>")
+# A redaction mark (`<redacted 25 chars, sha256:…>`, in Chinese `<已脱敏：25 个字符，sha256:…>`) is one word: wrapping
+# never cuts it, not even inside a URL or a command cut at the width (issue 40). It is translated as a whole after
+# rendering (commands/output.in_language), to a form exactly as wide.
+_MARK = r"<redacted [^<>]*>|<已脱敏：[^<>]*>"
+_MARKS = re.compile(_MARK)
+# Never broken: `code`, URLs, redaction marks, and the command a remedy ends with (copied as one piece).
+_UNBREAKABLE = re.compile(rf"`[^`]*`|https?://(?:{_MARK}|[!-~])+|{_MARK}")
 _COMMAND_TAIL = re.compile(
     r"(?:: |：)((?:export|set|setx|unset|\$env:|echo|printenv|codex|codexdoctor|mkdir|npm|pip|"
     r"\[Environment\]|Remove-Item)\b.*)$"
@@ -70,20 +76,26 @@ def _glue(tokens: list[str]) -> list[str]:
     return out
 
 
+_SPACES = re.compile(r"(\s+)")
+
+
 def _split_plain(text: str) -> list[str]:
     out: list[str] = []
-    for word in re.split(r"(\s+)", text):
+    for word in _SPACES.split(text):
         if not word:
             continue
         if word.isspace():
             out.append(" ")
             continue
+        if word.isascii():  # no wide character: one word
+            out.append(word)
+            continue
         piece = ""
         for ch in word:
             if (
-                display_width(ch) == 2
+                is_wide(ch)
                 and piece
-                and display_width(piece[-1]) == 2
+                and is_wide(piece[-1])
                 and ch not in _NO_LINE_START
                 and piece[-1] not in _NO_LINE_END
             ):
@@ -94,61 +106,84 @@ def _split_plain(text: str) -> list[str]:
     return out
 
 
-def wrap(text: str, width: int | None, first: str = "", rest: str = "") -> list[str]:
-    """Lines of at most `width` cells; no width: one line. An unbreakable piece (a URL, a command) longer than a
-    whole line is cut at the width, so that the terminal never splits it somewhere else (issue 29)."""
-    if not width or display_width(first + text) <= width:
+def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: str = "en") -> list[str]:
+    """Lines of at most `width` cells (counted for `lang`: common/cells.py); no width: one line. An unbreakable
+    piece (a URL, a command) longer than a whole line is cut at the width, so that the terminal never splits it
+    somewhere else (issue 29), but never inside a redaction mark (issue 40).
+
+    Each line's width is kept as it grows, not measured again for every word (the suite wraps a lot of text)."""
+    if not width or display_width(first + text, lang) <= width:
         return [first + text]
     lines, line = [], first
+    used, rest_used = display_width(first, lang), display_width(rest, lang)
     for token in _tokens(text):
         if token == " ":  # noqa: S105 - a word to wrap between, not a secret
             if line.strip():
                 line += " "
+                used += 1
             continue
-        if display_width(line + token) > width and line.strip() and line != first and line != rest:
+        size = display_width(token, lang)
+        if used + size > width and line.strip() and line != first and line != rest:
             lines.append(line.rstrip())
-            line = rest
-        while display_width(line + token) > width and display_width(rest) + 8 < width:
-            room = width - display_width(line)
-            head = cut_to_width(token, room)
+            line, used = rest, rest_used
+        while used + size > width and rest_used + 8 < width:
+            head = _cut_outside_marks(token, width - used, lang)
             if not head:
+                if line.strip() and line != rest:  # a mark that does not fit after `first`: it starts a line
+                    lines.append(line.rstrip())
+                    line, used = rest, rest_used
+                    continue
                 break
             lines.append(line + head)
-            line, token = rest, token[len(head) :]
+            line, used, token = rest, rest_used, token[len(head) :]
+            size = display_width(token, lang)
         line += token
+        used += size
     lines.append(line.rstrip())
     return lines
 
 
-def cut_to_width(text: str, cells: int) -> str:
+def _cut_outside_marks(token: str, cells: int, lang: str) -> str:
+    """The longest start of `token` that fits in `cells` and does not end inside a redaction mark."""
+    head = cut_to_width(token, cells, lang)
+    for m in _MARKS.finditer(token):
+        if m.start() < len(head) < m.end():
+            return head[: m.start()]
+    return head
+
+
+def cut_to_width(text: str, cells: int, lang: str = "en") -> str:
     """The longest start of `text` that fits in `cells` terminal cells."""
+    if text.isascii():
+        return text[: max(0, cells)]
     used = 0
     for i, ch in enumerate(text):
-        used += display_width(ch)
+        used += char_cells(ch, lang)
         if used > cells:
             return text[:i]
     return text
 
 
-def clip_to_width(text: str, cells: int) -> str:
+def clip_to_width(text: str, cells: int, lang: str = "en") -> str:
     """`text` cut to `cells` cells, with `…` where it was cut."""
-    if display_width(text) <= cells:
+    if display_width(text, lang) <= cells:
         return text
-    return cut_to_width(text, max(0, cells - 1)) + "…"
+    return cut_to_width(text, max(0, cells - display_width("…", lang)), lang) + "…"
 
 
-def fit_lines(lines: list[str], width: int | None, indent: str = "  ") -> list[str]:
+def fit_lines(lines: list[str], width: int | None, indent: str = "  ", lang: str = "en") -> list[str]:
     """Lines produced elsewhere (a progress line, a plan) wrapped to the width, continuation lines indented."""
-    return [out for line in lines for out in (wrap(line, width, "", indent) if line else [line])]
+    return [out for line in lines for out in (wrap(line, width, "", indent, lang) if line else [line])]
 
 
-def display_width(text: str) -> int:
-    """Terminal cells: East Asian wide and full-width characters take two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+def display_width(text: str, lang: str = "en") -> int:
+    """Terminal cells in `lang`'s output: wide and full-width characters take two, and in Chinese output the East
+    Asian ambiguous ones too (“ ” — …), as CJK terminals draw them (common/cells.py, the one width function)."""
+    return count_cells(text, lang)
 
 
-def _pad(text: str, width: int, right: bool) -> str:
-    gap = " " * max(0, width - display_width(text))
+def _pad(text: str, width: int, right: bool, lang: str = "en") -> str:
+    gap = " " * max(0, width - display_width(text, lang))
     return gap + text if right else text + gap
 
 
@@ -164,15 +199,16 @@ def table_lines(
     width: int | None = None,
     cut: bool = True,
     keep: tuple[int, ...] = (0,),
+    lang: str = "en",
 ) -> list[str]:
     """A table that fits `width` cells. Text columns give up width, widest first, but never below their longest word:
     a cell that no longer fits on one line wraps inside its column, so no word is ever cut with `…` (issue 40: "a
     working provi…" at 80 columns). If it still does not fit, or `cut` is False (values that must be read whole:
     URLs, paths), each row becomes a block of "header  value" lines, wrapped. Columns in `keep` (the first: a name,
-    an id) keep their width."""
+    an id) keep their width. Cells are counted for `lang` (common/cells.py)."""
     n = len(headers)  # a short row is padded, a long one cut: every row has one cell per header
     cells = [[_one_line(c) for c in headers]] + [([_one_line(c) for c in row] + [""] * n)[:n] for row in rows]
-    widths = [max(display_width(r[i]) for r in cells) for i in range(len(headers))]
+    widths = [max(display_width(r[i], lang) for r in cells) for i in range(len(headers))]
     numeric = [
         all(_NUMBER.match(r[i]) or r[i] == "-" for r in cells[1:]) and any(_NUMBER.match(r[i]) for r in cells[1:])
         for i in range(len(headers))
@@ -180,12 +216,12 @@ def table_lines(
     if width:
         gap = 2 * (len(widths) - 1)
         if not cut and sum(widths) + gap > width:
-            return _narrow(cells, width)
-        floor = [max([MIN_CELL] + [display_width(w) for r in cells for w in r[i].split()]) for i in range(n)]
+            return _narrow(cells, width, lang)
+        floor = [max([MIN_CELL] + [display_width(w, lang) for r in cells for w in _words(r[i])]) for i in range(n)]
         while sum(widths) + gap > width:
             narrower = [i for i in range(n) if not numeric[i] and widths[i] > floor[i] and i not in keep]
             if not narrower:
-                return _narrow(cells, width)
+                return _narrow(cells, width, lang)
             # The widest column gives up cells first, down to the next widest: wide columns end up alike.
             widest = max(narrower, key=lambda i: widths[i])
             second = max((widths[i] for i in narrower if i != widest), default=floor[widest])
@@ -193,11 +229,11 @@ def table_lines(
             widths[widest] -= max(1, min(over, widths[widest] - max(second, floor[widest])))
 
     def fmt(r: list[str]) -> list[str]:
-        parts = [wrap(c, w) if display_width(c) > w else [c] for c, w in zip(r, widths, strict=True)]
+        parts = [wrap(c, w, lang=lang) if display_width(c, lang) > w else [c] for c, w in zip(r, widths, strict=True)]
         height = max(len(p) for p in parts)
         return [
             "  ".join(
-                _pad(p[k] if k < len(p) else "", w, num and k == 0)
+                _pad(p[k] if k < len(p) else "", w, num and k == 0, lang)
                 for p, w, num in zip(parts, widths, numeric, strict=True)
             ).rstrip()
             for k in range(height)
@@ -206,40 +242,47 @@ def table_lines(
     return fmt(cells[0]) + ["  ".join("-" * w for w in widths)] + [line for r in cells[1:] for line in fmt(r)]
 
 
+def _words(cell: str) -> list[str]:
+    """The words a cell may wrap between: a redaction mark is one (its spaces hold it together)."""
+    if "<" not in cell:
+        return cell.split()
+    return _MARKS.sub(lambda m: m.group(0).replace(" ", "\x00"), cell).split()
+
+
 def _one_line(value: object) -> str:
     return " ".join(str(value).split()) if "\n" in str(value) else str(value)
 
 
-def _narrow(cells: list[list[str]], width: int) -> list[str]:
+def _narrow(cells: list[list[str]], width: int, lang: str = "en") -> list[str]:
     """The "narrow" layout: one block per row, a header and its value per line."""
     headers, out = cells[0], list[str]()
-    label = max(display_width(h) for h in headers)
+    label = max(display_width(h, lang) for h in headers)
     for row in cells[1:]:
         if out:
             out.append("")
         for h, value in zip(headers, row, strict=True):
-            out.extend(wrap(value, width, _pad(h, label, False) + "  ", " " * (label + 2)))
+            out.extend(wrap(value, width, _pad(h, label, False, lang) + "  ", " " * (label + 2), lang))
     return out
 
 
-def render_section(section: Section, opts: RenderOptions) -> list[str]:
-    out = wrap(f"{section.title}:", opts.width, "", "  ")
+def render_section(section: Section, opts: RenderOptions, lang: str = "en") -> list[str]:
+    out = wrap(f"{section.title}:", opts.width, "", "  ", lang)
     inner = opts.width - 2 if opts.width else None
     if section.headers:
-        out += [("  " + line).rstrip() for line in table_lines(section.headers, section.rows, inner)]
+        out += [("  " + line).rstrip() for line in table_lines(section.headers, section.rows, inner, lang=lang)]
     if section.chart:
         out.append("")
         chart_width = min(56, max(20, inner - 14)) if inner else 56
         out += [
             "  " + line
             for line in scatter(
-                section.chart, section.chart_x, section.chart_y, width=chart_width, ascii_only=opts.ascii
+                section.chart, section.chart_x, section.chart_y, width=chart_width, ascii_only=opts.ascii, lang=lang
             )
         ]
     if section.lines:
         out.append("")
         for line in section.lines:
-            out.extend(wrap(line, opts.width, "  ", "    "))
+            out.extend(wrap(line, opts.width, "  ", "    ", lang))
     return out
 
 
@@ -251,10 +294,10 @@ def render(report: Report, opts: RenderOptions) -> str:
 
     out = _provider_lines(report, opts)
     for check in report.checks:
-        out += _check_lines(check, opts)
+        out += _check_lines(check, opts, lang)
     for section in report.sections:
         out.append("")
-        out.extend(render_section(section, opts))
+        out.extend(render_section(section, opts, lang))
     if report.findings:
         out.append("")
         out.append(f"{t('findings')}:")
@@ -264,16 +307,22 @@ def render(report: Report, opts: RenderOptions) -> str:
     if report.notes:
         out.append("")
         for n in report.notes:
-            out.extend(wrap(n, opts.width, f"{t('note')}: ", "      "))
+            out.extend(wrap(n, opts.width, f"{t('note')}: ", "      ", lang))
     out.append("")
     verdict = _paint(t("verdict_" + report.verdict.value), VERDICT_COLORS.get(report.verdict, "31;1"), opts)
     if lang != "en":
         verdict += f" ({report.verdict.value})"
     out.extend(
-        wrap(f"{verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}", opts.width, f"{t('verdict')}: ", "  ")
+        wrap(
+            f"{verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}",
+            opts.width,
+            f"{t('verdict')}: ",
+            "  ",
+            lang,
+        )
     )
     if report.findings and not opts.verbose:
-        out.extend(wrap(t("hint_verbose"), opts.width))
+        out.extend(wrap(t("hint_verbose"), opts.width, lang=lang))
     return "\n".join(out) + "\n"
 
 
@@ -290,7 +339,7 @@ def _provider_lines(report: Report, opts: RenderOptions) -> list[str]:
     arrow = "->" if opts.ascii else "→"
     kind = t("builtin") if p.builtin else t("custom")
     kind = f"（{kind}）" if lang == "zh" else f" ({kind})"  # one kind of parentheses per language (issue 29)
-    out = wrap(f"{t('provider')}: {p.id}{kind}  {arrow} POST {p.request_url}", opts.width, "", "  ")
+    out = wrap(f"{t('provider')}: {p.id}{kind}  {arrow} POST {p.request_url}", opts.width, "", "  ", lang)
     shown_key = p.shown("key", lang)
     key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
     out.extend(
@@ -299,21 +348,22 @@ def _provider_lines(report: Report, opts: RenderOptions) -> list[str]:
             opts.width,
             "",
             "  ",
+            lang,
         )
     )
     out.append("")
     return out
 
 
-def _check_lines(check: CheckResult, opts: RenderOptions) -> list[str]:
+def _check_lines(check: CheckResult, opts: RenderOptions, lang: str) -> list[str]:
     """A check's row (its mark coloured), and with -v its evidence and duration."""
     symbols = ASCII if opts.ascii else UNICODE
     plain = f"[{symbols[check.status]}]"
-    first, *more = wrap(f"{check.title}: {check.summary}", opts.width, plain + " ", "    ")
+    first, *more = wrap(f"{check.title}: {check.summary}", opts.width, plain + " ", "    ", lang)
     out = [_paint(plain, COLORS[check.status], opts) + first[len(plain) :], *more]
     if opts.verbose:
         for line in check.evidence:
-            out.extend(wrap(line, opts.width, "    ", "      "))
+            out.extend(wrap(line, opts.width, "    ", "      ", lang))
         if check.duration_ms is not None:
             out.append(f"    ({check.duration_ms:.0f} ms)")
     return out
@@ -325,18 +375,20 @@ def _finding_lines(f: Finding, titles: Mapping[str, str], lang: str, opts: Rende
     status = SEVERITY_STATUS[f.severity]
     mark = _paint(symbols[status], COLORS[status], opts)
     plain = symbols[status]
-    head, *more = wrap(f"{f.code} {f.title} [{ui('sev_' + f.severity.value, lang)}]", opts.width, plain + " ", "  ")
+    head, *more = wrap(
+        f"{f.code} {f.title} [{ui('sev_' + f.severity.value, lang)}]", opts.width, plain + " ", "  ", lang
+    )
     out = [mark + head[len(plain) :], *more]
-    out.append(_indent(f.diagnosis, "    ", opts.width))
+    out.append(_indent(f.diagnosis, "    ", opts.width, lang))
     for code, title in f.explains:  # consequences folded under their cause (rules/catalog.py EXPLAINED_BY)
-        out.extend(wrap(f"{code} {title}", opts.width, f"    {ui('explains', lang)}: ", "      "))
+        out.extend(wrap(f"{code} {title}", opts.width, f"    {ui('explains', lang)}: ", "      ", lang))
     for number, step in enumerate(f.remedy, 1):
         first, *rest = step.splitlines() or [""]
-        out.extend(wrap(first, opts.width, f"    {number}. ", "       "))
+        out.extend(wrap(first, opts.width, f"    {number}. ", "       ", lang))
         for line in rest:  # config snippets and commands: each alone on its line, cut only past the width
-            out.extend(wrap(line, opts.width, "         ", "         "))
+            out.extend(wrap(line, opts.width, "         ", "         ", lang))
     if opts.verbose:
         out.append(f"    {ui('evidence', lang)} ({', '.join(titles.get(c, c) for c in f.checks)}):")
         for line in f.evidence:
-            out.extend(wrap(line, opts.width, "      ", "        "))
+            out.extend(wrap(line, opts.width, "      ", "        ", lang))
     return out

@@ -8,7 +8,6 @@ from codexdoctor.rules.base import (
     Rule,
     Text,
     W,
-    each,
 )
 
 RULES: tuple[Rule, ...] = (
@@ -37,6 +36,7 @@ RULES: tuple[Rule, ...] = (
                 if u.get("suggestion")
                 else "",
                 hint_short=Loc(f" (`{u['suggestion']}`)", f"（`{u['suggestion']}`）") if u.get("suggestion") else "",
+                evidence_about=f"{u['where']}: `{u['key']}` ",
             )
             for u in f.get("unknown", [])
         ],
@@ -58,6 +58,8 @@ RULES: tuple[Rule, ...] = (
             diagnosis="`{key}`（{where}）写在项目的 .codex/config.toml 中；当前版本的 Codex 会忽略项目配置里的提供方设置。",
             remedy=("把 `{key}` 从 {where} 移到 {user_config}。",),
         ),
-        when=each("project_provider_keys"),
+        when=lambda f: [
+            dict(p, evidence_about=f"{p['where']}: `{p['key']}` ") for p in f.get("project_provider_keys", [])
+        ],
     ),
 )

@@ -6,7 +6,7 @@ Chinese texts keep the English placeholders; config keys, commands, product name
 from __future__ import annotations
 
 from codexdoctor.rules.base import Rule, in_order
-from codexdoctor.rules.ctx import pasted, probe, sessions, watch, window
+from codexdoctor.rules.ctx import pasted, probe, sessions, usage, watch, window
 
 # The order `codexdoctor rules` and docs/rules.md list the family in: a new code goes next to its kin.
 ORDER = (
@@ -50,4 +50,6 @@ ORDER = (
     "CTX043",
     "CTX044",
 )
-RULES: tuple[Rule, ...] = in_order(ORDER, window.RULES, probe.RULES, sessions.RULES, pasted.RULES, watch.RULES)
+RULES: tuple[Rule, ...] = in_order(
+    ORDER, window.RULES, probe.RULES, sessions.RULES, usage.RULES, pasted.RULES, watch.RULES
+)

@@ -60,16 +60,64 @@ def _num(value: Any) -> str:
 def _session_advice(f: Mapping[str, Any]) -> Loc:
     turns = f.get("turns_per_session") or 0
     if turns < 1:
+        # No count of Codex's first request here: `check` quotes it, in the provider's own count (issue 40).
+        from codexdoctor.codex.sizes import too_small_for_codex
+
+        if too_small_for_codex(int(f.get("suggest_window") or f.get("last_ok") or 0)):
+            return Loc(
+                "Start no session here: this window cannot hold Codex's own first request.",
+                "不要在这里开会话：这个窗口连 Codex 自己的第一个请求都放不下。",
+            )
+        per = _num(f.get("turn_tokens"))
         return Loc(
-            "This window cannot hold Codex's own first request (about 8,500 tokens of instructions and tool schemas) "
-            "plus a turn: serve the model with a larger window (at least 16,384 tokens).",
-            "这个窗口连 Codex 自己的第一个请求（约 8,500 tokens 的指令和工具定义）再加一轮都放不下："
-            "请用更大的窗口部署模型（至少 16,384 tokens）。",
+            f"Codex's own first request and one turn (about {per} tokens) already pass 70% of this window: Codex "
+            "compacts, or fails, after every turn or two. Serve the model with a larger window (32,768 leaves room "
+            "for a session).",
+            f"Codex 自己的第一个请求再加一轮（约 {per} tokens）就已超过这个窗口的 70%：Codex 每一两轮就要压缩，"
+            "甚至失败。请用更大的窗口部署模型（32,768 才能给会话留出空间）。",
         )
     return Loc(
         f"Start a new session every {turns} turns (at about {_num(f.get('turn_tokens'))} tokens per turn, that stays under "
         "70% of the window).",
         f"每 {turns} 轮开一个新会话（按每轮约 {_num(f.get('turn_tokens'))} tokens 计，可保持在窗口的 70% 以下）。",
+    )
+
+
+def _repeat_text(f: Mapping[str, Any]) -> Loc:
+    """What the repeats at both edges showed. Issue 40: "every time" after `--repeat 1`, where each edge was sent
+    once more."""
+    n = f.get("repeat")
+    if n == 1:
+        return Loc("once more gave the same result", "一次，结果相同")
+    if isinstance(n, int) and n > 1:
+        return Loc(f"{n} times gave the same result every time", f" {n} 次，结果每次都一样")
+    return Loc("gave the same result every time", "结果每次都一样")
+
+
+def _window_advice(f: Mapping[str, Any]) -> Loc:
+    """The config lines for the window the probe found, or, for a window under Codex's first request, the one
+    conclusion every command gives (rules/ctx/advice.py): no setting helps (issue 40)."""
+    from codexdoctor.codex.sizes import too_small_for_codex
+    from codexdoctor.rules.ctx.advice import window_step
+
+    window, cfg = f.get("suggest_window"), f.get("user_config") or "~/.codex/config.toml"
+    if not isinstance(window, int) or too_small_for_codex(window):
+        return window_step(int(window or f.get("last_ok") or 0), cfg)
+    said = (
+        Loc(
+            "the window the provider publishes, which this probe confirmed (the break lies at it)",
+            "提供方公布、并经这次探测证实的窗口（断点正在那里）",
+        )
+        if f.get("suggest_from") == "published"
+        else Loc(
+            "the window this probe measured (the largest request that worked; not a published number)",
+            "这次探测测得的窗口（成功的最大请求，不是提供方公布的数字）",
+        )
+    )
+    lines = f"model_context_window = {window}\nmodel_auto_compact_token_limit = {f.get('suggest_compact')}"
+    return Loc(
+        f"Tell Codex {said.en} so it compacts in time: add at the top level of {cfg}:\n{lines}",
+        f"把{said.zh}告诉 Codex，让它及时压缩：在 {cfg} 顶层添加：\n{lines}",
     )
 
 
@@ -153,8 +201,10 @@ RULES: tuple[Rule, ...] = (
             "failure_kinds",
             "first_fail",
             "last_ok",
+            "repeat",
             "stable",
             "suggest_compact",
+            "suggest_from",
             "suggest_window",
             "turn_tokens",
             "turns_per_session",
@@ -168,9 +218,7 @@ RULES: tuple[Rule, ...] = (
             "at {last_ok} tokens or less worked, and repeating both {repeat_text}. Usable window: about {last_ok} tokens "
             "(the break lies between {last_ok} and {first_fail}).",
             remedy=(
-                "Tell Codex the window this probe measured (the largest request that worked; not a published number) so it "
-                "compacts in time: add at the top level of {user_config}:\n"
-                "model_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
+                "{window_advice}",
                 "{session_advice}",
                 "Carry a 5-line summary of the conclusions into the next session instead of the history.",
                 "Move side questions out of the main session, and keep its start (instructions, tools) unchanged.",
@@ -180,7 +228,7 @@ RULES: tuple[Rule, ...] = (
             title="第三阶段：会话在固定大小处断开",
             diagnosis="单次提问正常，但会话增长到 {first_fail} tokens 起就失败（{failure_text}）；{last_ok} tokens 及以下的请求全部成功，两边重复测试{repeat_text}。可用窗口：约 {last_ok} tokens（断点位于 {last_ok} 到 {first_fail} 之间）。",
             remedy=(
-                "把这次探测测得的窗口（成功的最大请求，不是提供方公布的数字）告诉 Codex，让它及时压缩：在 {user_config} 顶层添加：\nmodel_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
+                "{window_advice}",
                 "{session_advice}",
                 "开新会话时带上一段 5 行的结论总结，而不是整段历史。",
                 "把旁支问题移出主会话，并保持会话开头（指令、工具）不变。",
@@ -190,7 +238,8 @@ RULES: tuple[Rule, ...] = (
             [
                 {
                     "failure_text": _kinds(f.get("context_kinds") or f["failure_kinds"]),
-                    "repeat_text": Loc("gave the same result every time", "结果每次都一样"),
+                    "repeat_text": _repeat_text(f),
+                    "window_advice": _window_advice(f),
                     "session_advice": _session_advice(f),
                 }
             ]

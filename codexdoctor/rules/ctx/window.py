@@ -157,18 +157,19 @@ def _large_output_overflows(f: Mapping[str, Any]) -> bool:
 
 
 def _large_output_params(f: Mapping[str, Any]) -> dict[str, Any]:
-    """CTX034's numbers and steps: the window that holds the first request, the worst round and an answer (its two
-    config lines through window_step, the one window advice), and the tool_output_token_limit under which the worst
-    round fits the window as it is (Codex keeps that many x 4 bytes of each output, in the same mode)."""
+    """CTX034's numbers and steps: the window that holds the first request, the worst round and an answer; the served
+    window's two config lines through window_step (the one window advice, the same pair CTX001 gives); and the
+    tool_output_token_limit under which the worst round fits the window as it is (Codex keeps that many x 4 bytes of
+    each output, in the same mode)."""
     from codexdoctor.rules.ctx.advice import window_step
 
     cfg = f.get("user_config") or "~/.codex/config.toml"
     needed = int(f["first_request"]) + int(f["tool_round"]) + ANSWER_ROOM
-    window = max(needed, 32768)
     room = int(f["room"]) - ANSWER_ROOM
     per_byte = (int(f["tool_round"]) or 1) / max(1, int(f["tool_cut_bytes"]))
     limit = int(room / per_byte / 4) // 100 * 100
-    step = window_step(window, cfg)
+    # The one window advice every finding gives (issue 40): the window the provider serves, as CTX001 says it.
+    step = window_step(int(f["served"]), cfg)
     limit_step = (
         Loc(
             f"Or keep less of each output: tool_output_token_limit = {limit} at the top level of {cfg} (Codex then "
@@ -186,7 +187,7 @@ def _large_output_params(f: Mapping[str, Any]) -> dict[str, Any]:
         "cut_rule": cut_rule(f),
         "needed": f"{needed:,}",
         "window_step": Loc(
-            f"Once it serves {window:,}: " + step.en[0].lower() + step.en[1:], f"窗口为 {window:,} 时：" + step.zh
+            "While it serves this window: " + step.en[0].lower() + step.en[1:], "在窗口还是这么大时：" + step.zh
         ),
         "limit_step": limit_step,
     }
@@ -493,6 +494,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX002",
         name="window-too-small-for-codex",
         check="ctx.window",
+        covers=("api.canary",),
         reads=("docs", "first_request", "min_usable", "served", "source", "user_config"),
         severity=E,
         verdict=CONTEXT,

@@ -1,0 +1,124 @@
+"""The `ctx.sessions` check result: the classified sessions, the cross-session pattern and the decision, as facts,
+with the evidence lines and the summary in both languages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from codexdoctor.checks.sessions.across import across, decide, settle_unclear
+from codexdoctor.checks.sessions.classify import classify_session
+from codexdoctor.checks.sessions.summary import FAILING_LISTED, Summaries
+from codexdoctor.codex.rollout_session import Session
+from codexdoctor.common.words import plural
+from codexdoctor.model import CheckResult, Msg, Status
+
+
+def build_check(
+    sessions: list[Session] | Summaries,
+    problems: list[str],
+    show: Path | str,
+    home: str,
+    compact_limit: int | None = None,
+) -> CheckResult:
+    if isinstance(sessions, Summaries):
+        return _build_from(sessions, problems, show)
+    data = [classify_session(s, compact_limit) for s in sessions]
+    lines_bad = sum(s.bad_lines + s.huge_lines + s.decode_errors + int(s.truncated_tail) for s in sessions)
+    failing = [d for d in data if d["kind"] != "none"]
+    return _build_from(Summaries(data, failing, len(data), len(failing), lines_bad), problems, show)
+
+
+def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> CheckResult:
+    listed_ids = {d["id"] for d in summaries.listed}
+    recent_failing = [d for d in summaries.failing[-FAILING_LISTED:] if d["id"] not in listed_ids]
+    data = sorted(summaries.listed + recent_failing, key=lambda d: d["start"] or "")
+    unique_ids(data + summaries.failing)
+    summary = across(summaries.failing)
+    clustered = {i for g in summary["groups"] if g["pattern"] == "cluster" for i in g["ids"]}
+    scattered = {i for g in summary["groups"] if g["pattern"] == "scattered" for i in g["ids"]}
+    for d in data + summaries.failing:
+        d["in_cluster"] = d["id"] in clustered  # the group's advice (CTX014) replaces the per-session one
+        settle_unclear(d, d["in_cluster"], d["id"] in scattered)
+    lines_bad = summaries.unreadable_lines
+    facts: dict[str, Any] = {
+        "sessions": data,
+        "across": summary,
+        "problems": problems[:50],
+        "unreadable_lines": lines_bad,
+        "count": summaries.total,
+        "failed": summaries.failed,
+        "where": str(show),
+        "not_listed": summaries.total - len(data),
+    }
+    evidence = [f"{plural(summaries.total, 'session')} read from {show}"] + [f"read problem: {p}" for p in problems[:5]]
+    if facts["not_listed"] > 0:
+        evidence.append(f"{plural(facts['not_listed'], 'older session')} counted but not listed")
+    if lines_bad:
+        evidence.append(
+            f"{plural(lines_bad, 'unreadable line')} skipped (half-written, corrupted, overlong or non-UTF-8)"
+        )
+    if not data:
+        none = Msg("no session logs found in {where}", "在 {where} 中没有找到会话日志", where=str(show))
+        return CheckResult("ctx.sessions", "Session logs", Status.SKIP, str(none), facts, tuple(evidence), message=none)
+    failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
+    decision = decide(failing)
+    facts["decision"] = decision[0] if decision else None
+    said = {"decision_reason": decision[1]} if decision else {}
+    undecided = [d for d in failing if d.get("unclear") and not d.get("settled")]
+    reason = None
+    if undecided and len(undecided) == len(failing):
+        reason = Msg(
+            "{sessions} ended with a message that does not say whether the context or the channel broke, and no "
+            "other session of its provider decides it",
+            "{n:,} 个失败的会话以一条说不清是上下文还是通道出了问题的消息结束，同一提供方也没有别的会话能判定它",
+            sessions=plural(len(undecided), "failed session"),
+            n=len(undecided),
+        )
+        facts["inconclusive_reason"] = str(reason)
+    status = Status.FAIL if failing else Status.PASS
+    text = counted(summaries.total, summaries.failed, sorted({d["kind"] for d in failing}))
+    return CheckResult(
+        "ctx.sessions",
+        "Session logs",
+        status,
+        str(text),
+        facts,
+        tuple(evidence),
+        message=text,
+        reason=reason,
+        said=said,
+    )
+
+
+def counted(total: int, failed: int, kinds: list[str]) -> Msg:
+    """`12 sessions, 3 failed (channel, context)`: the kinds in the words of the sessions table."""
+    from codexdoctor.i18n import TABLE_WORDS
+
+    if not kinds:
+        return Msg(
+            "{sessions}, {failed:,} failed",
+            "{n:,} 个会话，{failed:,} 个失败",
+            sessions=plural(total, "session"),
+            n=total,
+            failed=failed,
+        )
+    return Msg(
+        "{sessions}, {failed:,} failed ({kinds})",
+        "{n:,} 个会话，{failed:,} 个失败（{kinds}）",
+        sessions=plural(total, "session"),
+        n=total,
+        failed=failed,
+        kinds=Msg.join([Msg.pair(k, TABLE_WORDS[k][1]) for k in kinds]),
+    )
+
+
+def unique_ids(data: list[dict[str, Any]], minimum: int = 8) -> None:
+    """Short ids long enough to tell every session apart (Codex ids are time-ordered: the first 8 collide)."""
+    ids = [d["id"] for d in data]
+    length = minimum
+    while length < max((len(i) for i in ids), default=minimum) and len({i[:length] for i in ids}) < len(set(ids)):
+        length += 1
+    for d in data:
+        cut = length + 1 if d["id"][length - 1 : length] == "-" else length  # never end on the dash
+        d["short_id"] = d["id"][:cut]
