@@ -34,25 +34,57 @@ MARKER = re.compile(r"…\d+ (?:chars|tokens) truncated…|Warning: truncated ou
 
 
 def tool_case(
-    name: str, command: str, sim: dict[str, Any] | None = None, config: str = TABLE, want: str | None = None
+    name: str,
+    command: str,
+    sim: dict[str, Any] | None = None,
+    config: str = TABLE,
+    want: str | None = None,
+    words: tuple[str, ...] = (),
+    not_codes: tuple[str, ...] = (),
+    known: str | None = None,
 ) -> Case:
     knobs = {"ask_tool_call": command, **(sim or {})}
     if "gpt-5.5" in config:
         knobs["models"] = ("gpt-5.5",)
-    return Case(name, knobs, config, prompt=f"run {command}", codex_args=RUN, codex_timeout=120, want=want)
+    return Case(
+        name,
+        knobs,
+        config,
+        prompt=f"run {command}",
+        codex_args=RUN,
+        codex_timeout=120,
+        want=want,
+        words=words,
+        not_codes=not_codes,
+        known=known,
+    )
+
+
+# What a window that is not published leaves unknown: turn two carries a typical output, and it fits; only the
+# arithmetic on a published window can judge the largest output Codex keeps (CTX034).
+UNPUBLISHED = "the window is not published: turn two's typical output fits, the worst case cannot be measured"
 
 
 CASES = [
     tool_case("one call", "echo hi"),
     tool_case("two parallel calls", "echo hi", {"tool_calls": 2}),
     tool_case("three parallel calls", "echo hi", {"tool_calls": 3}),
+    tool_case("two parallel calls after a reasoning item", "echo hi", {"tool_calls": 2, "reasoning_item": True}),
     tool_case(
         "two calls, bridge keeps one result",
         "echo hi",
         {"tool_calls": 2, "turn_two_fault": "single_tool_result"},
         want="channel",
+        words=("more than one tool result", "did not have response messages"),
+        not_codes=("API021",),
     ),
-    tool_case("one call, bridge keeps one result", "echo hi", {"turn_two_fault": "single_tool_result"}),
+    tool_case(
+        "one call, bridge keeps one result",
+        "echo hi",
+        {"turn_two_fault": "single_tool_result"},
+        known="this bridge breaks Codex only when the model asks for two calls at once (the case above); this run's "
+        "model asked for one, and check sends Codex's parallel round",
+    ),
     tool_case("fallback: seq 1 2000 (8.9 KB)", "seq 1 2000"),
     tool_case("fallback: seq 1 2600 (11.9 KB)", "seq 1 2600"),
     tool_case("fallback: seq 1 3000 (13.9 KB)", "seq 1 3000"),
@@ -67,7 +99,30 @@ CASES = [
     tool_case("catalog gpt-5.5: seq 1 10000 (48.9 KB)", "seq 1 10000", config=CATALOG),
     tool_case("catalog gpt-5.5: seq 1 40000 (229 KB)", "seq 1 40000", config=CATALOG),
     tool_case(
-        "12K window: seq 1 2600", "seq 1 2600", {"context_window": 12_000, "error_style": "vllm"}, want="context"
+        "12K window: seq 1 2600",
+        "seq 1 2600",
+        {"context_window": 12_000, "error_style": "vllm"},
+        want="context",
+        known=UNPUBLISHED,
+    ),
+    tool_case(
+        "12K window published (vLLM): seq 1 3000",
+        "seq 1 3000",
+        {"context_window": 12_000, "error_style": "vllm", "publish_window": True},
+        want="context",
+        words=("first large tool output", "chars truncated"),
+        not_codes=("CTX029",),
+    ),
+    tool_case(
+        "12K published, CTX034's tool_output_token_limit = 600: seq 1 3000",
+        "seq 1 3000",
+        {"context_window": 12_000, "error_style": "vllm", "publish_window": True},
+        config="tool_output_token_limit = 600\n" + TABLE,
+    ),
+    tool_case(
+        "16K window published (vLLM): seq 1 3000",
+        "seq 1 3000",
+        {"context_window": 16_000, "error_style": "vllm", "publish_window": True},
     ),
     tool_case("16K window: seq 1 2600", "seq 1 2600", {"context_window": 16_000, "error_style": "vllm"}),
     tool_case(
@@ -76,6 +131,15 @@ CASES = [
         {"context_window": 28_000, "error_style": "vllm"},
         config=CATALOG,
         want="context",
+        known=UNPUBLISHED,
+    ),
+    tool_case(
+        "28K window published, gpt-5.5: seq 1 10000",
+        "seq 1 10000",
+        {"context_window": 28_000, "error_style": "vllm", "publish_window": True},
+        config=CATALOG,
+        want="context",
+        words=("first large tool output", "tokens truncated"),
     ),
 ]
 
@@ -115,10 +179,11 @@ def main() -> int:
             Path(dump).mkdir(parents=True, exist_ok=True)
             name = re.sub(r"[^a-z0-9]+", "-", case.name.lower()).strip("-")
             (Path(dump) / f"{name}.json").write_text(json.dumps(o.bodies[1], ensure_ascii=False, indent=1))
-        disagree += not o.agree
+        disagree += not o.agree and not case.known
+        known = f" (known: {case.known})" if case.known and not o.agree else ""
         print(
             f"{case.name:40} {o.report.verdict.value:12} {o.codes:16} {o.code}, {o.statuses[:4]} | "
-            f"{', '.join(kinds) or '-'} | {'; '.join(outputs) or '-'}" + o.mark
+            f"{', '.join(kinds) or '-'} | {'; '.join(outputs) or '-'}" + o.mark + known
         )
         print(f"{'':40} tool round: {round_tokens} tokens; last line: {last_line(o.out)} | {o.diagnosis}")
     print(f"{disagree} disagreement(s)")

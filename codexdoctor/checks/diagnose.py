@@ -326,8 +326,11 @@ def _turn_two_result(ctx: CheckContext, item: str | None, line: str, evidence: t
         message=summarize_text(line),
         status=code or (500 if high_demand else None),
         url=NO_URL_IN_PASTE,
-        item_kinds=["function_call", "function_call_output"],
+        item_kinds=["function_call", "function_call", "function_call_output", "function_call_output"]
+        if item == "parallel_results"
+        else ["function_call", "function_call_output"],
         named_item=item,
+        parallel_refused=item == "parallel_results",
         pasted=True,
         high_demand=high_demand,
         html=False,

@@ -209,6 +209,19 @@ STREAM_ENDS = (
     show_default=True,
     help="Output tokens of each answer (where --stream-end incomplete stops).",
 )
+@click.option(
+    "--single-tool-result",
+    is_flag=True,
+    help="Refuse (400) a request that carries more than one function_call_output, as a chat bridge that keeps one "
+    "tool result per round does; one call and its output pass.",
+)
+@click.option(
+    "--tool-calls",
+    type=click.IntRange(1, 8),
+    default=None,
+    help="Answer a request without tool outputs with this many exec_command calls (`echo hi`), then with text: "
+    "Codex's parallel tool round.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log every request (keys redacted).")
 @lang_option
 def sim(
@@ -238,6 +251,8 @@ def sim(
     error_code: str,
     error_message: str | None,
     output_tokens: int,
+    single_tool_result: bool,
+    tool_calls: int | None,
     verbose: bool,
     lang: str | None,
 ) -> None:
@@ -272,6 +287,9 @@ def sim(
         fault_code=error_code,
         fault_message=error_message,
         output_tokens=output_tokens,
+        turn_two_fault="single_tool_result" if single_tool_result else None,
+        ask_tool_call="echo hi" if tool_calls else None,
+        tool_calls=tool_calls or 1,
         quiet=not verbose,
     )
     command.serve(command.SimOptions(config, lang=lang))

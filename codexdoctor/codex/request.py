@@ -13,9 +13,12 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codexdoctor.codex.config import Resolution, project_root
+
+if TYPE_CHECKING:
+    from codexdoctor.codex.truncation import Cut
 
 TEMPLATE = "codex-request-0.171.0.json"
 PROJECT_DOC_MAX_BYTES = 32768  # Codex's default project_doc_max_bytes
@@ -462,18 +465,20 @@ def shape(first: FirstRequest, count: Callable[[str], int], tokenizer: str) -> R
     )
 
 
-# ---- turn two: the request Codex sends after a tool ran (issue 31) ---------------------------------------------------
-# Captured from Codex 0.171.0 (`codex exec -s danger-full-access`, a provider asking for one exec_command call): the
-# same fields as turn one, no previous_response_id, and `input` = the turn-one items, then the replayed reasoning item
-# (only when the provider sent one), the function_call exactly as streamed, and its function_call_output, whose
-# `output` is a plain string in this shape. Large outputs are cut to about 12 KB ("Warning: truncated output").
-TOOL_OUTPUT_CAP_BYTES = 12 * 1024
+# ---- turn two: the request Codex sends after a tool ran (issue 31, issue 38 item 4) -----------------------------------
+# Captured from Codex 0.171.0 (`codex exec -s danger-full-access`, a provider asking for exec_command calls): the same
+# fields as turn one, no previous_response_id, and `input` = the turn-one items, then the replayed reasoning item (only
+# when the provider sent one), every function_call of the answer exactly as streamed, then every function_call_output
+# in the same order (`function_call, function_call, function_call_output, function_call_output` for two calls), each
+# `output` a plain string cut by Codex's rule for the model (codex/truncation.py).
 TURN_TWO_CALL_ID = "call_codexdoctor_turn2"
-TURN_TWO_COMMAND = "sed -n 1,200p src/app.py"
+TURN_TWO_FILE = "src/app.py"
+TURN_TWO_CALLS = 2  # Codex sends `parallel_tool_calls: true`: a model may ask for several commands at once
 
 
 def exec_output(text: str, tokens: int, chunk: str = "c0d3d0") -> str:
-    """An exec_command result as Codex writes it into function_call_output.output (0.171.0)."""
+    """An exec_command result as Codex writes it into function_call_output.output (0.171.0), for an output within
+    Codex's budget (codex/truncation.py cuts the larger ones)."""
     return (
         f"Chunk ID: {chunk}\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: {tokens}\n"
         f"Output:\n{text}"
@@ -481,8 +486,8 @@ def exec_output(text: str, tokens: int, chunk: str = "c0d3d0") -> str:
 
 
 def synthetic_tool_output() -> str:
-    """What a typical first tool round returns: about 10 KB of a source file, under Codex's 12 KB cap. Made up here;
-    nothing is run. Deterministic, so the request is the same on every check."""
+    """What a typical first tool round returns: about 10 KB of a source file. Made up here; nothing is run.
+    Deterministic, so the request is the same on every check."""
     lines = [
         f'def handler_{n}(request):\n    """Serve route {n}: validate, load, render."""\n'
         f"    data = load(request.args.get('id_{n}'))\n    return render('page_{n}.html', data=data)\n"
@@ -491,39 +496,40 @@ def synthetic_tool_output() -> str:
     return "".join(lines)[: 10 * 1024]
 
 
+def _synthetic_reads(calls: int) -> list[tuple[str, str]]:
+    """(command, output) of `calls` harmless reads that share the synthetic file between them, so the request is
+    about as large with one call as with two."""
+    lines = synthetic_tool_output().splitlines(keepends=True)
+    per = -(-len(lines) // calls)
+    return [
+        (f"sed -n {n * per + 1},{(n + 1) * per}p {TURN_TWO_FILE}", "".join(lines[n * per : (n + 1) * per]))
+        for n in range(calls)
+    ]
+
+
 @dataclass(frozen=True)
 class TurnTwo:
-    """Codex's second request of a turn, after one exec_command call, and what it adds to the first."""
+    """Codex's second request of a turn, after exec_command calls, and what it adds to the first."""
 
     body: dict[str, Any]
-    item_kinds: tuple[str, ...]  # the item kinds turn one never carries: function_call, function_call_output, reasoning
-    added_bytes: int  # the tool call and its output, as JSON
+    item_kinds: tuple[str, ...]  # the item kinds turn one never carries, in order: reasoning, function_call(s), outputs
+    added_bytes: int  # the tool calls and their outputs, as JSON
+    calls: int = TURN_TWO_CALLS
 
 
 def turn_two(
-    first_body: Mapping[str, Any], reasoning: Mapping[str, Any] | None = None, output: str | None = None
+    first_body: Mapping[str, Any],
+    reasoning: Mapping[str, Any] | None = None,
+    cut: Cut | None = None,
+    calls: int = TURN_TWO_CALLS,
 ) -> TurnTwo:
-    """Turn two for this user's first request: one synthetic, harmless `exec_command` call (never run) and its output.
-    `reasoning`: the reasoning item the provider streamed in turn one (replayed with its encrypted_content, as Codex
-    does); none when it sent none."""
-    text = output if output is not None else synthetic_tool_output()
-    raw = text.encode("utf-8")
-    if len(raw) > TOOL_OUTPUT_CAP_BYTES:
-        text = raw[:TOOL_OUTPUT_CAP_BYTES].decode("utf-8", "ignore") + "\n\nWarning: truncated output"
-    call = {
-        "type": "function_call",
-        "status": "completed",
-        "id": "fc_codexdoctor_turn2",
-        "name": "exec_command",
-        "arguments": json.dumps({"cmd": TURN_TWO_COMMAND}),
-        "call_id": TURN_TWO_CALL_ID,
-    }
-    result = {
-        "type": "function_call_output",
-        "id": "fco_codexdoctor_turn2",
-        "call_id": TURN_TWO_CALL_ID,
-        "output": exec_output(text, max(1, round(len(raw) / 3.6))),
-    }
+    """Turn two for this user's first request: `calls` synthetic, harmless `exec_command` calls (never run) that read
+    one file between them, then their outputs, in Codex's order, each cut as Codex cuts it for this model (`cut`;
+    Codex's fallback, 10,000 bytes, when not given). `reasoning`: the reasoning item the provider streamed in turn one
+    (replayed with its encrypted_content, as Codex does); none when it sent none."""
+    from codexdoctor.codex import truncation
+
+    cut = cut or truncation.Cut(10_000, "bytes")
     added: list[dict[str, Any]] = []
     if reasoning:
         added.append(
@@ -535,6 +541,27 @@ def turn_two(
                 "encrypted_content": reasoning.get("encrypted_content"),
             }
         )
-    added += [call, result]
+    reads = _synthetic_reads(max(1, calls))
+    ids = [TURN_TWO_CALL_ID if n == 0 else f"{TURN_TWO_CALL_ID}_{n + 1}" for n in range(len(reads))]
+    for n, (command, _) in enumerate(reads):
+        added.append(
+            {
+                "type": "function_call",
+                "status": "completed",
+                "id": f"fc_codexdoctor_turn2_{n + 1}",
+                "name": "exec_command",
+                "arguments": json.dumps({"cmd": command}),
+                "call_id": ids[n],
+            }
+        )
+    for n, (_, text) in enumerate(reads):
+        added.append(
+            {
+                "type": "function_call_output",
+                "id": f"fco_codexdoctor_turn2_{n + 1}",
+                "call_id": ids[n],
+                "output": truncation.exec_output(text, cut, chunk=f"c0d3d{n}"),
+            }
+        )
     body = {**first_body, "input": list(first_body.get("input") or []) + added}
-    return TurnTwo(body, tuple(i["type"] for i in added), len(json.dumps(added).encode()))
+    return TurnTwo(body, tuple(i["type"] for i in added), len(json.dumps(added).encode()), len(reads))

@@ -5,6 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codexdoctor.facts.records import (
+    CACHE_RUN,
+    CONFIG_FILE,
+    DOC,
+    GROUP,
+    SESSION,
+    URL_ANSWER,
+    WATCH_CALL,
+    WHERE_KEY,
+)
 from codexdoctor.facts.shapes import Maybe, Nullable, mismatches_of
 
 # Each check's facts are a record shape (facts/shapes.py): a key with Maybe(...) is set on some runs only, a
@@ -15,106 +25,6 @@ from codexdoctor.facts.shapes import Maybe, Nullable, mismatches_of
 RUNNER: dict[str, Any] = {"shell": str, "platform": str}
 # `codexdoctor check` adds to each live result the certain fixes it assumed before sending (commands/check.py).
 LIVE: dict[str, Any] = {**RUNNER, "as_if_fixed": Maybe(list[str]), "user_config": str}
-
-URL_ANSWER = {"url": str, "status": int, "message": str}
-DOC = {"path": str, "tokens": int}  # an AGENTS.md file in Codex's first request
-CONFIG_FILE = {
-    "path": str,
-    "kind": str,
-    "exists": bool,
-    "encoding": str,
-    "crlf": bool,
-    "ignored": Maybe(str),
-    "keys": Maybe(list[str]),
-    "read_error": Maybe(str),
-    "toml_error": Maybe({"message": str, "line": int | None, "column": int | None, "backslash_in_string": bool}),
-}
-WHERE_KEY = {"key": str, "where": str}
-WATCH_CALL = {  # one model request `codexdoctor watch` recorded
-    "number": int,
-    "status": int | None,
-    "ending": str,
-    "input_tokens": int | None,
-    "cached_tokens": int | None,
-    "output_tokens": int | None,
-    "body_bytes": int,
-    "first_output_ms": float | None,
-    "longest_gap_ms": float | None,
-    "request_id": str | None,
-    "after_tool": bool,
-}
-CACHE_RUN = {"sent": int, "cached": int | None, "ok": bool, "ttft_ms": float}
-OUTLIER = {"id": str, "size": int}
-GROUP = {
-    "provider": str,
-    "model": str,
-    "window": int | None,
-    "failures": int,
-    "sizes": list[int],
-    "ids": list[str],
-    "outliers": [OUTLIER],
-    "pattern": str | None,  # "cluster", "scattered" or None
-    "core": Maybe(int),
-    "low": Maybe(int),
-    "high": Maybe(int),
-    "median": Maybe(int),
-    "spread": Maybe(float),
-    "within": Maybe(float),
-    "low_usage": Maybe(bool),  # a scattered group whose breaks all came under half the window
-    "unclear": Maybe(bool),  # … whose messages alone decided nothing (issue 39)
-}
-SESSION = {  # one rollout as checks/sessions/classify.py classifies it
-    "id": str,
-    "short_id": str,
-    "start": str | None,
-    "cli_version": str | None,
-    "provider": str | None,
-    "model": str | None,
-    "window": int | None,
-    "turns": int,
-    "ended": str,
-    "kind": str,  # "none", "context", "channel" or "unknown"
-    "evidence": str,
-    "failed_turn": int | None,
-    "error": str | None,
-    "error_info": str | None,
-    "failed_at": Maybe(str | None),  # the time of the failing request's error line
-    "server_window": int | None,
-    "truncated_at": int | None,
-    "truncated_turns": list[int],
-    "peak": int | None,
-    "last_ok": int | None,
-    "share": float | None,
-    "compactions": int,
-    "median_growth": float | None,
-    "outsized": [{"turn": int, "added": int}],
-    "compact_at": int | None,
-    "compaction_would_fire": bool,
-    "real_window": int | None,
-    "turns_per_session": int | None,
-    "legacy": bool,
-    "bad_lines": int,
-    "huge_lines": int,
-    "decode_errors": int,
-    "truncated_tail": bool,
-    "read_error": str | None,
-    "contexts": list[int],
-    "cache": {
-        "reported": bool,
-        "turns": [(int, float)],
-        "collapse": Nullable({"turn": int, "before": float, "after": float, "context": int}),
-        "late_share": float | None,
-        "late_uncached": bool,
-    },
-    "log_errors": list[str],
-    "previews": list[str],
-    "in_cluster": bool,
-    "user_config": str,
-    # Issue 39: the session's message alone does not say which broke (a stream cut, "high demand", a timeout) …
-    "unclear": bool,
-    # … and what its provider's other sessions decided: "cluster" (the context) or "scattered" (the channel).
-    "settled": Maybe(str),
-}
 
 FACTS: dict[str, dict[str, Any]] = {
     "cfg.home": {
@@ -419,6 +329,14 @@ FACTS: dict[str, dict[str, Any]] = {
         "reasoning_replayed": Maybe(bool),
         "server_request": Maybe(int | None),
         "server_window": Maybe(int | None),
+        # issue 38 item 4: turn two carries Codex's parallel round (two calls, two outputs); when that is refused,
+        # the same request with one call and one output is sent, and its answer says whether only the second
+        # result was the trouble
+        "calls": Maybe(int),
+        "parallel_refused": Maybe(bool),
+        "single_status": Maybe(int | None),
+        "single_kind": Maybe(str | None),
+        "body_excerpt": Maybe(str),
     },
     "ctx.window": {
         **LIVE,
@@ -438,8 +356,16 @@ FACTS: dict[str, dict[str, Any]] = {
         "first_fit": bool | None,
         "min_usable": int,
         "room": int | None,
+        # The first tool round at its worst (one call and the largest output Codex keeps for this model, counted
+        # with the project's tokenizer) and with a typical output of the same size (issue 38 item 4)
         "tool_round": int,
         "tool_round_fits": bool | None,
+        "tool_round_typical": int,
+        "tool_round_typical_fits": bool | None,
+        "tool_cut_bytes": int,
+        "tool_cut_mode": str,
+        "tool_cut_rule": str,
+        "tool_output_limit": int | None,
         "suggest_window": int | None,
         "suggest_compact": int | None,
         "docs": [DOC],

@@ -124,6 +124,11 @@ HELP_ZH: dict[str, str] = {
     "insufficient_quota、server_is_overloaded、context_length_exceeded 或 usage_not_included。",
     "The error message of --stream-end response_failed or error_event.": "--stream-end response_failed 或 error_event 的错误消息。",
     "Output tokens of each answer (where --stream-end incomplete stops).": "每个回答的输出 token 数（--stream-end incomplete 在这里停止）。",
+    "Refuse (400) a request that carries more than one function_call_output, as a chat bridge that keeps one tool "
+    "result per round does; one call and its output pass.": "对带有多于一个 function_call_output 的请求返回 400，模仿每轮只保留一个"
+    "工具结果的 Chat 桥接；一次调用和它的输出可以通过。",
+    "Answer a request without tool outputs with this many exec_command calls (`echo hi`), then with text: Codex's "
+    "parallel tool round.": "对不带工具输出的请求回答这么多个 exec_command 调用（`echo hi`），之后回答文字：Codex 的并行工具调用轮次。",
     "Log every request (keys redacted).": "记录每个请求（密钥已脱敏）。",
     "See every diagnosis without an account: runs the real checks against the built-in simulator. Never reads or "
     "writes your ~/.codex: each scenario has its own temporary CODEX_HOME. Exits 0 only when every scenario got its "

@@ -163,6 +163,8 @@ TURN_TWO_MARKERS = (
     ("invalid_encrypted_content", "reasoning"),
     ("encrypted content", "reasoning"),
     (".call_id': empty string", "call_id"),
+    # OpenAI's words when a chat bridge passed on only the first tool result of a parallel round (issue 38 item 4)
+    ("did not have response messages", "parallel_results"),
 )
 # What Codex 0.171 prints for a 5xx after its 30 retries, whatever the provider said (seen for a chat template that
 # refuses the tool role): read as a channel failure, most often at the request after a tool call.

@@ -102,6 +102,17 @@ BAD_GATEWAY = """<html><head><title>502 Bad Gateway</title></head><body><center>
 <hr><center>nginx</center></body></html>"""
 
 
+# SimConfig.turn_two_fault values: faults only the request after a tool call meets (issue 31, issue 38 item 4).
+TURN_TWO_FAULTS = (
+    "reject_fco",
+    "no_tool_output",
+    "tool_role_template",
+    "bad_reasoning",
+    "html_502",
+    "single_tool_result",  # a chat bridge that refuses more than one tool output in a request
+)
+
+
 def turn_two_error(fault: str | None, items: list[Any]) -> tuple[int, dict[str, Any]] | None:
     """The JSON error a gateway or bridge answers the request after a tool call with (issue 31), by its fault name
     (SimConfig.turn_two_fault); None for a fault that is not a JSON error."""

@@ -72,7 +72,12 @@ def test_healthy_provider_is_ok(home, sim_server):
     # Codex's first request, then (issue 31) its request after a tool call: two POSTs, nothing else
     assert [r.path for r in s.records if r.method == "POST"] == ["/v1/responses", "/v1/responses"]
     turn_two = next(c for c in report.checks if c.id == "api.turn_two")
-    assert turn_two.status.value == "pass" and turn_two.facts["item_kinds"] == ["function_call", "function_call_output"]
+    assert turn_two.status.value == "pass" and turn_two.facts["item_kinds"] == [
+        "function_call",
+        "function_call",
+        "function_call_output",
+        "function_call_output",
+    ]
     assert_within(elapsed, 5, "a healthy check")
 
 

@@ -229,13 +229,22 @@ def test_turn_two_is_sent_as_codex_sends_it(home, sim_server):
         k for k in second if k != "input"
     }  # the same fields, no previous_response_id
     added = second["input"][len(first["input"]) :]
-    assert [i["type"] for i in added] == ["function_call", "function_call_output"]
-    assert added[0]["name"] == "exec_command" and added[0]["call_id"] == added[1]["call_id"]
-    assert (
-        added[1]["output"].startswith("Chunk ID: ")
-        and "\nProcess exited with code 0\nOriginal token count: " in added[1]["output"]
-    )
-    assert len(added[1]["output"].encode()) <= 12 * 1024 + 200
+    # Codex's parallel round (issue 38): every call, then every output, in the same order
+    assert [i["type"] for i in added] == [
+        "function_call",
+        "function_call",
+        "function_call_output",
+        "function_call_output",
+    ]
+    assert added[0]["name"] == added[1]["name"] == "exec_command"
+    assert [added[0]["call_id"], added[1]["call_id"]] == [added[2]["call_id"], added[3]["call_id"]]
+    assert added[0]["call_id"] != added[1]["call_id"]
+    for output in added[2:]:
+        assert (
+            output["output"].startswith("Chunk ID: ")
+            and "\nProcess exited with code 0\nOriginal token count: " in output["output"]
+        )
+        assert len(output["output"].encode()) <= 10_000 + 220  # Codex's budget for a model without metadata
 
 
 def test_a_reasoning_item_is_replayed_only_when_the_provider_sent_one(home, sim_server):
@@ -340,6 +349,10 @@ CODEX_TURN_TWO_LINES = {
     "call_id": 'ERROR: {"error": {"message": "Invalid \'input[4].call_id\': empty string. Expected a string with minimum '
     'length 1, but got an empty string instead.", "type": "invalid_request_error"}}',
     None: "ERROR: We\u2019re currently experiencing high demand, which may cause temporary errors.",
+    # issue 38 item 4: a chat bridge that kept one tool result of two (scripts/crosscheck_tool_rounds.py)
+    "parallel_results": 'ERROR: {"error": {"message": "An assistant message with \'tool_calls\' must be followed by tool '
+    "messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+    'call_sim_1_2", "type": "invalid_request_error", "param": "messages", "code": null}}',
 }
 
 
@@ -350,6 +363,10 @@ def test_diagnose_error_reads_turn_two_faults_as_the_channel(home, run, item):
         # Codex's "high demand" mask alone does not say which broke (issue 39): read against the logs, here none.
         assert "CTX032" in out and "Verdict: INCONCLUSIVE" in out, out
         assert "whatever the provider said" in out and "codexdoctor check" in out
+    elif item == "parallel_results":
+        assert "API031" in out and "API021" not in out and "Verdict: CHANNEL" in out, out
+        assert "The ids it names as unanswered are the calls after the" in " ".join(out.split())
+        assert "(None" not in out
     else:
         assert "API021" in out and "Verdict: CHANNEL" in out, out
         assert f"names the {item.strip()} part" in out
@@ -402,3 +419,53 @@ def test_a_published_window_with_no_room_for_a_tool_round_is_context(home, sim_s
     )
     published, _ = run_check(opts)
     assert published.verdict is Verdict.CONTEXT and "CTX029" in codes(published, "error")
+
+
+def test_a_bridge_that_keeps_one_tool_result_fails_turn_two_with_that_finding(home, sim_server):
+    """Issue 38 item 4: a chat bridge that keeps only the first tool result of a parallel round (real Codex: exit 1,
+    its second request answered 400 "… did not have response messages: call_sim_1_2"). Turn two carries Codex's two
+    calls and two outputs; refused, the same request with one of each is sent and passes: API031, not API021."""
+    s = sim_server(api_key=KEY, turn_two_fault="single_tool_result", keep_bodies=True)
+    report, _ = check(home, s, timeout=4.0)
+    assert report.verdict is Verdict.CHANNEL and codes(report, "error") == ["API031"], report.findings
+    posts = [r for r in s.records if r.method == "POST"]
+    assert [r.status for r in posts] == [200, 400, 200]
+    kinds = [[i["type"] for i in (r.body or {})["input"] if i["type"] != "message"] for r in posts]
+    assert kinds == [
+        [],
+        ["function_call", "function_call", "function_call_output", "function_call_output"],
+        ["function_call", "function_call_output"],
+    ]
+    f = next(f for f in report.findings if f.code == "API031")
+    assert "did not have response messages: call_codexdoctor_turn2_2" in f.diagnosis
+    assert "The same request with one call and one output answered 200." in f.diagnosis
+    facts = turn_two(report).facts
+    assert facts["parallel_refused"] and facts["single_status"] == 200 and facts["status"] == 400
+    evidence = " ".join(turn_two(report).evidence)
+    assert (
+        "-> 400" in evidence and "function_call, function_call, function_call_output, function_call_output" in evidence
+    )
+    assert KEY not in evidence
+
+
+def test_a_healthy_provider_gets_no_one_call_contrast(home, sim_server):
+    s = sim_server(api_key=KEY)
+    report, _ = check(home, s)
+    assert report.verdict is Verdict.OK and len([r for r in s.records if r.method == "POST"]) == 2
+
+
+def test_a_published_12k_window_fits_the_first_request_but_not_the_first_large_output(home, sim_server):
+    """Real Codex 0.171, 12K window (vLLM publishes max_model_len), `seq 1 3000`: the first request fits, the request
+    after the command's output (cut to 10,000 bytes, ~5,750 tokens) does not: exit 1. The request after a typical tool
+    output fits, so only the worst case, computed from Codex's rule, shows it: CTX034."""
+    s = sim_server(api_key=KEY, context_window=12_000, publish_window=True, error_style="vllm")
+    report, _ = check(home, s)
+    assert report.verdict is Verdict.CONTEXT and "CTX034" in codes(report, "error"), report.findings
+    assert turn_two(report).status.value == "pass"
+    window = next(c for c in report.checks if c.id == "ctx.window")
+    assert window.facts["tool_round"] == 5746 and window.facts["tool_cut_bytes"] == 10_000
+    f = next(f for f in report.findings if f.code == "CTX034")
+    assert "The provider serves 12,000 tokens" in f.diagnosis and "costs 5,746 tokens" in f.diagnosis
+    assert "`…N chars truncated…`" in f.diagnosis
+    assert any("model_context_window = 12000" in r for r in f.remedy)  # the one window advice, as CTX001 gives it
+    assert any("tool_output_token_limit = " in r for r in f.remedy)

@@ -94,3 +94,119 @@ def test_without_a_canary_the_variants_are_catalogs(home):
     assert ex.canary is None and ex.chat is None
     assert [x.url for _, x in ex.variants][-1] == "http://127.0.0.1:9/api/v1/models"
     assert not [s for s in seen if s.startswith("POST")]
+
+
+CODEX_COMPLETED = {
+    "type": "response.completed",
+    "response": {
+        "id": "resp_1",
+        "status": "completed",
+        "usage": {"input_tokens": 12, "output_tokens": 1, "total_tokens": 13},
+    },
+}
+CODEX_STREAM = (
+    'event: response.output_text.delta\ndata: {"type": "response.output_text.delta", "delta": "ok"}\n\n'
+    f"event: response.completed\ndata: {json.dumps(CODEX_COMPLETED)}\n\n"
+)
+
+
+def codex_provider(bodies: list[dict], refuse_two_results: bool = False):
+    """A Responses provider that streams a completed answer; with `refuse_two_results`, a chat bridge that answers
+    400 to a request carrying more than one function_call_output."""
+    lock = threading.Lock()
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        if request.method == "GET":
+            return (
+                httpx.Response(200, json={"data": [{"id": "m"}]})
+                if request.url.path == "/v1/models"
+                else (httpx.Response(404))
+            )
+        body = json.loads(request.content)
+        with lock:
+            bodies.append(body)
+        outputs = [i for i in body["input"] if i.get("type") == "function_call_output"]
+        if refuse_two_results and len(outputs) > 1:
+            message = f"tool_call_ids did not have response messages: {outputs[1]['call_id']}"
+            return httpx.Response(400, json={"error": {"message": message, "type": "invalid_request_error"}})
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=CODEX_STREAM.encode())
+
+    return handle
+
+
+def added_items(bodies: list[dict]) -> list[list[dict]]:
+    """What each POST added to Codex's first request."""
+    first = len(bodies[0]["input"])
+    return [b["input"][first:] for b in bodies]
+
+
+def test_turn_two_is_codexs_parallel_round_exactly(home):
+    """Issue 38 item 4: the request after a tool call carries two calls and then two outputs, as Codex 0.171 orders
+    them after a response with two function calls, each output cut by Codex's rule (10,000 bytes for this model)."""
+    from codexdoctor.checks.live.plan import make_plan
+    from codexdoctor.codex.request import synthetic_tool_output
+    from codexdoctor.codex.truncation import Cut, exec_output
+
+    ctx = context(home)
+    bodies: list[dict] = []
+    with respx.mock(assert_all_called=False) as mock:
+        mock.route().mock(side_effect=codex_provider(bodies))
+        ex = Gatherer(ctx, make_plan(ctx), Deadline(5)).gather()
+    assert ex.turn_two is not None and ex.turn_two[1].status == 200 and ex.turn_two_single is None
+    assert len(bodies) == 2 and added_items(bodies)[0] == []
+    lines = synthetic_tool_output().splitlines(keepends=True)
+    halves = ["".join(lines[:120]), "".join(lines[120:240])]
+    cut = Cut(10_000, "bytes")
+    assert added_items(bodies)[1] == [
+        {
+            "type": "function_call",
+            "status": "completed",
+            "id": "fc_codexdoctor_turn2_1",
+            "name": "exec_command",
+            "arguments": '{"cmd": "sed -n 1,120p src/app.py"}',
+            "call_id": "call_codexdoctor_turn2",
+        },
+        {
+            "type": "function_call",
+            "status": "completed",
+            "id": "fc_codexdoctor_turn2_2",
+            "name": "exec_command",
+            "arguments": '{"cmd": "sed -n 121,240p src/app.py"}',
+            "call_id": "call_codexdoctor_turn2_2",
+        },
+        {
+            "type": "function_call_output",
+            "id": "fco_codexdoctor_turn2_1",
+            "call_id": "call_codexdoctor_turn2",
+            "output": exec_output(halves[0], cut, chunk="c0d3d0"),
+        },
+        {
+            "type": "function_call_output",
+            "id": "fco_codexdoctor_turn2_2",
+            "call_id": "call_codexdoctor_turn2_2",
+            "output": exec_output(halves[1], cut, chunk="c0d3d1"),
+        },
+    ]
+    assert {k for k in bodies[1] if k != "input"} == {k for k in bodies[0] if k != "input"}
+
+
+def test_a_refused_parallel_round_is_followed_by_one_call_and_one_output(home):
+    from codexdoctor.checks.live.plan import make_plan
+    from codexdoctor.codex.request import synthetic_tool_output
+
+    ctx = context(home)
+    bodies: list[dict] = []
+    with respx.mock(assert_all_called=False) as mock:
+        mock.route().mock(side_effect=codex_provider(bodies, refuse_two_results=True))
+        ex = Gatherer(ctx, make_plan(ctx), Deadline(5)).gather()
+    assert ex.turn_two is not None and ex.turn_two[1].status == 400
+    assert ex.turn_two_single is not None and ex.turn_two_single[1].status == 200
+    kinds = [[i["type"] for i in added] for added in added_items(bodies)]
+    assert kinds == [
+        [],
+        ["function_call", "function_call", "function_call_output", "function_call_output"],
+        ["function_call", "function_call_output"],
+    ]
+    one = added_items(bodies)[2]
+    assert one[0]["call_id"] == one[1]["call_id"] == "call_codexdoctor_turn2"
+    assert one[1]["output"].endswith(synthetic_tool_output())  # the whole file (9.7 KB: under Codex's 10,000 bytes)

@@ -22,7 +22,7 @@ def test_turn_two_that_streams_passes_with_its_size(home):
     second = codexrequest.turn_two(plan.first.body, None)
     ex = gathered(turn_two=(second, streamed(usage={"input_tokens": 11000})))
     res = turn_two.interpret(ctx, plan, ex)
-    assert res.status is Status.PASS and res.summary == "works with a tool call and its output (11,000 tokens)"
+    assert res.status is Status.PASS and res.summary == "works with 2 tool calls and their outputs (11,000 tokens)"
     assert res.facts["turn_two_counted_by"] == "provider"
 
 

@@ -282,8 +282,9 @@ CASES = [
             "message": "unknown item type: function_call_output",
             "named_item": "function_call_output",
         },
-        "Codex's first request worked, but its next one, which carries a tool call and its output "
-        "(function_call, function_call_output, 10,763 bytes more than the first), answered 400: unknown item type",
+        "Codex's first request worked, but its next one, which carries tool calls and their outputs "
+        "(function_call, function_call, function_call_output, function_call_output, 11,200 bytes more than the "
+        "first), answered 400: unknown item type",
         "The error names the function_call_output part of it.",
         "does not take function_call_output items",
         "unknown item type: function_call_output",
@@ -292,7 +293,7 @@ CASES = [
         "API021",
         {"kind": "server_error", "status": 502, "message": "Bad Gateway", "html": True},
         "Only this larger request gets the proxy's error page",
-        "(50,780 bytes)",
+        "(51,217 bytes)",
         "Raise the body size and timeout limits of the proxy",
         why="html-5xx",
     ),
@@ -329,6 +330,59 @@ CASES = [
         why="no-message-but-a-detail",
     ),
     silent("API021", {"kind": "context_exceeded", "status": 400}, why="CTX028-says-it"),
+    silent(
+        "API021",
+        {"kind": "bad_request", "status": 400, "message": "did not have response messages", "parallel_refused": True},
+        why="API031-says-it",
+    ),
+    fires(
+        "API031",
+        {
+            "kind": "bad_request",
+            "status": 400,
+            "message": "The following tool_call_ids did not have response messages: call_codexdoctor_turn2_2",
+            "parallel_refused": True,
+            "single_status": 200,
+            "single_kind": "ok",
+        },
+        "it sends both calls, then both outputs, in one request (function_call, function_call, "
+        "function_call_output, function_call_output)",
+        "answered 400: The following tool_call_ids did not have response messages: call_codexdoctor_turn2_2",
+        "The same request with one call and one output answered 200.",
+        "accepts parallel tool results",
+        'wire_api = "chat" is no way around it',
+    ),
+    fires(
+        "API031",
+        {
+            "kind": "server_error",
+            "status": 500,
+            "message": "",
+            "body_excerpt": "tool results: expected 1",
+            "parallel_refused": True,
+            "single_status": 200,
+        },
+        "answered 500: tool results: expected 1.",
+        why="the-body-when-no-message",
+    ),
+    fires(
+        "API031",
+        {
+            "kind": "turn_two_fault",
+            "status": 400,
+            "message": "The following tool_call_ids did not have response messages: call_2",
+            "parallel_refused": True,
+            "pasted": True,
+        },
+        "The provider answered 400: The following tool_call_ids did not have response messages: call_2.",
+        "The ids it names as unanswered are the calls after the first",
+        why="pasted",
+    ),
+    silent(
+        "API031",
+        {"kind": "bad_request", "status": 400, "parallel_refused": False, "single_status": 400},
+        why="one-result-refused-too",
+    ),
     fires(
         "API022",
         {"kind": "call_id_lost", "detail": "a function_call with an empty call_id"},

@@ -254,6 +254,40 @@ def test_cli_sim_speaks_chinese_with_lang_zh(home, tmp_path):
     assert "模拟器自己的密钥" in out and "已停止" in err and "serving" not in out
 
 
+@pytest.mark.simulator
+def test_cli_sim_single_tool_result_refuses_a_second_tool_output(home, tmp_path):
+    """`codexdoctor sim --single-tool-result --tool-calls 2`: the bridge that keeps one tool result per round, for
+    trying Codex (or check) against it by hand (issue 38 item 4)."""
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codexdoctor", "sim", "--port", "0", "--single-tool-result", "--tool-calls", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        url = proc.stdout.readline().split()[3]
+        asked = httpx.post(
+            url + "/responses", json={"model": "sim-model", "input": "run it", "stream": True}, timeout=30
+        )
+        calls = [e["item"] for e in sse_events(asked.text) if e["type"] == "response.output_item.done"]
+        assert [c["call_id"] for c in calls] == ["call_sim_1", "call_sim_1_2"]
+        outputs = [{"type": "function_call_output", "call_id": c["call_id"], "output": "hi"} for c in calls]
+        one = {"model": "sim-model", "input": [*calls, outputs[0]], "stream": True}
+        both = {"model": "sim-model", "input": [*calls, *outputs], "stream": True}
+        assert httpx.post(url + "/responses", json=one, timeout=30).status_code == 200
+        refused = httpx.post(url + "/responses", json=both, timeout=30)
+        assert refused.status_code == 400 and "call_sim_1_2" in refused.json()["error"]["message"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+    assert proc.returncode == 0
+
+
 # Every way a stream ends (issue 38): the knobs that reproduce what Codex 0.171 judges (docs/codex-behaviour.md).
 
 

@@ -41,3 +41,6 @@ class Exchanges:
     moved_catalog: tuple[str, Exchange] | None = None  # (the variant's base_url, its catalog)
     turn_two: tuple[TurnTwo, Exchange] | None = None
     turn_two_error: Exception | None = None
+    # The same request with one call and one output, sent only when the two-call turn two was refused (not for its
+    # size): it tells a bridge that keeps one tool result from one that takes none (issue 38 item 4).
+    turn_two_single: tuple[TurnTwo, Exchange] | None = None

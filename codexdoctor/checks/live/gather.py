@@ -98,10 +98,11 @@ class Gatherer:
         if no_route(kind, catalog) and not self.deadline.expired:
             variants, chat, variant_catalogs = self._phase_two(canary_on, catalog)
         moved_catalog = self._moved_catalog(variants, variant_catalogs)
-        turn_two, turn_two_error = None, None
+        turn_two, turn_two_error, turn_two_single = None, None, None
         if canary_on:
             try:
                 turn_two = self.turn_two(canary)
+                turn_two_single = self.one_tool_result(turn_two)
             except Exception as exc:  # that check's crash (api.turn_two), not the run's
                 turn_two_error = exc
         return Exchanges(
@@ -117,6 +118,7 @@ class Gatherer:
             moved_catalog=moved_catalog,
             turn_two=turn_two,
             turn_two_error=turn_two_error,
+            turn_two_single=turn_two_single,
         )
 
     def _phase_one(self, canary_on: bool) -> tuple[Exchange | None, Exchange, Exchange, list[Exchange]]:
@@ -280,7 +282,7 @@ class Gatherer:
             return
         from codexdoctor.codex import request as codexrequest
 
-        self._early_pending = codexrequest.turn_two(self.plan.first.body, None)
+        self._early_pending = codexrequest.turn_two(self.plan.first.body, None, self.plan.tool_cut)
 
     def turn_two(self, canary: Exchange | None) -> tuple[codexrequest.TurnTwo, Exchange] | None:
         """After Codex's first request got its answer: the request Codex sends after a tool ran (issue 31). The one
@@ -305,8 +307,27 @@ class Gatherer:
                 answer = None
             if answer is not None and answer.status is not None and answer.status < 500 and answer.status != 429:
                 return second, answer
-        second = codexrequest.turn_two(self.first_body or self.plan.first.body, reasoning)
+        second = codexrequest.turn_two(self.first_body or self.plan.first.body, reasoning, self.plan.tool_cut)
         return second, self.codex_canary(second.body)
+
+    def one_tool_result(
+        self, turn_two: tuple[codexrequest.TurnTwo, Exchange] | None
+    ) -> tuple[codexrequest.TurnTwo, Exchange] | None:
+        """Issue 38: turn two carries two calls and two outputs, as Codex sends them after a parallel round. When it
+        is refused (not for its size), the same request with one call and one output tells a bridge that keeps one
+        tool result only from one that refuses tool outputs at all. Sent only then: a healthy run sends nothing more."""
+        if turn_two is None or turn_two[0].calls < 2 or self.plan.first is None or self.canary_deadline.expired:
+            return None
+        if classify(turn_two[1], self.plan.wire).kind in ("ok", "context_exceeded"):
+            return None
+        body = turn_two[0].body
+        first_items = len(body.get("input") or []) - len(turn_two[0].item_kinds)
+        first_body = {**body, "input": list(body.get("input") or [])[:first_items]}
+        reasoning = None
+        if turn_two[0].item_kinds[:1] == ("reasoning",):
+            reasoning = body["input"][first_items]
+        single = codexrequest.turn_two(first_body, reasoning, self.plan.tool_cut, calls=1)
+        return single, self.codex_canary(single.body)
 
     # ---- waiting for the canary -------------------------------------------------------------------
     def _in_background(self, request: Callable[[], Exchange], name: str) -> Future[Exchange]:

@@ -12,7 +12,8 @@ from codexdoctor.model import Msg
 
 if TYPE_CHECKING:  # built only when a canary is sent: reading a plan's constants stays light
     from codexdoctor.codex import request as codexrequest
-    from codexdoctor.codex.models import Windows
+    from codexdoctor.codex.models import ModelMeta, Windows
+    from codexdoctor.codex.truncation import Cut
 
 CANARY_INSTRUCTIONS = "You are a connectivity check. Answer with one short word."
 CANARY_PROMPT = "Reply with: ok"
@@ -35,6 +36,9 @@ class Plan:
     # Retry-After, then `exceeded retry limit, last status: 429 Too Many Requests` (checked with Codex 0.171.0:
     # request_max_retries = 0 changes nothing, stream_max_retries = 0 gives one request).
     stream_retries: int = 5
+    # How Codex cuts a command's output for this model (its truncation policy, tool_output_token_limit): the outputs
+    # of the request after a tool call are cut this way (issue 38 item 4). None when turn two is not built.
+    tool_cut: Cut | None = None
 
 
 def codex_windows(ctx: CheckContext, provider_models: Sequence[Mapping[str, Any]] | None = None) -> Windows:
@@ -81,6 +85,16 @@ def window_source(ctx: CheckContext, w: Windows) -> Msg:
         slug=str(w.meta.slug),
         where=where.get(w.source, ""),
     )
+
+
+def tool_cut(ctx: CheckContext, meta: ModelMeta) -> Cut:
+    """How Codex 0.171 cuts one command's output for this model: its truncation policy, changed by
+    tool_output_token_limit (codex/models.py tool_output_budget_bytes; docs/codex-behaviour.md)."""
+    from codexdoctor.codex.models import tool_output_budget_bytes
+    from codexdoctor.codex.truncation import Cut
+
+    budget, mode = tool_output_budget_bytes(meta, ctx.resolution.merged.get("tool_output_token_limit"))
+    return Cut(budget, mode)
 
 
 def assumed_window(ctx: CheckContext) -> tuple[int, Msg]:
@@ -138,6 +152,7 @@ def make_plan(ctx: CheckContext, first: bool = True) -> Plan:
     wire = "chat" if p.wire_api == "chat" else "responses"
     model = str(ctx.resolution.model or "gpt-5")
     first_request = _first_request(ctx, model) if wire == "responses" and first else None
+    cut = tool_cut(ctx, codex_windows(ctx).meta) if first_request is not None else None
     retries = p.get("stream_max_retries")
     stream_retries = retries if isinstance(retries, int) and not isinstance(retries, bool) and retries >= 0 else 5
     return Plan(
@@ -150,6 +165,7 @@ def make_plan(ctx: CheckContext, first: bool = True) -> Plan:
         idle_s,
         first_request,
         min(stream_retries, 100),
+        cut,
     )
 
 

@@ -1,4 +1,5 @@
-"""api.turn_two: the request Codex sends after a tool ran (its first request plus one call and its output, issue 31)."""
+"""api.turn_two: the request Codex sends after a tool ran (its first request plus two calls and their outputs, as
+Codex sends a parallel round; issue 31, issue 38 item 4)."""
 
 from __future__ import annotations
 
@@ -45,21 +46,49 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     request, second = ex.turn_two
     k = classify(second, plan.wire)
     facts = _facts(ctx, plan, ex.canary, request, second)
+    n = request.calls
+    made_up = (
+        f"{n} exec_command calls and their outputs, made up here, never run"
+        if n > 1
+        else "one exec_command call and its output, made up here, never run"
+    )
     evidence = [
         second.line(),
-        f"turn two adds {', '.join(request.item_kinds)} ({request.added_bytes:,} bytes: one "
-        f"exec_command call and its output, made up here, never run)",
+        f"turn two adds {', '.join(request.item_kinds)} ({request.added_bytes:,} bytes: {made_up}; each output cut "
+        f"as Codex cuts it for this model)",
         f"turn two: {facts['turn_two_tokens']:,} input tokens ({facts['turn_two_counted_by']})",
     ]
     if k.kind == "ok":
         summary = Msg(
-            "works with a tool call and its output ({n:,} tokens)",
-            "带着工具调用和它的输出也能通过（{n:,} tokens）",
-            n=facts["turn_two_tokens"],
+            "works with {n} tool calls and their outputs ({t:,} tokens)",
+            "带着 {n} 次工具调用和它们的输出也能通过（{t:,} tokens）",
+            n=n,
+            t=facts["turn_two_tokens"],
         )
         return result(ID, TITLE, Status.PASS, summary, evidence, **facts)
+    if ex.turn_two_single is not None and _one_result_passes(plan, ex.turn_two_single, facts, evidence):
+        summary = Msg(
+            "refuses more than one tool result ({status}); one call and its output work",
+            "拒绝多于一个的工具结果（{status}）；一次调用和它的输出可以通过",
+            status=second.status if second.status is not None else "?",
+        )
+        return result(ID, TITLE, Status.FAIL, summary, evidence, **facts)
     failed = result(ID, TITLE, Status.FAIL, human(k.kind, k.said), evidence, **facts)
     return replace(failed, said={"detail": k.said}) if k.said is not None else failed
+
+
+def _one_result_passes(
+    plan: Plan, single_sent: tuple[TurnTwo, Exchange], facts: dict[str, Any], evidence: list[str]
+) -> bool:
+    """The two-call request was refused: did the same request with one call and one output pass (a bridge that
+    keeps one tool result per round)? Its answer goes into the facts and the evidence either way."""
+    single_request, single = single_sent
+    single_kind = classify(single, plan.wire).kind
+    facts |= {"single_status": single.status, "single_kind": single_kind, "parallel_refused": single_kind == "ok"}
+    evidence.append(
+        f"the same request with one call and one output ({', '.join(single_request.item_kinds)}): {single.line()}"
+    )
+    return bool(facts["parallel_refused"])
 
 
 def _facts(ctx: CheckContext, plan: Plan, canary: Exchange, request: TurnTwo, ex: Exchange) -> dict[str, Any]:
@@ -92,6 +121,11 @@ def _facts(ctx: CheckContext, plan: Plan, canary: Exchange, request: TurnTwo, ex
         "server_request": None,
         "request_id": ex.request_id,
         "started_at": ex.started_at,
+        "calls": request.calls,
+        "parallel_refused": False,  # two outputs refused where one passed (ex.turn_two_single)
+        "single_status": None,
+        "single_kind": None,
+        "body_excerpt": ex.body_excerpt[:300] if not ex.ok else "",
     }
     if k.kind == "context_exceeded":
         from codexdoctor.net.classify import context_numbers

@@ -29,10 +29,6 @@ ID = "ctx.window"
 TITLE = "Served context window"
 TITLE_ZH = "服务端上下文窗口"
 MIN_USABLE_WINDOW = 12000
-# What Codex's first tool round adds to its first request: one call and an output cut at about 12 KB (~2,800 tokens;
-# the turn-two canary sends this much). A window with less room than that after the first request breaks every session
-# at its first command.
-TOOL_ROUND_TOKENS = 2800
 
 
 def _where(url: str, field: str) -> Msg:
@@ -164,8 +160,7 @@ def _facts(
         and (str(assumed_source).startswith("model_context_window") or compact_at == limit)
     )
     facts["configured_compact_at"] = compact_at
-    facts["tool_round"] = TOOL_ROUND_TOKENS
-    facts["tool_round_fits"] = None if not served else served - first_tokens >= TOOL_ROUND_TOKENS
+    facts |= _tool_round(ctx, w, served, first_tokens)
     evidence = [x.line() for x in ex.windows] + [
         f"Codex assumes {assumed:,} tokens ({assumed_source}); its session logs show {w.effective or 0:,} (95%), "
         f"and it compacts at {w.compact_at or 0:,}"
@@ -173,3 +168,29 @@ def _facts(
     if first is not None:
         evidence += first.evidence(reported)  # the provider's count, when it gave one, is the one used here
     return facts, evidence
+
+
+def _tool_round(ctx: CheckContext, w: Windows, served: int | None, first_tokens: int) -> dict[str, Any]:
+    """What Codex's first tool round adds to its first request (issue 38 item 4): at its worst, one call and the
+    largest output Codex keeps for this model (its truncation rule, codex/truncation.py; a numeric output such as
+    `seq`, a log or a test run); typically, an output of the same size in code or prose. A window with room for the
+    typical round only breaks at the first large output; with room for neither, at the first command."""
+    from codexdoctor.checks.live.plan import tool_cut
+    from codexdoctor.codex.truncation import typical_round_tokens, worst_round_tokens
+    from codexdoctor.common.tokens import encoding_for_model
+
+    cut = tool_cut(ctx, w.meta)
+    worst = worst_round_tokens(cut, encoding_for_model(str(ctx.resolution.model or "")))
+    typical = typical_round_tokens(cut)
+    limit = ctx.resolution.merged.get("tool_output_token_limit")
+    room = served - first_tokens if served else None
+    return {
+        "tool_round": worst,
+        "tool_round_fits": None if room is None else room >= worst,
+        "tool_round_typical": typical,
+        "tool_round_typical_fits": None if room is None else room >= typical,
+        "tool_cut_bytes": cut.budget_bytes,
+        "tool_cut_mode": cut.mode,
+        "tool_cut_rule": cut.rule(),
+        "tool_output_limit": limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+    }

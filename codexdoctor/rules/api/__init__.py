@@ -37,6 +37,7 @@ ORDER = (
     "API019",
     "API020",
     "API021",
+    "API031",
     "API022",
     "API023",
     "API024",

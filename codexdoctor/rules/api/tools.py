@@ -34,6 +34,11 @@ _TURN_TWO_STEPS = {
         "Chat Completions 桥接把工具输出变成 `tool` 消息，而模型的对话模板拒绝这个角色：用支持工具的模板启动服务端"
         "（llama-server --jinja，加上支持工具的对话模板），或换一个模板里有 tool 角色的模型。",
     ),
+    "parallel_results": Loc(
+        "The gateway passes on only the first tool result of a round in which the model ran several commands: update "
+        "it, or use a provider that accepts parallel tool results.",
+        "模型在一轮里运行了多个命令时，网关只转发了第一个工具结果：升级它，或换用接受并行工具结果的提供方。",
+    ),
     "function_call": Loc(
         "The gateway does not take function_call items in input: update it to a version whose Responses API supports "
         "tool calls.",
@@ -83,9 +88,9 @@ def _turn_two_opening(f: Mapping[str, Any]) -> Loc:
         )
     added = f.get("added_bytes") or 0
     return Loc(
-        f"Codex's first request worked, but its next one, which carries a tool call and its output ({items}, "
+        f"Codex's first request worked, but its next one, which carries tool calls and their outputs ({items}, "
         f"{added:,} bytes more than the first), answered {f.get('status')}: {message}.",
-        f"Codex 的第一个请求成功了，但下一个请求（带着一次工具调用和它的输出：{items}，比第一个请求多 {added:,} 字节）"
+        f"Codex 的第一个请求成功了，但下一个请求（带着工具调用和它们的输出：{items}，比第一个请求多 {added:,} 字节）"
         f"返回了 {f.get('status')}：{message}。",
     )
 
@@ -119,6 +124,37 @@ def _turn_two_params(f: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _parallel_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """API031: what the two-call request got, and what shows the second result is the trouble: the one-call request
+    this run sent, or (pasted from Codex or a session log) the error's own words about the calls left unanswered."""
+    message = clip(f.get("message") or f.get("body_excerpt") or "", 200)
+    if f.get("pasted"):
+        answered = Loc(
+            f"The provider answered {f.get('status') or 'an error'}: {message}.",
+            f"提供方返回了 {f.get('status') or '错误'}：{message}。",
+        )
+        contrast = Loc(
+            " The ids it names as unanswered are the calls after the first: their results were dropped on the way.",
+            "它列为没有回应的 id 是第一个之后的调用：它们的结果在途中被丢掉了。",
+        )
+    else:
+        answered = Loc(
+            f"POST {f.get('url')} with that request answered {f.get('status')}: {message}.",
+            f"用这样的请求调用 POST {f.get('url')}，返回了 {f.get('status')}：{message}。",
+        )
+        contrast = Loc(
+            f" The same request with one call and one output answered {f.get('single_status')}.",
+            f"同样的请求只带一次调用和一个输出时返回 {f.get('single_status')}。",
+        )
+    return {
+        "items": ", ".join(f.get("item_kinds") or []),
+        "message_short": message,
+        "failed_as": f"{f['status']}: {message}" if f.get("status") else message,
+        "answered": answered,
+        "contrast": contrast,
+    }
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         code="API021",
@@ -133,6 +169,7 @@ RULES: tuple[Rule, ...] = (
             "kind",
             "message",
             "named_item",
+            "parallel_refused",
             "pasted",
             "request_bytes",
             "status",
@@ -160,7 +197,60 @@ RULES: tuple[Rule, ...] = (
                 "reasoning 项）的 Responses 请求会失败：{message_short}”；附上 codexdoctor check -v --format markdown 的输出。",
             ),
         ),
-        when=lambda f: [_turn_two_params(f)] if f["kind"] not in ("ok", "context_exceeded") else [],
+        when=lambda f: (
+            [_turn_two_params(f)]
+            if f["kind"] not in ("ok", "context_exceeded") and not f.get("parallel_refused")
+            else []
+        ),
+    ),
+    Rule(
+        code="API031",
+        name="parallel-tool-results-refused",
+        check="api.turn_two",
+        reads=(
+            "body_excerpt",
+            "item_kinds",
+            "kind",
+            "message",
+            "parallel_refused",
+            "pasted",
+            "single_status",
+            "status",
+            "url",
+        ),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="The gateway refuses more than one tool result in a request",
+            diagnosis="Codex asks models for parallel tool calls, and after a response with two calls it sends both calls, then "
+            "both outputs, in one request ({items}). {answered}{contrast} So the gateway (a Chat Completions bridge, "
+            "typically) keeps or accepts only one tool result per round: Codex works until the model runs two commands at "
+            "once, then the session fails.",
+            remedy=(
+                "Tell the gateway's operator: \"Responses requests with two function_call items followed by two "
+                'function_call_output items fail ({failed_as}); with one of each they work"; attach the '
+                "output of codexdoctor check -v --format markdown.",
+                "Or use a provider (or a gateway version) that accepts parallel tool results: one that serves /responses "
+                "itself, or a bridge that turns every function_call_output into its own `tool` message.",
+                'wire_api = "chat" is no way around it: Codex 0.171 sends only Responses requests, and the tool calls it '
+                "asks for are parallel (`parallel_tool_calls: true`) whatever the provider.",
+            ),
+        ),
+        zh=Text(
+            title="网关不接受一个请求里有多个工具结果",
+            diagnosis="Codex 会让模型并行调用工具；一个回答里有两次调用时，它在同一个请求里先发出这两次调用，再发出两个输出（{items}）。"
+            "{answered}{contrast}"
+            "所以网关（通常是 Chat Completions 桥接）每轮只保留或接受一个工具结果：在模型一次运行两个命令之前 Codex 都能用，之后会话就会失败。",
+            remedy=(
+                "告诉网关的运维人员：“带两个 function_call 项、后面跟两个 function_call_output 项的 Responses 请求会失败"
+                "（{failed_as}）；各带一个时可以通过”；附上 codexdoctor check -v --format markdown 的输出。",
+                "或者换用接受并行工具结果的提供方（或网关版本）：自己提供 /responses 的服务，或把每个 function_call_output "
+                "都变成单独一条 `tool` 消息的桥接。",
+                'wire_api = "chat" 绕不过去：Codex 0.171 只发 Responses 请求，而且无论提供方是谁，它请求的工具调用都是并行的'
+                "（`parallel_tool_calls: true`）。",
+            ),
+        ),
+        when=lambda f: [_parallel_params(f)] if f.get("parallel_refused") and f["kind"] != "ok" else [],
     ),
     Rule(
         code="API022",

@@ -6,7 +6,7 @@ Chinese texts keep the English placeholders; config keys, commands, product name
 from __future__ import annotations
 
 from codexdoctor.rules.base import Rule, in_order
-from codexdoctor.rules.ctx import pasted, probe, sessions, usage, watch, window
+from codexdoctor.rules.ctx import pasted, probe, sessions, tooloutput, usage, watch, window
 
 # The order `codexdoctor rules` and docs/rules.md list the family in: a new code goes next to its kin.
 ORDER = (
@@ -15,6 +15,7 @@ ORDER = (
     "CTX027",
     "CTX028",
     "CTX029",
+    "CTX034",
     "CTX025",
     "CTX002",
     "CTX004",
@@ -50,5 +51,5 @@ ORDER = (
     "CTX044",
 )
 RULES: tuple[Rule, ...] = in_order(
-    ORDER, window.RULES, probe.RULES, sessions.RULES, usage.RULES, pasted.RULES, watch.RULES
+    ORDER, window.RULES, tooloutput.RULES, probe.RULES, sessions.RULES, usage.RULES, pasted.RULES, watch.RULES
 )

@@ -108,6 +108,43 @@ def outgrown(f: Mapping[str, Any]) -> bool:
     return bool(peak and served and peak >= 0.9 * served)
 
 
+# What the window must hold besides the first request and the tool round: the model's answer and a few turns.
+ANSWER_ROOM = 2000
+
+
+def cut_rule(f: Mapping[str, Any]) -> Loc:
+    """How Codex cuts a tool output for this model, in both languages (the `tool_cut_rule` fact is its English)."""
+    size, mode = int(f["tool_cut_bytes"]), f["tool_cut_mode"]
+    half = size // 2
+    if mode == "bytes":
+        return Loc(
+            f"Codex keeps {size:,} bytes of each output (the first and the last {half:,}, with `…N chars truncated…` "
+            "between)",
+            f"Codex 保留每个输出的 {size:,} 字节（开头和结尾各 {half:,} 字节，中间是 `…N chars truncated…`）",
+        )
+    return Loc(
+        f"Codex keeps {size // 4:,} tokens of each output, counted as 4 bytes each: {size:,} bytes (the first and the "
+        f"last {half:,}, with `…N tokens truncated…` between)",
+        f"Codex 保留每个输出的 {size // 4:,} tokens，按每个 4 字节计：{size:,} 字节（开头和结尾各 {half:,} 字节，中间是 "
+        "`…N tokens truncated…`）",
+    )
+
+
+def _unpublished_large_output(f: Mapping[str, Any]) -> Loc:
+    """CTX025, issue 38 item 4: what an unpublished window must hold besides the first request. The request after a
+    tool call that check sends carries a typical output; the largest one Codex keeps is not sent (its cost), so the
+    window it needs is said in numbers."""
+    if not isinstance(f.get("tool_round"), int) or not isinstance(f.get("first_request"), int):
+        return Loc("", "")
+    needed = int(f["first_request"]) + int(f["tool_round"]) + ANSWER_ROOM
+    return Loc(
+        f"The first large tool output (numbers, logs) adds up to {f['tool_round']:,} tokens: {cut_rule(f).en}. A "
+        f"window under about {needed:,} tokens breaks there.",
+        f"第一个大的工具输出（数字、日志）最多会增加 {f['tool_round']:,} tokens：{cut_rule(f).zh}。小于约 {needed:,} tokens "
+        "的窗口会在那里中断。",
+    )
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         code="CTX001",
@@ -284,8 +321,10 @@ RULES: tuple[Rule, ...] = (
             "room",
             "served",
             "source",
-            "tool_round",
-            "tool_round_fits",
+            "tool_cut_bytes",
+            "tool_cut_mode",
+            "tool_round_typical",
+            "tool_round_typical_fits",
             "user_config",
             "api.turn_two:kind",
         ),
@@ -294,32 +333,47 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="The window leaves no room for Codex's first tool round",
             diagnosis="The provider serves {served} tokens ({source}); Codex's first request takes {first_request} of them, which "
-            "leaves {room}, less than one tool call and its output need (about {tool_round} tokens: Codex cuts an output "
-            "at about 12 KB). The first question works; every session breaks at its first command.",
+            "leaves {room}, less than one tool call and a typical output need (about {tool_round_typical} tokens: "
+            "{cut_rule}). The first question works; every session breaks at its first command.",
             remedy=LARGER_WINDOW_STEPS,
         ),
         zh=Text(
             title="窗口放不下 Codex 的第一轮工具调用",
             diagnosis="提供方的窗口是 {served} tokens（{source}）；Codex 的第一个请求占了其中 {first_request}，只剩 {room}，"
-            "不够一次工具调用和它的输出（约 {tool_round} tokens：Codex 会把输出截断在约 12 KB）。第一个问题能用；"
+            "不够一次工具调用和一个普通输出（约 {tool_round_typical} tokens：{cut_rule}）。第一个问题能用；"
             "每个会话都会在第一个命令处中断。",
             remedy=LARGER_WINDOW_STEPS_ZH,
         ),
-        when=once(lambda f: f.get("tool_round_fits") is False and f["served"] >= f["min_usable"]),
+        when=lambda f: (
+            [{"cut_rule": cut_rule(f)}]
+            if f.get("tool_round_typical_fits") is False and f["served"] >= f["min_usable"]
+            else []
+        ),
         settled_by=("api.turn_two", lambda f: f.get("kind") in ("ok", "context_exceeded")),
     ),
     Rule(
         code="CTX025",
         name="window-unpublished",
         check="ctx.window",
-        reads=("assumed", "assumed_source", "first_fit", "first_request", "model", "unpublished", "user_config"),
+        reads=(
+            "assumed",
+            "assumed_source",
+            "first_fit",
+            "first_request",
+            "model",
+            "tool_cut_bytes",
+            "tool_cut_mode",
+            "tool_round",
+            "unpublished",
+            "user_config",
+        ),
         severity=I,
         verdict=CONTEXT,
         en=Text(
             title="The provider does not publish its window",
             diagnosis="Neither /models nor the server's info pages say how large {model}'s window is. Codex's first request for you "
             "({first_request} tokens) fit, so the first turn works; how much room is left for a session is unknown, and Codex "
-            "assumes {assumed} ({assumed_source}).",
+            "assumes {assumed} ({assumed_source}). {large_output_text}",
             remedy=(
                 "Measure the usable window with a bounded number of tokens: codexdoctor probe",
                 "Then set model_context_window (and model_auto_compact_token_limit at about 80% of it) at the top level of {user_config}.",
@@ -328,13 +382,17 @@ RULES: tuple[Rule, ...] = (
         zh=Text(
             title="提供方没有公布窗口大小",
             diagnosis="无论 /models 还是服务端的信息页面都没有说明 {model} 的窗口有多大。Codex 为你发出的第一个请求（{first_request} tokens）放得下，"
-            "所以第一轮可以工作；但会话还剩多少空间未知，而 Codex 假定为 {assumed}（{assumed_source}）。",
+            "所以第一轮可以工作；但会话还剩多少空间未知，而 Codex 假定为 {assumed}（{assumed_source}）。{large_output_text}",
             remedy=(
                 "用有上限的 token 数测出可用窗口：codexdoctor probe",
                 "然后在 {user_config} 顶层设置 model_context_window（以及约为其 80% 的 model_auto_compact_token_limit）。",
             ),
         ),
-        when=once(lambda f: f.get("unpublished") and f.get("first_fit") is True),
+        when=lambda f: (
+            [{"large_output_text": _unpublished_large_output(f)}]
+            if f.get("unpublished") and f.get("first_fit") is True
+            else []
+        ),
     ),
     Rule(
         code="CTX002",
