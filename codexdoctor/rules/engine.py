@@ -184,7 +184,9 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
                     remedy=tuple(command_apart(fmt(step, values, lang)) for step in text.remedy),
                     # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
                     checks=(res.id,),
-                    evidence=_evidence_for(res.evidence, params),
+                    evidence=tuple(
+                        e.get(lang) if isinstance(e, Loc) else e for e in _evidence_for(res.evidence, params)
+                    ),
                     references=rule.references,
                 )
             )

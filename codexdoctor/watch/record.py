@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -51,6 +52,9 @@ class Recorded:
     error_code: str | None = None  # its code / type, when it has one
     incomplete_reason: str | None = None
     failure: str | None = None  # unreachable / reset: the failure class (dns, refused, tls, timeout, …)
+    # Codex's id for its session (the request's `prompt_cache_key`, also in `client_metadata.session_id`): the id of
+    # the rollout in ~/.codex/sessions, so `codexdoctor sessions` can put the recording beside Codex's own log.
+    session: str | None = None
     bodies: dict[str, str] = field(default_factory=dict)  # --keep-bodies: {"request": …, "response": …}, redacted
 
     @property
@@ -61,8 +65,16 @@ class Recorded:
     def ok(self) -> bool:
         return self.ending == "completed"
 
+    @property
+    def cached_share(self) -> float | None:
+        """The share of the input the provider served from its prefix cache (seed 003): None when it did not say."""
+        if self.cached_tokens is None or not self.input_tokens:
+            return None
+        return round(min(1.0, max(0, self.cached_tokens) / self.input_tokens), 3)
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        data["cached_share"] = self.cached_share  # derived, for a reader of the file; from_json ignores it
         data["input_kinds"] = list(self.input_kinds)
         if not self.bodies:
             del data["bodies"]
@@ -93,6 +105,21 @@ def input_kinds(body: Any) -> tuple[str, ...]:
     return tuple(kinds)
 
 
+_SESSION_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{7,63}")
+
+
+def session_of(body: Any) -> str | None:
+    """Codex's session id from its request body (`prompt_cache_key`, else `client_metadata.session_id`), when it
+    looks like an id: a gateway's client may send anything there."""
+    if not isinstance(body, dict):
+        return None
+    meta = body.get("client_metadata")
+    for value in (body.get("prompt_cache_key"), meta.get("session_id") if isinstance(meta, dict) else None):
+        if isinstance(value, str) and _SESSION_ID.fullmatch(value):
+            return value
+    return None
+
+
 def after_tool_call(kinds: tuple[str, ...]) -> bool:
     """The request carries a tool's result: the request that follows a tool call (issue 31's turn two)."""
     return any(k.endswith("_call_output") for k in kinds)
@@ -114,7 +141,8 @@ def line(rec: Recorded) -> str:
     """One line per request, for stderr and --log: what a person watching wants to see."""
     parts = [f"#{rec.number}", rec.method, rec.path, str(rec.status) if rec.status is not None else "-"]
     if rec.input_tokens is not None:
-        cached = f" ({rec.cached_tokens:,} cached)" if rec.cached_tokens else ""
+        share = rec.cached_share
+        cached = f" ({rec.cached_tokens:,} cached, {share:.0%})" if rec.cached_tokens and share is not None else ""
         parts.append(f"{rec.input_tokens:,} in{cached}, {rec.output_tokens or 0:,} out")
     else:
         parts.append(f"{rec.body_bytes:,} B sent")

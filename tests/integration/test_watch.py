@@ -24,6 +24,7 @@ from codexdoctor.common.redact import Redactor
 from codexdoctor.watch import child, diagnosis, override, store
 from codexdoctor.watch.meter import Meter
 from codexdoctor.watch.record import Recorded
+from codexdoctor.watch.record import line as record_line
 from codexdoctor.watch.recorder import Recorder, Upstream
 from tests.conftest import write_config
 
@@ -391,6 +392,100 @@ def test_a_masked_429_and_a_failure_after_a_tool_call():
     by = {f.code: f for f in findings}
     assert set(by) == {"CTX040", "CTX044"}
     assert "Your balance is too low" in by["CTX040"].diagnosis and "req_9" in by["CTX040"].diagnosis
+
+
+# Prefix-cache reuse (seed 003)
+
+
+def growing(turns: int, session: str = "0199a1b0-5c3e-7d2f-9a41-8b6c2e1f0d3a") -> list[dict]:
+    """Codex's requests of one session turn by turn: each begins with the one before (the history resent)."""
+
+    def said(text: str) -> dict:
+        return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+    items = [said(" ".join(f"word{i}" for i in range(1500)))]  # instructions, AGENTS.md: the stable prefix
+    bodies = []
+    for turn in range(turns):
+        items = [*items, said(f"question {turn}: " + " ".join(f"q{turn}w{i}" for i in range(60)))]
+        bodies.append({**BODY, "input": items, "prompt_cache_key": session})
+    return bodies
+
+
+def cache_run(recorded, turns: int = 4, **knobs) -> list[Recorded]:
+    rec, records, _ = recorded(**knobs)
+    for body in growing(turns):
+        assert post(rec.base_url, body=body).status_code == 200
+    wait_for(records, turns)
+    return sorted(records, key=lambda r: r.number)
+
+
+@pytest.mark.simulator
+def test_a_provider_that_caches_is_reused_turn_by_turn(recorded):
+    from codexdoctor.rules import evaluate
+
+    records = cache_run(recorded, prefix_cache=True)
+    shares = [r.cached_share for r in records]
+    assert shares[0] == 0 and all(s is not None and s > 0.5 for s in shares[1:]), shares
+    assert all(r.session == "0199a1b0-5c3e-7d2f-9a41-8b6c2e1f0d3a" for r in records)
+    result = diagnosis.check(records, "~/r.jsonl", 0)
+    assert result.facts["cache_reuse"] is None and [c["cached_share"] for c in result.facts["calls"]] == shares
+    assert "CTX045" not in {f.code for f in evaluate([result])}
+    assert "cached, " in record_line(records[1]) and "%)" in record_line(records[1])
+    (table,) = diagnosis.sections(records)
+    assert table.headers[4] == "reused" and table.rows[1][4].endswith("%")
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_cache_that_drops_to_zero_mid_session_is_found(recorded, lang):
+    from codexdoctor.rules import evaluate
+
+    records = cache_run(recorded, prefix_cache=True, cache_stops_after=2)
+    assert [bool(r.cached_tokens) for r in records] == [False, True, False, False]
+    facts = diagnosis.facts_of(records, "~/r.jsonl", 0)
+    assert facts["cache_reuse"]["pattern"] == "dropped" and facts["cache_reuse"]["number"] == 3
+    (finding,) = [f for f in evaluate([diagnosis.check(records, "~/r.jsonl", 0)], lang=lang) if f.code == "CTX045"]
+    said = {
+        "en": ("on request #2 to 0% on request #3", "It stayed under 5% on all 1 requests after it", "input tokens"),
+        "zh": ("降到第 3 个请求的 0%", "之后的 1 个请求全都低于 5%", "输入"),
+    }[lang]
+    assert said[0] in finding.diagnosis and said[1] in finding.diagnosis
+    assert len(finding.evidence) == 4 and said[2] in finding.evidence[2] and "0 cached" not in finding.evidence[1]
+
+
+@pytest.mark.simulator
+def test_a_provider_that_never_caches_is_found_and_one_that_never_says_is_not_judged(recorded):
+    from codexdoctor.rules import evaluate
+
+    never = cache_run(recorded, prefix_cache=False)
+    assert [r.cached_tokens for r in never] == [0, 0, 0, 0]
+    finding = next(f for f in evaluate([diagnosis.check(never, "~/r.jsonl", 0)]) if f.code == "CTX045")
+    assert "every one of the 3 requests from #2 on" in finding.diagnosis
+    silent = cache_run(recorded, prefix_cache=True, report_cached_tokens=False)
+    assert [r.cached_share for r in silent] == [None] * 4
+    assert diagnosis.facts_of(silent, "~/r.jsonl", 0)["cache_reuse"] is None
+
+
+def test_cache_reuse_is_not_judged_across_sessions_compactions_or_long_pauses():
+    def r(n: int, inp: int, cached: int, **kw) -> Recorded:
+        return rec_of(n, input_tokens=inp, cached_tokens=cached, started=f"2026-12-02T10:0{n}:00Z", **kw)
+
+    # Two sessions through one `--serve` recorder: the second's first request shares nothing with the first's.
+    two = [r(1, 9000, 0, session="aaaaaaaa"), r(2, 10000, 8960, session="aaaaaaaa"), r(3, 9000, 0, session="bbbbbbbb")]
+    assert diagnosis.facts_of(two, "w", 0)["cache_reuse"] is None
+    # A compaction: the context shrank, so the new request does not begin with the old one.
+    compacted = [r(1, 9000, 0), r(2, 30000, 28000), r(3, 6000, 0)]
+    assert diagnosis.facts_of(compacted, "w", 0)["cache_reuse"] is None
+    # Ten minutes idle: the provider may have let the prefix go.
+    idle = [
+        r(1, 9000, 0),
+        r(2, 10000, 8960),
+        rec_of(3, input_tokens=11000, cached_tokens=0, started="2026-12-02T10:20:00Z"),
+    ]
+    assert diagnosis.facts_of(idle, "w", 0)["cache_reuse"] is None
+    assert diagnosis.facts_of(idle[:2] + [r(3, 11000, 0)], "w", 0)["cache_reuse"]["pattern"] == "dropped"
+    # Prompts under 1,024 tokens are never cached by OpenAI: nothing to judge.
+    assert diagnosis.facts_of([r(1, 900, 0), r(2, 950, 0), r(3, 1000, 0)], "w", 0)["cache_reuse"] is None
 
 
 # The command, end to end, with a stand-in for Codex

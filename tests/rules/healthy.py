@@ -373,6 +373,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
                 "longest_gap_ms": 120.0,
                 "request_id": f"req_{n}",
                 "after_tool": n > 1,
+                "cached_share": round(8000 / (9000 + 1000 * n), 3),
             }
             for n in (1, 2, 3)
         ],
@@ -383,6 +384,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "context_break": None,
         "ttft_growth": None,
         "tool_break": None,
+        "cache_reuse": None,
     },
     "ctx.pasted": {
         **SHELL,
