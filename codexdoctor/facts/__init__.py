@@ -32,6 +32,7 @@ CONFIG_FILE = {
 WHERE_KEY = {"key": str, "where": str}
 WATCH_CALL = {  # one model request `codexdoctor watch` recorded
     "number": int,
+    "started": str,  # UTC, ISO 8601
     "status": int | None,
     "ending": str,
     "input_tokens": int | None,

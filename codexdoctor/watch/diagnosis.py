@@ -40,6 +40,7 @@ def is_context(rec: Recorded) -> bool:
 def _call(rec: Recorded) -> dict[str, Any]:
     return {
         "number": rec.number,
+        "started": rec.started,
         "status": rec.status,
         "ending": rec.ending,
         "input_tokens": rec.input_tokens,

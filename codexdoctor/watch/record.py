@@ -82,10 +82,46 @@ class Recorded:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Recorded:
+        """A request line read back; TypeError when it is not what the recorder writes (a file is outside input:
+        `report` and `sessions` read it, and a wrong type must never reach a rule's text)."""
         known = {k: v for k, v in data.items() if k in Recorded.__dataclass_fields__}
-        known["input_kinds"] = tuple(known.get("input_kinds") or ())
-        known["bodies"] = dict(known.get("bodies") or {})
+        for name, value in known.items():
+            if not _fits(_TYPES.get(name, ()), value):
+                raise TypeError(f"{name}: {type(value).__name__}")
+        if known.get("ending") not in ENDINGS:
+            raise TypeError("ending")
+        kinds, bodies = known.get("input_kinds") or (), known.get("bodies") or {}
+        if not all(isinstance(k, str) for k in kinds) or not all(isinstance(v, str) for v in bodies.values()):
+            raise TypeError("input_kinds or bodies")
+        known["input_kinds"] = tuple(kinds)
+        known["bodies"] = dict(bodies)
         return Recorded(**known)
+
+
+_INT, _NUM, _STR = ("int",), ("int", "float"), ("str",)
+_TYPES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("number", "body_bytes", "response_bytes", "events"), _INT),
+    **dict.fromkeys(("status", "input_tokens", "cached_tokens", "output_tokens"), (*_INT, "None")),
+    **dict.fromkeys(("headers_ms", "first_output_ms", "longest_gap_ms", "total_ms"), (*_NUM, "None")),
+    **dict.fromkeys(("method", "path", "started", "ending"), _STR),
+    **dict.fromkeys(
+        ("model", "request_id", "error", "error_code", "incomplete_reason", "failure", "session"), (*_STR, "None")
+    ),
+    "input_kinds": ("list",),
+    "bodies": ("dict",),
+}
+
+
+def _fits(kinds: tuple[str, ...], value: Any) -> bool:
+    """Does a JSON value have one of these kinds (a bool is no number; numbers are never negative)?"""
+    if value is None:
+        return "None" in kinds
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)) and value < 0:
+        return False
+    names = {int: "int", float: "float", str: "str", list: "list", dict: "dict"}
+    return names.get(type(value), "?") in kinds
 
 
 def input_kinds(body: Any) -> tuple[str, ...]:

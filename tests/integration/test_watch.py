@@ -446,8 +446,8 @@ def test_a_cache_that_drops_to_zero_mid_session_is_found(recorded, lang):
     assert facts["cache_reuse"]["pattern"] == "dropped" and facts["cache_reuse"]["number"] == 3
     (finding,) = [f for f in evaluate([diagnosis.check(records, "~/r.jsonl", 0)], lang=lang) if f.code == "CTX045"]
     said = {
-        "en": ("on request #2 to 0% on request #3", "It stayed under 5% on all 1 requests after it", "input tokens"),
-        "zh": ("降到第 3 个请求的 0%", "之后的 1 个请求全都低于 5%", "输入"),
+        "en": ("on request #2 to 0% on request #3", "It stayed under 5% on the next request.", "input tokens"),
+        "zh": ("降到第 3 个请求的 0%", "下一个请求也低于 5%", "输入"),
     }[lang]
     assert said[0] in finding.diagnosis and said[1] in finding.diagnosis
     assert len(finding.evidence) == 4 and said[2] in finding.evidence[2] and "0 cached" not in finding.evidence[1]
@@ -642,6 +642,74 @@ def test_the_watch_report_renders_in_every_format_and_language(home):
         assert [f["code"] for f in data["findings"]] == ["CTX040"]
         assert "upstream overloaded" in render(report, "markdown")
     assert "提供方自己的报错" in render(report, "text") and "记录的会话" in render(report, "text")
+
+
+@pytest.mark.simulator
+def test_report_includes_the_last_recording_redacted_in_both_languages(home, sim_server, tmp_path):
+    s = sim_server(api_key=KEY, rate_limited_posts=1, fault_message=None)
+    env = watch_env(home, s.base_url)
+    fake = str(home / "fake-codex.py")
+    watched = subprocess.run(
+        [sys.executable, "-m", "codexdoctor", "watch", "--", sys.executable, fake, "exec", "hi"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert watched.returncode == 0, watched.stderr
+    rid = next(r.request_id for r in s.records if r.status == 429)
+    texts = {}
+    for lang, fmt in (("en", "markdown"), ("zh", "markdown"), ("en", "json")):
+        target = tmp_path / f"ticket-{lang}.{fmt}"
+        proc = subprocess.run(
+            [sys.executable, "-m", "codexdoctor", "report", "--offline", "--lang", lang, "--format", fmt]
+            + ["-o", str(target)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        texts[lang, fmt] = target.read_text()
+        assert KEY not in texts[lang, fmt] and KEY[8:20] not in texts[lang, fmt]
+    en, zh = texts["en", "markdown"], texts["zh", "markdown"]
+    assert "## The last run codexdoctor watch recorded" in en
+    assert "| # | status | input | cached | reused | output |" in en and "CTX040" in en
+    assert "Rate limit reached" in en  # the provider's own words, which Codex never shows
+    assert "| codexdoctor watch, request #1 |" in en and rid in en  # the 429's id, for the provider's logs
+    assert "codexdoctor watch recorded the user's last Codex run" in en and "it found CTX040" in en
+    assert "## codexdoctor watch 最近记录的一次运行" in zh and "| # | 状态 | 输入 | 缓存 | 复用 |" in zh
+    assert "提供方自己的报错" in zh and "codexdoctor watch 记录了该用户最近一次" in zh
+    data = json.loads(texts["en", "json"])
+    assert [f["code"] for f in data["watch"]["report"]["findings"]] == ["CTX040"]
+    assert data["watch"]["program"].startswith("python")  # the program name, never its arguments
+    assert data["watch"]["subcommand"] == "exec" and data["watch"]["codex_exit"] == 0
+    assert any(r["request_id"] == rid for r in data["requests"])
+
+
+def test_report_without_a_recording_says_so(home, run, tmp_path):
+    write_config(home, 'model_provider = "gw"\n[model_providers.gw]\nname = "g"\nbase_url = "https://gw.example/v1"\n')
+    target = tmp_path / "t.md"
+    code, _, err = run("report", "--offline", "-o", str(target))
+    assert "No run was recorded with `codexdoctor watch` on this machine." in target.read_text(), err
+
+
+def test_a_recording_read_back_skips_lines_that_are_not_what_the_recorder_wrote(tmp_path):
+    good = rec_of(1, input_tokens=9000, cached_tokens=0).to_json()
+    lines = [
+        {"kind": "start", "provider": "sim"},
+        {"kind": "request", **good},
+        {"kind": "request", **good, "number": 2, "input_tokens": "9000"},  # a string where a count goes
+        {"kind": "request", **good, "number": 3, "ending": "made_up"},
+        {"kind": "request", **good, "number": 4, "input_kinds": [1, 2]},
+        {"kind": "request", **good, "number": 5, "first_output_ms": True},
+        {"kind": "request", **good, "number": 6, "cached_tokens": -5},
+        {"kind": "end", "codex_exit": 0},
+    ]
+    path = tmp_path / "watch-20261202T000000Z-1.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\nnot json\n", encoding="utf-8")
+    recording = store.read(path)
+    assert [r.number for r in recording.requests] == [1] and recording.end == {"codex_exit": 0}
 
 
 @pytest.mark.simulator

@@ -363,6 +363,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "calls": [
             {
                 "number": n,
+                "started": f"2026-12-02T05:16:3{n}.000Z",
                 "status": 200,
                 "ending": "completed",
                 "input_tokens": 9000 + 1000 * n,

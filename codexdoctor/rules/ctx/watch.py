@@ -149,6 +149,8 @@ def _cache(f: Mapping[str, Any]) -> list[dict[str, Any]]:
         stayed = (
             Loc("", "")
             if rest <= 0
+            else Loc(" It stayed under 5% on the next request.", "下一个请求也低于 5%。")
+            if low == rest == 1
             else Loc(f" It stayed under 5% on all {rest} requests after it.", f"之后的 {rest} 个请求全都低于 5%。")
             if low == rest
             else Loc(
