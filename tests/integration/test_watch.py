@@ -501,6 +501,7 @@ FAKE_CODEX = textwrap.dedent(
         open(os.environ["FAKE_SLEEP"], "w").write(str(os.getpid()))
         time.sleep(60)
     body = {"model": "sim-model", "stream": True, "input": [{"type": "message", "role": "user", "content": []}]}
+    body["prompt_cache_key"] = os.environ.get("FAKE_SESSION", "")
     for _ in range(2):
         r = httpx.post(url + "/responses", json=body, headers={"Authorization": "Bearer " + os.environ["SIM_API_KEY"]})
         sys.stdout.write(r.text[:20])
@@ -685,6 +686,65 @@ def test_report_includes_the_last_recording_redacted_in_both_languages(home, sim
     assert data["watch"]["program"].startswith("python")  # the program name, never its arguments
     assert data["watch"]["subcommand"] == "exec" and data["watch"]["codex_exit"] == 0
     assert any(r["request_id"] == rid for r in data["requests"])
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sessions_puts_a_recording_beside_the_log_of_the_same_session(home, sim_server, lang):
+    from tests.rollout_factory import RolloutWriter
+
+    sid = "0199a1b0-5c3e-7d2f-9a41-8b6c2e1f0d3a"
+    s = sim_server(api_key=KEY, rate_limited_posts=1)
+    env = watch_env(home, s.base_url, FAKE_SESSION=sid)
+    fake = str(home / "fake-codex.py")
+    watched = subprocess.run(
+        [sys.executable, "-m", "codexdoctor", "watch", "--", sys.executable, fake, "exec", "hi"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert watched.returncode == 0, watched.stderr
+    (recording,) = (home / "state" / "codexdoctor" / "recordings").glob("watch-*.jsonl")
+    assert all(x.get("session") == sid for x in map(json.loads, recording.read_text().splitlines()[1:-1]))
+    w = RolloutWriter(home / ".codex" / "sessions", session_id=sid)
+    w.turn(9_000)
+    w.close()
+    other = RolloutWriter(home / ".codex" / "sessions")
+    other.turn(5_000)
+    other.close()
+    proc = subprocess.run(
+        [sys.executable, "-m", "codexdoctor", "sessions", "--lang", lang, "--format", "json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    data = json.loads(proc.stdout)
+    (table,) = [x for x in data["sections"] if x["id"] == "watch-recordings"]
+    (row,) = table["rows"]
+    short = next(d["short_id"] for d in data["checks"][0]["facts"]["sessions"] if d["id"] == sid)
+    assert row[0] == recording.name and row[1] == short and row[2:4] == [2, 1] and row[6] == "CTX040"
+    assert table["title"] == {"en": "Recorded by codexdoctor watch", "zh": "codexdoctor watch 的记录"}[lang]
+    text = subprocess.run(
+        [sys.executable, "-m", "codexdoctor", "sessions", "--lang", lang], env=env, capture_output=True, text=True
+    ).stdout
+    assert recording.name in text and ("`codexdoctor report`" in text)
+    assert KEY not in text and KEY not in proc.stdout
+
+
+def test_sessions_says_when_a_recordings_log_was_not_read(home):
+    from codexdoctor.watch import sessionview
+
+    folder = store.recordings_dir({}, home)
+    folder.mkdir(parents=True)
+    line = {"kind": "request", **rec_of(1, input_tokens=9000, session="0199ffff-0000-7000-8000-000000000000").to_json()}
+    (folder / "watch-20261202T000000Z-1.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
+    (folder / "watch-20261202T000001Z-2.jsonl").write_text("garbage\n", encoding="utf-8")
+    table = sessionview.section({}, home, {}, "zh")
+    assert table is not None and [r[1] for r in table.rows] == ["-", "0199ffff-0000 (日志未读到)"]
+    assert sessionview.section({}, home / "nowhere", {}) is None
 
 
 def test_report_without_a_recording_says_so(home, run, tmp_path):
