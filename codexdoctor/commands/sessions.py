@@ -78,9 +78,9 @@ def run_sessions(
         sorted(failing, key=lambda i: next(d["start"] or "" for d in check.facts["sessions"] if d["id"] == i))[-10:]
     )
     detail = {d["id"] for d in check.facts["sessions"]} if (session_id or loaded.total <= 3) else failing
-    from codexdoctor.watch import sessionview
+    from codexdoctor.report import recordings as watch_recordings
 
-    recorded = sessionview.section(env, home, {d["id"]: d["short_id"] for d in check.facts["sessions"]}, lang)
+    recorded = watch_recordings.section(env, home, {d["id"]: d["short_id"] for d in check.facts["sessions"]}, lang)
     report = build_report(
         "sessions",
         ctx,

@@ -735,7 +735,7 @@ def test_sessions_puts_a_recording_beside_the_log_of_the_same_session(home, sim_
 
 
 def test_sessions_says_when_a_recordings_log_was_not_read(home):
-    from codexdoctor.watch import sessionview
+    from codexdoctor.report import recordings as sessionview
 
     folder = store.recordings_dir({}, home)
     folder.mkdir(parents=True)
