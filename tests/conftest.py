@@ -99,7 +99,7 @@ def clean_machine(tmp_path, monkeypatch):
     monkeypatch.setenv("SHELL", "/bin/bash")
     # COLUMNS and LINES: pytest-xdist's workers have COLUMNS=80, a plain run none; the report's width is the same
     # in both (a pipe's, 100) unless a test sets it.
-    for name in ("PROMPT", "WSL_DISTRO_NAME", "PSModulePath", "COLUMNS", "LINES"):
+    for name in ("PROMPT", "WSL_DISTRO_NAME", "PSModulePath", "COLUMNS", "LINES", "XDG_STATE_HOME"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("CODEXDOCTOR_NO_CODEX_PROBE", "1")
     # The width the tests and snapshots were written for: a pipe got 100 columns until issue 40 (now COLUMNS, else

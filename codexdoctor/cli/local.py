@@ -168,6 +168,13 @@ STREAM_ENDS = (
 @click.option("--landing-page", is_flag=True, help="Serve an HTML landing page at / and HTML 404s.")
 @click.option("--publish-window", is_flag=True, help="Publish the window (/props n_ctx, max_model_len in /models).")
 @click.option("--prefix-cache", is_flag=True, help="Reuse repeated prompt prefixes and report cached_tokens.")
+@click.option(
+    "--cache-stops-after",
+    type=click.IntRange(0),
+    default=None,
+    help="With --prefix-cache: the cache serves the first N requests, then never hits again (cached_tokens drops to 0).",
+)
+@click.option("--no-cached-tokens", is_flag=True, help="Leave cached_tokens out of usage (a provider that never says).")
 @click.option("--hang", is_flag=True, help="Accept connections and never answer.")
 @click.option(
     "--reject-field",
@@ -243,6 +250,8 @@ def sim(
     landing_page: bool,
     publish_window: bool,
     prefix_cache: bool,
+    cache_stops_after: int | None,
+    no_cached_tokens: bool,
     hang: bool,
     reject_fields: tuple[str, ...],
     reject_developer: bool,
@@ -279,6 +288,8 @@ def sim(
         landing_page=landing_page,
         publish_window=publish_window,
         prefix_cache=prefix_cache,
+        cache_stops_after=cache_stops_after,
+        report_cached_tokens=not no_cached_tokens,
         hang=hang,
         reject_fields=tuple(reject_fields),
         reject_developer=reject_developer,

@@ -59,8 +59,19 @@ def run(opts: ReportOptions) -> None:
     if wanted and found is None:
         unknown = Msg("no session id starts with {w}", "没有以 {w} 开头的会话 ID", w=repr(wanted))
         raise said_error(click.BadParameter(str(unknown), param_hint="--session"), unknown)
+    from codexdoctor.commands.watch import last_run
+
     ticket = ticket_mod.Ticket(
-        check, sessions, wanted, tuple(rows(ctx)), curl, request_file, check_opts.lang, shape, opts.include_request_text
+        check,
+        sessions,
+        wanted,
+        tuple(rows(ctx)),
+        curl,
+        request_file,
+        check_opts.lang,
+        shape,
+        opts.include_request_text,
+        last_run(ctx, check_opts.env, check_opts.lang),
     )
     # The whole file: safe to paste into a public tracker.
     text = sanitize(redact(_ticket_text(ticket, opts.fmt)), newlines=True)
@@ -106,6 +117,7 @@ def _ticket_text(ticket: Ticket, fmt: str) -> str:
         ticket,
         render(ticket.check, "markdown", RenderOptions(verbose=True)),
         render(sessions, "markdown", RenderOptions()) if sessions is not None and sessions.checks else None,
+        render(ticket.watch.report, "markdown", RenderOptions(verbose=True)) if ticket.watch is not None else None,
     )
 
 

@@ -78,6 +78,9 @@ def run_sessions(
         sorted(failing, key=lambda i: next(d["start"] or "" for d in check.facts["sessions"] if d["id"] == i))[-10:]
     )
     detail = {d["id"] for d in check.facts["sessions"]} if (session_id or loaded.total <= 3) else failing
+    from codexdoctor.report import recordings as watch_recordings
+
+    recorded = watch_recordings.section(env, home, {d["id"]: d["short_id"] for d in check.facts["sessions"]}, lang)
     report = build_report(
         "sessions",
         ctx,
@@ -87,7 +90,7 @@ def run_sessions(
         [Msg("Read offline from Codex's own logs; no request was sent.", "离线读取 Codex 自己的日志；未发送任何请求。")]
         + ([] if show_content or not loaded.total else [HIDDEN_CONTENT]),
         opts.lang,
-        sections=sessions_tables.sections(check, detail, lang),
+        sections=[*sessions_tables.sections(check, detail, lang), *([recorded] if recorded else [])],
         show_provider=False,
     )
     return report, ctx.redactor

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -27,6 +27,7 @@ from codexdoctor.watch.record import Recorded, line
 
 if TYPE_CHECKING:
     from codexdoctor.model import Report
+    from codexdoctor.report.ticket import WatchedRun
     from codexdoctor.watch.recorder import Recorder
 
 
@@ -213,6 +214,31 @@ def report_of(session: Session, lang: str, stall_seconds: float = diagnosis.STAL
         lang,
         sections=diagnosis.sections(session.requests, lang),
     )
+
+
+def last_run(ctx: CheckContext, env: Mapping[str, str], lang: str) -> WatchedRun | None:
+    """The newest recording in codexdoctor's recordings folder, or None (none, or unreadable). Its lines are read
+    back type-checked (store.read): a file is outside input."""
+    from codexdoctor.common.untrusted import clip, sanitize
+    from codexdoctor.report.ticket import WatchedRun
+
+    path = store.latest(store.recordings_dir(env, ctx.home))
+    if path is None:
+        return None
+    try:
+        recording = store.read(path)
+    except (OSError, ValueError):
+        return None
+
+    def word(key: str) -> str | None:
+        value = recording.start.get(key)
+        return clip(sanitize(value), 80) if isinstance(value, str) else None
+
+    code = recording.end.get("codex_exit")
+    code = code if isinstance(code, int) and not isinstance(code, bool) else None
+    shown = ctx.redactor(ctx.resolution.show(path))
+    report = report_of(Session(ctx, recording.requests, shown, code), lang)
+    return WatchedRun(report, shown, word("provider"), word("program"), word("subcommand"), code)
 
 
 def publish(session: Session, opts: WatchOptions, lang: str) -> None:

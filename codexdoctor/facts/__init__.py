@@ -485,6 +485,22 @@ FACTS: dict[str, dict[str, Any]] = {
             {"first_tokens": int, "first_ms": float, "last_tokens": int, "last_ms": float, "ratio": float}
         ),
         "tool_break": Nullable({"number": int, "status": int | None, "ending": str, "message": str}),
+        # The stable prefix not reused (seed 003): "dropped" mid-session, or "never" although cached_tokens is
+        # reported; `requests` is [number, input tokens, cached tokens] per answered request, the newest 20.
+        "cache_reuse": Nullable(
+            {
+                "pattern": str,
+                "number": int,
+                "previous": int,
+                "before": float | None,
+                "after": float,
+                "input_tokens": int,
+                "uncached": int,
+                "compared": int,
+                "reported_any": bool,
+                "requests": [(int, int, int)],
+            }
+        ),
     },
     "ctx.pasted": {
         **RUNNER,

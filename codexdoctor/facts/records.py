@@ -21,6 +21,7 @@ CONFIG_FILE = {
 WHERE_KEY = {"key": str, "where": str}
 WATCH_CALL = {  # one model request `codexdoctor watch` recorded
     "number": int,
+    "started": str,  # UTC, ISO 8601
     "status": int | None,
     "ending": str,
     "input_tokens": int | None,
@@ -31,6 +32,7 @@ WATCH_CALL = {  # one model request `codexdoctor watch` recorded
     "longest_gap_ms": float | None,
     "request_id": str | None,
     "after_tool": bool,
+    "cached_share": float | None,  # cached / input tokens, None when the provider did not report cached tokens
 }
 CACHE_RUN = {"sent": int, "cached": int | None, "ok": bool, "ttft_ms": float}
 OUTLIER = {"id": str, "size": int}

@@ -112,6 +112,8 @@ HELP_ZH: dict[str, str] = {
     "Serve an HTML landing page at / and HTML 404s.": "在 / 提供 HTML 落地页，404 也返回 HTML。",
     "Publish the window (/props n_ctx, max_model_len in /models).": "公布窗口大小（/props 的 n_ctx，/models 中的 max_model_len）。",
     "Reuse repeated prompt prefixes and report cached_tokens.": "复用重复的提示前缀，并报告 cached_tokens。",
+    "With --prefix-cache: the cache serves the first N requests, then never hits again (cached_tokens drops to 0).": "与 --prefix-cache 一起用：缓存只服务前 N 个请求，之后不再命中（cached_tokens 降到 0）。",
+    "Leave cached_tokens out of usage (a provider that never says).": "usage 中不带 cached_tokens（从不报告缓存的提供方）。",
     "Accept connections and never answer.": "接受连接但从不响应。",
     "Answer 400 'Unsupported parameter' when the request has this top-level field (e.g. reasoning); repeatable.": "请求带有这个顶层字段（例如 reasoning）时返回 400 'Unsupported parameter'；可重复。",
     "Answer 400 to `developer` input items, as a broken gateway translation does.": "对 `developer` 输入条目返回 400，模仿转换出错的网关。",

@@ -21,6 +21,19 @@ from codexdoctor.model import Report
 
 
 @dataclass(frozen=True)
+class WatchedRun:
+    """The newest recording of `codexdoctor watch`, diagnosed as watch diagnosed it when the run ended
+    (commands/watch.last_run)."""
+
+    report: Report
+    file: str  # the recording, home shown as ~
+    provider: str | None
+    program: str | None  # Codex's program name and subcommand, never its prompt
+    subcommand: str | None
+    codex_exit: int | None
+
+
+@dataclass(frozen=True)
 class Ticket:
     """Everything the file says, gathered by commands/report.py."""
 
@@ -34,6 +47,7 @@ class Ticket:
     # What the request file holds (codex/request.RequestShape.as_data): its fields, tools and each text's size.
     request_shape: Mapping[str, Any] | None = None
     request_text: bool = False  # `--include-request-text`: the texts word for word, not placeholders
+    watch: WatchedRun | None = None  # the newest recording of `codexdoctor watch`, diagnosed
 
 
 def failed_session(
@@ -71,6 +85,7 @@ def request_ids(ticket: Ticket) -> list[dict[str, str]]:
                     "status": str(f.get("status") or "-"),
                 }
             )
+    out += _watch_request_ids(ticket)
     session = _ticket_session(ticket)
     if session and session.get("error"):
         found = request_id_in_text(str(session["error"]))
@@ -84,6 +99,44 @@ def request_ids(ticket: Ticket) -> list[dict[str, str]]:
                 }
             )
     return out
+
+
+def _watch_facts(ticket: Ticket) -> Mapping[str, Any] | None:
+    if ticket.watch is None or not ticket.watch.report.checks:
+        return None
+    return ticket.watch.report.checks[0].facts
+
+
+def _watch_request_ids(ticket: Ticket) -> list[dict[str, str]]:
+    """The recorded requests that failed and carry the provider's request id: the newest ten."""
+    facts = _watch_facts(ticket)
+    calls = [c for c in (facts or {}).get("calls") or [] if c.get("request_id") and c.get("ending") != "completed"]
+    return [
+        {
+            "what": _t("codexdoctor watch, request #{n}", ticket.lang).format(n=c["number"]),
+            "sent": str(c.get("started") or "-"),
+            "request_id": str(c["request_id"]),
+            "status": str(c.get("status") or "-"),
+        }
+        for c in calls[-10:]
+    ]
+
+
+def _watch_summary(ticket: Ticket) -> str | None:
+    """One sentence on the last recorded run: how many requests, how many failed, what watch found."""
+    facts = _watch_facts(ticket)
+    if facts is None or ticket.watch is None:
+        return None
+    codes = ", ".join(dict.fromkeys(f.code for f in ticket.watch.report.findings))
+    n, failed = facts.get("requests", 0), facts.get("failed", 0)
+    if ticket.lang == "zh":
+        found = f"发现：{codes}" if codes else "没有发现问题"
+        return f"codexdoctor watch 记录了该用户最近一次经本地记录器运行的 Codex：{n} 个模型请求，{failed} 个失败；{found}。"
+    found = f"it found {codes}" if codes else "it found nothing wrong"
+    return (
+        f"codexdoctor watch recorded the user's last Codex run through a local recorder: {n} model "
+        f"request{'s' if n != 1 else ''}, {failed} failed; {found}."
+    )
 
 
 def summary(ticket: Ticket) -> str:
@@ -131,6 +184,9 @@ def summary(ticket: Ticket) -> str:
             if zh
             else f"The user's last failed Codex session ({session.get('short_id')}, {when}) ended with: {error}"
         )
+    watched = _watch_summary(ticket)
+    if watched:
+        lines.append(watched)
     if request_ids(ticket):
         lines.append(
             "下表列出了请求 id 和时间，可用于查提供方日志。"
@@ -213,6 +269,11 @@ _ZH = {
     "proxy variable": "代理变量",
     "Codex session {id} (its error line)": "Codex 会话 {id}（它的报错行）",
     "All sessions read on this machine, every provider's": "这台机器上读到的全部会话（所有提供方）",
+    "codexdoctor watch, request #{n}": "codexdoctor watch，第 {n} 个请求",
+    "## The last run codexdoctor watch recorded": "## codexdoctor watch 最近记录的一次运行",
+    "No run was recorded with `codexdoctor watch` on this machine.": "这台机器上没有用 `codexdoctor watch` 记录过运行。",
+    "- recording `{file}`: Codex (`{program}`) through the provider `{provider}`, exit code {exit}": "- 记录文件 `{file}`：Codex（`{program}`）经提供方 `{provider}` 运行，退出码 {exit}",
+    "Each request Codex sent, timed by the recorder between Codex and the provider, and what watch found in them:": "Codex 发出的每个请求（由 Codex 与提供方之间的记录器计时），以及 watch 从中发现的问题：",
 }
 
 
@@ -220,7 +281,9 @@ def _t(text: str, lang: str) -> str:
     return _ZH.get(text, text) if lang == "zh" else text
 
 
-def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) -> str:
+def markdown(
+    ticket: Ticket, check_markdown: str, session_markdown: str | None, watch_markdown: str | None = None
+) -> str:
     """The ticket as Markdown: summary, environment, config, request ids, reproduction, then the full reports, all in
     the report's language."""
 
@@ -248,6 +311,7 @@ def markdown(ticket: Ticket, check_markdown: str, session_markdown: str | None) 
         "",
         _demote(check_markdown),
         *_session_lines(ticket, session_markdown),
+        *_watch_lines(ticket, watch_markdown),
     ]
     return "\n".join(out).rstrip() + "\n"
 
@@ -368,6 +432,36 @@ def _session_lines(ticket: Ticket, session_markdown: str | None) -> list[str]:
     return out
 
 
+def _watch_lines(ticket: Ticket, watch_markdown: str | None) -> list[str]:
+    """The newest recording of `codexdoctor watch`: which run it was, then its report (the per-request table, the
+    findings) one level down."""
+
+    def t(text: str) -> str:
+        return _t(text, ticket.lang)
+
+    out = ["", t("## The last run codexdoctor watch recorded"), ""]
+    run = ticket.watch
+    if run is None or watch_markdown is None:
+        out.append(t("No run was recorded with `codexdoctor watch` on this machine."))
+        return out
+    program = " ".join(p for p in (run.program, run.subcommand) if p) or "-"
+    out += [
+        t("- recording `{file}`: Codex (`{program}`) through the provider `{provider}`, exit code {exit}").format(
+            file=run.file,
+            program=program,
+            provider=run.provider or "-",
+            exit="-" if run.codex_exit is None else run.codex_exit,
+        ),
+        "",
+        t(
+            "Each request Codex sent, timed by the recorder between Codex and the provider, and what watch found in them:"
+        ),
+        "",
+        _demote(watch_markdown),
+    ]
+    return out
+
+
 def _request_file_lines(ticket: Ticket) -> list[str]:
     """What `<ticket>.request.json` holds, exactly: a sentence, each text's size and what stands for it, the fields
     and the tools."""
@@ -437,6 +531,16 @@ def as_json(ticket: Ticket) -> str:
         },
         "check": json.loads(render(ticket.check, "json")),
         "session": failed_session(ticket.sessions, ticket.session_id),
+        "watch": None
+        if ticket.watch is None
+        else {
+            "file": ticket.watch.file,
+            "provider": ticket.watch.provider,
+            "program": ticket.watch.program,
+            "subcommand": ticket.watch.subcommand,
+            "codex_exit": ticket.watch.codex_exit,
+            "report": json.loads(render(ticket.watch.report, "json")),
+        },
     }
     return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
 

@@ -183,7 +183,9 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
                     remedy=tuple(command_apart(fmt(step, values, lang)) for step in text.remedy),
                     # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
                     checks=(res.id, *(c for c in rule.covers if c in by_id and by_id[c].status is Status.FAIL)),
-                    evidence=_evidence_for(res.evidence, params),
+                    evidence=tuple(
+                        e.get(lang) if isinstance(e, Loc) else e for e in _evidence_for(res.evidence, params)
+                    ),
                     references=rule.references,
                 )
             )
@@ -198,7 +200,7 @@ def _evidence_for(evidence: Iterable[str], params: Mapping[str, Any]) -> tuple[s
     lines = tuple(evidence)
     about = params.get("evidence_about")
     if about:
-        own = tuple(line for line in lines if line.startswith(about))
+        own = tuple(line for line in lines if isinstance(line, str) and line.startswith(about))
         return own or lines
     return lines
 

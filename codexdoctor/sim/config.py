@@ -44,7 +44,10 @@ class SimConfig:
     hang: bool = False
     redirect_to: str | None = None
     prefix_cache: bool = False
-    report_cached_tokens: bool = True
+    report_cached_tokens: bool = True  # False: usage carries no cached_tokens at all (a provider that never says)
+    # The prefix cache serves the first N POSTs, then never hits again (a gateway that moves the session to a
+    # backend without it): `cached_tokens` drops to 0 mid-session. None: it keeps working.
+    cache_stops_after: int | None = None
     cache_speedup: float = 0.1  # fraction of the per-token latency paid for cached tokens
     # Faults in the answer itself: reset_mid_stream | broken_sse | error_event | response_failed | gzip_garbage |
     # drip (1 byte/s) | json_body (a plain JSON answer to `stream: true`) | chat_chunks (Chat Completions chunks and

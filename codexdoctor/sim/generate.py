@@ -10,7 +10,7 @@ from codexdoctor.common import outside_json as outside
 from codexdoctor.sim.chat import ChatBodies
 from codexdoctor.sim.config import RequestRecord
 from codexdoctor.sim.errors import LANDING, TOO_LARGE, context_error, model_error, quota_error, tpm_error
-from codexdoctor.sim.prompt import count_input
+from codexdoctor.sim.prompt import cache_text, count_input
 from codexdoctor.sim.responses import ResponsesBodies
 
 Usage = tuple[int, int | None, int]  # input tokens, cached tokens (None: not reported), output tokens
@@ -204,7 +204,7 @@ class GenerationRoutes(ResponsesBodies, ChatBodies):
                 else:
                     self._send_json(rec, status, err, "context_exceeded")
                 return None
-        cached = self.server.cached_prefix_tokens(text) if self.cfg.prefix_cache else 0
+        cached = self.server.cached_prefix_tokens(cache_text(body, chat)) if self.cfg.prefix_cache else 0
         uncached = max(0, reported_input - cached)
         ttft = (
             self.cfg.latency_ms + self.cfg.latency_per_1k_ms * (uncached + cached * self.cfg.cache_speedup) / 1000

@@ -56,6 +56,14 @@ def input_text(body: dict[str, Any], chat: bool) -> str:
     return "\n".join(parts)
 
 
+def cache_text(body: dict[str, Any], chat: bool) -> str:
+    """The prompt in the order a provider's prefix cache sees it: the tool schemas first (they are rendered into the
+    system part of the prompt, before any message), then the instructions and the messages. With the tools last, a
+    session's next turn would share only its previous messages with the cache, never the tools after them."""
+    rest = input_text({k: v for k, v in body.items() if k != "tools"}, chat)
+    return (json.dumps(body["tools"]) + "\n" + rest) if body.get("tools") else rest
+
+
 def count_input(body: dict[str, Any], chat: bool) -> tuple[int, str]:
     text = input_text(body, chat)
     n_items = (

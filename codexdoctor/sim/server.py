@@ -33,6 +33,7 @@ class SimServer(ThreadingHTTPServer):
         self._rng = random.Random(config.failure_seed)  # noqa: S311 - a seeded fault draw, reproducible on purpose
         self._lock = threading.Lock()
         self._cache: list[str] = []  # prefixes seen, for the optional prefix cache
+        self._cache_asked = 0  # POSTs that asked the prefix cache (cache_stops_after)
         self.counter = 0
         self.limited = 0  # 429s answered so far (rate_limited_posts)
         super().__init__((config.host, config.port), Handler)
@@ -67,8 +68,10 @@ class SimServer(ThreadingHTTPServer):
     def cached_prefix_tokens(self, text: str) -> int:
         """Longest previously seen prefix (in tokens), then remember this prompt."""
         with self._lock:
+            self._cache_asked += 1
+            stopped = self.config.cache_stops_after is not None and self._cache_asked > self.config.cache_stops_after
             best = ""
-            for seen in self._cache:
+            for seen in [] if stopped else self._cache:
                 n = common_prefix_len(seen, text)
                 if n > len(best):
                     best = text[:n]

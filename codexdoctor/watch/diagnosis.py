@@ -18,6 +18,12 @@ STALL_MS = 20_000.0  # a silence this long inside a stream is a stall (Codex giv
 GROWTH_RATIO = 3.0  # first-output time this many times the first request's, at a larger context
 GROWTH_MIN_MS = 2_000.0  # … and at least this long: a 3 ms -> 9 ms change is noise
 MAX_LISTED = 200  # requests listed in the facts (the newest)
+# Prefix-cache reuse (seed 003). OpenAI caches prompts of 1,024 tokens and more, in 128-token steps, and keeps a
+# cached prefix for 5-10 minutes of inactivity: a shorter prompt, or a drop after a longer pause, proves nothing.
+CACHE_MIN_INPUT = 1024
+CACHE_NONE = 0.05  # a cached share below this is "nothing reused"
+CACHE_HELD = 0.5  # ... and one of at least this, "the prefix was reused"
+CACHE_IDLE_S = 300.0
 
 
 def is_masked(rec: Recorded) -> bool:
@@ -34,6 +40,7 @@ def is_context(rec: Recorded) -> bool:
 def _call(rec: Recorded) -> dict[str, Any]:
     return {
         "number": rec.number,
+        "started": rec.started,
         "status": rec.status,
         "ending": rec.ending,
         "input_tokens": rec.input_tokens,
@@ -44,6 +51,7 @@ def _call(rec: Recorded) -> dict[str, Any]:
         "longest_gap_ms": rec.longest_gap_ms,
         "request_id": rec.request_id,
         "after_tool": after_tool_call(rec.input_kinds),
+        "cached_share": rec.cached_share,
     }
 
 
@@ -92,6 +100,7 @@ def facts_of(
     facts["context_break"] = _context_break(calls)
     facts["ttft_growth"] = _growth(ok)
     facts["tool_break"] = _tool_break(calls)
+    facts["cache_reuse"] = _cache_reuse(calls)
     return facts
 
 
@@ -145,6 +154,79 @@ def _tool_break(calls: Sequence[Recorded]) -> dict[str, Any] | None:
     return {"number": r.number, "status": r.status, "ending": r.ending, "message": message_of(r) if r.error else ""}
 
 
+def _seconds(stamp: str) -> float | None:
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def _idle_s(prev: Recorded, rec: Recorded) -> float:
+    """Seconds between the end of one answer and the next request (0 when the times cannot be read)."""
+    a, b = _seconds(prev.started), _seconds(rec.started)
+    if a is None or b is None:
+        return 0.0
+    return max(0.0, b - a - (prev.total_ms or 0) / 1000)
+
+
+def _cache_reuse(calls: Sequence[Recorded]) -> dict[str, Any] | None:
+    """Is the stable prefix reused from request to request (seed 003)? Each answered request is compared with the
+    answered request before it in the same Codex session (Codex resends the whole history, so the earlier request is
+    a prefix of the later one): `dropped` when the cached share fell from CACHE_HELD or more to almost nothing while
+    the context did not shrink (a compaction) and no long pause came between; `never` when the provider reports
+    `cached_tokens` but served almost nothing from its cache on two or more requests that followed another, and
+    never more. A provider that does not report `cached_tokens` at all is not judged."""
+    answered = [r for r in calls if r.ok and r.cached_share is not None and (r.input_tokens or 0) >= CACHE_MIN_INPUT]
+    last: dict[str | None, Recorded] = {}
+    pairs: list[tuple[Recorded, Recorded]] = []
+    for r in answered:
+        if r.session in last:
+            pairs.append((last[r.session], r))
+        last[r.session] = r
+    if not pairs:
+        return None
+    table = [[r.number, r.input_tokens or 0, r.cached_tokens or 0] for r in answered][-20:]
+    reported_any = any((r.cached_tokens or 0) > 0 for r in answered)
+    for prev, r in pairs:
+        before, after = prev.cached_share or 0.0, r.cached_share or 0.0
+        if (
+            before >= CACHE_HELD
+            and after < CACHE_NONE
+            and (r.input_tokens or 0) >= (prev.input_tokens or 0) * 0.9
+            and _idle_s(prev, r) < CACHE_IDLE_S
+        ):
+            later = [b for a, b in pairs if b.number >= r.number]
+            return {
+                "pattern": "dropped",
+                "number": r.number,
+                "previous": prev.number,
+                "before": before,
+                "after": after,
+                "input_tokens": r.input_tokens or 0,
+                "uncached": sum(1 for b in later if (b.cached_share or 0) < CACHE_NONE),
+                "compared": len(later),
+                "reported_any": reported_any,
+                "requests": table,
+            }
+    followers = [b for _, b in pairs]
+    if len(followers) >= 2 and all((b.cached_share or 0) < CACHE_NONE for b in followers):
+        return {
+            "pattern": "never",
+            "number": followers[0].number,
+            "previous": pairs[0][0].number,
+            "before": None,
+            "after": max(b.cached_share or 0 for b in followers),
+            "input_tokens": max(b.input_tokens or 0 for b in followers),
+            "uncached": len(followers),
+            "compared": len(followers),
+            "reported_any": reported_any,
+            "requests": table,
+        }
+    return None
+
+
 TITLE = {"en": "Watched session", "zh": "记录的会话"}
 
 
@@ -176,8 +258,8 @@ def _evidence(r: Recorded) -> str:
 
 
 HEADERS = {
-    "en": ("#", "status", "input", "cached", "output", "first output s", "longest gap s", "ended"),
-    "zh": ("#", "状态", "输入", "缓存", "输出", "首个输出 秒", "最长间隔 秒", "结束方式"),
+    "en": ("#", "status", "input", "cached", "reused", "output", "first output s", "longest gap s", "ended"),
+    "zh": ("#", "状态", "输入", "缓存", "复用", "输出", "首个输出 秒", "最长间隔 秒", "结束方式"),
 }
 
 
@@ -191,6 +273,7 @@ def sections(requests: Sequence[Recorded], lang: str = "en") -> list[Section]:
             r.status if r.status is not None else "-",
             f"{r.input_tokens:,}" if r.input_tokens is not None else "-",
             f"{r.cached_tokens:,}" if r.cached_tokens is not None else "-",
+            f"{r.cached_share:.0%}" if r.cached_share is not None else "-",
             f"{r.output_tokens:,}" if r.output_tokens is not None else "-",
             f"{r.first_output_ms / 1000:.2f}" if r.first_output_ms is not None else "-",
             f"{r.longest_gap_ms / 1000:.2f}" if r.longest_gap_ms is not None else "-",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -51,6 +52,9 @@ class Recorded:
     error_code: str | None = None  # its code / type, when it has one
     incomplete_reason: str | None = None
     failure: str | None = None  # unreachable / reset: the failure class (dns, refused, tls, timeout, …)
+    # Codex's id for its session (the request's `prompt_cache_key`, also in `client_metadata.session_id`): the id of
+    # the rollout in ~/.codex/sessions, so `codexdoctor sessions` can put the recording beside Codex's own log.
+    session: str | None = None
     bodies: dict[str, str] = field(default_factory=dict)  # --keep-bodies: {"request": …, "response": …}, redacted
 
     @property
@@ -61,8 +65,16 @@ class Recorded:
     def ok(self) -> bool:
         return self.ending == "completed"
 
+    @property
+    def cached_share(self) -> float | None:
+        """The share of the input the provider served from its prefix cache (seed 003): None when it did not say."""
+        if self.cached_tokens is None or not self.input_tokens:
+            return None
+        return round(min(1.0, max(0, self.cached_tokens) / self.input_tokens), 3)
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        data["cached_share"] = self.cached_share  # derived, for a reader of the file; from_json ignores it
         data["input_kinds"] = list(self.input_kinds)
         if not self.bodies:
             del data["bodies"]
@@ -70,10 +82,46 @@ class Recorded:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Recorded:
+        """A request line read back; TypeError when it is not what the recorder writes (a file is outside input:
+        `report` and `sessions` read it, and a wrong type must never reach a rule's text)."""
         known = {k: v for k, v in data.items() if k in Recorded.__dataclass_fields__}
-        known["input_kinds"] = tuple(known.get("input_kinds") or ())
-        known["bodies"] = dict(known.get("bodies") or {})
+        for name, value in known.items():
+            if not _fits(_TYPES.get(name, ()), value):
+                raise TypeError(f"{name}: {type(value).__name__}")
+        if known.get("ending") not in ENDINGS:
+            raise TypeError("ending")
+        kinds, bodies = known.get("input_kinds") or (), known.get("bodies") or {}
+        if not all(isinstance(k, str) for k in kinds) or not all(isinstance(v, str) for v in bodies.values()):
+            raise TypeError("input_kinds or bodies")
+        known["input_kinds"] = tuple(kinds)
+        known["bodies"] = dict(bodies)
         return Recorded(**known)
+
+
+_INT, _NUM, _STR = ("int",), ("int", "float"), ("str",)
+_TYPES: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("number", "body_bytes", "response_bytes", "events"), _INT),
+    **dict.fromkeys(("status", "input_tokens", "cached_tokens", "output_tokens"), (*_INT, "None")),
+    **dict.fromkeys(("headers_ms", "first_output_ms", "longest_gap_ms", "total_ms"), (*_NUM, "None")),
+    **dict.fromkeys(("method", "path", "started", "ending"), _STR),
+    **dict.fromkeys(
+        ("model", "request_id", "error", "error_code", "incomplete_reason", "failure", "session"), (*_STR, "None")
+    ),
+    "input_kinds": ("list",),
+    "bodies": ("dict",),
+}
+
+
+def _fits(kinds: tuple[str, ...], value: Any) -> bool:
+    """Does a JSON value have one of these kinds (a bool is no number; numbers are never negative)?"""
+    if value is None:
+        return "None" in kinds
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)) and value < 0:
+        return False
+    names = {int: "int", float: "float", str: "str", list: "list", dict: "dict"}
+    return names.get(type(value), "?") in kinds
 
 
 def input_kinds(body: Any) -> tuple[str, ...]:
@@ -91,6 +139,21 @@ def input_kinds(body: Any) -> tuple[str, ...]:
             kind = f"message:{str(item.get('role') or '?')[:20]}"
         kinds.append(kind)
     return tuple(kinds)
+
+
+_SESSION_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{7,63}")
+
+
+def session_of(body: Any) -> str | None:
+    """Codex's session id from its request body (`prompt_cache_key`, else `client_metadata.session_id`), when it
+    looks like an id: a gateway's client may send anything there."""
+    if not isinstance(body, dict):
+        return None
+    meta = body.get("client_metadata")
+    for value in (body.get("prompt_cache_key"), meta.get("session_id") if isinstance(meta, dict) else None):
+        if isinstance(value, str) and _SESSION_ID.fullmatch(value):
+            return value
+    return None
 
 
 def after_tool_call(kinds: tuple[str, ...]) -> bool:
@@ -114,7 +177,8 @@ def line(rec: Recorded) -> str:
     """One line per request, for stderr and --log: what a person watching wants to see."""
     parts = [f"#{rec.number}", rec.method, rec.path, str(rec.status) if rec.status is not None else "-"]
     if rec.input_tokens is not None:
-        cached = f" ({rec.cached_tokens:,} cached)" if rec.cached_tokens else ""
+        share = rec.cached_share
+        cached = f" ({rec.cached_tokens:,} cached, {share:.0%})" if rec.cached_tokens and share is not None else ""
         parts.append(f"{rec.input_tokens:,} in{cached}, {rec.output_tokens or 0:,} out")
     else:
         parts.append(f"{rec.body_bytes:,} B sent")

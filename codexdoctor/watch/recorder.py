@@ -25,7 +25,7 @@ from codexdoctor.common.redact import Redactor
 from codexdoctor.common.untrusted import clip, sanitize
 from codexdoctor.net.transport import classify_exception, make_client, request_id_of
 from codexdoctor.watch.meter import Meter
-from codexdoctor.watch.record import Recorded, input_kinds
+from codexdoctor.watch.record import Recorded, input_kinds, session_of
 
 # Headers that belong to one connection, not to the message (RFC 9110 7.6.1): never forwarded either way.
 HOP_BY_HOP = frozenset(
@@ -190,6 +190,7 @@ class _Handler(BaseHTTPRequestHandler):
             "body_bytes": len(body),
             "model": clip(sanitize(str(parsed.get("model"))), 120) if isinstance(parsed, dict) else None,
             "input_kinds": input_kinds(parsed),
+            "session": session_of(parsed),
         }
         if rec.keep_bodies and body:
             fields["bodies"] = {"request": redact(body[:KEEP_BODY].decode("utf-8", "replace"))}

@@ -24,6 +24,7 @@ from codexdoctor.common.redact import Redactor
 from codexdoctor.watch import child, diagnosis, override, store
 from codexdoctor.watch.meter import Meter
 from codexdoctor.watch.record import Recorded
+from codexdoctor.watch.record import line as record_line
 from codexdoctor.watch.recorder import Recorder, Upstream
 from tests.conftest import write_config
 
@@ -393,6 +394,100 @@ def test_a_masked_429_and_a_failure_after_a_tool_call():
     assert "Your balance is too low" in by["CTX040"].diagnosis and "req_9" in by["CTX040"].diagnosis
 
 
+# Prefix-cache reuse (seed 003)
+
+
+def growing(turns: int, session: str = "0199a1b0-5c3e-7d2f-9a41-8b6c2e1f0d3a") -> list[dict]:
+    """Codex's requests of one session turn by turn: each begins with the one before (the history resent)."""
+
+    def said(text: str) -> dict:
+        return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+    items = [said(" ".join(f"word{i}" for i in range(1500)))]  # instructions, AGENTS.md: the stable prefix
+    bodies = []
+    for turn in range(turns):
+        items = [*items, said(f"question {turn}: " + " ".join(f"q{turn}w{i}" for i in range(60)))]
+        bodies.append({**BODY, "input": items, "prompt_cache_key": session})
+    return bodies
+
+
+def cache_run(recorded, turns: int = 4, **knobs) -> list[Recorded]:
+    rec, records, _ = recorded(**knobs)
+    for body in growing(turns):
+        assert post(rec.base_url, body=body).status_code == 200
+    wait_for(records, turns)
+    return sorted(records, key=lambda r: r.number)
+
+
+@pytest.mark.simulator
+def test_a_provider_that_caches_is_reused_turn_by_turn(recorded):
+    from codexdoctor.rules import evaluate
+
+    records = cache_run(recorded, prefix_cache=True)
+    shares = [r.cached_share for r in records]
+    assert shares[0] == 0 and all(s is not None and s > 0.5 for s in shares[1:]), shares
+    assert all(r.session == "0199a1b0-5c3e-7d2f-9a41-8b6c2e1f0d3a" for r in records)
+    result = diagnosis.check(records, "~/r.jsonl", 0)
+    assert result.facts["cache_reuse"] is None and [c["cached_share"] for c in result.facts["calls"]] == shares
+    assert "CTX045" not in {f.code for f in evaluate([result])}
+    assert "cached, " in record_line(records[1]) and "%)" in record_line(records[1])
+    (table,) = diagnosis.sections(records)
+    assert table.headers[4] == "reused" and table.rows[1][4].endswith("%")
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_cache_that_drops_to_zero_mid_session_is_found(recorded, lang):
+    from codexdoctor.rules import evaluate
+
+    records = cache_run(recorded, prefix_cache=True, cache_stops_after=2)
+    assert [bool(r.cached_tokens) for r in records] == [False, True, False, False]
+    facts = diagnosis.facts_of(records, "~/r.jsonl", 0)
+    assert facts["cache_reuse"]["pattern"] == "dropped" and facts["cache_reuse"]["number"] == 3
+    (finding,) = [f for f in evaluate([diagnosis.check(records, "~/r.jsonl", 0)], lang=lang) if f.code == "CTX045"]
+    said = {
+        "en": ("on request #2 to 0% on request #3", "It stayed under 5% on the next request.", "input tokens"),
+        "zh": ("降到第 3 个请求的 0%", "下一个请求也低于 5%", "输入"),
+    }[lang]
+    assert said[0] in finding.diagnosis and said[1] in finding.diagnosis
+    assert len(finding.evidence) == 4 and said[2] in finding.evidence[2] and "0 cached" not in finding.evidence[1]
+
+
+@pytest.mark.simulator
+def test_a_provider_that_never_caches_is_found_and_one_that_never_says_is_not_judged(recorded):
+    from codexdoctor.rules import evaluate
+
+    never = cache_run(recorded, prefix_cache=False)
+    assert [r.cached_tokens for r in never] == [0, 0, 0, 0]
+    finding = next(f for f in evaluate([diagnosis.check(never, "~/r.jsonl", 0)]) if f.code == "CTX045")
+    assert "every one of the 3 requests from #2 on" in finding.diagnosis
+    silent = cache_run(recorded, prefix_cache=True, report_cached_tokens=False)
+    assert [r.cached_share for r in silent] == [None] * 4
+    assert diagnosis.facts_of(silent, "~/r.jsonl", 0)["cache_reuse"] is None
+
+
+def test_cache_reuse_is_not_judged_across_sessions_compactions_or_long_pauses():
+    def r(n: int, inp: int, cached: int, **kw) -> Recorded:
+        return rec_of(n, input_tokens=inp, cached_tokens=cached, started=f"2026-12-02T10:0{n}:00Z", **kw)
+
+    # Two sessions through one `--serve` recorder: the second's first request shares nothing with the first's.
+    two = [r(1, 9000, 0, session="aaaaaaaa"), r(2, 10000, 8960, session="aaaaaaaa"), r(3, 9000, 0, session="bbbbbbbb")]
+    assert diagnosis.facts_of(two, "w", 0)["cache_reuse"] is None
+    # A compaction: the context shrank, so the new request does not begin with the old one.
+    compacted = [r(1, 9000, 0), r(2, 30000, 28000), r(3, 6000, 0)]
+    assert diagnosis.facts_of(compacted, "w", 0)["cache_reuse"] is None
+    # Ten minutes idle: the provider may have let the prefix go.
+    idle = [
+        r(1, 9000, 0),
+        r(2, 10000, 8960),
+        rec_of(3, input_tokens=11000, cached_tokens=0, started="2026-12-02T10:20:00Z"),
+    ]
+    assert diagnosis.facts_of(idle, "w", 0)["cache_reuse"] is None
+    assert diagnosis.facts_of(idle[:2] + [r(3, 11000, 0)], "w", 0)["cache_reuse"]["pattern"] == "dropped"
+    # Prompts under 1,024 tokens are never cached by OpenAI: nothing to judge.
+    assert diagnosis.facts_of([r(1, 900, 0), r(2, 950, 0), r(3, 1000, 0)], "w", 0)["cache_reuse"] is None
+
+
 # The command, end to end, with a stand-in for Codex
 
 
@@ -406,6 +501,7 @@ FAKE_CODEX = textwrap.dedent(
         open(os.environ["FAKE_SLEEP"], "w").write(str(os.getpid()))
         time.sleep(60)
     body = {"model": "sim-model", "stream": True, "input": [{"type": "message", "role": "user", "content": []}]}
+    body["prompt_cache_key"] = os.environ.get("FAKE_SESSION", "")
     for _ in range(2):
         r = httpx.post(url + "/responses", json=body, headers={"Authorization": "Bearer " + os.environ["SIM_API_KEY"]})
         sys.stdout.write(r.text[:20])
@@ -547,6 +643,133 @@ def test_the_watch_report_renders_in_every_format_and_language(home):
         assert [f["code"] for f in data["findings"]] == ["CTX040"]
         assert "upstream overloaded" in render(report, "markdown")
     assert "提供方自己的报错" in render(report, "text") and "记录的会话" in render(report, "text")
+
+
+@pytest.mark.simulator
+def test_report_includes_the_last_recording_redacted_in_both_languages(home, sim_server, tmp_path):
+    s = sim_server(api_key=KEY, rate_limited_posts=1, fault_message=None)
+    env = watch_env(home, s.base_url)
+    fake = str(home / "fake-codex.py")
+    watched = subprocess.run(
+        [sys.executable, "-m", "codexdoctor", "watch", "--", sys.executable, fake, "exec", "hi"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert watched.returncode == 0, watched.stderr
+    rid = next(r.request_id for r in s.records if r.status == 429)
+    texts = {}
+    for lang, fmt in (("en", "markdown"), ("zh", "markdown"), ("en", "json")):
+        target = tmp_path / f"ticket-{lang}.{fmt}"
+        proc = subprocess.run(
+            [sys.executable, "-m", "codexdoctor", "report", "--offline", "--lang", lang, "--format", fmt]
+            + ["-o", str(target)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        texts[lang, fmt] = target.read_text()
+        assert KEY not in texts[lang, fmt] and KEY[8:20] not in texts[lang, fmt]
+    en, zh = texts["en", "markdown"], texts["zh", "markdown"]
+    assert "## The last run codexdoctor watch recorded" in en
+    assert "| # | status | input | cached | reused | output |" in en and "CTX040" in en
+    assert "Rate limit reached" in en  # the provider's own words, which Codex never shows
+    assert "| codexdoctor watch, request #1 |" in en and rid in en  # the 429's id, for the provider's logs
+    assert "codexdoctor watch recorded the user's last Codex run" in en and "it found CTX040" in en
+    assert "## codexdoctor watch 最近记录的一次运行" in zh and "| # | 状态 | 输入 | 缓存 | 复用 |" in zh
+    assert "提供方自己的报错" in zh and "codexdoctor watch 记录了该用户最近一次" in zh
+    data = json.loads(texts["en", "json"])
+    assert [f["code"] for f in data["watch"]["report"]["findings"]] == ["CTX040"]
+    assert data["watch"]["program"].startswith("python")  # the program name, never its arguments
+    assert data["watch"]["subcommand"] == "exec" and data["watch"]["codex_exit"] == 0
+    assert any(r["request_id"] == rid for r in data["requests"])
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sessions_puts_a_recording_beside_the_log_of_the_same_session(home, sim_server, lang):
+    from tests.rollout_factory import RolloutWriter
+
+    sid = "0199a1b0-5c3e-7d2f-9a41-8b6c2e1f0d3a"
+    s = sim_server(api_key=KEY, rate_limited_posts=1)
+    env = watch_env(home, s.base_url, FAKE_SESSION=sid)
+    fake = str(home / "fake-codex.py")
+    watched = subprocess.run(
+        [sys.executable, "-m", "codexdoctor", "watch", "--", sys.executable, fake, "exec", "hi"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert watched.returncode == 0, watched.stderr
+    (recording,) = (home / "state" / "codexdoctor" / "recordings").glob("watch-*.jsonl")
+    assert all(x.get("session") == sid for x in map(json.loads, recording.read_text().splitlines()[1:-1]))
+    w = RolloutWriter(home / ".codex" / "sessions", session_id=sid)
+    w.turn(9_000)
+    w.close()
+    other = RolloutWriter(home / ".codex" / "sessions")
+    other.turn(5_000)
+    other.close()
+    proc = subprocess.run(
+        [sys.executable, "-m", "codexdoctor", "sessions", "--lang", lang, "--format", "json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    data = json.loads(proc.stdout)
+    (table,) = [x for x in data["sections"] if x["id"] == "watch-recordings"]
+    (row,) = table["rows"]
+    short = next(d["short_id"] for d in data["checks"][0]["facts"]["sessions"] if d["id"] == sid)
+    assert row[0] == recording.name and row[1] == short and row[2:4] == [2, 1] and row[6] == "CTX040"
+    assert table["title"] == {"en": "Recorded by codexdoctor watch", "zh": "codexdoctor watch 的记录"}[lang]
+    text = subprocess.run(
+        [sys.executable, "-m", "codexdoctor", "sessions", "--lang", lang], env=env, capture_output=True, text=True
+    ).stdout
+    assert recording.name in text and ("`codexdoctor report`" in text)
+    assert KEY not in text and KEY not in proc.stdout
+
+
+def test_sessions_says_when_a_recordings_log_was_not_read(home):
+    from codexdoctor.report import recordings as sessionview
+
+    folder = store.recordings_dir({}, home)
+    folder.mkdir(parents=True)
+    line = {"kind": "request", **rec_of(1, input_tokens=9000, session="0199ffff-0000-7000-8000-000000000000").to_json()}
+    (folder / "watch-20261202T000000Z-1.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
+    (folder / "watch-20261202T000001Z-2.jsonl").write_text("garbage\n", encoding="utf-8")
+    table = sessionview.section({}, home, {}, "zh")
+    assert table is not None and [r[1] for r in table.rows] == ["-", "0199ffff-0000 (日志未读到)"]
+    assert sessionview.section({}, home / "nowhere", {}) is None
+
+
+def test_report_without_a_recording_says_so(home, run, tmp_path):
+    write_config(home, 'model_provider = "gw"\n[model_providers.gw]\nname = "g"\nbase_url = "https://gw.example/v1"\n')
+    target = tmp_path / "t.md"
+    code, _, err = run("report", "--offline", "-o", str(target))
+    assert "No run was recorded with `codexdoctor watch` on this machine." in target.read_text(), err
+
+
+def test_a_recording_read_back_skips_lines_that_are_not_what_the_recorder_wrote(tmp_path):
+    good = rec_of(1, input_tokens=9000, cached_tokens=0).to_json()
+    lines = [
+        {"kind": "start", "provider": "sim"},
+        {"kind": "request", **good},
+        {"kind": "request", **good, "number": 2, "input_tokens": "9000"},  # a string where a count goes
+        {"kind": "request", **good, "number": 3, "ending": "made_up"},
+        {"kind": "request", **good, "number": 4, "input_kinds": [1, 2]},
+        {"kind": "request", **good, "number": 5, "first_output_ms": True},
+        {"kind": "request", **good, "number": 6, "cached_tokens": -5},
+        {"kind": "end", "codex_exit": 0},
+    ]
+    path = tmp_path / "watch-20261202T000000Z-1.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\nnot json\n", encoding="utf-8")
+    recording = store.read(path)
+    assert [r.number for r in recording.requests] == [1] and recording.end == {"codex_exit": 0}
 
 
 @pytest.mark.simulator

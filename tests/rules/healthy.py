@@ -375,6 +375,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "calls": [
             {
                 "number": n,
+                "started": f"2026-12-02T05:16:3{n}.000Z",
                 "status": 200,
                 "ending": "completed",
                 "input_tokens": 9000 + 1000 * n,
@@ -385,6 +386,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
                 "longest_gap_ms": 120.0,
                 "request_id": f"req_{n}",
                 "after_tool": n > 1,
+                "cached_share": round(8000 / (9000 + 1000 * n), 3),
             }
             for n in (1, 2, 3)
         ],
@@ -395,6 +397,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "context_break": None,
         "ttft_growth": None,
         "tool_break": None,
+        "cache_reuse": None,
     },
     "ctx.pasted": {
         **SHELL,

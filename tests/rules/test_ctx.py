@@ -662,6 +662,67 @@ CASES = [
         },
         why="CTX041-says-it",
     ),
+    fires(
+        "CTX045",
+        {
+            "cache_reuse": {
+                "pattern": "dropped",
+                "number": 3,
+                "previous": 2,
+                "before": 0.9,
+                "after": 0.0,
+                "input_tokens": 11000,
+                "uncached": 3,
+                "compared": 3,
+                "reported_any": True,
+                "requests": [[1, 9000, 0], [2, 10000, 8960], [3, 11000, 0], [4, 12000, 0], [5, 13000, 0]],
+            }
+        },
+        "fell from 90% on request #2 to 0% on request #3 (11,000 tokens)",
+        "It stayed under 5% on all 2 requests after it.",
+        "ask it to keep a session (Codex's `prompt_cache_key`) on one backend",
+    ),
+    fires(
+        "CTX045",
+        {
+            "cache_reuse": {
+                "pattern": "dropped",
+                "number": 3,
+                "previous": 2,
+                "before": 0.9,
+                "after": 0.0,
+                "input_tokens": 11000,
+                "uncached": 1,
+                "compared": 2,
+                "reported_any": True,
+                "requests": [[2, 10000, 8960], [3, 11000, 0], [4, 12000, 10880]],
+            }
+        },
+        "It stayed under 5% on 0 of the 1 requests after it.",
+        why="recovered",
+    ),
+    fires(
+        "CTX045",
+        {
+            "cache_reuse": {
+                "pattern": "never",
+                "number": 2,
+                "previous": 1,
+                "before": None,
+                "after": 0.0,
+                "input_tokens": 12000,
+                "uncached": 3,
+                "compared": 3,
+                "reported_any": False,
+                "requests": [[1, 9000, 0], [2, 10000, 0], [3, 11000, 0], [4, 12000, 0]],
+            }
+        },
+        "reports `cached_tokens` in its usage, but served under 5% of the input from its cache on every one of the 3 "
+        "requests from #2 on (up to 12,000 tokens)",
+        "vLLM: --enable-prefix-caching",
+        why="never",
+    ),
+    silent("CTX045", {"cache_reuse": None}),
 ]
 
 

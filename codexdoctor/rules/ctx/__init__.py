@@ -49,6 +49,7 @@ ORDER = (
     "CTX042",
     "CTX043",
     "CTX044",
+    "CTX045",
 )
 RULES: tuple[Rule, ...] = in_order(
     ORDER, window.RULES, tooloutput.RULES, probe.RULES, sessions.RULES, usage.RULES, pasted.RULES, watch.RULES

@@ -1,5 +1,5 @@
 """CTX, a session `codexdoctor watch` recorded: the provider's own error Codex masked, a stall, the break at a context
-size, first-output time growing with the context, the request after a tool call."""
+size, first-output time growing with the context, the request after a tool call, the prefix cache not reused."""
 
 from __future__ import annotations
 
@@ -131,6 +131,88 @@ def _tool(f: Mapping[str, Any]) -> list[dict[str, Any]]:
             "said_text": Loc(f" The provider said: {said}", f"提供方说：{said}") if said else Loc("", ""),
         }
     ]
+
+
+def _pct(share: float | None) -> str:
+    return f"{share:.0%}" if share is not None else "-"
+
+
+def _cache(f: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The stable prefix not reused: what happened, in both languages, and each request's input and cached tokens
+    as the finding's evidence."""
+    c = f.get("cache_reuse")
+    if not c:
+        return []
+    what, step = _cache_dropped(c) if c["pattern"] == "dropped" else _cache_never(c)
+    evidence = [
+        Loc(
+            f"#{num}: {inp:,} input tokens, {cached:,} cached ({cached / max(inp, 1):.0%})",
+            f"#{num}：输入 {inp:,} tokens，缓存 {cached:,}（{cached / max(inp, 1):.0%}）",
+        )
+        for num, inp, cached in c["requests"]
+    ]
+    return [{"what_text": what, "first_step": step, "finding_evidence": evidence}]
+
+
+def _cache_dropped(c: Mapping[str, Any]) -> tuple[Loc, Loc]:
+    """The share served from the cache fell mid-session: what happened and the first step."""
+    n, prev, tokens = c["number"], c["previous"], c["input_tokens"]
+    rest, low = c["compared"] - 1, c["uncached"] - 1
+    stayed = (
+        Loc("", "")
+        if rest <= 0
+        else Loc(" It stayed under 5% on the next request.", "下一个请求也低于 5%。")
+        if low == rest == 1
+        else Loc(f" It stayed under 5% on all {rest} requests after it.", f"之后的 {rest} 个请求全都低于 5%。")
+        if low == rest
+        else Loc(
+            f" It stayed under 5% on {low} of the {rest} requests after it.",
+            f"之后的 {rest} 个请求中有 {low} 个仍低于 5%。",
+        )
+    )
+    what = (
+        Loc(
+            f"The share of the input the provider served from its prefix cache fell from {_pct(c['before'])} on "
+            f"request #{prev} to {_pct(c['after'])} on request #{n} ({tokens:,} tokens), although the request still "
+            f"began with the one before it.",
+            f"提供方从前缀缓存提供的输入比例从第 {prev} 个请求的 {_pct(c['before'])} 降到第 {n} 个请求的 "
+            f"{_pct(c['after'])}（{tokens:,} tokens），而这个请求的开头仍与前一个相同。",
+        )
+        + stayed
+    )
+    step = Loc(
+        "Keep the start of the session stable: the same instructions, AGENTS.md, tools and MCP servers, and the "
+        "same model (a /model switch or a changed tool list starts the cache over). If nothing changed, the "
+        "gateway is sending one session's requests to backends that do not share a cache: ask it to keep a "
+        "session (Codex's `prompt_cache_key`) on one backend.",
+        "保持会话开头稳定：同样的指令、AGENTS.md、工具和 MCP 服务器，同一个模型（/model 切换或工具列表变化都会让缓存重新开始）。"
+        "如果什么都没变，说明网关把同一会话的请求发给了不共享缓存的后端：请它把一个会话（Codex 的 `prompt_cache_key`）固定在同一个后端。",
+    )
+    return what, step
+
+
+def _cache_never(c: Mapping[str, Any]) -> tuple[Loc, Loc]:
+    """cached_tokens reported, the cache never used: what happened and the first step."""
+    n, tokens = c["number"], c["input_tokens"]
+    said = "`cached_tokens`" if not c["reported_any"] else "`cached_tokens` (above 0 on some requests)"
+    said_zh = "`cached_tokens`" if not c["reported_any"] else "`cached_tokens`（有些请求大于 0）"
+    what = Loc(
+        f"The provider reports {said} in its usage, but served under 5% of the input from its cache on every "
+        f"one of the {c['compared']} requests from #{n} on (up to {tokens:,} tokens), although each began with "
+        f"the request before it.",
+        f"提供方在 usage 中报告了 {said_zh}，但从第 {n} 个请求起的 {c['compared']} 个请求（最多 {tokens:,} tokens）"
+        f"从缓存提供的输入都不到 5%，而每个请求的开头都与前一个相同。",
+    )
+    step = Loc(
+        "Ask the provider or gateway whether it caches prompts for this model and passes Codex's "
+        "`prompt_cache_key` on: with caching, `cached_tokens` comes close to the previous request's input from "
+        "the second request on. On a server of your own, turn prefix caching on (vLLM: "
+        "--enable-prefix-caching; llama.cpp server: --cache-reuse 256).",
+        "问提供方或网关是否为这个模型缓存提示词，并把 Codex 的 `prompt_cache_key` 传下去：有缓存时，从第二个请求起 "
+        "`cached_tokens` 会接近前一个请求的输入。自建服务时开启前缀缓存（vLLM：--enable-prefix-caching；"
+        "llama.cpp server：--cache-reuse 256）。",
+    )
+    return what, step
 
 
 RULES: tuple[Rule, ...] = (
@@ -272,5 +354,36 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
         when=_tool,
+    ),
+    Rule(
+        code="CTX045",
+        name="watch-prefix-not-reused",
+        check="ctx.watch",
+        reads=("cache_reuse",),
+        severity=W,
+        verdict=CONTEXT,
+        en=Text(
+            title="The provider does not reuse the session's prefix",
+            diagnosis="{what_text} Each turn is then read from scratch: time to first output and the bill grow with "
+            "the whole history, not with what the turn added.",
+            remedy=(
+                "{first_step}",
+                "Until it is reused, keep sessions short: start a new one with a short summary before the history "
+                "grows.",
+            ),
+            explanation="Codex resends the whole history each turn, so each request begins with the one before it; a "
+            "provider with prefix caching serves that part from its cache and reports it as "
+            "usage.input_tokens_details.cached_tokens. The recorder compares each answered request with the one "
+            "before it in the same session.",
+        ),
+        zh=Text(
+            title="提供方没有复用会话的前缀",
+            diagnosis="{what_text}这样每一轮都要从头读起：首个输出的等待和费用随整段历史增长，而不只是随这一轮新增的内容增长。",
+            remedy=(
+                "{first_step}",
+                "在缓存能复用之前，让会话保持简短：在历史变长之前开一个新会话，带上简短总结。",
+            ),
+        ),
+        when=_cache,
     ),
 )
