@@ -22,7 +22,7 @@ from codexdoctor.net.classify import embedded_json as _embedded_json
 from codexdoctor.net.classify import strip_decoration as normalise
 
 if TYPE_CHECKING:
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
 UNEXPECTED = re.compile(
     r"unexpected status (\d{3})(?: [A-Za-z][A-Za-z ]*?)?(?::\s*(.*?))?(?:,?\s*url:\s*(\S+(?: \S+)?))?\s*$", re.S
@@ -34,7 +34,7 @@ RECONNECT_BARE = re.compile(r"Reconnecting\.\.\.\s*(\d+)/(\d+)")
 PLACEHOLDER_URL = "(from the pasted error)"
 STREAM = re.compile(r"stream disconnected before completion:\s*(.*)", re.S | re.I)
 # The transport failures Codex (reqwest, rustls, the OS) prints, by what they mean; the same kinds as a live check's
-# (net/transport.py `classify_exception`, which reads Python's wording, not Codex's), so the NET rules speak; the
+# (net/errors.py `classify_exception`, which reads Python's wording, not Codex's), so the NET rules speak; the
 # detail is Codex's own text. Each was seen in Codex 0.171.0's output (docs/codex-behaviour.md) or is
 # the OS's or rustls' fixed wording. A bare "error sending request for url" says none of this: inconclusive.
 TRANSPORT = (
@@ -65,7 +65,7 @@ URL_IN_TEXT = re.compile(r"https?://[^\s()\]>,`'\"]+")
 def _exchange(
     status: int | None, message: str, url: str | None, stream_kind: str | None = None, terminal: str | None = None
 ) -> Exchange:
-    from codexdoctor.net.transport import Exchange, StreamStats, request_id_of
+    from codexdoctor.net.exchange import Exchange, StreamStats, request_id_of
 
     text = message.strip()
     body_json: Any = outside.parse(text).value if text.startswith("{") else None  # pasted text is outside text too

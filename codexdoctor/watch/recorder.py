@@ -23,7 +23,9 @@ import httpx
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.redact import Redactor
 from codexdoctor.common.untrusted import clip, sanitize
-from codexdoctor.net.transport import classify_exception, make_client, request_id_of
+from codexdoctor.net.client import make_client
+from codexdoctor.net.errors import classify_exception
+from codexdoctor.net.exchange import request_id_of
 from codexdoctor.watch.meter import Meter
 from codexdoctor.watch.record import Recorded, input_kinds, session_of
 
@@ -42,7 +44,7 @@ KEEP_BODY = 256 << 10  # --keep-bodies keeps this much of each body
 
 class Upstream:
     """Where requests go: base_url's origin (scheme, host, port), and the client that speaks to it as Codex would
-    (its proxy variables, its CA files: net.transport.make_client)."""
+    (its proxy variables, its CA files: net.client.make_client)."""
 
     def __init__(self, base_url: str, env: Mapping[str, str]) -> None:
         parts = urlsplit(base_url.strip())

@@ -12,7 +12,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.live.exchanges import Clocks, Exchanges
 from codexdoctor.checks.live.plan import Plan, make_plan
 from codexdoctor.commands.options import CheckOptions, make_context
-from codexdoctor.net.transport import Exchange, StreamStats
+from codexdoctor.net.exchange import Exchange, StreamStats
 from tests.conftest import write_config
 
 BASE = "http://127.0.0.1:9/v1"

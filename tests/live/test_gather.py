@@ -11,7 +11,7 @@ import httpx
 import respx
 
 from codexdoctor.checks.live.gather import Gatherer
-from codexdoctor.net.transport import Deadline
+from codexdoctor.net.deadline import Deadline
 from tests.live.answers import context, plan_of
 
 COMPLETED = {

@@ -28,7 +28,7 @@ from codexdoctor.net.said import body_is
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
 ID = "api.canary"
 TITLE = "Canary request"

@@ -21,7 +21,7 @@ from codexdoctor.net.classify import classify
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
 ID = "api.catalog"
 TITLE = "Model catalog"

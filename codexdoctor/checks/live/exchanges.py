@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only types here: the result modules read exchanges without importing the HTTP library
     from codexdoctor.codex.request import TurnTwo
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
 
 @dataclass(frozen=True)

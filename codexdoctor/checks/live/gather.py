@@ -26,7 +26,10 @@ from codexdoctor.codex import request as codexrequest
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.model import Msg
 from codexdoctor.net.classify import classify
-from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
+from codexdoctor.net.client import make_client, proxy_for
+from codexdoctor.net.deadline import Deadline
+from codexdoctor.net.exchange import Exchange
+from codexdoctor.net.send import send
 
 if TYPE_CHECKING:
     import httpx

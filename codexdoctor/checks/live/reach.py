@@ -13,7 +13,7 @@ from codexdoctor.model import CheckResult, Msg, Status
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
 ID = "net.reach"
 TITLE = "Reachability"
@@ -28,7 +28,7 @@ def reach_result(
     ctx: CheckContext, plan: Plan, catalog: Exchange, canary: Exchange | None, clocks: Clocks
 ) -> CheckResult:
     """The request Codex makes decides: a catalog that answers does not help if the canary cannot get through."""
-    from codexdoctor.net.transport import proxy_for  # loaded already: the exchanges came through it
+    from codexdoctor.net.client import proxy_for  # loaded already: the exchanges came through it
 
     first = canary or catalog
     exchanges = [x for x in (canary, catalog) if x is not None]
@@ -78,7 +78,7 @@ def _failed(said: Msg, evidence: list[str], facts: dict[str, Any], detail: Msg |
 def _facts(
     ctx: CheckContext, plan: Plan, first: Exchange, waited: str | None, first_token_timeout_s: float
 ) -> dict[str, Any]:
-    from codexdoctor.net.transport import CA_VARIABLES, IGNORED_CA_VARIABLES, proxy_for, proxy_variable
+    from codexdoctor.net.client import CA_VARIABLES, IGNORED_CA_VARIABLES, proxy_for, proxy_variable
 
     env = ctx.env
     ignored_ca = next((v for v in IGNORED_CA_VARIABLES if env.get(v)), None)
@@ -109,7 +109,7 @@ def _proxy_failure(
 ) -> tuple[dict[str, Any], Msg] | None:
     """The proxy, not the provider: Codex goes through it too, and (dead) retries for ever or (407) stops with
     `unexpected status 407 Proxy Authentication Required: …, url: <the provider's URL>`."""
-    from codexdoctor.net.transport import proxy_variable
+    from codexdoctor.net.client import proxy_variable
 
     proxy_var = proxy_variable(plan.request_url, ctx.env)
     # A socks5:// address gets plain HTTP from Codex (and from us): a SOCKS-only port closes the connection at once,

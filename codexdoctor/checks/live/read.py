@@ -18,7 +18,7 @@ from codexdoctor.net.classify import Classified, classify
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
 # Where a catalog keeps its entries: OpenAI's `data`, Ollama's `models`; a value of another type there is a shape.
 CATALOG_FIELDS = Fields(optional={"data": ARRAY, "models": ARRAY})

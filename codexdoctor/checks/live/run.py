@@ -111,7 +111,8 @@ def run_live(
 ) -> tuple[list[CheckResult], list[str | Msg]]:
     """Every live check's row and the notes under the table: planned, gathered under one deadline, interpreted."""
     from codexdoctor.checks.live.gather import Gatherer  # lazy: pulls in httpx
-    from codexdoctor.net.transport import Deadline, proxy_for
+    from codexdoctor.net.client import proxy_for
+    from codexdoctor.net.deadline import Deadline
 
     blockers = blocked_by_static(static)
     if blockers:
@@ -226,7 +227,7 @@ def published_window(ctx: CheckContext, timeout_s: float = 10.0) -> tuple[int | 
     within `timeout_s`."""
     from codexdoctor.checks.live.gather import Gatherer
     from codexdoctor.checks.live.window import served_window
-    from codexdoctor.net.transport import Deadline
+    from codexdoctor.net.deadline import Deadline
 
     plan = make_plan(ctx, first=False)
     gatherer = Gatherer(ctx, plan, Deadline(max(0.0, timeout_s)), patient=False)

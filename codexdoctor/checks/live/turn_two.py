@@ -15,7 +15,7 @@ from codexdoctor.net.classify import classify, turn_two_item
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
     from codexdoctor.codex.request import TurnTwo
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
 ID = "api.turn_two"
 TITLE = "Request after a tool call"

@@ -13,7 +13,7 @@ from codexdoctor.net.classify import classify
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
 ID = "api.variants"
 TITLE = "base_url variants"

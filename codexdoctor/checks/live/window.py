@@ -23,7 +23,7 @@ from codexdoctor.model import CheckResult, Msg, Status
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
     from codexdoctor.codex.models import Windows
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
 ID = "ctx.window"
 TITLE = "Served context window"

@@ -38,7 +38,10 @@ from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import pad_cells
 from codexdoctor.model import Msg
 from codexdoctor.net.classify import classify
-from codexdoctor.net.transport import Deadline, Exchange, make_client, proxy_for, send
+from codexdoctor.net.client import make_client, proxy_for
+from codexdoctor.net.deadline import Deadline
+from codexdoctor.net.exchange import Exchange
+from codexdoctor.net.send import send
 
 STILL_WAITING_EVERY = 5.0  # seconds between "still waiting" lines while one probe request waits
 MIN_CACHE_PREFIX = 1024  # providers cache prefixes from about 1K tokens (OpenAI's minimum); smaller proves nothing

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from codexdoctor.model import Msg
 
 if TYPE_CHECKING:
-    from codexdoctor.net.transport import Exchange
+    from codexdoctor.net.exchange import Exchange
 
 # An answer ended incomplete (a content filter, a gateway's output cap) is no sign of the window: Codex fails it the
 # same at any size (issue 38), so the probe reports it as a channel failure.
