@@ -21,14 +21,6 @@ from codexdoctor.report import fixtext, fixwrite
 from codexdoctor.report.build import exit_code
 
 
-def _show(text: str, err: bool = False) -> None:
-    """Every line `fix` prints, fitted to the terminal (issue 29): remedies, edits, the diff."""
-    from codexdoctor.commands.output import terminal_width
-    from codexdoctor.report.render.text import fit_lines
-
-    click.echo("\n".join(fit_lines(text.split("\n"), terminal_width(), "    ")), err=err)
-
-
 @dataclass(frozen=True)
 class FixOptions:
     """`codexdoctor fix`: the check run before and after the edits, and which edits to make, how."""
@@ -51,6 +43,14 @@ class _Voice:
         # Config text and remedies are shown as they will be written: redacted, no terminal control left in them.
         return sanitize(self.ctx.redactor(text), newlines=True)
 
+    def show(self, text: str, err: bool = False) -> None:
+        """Every line `fix` prints, fitted to the terminal (issue 29) in cells of the run's language (issue 40:
+        “ ” — … are two cells on a CJK terminal): remedies, edits, the diff."""
+        from codexdoctor.commands.output import terminal_width
+        from codexdoctor.report.render.text import fit_lines
+
+        click.echo("\n".join(fit_lines(text.split("\n"), terminal_width(), "    ", self.lang)), err=err)
+
     def say(self, key: str, **values: object) -> str:
         return self.redact(fix_mod.say(key, self.lang, **values))
 
@@ -67,32 +67,32 @@ def run(opts: FixOptions) -> None:
     before, ctx = run_check(opts.check)
     plan = fix_mod.build_plan(before, ctx, opts.only)
     voice = _Voice(ctx, opts.check.lang)
-    _show(voice.summary("before", before))
+    voice.show(voice.summary("before", before))
     _show_plan(plan, voice)
     if not plan.edits:
-        _show(voice.say("nothing"))
+        voice.show(voice.say("nothing"))
         # --dry-run answers "are certain edits pending?": none, so 0; without it, the findings left decide.
         raise SystemExit(EXIT_OK if opts.dry_run else exit_code(before, opts.fail_on))
     applied, after = _apply_in_rounds(opts, plan, voice, before)
     if not applied:
-        _show(voice.say("none_applied"))
+        voice.show(voice.say("none_applied"))
         raise SystemExit(EXIT_OK)
-    _show(voice.summary("after", after))
+    voice.show(voice.summary("after", after))
     fixed = sorted({e.code for e in applied} - {f.code for f in after.findings})
     if fixed:
-        _show(voice.say("fixed", codes=", ".join(fixed)))
+        voice.show(voice.say("fixed", codes=", ".join(fixed)))
     raise SystemExit(exit_code(after, opts.fail_on))
 
 
 def _show_plan(plan: fix_mod.Plan, voice: _Voice) -> None:
     """What is not fixed here (and why), and the commands the user runs: codexdoctor never edits shell files."""
     for note in plan.skipped:
-        _show(voice.say("skipped", note=note.get(voice.lang)))
+        voice.show(voice.say("skipped", note=note.get(voice.lang)))
     for finding in plan.commands:
-        _show(voice.say("command", code=finding.code, title=finding.title))
+        voice.show(voice.say("command", code=finding.code, title=finding.title))
         for number, step in enumerate(finding.remedy, 1):
             first, *rest = step.split("\n")
-            _show(voice.redact("\n".join([f"  {number}. {first}", *(f"       {line}" for line in rest)])))
+            voice.show(voice.redact("\n".join([f"  {number}. {first}", *(f"       {line}" for line in rest)])))
 
 
 def _apply_in_rounds(
@@ -105,7 +105,7 @@ def _apply_in_rounds(
     after = before
     for round_no in range(1, fix_mod.MAX_ROUNDS + 1):
         if round_no > 1:
-            _show(voice.say("again", round=round_no, rounds=fix_mod.MAX_ROUNDS))
+            voice.show(voice.say("again", round=round_no, rounds=fix_mod.MAX_ROUNDS))
         offered |= {_edit_key(e) for e in plan.edits}
         chosen = _show_and_choose(plan, voice, opts)
         if not chosen:
@@ -120,7 +120,7 @@ def _apply_in_rounds(
         if not plan.edits:
             break
     else:
-        _show(voice.say("cap", rounds=fix_mod.MAX_ROUNDS))
+        voice.show(voice.say("cap", rounds=fix_mod.MAX_ROUNDS))
     return applied, after
 
 
@@ -136,7 +136,7 @@ def _write(chosen: list[fix_mod.Edit], voice: _Voice) -> None:
     try:
         for change in fixtext.prepare(chosen):
             backup = fixwrite.write_atomic(change.path, change.original, change.after, secret_values)
-            _show(voice.say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
+            voice.show(voice.say("wrote", file=change.shown, backup=ctx.resolution.show(backup)))
     except (fix_mod.FixError, OSError) as exc:
         said = Msg("nothing more was written: {e}", "没有再写入任何内容：{e}", e=voice.redact(str(exc)))
         raise said_error(click.ClickException(str(said)), said) from None
@@ -152,12 +152,12 @@ def _show_and_choose(plan: fix_mod.Plan, voice: _Voice, opts: FixOptions) -> lis
         raise said_error(click.ClickException(str(said)), said) from None
     for change in changes:
         # Each edit as one line, then the file's diff once: the same lines are never shown twice.
-        _show(voice.say("edits", file=change.shown))
+        voice.show(voice.say("edits", file=change.shown))
         for edit in change.edits:
-            _show(voice.redact(f"  {edit.code}: {edit.describe(lang)}"))
-        _show(voice.redact(fixtext.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
+            voice.show(voice.redact(f"  {edit.code}: {edit.describe(lang)}"))
+        voice.show(voice.redact(fixtext.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
     if opts.dry_run:  # as --fail-on reads a report: certain edits still pending are a finding, for CI (issue 28)
-        _show(voice.say("dry_run"))
+        voice.show(voice.say("dry_run"))
         raise SystemExit(EXIT_FINDINGS if opts.fail_on != "never" else EXIT_OK)
     if opts.yes:
         return [e for c in changes for e in c.edits]
@@ -168,5 +168,5 @@ def _show_and_choose(plan: fix_mod.Plan, voice: _Voice, opts: FixOptions) -> lis
             for e in c.edits
             if click.confirm(voice.say("apply", code=e.code, edit=e.describe(lang)), default=True)
         ]
-    _show(voice.say("no_tty"), err=True)
+    voice.show(voice.say("no_tty"), err=True)
     raise SystemExit(EXIT_USAGE)
