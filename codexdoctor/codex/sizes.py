@@ -12,7 +12,12 @@ CODEX_FIRST_REQUEST_TOKENS = 8500
 COMPACT_SHARE_OF_REAL_WINDOW = 0.8
 
 
-def window_settings(window: int) -> tuple[int, int]:
+def _floor(first_request: int | None) -> int:
+    """Codex's first request rounded up to a hundred: this user's when it was counted, else the measured default."""
+    return -(-int(first_request or CODEX_FIRST_REQUEST_TOKENS) // 100) * 100
+
+
+def window_settings(window: int, first_request: int | None = None) -> tuple[int, int]:
     """The two lines of config.toml for a window, as every command prints them (check, probe, sessions, fix).
 
     The window is written as given: a published window is exact, and a measured one is already the largest request
@@ -23,12 +28,13 @@ def window_settings(window: int) -> tuple[int, int]:
     compact = compact // 100 * 100 if compact >= 1000 else compact
     # Never below Codex's own first request (issue 40: 8300 advised beside a first request of 8,483): a limit under it
     # compacts before every turn. Where 80% is under it but the window holds it, compact just above it.
-    floor = -(-CODEX_FIRST_REQUEST_TOKENS // 100) * 100
+    floor = _floor(first_request)
     if compact < floor <= window:
         compact = floor
     return window, compact
 
 
-def too_small_for_codex(window: int) -> bool:
-    """A window that cannot hold Codex's first request and its answer: no setting makes Codex work with it."""
-    return int(window) <= -(-CODEX_FIRST_REQUEST_TOKENS // 100) * 100
+def too_small_for_codex(window: int, first_request: int | None = None) -> bool:
+    """A window that cannot hold Codex's first request and its answer: no setting makes Codex work with it. The
+    first request is this user's when the run counted it (AGENTS.md files make it larger)."""
+    return int(window) <= _floor(first_request)

@@ -136,7 +136,7 @@ def _facts(
         "effective": w.effective or 0,
         "compact_at": w.compact_at or 0,
         "suggest_window": served,
-        "suggest_compact": window_settings(served)[1] if served else None,
+        "suggest_compact": window_settings(served, first_tokens)[1] if served else None,
         "first_request": first_tokens,
         "first_counted": first is not None or reported is not None,
         "first_counted_by": "provider" if reported else "estimate",

@@ -72,7 +72,7 @@ def analyse(
         confirmed = _confirms_published(outcome, facts, settings)
         facts["suggest_from"] = "published" if confirmed else "measured"
         advised = outcome.published if confirmed and outcome.published else usable
-        facts["suggest_window"], facts["suggest_compact"] = window_settings(advised)
+        facts["suggest_window"], facts["suggest_compact"] = window_settings(advised, first_tokens)
         facts["turns_per_session"] = turns_within(usable, settings.turn_tokens, first_tokens)
         # Issue 40: "Turns per session …: 3" read as a fact when the window was only known to be at least 21,289.
         # Every request that worked proves the window at least that large; only a break confirmed at one size

@@ -63,7 +63,7 @@ def _session_advice(f: Mapping[str, Any]) -> Loc:
         # No count of Codex's first request here: `check` quotes it, in the provider's own count (issue 40).
         from codexdoctor.codex.sizes import too_small_for_codex
 
-        if too_small_for_codex(int(f.get("suggest_window") or f.get("last_ok") or 0)):
+        if too_small_for_codex(int(f.get("suggest_window") or f.get("last_ok") or 0), f.get("first_request")):
             return Loc(
                 "Start no session here: this window cannot hold Codex's own first request.",
                 "不要在这里开会话：这个窗口连 Codex 自己的第一个请求都放不下。",
@@ -101,8 +101,9 @@ def _window_advice(f: Mapping[str, Any]) -> Loc:
     from codexdoctor.rules.ctx.advice import window_step
 
     window, cfg = f.get("suggest_window"), f.get("user_config") or "~/.codex/config.toml"
-    if not isinstance(window, int) or too_small_for_codex(window):
-        return window_step(int(window or f.get("last_ok") or 0), cfg)
+    first = f.get("first_request")
+    if not isinstance(window, int) or too_small_for_codex(window, first):
+        return window_step(int(window or f.get("last_ok") or 0), cfg, first)
     said = (
         Loc(
             "the window the provider publishes, which this probe confirmed (the break lies at it)",
@@ -198,6 +199,7 @@ RULES: tuple[Rule, ...] = (
         check="ctx.probe",
         reads=(
             "context_kinds",
+            "first_request",
             "failure_kinds",
             "first_fail",
             "last_ok",

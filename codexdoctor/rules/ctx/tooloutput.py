@@ -34,7 +34,7 @@ def _large_output_params(f: Mapping[str, Any]) -> dict[str, Any]:
     per_byte = (int(f["tool_round"]) or 1) / max(1, int(f["tool_cut_bytes"]))
     limit = int(room / per_byte / 4) // 100 * 100
     # The one window advice every finding gives (issue 40): the window the provider serves, as CTX001 says it.
-    step = window_step(int(f["served"]), cfg)
+    step = window_step(int(f["served"]), cfg, int(f["first_request"]))
     limit_step = (
         Loc(
             f"Or keep less of each output: tool_output_token_limit = {limit} at the top level of {cfg} (Codex then "
