@@ -193,7 +193,7 @@ def _canary_notes(ctx: CheckContext, plan: Plan, results: list[CheckResult]) -> 
         return []
     first = plan.first
     first_tokens = _counted(results, "api.canary", "first_request") or (first.tokens if first else None)
-    turn_two_tokens = _counted(results, "api.turn_two", "turn_two_tokens") or (first.tokens + 2800 if first else None)
+    turn_two_tokens = _counted(results, "api.turn_two", "turn_two_tokens")
     size = (
         Msg("{n:,} input tokens", "{n:,} 个输入 token", n=first_tokens)
         if first_tokens
@@ -208,18 +208,35 @@ def _canary_notes(ctx: CheckContext, plan: Plan, results: list[CheckResult]) -> 
             m=CANARY_MAX_OUTPUT,
         )
     ]
-    if first is not None and turn_two_tokens and ctx.options.get("turn_two", True):
-        notes.append(
-            Msg(
-                "After it, Codex's request that follows a tool call (the same request plus one made-up "
-                "`exec_command` call and about 10 KB of its output: {n:,} input tokens) is sent once; "
-                "--no-turn-two skips it.",
-                "之后再发送一次 Codex 在工具调用之后发出的请求（同一个请求，加上一次虚构的 `exec_command` 调用和约 10 KB "
-                "的输出：{n:,} 个输入 token）；--no-turn-two 可以跳过它。",
-                n=turn_two_tokens,
-            )
-        )
+    turn_two = next((r for r in results if r.id == "api.turn_two"), None)
+    if turn_two is not None and turn_two.status is not Status.SKIP and turn_two_tokens:
+        notes.append(_turn_two_note(turn_two.facts, turn_two_tokens))
     return notes
+
+
+def _turn_two_note(facts: Mapping[str, Any], tokens: int) -> Msg:
+    """What the request after a tool call carried, as it was sent (issue 40: the note said one call and "is sent
+    once" beside a row that sent two calls, or none)."""
+    calls = facts.get("calls") or 1
+    kb = max(1, round((facts.get("added_bytes") or 0) / 1024))
+    sent = Msg(
+        "After it, Codex's request that follows a tool call (the same request plus {c} made-up `exec_command` "
+        "{calls} and about {kb} KB of output, cut as Codex cuts it: {n:,} input tokens) was sent",
+        "之后发送了 Codex 在工具调用之后发出的请求（同一个请求，加上 {c} 次虚构的 `exec_command` 调用和约 {kb} KB 按 "
+        "Codex 的方式截断的输出：{n:,} 个输入 token）",
+        c=calls,
+        calls="call" if calls == 1 else "calls",
+        kb=kb,
+        n=tokens,
+    )
+    if facts.get("single_status") is not None or facts.get("single_kind"):
+        return Msg(
+            "{sent}, then once more with one call and its output, because the first was refused; --no-turn-two skips "
+            "them.",
+            "{sent}；它被拒绝后，又只带一次调用和它的输出发送了一次；--no-turn-two 可以跳过它们。",
+            sent=sent,
+        )
+    return Msg("{sent}; --no-turn-two skips it.", "{sent}；--no-turn-two 可以跳过它。", sent=sent)
 
 
 def published_window(ctx: CheckContext, timeout_s: float = 10.0) -> tuple[int | None, Msg | None]:
