@@ -30,7 +30,7 @@ PATTERNS = {
     # "first request: 8,485 tokens", "first request for you (8,485 tokens)", "own first request: 8,485 input tokens"
     "first request": re.compile(rf"first request(?P<between>\D{{0,40}}?){NUMBER} (?:input )?tokens"),
     "request after a tool call": re.compile(
-        rf"(?:its output|tool call and its output)\D{{0,30}}?{NUMBER} (?:input )?tokens"
+        rf"(?:its output|tool call and its output|their outputs|cut as Codex cuts it)\D{{0,30}}?{NUMBER} (?:input )?tokens"
     ),
     "window Codex assumes": re.compile(rf"Codex assumes {NUMBER}"),
     "served window": re.compile(rf"(?:serves|real window is about|publishes a) {NUMBER}(?:-token| tokens)"),
