@@ -126,3 +126,23 @@ def test_a_report_at_80_columns_never_cuts_a_redaction_mark(report, lang):
     # As many whole marks on the lines of the screen as in the same report unwrapped: none was cut.
     assert sum(len(MARKS.findall(line)) for line in lines) == len(MARKS.findall(unwrapped)) > 500
     assert all(cells(line, lang) <= 80 for line in lines), [line for line in lines if cells(line, lang) > 80]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_long_quoted_message_breaks_at_its_spaces_not_inside_a_word(lang):
+    """Issue 40: a provider's message quoted in `code` and longer than a line was cut at the width, inside a word
+    (`sk-*****000` / `0.`); it breaks at its spaces, and a redaction mark inside it stays whole."""
+    from codexdoctor.report.render.text import wrap
+
+    message = (
+        "failed with `unexpected status 401 Unauthorized: Incorrect API key provided: sk-*****0000. You can find "
+        "your API key at <redacted 30 chars, sha256:7363c96f> and response.completed never came`: http 401"
+    )
+    lines = wrap(message, 80, "    ", "    ", lang)
+    words = set(message.split())
+    for line in lines:
+        assert display_width(line, lang) <= 80
+        for word in line.split():
+            assert word in words or word in ("<redacted", "30", "chars,", "sha256:7363c96f>"), (word, lines)
+    joined = " ".join(line.strip() for line in lines)
+    assert "<redacted 30 chars, sha256:7363c96f>" in joined and "sk-*****0000." in joined

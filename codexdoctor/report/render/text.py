@@ -116,7 +116,7 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
         return [first + text]
     lines, line = [], first
     used, rest_used = display_width(first, lang), display_width(rest, lang)
-    for token in _tokens(text):
+    for token in _fitting_tokens(text, width - rest_used, lang):
         if token == " ":  # noqa: S105 - a word to wrap between, not a secret
             if line.strip():
                 line += " "
@@ -141,6 +141,27 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
         used += size
     lines.append(line.rstrip())
     return lines
+
+
+def _fitting_tokens(text: str, line_cells: int, lang: str) -> list[str]:
+    """The words of `text`; an unbreakable piece with spaces in it that no whole line holds (a provider's message
+    quoted in `code`) breaks at its spaces instead of being cut inside a word (issue 40: `sk-*****000` / `0.`).
+    Redaction marks stay whole."""
+    out: list[str] = []
+    for token in _tokens(text):
+        if " " not in token or display_width(token, lang) <= line_cells or token.startswith(("http://", "https://")):
+            out.append(token)
+            continue
+        pos = 0
+        for m in _MARKS.finditer(token):
+            out += _split_plain(token[pos : m.start()])
+            if out and out[-1] != " " and m.start() > 0 and not token[m.start() - 1].isspace():
+                out[-1] += m.group(0)
+            else:
+                out.append(m.group(0))
+            pos = m.end()
+        out += _split_plain(token[pos:])
+    return _glue(out)
 
 
 def _cut_outside_marks(token: str, cells: int, lang: str) -> str:
