@@ -467,5 +467,8 @@ def test_a_published_12k_window_fits_the_first_request_but_not_the_first_large_o
     f = next(f for f in report.findings if f.code == "CTX034")
     assert "The provider serves 12,000 tokens" in f.diagnosis and "costs 5,746 tokens" in f.diagnosis
     assert "`…N chars truncated…`" in f.diagnosis
+    # why the request after a tool call passed beside it: its outputs were prose and code (issue 40 review)
+    typical = window.facts["tool_round_typical"]
+    assert f"prose or code costs about {typical:,} tokens and fits" in f.diagnosis
     assert any("model_context_window = 12000" in r for r in f.remedy)  # the one window advice, as CTX001 gives it
     assert any("tool_output_token_limit = " in r for r in f.remedy)

@@ -73,6 +73,7 @@ RULES: tuple[Rule, ...] = (
             "tool_cut_mode",
             "tool_round",
             "tool_round_fits",
+            "tool_round_typical",
             "tool_round_typical_fits",
             "user_config",
             "api.turn_two:kind",
@@ -83,7 +84,9 @@ RULES: tuple[Rule, ...] = (
             title="Codex's first request fits, its first large tool output does not",
             diagnosis="The provider serves {served} tokens ({source}); Codex's first request takes {first_request} of them and "
             "leaves {room}. {cut_rule}; one call with an output that large, in numbers or log lines (`seq`, a test "
-            "run, a build log), costs {tool_round} tokens, so the request after it does not fit. Small outputs work; the "
+            "run, a build log), costs {tool_round} tokens, so the request after it does not fit; the same output in prose or "
+            "code costs about {tool_round_typical} tokens and fits (which is why a request after a tool call can pass "
+            "here). Small outputs work; the "
             "session breaks at its first large one, and Codex cannot compact its way out of it.",
             remedy=(
                 "Serve the model with a larger window: at least {needed} tokens hold the first request and that output "
@@ -96,7 +99,8 @@ RULES: tuple[Rule, ...] = (
             title="Codex 的第一个请求放得下，第一个大的工具输出放不下",
             diagnosis="提供方的窗口是 {served} tokens（{source}）；Codex 的第一个请求占了其中 {first_request}，只剩 {room}。"
             "{cut_rule}；一次调用加上这么大的输出，如果是数字或日志行（`seq`、一次测试运行、构建日志），要 {tool_round} tokens，"
-            "所以它之后的请求放不下。小的输出没问题；会话会在第一个大的输出处中断，Codex 也无法靠压缩摆脱。",
+            "所以它之后的请求放不下；同样大小的文字或代码输出约 {tool_round_typical} tokens，放得下"
+            "（所以工具调用之后的请求在这里可能通过）。小的输出没问题；会话会在第一个大的输出处中断，Codex 也无法靠压缩摆脱。",
             remedy=(
                 "用更大的窗口运行模型：至少 {needed} tokens 才放得下第一个请求和这样的输出"
                 "（llama.cpp `-c 32768`，vLLM `--max-model-len 32768`，Ollama `num_ctx`）。",
