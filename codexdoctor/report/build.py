@@ -264,6 +264,7 @@ def build_report(
     order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     findings = sorted(findings, key=lambda f: (order[f.severity], f.code))
     verdict, reason = verdict_and_reason(findings, checks, live_ran, warnings_decide, offline=ctx.offline)
+    findings = _verdict_first(findings, verdict, order)
     checks, texts, said = localize_texts(checks, notes, reason, lang)
     return clean_report(
         Report(
@@ -303,6 +304,17 @@ def _cleaners(
         return tuple(one(t, newlines) for t in texts)
 
     return one, many
+
+
+def _verdict_first(findings: list[Finding], verdict: Verdict, order: Mapping[Severity, int]) -> list[Finding]:
+    """Within a severity, the findings of the verdict's kind first, then the other kinds in VERDICT_ORDER (issue 40
+    review: a CTX error listed above the MODEL001 that decided "CHANNEL")."""
+    kinds = {v: i + 1 for i, v in enumerate(VERDICT_ORDER)}
+
+    def rank(f: Finding) -> int:
+        return 0 if f.verdict is verdict else kinds.get(f.verdict, len(kinds) + 1)
+
+    return sorted(findings, key=lambda f: (order[f.severity], rank(f), f.code))
 
 
 def clean_report(report: Report, redact: Callable[[str], str]) -> Report:

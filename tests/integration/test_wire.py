@@ -472,3 +472,13 @@ def test_a_published_12k_window_fits_the_first_request_but_not_the_first_large_o
     assert f"prose or code costs about {typical:,} tokens and fits" in f.diagnosis
     assert any("model_context_window = 12000" in r for r in f.remedy)  # the one window advice, as CTX001 gives it
     assert any("tool_output_token_limit = " in r for r in f.remedy)
+
+
+def test_the_finding_that_decides_the_verdict_is_listed_first(home, sim_server):
+    """Issue 40 review: a wrong model on a 12K window listed CTX034 above the MODEL001 that decided CHANNEL. Within a
+    severity, the verdict's own kind comes first."""
+    s = sim_server(api_key=KEY, context_window=12_000, publish_window=True, models=("other-model",))
+    report, _ = check(home, s)
+    errors = codes(report, "error")
+    assert report.verdict is Verdict.CHANNEL and "MODEL001" in errors, report.findings
+    assert report.findings[0].verdict is Verdict.CHANNEL, [f.code for f in report.findings]
