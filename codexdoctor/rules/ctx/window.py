@@ -101,6 +101,17 @@ def first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _new_window_step(f: Mapping[str, Any]) -> Loc:
+    """CTX002's second step: the lines for the larger window it asks for (32,768), from the one window advice, instead
+    of a `<served window>` placeholder (issue 40 review)."""
+    from codexdoctor.rules.ctx.advice import window_step
+
+    step = window_step(32768, f.get("user_config") or "~/.codex/config.toml", f.get("first_request"))
+    return Loc(
+        "Once it serves 32,768 tokens: " + step.en[0].lower() + step.en[1:], "改为 32,768 tokens 之后：" + step.zh
+    )
+
+
 def outgrown(f: Mapping[str, Any]) -> bool:
     """The user's own recent sessions came within 10% of the window the provider serves (issue 39): CTX001's warning
     about the future is then an error about the present."""
@@ -409,7 +420,7 @@ RULES: tuple[Rule, ...] = (
             remedy=(
                 "Serve the model with a larger window (e.g. llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`), "
                 "more than {min_usable} tokens; 32,768 leaves room for a session.",
-                "Then tell Codex the real size in {user_config}:\nmodel_context_window = <served window>",
+                "{new_window_step}",
                 "{docs_step}",
             ),
         ),
@@ -419,11 +430,15 @@ RULES: tuple[Rule, ...] = (
             "所以即使一行的测试能通过，第一轮也会失败。",
             remedy=(
                 "用更大的窗口部署模型（例如 llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`），大于 {min_usable} tokens；32,768 才能给会话留出空间。",
-                "然后在 {user_config} 中告诉 Codex 真实大小：\nmodel_context_window = <服务端窗口>",
+                "{new_window_step}",
                 "{docs_step}",
             ),
         ),
-        when=once(lambda f: f["served"] is not None and f["served"] < f["min_usable"]),
+        when=lambda f: (
+            [{"new_window_step": _new_window_step(f)}]
+            if f["served"] is not None and f["served"] < f["min_usable"]
+            else []
+        ),
     ),
     Rule(
         code="CTX003",
