@@ -6,13 +6,12 @@ import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
-import click
-
 from codexdoctor.checks import STATIC_CHECKS, run_static
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
-from codexdoctor.model import CheckResult, Msg, Report
+from codexdoctor.common import interrupt
+from codexdoctor.model import CheckResult, Msg, Report, say
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -120,9 +119,28 @@ class CheckCommandOptions:
 
 
 def run(opts: CheckCommandOptions) -> None:
-    """The command: progress lines on a terminal's stderr, then the report."""
+    """The command: progress on a terminal's stderr (none on a pipe), then the report.
+
+    `progress(msg, keep=False)` shows `msg` in the run's language on the one line a terminal rewrites in place
+    (common/status_line); `keep` puts it on a line that stays. After a Ctrl-C the last progress line is left as it
+    is: "Interrupted." goes on the next line (common/interrupt.say)."""
     check = opts.check
+    status = None
     if sys.stderr is not None and sys.stderr.isatty():
-        check = replace(check, extra={**check.extra, "progress": lambda line: click.echo(line, err=True)})
-    report, ctx = run_check(check)
+        from codexdoctor.common.status_line import StatusLine
+
+        status = line = StatusLine(sys.stderr)
+
+        def progress(msg: Msg | str, keep: bool = False) -> None:
+            if keep:
+                line.keep(say(msg, check.lang))
+            else:
+                line.show(say(msg, check.lang))
+
+        check = replace(check, extra={**check.extra, "progress": progress})
+    try:
+        report, ctx = run_check(check)
+    finally:
+        if status is not None and not interrupt.caught():
+            status.clear()
     publish(report, ctx.redactor, opts.publish)

@@ -177,3 +177,83 @@ def test_a_ctrl_c_that_python_swallows_is_delivered_again(home, run, monkeypatch
     monkeypatch.setattr(command, "run_check", interrupted_inside_a_callback)
     code, out, err = run("check", "--offline")
     assert code == 130 and err == "Interrupted.\n", err
+
+
+HUNG_KEY = "sk-interrupt-0123456789abcdef"
+
+
+def read_until(fd: int, wanted: bytes, limit: float) -> bytes:
+    """What the child wrote to its terminal, up to `wanted` (or `limit` seconds)."""
+    import select
+
+    seen = b""
+    stop = time.monotonic() + limit
+    while wanted not in seen and time.monotonic() < stop:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:  # the child closed its side
+                break
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("lang_env", "waiting", "second", "said"),
+    [
+        ({}, "still waiting for 127.0.0.1", "(4 s of 40 s)", "Interrupted."),
+        ({"LANG": "zh_CN.UTF-8"}, "仍在等待 127.0.0.1", "（已等 4 秒，最多 40 秒）", "已中断。"),
+    ],
+    ids=["en", "zh"],
+)
+def test_ctrl_c_while_check_waits_for_a_hung_provider_ends_it_at_once(
+    home, sim_server, lang_env, waiting, second, said
+):
+    """A reviewer's Ctrl-C 3 s into `check --timeout 40` against a provider that never answers: the "still waiting"
+    line went on every 2 s until the deadline, then "Interrupted." after 41 s (the pool of the catalog requests was
+    joined on the way out). Now it ends within a second of the Ctrl-C, on a terminal, in both languages."""
+    import pty
+
+    from tests.conftest import write_config
+    from tests.timing import assert_within
+
+    deadline = 40.0
+    server = sim_server(hang=True, hang_seconds=60)
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{server.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
+    main, child = pty.openpty()  # stderr on a terminal: that is where the progress line is shown
+    started = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codexdoctor", "check", "--timeout", f"{deadline:g}", "--codex-version", "0.171.0"],
+        stdout=subprocess.PIPE,
+        stderr=child,
+        env={**os.environ, "SIM_API_KEY": HUNG_KEY, **lang_env},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    os.close(child)
+    try:
+        # Two progress lines (2 s and 4 s in), so the second shows how it replaces the first.
+        shown = read_until(main, second.encode("utf-8"), deadline / 2)
+        assert shown.count(waiting.encode("utf-8")) >= 2, shown.decode("utf-8", "replace")
+        interrupted = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=deadline + 30)
+        ended = time.monotonic()
+        shown += read_until(main, b"\xff", 0.5)  # the rest of what it wrote to the terminal
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main)
+    text = shown.decode("utf-8", "replace")
+    assert proc.returncode == 130, (proc.returncode, text)
+    assert said in text and "Traceback" not in text, text
+    assert out == b"", out  # no report after a Ctrl-C
+    assert_within(ended - interrupted, 1.0, "check after a Ctrl-C")  # the promise: about a second
+    assert ended - started < deadline / 2, f"{ended - started:.1f} s: it waited for the deadline ({deadline:g} s)"
+    # On a terminal the line is rewritten in place (carriage return, clear to its end), never piled up on new lines.
+    rows = [row for row in text.replace("\r\n", "\n").split("\n") if waiting in row]
+    assert len(rows) == 1 and rows[0].count("\r\x1b[K" + waiting) >= 2, rows

@@ -409,10 +409,12 @@ def test_slow_provider_prints_still_waiting(home, sim_server):
             system_config=None,
             codex_version=(0, 171, 0),
             timeout=2.6,
-            extra={"progress": lines.append},
+            extra={"progress": lambda msg, keep=False: lines.append((msg.text("en"), msg.text("zh"), keep))},
         )
     )
-    assert lines and lines[0].startswith("still waiting for 127.0.0.1 (2 s of 2.6 s)")
+    # In the run's language, on the line a terminal rewrites in place (not kept): commands/check.py shows it.
+    assert lines and lines[0][0].startswith("still waiting for 127.0.0.1 (2 s of 2.6 s)") and not lines[0][2]
+    assert lines[0][1].startswith("仍在等待 127.0.0.1（已等 2 秒，最多 2.6 秒）"), lines[0][1]
     assert "NET004" in codes(report)
 
 

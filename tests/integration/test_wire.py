@@ -58,7 +58,7 @@ def test_a_slow_but_alive_provider_is_ok_with_its_first_token_time(home, sim_ser
     past --timeout, because /models answered at once."""
     s = sim_server(api_key=KEY, latency_ms=2000)
     lines: list[str] = []
-    report, elapsed = check(home, s, timeout=1.0, progress=lines.append)
+    report, elapsed = check(home, s, timeout=1.0, progress=lambda msg, keep=False: lines.append(str(msg)))
     assert report.verdict is Verdict.OK, report.findings
     assert codes(report, "error") == codes(report, "warning") == [] and "NET009" in codes(report, "info")
     finding = next(f for f in report.findings if f.code == "NET009")

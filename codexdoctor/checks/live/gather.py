@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -51,6 +52,21 @@ TRANSIENT_RETRIES = 3
 # but slow to answer Codex's first request: a local model on a CPU reads its ~8,500 tokens for 10-25 s, and Codex
 # waits for it. `check --first-token-timeout` sets it; a provider that never answers still fails at --timeout.
 FIRST_TOKEN_TIMEOUT = 120.0
+
+
+@contextmanager
+def _pool(workers: int = 6) -> Iterator[ThreadPoolExecutor]:
+    """A phase's pool, joined when the phase ends, and left behind when it is cut short. A Ctrl-C came to the main
+    thread in `result()`, and `with ThreadPoolExecutor` then joined its workers on the way out: requests to a
+    provider that never answers, so "Interrupted." came at the deadline (41 s into `check --timeout 40`). Left
+    behind, the workers are dropped with the process (common/interrupt.finish exits without joining them)."""
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 class Gatherer:
@@ -125,7 +141,7 @@ class Gatherer:
         )
 
     def _phase_one(self, canary_on: bool) -> tuple[Exchange | None, Exchange, Exchange, list[Exchange]]:
-        with ThreadPoolExecutor(max_workers=6) as pool:
+        with _pool() as pool:
             f_can = self._in_background(self.main_canary, "codexdoctor-canary") if canary_on else None
             self._early_turn_two(canary_on)
             f_cat = pool.submit(self.catalog, True)
@@ -145,7 +161,7 @@ class Gatherer:
         a GET spends no tokens, and the one of the variant that works is kept."""
         variant_urls = variants_of(self.plan.base_url)
         moved = canary_on and classify(catalog, "models").kind in ("path_not_found", "html")
-        with ThreadPoolExecutor(max_workers=6) as pool:
+        with _pool() as pool:
             futures = [
                 (v, pool.submit(self.canary, v) if canary_on else pool.submit(self.variant_catalog, v))
                 for v in variant_urls
@@ -365,17 +381,20 @@ class Gatherer:
                     s=self.deadline.total,
                 ),
             )
-        self.waited_for_alive = alive
+        self.waited_for_alive = str(alive)
         self.waiting_total = self.canary_deadline.total
         progress = self.ctx.options.get("progress")
-        if callable(progress):
+        if callable(progress):  # a line that stays (keep=True): the "still waiting" line goes on below it
             progress(
-                sanitize(
-                    self.redact(
-                        f"the provider is alive ({alive}) but has not answered Codex's first request yet: waiting up to "
-                        f"{self.canary_deadline.total:g} s (--first-token-timeout), as Codex would wait"
-                    )
-                )
+                Msg(
+                    "the provider is alive ({alive}) but has not answered Codex's first request yet: waiting up to "
+                    "{s:g} s (--first-token-timeout), as Codex would wait",
+                    "提供方是活着的（{alive}），但还没有回答 Codex 的第一个请求：最多等 {s:g} 秒"
+                    "（--first-token-timeout），Codex 也会这样等",
+                    alive=alive.redacted(self.redact),
+                    s=self.canary_deadline.total,
+                ),
+                True,
             )
         try:
             return future.result(timeout=max(0.0, self.canary_deadline.remaining()) + 1.0)
@@ -402,12 +421,18 @@ class Gatherer:
             failure_said=detail,
         )
 
-    def _alive(self, catalog: Exchange, windows: list[Exchange]) -> str | None:
-        """What shows the provider is up: the canary's own status line, or any other answer from the host."""
+    def _alive(self, catalog: Exchange, windows: list[Exchange]) -> Msg | None:
+        """What shows the provider is up: the canary's own status line, or any other answer from the host (its
+        English is the `waited_for_alive` fact; the progress line says it in the run's language)."""
         if self.canary_answered.is_set():
-            return "it accepted the request"
+            return Msg("it accepted the request", "它已接受请求")
         for ex in [catalog, *windows]:
             if ex.status is not None:
-                path = urlsplit(ex.url).path or "/"
-                return f"GET {path} answered {ex.status} in {ex.elapsed_ms:.0f} ms"
+                return Msg(
+                    "GET {path} answered {status} in {ms:.0f} ms",
+                    "GET {path} 在 {ms:.0f} ms 内返回了 {status}",
+                    path=sanitize(urlsplit(ex.url).path or "/"),
+                    status=str(ex.status),
+                    ms=ex.elapsed_ms,
+                )
         return None

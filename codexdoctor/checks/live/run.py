@@ -124,13 +124,15 @@ def run_live(
     plan = make_plan(ctx)
     gatherer = Gatherer(ctx, plan, deadline, client=client)
     done = threading.Event()
-    _still_waiting(ctx, plan, gatherer, started, done)
+    waiting = _still_waiting(ctx, plan, gatherer, started, done)
     try:
         results = registry.interpret(ctx, plan, gatherer.gather())
     except Exception as exc:  # while the exchanges were gathered: every live check stands on them
         results = registry.all_crashed(exc, ctx.redactor)
     finally:
         done.set()
+        if waiting is not None:  # no line after this one: the report (or "Interrupted.") comes next
+            waiting.join(timeout=1.0)
         if client is None:
             gatherer.client.close()
     took = (time.perf_counter() - started) * 1000
@@ -164,20 +166,31 @@ def run_live(
     return [ctx.stamp(r) for r in results], notes
 
 
-def _still_waiting(ctx: CheckContext, plan: Plan, gatherer: Gatherer, started: float, done: threading.Event) -> None:
-    """A "still waiting" line every few seconds on a terminal, until `done` is set."""
+def _still_waiting(
+    ctx: CheckContext, plan: Plan, gatherer: Gatherer, started: float, done: threading.Event
+) -> threading.Thread | None:
+    """A "still waiting" line every few seconds on a terminal, until `done` is set: `progress(msg)` shows it in
+    place of the one before (commands/check.py), in the run's language."""
     progress = ctx.options.get("progress")
     if not callable(progress):
-        return
-    host = urlsplit(plan.base_url).hostname or plan.base_url
+        return None
+    host = sanitize(ctx.redactor(urlsplit(plan.base_url).hostname or plan.base_url))
 
     def still_waiting() -> None:
         while not done.wait(STILL_WAITING_EVERY):
-            elapsed = time.perf_counter() - started
-            line = f"still waiting for {host} ({elapsed:.0f} s of {gatherer.waiting_total:g} s)..."
-            progress(sanitize(ctx.redactor(line)))
+            progress(
+                Msg(
+                    "still waiting for {host} ({n:.0f} s of {total:g} s)...",
+                    "仍在等待 {host}（已等 {n:.0f} 秒，最多 {total:g} 秒）……",
+                    host=host,
+                    n=time.perf_counter() - started,
+                    total=gatherer.waiting_total,
+                )
+            )
 
-    threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True).start()
+    thread = threading.Thread(target=still_waiting, name="codexdoctor-still-waiting", daemon=True)
+    thread.start()
+    return thread
 
 
 def _counted(results: list[CheckResult], check_id: str, key: str) -> int | None:
