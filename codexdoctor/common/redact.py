@@ -103,6 +103,11 @@ class Redactor:
         }
         self._pieces = _PieceIndex([s for p in self._secrets for s in _piece_parts(p)])
         self._home = home
+        # Each distinct short text once: a run shows the same titles, evidence lines and URLs in many checks and
+        # findings, and redacts them again at every boundary they cross. Redactors of the same secrets and home
+        # share what they did (the result depends on nothing else: the secrets, the parts whose pieces are looked
+        # for, the piece length and the home).
+        self._done = _done_for(tuple(self._secrets), tuple(self._pieces.secrets), PIECE, home)
 
     def adding(self, secrets: Iterable[str]) -> Redactor:
         """The same redactor with more secrets: a value codexdoctor learns after the run began (a key read from a
@@ -112,6 +117,16 @@ class Redactor:
     def __call__(self, text: str) -> str:
         if not text:
             return text
+        if len(text) > _CACHED_TEXT:
+            return self._redacted(text)
+        done = self._done.get(text)
+        if done is None:
+            done = self._redacted(text)
+            if len(self._done) < _CACHED_TEXTS:
+                self._done[text] = done
+        return done
+
+    def _redacted(self, text: str) -> str:
         text = self._pieces.redact_encoded(text)
         for secret in self._secrets:
             if secret in text:
@@ -119,9 +134,26 @@ class Redactor:
                 shown = _mark(secret)
                 text = alone.sub(_constant(shown), text) if alone else text.replace(secret, shown)
         text = self._pieces.redact(text)
-        text = scrub(text, _mark)
+        text = _scrubbed(text) if len(text) <= _CACHED_TEXT else scrub(text, _mark)
         text = redact_urls(text)
         return shorten_home(text, self._home)
+
+
+# Texts up to this many characters are remembered (a report's strings; not its whole rendered output), at most
+# _CACHED_TEXTS of them per redactor and in the scanner's cache shared by every redactor (the scan depends on the
+# text alone, so a text seen by an earlier run's redactor is not scanned again).
+_CACHED_TEXT = 4096
+_CACHED_TEXTS = 4096
+
+
+@functools.lru_cache(maxsize=8)
+def _done_for(secrets: tuple[str, ...], parts: tuple[str, ...], piece: int, home: str | None) -> dict[str, str]:
+    return {}
+
+
+@functools.lru_cache(maxsize=_CACHED_TEXTS)
+def _scrubbed(text: str) -> str:
+    return scrub(text, _mark)
 
 
 def _constant(mark: str) -> Callable[[re.Match[str]], str]:
@@ -156,6 +188,7 @@ class _PieceIndex:
 
     def __init__(self, secrets: list[str]) -> None:
         self._secrets = sorted(set(secrets), key=len, reverse=True)
+        self.secrets = tuple(self._secrets)
         self._grams: dict[str, list[tuple[str, int]]] = {}
         for s in self._secrets:
             for i in range(len(s) - PIECE + 1):
