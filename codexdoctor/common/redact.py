@@ -244,8 +244,11 @@ class _PieceIndex:
         out: list[str] = []
         last = 0
         for start, end in self._escaped_stretches(text):
+            spans = self._spans(_ESCAPE.sub(_unescaped, text[start:end]))
+            if not spans:
+                continue  # most stretches (a URL's %2F, a JSON path's \/) hold no piece: no map of places needed
             decoded, where = _decode(text[start:end])
-            for a, b, secret in self._spans(decoded):
+            for a, b, secret in spans:
                 out += (text[last : start + where[a][0]], _mark(secret))
                 last = start + where[b - 1][1]
         if not out:
@@ -276,6 +279,12 @@ class _PieceIndex:
         return stretches
 
 
+def _unescaped(m: re.Match[str]) -> str:
+    """The character one escape stands for (what `_decode` puts in its place)."""
+    token = m.group(0)
+    return chr(int(token[1:], 16)) if token[0] == "%" else chr(int(token[2:], 16)) if token[1] == "u" else token[1]
+
+
 def _decode(run: str) -> tuple[str, list[tuple[int, int]]]:
     """`run` with its escapes decoded, and for each decoded character the (start, end) it came from."""
     chars: list[str] = []
@@ -288,10 +297,7 @@ def _decode(run: str) -> tuple[str, list[tuple[int, int]]]:
             where.append((i, i + 1))
             i += 1
             continue
-        token = m.group(0)
-        chars.append(
-            chr(int(token[1:], 16)) if token[0] == "%" else chr(int(token[2:], 16)) if token[1] == "u" else token[1]
-        )
+        chars.append(_unescaped(m))
         where.append(m.span())
         i = m.end()
     return "".join(chars), where
