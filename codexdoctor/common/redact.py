@@ -122,8 +122,9 @@ class Redactor:
         done = self._done.get(text)
         if done is None:
             done = self._redacted(text)
-            if len(self._done) < _CACHED_TEXTS:
-                self._done[text] = done
+            if len(self._done) >= _CACHED_TEXTS:
+                self._done.clear()  # bounded: a long run (a test worker) keeps learning what it sees now
+            self._done[text] = done
         return done
 
     def _redacted(self, text: str) -> str:
@@ -140,13 +141,14 @@ class Redactor:
 
 
 # Texts up to this many characters are remembered (a report's strings; not its whole rendered output), at most
-# _CACHED_TEXTS of them per redactor and in the scanner's cache shared by every redactor (the scan depends on the
-# text alone, so a text seen by an earlier run's redactor is not scanned again).
-_CACHED_TEXT = 4096
-_CACHED_TEXTS = 4096
+# _CACHED_TEXTS of them for each set of secrets (4 sets) and in the scanner's cache shared by every redactor (the scan
+# depends on the text alone, so a text seen by an earlier run's redactor is not scanned again): at most ~40 MB of
+# ASCII text in the worst case.
+_CACHED_TEXT = 2048
+_CACHED_TEXTS = 2048
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=4)
 def _done_for(secrets: tuple[str, ...], parts: tuple[str, ...], piece: int, home: str | None) -> dict[str, str]:
     return {}
 
