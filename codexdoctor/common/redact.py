@@ -105,9 +105,9 @@ class Redactor:
         self._home = home
         # Each distinct short text once: a run shows the same titles, evidence lines and URLs in many checks and
         # findings, and redacts them again at every boundary they cross. Redactors of the same secrets and home
-        # share what they did (the result depends on nothing else: the secrets, the parts whose pieces are looked
-        # for, the piece length and the home).
-        self._done = _done_for(tuple(self._secrets), tuple(self._pieces.secrets), PIECE, home)
+        # share what they did (the result depends on nothing else: the secrets, which are matched only alone, the parts
+        # whose pieces are looked for, the piece length and the home).
+        self._done = _done_for(tuple(self._secrets), tuple(self._alone), tuple(self._pieces.secrets), PIECE, home)
 
     def adding(self, secrets: Iterable[str]) -> Redactor:
         """The same redactor with more secrets: a value codexdoctor learns after the run began (a key read from a
@@ -149,7 +149,9 @@ _CACHED_TEXTS = 2048
 
 
 @functools.lru_cache(maxsize=4)
-def _done_for(secrets: tuple[str, ...], parts: tuple[str, ...], piece: int, home: str | None) -> dict[str, str]:
+def _done_for(
+    secrets: tuple[str, ...], alone: tuple[str, ...], parts: tuple[str, ...], piece: int, home: str | None
+) -> dict[str, str]:
     return {}
 
 
