@@ -103,6 +103,11 @@ class Redactor:
         }
         self._pieces = _PieceIndex([s for p in self._secrets for s in _piece_parts(p)])
         self._home = home
+        # Each distinct short text once: a run shows the same titles, evidence lines and URLs in many checks and
+        # findings, and redacts them again at every boundary they cross. Redactors of the same secrets and home
+        # share what they did (the result depends on nothing else: the secrets, which are matched only alone, the parts
+        # whose pieces are looked for, the piece length and the home).
+        self._done = _done_for(tuple(self._secrets), tuple(self._alone), tuple(self._pieces.secrets), PIECE, home)
 
     def adding(self, secrets: Iterable[str]) -> Redactor:
         """The same redactor with more secrets: a value codexdoctor learns after the run began (a key read from a
@@ -112,6 +117,17 @@ class Redactor:
     def __call__(self, text: str) -> str:
         if not text:
             return text
+        if len(text) > _CACHED_TEXT:
+            return self._redacted(text)
+        done = self._done.get(text)
+        if done is None:
+            done = self._redacted(text)
+            if len(self._done) >= _CACHED_TEXTS:
+                self._done.clear()  # bounded: a long run (a test worker) keeps learning what it sees now
+            self._done[text] = done
+        return done
+
+    def _redacted(self, text: str) -> str:
         text = self._pieces.redact_encoded(text)
         for secret in self._secrets:
             if secret in text:
@@ -119,9 +135,29 @@ class Redactor:
                 shown = _mark(secret)
                 text = alone.sub(_constant(shown), text) if alone else text.replace(secret, shown)
         text = self._pieces.redact(text)
-        text = scrub(text, _mark)
+        text = _scrubbed(text) if len(text) <= _CACHED_TEXT else scrub(text, _mark)
         text = redact_urls(text)
         return shorten_home(text, self._home)
+
+
+# Texts up to this many characters are remembered (a report's strings; not its whole rendered output), at most
+# _CACHED_TEXTS of them for each set of secrets (4 sets) and in the scanner's cache shared by every redactor (the scan
+# depends on the text alone, so a text seen by an earlier run's redactor is not scanned again): at most ~40 MB of
+# ASCII text in the worst case.
+_CACHED_TEXT = 2048
+_CACHED_TEXTS = 2048
+
+
+@functools.lru_cache(maxsize=4)
+def _done_for(
+    secrets: tuple[str, ...], alone: tuple[str, ...], parts: tuple[str, ...], piece: int, home: str | None
+) -> dict[str, str]:
+    return {}
+
+
+@functools.lru_cache(maxsize=_CACHED_TEXTS)
+def _scrubbed(text: str) -> str:
+    return scrub(text, _mark)
 
 
 def _constant(mark: str) -> Callable[[re.Match[str]], str]:
@@ -156,6 +192,7 @@ class _PieceIndex:
 
     def __init__(self, secrets: list[str]) -> None:
         self._secrets = sorted(set(secrets), key=len, reverse=True)
+        self.secrets = tuple(self._secrets)
         self._grams: dict[str, list[tuple[str, int]]] = {}
         for s in self._secrets:
             for i in range(len(s) - PIECE + 1):
@@ -211,8 +248,11 @@ class _PieceIndex:
         out: list[str] = []
         last = 0
         for start, end in self._escaped_stretches(text):
+            spans = self._spans(_ESCAPE.sub(_unescaped, text[start:end]))
+            if not spans:
+                continue  # most stretches (a URL's %2F, a JSON path's \/) hold no piece: no map of places needed
             decoded, where = _decode(text[start:end])
-            for a, b, secret in self._spans(decoded):
+            for a, b, secret in spans:
                 out += (text[last : start + where[a][0]], _mark(secret))
                 last = start + where[b - 1][1]
         if not out:
@@ -243,6 +283,12 @@ class _PieceIndex:
         return stretches
 
 
+def _unescaped(m: re.Match[str]) -> str:
+    """The character one escape stands for (what `_decode` puts in its place)."""
+    token = m.group(0)
+    return chr(int(token[1:], 16)) if token[0] == "%" else chr(int(token[2:], 16)) if token[1] == "u" else token[1]
+
+
 def _decode(run: str) -> tuple[str, list[tuple[int, int]]]:
     """`run` with its escapes decoded, and for each decoded character the (start, end) it came from."""
     chars: list[str] = []
@@ -255,10 +301,7 @@ def _decode(run: str) -> tuple[str, list[tuple[int, int]]]:
             where.append((i, i + 1))
             i += 1
             continue
-        token = m.group(0)
-        chars.append(
-            chr(int(token[1:], 16)) if token[0] == "%" else chr(int(token[2:], 16)) if token[1] == "u" else token[1]
-        )
+        chars.append(_unescaped(m))
         where.append(m.span())
         i = m.end()
     return "".join(chars), where

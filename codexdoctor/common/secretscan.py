@@ -358,7 +358,6 @@ def _regex(pattern: str) -> re.Pattern[str]:
 # digits, generated keys of no known prefix). They are found on a byte mask of the text, one byte a character (1 for a
 # letter or digit), where a run is a literal the engine scans for at C speed; a pattern over the text itself would be
 # tried at every position of every shorter run.
-_LONG_ALNUM = re.compile(r"[A-Za-z0-9]{32}")
 _ALNUM_TABLE = bytes(1 if chr(i).isascii() and chr(i).isalnum() else 0 for i in range(256))
 _LONG_RUN = re.compile(b"\x01" * 32 + b"+")
 
@@ -412,11 +411,11 @@ def find(text: str) -> list[tuple[int, int, Detector]]:
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     trigger, wakes = _trigger()
     woken = frozenset().union(*(wakes[w] for w in set(trigger.findall(low))))
-    long_run = _LONG_ALNUM.search(text) is not None
+    runs = _long_runs(text)  # the byte mask finds a run at C speed; a search for `[A-Za-z0-9]{32}` reads each 32 times
+    long_run = bool(runs)
     if not woken and not long_run:
         return []
     spans: list[tuple[int, int, Detector]] = []
-    runs = _long_runs(text) if long_run else []
     for i, d in enumerate(DETECTORS):
         if (d.keywords is None and not long_run) or (d.keywords is not None and i not in woken):
             continue
