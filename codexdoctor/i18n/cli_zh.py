@@ -169,6 +169,7 @@ CLICK_ZH: dict[str, str] = {
     "{value} is not in the range {range}.": "{value} 不在范围 {range} 之内。",
     "Show this message and exit.": "显示本帮助并退出。",
     "Show the version and exit.": "显示版本并退出。",
+    "%(prog)s, version %(version)s": "%(prog)s 版本 %(version)s",
     "default: {default}": "默认：{default}",
     "Aborted!": "已中止！",
     "Choose from:\n\t{choices}": "可选值：\n\t{choices}",
