@@ -50,7 +50,7 @@ class Group(click.Group):
             if command is not None and not command.hidden:
                 rows.append((name, command.short_help or first_sentence(command.help or "")))
         if rows:
-            with formatter.section(click.core._("Commands")):
+            with formatter.section(click.core._("Commands")):  # type: ignore[attr-defined]  # zh run: 命令
                 formatter.write_dl(rows)
 
 
@@ -184,6 +184,31 @@ def _localize(text: str, lang: str, exc: BaseException | None = None) -> str:
     return text
 
 
+def _fit(text: str, lang: str) -> str:
+    """An error fitted to the terminal (issue 40: "Error: Invalid value for CODE: …" ran to 88 cells): each line
+    wider than it wrapped, counted in cells of the run's language, the lines after the first indented under the
+    message, past "Error: " (错误：)."""
+    from codexdoctor.cli.linebreak import wrap
+    from codexdoctor.commands.output import terminal_width
+    from codexdoctor.common.cells import cells
+
+    width = terminal_width()
+
+    def measure(line: str) -> int:
+        return cells(line, lang)
+
+    out = []
+    for line in text.split("\n"):
+        if measure(line) <= width:
+            out.append(line)
+            continue
+        head, colon, rest = line.partition("：" if lang == "zh" else ": ")
+        if not colon or measure(head + colon) > width // 3:
+            head, colon, rest = "", "", line
+        out.extend(wrap(rest, width, head + colon, " " * measure(head + colon), measure))
+    return "\n".join(out)
+
+
 def _main(argv: list[str], lang: str) -> int:
     zh = lang == "zh"
     try:
@@ -198,7 +223,13 @@ def _main(argv: list[str], lang: str) -> int:
 
         # click types `message` as Final; replacing it is how the text reaches its own show() (usage line kept).
         exc.message = sanitize(_localize(exc.message, lang, exc), newlines=True)  # type: ignore[misc]
-        exc.show()
+        if zh and isinstance(exc, click.BadParameter) and isinstance(exc.param, click.Option) and not exc.param_hint:
+            exc.param_hint = " / ".join(exc.param.opts)  # "--format 的值无效", not click's "'--format'"
+        import io
+
+        shown = io.StringIO()
+        exc.show(file=shown)
+        click.echo(_fit(shown.getvalue(), lang), err=True, nl=False)
         return EXIT_USAGE
     except Exception as exc:
         from codexdoctor.common import interrupt
@@ -211,7 +242,8 @@ def _main(argv: list[str], lang: str) -> int:
         if isinstance(exc, OverrideError):
             from codexdoctor.common.untrusted import sanitize
 
-            click.echo(sanitize(f"错误：{_localize(str(exc), lang, exc)}" if zh else f"Error: {exc}"), err=True)
+            message = sanitize(f"错误：{_localize(str(exc), lang, exc)}" if zh else f"Error: {exc}")
+            click.echo(_fit(message, lang), err=True)
             return EXIT_USAGE
         import traceback
 

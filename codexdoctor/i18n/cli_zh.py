@@ -240,6 +240,12 @@ def usage_error_zh(text: str) -> str | None:
     error's own words: model.said_error)."""
     import re
 
+    # click's choice error lists the choices as Python reprs joined by ", " (issue 40: English commas and quotes
+    # inside Chinese): the value in Chinese quotes, the choices joined by 、.
+    m = re.fullmatch(r"(['\"])(.*)\1 不在 ((?:'[^']*', )*'[^']*') 之中。", text, re.DOTALL)
+    if m is not None:
+        choices = "、".join(re.findall(r"'([^']*)'", m.group(3)))
+        return f"“{m.group(2)}” 不在 {choices} 之中。"
     for pattern, template in _USAGE_ZH:
         m = re.fullmatch(pattern, text, re.DOTALL)
         if m is None:
