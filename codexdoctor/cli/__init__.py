@@ -41,9 +41,53 @@ class Group(click.Group):
         except KeyboardInterrupt:  # from the command, or from a Ctrl-C while the handlers were put back
             raise Interrupted from None
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command's whole first sentence, wrapped by the help formatter: click cuts it at ~45 characters with
+        "..." (issue 40: no word a user reads is cut with an ellipsis)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.short_help or first_sentence(command.help or "")))
+        if rows:
+            with formatter.section(click.core._("Commands")):  # type: ignore[attr-defined]  # zh run: 命令
+                formatter.write_dl(rows)
+
+
+def first_sentence(help_text: str) -> str:
+    """The first sentence of a help's first paragraph, whitespace folded: up to a "." that ends the text or is
+    followed by a word not in lower case (as click's, so "vs." or "e.g." does not end it), or up to a "。"."""
+    words = help_text.partition("\n\n")[0].split()
+    for i, word in enumerate(words):
+        if "。" in word[:-1]:  # Chinese: a sentence ends inside a run with no spaces
+            return " ".join([*words[:i], word[: word.index("。") + 1]])
+        if word.endswith((".", "。")) and (i == len(words) - 1 or not words[i + 1][0].islower()):
+            return " ".join(words[: i + 1])
+    return " ".join(words)
+
+
+VERSION_MESSAGE = "%(prog)s, version %(version)s"  # click's own words, looked up when shown: 版本 in Chinese
+
+
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """`--version` in the run's language: click words the line when the command line is built, before the language
+    is known (i18n/cli_zh.py installs its table for a Chinese run)."""
+    if not value or ctx.resilient_parsing:
+        return
+    message = click.decorators._(VERSION_MESSAGE)  # type: ignore[attr-defined]
+    click.echo(message % {"prog": "codexdoctor", "package": "codexdoctor", "version": __version__})
+    ctx.exit()
+
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="codexdoctor")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version and exit.",
+)
 @lang_option
 @click.pass_context
 def cli(ctx: click.Context, lang: str | None) -> None:
@@ -140,6 +184,31 @@ def _localize(text: str, lang: str, exc: BaseException | None = None) -> str:
     return text
 
 
+def _fit(text: str, lang: str) -> str:
+    """An error fitted to the terminal (issue 40: "Error: Invalid value for CODE: …" ran to 88 cells): each line
+    wider than it wrapped, counted in cells of the run's language, the lines after the first indented under the
+    message, past "Error: " (错误：)."""
+    from codexdoctor.cli.linebreak import wrap
+    from codexdoctor.commands.output import terminal_width
+    from codexdoctor.common.cells import cells
+
+    width = terminal_width()
+
+    def measure(line: str) -> int:
+        return cells(line, lang)
+
+    out = []
+    for line in text.split("\n"):
+        if measure(line) <= width:
+            out.append(line)
+            continue
+        head, colon, rest = line.partition("：" if lang == "zh" else ": ")
+        if not colon or measure(head + colon) > width // 3:
+            head, colon, rest = "", "", line
+        out.extend(wrap(rest, width, head + colon, " " * measure(head + colon), measure))
+    return "\n".join(out)
+
+
 def _main(argv: list[str], lang: str) -> int:
     zh = lang == "zh"
     try:
@@ -154,7 +223,13 @@ def _main(argv: list[str], lang: str) -> int:
 
         # click types `message` as Final; replacing it is how the text reaches its own show() (usage line kept).
         exc.message = sanitize(_localize(exc.message, lang, exc), newlines=True)  # type: ignore[misc]
-        exc.show()
+        if zh and isinstance(exc, click.BadParameter) and isinstance(exc.param, click.Option) and not exc.param_hint:
+            exc.param_hint = " / ".join(exc.param.opts)  # "--format 的值无效", not click's "'--format'"
+        import io
+
+        shown = io.StringIO()
+        exc.show(file=shown)
+        click.echo(_fit(shown.getvalue(), lang), err=True, nl=False)
         return EXIT_USAGE
     except Exception as exc:
         from codexdoctor.common import interrupt
@@ -167,7 +242,8 @@ def _main(argv: list[str], lang: str) -> int:
         if isinstance(exc, OverrideError):
             from codexdoctor.common.untrusted import sanitize
 
-            click.echo(sanitize(f"错误：{_localize(str(exc), lang, exc)}" if zh else f"Error: {exc}"), err=True)
+            message = sanitize(f"错误：{_localize(str(exc), lang, exc)}" if zh else f"Error: {exc}")
+            click.echo(_fit(message, lang), err=True)
             return EXIT_USAGE
         import traceback
 

@@ -18,6 +18,8 @@ help text needs; they import nothing but `unicodedata` (through common/cells.py)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from codexdoctor.common.cells import cells as count_cells
 from codexdoctor.common.cells import is_wide
 
@@ -69,7 +71,7 @@ def units(text: str) -> list[tuple[str, bool]]:
     return [(piece.replace(_KEEP, " "), spaced) for piece, spaced in out] if "`" in text else out
 
 
-def _split_wide(piece: str, room: int, width: int) -> list[str]:
+def _split_wide(piece: str, room: int, width: int, cells: Callable[[str], int] = cells) -> list[str]:
     """A piece wider than a line: broken between two Chinese characters (never before closing punctuation nor
     after opening), or, for a run of ASCII longer than a whole line, cut at the width (the only cut left)."""
     parts, limit = [], room
@@ -92,8 +94,9 @@ def _may_break_anyway(a: str, b: str) -> bool:
     return b not in CLOSING and a not in OPENING and (_wide(a) or _wide(b)) and not (a.isascii() and b.isascii())
 
 
-def wrap(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
-    """Lines of at most `width` cells (counted by `cells`), the first starting with `first`, the others with `rest`."""
+def wrap(text: str, width: int, first: str = "", rest: str = "", cells: Callable[[str], int] = cells) -> list[str]:
+    """Lines of at most `width` cells (counted by `cells`: a CJK terminal's unless told), the first starting with
+    `first`, the others with `rest`."""
     lines: list[str] = []
     line = first
     empty = True
@@ -110,7 +113,7 @@ def wrap(text: str, width: int, first: str = "", rest: str = "") -> list[str]:
             line += piece
             empty = False
             continue
-        parts = _split_wide(piece, width - cells(line), width - cells(rest))
+        parts = _split_wide(piece, width - cells(line), width - cells(rest), cells)
         for part in parts[:-1]:
             lines.append(line + part)
             line = rest

@@ -11,15 +11,16 @@ from codexdoctor import sim as sim_mod
 from codexdoctor.commands.environment import language
 from codexdoctor.model import Msg, said_error
 
-# What `sim` says, in both languages (issue 29: its output was English in a zh run).
+# What `sim` says, in both languages (issue 29: its output was English in a zh run); each line fits 80 columns, an
+# ambiguous character counted as two in Chinese (issue 40).
 SAY = {
     "serving": (
         "codexdoctor sim: serving {url}  (Ctrl-C to stop)",
         "codexdoctor sim：正在 {url} 上提供服务（Ctrl-C 停止）",
     ),
     "paste": (
-        "\nPaste into $CODEX_HOME/config.toml (use a throw-away CODEX_HOME to keep your real config):\n",
-        "\n粘贴到 $CODEX_HOME/config.toml 中（用一个临时的 CODEX_HOME，以免改动你真正的配置）：\n",
+        "\nPaste into $CODEX_HOME/config.toml\n(use a throw-away CODEX_HOME to keep your real config):\n",
+        "\n粘贴到 $CODEX_HOME/config.toml 中\n（用一个临时的 CODEX_HOME，以免改动你真正的配置）：\n",
     ),
     "key": ("# the simulator's own key, not a real one", "# 模拟器自己的密钥，不是真实的密钥"),
     "stopped": ("\ncodexdoctor sim: stopped", "\ncodexdoctor sim：已停止"),
@@ -40,7 +41,8 @@ class SimOptions:
 
 
 def serve(opts: SimOptions) -> None:
-    """Until Ctrl-C; prints the config snippet that points Codex at it."""
+    """Until Ctrl-C; prints the config snippet that points Codex at it. Ctrl-C is how a server is stopped on purpose,
+    its normal end: "stopped" and exit 0, not 130 (docs/exit-codes.md). A Ctrl-C before it serves is an interrupt."""
     cfg, lang = opts.config, language(opts.lang)
     try:
         running = sim_mod.RunningSim(cfg).start()
@@ -56,7 +58,8 @@ def serve(opts: SimOptions) -> None:
         click.echo(say("serving", lang, url=running.base_url))
         click.echo(say("paste", lang))
         click.echo(sim_mod.config_snippet(running.base_url, cfg.models[0]))
-        click.echo(f"export SIM_API_KEY={cfg.api_key or 'any-value'}   {say('key', lang)}")
+        click.echo(say("key", lang))  # on its own line: beside the export it took 86 cells in Chinese (issue 40)
+        click.echo(f"export SIM_API_KEY={cfg.api_key or 'any-value'}")
         while True:
             time.sleep(0.5)
     except KeyboardInterrupt:

@@ -169,6 +169,7 @@ CLICK_ZH: dict[str, str] = {
     "{value} is not in the range {range}.": "{value} 不在范围 {range} 之内。",
     "Show this message and exit.": "显示本帮助并退出。",
     "Show the version and exit.": "显示版本并退出。",
+    "%(prog)s, version %(version)s": "%(prog)s 版本 %(version)s",
     "default: {default}": "默认：{default}",
     "Aborted!": "已中止！",
     "Choose from:\n\t{choices}": "可选值：\n\t{choices}",
@@ -239,6 +240,12 @@ def usage_error_zh(text: str) -> str | None:
     error's own words: model.said_error)."""
     import re
 
+    # click's choice error lists the choices as Python reprs joined by ", " (issue 40: English commas and quotes
+    # inside Chinese): the value in Chinese quotes, the choices joined by 、.
+    m = re.fullmatch(r"(['\"])(.*)\1 不在 ((?:'[^']*', )*'[^']*') 之中。", text, re.DOTALL)
+    if m is not None:
+        choices = "、".join(re.findall(r"'([^']*)'", m.group(3)))
+        return f"“{m.group(2)}” 不在 {choices} 之中。"
     for pattern, template in _USAGE_ZH:
         m = re.fullmatch(pattern, text, re.DOTALL)
         if m is None:

@@ -90,6 +90,10 @@ def test_every_help_fits_80_columns(run, monkeypatch, command, lang):
     count = cells if lang == "zh" else display_width
     for line in lines:
         assert count(line) <= 80, (command, count(line), line)
+    # The command list shows each command's whole first sentence: click cut it at ~45 characters with "..."
+    commands = lines[next((i for i, line in enumerate(lines) if line in ("Commands:", "命令：")), len(lines)) :]
+    for line in commands:
+        assert not line.rstrip().endswith(("...", "…")), (command, line)
     if lang == "zh":
         for a, b in zip(lines, lines[1:]):
             assert b.strip()[:1] not in CLOSING and a.rstrip()[-1:] not in OPENING, (a, b)
@@ -156,3 +160,81 @@ def test_terminal_width_order(monkeypatch):
     assert output.terminal_width({}) == 100
     monkeypatch.setattr(output, "_controlling_terminal_width", lambda: None)  # none at all (CI, cron)
     assert output.terminal_width({}) == 80
+
+
+# Issue 40: the errors and start-up text a user reads fit too, wrapped under "Error: " (错误：), never cut.
+ERRORS = {
+    "explain-unknown": (["explain", "CTX999"], "`codexdoctor rules`"),
+    "bad-format": (["check", "--format", "yaml"], "github"),
+}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(ERRORS))
+def test_usage_errors_fit(run, monkeypatch, name, lang, width):
+    from codexdoctor.common.cells import cells
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    args, whole = ERRORS[name]
+    code, out, err = run(*args, "--lang", lang)
+    assert code == 2, (code, out, err)
+    lines = err.splitlines()
+    for line in lines:
+        assert cells(line, lang) <= width, (name, lang, width, cells(line, lang), line)
+    assert any(whole in line for line in lines), err  # a `command` or a value is not split across lines
+    start = next(i for i, line in enumerate(lines) if line.startswith(("Error: ", "错误：")))
+    indent = " " * cells("错误：" if lang == "zh" else "Error: ", lang)  # a hanging indent under the message
+    for line in lines[start + 1 :]:
+        assert line.startswith(indent) and line.strip(), (name, err)
+    if lang == "zh":  # Chinese punctuation in Chinese: no "'text', 'markdown'" nor "'--format'"
+        assert "', '" not in err and "'--format'" not in err, err
+
+
+def test_bad_format_names_the_choices_in_chinese(run, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")
+    code, _, err = run("check", "--format", "yaml", "--lang", "zh")
+    assert code == 2
+    assert "错误：--format 的值无效：“yaml” 不在 text、markdown、json、junit、github 之中。" in err, err
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_version_speaks_the_language(run, lang):
+    code, out, _ = run("--version", "--lang", lang)
+    assert code == 0
+    assert out.strip() == ("codexdoctor 版本 " if lang == "zh" else "codexdoctor, version ") + out.split()[-1]
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sim_start_up_fits_80_columns(home, lang):
+    """`codexdoctor sim`'s start-up text at 80 columns; Ctrl-C is its normal end: exit 0 (docs/exit-codes.md)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from codexdoctor.common.cells import cells
+
+    env = {**os.environ, "COLUMNS": "80"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codexdoctor", "sim", "--port", "0", "--lang", lang],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # see tests/sim/test_sim.py
+    )
+    try:
+        printed = [proc.stdout.readline()]
+        while printed[-1] and not printed[-1].startswith("export SIM_API_KEY"):
+            printed.append(proc.stdout.readline())
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+    err = proc.stderr.read()
+    for line in [*printed, *err.splitlines()]:
+        assert cells(line.rstrip("\n"), lang) <= 80, (lang, cells(line.rstrip("\n"), lang), line)
+    assert printed[-1].rstrip("\n") in ("export SIM_API_KEY=any-value",), printed
+    assert printed[-2].startswith("# "), printed  # the comment on its own line, above the export
+    assert proc.returncode == 0 and ("stopped" in err or "已停止" in err), (proc.returncode, err)
