@@ -336,9 +336,9 @@ CASES = [
     ),
     fires(
         "CTX010",
-        {"stopped": "interrupted", "last_ok": None, "first_fail": 9000},
+        {"stopped": "interrupted", "last_ok": None, "first_fail": 12113},
         "Stopped by Ctrl-C",
-        "works up to (none) tokens, fails at 9000",
+        "works up to (none) tokens, fails at 12,113",
         "let it finish",
         why="interrupted",
     ),
