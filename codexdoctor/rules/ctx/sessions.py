@@ -473,7 +473,7 @@ RULES: tuple[Rule, ...] = (
             {
                 **_session_params(d),
                 "truncated_text": f"{d['truncated_at']:,}",
-                "turns_text": ", ".join(map(str, d["truncated_turns"])),
+                "turns_text": Loc(", ".join(map(str, d["truncated_turns"])), "、".join(map(str, d["truncated_turns"]))),
             }
             for d in f.get("sessions", [])
             if d.get("truncated_at")
