@@ -167,3 +167,19 @@ def test_probe_retries_a_rate_limited_stream_as_check_does(home, sim_server):
     assert not any("429" in line for line in lines), lines  # no 429 was sent
     probe_facts = next(c for c in report.checks if c.id == "ctx.probe").facts
     assert probe_facts["requests"] == 6 and probe_facts["single_kinds"] == ["stream_rate_limited"]
+
+
+@pytest.mark.parametrize(
+    "limited,en,zh",
+    [
+        (1, "at the only attempt codexdoctor had time for;", "提供方在 codexdoctor 来得及做的唯一一次尝试中返回"),
+        (3, "at each of the 3 attempts;", "提供方在 codexdoctor 来得及做的 3 次尝试中都返回"),
+    ],
+)
+def test_a_rate_limit_cut_short_by_codexdoctors_time_counts_its_attempts(limited, en, zh):
+    """Issue 40: "at each of 1 attempts" / "在 1 次尝试中都返回": one attempt is said as one."""
+    from codexdoctor.checks.live.canary import _waiting_unproven
+
+    said = _waiting_unproven({"rate_limited_attempts": limited, "codex_attempts": 6}, in_stream=True)
+    assert en in str(said) and "a rate_limit_exceeded stream (response.failed)" in str(said)
+    assert zh in said.text("zh") and "each of 1 " not in str(said)
