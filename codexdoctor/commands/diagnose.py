@@ -92,6 +92,8 @@ def _logs_of_the_same_message(ctx: CheckContext, opts: CheckOptions, text: str) 
         message=summary,
         reason=reason,
     )
+    if logs is not None:  # read for this paste: a remedy that says "paste it into diagnose-error" is left out
+        logs = replace(logs, facts={**logs.facts, "pasted": True})
     return [ctx.stamp(pasted)] + ([ctx.stamp(logs)] if logs is not None else [])
 
 

@@ -27,6 +27,7 @@ from codexdoctor.model import CheckResult, Msg, Report
 
 if TYPE_CHECKING:
     from codexdoctor.net.deadline import Deadline
+from codexdoctor.common.words import plural
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -138,23 +139,25 @@ def _probe(
         checks.append(ctx.stamp(reach_result(ctx, probe.plan, single, single, clocks)))
         checks.append(ctx.stamp(canary_result(ctx, probe.plan, single, classify(single, probe.plan.wire), clocks)))
     checks.append(ctx.stamp(probe_result(facts)))
-    spent, n = outcome.spent, len(outcome.steps) + outcome.cut_short
+    spent, n = outcome.spent, len(outcome.steps) + outcome.cut_short + outcome.resent
     counted = (
         Msg(
-            "Tokens counted with {tok} (exact); {spent:,} input tokens spent in {n} requests.",
+            "Tokens counted with {tok} (exact); {spent:,} input tokens spent in {requests}.",
             "使用 {tok} 计数（精确）；{n} 次请求共消耗 {spent:,} 个输入 token。",
             tok=tok.name,
             spent=spent,
             n=n,
+            requests=plural(n, "request"),
         )
         if tok.exact
         else Msg(
-            "Tokens counted with {tok} (approximate: vocabulary unavailable); {spent:,} input tokens spent in {n} "
-            "requests.",
+            "Tokens counted with {tok} (approximate: vocabulary unavailable); {spent:,} input tokens spent in "
+            "{requests}.",
             "使用 {tok} 计数（近似：词表不可用）；{n} 次请求共消耗 {spent:,} 个输入 token。",
             tok=tok.name,
             spent=spent,
             n=n,
+            requests=plural(n, "request"),
         )
     )
     notes = [counted]

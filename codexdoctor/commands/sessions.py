@@ -69,7 +69,7 @@ def run_sessions(
     limit = ctx.resolution.merged.get("model_auto_compact_token_limit")
     limit = limit if isinstance(limit, int) and limit > 0 else None
     loaded, problems = sessions_mod.summarize(roots, selection, codex_home / "log" / "codex-tui.log", limit)
-    shown = ", ".join(shorten_home(str(r), str(home)) for r in roots)
+    shown = tuple(shorten_home(str(r), str(home)) for r in roots)
     check = sessions_mod.build_check(loaded, [shorten_home(p, str(home)) for p in problems], shown, str(home), limit)
     check = with_user_config(check, ctx)
     # Charts and detail for the most recent failing sessions only: a corpus of thousands stays one screenful per session.

@@ -456,6 +456,7 @@ FACTS: dict[str, dict[str, Any]] = {
         },
         "decision": Nullable({"verdict": str, "reason": str}),
         "inconclusive_reason": Maybe(str),
+        "pasted": Maybe(bool),  # read by diagnose-error for the message pasted (its remedies do not send back to it)
     },
     # `codexdoctor watch`: the requests Codex sent through the recorder (codexdoctor/watch/diagnosis.py).
     "ctx.watch": {

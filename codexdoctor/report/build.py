@@ -67,7 +67,7 @@ def verdict_and_reason(
 def crash_line(crashed: Iterable[CheckResult]) -> Msg:
     """`codexdoctor bug: check net.reach crashed (AttributeError: …); please report it`, for the verdict reason."""
     crashed = list(crashed)
-    ids = ", ".join(c.id for c in crashed)
+    ids = Msg.join([c.id for c in crashed])
     what = "; ".join(dict.fromkeys(c.summary.removeprefix("internal error: ") for c in crashed))
     return Msg(
         "codexdoctor bug: {noun} {ids} crashed ({what}); please report it",
@@ -78,8 +78,8 @@ def crash_line(crashed: Iterable[CheckResult]) -> Msg:
     )
 
 
-def _count(n: int, severity: Severity, kind: Verdict, codes: str) -> Msg:
-    """`2 errors of kind `channel`: API001, API004`."""
+def _count(n: int, severity: Severity, kind: Verdict, codes: Msg) -> Msg:
+    """`2 errors of kind `channel`: API001, API004` (in Chinese the codes are listed with 、)."""
     if severity is Severity.ERROR:
         return Msg(
             "{noun} of kind `{kind}`: {codes}",
@@ -122,10 +122,15 @@ def _decided_by_sessions(errors: list[Finding], checks: list[CheckResult]) -> tu
         return None
     decided = decider.facts["decision"]
     lead = Verdict(decided["verdict"])
-    codes = ", ".join(dict.fromkeys(f.code for f in errors if f.verdict is lead))
+    codes = _codes(f for f in errors if f.verdict is lead)
     # The reason is a fact (the JSON report shows it) in English; the check gives it in both languages beside it.
     why = decider.said.get("decision_reason") or Msg.verbatim(str(decided["reason"]))
     return lead, Msg("{why}: {codes}", "{why}：{codes}", why=why, codes=codes)
+
+
+def _codes(findings: Iterable[Finding]) -> Msg:
+    """The findings' codes, each once: `URL004, URL006` in English, `URL004、URL006` in Chinese."""
+    return Msg.join(list(dict.fromkeys(f.code for f in findings)))
 
 
 def _by_errors(errors: list[Finding]) -> tuple[Verdict, Msg] | None:
@@ -135,11 +140,9 @@ def _by_errors(errors: list[Finding]) -> tuple[Verdict, Msg] | None:
         if hits:
             # Every error the list shows is counted (issue 29: API001 was listed above and missing here).
             others = [f for f in errors if f.verdict is not verdict]
-            parts = [_count(len(hits), hits[0].severity, verdict, ", ".join(dict.fromkeys(f.code for f in hits)))]
+            parts = [_count(len(hits), hits[0].severity, verdict, _codes(hits))]
             parts += [
-                _count(
-                    n, errors[0].severity, kind, ", ".join(dict.fromkeys(f.code for f in others if f.verdict is kind))
-                )
+                _count(n, errors[0].severity, kind, _codes(f for f in others if f.verdict is kind))
                 for kind in VERDICT_ORDER
                 if (n := sum(1 for f in others if f.verdict is kind))
             ]
@@ -158,7 +161,7 @@ def _without_errors(
         return Verdict.INCONCLUSIVE, Msg(
             "a check failed without a known diagnosis: {ids}",
             "有检查项失败但没有已知诊断：{ids}",
-            ids=", ".join(unexplained),
+            ids=Msg.join(unexplained),
         )
     if checks and all(c.status is Status.SKIP for c in checks):
         first = checks[0].message or checks[0].summary

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codexdoctor.common.untrusted import request_id_in_text
+from codexdoctor.common.words import plural
 from codexdoctor.model import Report
 
 
@@ -397,7 +398,7 @@ def _session_lines(ticket: Ticket, session_markdown: str | None) -> list[str]:
     session = _ticket_session(ticket)
     out = ["", t("## The last failed Codex session"), ""]
     if session is None:
-        out.append(t("No failed Codex session was found on this machine (or no session logs at all)."))
+        out.append(_no_session_line(ticket))
         return out
     contexts = session.get("contexts") or []
     error = session.get("error") or session.get("error_info") or "-"
@@ -430,6 +431,27 @@ def _session_lines(ticket: Ticket, session_markdown: str | None) -> list[str]:
             "</details>",
         ]
     return out
+
+
+def _no_session_line(ticket: Ticket) -> str:
+    """Why no session is told of: the report tells only of its provider's sessions (issue 40: "no failed Codex session
+    was found" while `sessions` listed four failed ones, of another provider)."""
+    provider = ticket.check.provider.id if ticket.check.provider else None
+    found = ticket.sessions.checks[0].facts.get("sessions") or [] if ticket.sessions and ticket.sessions.checks else []
+    if provider is None or ticket.session_id or not found:
+        return _t("No failed Codex session was found on this machine (or no session logs at all).", ticket.lang)
+    others = sum(1 for d in found if d.get("kind") not in (None, "none") and d.get("provider") != provider)
+    if ticket.lang == "zh":
+        line = f"这台机器上没有找到提供方 `{provider}` 的失败会话：本报告只讲它所针对的提供方的会话。"
+        return line + (f"其他提供方有 {others:,} 个失败的会话，`codexdoctor sessions` 会列出它们。" if others else "")
+    line = (
+        f"No failed session of provider `{provider}` was found on this machine: this report tells only of the "
+        "sessions of the provider it is filed for."
+    )
+    if others:
+        line += f" {plural(others, 'failed session')} of other providers {'was' if others == 1 else 'were'} found; "
+        line += "`codexdoctor sessions` lists them."
+    return line
 
 
 def _watch_lines(ticket: Ticket, watch_markdown: str | None) -> list[str]:

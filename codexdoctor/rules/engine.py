@@ -180,7 +180,12 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
                     verdict=rule.verdict,
                     title=fmt(text.title, values, lang),
                     diagnosis=fmt(text.diagnosis, values, lang),
-                    remedy=tuple(command_apart(fmt(step, values, lang)) for step in text.remedy),
+                    # A step whose whole text a parameter left empty is no step (CTX013 inside diagnose-error).
+                    remedy=tuple(
+                        command_apart(said)
+                        for said in (fmt(step, values, lang) for step in text.remedy)
+                        if said.strip()
+                    ),
                     # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
                     checks=(res.id, *(c for c in rule.covers if c in by_id and by_id[c].status is Status.FAIL)),
                     evidence=tuple(

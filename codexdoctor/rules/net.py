@@ -145,7 +145,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="在时限内没有响应",
-            diagnosis="{url} 没有在时限内响应（{detail}）。",
+            diagnosis="{url} 没有及时响应：{detail}。",
             remedy=("确认该主机是 API 端点，并且在当前网络下可达（防火墙、VPN、代理）。", "{longer_step}"),
         ),
         when=lambda f: (

@@ -75,6 +75,21 @@ def test_turns_per_session_are_as_sure_as_the_window(lang, exact, bound):
     assert "21,289" in window_line and "22,000" not in window_line and "21,289" in turns_line
 
 
+@pytest.mark.parametrize(
+    "lang,said,not_said",
+    [
+        ("en", "none; Codex's first request alone is past 70% of the 11,918 tokens that worked", "at least 0"),
+        ("zh", "一轮也没有；仅 Codex 的第一个请求就超过了已验证可用的 11,918 tokens 的 70%", "至少 0"),
+    ],
+)
+def test_no_turn_fits_is_said_plainly(lang, said, not_said):
+    """Issue 40: "at least 0, since the window is at least 11,918 tokens" said nothing: no session fits there."""
+    small = {**STABLE, "last_ok": 11918, "usable": 11918, "first_fail": 12113, "stable": None, "turns_per_session": 0}
+    for bound in ("at least", "about"):
+        turns = lines({**small, "turns_bound": bound}, lang)[-1]
+        assert said in turns and not_said not in turns, turns
+
+
 def test_the_turns_bound_follows_the_break(home):
     """analyse(): "about" for a stable break, "at least" where no break was found."""
     from codexdoctor.checks.probe import ProbeOutcome, ProbeSettings, Step, analyse

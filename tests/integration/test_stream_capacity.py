@@ -143,3 +143,43 @@ def test_which_in_stream_failures_are_waited_out(code, message, retried, wait):
     ex = Exchange("POST", "http://127.0.0.1:9/v1/responses", status=200, stream=stats)
     assert stream_rate_limited(ex) is retried and is_transient(ex) is retried
     assert _try_again_in(ex) == wait
+
+
+@pytest.mark.simulator
+def test_probe_retries_a_rate_limited_stream_as_check_does(home, sim_server):
+    """Issue 40: probe's single question stopped at its first rate_limit_exceeded stream and called it a 429 that
+    codexdoctor's time had run out on; it is the canary, re-sent as Codex re-sends it, and reads as check does."""
+    from codexdoctor.checks.probe import ProbeSettings
+    from codexdoctor.commands.probe import run_probe
+
+    s = sim_server(
+        api_key=KEY,
+        stream_fault="response_failed",
+        fault_code="rate_limit_exceeded",
+        fault_message="Rate limit reached for requests. Please try again in 20ms.",
+    )
+    lines: list[str] = []
+    report, _ = run_probe(options(home, s.base_url), ProbeSettings(budget=20000), lambda plan: True, lines.append)
+    found = findings(report)
+    assert report.verdict is Verdict.CHANNEL and "API030" in found and "API003" not in found, report.findings
+    assert "all 6 attempts" in text(found["API030"])
+    assert len([r for r in s.records if r.method == "POST" and r.path.endswith("/responses")]) == 6
+    assert not any("429" in line for line in lines), lines  # no 429 was sent
+    probe_facts = next(c for c in report.checks if c.id == "ctx.probe").facts
+    assert probe_facts["requests"] == 6 and probe_facts["single_kinds"] == ["stream_rate_limited"]
+
+
+@pytest.mark.parametrize(
+    "limited,en,zh",
+    [
+        (1, "at the only attempt codexdoctor had time for;", "提供方在 codexdoctor 来得及做的唯一一次尝试中返回"),
+        (3, "at each of the 3 attempts;", "提供方在 codexdoctor 来得及做的 3 次尝试中都返回"),
+    ],
+)
+def test_a_rate_limit_cut_short_by_codexdoctors_time_counts_its_attempts(limited, en, zh):
+    """Issue 40: "at each of 1 attempts" / "在 1 次尝试中都返回": one attempt is said as one."""
+    from codexdoctor.checks.live.canary import _waiting_unproven
+
+    said = _waiting_unproven({"rate_limited_attempts": limited, "codex_attempts": 6}, in_stream=True)
+    assert en in str(said) and "a rate_limit_exceeded stream (response.failed)" in str(said)
+    assert zh in said.text("zh") and "each of 1 " not in str(said)

@@ -177,6 +177,44 @@ def test_the_ticket_tells_of_its_own_providers_session_at_the_time_it_failed(hom
     assert "provider `gw`" in last and "tt-small" not in last
 
 
+@pytest.mark.parametrize(
+    "lang,said",
+    [
+        (
+            "en",
+            "No failed session of provider `gw` was found on this machine: this report tells only of the sessions of "
+            "the provider it is filed for. 2 failed sessions of other providers were found; `codexdoctor sessions` "
+            "lists them.",
+        ),
+        (
+            "zh",
+            "这台机器上没有找到提供方 `gw` 的失败会话：本报告只讲它所针对的提供方的会话。其他提供方有 2 个失败的会话",
+        ),
+    ],
+)
+def test_no_failed_session_of_its_provider_says_whose_it_looked_for(home, run, tmp_path, lang, said):
+    """Issue 40: "No failed Codex session was found on this machine" while `sessions` listed failed sessions (of
+    another provider): the report says it looked only at its own provider's."""
+    from datetime import datetime, timezone
+
+    from tests.rollout_factory import RolloutWriter
+
+    write_config(
+        home,
+        'model = "m"\nmodel_provider = "gw"\n[model_providers.gw]\nname = "gw"\n'
+        'base_url = "https://gw.example/v1"\nenv_key = "GW_KEY"\n',
+    )
+    start = datetime(2026, 11, 20, 9, 0, tzinfo=timezone.utc)
+    for hour in (9, 10):
+        other = RolloutWriter(home / ".codex" / "sessions", start=start.replace(hour=hour), provider="tt", model="m")
+        other.turn(9_000, error="unexpected status 401 Unauthorized")
+        other.close()
+    target = tmp_path / "t.md"
+    run("report", "--offline", "--lang", lang, "-o", str(target))
+    text = " ".join(target.read_text().split())
+    assert said in text and "No failed Codex session" not in text and "没有找到失败的 Codex 会话" not in text
+
+
 # ---- issue 36 (2): the request file carries the request's shape, not the user's texts ------------------------------
 
 AGENTS = (

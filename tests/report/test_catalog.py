@@ -54,3 +54,23 @@ def test_rules_listing_has_every_code():
     text = list_rules()
     assert all(r.code in text for r in RULES)
     assert set(RULES_BY_CODE) == {r.code for r in RULES}
+
+
+def test_every_chinese_placeholder_has_a_name():
+    """Issue 40: `explain CTX034 --lang zh` showed <值> for three different things; each slot says what it holds."""
+    from codexdoctor.report.catalogview import _SLOT, _SLOTS_ZH, explain_rule
+    from codexdoctor.rules import RULES
+
+    unnamed = sorted(
+        {
+            (rule.code, m.group(1))
+            for rule in RULES
+            for text in (rule.text("zh").diagnosis, *rule.text("zh").remedy)
+            if not _SLOT.fullmatch(text.strip())
+            for m in _SLOT.finditer(text)
+            if m.group(1) not in _SLOTS_ZH
+        }
+    )
+    assert not unnamed, unnamed
+    said = explain_rule("CTX034", lang="zh") or ""
+    assert "<切分规则>" in said and "<所需窗口>" in said and "<值>" not in said and "‹" not in said

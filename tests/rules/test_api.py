@@ -82,6 +82,12 @@ CASES = [
         {"kind": "rate_limited", "status": 429, "attempts": 3, "message": "slow down"},
         f"{POST} answered 429 after 3 attempts: slow down.",
     ),
+    fires(
+        "API003",
+        {"kind": "rate_limited", "status": 200, "attempts": 1, "message": "slow down"},
+        f"{POST} answered a rate_limit_exceeded stream (response.failed) after 1 attempt: slow down.",
+        why="in-the-stream-no-429-was-sent",
+    ),
     silent("API003", {"kind": "rate_limit_exhausted", "status": 429}),
     fires(
         "API004",

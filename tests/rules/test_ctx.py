@@ -336,9 +336,9 @@ CASES = [
     ),
     fires(
         "CTX010",
-        {"stopped": "interrupted", "last_ok": None, "first_fail": 9000},
+        {"stopped": "interrupted", "last_ok": None, "first_fail": 12113},
         "Stopped by Ctrl-C",
-        "works up to (none) tokens, fails at 9000",
+        "works up to (none) tokens, fails at 12,113",
         "let it finish",
         why="interrupted",
     ),
@@ -729,3 +729,17 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_ctx(case):
     check(case)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_inside_diagnose_error_ctx013_does_not_send_back_to_it(lang):
+    """Issue 40: pasted into diagnose-error, a channel session's step 2 said `codexdoctor diagnose-error "<the same
+    text>"`; there the step is left out (a key rejected keeps its own step), in `sessions` and `check` it stays."""
+    from tests.rules.cases import Case, run
+
+    cut = {"sessions": [session(kind="channel", failed_turn=3, error="unexpected status 404 Not Found: no route")]}
+    outside, inside = run(Case("CTX013", cut, True), lang), run(Case("CTX013", {**cut, "pasted": True}, True), lang)
+    assert len(outside[0].remedy) == 2 and "diagnose-error" in outside[0].remedy[1]
+    assert len(inside[0].remedy) == 1 and "diagnose-error" not in " ".join(inside[0].remedy)
+    key = {"sessions": [session(kind="channel", failed_turn=3, error="unexpected status 401 Unauthorized")]}
+    assert "401" in run(Case("CTX013", {**key, "pasted": True}, True), lang)[0].remedy[1]

@@ -255,16 +255,19 @@ def _rate_limited(plan: Plan, canary: Exchange, kind: Classified, facts: dict[st
 
 
 def _waiting_unproven(facts: Mapping[str, Any], in_stream: bool) -> Msg:
-    """Why a rate limit at every attempt codexdoctor had time for decides nothing."""
+    """Why a rate limit at every attempt codexdoctor had time for decides nothing (one attempt: no "each of 1")."""
+    limited = facts["rate_limited_attempts"]
     return Msg(
-        "the provider answered {what} at each of {limited} attempts; Codex makes {codex} (stream_max_retries = "
-        "{retries}), each after the wait it names, and codexdoctor's time ran out first: whether the limit lifts in "
-        "time is unproven",
-        "提供方在 {limited} 次尝试中都返回{what_zh}；Codex 会尝试 {codex} 次（stream_max_retries = {retries}），每次都"
+        "the provider answered {what} at {each}; Codex makes {codex} (stream_max_retries = {retries}), each after "
+        "the wait it names, and codexdoctor's time ran out first: whether the limit lifts in time is unproven",
+        "提供方{each_zh}返回{what_zh}；Codex 会尝试 {codex} 次（stream_max_retries = {retries}），每次都"
         "等待它给出的时长，而 codexdoctor 的时间先用完了：限流能否及时解除尚未证实",
-        what="a rate_limit_exceeded stream" if in_stream else "429",
-        what_zh="限流的流（rate_limit_exceeded）" if in_stream else " 429",
-        limited=facts["rate_limited_attempts"],
+        what="a rate_limit_exceeded stream (response.failed)" if in_stream else "429",
+        what_zh="限流的流（response.failed rate_limit_exceeded）" if in_stream else " 429",
+        each="the only attempt codexdoctor had time for" if limited == 1 else f"each of the {limited} attempts",
+        each_zh="在 codexdoctor 来得及做的唯一一次尝试中"
+        if limited == 1
+        else f"在 codexdoctor 来得及做的 {limited} 次尝试中都",
         codex=facts["codex_attempts"],
         retries=facts["codex_attempts"] - 1,
     )

@@ -45,7 +45,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         if chat_kind.kind == "ok"
         else Msg(
             "not a Chat-only gateway (/chat/completions: {why})",
-            "并非只提供 /chat/completions 的网关（该路径的结果：{why}）",
+            "并非只提供 /chat/completions 的网关（/chat/completions：{why}）",
             why=human(chat_kind.kind, chat_kind.said),
         )
     )

@@ -194,7 +194,7 @@ def _bracket(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         "budget": settings.budget,
         "estimate_tokens": outcome.estimate_tokens,
         "estimate_requests": outcome.estimate_requests,
-        "requests": len(outcome.steps) + outcome.cut_short,
+        "requests": len(outcome.steps) + outcome.cut_short + outcome.resent,
         "tokenizer": outcome.tokenizer,
         "exact_tokens": outcome.exact_tokens,
         "usable": usable,

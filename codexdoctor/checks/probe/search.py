@@ -77,6 +77,7 @@ class Probe:
         self.total = total or Deadline(settings.total_timeout_s, clock)
         self.steps: list[Step] = []
         self.spent = 0
+        self.resent = 0  # single questions re-sent after a rate limit, as Codex re-sends them
         self.in_flight = 0  # the tokens of the request on the wire now (a Ctrl-C cuts it short; it is paid for)
         self.stopped: str | None = None
         self.single_tokens = tokenizer.count(CANARY_INSTRUCTIONS) + tokenizer.count(CANARY_PROMPT) + 3
@@ -219,7 +220,7 @@ class Probe:
             return True
 
         with self._still_waiting(len(self.steps) + 1, sent):
-            return send(
+            ex = send(
                 self.client,
                 "POST",
                 url,
@@ -230,7 +231,15 @@ class Probe:
                 stream=True,
                 idle_s=idle,
                 resend_ok=resend_ok,
+                # The single question is check's canary (issue 40): a 429 or a rate_limit_exceeded stream is waited
+                # out and re-sent as Codex does (stream_max_retries), so its row and verdict read as check's. The
+                # session's steps are not: a rate limit there is reported, never re-sent at the budget's cost.
+                rate_limit_retries=self.plan.stream_retries if items is None else None,
             )
+        if items is None:  # each re-sent single question counts, in tokens and in requests
+            self.spent += sent * len(ex.earlier)
+            self.resent += len(ex.earlier)
+        return ex
 
     def _step(self, phase: str, target: int | None, sent: int, ex: Exchange) -> Step:
         """What one request's answer says; a session the provider counted well short of what was sent is truncated."""
@@ -242,6 +251,8 @@ class Probe:
         reported = reported if reported is not None else outside.integer(usage, "prompt_tokens")
         ok, k, detail = kind.kind == "ok", kind.kind, kind.detail or kind.message
         said = kind.said if kind.detail else None
+        if k == "rate_limited" and ex.status == 200:
+            k = "stream_rate_limited"  # a response.failed rate_limit_exceeded, not a 429 (issue 40)
         if (
             ok
             and reported is not None
@@ -322,6 +333,7 @@ class Probe:
             f["cache"],
             self.published,
             cut_short=1 if self.in_flight else 0,
+            resent=self.resent,
         )
 
     def _say_interrupted(self) -> None:
@@ -349,6 +361,8 @@ class Probe:
             # The evidence for the single question: its first failure if any, else its first answer. Kept at every
             # step (issue 40): a Ctrl-C during the next one still leaves the answer the canary's row reads.
             found["single_ex"] = next((ex for ok, ex in singles if not ok), singles[0][1])
+            if got[0].kind in ("rate_limited", "stream_rate_limited"):
+                break  # already waited out and re-sent as Codex would: asking again only adds to the limit
         single_ok = sum(ok for ok, _ in singles)
         if single_ok > 0 and self.cache_tokens:
             found["cache"] = self._cache_step()

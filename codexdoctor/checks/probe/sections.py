@@ -75,12 +75,19 @@ def _turns_line(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> str:
     # Codex's first request is counted in (facts["first_request"]) but not quoted: `check` quotes it, in the
     # provider's own count when it answered, which this probe never sends (issue 40: one number for one fact).
     on_top = t(" on top of Codex's first request", "，加上 Codex 的第一个请求")
+    low = facts.get("usable") or facts.get("last_ok") or 0
+    if turns == 0:  # issue 40: "at least 0" said nothing; no session fits where the window was measured
+        return t(
+            "Turns per session to stay under 70% of the window: none; Codex's first request alone is past 70% of "
+            f"the {low:,} tokens that worked, so no session fits",
+            f"保持在窗口 70% 以下的每会话轮数：一轮也没有；仅 Codex 的第一个请求就超过了已验证可用的 {low:,} tokens 的 "
+            "70%，所以放不下任何会话",
+        )
     if facts.get("turns_bound") == "about":
         return t(
             f"Turns per session to stay under 70% of the window: {turns} (at ~{per} tokens per turn{on_top})",
             f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} tokens{on_top}）",
         )
-    low = facts.get("usable") or facts.get("last_ok") or 0
     return t(
         f"Turns per session to stay under 70% of the window: at least {turns}, since the window is at least "
         f"{low:,} tokens (at ~{per} tokens per turn{on_top})",

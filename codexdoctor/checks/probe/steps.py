@@ -79,6 +79,7 @@ class ProbeOutcome:
     cache: dict[str, Any] | None = None
     published: int | None = None  # the window the provider publishes, when the plan was built on it
     cut_short: int = 0  # requests sent (and counted in `spent`) that Ctrl-C interrupted before their answer
+    resent: int = 0  # single questions re-sent after a rate limit (counted in `spent`), as Codex re-sends
 
 
 def tolerance(settings: ProbeSettings, max_context: int) -> float:

@@ -17,7 +17,7 @@ from codexdoctor.model import CheckResult, Msg, Status, item_key
 def build_check(
     sessions: list[Session] | Summaries,
     problems: list[str],
-    show: Path | str,
+    show: Path | str | tuple[str, ...],
     home: str,
     compact_limit: int | None = None,
 ) -> CheckResult:
@@ -29,7 +29,10 @@ def build_check(
     return _build_from(Summaries(data, failing, len(data), len(failing), lines_bad), problems, show)
 
 
-def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> CheckResult:
+def _build_from(summaries: Summaries, problems: list[str], shown: Path | str | tuple[str, ...]) -> CheckResult:
+    # Several folders (sessions and archived_sessions) are listed `a, b`, in Chinese `a、b` (issue 40).
+    places = shown if isinstance(shown, tuple) else (str(shown),)
+    show = ", ".join(places)
     listed_ids = {d["id"] for d in summaries.listed}
     recent_failing = [d for d in summaries.failing[-FAILING_LISTED:] if d["id"] not in listed_ids]
     data = sorted(summaries.listed + recent_failing, key=lambda d: d["start"] or "")
@@ -53,7 +56,7 @@ def _build_from(summaries: Summaries, problems: list[str], show: Path | str) -> 
     }
     evidence = _read_evidence(summaries, problems, show, facts["not_listed"])
     if not data:
-        none = Msg("no session logs found in {where}", "在 {where} 中没有找到会话日志", where=str(show))
+        none = Msg("no session logs found in {where}", "在 {where} 中没有找到会话日志", where=Msg.join(places))
         return CheckResult("ctx.sessions", "Session logs", Status.SKIP, str(none), facts, tuple(evidence), message=none)
     failing = [d for d in summaries.failing if d["kind"] in ("context", "channel", "unknown")]
     decision = decide(failing)

@@ -68,22 +68,33 @@ RULES: tuple[Rule, ...] = (
         code="API003",
         name="rate-limited",
         check="api.canary",
-        reads=("attempts", "kind", "message", "url"),
+        reads=("attempts", "kind", "message", "status", "url"),
         severity=W,
         verdict=CHANNEL,
         en=Text(
             title="Rate limited",
-            diagnosis="POST {url} answered 429 after {attempts:count:attempt}: {message}. This is transient.",
+            diagnosis="POST {url} answered{answered} after {attempts:count:attempt}: {message}. This is transient.",
             remedy=(
                 "Wait and retry; lower concurrency; check the rate limits of your plan in the provider's console.",
             ),
         ),
         zh=Text(
             title="触发限流",
-            diagnosis="POST {url} 在 {attempts} 次尝试后仍返回 429：{message}。这是临时性的。",
+            diagnosis="POST {url} 在 {attempts} 次尝试后仍返回{answered}：{message}。这是临时性的。",
             remedy=("稍后重试；降低并发；在提供方控制台查看你的套餐的限流额度。",),
         ),
-        when=once(lambda f: f["kind"] == "rate_limited"),
+        # A rate_limit_exceeded stream is a 200 that ends in response.failed: no 429 was sent (issue 40).
+        when=lambda f: (
+            [
+                {
+                    "answered": Loc(" a rate_limit_exceeded stream (response.failed)", "限流的流（response.failed）")
+                    if f.get("status") == 200
+                    else Loc(" 429", " 429")
+                }
+            ]
+            if f["kind"] == "rate_limited"
+            else []
+        ),
     ),
     Rule(
         code="API004",

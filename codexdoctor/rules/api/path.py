@@ -41,7 +41,7 @@ def path_params(f: Mapping[str, Any]) -> dict[str, Any]:
         return {
             "doubled_text": Loc(
                 f" The URL has {f['doubled']} twice: base_url already ends in it.",
-                f" 这个地址里 {f['doubled']} 出现了两次：base_url 本身已经以它结尾。",
+                f"这个地址里 {f['doubled']} 出现了两次：base_url 本身已经以它结尾。",
             ),
             "path_step": Loc(
                 f'Set base_url = "{fixed}" ({f.get("base_url_where")}), so that Codex calls {fixed}/responses.',

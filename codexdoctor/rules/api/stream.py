@@ -189,7 +189,7 @@ RULES: tuple[Rule, ...] = (
             [
                 {
                     "after_text": Loc(
-                        f"after {f['output_tokens']} output tokens ", f"在输出 {f['output_tokens']} 个 token 后"
+                        f"after {f['output_tokens']:,} output tokens ", f"在输出 {f['output_tokens']:,} 个 token 后"
                     )
                     if f.get("output_tokens") is not None
                     else ""

@@ -61,16 +61,16 @@ def _turn_two_mask(f: Mapping[str, Any]) -> Loc:
         if not f.get("html")
         else " Only this larger request gets the proxy's error page: a proxy or gateway in between fails on it "
         f"({_size(f)}); Codex retries it 30 times, then prints the page.",
-        " Codex 会重试 30 次，然后只显示 `We're currently experiencing high demand, which may cause temporary "
+        "Codex 会重试 30 次，然后只显示 `We're currently experiencing high demand, which may cause temporary "
         "errors.`，看起来像是过载：其实就是这个错误。"
         if not f.get("html")
-        else f" 只有这个更大的请求收到了代理的错误页：中间的代理或网关处理它时出错（{_size(f)}）；Codex 重试 30 次后把这个页面打印出来。",
+        else f"只有这个更大的请求收到了代理的错误页：中间的代理或网关处理它时出错（{_size(f)}）；Codex 重试 30 次后把这个页面打印出来。",
     )
 
 
 def _turn_two_opening(f: Mapping[str, Any]) -> Loc:
     """What was sent and what came back: Codex's "high demand" line, a pasted error, or the request this run sent."""
-    items = ", ".join(f.get("item_kinds") or [])
+    items, items_zh = ", ".join(f.get("item_kinds") or []), "、".join(f.get("item_kinds") or [])
     message = f.get("message") or f.get("detail") or ""
     if f.get("high_demand"):
         return Loc(
@@ -84,13 +84,13 @@ def _turn_two_opening(f: Mapping[str, Any]) -> Loc:
         return Loc(
             f"The pasted error is what a gateway answers to the request Codex sends after a tool ran, which "
             f"carries the tool call and its output ({items}): {message}.",
-            f"粘贴的错误是网关对 Codex 在工具运行之后发出的请求（带着工具调用和它的输出：{items}）的回答：{message}。",
+            f"粘贴的错误是网关对 Codex 在工具运行之后发出的请求（带着工具调用和它的输出：{items_zh}）的回答：{message}。",
         )
     added = f.get("added_bytes") or 0
     return Loc(
         f"Codex's first request worked, but its next one, which carries tool calls and their outputs ({items}, "
         f"{added:,} bytes more than the first), answered {f.get('status')}: {message}.",
-        f"Codex 的第一个请求成功了，但下一个请求（带着工具调用和它们的输出：{items}，比第一个请求多 {added:,} 字节）"
+        f"Codex 的第一个请求成功了，但下一个请求（带着工具调用和它们的输出：{items_zh}，比第一个请求多 {added:,} 字节）"
         f"返回了 {f.get('status')}：{message}。",
     )
 
@@ -114,7 +114,7 @@ def _turn_two_params(f: Mapping[str, Any]) -> dict[str, Any]:
         "opening": _turn_two_opening(f),
         "item_text": Loc(
             f" The error names the {named.replace('_', ' ') if named == 'tool_role' else named} part of it.",
-            f" 错误指向其中的 {named.replace('_', ' ') if named == 'tool_role' else named} 部分。",
+            f"错误指向其中的 {named.replace('_', ' ') if named == 'tool_role' else named} 部分。",
         )
         if named
         else "",
@@ -147,9 +147,9 @@ def _parallel_params(f: Mapping[str, Any]) -> dict[str, Any]:
             f"同样的请求只带一次调用和一个输出时返回 {f.get('single_status')}。",
         )
     return {
-        "items": ", ".join(f.get("item_kinds") or []),
+        "items": Loc(", ".join(f.get("item_kinds") or []), "、".join(f.get("item_kinds") or [])),
         "message_short": message,
-        "failed_as": f"{f['status']}: {message}" if f.get("status") else message,
+        "failed_as": Loc(f"{f['status']}: {message}", f"{f['status']}：{message}") if f.get("status") else message,
         "answered": answered,
         "contrast": contrast,
     }

@@ -385,7 +385,7 @@ RULES: tuple[Rule, ...] = (
                         "提高预算（--budget）或缩小范围（--max-context），再运行一次 `codexdoctor probe`。",
                     ),
                     "stopped": STOPPED_WORDS.get(f["stopped"], Loc(str(f["stopped"]), str(f["stopped"]))),
-                    "fail_text": Loc(f", fails at {f['first_fail']}", f"，{f['first_fail']} 时失败")
+                    "fail_text": Loc(f", fails at {f['first_fail']:,}", f"，{f['first_fail']:,} 时失败")
                     if f.get("first_fail")
                     else "",
                 }

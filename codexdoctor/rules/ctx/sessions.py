@@ -103,10 +103,15 @@ def _folded_errors(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> L
 _KEY_REJECTED = re.compile(r"\b401\b|unauthorized|invalid api key|incorrect api key", re.I)
 
 
+def _said(params: Mapping[str, Any]) -> str:
+    """A session's error as its log said it, for the key-rejected test: `http 401` or the message's own words."""
+    return f"{params.get('error_info') or ''} {params.get('error') or ''}"
+
+
 def _channel_step(params: Mapping[str, Any]) -> Loc:
     """What the message itself already says (issue 40: a plain 401 was sent to `diagnose-error` to be classified).
     `params` are the session's (`_session_params`): its clipped error, provider and config file."""
-    said = f"{params.get('error_info') or ''} {params.get('error') or ''}"
+    said = _said(params)
     if params.get("error_info") == "http 401" or _KEY_REJECTED.search(said):
         table = f"[model_providers.{params.get('provider')}]" if params.get("provider") else "the provider's table"
         cfg = params.get("user_config") or "~/.codex/config.toml"
@@ -279,7 +284,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX013",
         name="session-channel-failure",
         check="ctx.sessions",
-        reads=("sessions",),
+        reads=("pasted", "sessions"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -300,8 +305,14 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
         # Sessions whose words alone decided nothing are judged with their provider's others (CTX014, CTX015).
+        # Inside diagnose-error (`pasted`), a step that says "run diagnose-error on it" points at itself (issue 40).
         when=lambda f: [
-            {**params, "second_step": _channel_step(params)}
+            {
+                **params,
+                "second_step": ""
+                if f.get("pasted") and not _KEY_REJECTED.search(_said(params))
+                else _channel_step(params),
+            }
             for params in (_session_params(d) for d in f.get("sessions", []) if d["kind"] == "channel")
             if not params.get("settled")
         ],
@@ -462,7 +473,7 @@ RULES: tuple[Rule, ...] = (
             {
                 **_session_params(d),
                 "truncated_text": f"{d['truncated_at']:,}",
-                "turns_text": ", ".join(map(str, d["truncated_turns"])),
+                "turns_text": Loc(", ".join(map(str, d["truncated_turns"])), "、".join(map(str, d["truncated_turns"]))),
             }
             for d in f.get("sessions", [])
             if d.get("truncated_at")

@@ -87,13 +87,13 @@ def first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
         ),
         "room_text": Loc(
             f" After Codex's first request ({n:,} tokens) only {f['room']:,} tokens are left for the session.",
-            f" 扣除 Codex 的第一个请求（{n:,} tokens）后，会话只剩 {f['room']:,} tokens。",
+            f"扣除 Codex 的第一个请求（{n:,} tokens）后，会话只剩 {f['room']:,} tokens。",
         )
         if isinstance(n, int) and isinstance(f.get("room"), int) and f.get("first_counted")
         else "",
         "minimal_text": Loc(
             " A one-line request to the same URL passed, so the size is the cause.",
-            " 同一地址的一行请求可以通过，所以原因在于大小。",
+            "同一地址的一行请求可以通过，所以原因在于大小。",
         )
         if f.get("minimal_kind") == "ok"
         else "",
