@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,28 +38,6 @@ def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
             "或升级它；然后再运行 codexdoctor check。",
         )
     return {"field_text": field or Loc("a field it did not name", "某个它没有指明的字段"), "field_step": step}
-
-
-def _incomplete_params(f: Mapping[str, Any]) -> dict[str, Any]:
-    """API012: the reason as the provider gave it, and the step its reason calls for (a content filter is the
-    operator's setting; any other reason is the provider's to explain)."""
-    said = re.search(r"(\w+)\W*$", str(f.get("detail") or ""))
-    reason = f.get("incomplete_reason") or (said.group(1) if said else "unknown")
-    if reason == "content_filter":
-        step = Loc(
-            "The provider's content filter cut the answer (Codex already asked the model to work around it "
-            f"{f.get('codex_retries', 5)} times). Ask the operator which filter is on for this key or deployment "
-            "(Azure OpenAI: the deployment's content filter policy) and whether it can be relaxed; rephrase a prompt "
-            "that trips it.",
-            f"提供方的内容过滤截断了回答（Codex 已经让模型绕开它重试了 {f.get('codex_retries', 5)} 次）。请向运营者确认"
-            "这个密钥或部署启用了哪种过滤（Azure OpenAI：部署的内容筛选策略）以及能否放宽；换一种说法重写触发过滤的提示。",
-        )
-    else:
-        step = Loc(
-            "Report the reason to the provider; Codex accepts only answers that end in response.completed.",
-            "把这个原因反馈给提供方；Codex 只接受以 response.completed 结束的回答。",
-        )
-    return {"reason": reason, "incomplete_step": step}
 
 
 RULES: tuple[Rule, ...] = (
