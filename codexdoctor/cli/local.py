@@ -127,6 +127,7 @@ STREAM_ENDS = (
 )
 
 
+# An argument parser, one parameter per option: it only builds the SimConfig that commands/sim.py serves.
 @click.command()
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="0 picks a free port.")
 @click.option("--prefix", default="/v1", show_default=True, help="Path prefix of the API routes.")

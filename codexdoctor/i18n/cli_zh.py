@@ -283,6 +283,9 @@ class _Chinese:
         return CLICK_ZH.get(singular if n == 1 else plural, singular if n == 1 else plural)
 
 
+Patch = Callable[[Any, str, Any], None]
+
+
 def install(
     cli: Any, wrap: Callable[..., list[str]] | None = None, cells: Callable[[str], int] | None = None
 ) -> Callable[[], None]:
@@ -290,8 +293,6 @@ def install(
     that switches it back (tests run many commands in one process). `wrap` and `cells` (the report's own, given by
     the caller: this stage may not import them) make click's help wrap by terminal cells, a Chinese character being
     two; click counts characters."""
-    import click
-
     chinese = _Chinese()
     undo: list[Callable[[], None]] = []
 
@@ -299,6 +300,23 @@ def install(
         old = getattr(obj, name)
         setattr(obj, name, value)
         undo.append(lambda: setattr(obj, name, old))
+
+    _click_messages(chinese, setattr_undoably)
+    _help_texts(cli, setattr_undoably)
+    if wrap is not None and cells is not None:
+        _wrap_by_cells(wrap, cells, setattr_undoably)
+    _formatter_words(chinese, setattr_undoably)
+
+    def restore() -> None:
+        for step in reversed(undo):
+            step()
+
+    return restore
+
+
+def _click_messages(chinese: _Chinese, patch: Patch) -> None:
+    """click's own messages through the Chinese gettext, in every module that has its own `_`."""
+    import click
 
     for name in (
         "core",
@@ -318,46 +336,50 @@ def install(
             except ImportError:
                 continue
         if hasattr(module, "_"):
-            setattr_undoably(module, "_", chinese.gettext)
+            patch(module, "_", chinese.gettext)
         if hasattr(module, "ngettext"):
-            setattr_undoably(module, "ngettext", chinese.ngettext)
+            patch(module, "ngettext", chinese.ngettext)
 
-    def walk(command: Any) -> None:
-        setattr_undoably(command, "help", help_zh(command.help))
-        if hasattr(command, "_help_option"):  # click 8.2+ keeps the -h option it built, words and all: not across runs
-            setattr_undoably(command, "_help_option", None)
-        if getattr(command, "short_help", None):
-            setattr_undoably(command, "short_help", help_zh(command.short_help))
-        for param in command.params:
-            if getattr(param, "help", None):
-                setattr_undoably(param, "help", help_zh(param.help))
-        for sub in getattr(command, "commands", {}).values():
-            walk(sub)
 
-    walk(cli)
-    if wrap is not None and cells is not None:
-        from click import formatting
+def _help_texts(command: Any, patch: Patch) -> None:
+    """Every command's and option's help in Chinese, down the command tree."""
+    patch(command, "help", help_zh(command.help))
+    if hasattr(command, "_help_option"):  # click 8.2+ keeps the -h option it built, words and all: not across runs
+        patch(command, "_help_option", None)
+    if getattr(command, "short_help", None):
+        patch(command, "short_help", help_zh(command.short_help))
+    for param in command.params:
+        if getattr(param, "help", None):
+            patch(param, "help", help_zh(param.help))
+    for sub in getattr(command, "commands", {}).values():
+        _help_texts(sub, patch)
 
-        def wrap_text(
-            text: str,
-            width: int = 78,
-            initial_indent: str = "",
-            subsequent_indent: str = "",
-            preserve_paragraphs: bool = False,
-        ) -> str:
-            paragraphs = [p for p in text.split("\n\n")] if preserve_paragraphs else [text]
-            out = []
-            for number, paragraph in enumerate(paragraphs):
-                first = initial_indent if number == 0 else subsequent_indent
-                out.append("\n".join(wrap(" ".join(paragraph.split()), width, first, subsequent_indent)))
-            return "\n\n".join(out)
 
-        setattr_undoably(formatting, "wrap_text", wrap_text)
-        from click._compat import strip_ansi
+def _wrap_by_cells(wrap: Callable[..., list[str]], cells: Callable[[str], int], patch: Patch) -> None:
+    """click's help wrapped by terminal cells, with the report's own line breaking."""
+    from click import formatting
+    from click._compat import strip_ansi
 
-        setattr_undoably(formatting, "term_len", lambda text: cells(strip_ansi(text)))
+    def wrap_text(
+        text: str,
+        width: int = 78,
+        initial_indent: str = "",
+        subsequent_indent: str = "",
+        preserve_paragraphs: bool = False,
+    ) -> str:
+        paragraphs = [p for p in text.split("\n\n")] if preserve_paragraphs else [text]
+        out = []
+        for number, paragraph in enumerate(paragraphs):
+            first = initial_indent if number == 0 else subsequent_indent
+            out.append("\n".join(wrap(" ".join(paragraph.split()), width, first, subsequent_indent)))
+        return "\n\n".join(out)
 
-    # One colon style: full-width, as in 错误：and [默认：…]; click writes "Options:" and "Usage: " itself.
+    patch(formatting, "wrap_text", wrap_text)
+    patch(formatting, "term_len", lambda text: cells(strip_ansi(text)))
+
+
+def _formatter_words(chinese: _Chinese, patch: Patch) -> None:
+    """One colon style: full-width, as in 错误：and [默认：…]; click writes "Options:" and "Usage: " itself."""
     from click import exceptions, formatting
 
     formatter = formatting.HelpFormatter
@@ -369,8 +391,8 @@ def install(
     def write_usage_zh(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
         write_usage(self, prog, args, chinese.gettext("Usage:") if prefix is None else prefix)
 
-    setattr_undoably(formatter, "write_heading", write_heading)
-    setattr_undoably(formatter, "write_usage", write_usage_zh)
+    patch(formatter, "write_heading", write_heading)
+    patch(formatter, "write_usage", write_usage_zh)
     # "缺少参数 'CODE'." : click ends the sentence with an ASCII full stop of its own.
     missing = exceptions.MissingParameter
     format_missing = missing.format_message
@@ -379,10 +401,4 @@ def install(
         text: str = format_missing(self)
         return text[:-1] + "。" if text.endswith(".") else text.replace(". ", "。", 1)
 
-    setattr_undoably(missing, "format_message", format_missing_zh)
-
-    def restore() -> None:
-        for step in reversed(undo):
-            step()
-
-    return restore
+    patch(missing, "format_message", format_missing_zh)
