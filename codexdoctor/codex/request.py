@@ -196,6 +196,33 @@ def build(
         shipped = (tpl.get("token_counts") or {}).get(tokenizer)
     small = count or approx_tokens  # variable short text: exact when a tokenizer is loaded
     developer, labels, parts, tools_n = _developer_items(tpl, own, extra, home, shipped, count, small)
+    user_items, docs = _user_items(r, found, cwd, prompt, shell, today, count, small, labels, parts)
+    parts.insert(2, ("tool schemas", tools_n))
+    return FirstRequest(
+        _body(tpl, r, model, developer + user_items, max_output_tokens),
+        tuple(parts),
+        tuple(docs),
+        sum(n for _, n in parts),
+        tokenizer,
+        str(tpl["codex_version"]),
+        tuple(labels),
+    )
+
+
+def _user_items(
+    r: Resolution,
+    found: list[tuple[str, Path, tuple[str, int, bool]]],
+    cwd: Path,
+    prompt: str,
+    shell: str,
+    today: date | None,
+    count: Callable[[str], int] | None,
+    small: Callable[[str], int],
+    labels: list[str],
+    parts: list[tuple[str, int]],
+) -> tuple[list[dict[str, Any]], list[Doc]]:
+    """The user items in Codex's order (AGENTS.md, the environment context, the prompt); each one's label and size are
+    appended to `labels` and `parts`, which the developer items began."""
     user_items = []
     docs: list[Doc] = []
     if found:
@@ -212,7 +239,17 @@ def build(
     user_items.append(_message("user", prompt))
     labels.append("codexdoctor's one-line question")
     parts.append(("prompt", small(prompt) + PER_ITEM_TOKENS))
-    parts.insert(2, ("tool schemas", tools_n))
+    return user_items, docs
+
+
+def _body(
+    tpl: Mapping[str, Any],
+    r: Resolution,
+    model: str,
+    items: list[dict[str, Any]],
+    max_output_tokens: int | None,
+) -> dict[str, Any]:
+    """The JSON body around the items, with the fields the config sets and a fresh session id, as Codex sends it."""
     fields, reasoning, tools = _fields_as_configured(tpl, r.merged)
     import uuid
 
@@ -220,7 +257,7 @@ def build(
     body: dict[str, Any] = {
         "model": model,
         "stream": True,
-        "input": developer + user_items,
+        "input": items,
         "tools": tools,
         **fields,
         "reasoning": reasoning,
@@ -229,15 +266,7 @@ def build(
     }
     if max_output_tokens is not None:
         body["max_output_tokens"] = max_output_tokens
-    return FirstRequest(
-        body,
-        tuple(parts),
-        tuple(docs),
-        sum(n for _, n in parts),
-        tokenizer,
-        str(tpl["codex_version"]),
-        tuple(labels),
-    )
+    return body
 
 
 def _developer_items(

@@ -18,6 +18,8 @@ from codexdoctor.common.untrusted import sanitize
 from codexdoctor.model import Msg, said_error
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from codexdoctor.report.ticket import Ticket
 
 
@@ -79,22 +81,21 @@ def run(opts: ReportOptions) -> None:
         safefile.write_output(path, text)  # a regular file only, never through a symlink, created 0600
     except OSError as exc:
         raise cannot_write(path, _why(exc)) from None
-    if check_opts.lang == "zh":
-        said = (
-            f"codexdoctor：报告已写入 {path}"
-            + (f"（请求体写入 {request_file}）" if request_file else "")
-            + "。没有上传任何内容：附到工单之前请先读一遍。"
-        )
-    else:
-        said = (
-            f"codexdoctor: report written to {path}"
-            + (f" (and the request body to {request_file})" if request_file else "")
-            + ". Nothing was uploaded: read it before you attach it to a ticket."
-        )
+    _say_written(path, request_file, check_opts.lang, redact)
+
+
+def _say_written(path: Path, request_file: object, lang: str, redact: Callable[[str], str]) -> None:
+    """The one line on stderr after the ticket is written: where it is, and that nothing left this machine."""
+    said = Msg(
+        "codexdoctor: report written to {path}{body}. Nothing was uploaded: read it before you attach it to a ticket.",
+        "codexdoctor：报告已写入 {path}{body}。没有上传任何内容：附到工单之前请先读一遍。",
+        path=str(path),
+        body=Msg(" (and the request body to {f})", "（请求体写入 {f}）", f=str(request_file)) if request_file else "",
+    ).text(lang)
     from codexdoctor.commands.output import terminal_width
     from codexdoctor.report.render.text import fit_lines
 
-    click.echo("\n".join(fit_lines([redact(said)], terminal_width(), "  ", check_opts.lang)), err=True)
+    click.echo("\n".join(fit_lines([redact(said)], terminal_width(), "  ", lang)), err=True)
 
 
 def _ticket_path(opts: ReportOptions) -> Path:
