@@ -84,8 +84,14 @@ def canary_result(
         counted, by = first_request_count(plan, canary)
         evidence += plan.first.evidence(counted if by == "provider" else None)
     if minimal is not None:
-        evidence.append(f"minimal request (one instruction line, no tools): {minimal.line()}")
-    evidence.append(f"answer capped at {CANARY_MAX_OUTPUT} output tokens")
+        evidence.append(
+            Msg(
+                "minimal request (one instruction line, no tools): {line}",
+                "最小请求（一行指令，不带工具）：{line}",
+                line=minimal.line(),
+            )
+        )
+    evidence.append(Msg("answer capped at {n} output tokens", "回答上限为 {n} 个输出 token", n=CANARY_MAX_OUTPUT))
     facts.update(
         request_bytes=canary.request_bytes,
         waited_for_alive=clocks.waited_for_alive,
@@ -95,8 +101,12 @@ def canary_result(
     )
     if clocks.waited_for_alive:
         evidence.append(
-            f"waited past --timeout {clocks.deadline_s:g} s because the provider is alive "
-            f"({clocks.waited_for_alive}), as Codex waits"
+            Msg(
+                "waited past --timeout {s:g} s because the provider is alive ({alive}), as Codex waits",
+                "提供方还活着（{alive}），所以像 Codex 一样等过了 --timeout {s:g} 秒",
+                s=clocks.deadline_s,
+                alive=clocks.alive_said or clocks.waited_for_alive,
+            )
         )
     if kind.kind == "tpm_too_large":
         facts["tpm_limit"], facts["tpm_requested"] = tpm_numbers(f"{canary.body_excerpt} {kind.message}") or (0, 0)

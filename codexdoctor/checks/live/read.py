@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.common import outside_json as outside
-from codexdoctor.common.outside_json import ARRAY, Fields
+from codexdoctor.common.outside_json import ARRAY, Fields, Shape
 from codexdoctor.model import Msg
 from codexdoctor.net.classify import Classified, classify
 
@@ -52,13 +52,10 @@ def catalog_entries(body: Any) -> list[dict[str, Any]]:
     return out
 
 
-def catalog_shapes(body: Any) -> list[str]:
-    """What a catalog answer has of the wrong type where entries belong, as evidence sentences."""
-    return (
-        [shape.sentence() for shape in outside.shape_problems(body, CATALOG_FIELDS)]
-        if isinstance(body, Mapping)
-        else []
-    )
+def catalog_shapes(body: Any) -> list[Shape]:
+    """What a catalog answer has of the wrong type where entries belong (shape.sentence() in English for the facts,
+    net.said.shape_said in both languages for the evidence)."""
+    return outside.shape_problems(body, CATALOG_FIELDS) if isinstance(body, Mapping) else []
 
 
 def window_field(entry: Mapping[str, Any]) -> tuple[int, str] | None:
