@@ -133,9 +133,23 @@ def check_base_url(ctx: CheckContext) -> CheckResult:
     )
     if facts["suggested"]:
         facts["suggested"] = ctx.redactor(facts["suggested"])
-    evidence = [f'base_url = "{facts["shown"]}" ({where})', f"Codex will call POST {facts['request_url']}"]
+    evidence = [
+        Msg(
+            'base_url = "{url}" ({origin})',
+            'base_url = "{url}"（{origin}）',
+            url=facts["shown"],
+            origin=r.provider_field_said("base_url"),
+        ),
+        Msg("Codex will call POST {url}", "Codex 将调用 POST {url}", url=facts["request_url"]),
+    ]
     if facts["ignored_openai_base_url"]:
-        evidence.append(f"$OPENAI_BASE_URL = {facts['ignored_openai_base_url']}: not read by Codex since April 2026")
+        evidence.append(
+            Msg(
+                "$OPENAI_BASE_URL = {url}: not read by Codex since April 2026",
+                "$OPENAI_BASE_URL = {url}：自 2026 年 4 月起 Codex 不再读取",
+                url=facts["ignored_openai_base_url"],
+            )
+        )
     facts["offline"] = ctx.offline  # a remedy that says "run it live" must not say so in a live run (issue 29)
     errors = (
         facts["query_secrets"]
