@@ -13,6 +13,7 @@ from codexdoctor.checks.base import Check, CheckContext, edit_distance, is_loopb
 from codexdoctor.checks.envlines import (
     auth_lines,
     dotenv_lines,
+    env_key_line,
     fingerprint_msg,
     key_lines,
     missing_lines,
@@ -204,14 +205,7 @@ def check_key(ctx: CheckContext) -> CheckResult:
     env_key = checked
     facts["env_key"] = env_key
     value = ctx.env.get(env_key)
-    evidence = [
-        Msg(
-            "env_key = {var} ({origin})",
-            "env_key = {var}（{origin}）",
-            var=env_key,
-            origin=ctx.resolution.provider_field_said("env_key"),
-        )
-    ]
+    evidence = [env_key_line(env_key, ctx.resolution.provider_field_said("env_key"))]
     _source(ctx, env_key, value, facts, evidence)
     if value is None or not value.strip():
         _missing(ctx, env_key, value, facts, evidence)
@@ -306,7 +300,7 @@ def _variable(ctx: CheckContext, facts: dict[str, Any]) -> CheckResult | str:
         return _key(
             Status.FAIL,
             Msg("env_key is not a variable name", "env_key 不是环境变量名"),
-            [f"env_key = {facts['env_key']} ({facts['env_key_where']})"],
+            [env_key_line(str(facts["env_key"]), ctx.resolution.provider_field_said("env_key"))],
             **facts,
         )
     return env_key

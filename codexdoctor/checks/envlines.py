@@ -29,6 +29,12 @@ def fingerprint_msg(value: str) -> Msg:
     )
 
 
+def env_key_line(var: str, origin: Msg) -> Msg:
+    """`env_key = NAME (where)`. In Chinese the file comes first: `env_key = NAME（…）` would read to the redactor
+    as one credential-shaped value (a full-width bracket does not end a value the way a space does)."""
+    return Msg("env_key = {var} ({origin})", "{origin}：env_key = {var}", var=var, origin=origin)
+
+
 def key_lines(env_key: str, value: str, facts: Mapping[str, Any]) -> list[Msg]:
     """A set key: its fingerprint, and a guide's placeholder or stray characters when it holds them."""
     lines = [Msg("${var}: set, {fp}", "${var}：已设置，{fp}", var=env_key, fp=fingerprint_msg(value))]

@@ -105,7 +105,13 @@ def check_base_url(ctx: CheckContext) -> CheckResult:
     raw = p.base_url
     where = r.provider_field_origin("base_url")
     if raw is None and not p.builtin:
-        return result("url.base_url", "base_url", Status.SKIP, UNSET, [f"base_url unset ({where})"])
+        return result(
+            "url.base_url",
+            "base_url",
+            Status.SKIP,
+            UNSET,
+            [Msg("base_url unset ({origin})", "base_url 未设置（{origin}）", origin=r.provider_field_said("base_url"))],
+        )
     if not isinstance(raw, str):
         return result("url.base_url", "base_url", Status.SKIP, Msg("base_url is not a string", "base_url 不是字符串"))
     facts = analyse_base_url(raw)
