@@ -28,7 +28,7 @@ def file_line(layer: Layer) -> Msg:
     if layer.toml_problem:
         p = layer.toml_problem
         where = f"{layer.label}:{p.line}:{p.column}"
-        return Msg("{where}: {message}", "{where}：{message}", where=where, message=p.message)
+        return Msg("{where}: {message}", "{where}：TOML 解析错误 `{message}`", where=where, message=p.message)
     if layer.read_error:
         why = layer.read_error_said or Msg.verbatim(str(layer.read_error))
         return Msg("{path}: {why}", "{path}：{why}", path=layer.label, why=why)
@@ -114,7 +114,7 @@ def profile_file_lines(ctx: CheckContext, version: str, facts: Mapping[str, Any]
 
 def names_or_none(names: list[str]) -> Msg:
     """Names in a list, or `none`."""
-    return Msg.join(names) if names else Msg("none", "无")
+    return Msg.join([Msg.pair(n, f"`{n}`") for n in names]) if names else Msg("none", "无")
 
 
 def provider_values(ctx: CheckContext) -> list[Msg]:
@@ -124,7 +124,7 @@ def provider_values(ctx: CheckContext) -> list[Msg]:
     url = Msg.verbatim(ctx.redactor(str(p.base_url))) if p.base_url is not None else Msg("(unset)", "（未设置）")
     base = Msg(
         "base_url = {url} ({origin})",
-        "base_url = {url}（{origin}）",
+        "{origin}：base_url = {url}",  # a URL ends at a space, not at a full-width bracket
         url=url,
         origin=r.provider_field_said("base_url"),
     )
@@ -136,6 +136,6 @@ def provider_values(ctx: CheckContext) -> list[Msg]:
             origin=r.origin_said(r.model_origin),
         )
         if r.model is not None
-        else Msg("model unset (Codex default)", "model 未设置（Codex 默认值）")
+        else Msg("model unset (Codex default)", "`model` 未设置（Codex 默认值）")
     )
     return [base, model]

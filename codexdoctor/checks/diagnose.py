@@ -228,7 +228,7 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     pasted = Msg("pasted: {line}", "粘贴的内容：{line}", line=shown)
     retried = Msg(
         "Codex retried {times} first (Reconnecting... lines)",
-        "Codex 先重试了 {n} 次（Reconnecting... 行）",
+        "Codex 先重试了 {n} 次（`Reconnecting...` 行）",
         times=plural(retries, "time"),
         n=retries,
     )

@@ -170,7 +170,7 @@ def _session_evidence(group: list[Mapping[str, Any]]) -> tuple[Loc, ...]:
                 f"session {d['short_id']} ({start}): {who}, "
                 + (f"largest context that worked {size:,} tokens" if size else "no size logged")
                 + (f", failed at turn {turn}" if turn else ""),
-                f"会话 {d['short_id']}（{start}）：{who}，"
+                f"会话 {d['short_id']}（{start}）：`{d.get('provider') or '?'}` / `{d.get('model') or '?'}`，"
                 + (f"成功过的最大上下文 {size:,} 个 token" if size else "日志中没有大小")
                 + (f"，在第 {turn} 轮失败" if turn else ""),
             )
