@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codexdoctor.codex.config import Resolution, project_root
-from codexdoctor.model import Msg
 
 if TYPE_CHECKING:
     from codexdoctor.codex.truncation import Cut
@@ -26,18 +25,6 @@ PROJECT_DOC_MAX_BYTES = 32768  # Codex's default project_doc_max_bytes
 DOC_NAMES = ("AGENTS.override.md", "AGENTS.md")
 PER_ITEM_TOKENS = 4  # message framing the server adds per input item
 MAX_DOC_READ = 1 << 20
-# The parts of the first request (Request.parts) in words, for its evidence line; a part not here (AGENTS.md,
-# developer_instructions) is a name, the same in every language.
-_PART_WORDS = {
-    "instructions": Msg.pair("instructions", "指令"),
-    "instructions (yours, from config.toml)": Msg.pair(
-        "instructions (yours, from config.toml)", "指令（你自己的，来自 config.toml）"
-    ),
-    "skills and permissions": Msg.pair("skills and permissions", "技能与权限说明"),
-    "tool schemas": Msg.pair("tool schemas", "工具定义"),
-    "environment": Msg.pair("environment", "环境信息"),
-    "prompt": Msg.pair("prompt", "提示词"),
-}
 # Fields Codex sends that a provider may refuse by name; codexdoctor adds only max_output_tokens (to stay cheap).
 CODEX_FIELDS = (
     "reasoning",
@@ -78,51 +65,6 @@ class FirstRequest:
     tokenizer: str
     codex_version: str
     labels: tuple[str, ...] = ()  # what each text of `input` is, in order (shape(): the ticket's request file)
-
-    def evidence(self, provider_count: int | None = None) -> list[Msg]:
-        """The request's size and parts; `provider_count`, the provider's own count of it, is the one the run quotes
-        (issue 40: the evidence said 8,487 beside a row that said 8,485), ours is named as the estimate beside it."""
-        parts = Msg.join(
-            [
-                Msg("{name} {n:,}", "{name} {n:,}", name=_PART_WORDS.get(name, Msg.verbatim(name)), n=n)
-                for name, n in self.parts
-            ]
-        )
-        size = (
-            Msg(
-                "{n:,} tokens (the provider's count; {tokenizer} estimates {est:,})",
-                "{n:,} 个 token（提供方的计数；{tokenizer} 估计为 {est:,}）",
-                n=provider_count,
-                tokenizer=self.tokenizer,
-                est=self.tokens,
-            )
-            if provider_count is not None
-            else Msg(
-                "{n:,} tokens ({tokenizer})", "{n:,} 个 token（{tokenizer}）", n=self.tokens, tokenizer=self.tokenizer
-            )
-        )
-        lines = [
-            Msg(
-                "Codex {version} first request: {size}: {parts}",
-                "Codex {version} 的第一个请求：{size}：{parts}",
-                version=self.codex_version,
-                size=size,
-                parts=parts,
-            )
-        ]
-        cut = Msg(" (cut at project_doc_max_bytes)", "（在 project_doc_max_bytes 处截断）")
-        lines += [
-            Msg(
-                "{path}: {bytes:,} bytes, {tokens:,} tokens{cut}",
-                "{path}：{bytes:,} 字节，{tokens:,} 个 token{cut}",
-                path=d.path,
-                bytes=d.bytes,
-                tokens=d.tokens,
-                cut=cut if d.truncated else Msg.verbatim(""),
-            )
-            for d in self.docs
-        ]
-        return lines
 
 
 @lru_cache(maxsize=1)

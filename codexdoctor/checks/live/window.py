@@ -12,6 +12,7 @@ from codexdoctor.checks.live.plan import codex_windows, window_source
 from codexdoctor.checks.live.read import (
     catalog_entries,
     first_request_count,
+    first_request_lines,
     kind_of_canary,
     user_config,
     window_field,
@@ -181,7 +182,7 @@ def _facts(
         )
     )
     if first is not None:
-        evidence += first.evidence(reported)  # the provider's count, when it gave one, is the one used here
+        evidence += first_request_lines(first, reported)  # the provider's count, when it gave one, is the one used here
     return facts, evidence
 
 
