@@ -147,11 +147,11 @@ class Exchange:
             )
         ]
         if self.location:
-            parts.append(Msg(" Location: {to}", "，Location：{to}", to=self.location))
+            parts.append(Msg(" Location: {to}", "，Location 头为 {to}", to=self.location))
         if self.stream is not None:
             parts.append(_stream_part(self.stream))
         if self.body_excerpt and not self.ok:
-            parts.append(Msg(" body: {body}", "，响应体：{body}", body=self.body_excerpt))
+            parts.append(Msg(" body: {body}", "，响应体为 {body}", body=self.body_excerpt))
         if self.body_malformed:
             parts.append(Msg(" (unreadable: {why})", "（无法读取：{why}）", why=self.body_malformed))
         return Msg.join([*parts, *self._attempts()], "", "")
@@ -188,7 +188,7 @@ def _stream_part(s: StreamStats) -> Msg:
     parts = [
         Msg(
             " stream: {events} events, first token {ttft}, longest gap {gap:.0f} ms, end {end}",
-            "，流：{events} 个事件，首个 token {ttft}，最长间隔 {gap:.0f} ms，结束：{end}",
+            "，流：{events} 个事件，首个 token {ttft}，最长间隔 {gap:.0f} ms，以 {end} 结束",
             events=s.events,
             ttft=ttft,
             gap=s.max_gap_ms,

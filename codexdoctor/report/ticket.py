@@ -415,7 +415,7 @@ def _session_lines(ticket: Ticket, session_markdown: str | None) -> list[str]:
     contexts = session.get("contexts") or []
     error = session.get("error") or session.get("error_info") or "-"
     at = f" ({session['failed_at']})" if session.get("failed_at") else ""
-    sizes = ", ".join(f"{n:,}" for n in contexts) if contexts else "-"
+    sizes = ("、" if ticket.lang == "zh" else ", ").join(f"{n:,}" for n in contexts) if contexts else "-"
     if ticket.lang == "zh":
         out += [
             f"- 会话 `{session.get('id')}`，开始于 {session.get('start') or '?'}，Codex "

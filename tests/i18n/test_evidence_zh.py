@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).parents[1] / "fixtures" / "rollouts" / "real-0.171.0"
 _DATA = re.compile(
     r"https?://\S+"
     r"|`[^`]*`|\"[^\"]*\""  # code, commands, quoted values
-    r"|(?:响应体|粘贴的内容|读取问题)：.*?(?=（发送于|（共 \d|$)"  # the server's (or the user's) own text
+    r"|(?:响应体为 |粘贴的内容：|读取问题：).*?(?=（发送于|（共 \d|$)"  # the server's (or the user's) own text
     r"|[~/$][\w./~<>*-]*"  # paths, $VARIABLES
     r"|<[^>]*>"  # <redacted …>, <name>
     r"|\b\w+ ?= ?[^\s（）：，；、]*"  # auth_mode=apikey, CODEX_HOME=~/.codex, model = "m"
@@ -151,3 +151,30 @@ def test_the_ticket_says_its_evidence_in_chinese(home, run, tmp_path):
     assert_evidence_chinese("ticket", lines)
     judged = next(line for line in text.splitlines() if line.startswith("- 判定："))
     assert not english_in(judged), judged
+
+
+@pytest.mark.simulator
+def test_the_probe_says_its_evidence_in_chinese(home, sim_server):
+    from codexdoctor.checks.probe import ProbeSettings
+    from codexdoctor.commands.options import CheckOptions
+    from codexdoctor.commands.probe import run_probe
+
+    key = "sk-sim-probe-0123456789ab"
+    s = sim_server(api_key=key, context_window=8192, token_interval_ms=0)
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
+    opts = CheckOptions(
+        env={"HOME": str(home), "SIM_API_KEY": key},
+        home=home,
+        cwd=Path.cwd(),
+        system_config=None,
+        codex_version=(0, 171, 0),
+        lang="zh",
+    )
+    settings = ProbeSettings(max_context=12000, cache_step=False, repeat=1)
+    report, _ = run_probe(opts, settings, lambda plan: True, lambda line: None)
+    assert any(c.id == "ctx.probe" and c.evidence for c in report.checks)
+    _assert_report("probe", report)
