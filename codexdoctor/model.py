@@ -13,6 +13,9 @@ NO_URL_IN_PASTE = "(no URL in the paste)"
 
 
 Param = Union[str, int, float, "Msg"]
+# One evidence line: a Msg (words, said in the report's language, its data in parameters), or a plain string that is
+# data alone (a redacted URL, a path with its line), the same in every language.
+Line = Union[str, "Msg"]
 
 
 def item_key(key: str, english: str) -> str:
@@ -84,6 +87,12 @@ def say(text: str | Msg, lang: str) -> str:
     return text.text(lang) if isinstance(text, Msg) else text
 
 
+def redact_line(line: Line, redact: Callable[[str], str]) -> Line:
+    """An evidence line through `redact`: a plain string whole, a Msg parameter by parameter (each outside text whole;
+    the report redacts the line again whole once it is said, report/build.py)."""
+    return line.redacted(redact) if isinstance(line, Msg) else redact(line)
+
+
 ErrorT = TypeVar("ErrorT", bound=BaseException)
 
 
@@ -130,7 +139,8 @@ class CheckResult:
 
     `facts` are machine-readable (rules read them); `evidence` are short
     human-readable lines already redacted (status codes, redacted URLs,
-    timings, token counts).
+    timings, token counts), each a Msg said in the report's language (or a
+    plain string that is data alone): the report holds them said (build.py).
     """
 
     id: str
@@ -138,7 +148,7 @@ class CheckResult:
     status: Status
     summary: str
     facts: Mapping[str, Any] = field(default_factory=dict)
-    evidence: tuple[str, ...] = ()
+    evidence: tuple[Line, ...] = ()
     duration_ms: float | None = None
     # The summary in both languages (its English is `summary`); None for a check that still writes English only, which
     # the pattern table in codexdoctor/i18n translates. Not in the JSON report, whose summary is the chosen language.
@@ -161,7 +171,7 @@ class Finding:
     diagnosis: str
     remedy: tuple[str, ...]
     checks: tuple[str, ...]
-    evidence: tuple[str, ...] = ()
+    evidence: tuple[str, ...] = ()  # said in the report's language, as the texts above (rules/engine.py)
     references: tuple[str, ...] = ()
     # Findings this one explains ("this is why"), folded under it: (code, title) each. Their evidence is in `evidence`.
     explains: tuple[tuple[str, str], ...] = ()

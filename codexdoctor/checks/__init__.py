@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from codexdoctor.checks import cfg, env, url
 from codexdoctor.checks.base import Check, CheckContext, crashed
-from codexdoctor.model import CheckResult
+from codexdoctor.model import CheckResult, redact_line
 
 STATIC_CHECKS: tuple[Check, ...] = (*cfg.CHECKS, *env.CHECKS, *url.CHECKS)
 
@@ -22,7 +22,9 @@ def run_one(check: Check, ctx: CheckContext) -> CheckResult:
         res = crashed(check.id, check.title, exc, ctx.redactor)
     elapsed = (time.perf_counter() - started) * 1000
     # replace(), not a new CheckResult: the words beside the facts (message, reason, said) go with them.
-    return ctx.stamp(replace(res, evidence=tuple(ctx.redactor(e) for e in res.evidence), duration_ms=round(elapsed, 1)))
+    return ctx.stamp(
+        replace(res, evidence=tuple(redact_line(e, ctx.redactor) for e in res.evidence), duration_ms=round(elapsed, 1))
+    )
 
 
 def run_static(ctx: CheckContext, checks: Iterable[Check] = STATIC_CHECKS) -> list[CheckResult]:

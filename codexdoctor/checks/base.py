@@ -10,7 +10,7 @@ from typing import Any
 from codexdoctor.codex.config import Provider, Resolution
 from codexdoctor.common.redact import Redactor
 from codexdoctor.common.shells import Shell
-from codexdoctor.model import CheckResult, Msg, Status
+from codexdoctor.model import CheckResult, Line, Msg, Status
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class Check:
 
 
 def result(
-    check_id: str, title: str, status: Status, summary: Msg, evidence: Iterable[str] = (), /, **facts: Any
+    check_id: str, title: str, status: Status, summary: Msg, evidence: Iterable[Line] = (), /, **facts: Any
 ) -> CheckResult:
     """A check's result; its summary carries its Chinese with it (the English is the `summary` string)."""
     return CheckResult(

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalise_name, result
+from codexdoctor.checks.cfglines import file_line, key_lines, names_or_none, profile_file_lines, provider_values
 from codexdoctor.checks.cfgtypes import PROVIDER_TYPES, TOP_LEVEL_TYPES, wrong_type
 from codexdoctor.codex import config as config_mod
 from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
 from codexdoctor.codex.layers import Layer
 from codexdoctor.common.placeholders import model_placeholder
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Msg, Status, item_key
+from codexdoctor.model import CheckResult, Line, Msg, Status, item_key
 
 NO_PROFILE = Msg("no profile selected", "未选择 profile")
 # Each check's result with its id and title given, so a summary in two languages fits on the line that returns it.
@@ -127,7 +128,11 @@ def check_home(ctx: CheckContext) -> CheckResult:
         "literal_tilde": r.codex_home_from_env and raw.startswith("~"),
         "expanded": r.show(r.home / raw[2:]) if raw.startswith("~/") else None,
     }
-    evidence = [f"CODEX_HOME={shown}" if r.codex_home_from_env else f"CODEX_HOME unset -> {shown}"]
+    evidence = [
+        f"CODEX_HOME={shown}"
+        if r.codex_home_from_env
+        else Msg("CODEX_HOME unset -> {path}", "CODEX_HOME 未设置 -> {path}", path=shown)
+    ]
     if r.codex_home_problem:
         return _home(Status.FAIL, Msg("{path} is unusable", "{path} 不可用", path=shown), evidence, **facts)
     if not r.codex_home.is_dir():  # the default folder, not made yet: no ✓ for a folder that is not there (issue 29)
@@ -146,10 +151,11 @@ def check_files(ctx: CheckContext) -> CheckResult:
     if r.codex_home_problem:
         return _files(Status.SKIP, Msg("Codex home is unusable", "Codex 主目录不可用"), home_problem=True)
     files = []
-    evidence = []
+    evidence: list[Line] = []
     for layer in r.layers:
         if layer.kind == "override":
-            evidence.append("-c overrides: " + ", ".join(o.split("=", 1)[0] for o in r.overrides))
+            keys = Msg.join([o.split("=", 1)[0] for o in r.overrides])
+            evidence.append(Msg("-c overrides: {keys}", "-c 覆盖：{keys}", keys=keys))
             continue
         files.append(_file_entry(layer, evidence))
     user = r.user_layer
@@ -168,7 +174,13 @@ def check_files(ctx: CheckContext) -> CheckResult:
         "windows_configs": windows_configs,
     }
     if facts["windows_configs"]:
-        evidence.append("Windows-side Codex config: " + ", ".join(windows_configs))
+        evidence.append(
+            Msg(
+                "Windows-side Codex config: {paths}",
+                "Windows 一侧的 Codex 配置：{paths}",
+                paths=Msg.join(windows_configs),
+            )
+        )
     if broken:
         failed = _files(
             Status.FAIL, Msg("{path} cannot be read", "{path} 无法读取", path=broken[0]["path"]), evidence, **facts
@@ -190,7 +202,7 @@ def check_files(ctx: CheckContext) -> CheckResult:
     )
 
 
-def _file_entry(layer: Layer, evidence: list[str]) -> dict[str, Any]:
+def _file_entry(layer: Layer, evidence: list[Line]) -> dict[str, Any]:
     """One config file as cfg.files reports it (its evidence line appended to `evidence`)."""
     entry: dict[str, Any] = {
         "kind": layer.kind,
@@ -199,13 +211,12 @@ def _file_entry(layer: Layer, evidence: list[str]) -> dict[str, Any]:
         "encoding": layer.encoding,
         "crlf": layer.crlf,
     }
+    evidence.append(file_line(layer))
     if layer.ignored:
         # Codex does not read an untrusted project's config at all, so its contents cannot break anything.
         entry["ignored"] = layer.ignored
         entry["keys"] = sorted(layer.data)[:12] if layer.data else []
-        evidence.append(f"{layer.label}: not read by Codex (project {layer.ignored})")
-        return entry
-    if layer.toml_problem:
+    elif layer.toml_problem:
         p = layer.toml_problem
         entry["toml_error"] = {
             "line": p.line,
@@ -213,15 +224,8 @@ def _file_entry(layer: Layer, evidence: list[str]) -> dict[str, Any]:
             "message": p.message,
             "backslash_in_string": layer.backslash_in_string,
         }
-        evidence.append(f"{layer.label}:{p.line}:{p.column}: {p.message}")
     elif layer.read_error:
         entry["read_error"] = layer.read_error
-        evidence.append(f"{layer.label}: {layer.read_error}")
-    else:
-        evidence.append(
-            f"{layer.label}: {'read' if layer.exists else 'not found'}"
-            + (f" ({layer.encoding})" if layer.encoding != "utf-8" else "")
-        )
     return entry
 
 
@@ -252,9 +256,16 @@ def check_profile(ctx: CheckContext) -> CheckResult:
         "ignored_keys": [{"key": k, "where": w} for k, w in zip(ignored, ignored_where, strict=True)],
         "codex_version": _version_text(ctx.codex_version),
     }
-    evidence = [f"profile `{r.profile}` selected by {r.profile_origin}"]
+    evidence = [
+        Msg(
+            "profile `{name}` selected by {origin}",
+            "profile `{name}` 由 {origin} 选中",
+            name=r.profile,
+            origin=r.origin_said(str(r.profile_origin)),
+        )
+    ]
     if r.profile_missing:
-        evidence.append("profiles defined: " + (", ".join(available) or "none"))
+        evidence.append(Msg("profiles defined: {names}", "已定义的 profile：{names}", names=names_or_none(available)))
         return _profile(
             Status.FAIL, Msg("profile `{name}` not found", "找不到 profile `{name}`", name=r.profile), evidence, **facts
         )
@@ -289,16 +300,7 @@ def _check_profile_file(ctx: CheckContext) -> CheckResult:
         "version_assumed": ctx.codex_version is None,
         "available": sorted(p.name[: -len(".config.toml")] for p in _profile_files(r.codex_home)),
     }
-    evidence = [
-        f"profiles are files ($CODEX_HOME/<name>.config.toml) in Codex {version}"
-        + (" (assumed: installed version unknown)" if ctx.codex_version is None else "")
-    ]
-    evidence += [f'{s["where"]}: legacy selector profile = "{s["value"]}"' for s in r.legacy_selectors]
-    evidence += [f"{t['where']}: legacy table [profiles.{t['name']}]" for t in r.legacy_tables]
-    if r.profile:
-        evidence.append(
-            f"--profile {r.profile}: {facts['profile_file']} " + ("not found" if facts["file_missing"] else "read")
-        )
+    evidence = profile_file_lines(ctx, version, facts)
     if r.legacy_selectors or r.profile_conflict:
         return _profile(
             Status.FAIL,
@@ -343,11 +345,18 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         r.merged["model_providers"] if isinstance(r.merged.get("model_providers"), Mapping) else {}
     )
     facts = _provider_facts(ctx, tables)
-    evidence = [f'model_provider = "{p.id}" ({r.provider_origin})']
+    evidence: list[Line] = [
+        Msg(
+            'model_provider = "{id}" ({origin})',
+            'model_provider = "{id}"（{origin}）',
+            id=p.id,
+            origin=r.origin_said(r.provider_origin),
+        )
+    ]
     if r.unusable:
         return _provider(Status.SKIP, Msg("config could not be parsed", "配置无法解析"), evidence, **facts)
     if not p.defined:
-        evidence.append("provider tables: " + (", ".join(sorted(tables)) or "none"))
+        evidence.append(Msg("provider tables: {names}", "提供方表：{names}", names=names_or_none(sorted(tables))))
         facts["did_you_mean"] = _did_you_mean(tables, p.id)
         return _provider(
             Status.FAIL,
@@ -363,11 +372,7 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         wrong = wrong_type(key, r.merged[key], kind, r.origin(key)) if key in r.merged else None
         if wrong:
             facts["wrong_types"].append(wrong)
-    evidence.append(
-        f"base_url = {ctx.redactor(str(p.base_url)) if p.base_url is not None else '(unset)'} "
-        f"({r.provider_field_origin('base_url')})"
-    )
-    evidence.append(f'model = "{r.model}" ({r.model_origin})' if r.model is not None else "model unset (Codex default)")
+    evidence += provider_values(ctx)
     bad = (
         facts["missing_base_url"]
         or facts["missing_model"]
@@ -493,8 +498,7 @@ def check_keys(ctx: CheckContext) -> CheckResult:
         "project_provider_keys": project_provider_keys,
         "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
     }
-    evidence = [f"{u['where']}: `{u['key']}` in {u['table']} is not a key Codex reads" for u in unknown]
-    evidence += [f"{p['where']}: `{p['key']}` in a project config" for p in project_provider_keys]
+    evidence = key_lines(unknown, project_provider_keys)
     if unknown or project_provider_keys:
         n_ignored = len(unknown) + len(project_provider_keys)
         return _keys(

@@ -225,9 +225,14 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     text = sanitize(ctx.redactor(text), newlines=True)
     kind, detail, line, retries = pick(text)
     shown = clip(" ".join(line.split()), 300)
-    evidence = (f"pasted: {shown}",) + (
-        (f"Codex retried {plural(retries, 'time')} first (Reconnecting... lines)",) if retries else ()
+    pasted = Msg("pasted: {line}", "粘贴的内容：{line}", line=shown)
+    retried = Msg(
+        "Codex retried {times} first (Reconnecting... lines)",
+        "Codex 先重试了 {n} 次（`Reconnecting...` 行）",
+        times=plural(retries, "time"),
+        n=retries,
     )
+    evidence = (pasted, retried) if retries else (pasted,)
     if kind == "missing_env":
         return [_missing_env_result(ctx, detail, evidence)]
     if kind == "context":
@@ -241,7 +246,7 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     return [_answer_result(ctx, kind, detail, line, evidence)]
 
 
-def _missing_env_result(ctx: CheckContext, var: str, evidence: tuple[str, ...]) -> CheckResult:
+def _missing_env_result(ctx: CheckContext, var: str, evidence: tuple[Msg, ...]) -> CheckResult:
     """Codex's `Missing environment variable`: env.key's result, with the near misses and rc files it would find."""
     from codexdoctor.checks import env as env_checks
 
@@ -256,7 +261,7 @@ def _missing_env_result(ctx: CheckContext, var: str, evidence: tuple[str, ...]) 
         Msg("${var} is blank", "${var} 为空", var=var)
         if state == "blank"
         else Msg("${var} is missing", "${var} 未设置", var=var),
-        evidence + tuple(f"${n} is set" for n in near),
+        evidence + tuple(Msg("${var} is set", "${var} 已设置", var=n) for n in near),
         env_key=var,
         state=state,
         near_miss=near,
@@ -273,7 +278,7 @@ def _missing_env_result(ctx: CheckContext, var: str, evidence: tuple[str, ...]) 
     )
 
 
-def _transport_result(ctx: CheckContext, detail: tuple[str, str, str | None], evidence: tuple[str, ...]) -> CheckResult:
+def _transport_result(ctx: CheckContext, detail: tuple[str, str, str | None], evidence: tuple[Msg, ...]) -> CheckResult:
     """A transport failure (DNS, refused, TLS, timeout, reset): net.reach's result, the paste's words as its detail."""
     from urllib.parse import urlsplit
 
@@ -305,7 +310,7 @@ def _transport_result(ctx: CheckContext, detail: tuple[str, str, str | None], ev
     return replace(reach, said={"detail": said, **_no_url_said(facts)})
 
 
-def _turn_two_result(ctx: CheckContext, item: str | None, line: str, evidence: tuple[str, ...]) -> CheckResult:
+def _turn_two_result(ctx: CheckContext, item: str | None, line: str, evidence: tuple[Msg, ...]) -> CheckResult:
     """An error only the request after a tool call meets (or Codex's "high demand" mask for a 5xx): api.turn_two's."""
     from codexdoctor.net.classify import summarize_text
 
@@ -341,7 +346,7 @@ def _turn_two_result(ctx: CheckContext, item: str | None, line: str, evidence: t
     return replace(turn_two, said=_no_url_said(dict(turn_two.facts)))
 
 
-def _undecided_result(kind: str, evidence: tuple[str, ...]) -> CheckResult:
+def _undecided_result(kind: str, evidence: tuple[Msg, ...]) -> CheckResult:
     """A paste that decides nothing: no known error shape, or reqwest's wrapper alone (DNS, connection, TLS or proxy,
     and the paste does not say which)."""
     if kind == "unknown":
@@ -386,7 +391,7 @@ def _pasted_answer(ctx: CheckContext, kind: str, detail: Any) -> tuple[Exchange,
     return ex, Classified(classify(ex).kind, ended), True
 
 
-def _answer_result(ctx: CheckContext, kind: str, detail: Any, line: str, evidence: tuple[str, ...]) -> CheckResult:
+def _answer_result(ctx: CheckContext, kind: str, detail: Any, line: str, evidence: tuple[Msg, ...]) -> CheckResult:
     """An answer the provider gave (a status, a stream's end): the canary's own reading of it, given the paste's
     kind; nothing is sent (the clocks are nominal)."""
     from codexdoctor.checks.live.canary import canary_result
@@ -439,7 +444,7 @@ def _no_url_said(facts: dict[str, object]) -> dict[str, Msg]:
     return {"url": Msg("(no URL in the paste)", "（粘贴内容里没有 URL）")}
 
 
-def _context_result(line: str, evidence: tuple[str, ...], ctx: CheckContext, codex_message: bool) -> CheckResult:
+def _context_result(line: str, evidence: tuple[Msg, ...], ctx: CheckContext, codex_message: bool) -> CheckResult:
     from codexdoctor.net.classify import context_numbers
 
     window, size = context_numbers(line)

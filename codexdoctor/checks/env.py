@@ -10,7 +10,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, is_loopback_host, normalise_name, result
-from codexdoctor.codex import dotenvfile
+from codexdoctor.checks.envlines import (
+    auth_lines,
+    dotenv_lines,
+    env_key_line,
+    fingerprint_msg,
+    key_lines,
+    missing_lines,
+    source_lines,
+)
 from codexdoctor.codex.authfile import KEY_SHAPED, VAR_NAME, display_env_key, read_auth_json
 from codexdoctor.codex.config import Resolution
 from codexdoctor.common import safefile
@@ -21,13 +29,6 @@ from codexdoctor.model import CheckResult, Msg, Status
 # Each check's result with its id and title given, so a summary in two languages fits on the line that returns it.
 _key = partial(result, "env.key", "API key variable")
 _auth = partial(result, "env.auth", "Stored login")
-
-
-def fingerprint_msg(value: str) -> Msg:
-    """A key's fingerprint (common/redact.py) in words: `51 chars, sha256:1a2b3c4d`, `51 个字符，sha256:1a2b3c4d`."""
-    return Msg(
-        "{n} chars, sha256:{digest}", "{n} 个字符，sha256:{digest}", n=len(value), digest=fingerprint(value)[-8:]
-    )
 
 
 RC_FILES = (
@@ -204,7 +205,7 @@ def check_key(ctx: CheckContext) -> CheckResult:
     env_key = checked
     facts["env_key"] = env_key
     value = ctx.env.get(env_key)
-    evidence = [f"env_key = {env_key} ({facts['env_key_where']})"]
+    evidence = [env_key_line(env_key, ctx.resolution.provider_field_said("env_key"))]
     _source(ctx, env_key, value, facts, evidence)
     if value is None or not value.strip():
         _missing(ctx, env_key, value, facts, evidence)
@@ -222,9 +223,8 @@ def check_key(ctx: CheckContext) -> CheckResult:
     facts["key_fingerprint"] = fingerprint(value)
     facts["problems"] = value_problems(value)
     facts["key_placeholder"] = key_placeholder(value)  # the pattern's label, never the value
-    evidence.append(f"${env_key}: set, {fingerprint(value)}")
+    evidence += key_lines(env_key, value, facts)
     if facts["key_placeholder"]:
-        evidence.append(f"the value is a guide's placeholder ({facts['key_placeholder']}-style), not a key")
         return _key(
             Status.FAIL,
             Msg("${var} holds a placeholder, not a key", "${var} 里是占位符，而不是密钥", var=env_key),
@@ -232,7 +232,6 @@ def check_key(ctx: CheckContext) -> CheckResult:
             **facts,
         )
     if facts["problems"]:
-        evidence.append("value contains: " + ", ".join(facts["problems"]))
         return _key(
             Status.FAIL, Msg("${var} has stray characters", "${var} 含有多余字符", var=env_key), evidence, **facts
         )
@@ -301,13 +300,13 @@ def _variable(ctx: CheckContext, facts: dict[str, Any]) -> CheckResult | str:
         return _key(
             Status.FAIL,
             Msg("env_key is not a variable name", "env_key 不是环境变量名"),
-            [f"env_key = {facts['env_key']} ({facts['env_key_where']})"],
+            [env_key_line(str(facts["env_key"]), ctx.resolution.provider_field_said("env_key"))],
             **facts,
         )
     return env_key
 
 
-def _source(ctx: CheckContext, env_key: str, value: str | None, facts: dict[str, Any], evidence: list[str]) -> None:
+def _source(ctx: CheckContext, env_key: str, value: str | None, facts: dict[str, Any], evidence: list[Msg]) -> None:
     """Where the variable's value comes from (the environment, or a .env file Codex loads over it) and what that file
     does to it, into `facts` and `evidence`."""
     r = ctx.resolution
@@ -331,22 +330,10 @@ def _source(ctx: CheckContext, env_key: str, value: str | None, facts: dict[str,
     )
     if dotenv is not None and source != "environment" and env_key in dotenv.substituted:
         facts["dotenv_line"] = dotenv.substituted[env_key]
-        evidence.append(
-            f"{facts['dotenv_path']}:{facts['dotenv_line']} builds {env_key} by $ substitution"
-            + (
-                ": " + ", ".join(facts["dotenv_unset_refs"]) + " unset, replaced by nothing"
-                if facts["dotenv_unset_refs"]
-                else ""
-            )
-        )
-    if facts["from_dotenv"]:
-        evidence.append(
-            f"${env_key} comes from {source}, which Codex loads over the shell's environment"
-            + (f" (the shell has another value, {facts['shell_fp']})" if facts["shell_differs"] else "")
-        )
+    evidence += source_lines(env_key, facts)
 
 
-def _dotenv_lost(r: Resolution, env_key: str, value: str | None, facts: dict[str, Any], evidence: list[str]) -> None:
+def _dotenv_lost(r: Resolution, env_key: str, value: str | None, facts: dict[str, Any], evidence: list[Msg]) -> None:
     """A .env line meant to set the key that Codex's .env reader rejects: behind a byte-order mark, inside a quote
     that is never closed, or not `NAME=value`. Codex then goes on as if the line were not there. And the lines
     codexdoctor itself did not read to the end (past its caps)."""
@@ -354,43 +341,21 @@ def _dotenv_lost(r: Resolution, env_key: str, value: str | None, facts: dict[str
     facts["dotenv_bom"] = bool(dotenv is not None and dotenv.bom_name == env_key)
     facts["dotenv_capped"] = [{"name": n, "line": line} for n, line in (dotenv.capped.items() if dotenv else ())]
     facts["dotenv_stopped_at"] = dotenv.stopped_at if dotenv is not None else None
-    evidence += [
-        f"{facts['dotenv_path']}:{c['line']} builds {c['name']} by $ substitution past "
-        f"{dotenvfile.VALUE_MAX:,} characters (codexdoctor read no further into it)"
-        for c in facts["dotenv_capped"]
-    ]
-    if facts["dotenv_stopped_at"]:
-        evidence.append(
-            f"{facts['dotenv_path']}: its values pass {dotenvfile.TOTAL_MAX:,} characters at line "
-            f"{facts['dotenv_stopped_at']}; codexdoctor did not read that line or the ones after it"
-        )
     lost = next(
         (u for u in (dotenv.unloaded if dotenv is not None else ()) if env_key in u.names and u.reason != "bom"), None
     )
     facts["dotenv_unloaded"] = {"line": lost.line, "reason": lost.reason} if lost and value is None else None
-    if facts["dotenv_bom"]:
-        evidence.append(
-            f"{facts['dotenv_path']} sets {env_key} on its first line, behind a byte-order mark (BOM): "
-            "Codex does not load that line"
-        )
-    elif lost is not None:
-        evidence.append(
-            f"{facts['dotenv_path']}:{lost.line} is meant to set {env_key}, but Codex's .env reader rejects "
-            + ("it: a quote opened there is never closed" if lost.reason == "unterminated" else "that line")
-        )
+    evidence += dotenv_lines(env_key, facts, lost)
 
 
-def _missing(ctx: CheckContext, env_key: str, value: str | None, facts: dict[str, Any], evidence: list[str]) -> None:
+def _missing(ctx: CheckContext, env_key: str, value: str | None, facts: dict[str, Any], evidence: list[Msg]) -> None:
     """A variable unset or blank: the names it may be under instead, and the start-up files that set it."""
     facts["state"] = "missing" if value is None else "blank"
     facts["near_miss"] = near_miss_names(env_key, ctx.env)
     skipped: list[dict[str, str]] = []
     facts["rc_hits"] = find_in_rc_files(env_key, ctx.home, skipped)
     facts["rc_skipped"] = skipped
-    evidence.append(f"${env_key}: {'not set' if value is None else 'set but blank'} in this environment")
-    evidence += [f"${n} is set ({fingerprint(ctx.env[n])})" for n in facts["near_miss"]]
-    evidence += [f"{h['file']}:{h['line']} sets {env_key}" for h in facts["rc_hits"]]
-    evidence += [f"{s['file']} not read: {s['reason']}" for s in skipped]
+    evidence += missing_lines(env_key, value, ctx.env, facts)
 
 
 def gateway_of_openai_key(r: Resolution, env: Mapping[str, str]) -> str | None:
@@ -438,26 +403,13 @@ def check_auth(ctx: CheckContext) -> CheckResult:
     stored = auth.pop("_stored", None)
     env_openai = ctx.env.get("OPENAI_API_KEY", "")
     facts = _auth_facts(ctx, auth, stored, env_openai)
-    evidence = [
-        f"{facts['auth_path']}: "
-        + (
-            "absent"
-            if not auth["exists"]
-            else f"unreadable ({auth['error']})"
-            if auth.get("error")
-            else f"auth_mode={auth.get('mode')}"
-        )
-    ]
-    if facts["openai_api_key_env"]:
-        evidence.append(f"$OPENAI_API_KEY set ({fingerprint(env_openai)})")
+    evidence = auth_lines(auth, facts, ctx.env)
     if p.id == "openai" and p.builtin:
         facts["logged_in"] = (
             auth["exists"] and not auth.get("error") and (auth.get("has_api_key") or auth.get("has_tokens"))
         )
     if auth.get("error"):
         return _auth(Status.WARN, Msg("auth.json unreadable", "auth.json 无法读取"), evidence, **facts)
-    if facts["codex_api_key_env"]:
-        evidence.append(f"$CODEX_API_KEY set ({fingerprint(ctx.env['CODEX_API_KEY'])}): read by `codex exec` only")
     if p.id == "openai" and p.builtin and (builtin := _builtin_login(auth, facts, evidence)) is not None:
         return builtin
     if facts["custom_without_env_key"] and auth["exists"]:
@@ -518,7 +470,7 @@ def _auth_facts(ctx: CheckContext, auth: dict[str, Any], stored: Any, env_openai
     return facts
 
 
-def _builtin_login(auth: Mapping[str, Any], facts: dict[str, Any], evidence: list[str]) -> CheckResult | None:
+def _builtin_login(auth: Mapping[str, Any], facts: dict[str, Any], evidence: list[Msg]) -> CheckResult | None:
     """The built-in OpenAI provider's result when its login decides it: none stored, or a ChatGPT sign-in."""
     if not facts["logged_in"] and facts["codex_api_key_env"]:
         return _auth(

@@ -97,6 +97,28 @@ def certain_base_url(raw: str) -> str | None:
 UNSET = Msg("base_url unset", "未设置 base_url")
 
 
+def _evidence(ctx: CheckContext, facts: dict[str, Any]) -> list[Msg]:
+    """base_url as written and where, the URL Codex will call, and an $OPENAI_BASE_URL Codex no longer reads."""
+    evidence = [
+        Msg(
+            'base_url = "{url}" ({origin})',
+            'base_url = "{url}"（{origin}）',
+            url=facts["shown"],
+            origin=ctx.resolution.provider_field_said("base_url"),
+        ),
+        Msg("Codex will call POST {url}", "Codex 将调用 POST {url}", url=facts["request_url"]),
+    ]
+    if facts["ignored_openai_base_url"]:
+        evidence.append(
+            Msg(
+                "$OPENAI_BASE_URL = {url}: not read by Codex since April 2026",
+                "$OPENAI_BASE_URL = {url}：自 2026 年 4 月起 Codex 不再读取",
+                url=facts["ignored_openai_base_url"],
+            )
+        )
+    return evidence
+
+
 def check_base_url(ctx: CheckContext) -> CheckResult:
     r = ctx.resolution
     p = r.provider
@@ -105,7 +127,10 @@ def check_base_url(ctx: CheckContext) -> CheckResult:
     raw = p.base_url
     where = r.provider_field_origin("base_url")
     if raw is None and not p.builtin:
-        return result("url.base_url", "base_url", Status.SKIP, UNSET, [f"base_url unset ({where})"])
+        unset = Msg(
+            "base_url unset ({origin})", "base_url 未设置（{origin}）", origin=r.provider_field_said("base_url")
+        )
+        return result("url.base_url", "base_url", Status.SKIP, UNSET, [unset])
     if not isinstance(raw, str):
         return result("url.base_url", "base_url", Status.SKIP, Msg("base_url is not a string", "base_url 不是字符串"))
     facts = analyse_base_url(raw)
@@ -133,9 +158,7 @@ def check_base_url(ctx: CheckContext) -> CheckResult:
     )
     if facts["suggested"]:
         facts["suggested"] = ctx.redactor(facts["suggested"])
-    evidence = [f'base_url = "{facts["shown"]}" ({where})', f"Codex will call POST {facts['request_url']}"]
-    if facts["ignored_openai_base_url"]:
-        evidence.append(f"$OPENAI_BASE_URL = {facts['ignored_openai_base_url']}: not read by Codex since April 2026")
+    evidence = _evidence(ctx, facts)
     facts["offline"] = ctx.offline  # a remedy that says "run it live" must not say so in a live run (issue 29)
     errors = (
         facts["query_secrets"]

@@ -175,14 +175,19 @@ class Resolution:
                 return Msg("$OPENAI_BASE_URL (deprecated)", "$OPENAI_BASE_URL（已弃用）")
             return Msg("built-in provider `{id}`", "内置提供方 `{id}`", id=self.provider.id)
         if key not in self.provider.table:
-            return Msg.verbatim("default")
+            return DEFAULT_ORIGIN
         return self.origin_said(self.origin("model_providers", self.provider.id, key))
 
     def origin_said(self, origin: str) -> Msg:
         """An origin this resolution gave (a file, a flag, `-c`, or a profile's), in both languages: the words of
         a profile's origin were written beside it when it was made; any other is the same in every language."""
+        if origin == "default":
+            return DEFAULT_ORIGIN
         return self.origins_said.get(origin) or Msg.verbatim(origin)
 
+
+# The origin of a value no file or flag set: Codex's own default.
+DEFAULT_ORIGIN = Msg("default", "默认值")
 
 _MISSING = object()
 

@@ -66,23 +66,6 @@ class FirstRequest:
     codex_version: str
     labels: tuple[str, ...] = ()  # what each text of `input` is, in order (shape(): the ticket's request file)
 
-    def evidence(self, provider_count: int | None = None) -> list[str]:
-        """The request's size and parts; `provider_count`, the provider's own count of it, is the one the run quotes
-        (issue 40: the evidence said 8,487 beside a row that said 8,485), ours is named as the estimate beside it."""
-        parts = ", ".join(f"{name} {n:,}" for name, n in self.parts)
-        size = (
-            f"{provider_count:,} tokens (the provider's count; {self.tokenizer} estimates {self.tokens:,})"
-            if provider_count is not None
-            else f"{self.tokens:,} tokens ({self.tokenizer})"
-        )
-        lines = [f"Codex {self.codex_version} first request: {size}: {parts}"]
-        lines += [
-            f"{d.path}: {d.bytes:,} bytes, {d.tokens:,} tokens"
-            + (" (cut at project_doc_max_bytes)" if d.truncated else "")
-            for d in self.docs
-        ]
-        return lines
-
 
 @lru_cache(maxsize=1)
 def template() -> Mapping[str, Any]:

@@ -88,7 +88,14 @@ def _logs_of_the_same_message(ctx: CheckContext, opts: CheckOptions, text: str) 
         Status.WARN,
         str(summary),
         facts,
-        (f"{read} recent session logs read; {matching} ended with the same message",),
+        (
+            Msg(
+                "{read} recent session logs read; {matching} ended with the same message",
+                "读取了 {read} 个最近的会话日志；其中 {matching} 个以同一条消息结束",
+                read=read,
+                matching=matching,
+            ),
+        ),
         message=summary,
         reason=reason,
     )

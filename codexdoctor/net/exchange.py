@@ -15,6 +15,7 @@ from codexdoctor.common.outside_json import Shape
 from codexdoctor.common.untrusted import clip, request_id_in_text
 from codexdoctor.model import Msg
 from codexdoctor.net.kinds import failure_kind
+from codexdoctor.net.said import shape_said
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class StreamStats:
     # no such event came. With `terminal` "response.completed" Codex fails the turn on it; without, it skipped it.
     completion_problems: tuple[Shape, ...] = ()
     bad_detail: str | None = None  # why the first unreadable event was unreadable (broken or too deeply nested JSON)
+    bad_said: Msg | None = None  # the same in both languages
     # Standalone `error` events (the first few, code and message): Codex 0.171 ignores them and reads on (its
     # process_sse has no arm for them), so they end nothing; they are the provider's own words when the stream then
     # closes without response.completed.
@@ -109,57 +111,113 @@ class Exchange:
         head = self.body_excerpt.lstrip()[:200].lower()
         return "text/html" in self.content_type or head.startswith(("<!doctype html", "<html"))
 
-    def line(self) -> str:
+    def line(self) -> Msg:
         """One evidence line: `POST https://h/api/responses -> 401 (123 ms) {...}`, then when it was sent and the
-        provider's request id, for the operator's logs."""
-        out = self._line()
+        provider's request id, for the operator's logs. Words in the report's language, the data as it came."""
         tags = [
-            f"sent {self.started_at}" if self.started_at else "",
-            f"request id {self.request_id}" if self.request_id else "",
+            *([Msg("sent {at}", "发送于 {at}", at=self.started_at)] if self.started_at else []),
+            *([Msg("request id {id}", "请求 id {id}", id=self.request_id)] if self.request_id else []),
         ]
-        if self.started_at or self.request_id:
-            out += " [" + ", ".join(x for x in tags if x) + "]"
-        return out
+        if not tags:
+            return self._line()
+        return Msg("{line} [{tags}]", "{line}（{tags}）", line=self._line(), tags=Msg.join(tags, ", ", "，"))
 
-    def _line(self) -> str:
+    def _line(self) -> Msg:
+        method, url, ms = self.method, self.url, self.elapsed_ms
         if self.failure and self.status is None:
-            out = f"{self.method} {self.url} -> {self.failure} after {self.elapsed_ms:.0f} ms: {self.failure_detail}"
-        else:
-            out = f"{self.method} {self.url} -> {self.status} ({self.elapsed_ms:.0f} ms)"
-            if self.location:
-                out += f" Location: {self.location}"
-            if self.stream is not None:
-                out += _stream_part(self.stream)
-            if self.body_excerpt and not self.ok:
-                out += f" body: {self.body_excerpt}"
-            if self.body_malformed:
-                out += f" (unreadable: {self.body_malformed})"
-        if self.attempts > 1:
-            waited = f", {self.waited_s:.1f} s waited between them" if self.waited_s >= 0.5 else ""
-            out += f" [{self.attempts} attempts; earlier: {', '.join(self.earlier)}{waited}]"
-        return out
+            detail = self.failure_said or Msg.verbatim("")
+            failed = Msg(
+                "{method} {url} -> {failure} after {ms:.0f} ms: {detail}",
+                "{method} {url} -> {failure}（{ms:.0f} ms 后）：{detail}",
+                failure=str(self.failure),
+                method=method,
+                url=url,
+                ms=ms,
+                detail=detail,
+            )
+            return Msg.join([failed, *self._attempts()], "", "")
+        parts = [
+            Msg(
+                "{method} {url} -> {status} ({ms:.0f} ms)",
+                "{method} {url} -> {status}（{ms:.0f} ms）",
+                method=method,
+                url=url,
+                status=str(self.status),
+                ms=ms,
+            )
+        ]
+        if self.location:
+            parts.append(Msg(" Location: {to}", "，Location 头为 {to}", to=self.location))
+        if self.stream is not None:
+            parts.append(_stream_part(self.stream))
+        if self.body_excerpt and not self.ok:
+            parts.append(Msg(" body: {body}", "，响应体为 {body}", body=self.body_excerpt))
+        if self.body_malformed:
+            parts.append(Msg(" (unreadable: {why})", "（无法读取：{why}）", why=self.body_malformed))
+        return Msg.join([*parts, *self._attempts()], "", "")
+
+    def _attempts(self) -> list[Msg]:
+        """The retried attempts, when there were any: how many, what the earlier ones got, the time waited."""
+        if self.attempts <= 1:
+            return []
+        waited = (
+            Msg(", {s:.1f} s waited between them", "，其间共等待 {s:.1f} 秒", s=self.waited_s)
+            if self.waited_s >= 0.5
+            else Msg.verbatim("")
+        )
+        earlier = Msg.join(list(self.earlier))
+        return [
+            Msg(
+                " [{n} attempts; earlier: {earlier}{waited}]",
+                "（共 {n} 次尝试；之前几次：{earlier}{waited}）",
+                n=self.attempts,
+                earlier=earlier,
+                waited=waited,
+            )
+        ]
 
 
-def _stream_part(s: StreamStats) -> str:
+# How a stream was cut short (StreamStats.cut), in Chinese: the English is the value itself.
+_CUT_ZH = {"closed": "连接关闭", "idle": "空闲超时", "deadline": "到达时限"}
+
+
+def _stream_part(s: StreamStats) -> Msg:
     """The evidence line's account of a stream: events, first token, longest gap, how it ended, what was wrong."""
-    ttft = f"{s.first_token_ms:.0f} ms" if s.first_token_ms is not None else "none"
-    out = (
-        f" stream: {s.events} events, first token {ttft}, longest gap {s.max_gap_ms:.0f} ms, end {s.terminal or s.cut}"
-    )
+    ttft = Msg("{ms:.0f} ms", "{ms:.0f} ms", ms=s.first_token_ms) if s.first_token_ms is not None else Msg("none", "无")
+    end = s.terminal or s.cut
+    parts = [
+        Msg(
+            " stream: {events} events, first token {ttft}, longest gap {gap:.0f} ms, end {end}",
+            "，流：{events} 个事件，首个 token {ttft}，最长间隔 {gap:.0f} ms，以 {end} 结束",
+            events=s.events,
+            ttft=ttft,
+            gap=s.max_gap_ms,
+            end=Msg.pair(str(end), _CUT_ZH.get(str(end), str(end))),
+        )
+    ]
     if s.bad_detail:
-        out += f"; an unreadable event: {s.bad_detail}"
-    if s.shapes:
-        out += "; " + "; ".join(shape.sentence() for shape in s.shapes)
+        why = s.bad_said or Msg.verbatim(s.bad_detail)
+        parts.append(Msg("; an unreadable event: {why}", "；有一个事件无法读取：{why}", why=why))
+    parts += [Msg("; {shape}", "；{shape}", shape=shape_said(shape)) for shape in s.shapes]
     for error in s.ignored_errors:
         said = ": ".join(str(error[k]) for k in ("code", "message") if error.get(k))
-        out += f"; an error event Codex ignores ({said or 'no message'})"
+        what = Msg.verbatim(said) if said else Msg("no message", "没有消息")
+        parts.append(
+            Msg("; an error event Codex ignores ({what})", "；一个 Codex 会忽略的错误事件（{what}）", what=what)
+        )
     if s.terminal == "response.failed" and s.error is not None:
         from codexdoctor.net.codex_words import failed_says
 
-        out += f"; Codex says: `{clip(failed_says(s.error.get('code'), s.error.get('message')), 300)}`"
+        says = clip(failed_says(s.error.get("code"), s.error.get("message")), 300)
+        parts.append(Msg("; Codex says: `{says}`", "；Codex 会报：`{says}`", says=says))
     if s.ignored_errors and s.terminal is None and s.cut == "closed":
-        out += "; Codex says only `stream closed before response.completed`"
-    return out
+        parts.append(
+            Msg(
+                "; Codex says only `stream closed before response.completed`",
+                "；Codex 只会报 `stream closed before response.completed`",
+            )
+        )
+    return Msg.join(parts, "", "")
 
 
 # Headers that carry the provider's id for a request: OpenAI and most gateways, LiteLLM, Azure/OpenAI, Anthropic-style

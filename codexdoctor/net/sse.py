@@ -17,7 +17,9 @@ from typing import Any, TypeAlias
 
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.outside_json import INT64, STRING, Fields, Shape
+from codexdoctor.model import Msg
 from codexdoctor.net.body import Oversize
+from codexdoctor.net.said import json_kind, malformed_said
 
 MAX_LINE = 1024 * 1024  # one SSE line, and one event's data lines together
 MAX_REASONING = 64 * 1024  # characters of a reasoning item's encrypted_content kept for turn two
@@ -95,6 +97,7 @@ class Malformed:
     """An event whose data is no JSON object (broken, nested too deep, or another JSON value): dropped."""
 
     detail: str
+    said: Msg | None = None  # `detail` in both languages (evidence says it in the report's language)
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,15 @@ Message: TypeAlias = "Update | Terminal | Done | Malformed | Skipped"  # one per
 SseEvent: TypeAlias = "Message | BadField | Overflow"
 
 
+def _malformed(parsed: outside.Parsed) -> Malformed:
+    """An event whose data is no JSON object: why, in English and in both languages."""
+    said = malformed_said(parsed)
+    if said is None:
+        got = outside.kind(parsed.value)
+        said = Msg("{got}, not an object", "是{got}，不是对象", got=json_kind(got))
+    return Malformed(parsed.malformed or str(said), said)
+
+
 # ---- reading one message -----------------------------------------------------------------------------------------
 def read_message(name: str | None, data: str) -> Message:
     """What one SSE message (its `event:` name and its data lines joined) means; never raises."""
@@ -133,7 +145,7 @@ def read_message(name: str | None, data: str) -> Message:
     parsed = outside.parse(data)
     event = outside.obj(parsed.value)
     if event is None:
-        return Malformed(parsed.malformed or f"{outside.kind(parsed.value)}, not an object")
+        return _malformed(parsed)
     declared = event.get("type")
     if declared is not None and not isinstance(declared, str):  # Codex cannot read the event at all: skipped
         return Skipped((Shape("type", "a string", outside.kind(declared)),))

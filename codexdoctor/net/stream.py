@@ -14,6 +14,7 @@ from typing import Any
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.outside_json import Shape
 from codexdoctor.common.untrusted import clip
+from codexdoctor.model import Msg
 from codexdoctor.net.body import Oversize, StreamCut, Undecodable
 from codexdoctor.net.deadline import Deadline
 from codexdoctor.net.exchange import StreamStats
@@ -55,6 +56,7 @@ class _Tally:
         self.text_chars = 0  # len("".join(text)), kept as it grows
         self.bad = 0
         self.bad_detail: str | None = None
+        self.bad_said: Msg | None = None
         self.reasoning: Mapping[str, Any] | None = None
         self.call_ids: list[str | None] = []
         self.shapes: list[Shape] = []
@@ -79,7 +81,8 @@ class _Tally:
             return
         if isinstance(message, Malformed):
             self.bad += 1
-            self.bad_detail = self.bad_detail or message.detail
+            if self.bad_detail is None:
+                self.bad_detail, self.bad_said = message.detail, message.said
             return
         outside.keep(self.shapes, message.shapes)
         if isinstance(message, Update):
@@ -147,6 +150,7 @@ class _Tally:
             shapes=tuple(self.shapes),
             completion_problems=tuple(self.completion),
             bad_detail=self.bad_detail,
+            bad_said=self.bad_said,
             ignored_errors=tuple(self.ignored_errors),
         )
 

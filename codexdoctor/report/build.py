@@ -386,17 +386,22 @@ def _controls_out(value: Any) -> Any:
 def localize_texts(
     checks: Iterable[CheckResult], notes: Iterable[str | Msg], reason: Msg, lang: str
 ) -> tuple[list[CheckResult], list[str], str]:
-    """Check titles and summaries, notes and the verdict reason in the report's language: each a Msg, said in its own
-    words (a note that is a plain string is a value, the same in every language)."""
+    """Check titles, summaries and evidence lines, notes and the verdict reason in the report's language: each a Msg,
+    said in its own words (a plain string is a value, the same in every language). The report holds them said: the
+    renderers and the JSON report show strings."""
     from dataclasses import replace
 
+    def lines(c: CheckResult) -> tuple[str, ...]:
+        return tuple(say(e, lang) for e in c.evidence)
+
     if lang == "en":
-        return list(checks), [say(n, lang) for n in notes], reason.text(lang)
+        return [replace(c, evidence=lines(c)) for c in checks], [say(n, lang) for n in notes], reason.text(lang)
 
     from codexdoctor.i18n import check_title
 
     checks = [
-        replace(c, title=check_title(c.id, c.title, lang), summary=say(c.message or c.summary, lang)) for c in checks
+        replace(c, title=check_title(c.id, c.title, lang), summary=say(c.message or c.summary, lang), evidence=lines(c))
+        for c in checks
     ]
     return checks, [say(n, lang) for n in notes], reason.text(lang)
 

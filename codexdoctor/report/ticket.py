@@ -18,7 +18,8 @@ from typing import Any
 
 from codexdoctor.common.untrusted import request_id_in_text
 from codexdoctor.common.words import plural
-from codexdoctor.model import Report
+from codexdoctor.i18n import table_word
+from codexdoctor.model import Report, item_key
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,17 @@ def failed_session(
     if provider is not None:
         failed = [d for d in failed if d.get("provider") == provider]
     return max(failed, key=lambda d: d.get("start") or "", default=None)
+
+
+def _evidence_zh(ticket: Ticket, session: Mapping[str, Any]) -> str:
+    """The session's evidence in Chinese: the words its check said beside the fact, else the rule catalog's."""
+    from codexdoctor.rules.ctx.sessions import evidence_words
+
+    phrase = str(session.get("evidence") or "")
+    if not phrase:
+        return "-"
+    said = ticket.sessions.checks[0].said.get(item_key("evidence", phrase)) if ticket.sessions else None
+    return said.text("zh") if said is not None else evidence_words(phrase).get("zh")
 
 
 def _ticket_session(ticket: Ticket) -> Mapping[str, Any] | None:
@@ -403,13 +415,13 @@ def _session_lines(ticket: Ticket, session_markdown: str | None) -> list[str]:
     contexts = session.get("contexts") or []
     error = session.get("error") or session.get("error_info") or "-"
     at = f" ({session['failed_at']})" if session.get("failed_at") else ""
-    sizes = ", ".join(f"{n:,}" for n in contexts) if contexts else "-"
+    sizes = ("、" if ticket.lang == "zh" else ", ").join(f"{n:,}" for n in contexts) if contexts else "-"
     if ticket.lang == "zh":
         out += [
             f"- 会话 `{session.get('id')}`，开始于 {session.get('start') or '?'}，Codex "
             f"{session.get('cli_version') or '?'}，模型 `{session.get('model') or '?'}`，提供方 `{session.get('provider') or '?'}`",
             f"- 在第 {session.get('failed_turn') or '?'} 轮失败{at}：{error}",
-            f"- 判定：{session.get('kind')}（{session.get('evidence') or '-'}）",
+            f"- 判定：{table_word(str(session.get('kind')), 'zh')}（{_evidence_zh(ticket, session)}）",
             f"- 每轮的上下文（输入 token）：{sizes}",
         ]
     else:

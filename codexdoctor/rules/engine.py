@@ -7,7 +7,7 @@ import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Status, item_key
+from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Line, Status, item_key, say
 from codexdoctor.rules.api.path import path_params
 from codexdoctor.rules.base import Loc, Rule, causes, settlers, shell_commands
 from codexdoctor.rules.catalog import RULES
@@ -188,26 +188,30 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
                     ),
                     # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
                     checks=(res.id, *(c for c in rule.covers if c in by_id and by_id[c].status is Status.FAIL)),
-                    evidence=tuple(
-                        e.get(lang) if isinstance(e, Loc) else e for e in _evidence_for(res.evidence, params)
-                    ),
+                    evidence=tuple(_said_line(e, lang) for e in _evidence_for(res.evidence, params)),
                     references=rule.references,
                 )
             )
     return fold(findings, rules, {r.id: r.facts for r in by_id.values()})
 
 
-def _evidence_for(evidence: Iterable[str], params: Mapping[str, Any]) -> tuple[str, ...]:
-    """The lines a finding cites: its own (`finding_evidence`), the check's lines about its one item (those that start
-    with `evidence_about`: one unknown key of 500 cites its line, not all 500), else all of the check's."""
+def _evidence_for(evidence: Iterable[Line], params: Mapping[str, Any]) -> tuple[Line | Loc, ...]:
+    """The lines a finding cites: its own (`finding_evidence`), the check's lines about its one item (those whose
+    English starts with `evidence_about`: one unknown key of 500 cites its line, not all 500), else all of the
+    check's."""
     if params.get("finding_evidence"):
         return tuple(params["finding_evidence"])
     lines = tuple(evidence)
     about = params.get("evidence_about")
     if about:
-        own = tuple(line for line in lines if isinstance(line, str) and line.startswith(about))
+        own = tuple(line for line in lines if str(line).startswith(about))
         return own or lines
     return lines
+
+
+def _said_line(line: Line | Loc, lang: str) -> str:
+    """An evidence line in the finding's language (a plain string is data, the same in every language)."""
+    return line.get(lang) if isinstance(line, Loc) else say(line, lang)
 
 
 def _items_said(params: Mapping[str, Any], said: Mapping[str, Loc]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from codexdoctor.model import CheckResult, Section, Status
+from codexdoctor.model import CheckResult, Msg, Section, Status
 from codexdoctor.net.classify import CONTEXT_MARKERS, context_numbers
 from codexdoctor.watch.record import Recorded, after_tool_call, message_of
 
@@ -247,14 +247,32 @@ def check(
     else:
         status = Status.FAIL if failed else Status.PASS
         summary = f"{n} 个请求，{failed} 个失败" if zh else f"{n} request{'s' if n != 1 else ''}, {failed} failed"
-    evidence = [f"recording: {where}"] + [_evidence(r) for r in requests if r.is_model_call][-20:]
+    evidence = [Msg("recording: {where}", "记录：{where}", where=where)]
+    evidence += [_evidence(r) for r in requests if r.is_model_call][-20:]
     return CheckResult("ctx.watch", TITLE.get(lang, TITLE["en"]), status, summary, facts, tuple(evidence))
 
 
-def _evidence(r: Recorded) -> str:
-    tokens = f"{r.input_tokens:,} in" if r.input_tokens is not None else f"{r.body_bytes:,} B"
-    first = f", first output {r.first_output_ms / 1000:.2f} s" if r.first_output_ms is not None else ""
-    return f"#{r.number} {r.status if r.status is not None else '-'} {r.ending} ({tokens}{first})"
+def _evidence(r: Recorded) -> Msg:
+    """One model call: its number, status and ending, its input and when its first output came."""
+    size = (
+        Msg("{n:,} in", "输入 {n:,}", n=r.input_tokens)
+        if r.input_tokens is not None
+        else Msg("{n:,} B", "{n:,} 字节", n=r.body_bytes)
+    )
+    first = (
+        Msg(", first output {s:.2f} s", "，首个输出 {s:.2f} 秒", s=r.first_output_ms / 1000)
+        if r.first_output_ms is not None
+        else Msg.verbatim("")
+    )
+    return Msg(
+        "#{number} {status} {ending} ({size}{first})",
+        "#{number} {status} {ending}（{size}{first}）",
+        number=r.number,
+        status=str(r.status) if r.status is not None else "-",
+        ending=r.ending,
+        size=size,
+        first=first,
+    )
 
 
 HEADERS = {

@@ -492,13 +492,14 @@ def _zh_reports(home):
 
 
 def test_no_chinese_report_says_what_the_table_used_to_translate(home):
-    """Issue 37: every zh report of the scenarios and pastes above, rendered (evidence lines are English in every language and left out), holds none of the
-    English the regex table used to translate; the same English reports do hold some (the list means something)."""
+    """Issue 37: every zh report of the scenarios and pastes above, rendered with its evidence (issue 40: evidence
+    lines are said in the report's language too), holds none of the English the regex table used to translate; the
+    same English reports do hold some (the list means something)."""
     from codexdoctor.report.render import RenderOptions, render
 
     english = ""
     for name, report in _zh_reports(home):
-        text = render(report, "text", RenderOptions(verbose=False))
+        text = render(report, "text", RenderOptions(verbose=True))
         assert not _formerly_translated_in(text), (name, _formerly_translated_in(text))
     for paste in PASTES[:4]:
         from codexdoctor.commands.diagnose import run_diagnose
@@ -519,7 +520,7 @@ def test_no_chinese_demo_report_says_what_the_table_used_to_translate(home):
     from codexdoctor.report.render import RenderOptions, render
 
     for scenario in demo.SCENARIOS:
-        text = render(demo.run_scenario(scenario, lang="zh").report, "text", RenderOptions(verbose=False))
+        text = render(demo.run_scenario(scenario, lang="zh").report, "text", RenderOptions(verbose=True))
         assert not _formerly_translated_in(text), (scenario.name, _formerly_translated_in(text))
     report = offline_report(home, {}, lang="zh")
     left = Msg.pair("the provider rejected the API key", "the provider rejected the API key")

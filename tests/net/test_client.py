@@ -160,7 +160,7 @@ def test_what_the_exchange_says_about_a_proxy_holds_no_credentials():
     assert shown_proxy("http://alice:s3cret@10.0.0.1:3128") == "http://***@10.0.0.1:3128"
     assert shown_proxy("alice:s3cret@10.0.0.1:3128") == "***@10.0.0.1:3128"
     ex = get({"HTTP_PROXY": f"http://alice:s3cret@127.0.0.1:{free_port()}"}, f"http://127.0.0.1:{free_port()}/v1")
-    assert ex.proxy_variable == "HTTP_PROXY" and "s3cret" not in (ex.proxy_url or "") and "s3cret" not in ex.line()
+    assert ex.proxy_variable == "HTTP_PROXY" and "s3cret" not in (ex.proxy_url or "") and "s3cret" not in str(ex.line())
 
 
 def test_the_reported_proxy_follows_codexs_rules():

@@ -125,7 +125,7 @@ def test_a_connect_error_is_an_exchange_with_its_kind_never_an_exception():
         raise httpx.ConnectError("[Errno -2] Name or service not known", request=request)
 
     ex = _send(handler)
-    assert ex.failure is FailureKind.DNS and ex.status is None and "does not resolve" in ex.line()
+    assert ex.failure is FailureKind.DNS and ex.status is None and "does not resolve" in str(ex.line())
 
 
 def test_a_stream_the_connection_drops_ends_as_closed_with_the_events_before_it():

@@ -44,7 +44,7 @@ PY_REPR = re.compile(r"'[a-z]+_[a-z_]+'")
 
 def problems(text: str) -> list[str]:
     # A provider's own words (a response body quoted as evidence) are shown as they came.
-    text = re.sub(r"body: .*?(?= \[sent |$)", "body: …", text, flags=re.M)
+    text = re.sub(r"(body: |响应体为 ).*?(?= \[sent |（发送于|$)", r"\1…", text, flags=re.M)
     found = []
     found += PLACEHOLDER.findall(text)
     found += re.findall(r"\bNone\b", text)

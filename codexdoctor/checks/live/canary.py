@@ -15,6 +15,7 @@ from codexdoctor.checks.live.plan import CANARY_MAX_OUTPUT
 from codexdoctor.checks.live.read import (
     canary_kind,
     first_request_count,
+    first_request_lines,
     human,
     model_where,
     reported_input,
@@ -58,6 +59,34 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     return res
 
 
+def _evidence(plan: Plan, canary: Exchange, minimal: Exchange | None, clocks: Clocks) -> list[Msg]:
+    """The canary's lines: its exchange, Codex's first request, the minimal request beside it, the answer's cap,
+    and why it was waited for past --timeout."""
+    evidence = [canary.line()]
+    if plan.first is not None:
+        counted, by = first_request_count(plan, canary)
+        evidence += first_request_lines(plan.first, counted if by == "provider" else None)
+    if minimal is not None:
+        evidence.append(
+            Msg(
+                "minimal request (one instruction line, no tools): {line}",
+                "最小请求（一行指令，不带工具）：{line}",
+                line=minimal.line(),
+            )
+        )
+    evidence.append(Msg("answer capped at {n} output tokens", "回答上限为 {n} 个输出 token", n=CANARY_MAX_OUTPUT))
+    if clocks.waited_for_alive:
+        evidence.append(
+            Msg(
+                "waited past --timeout {s:g} s because the provider is alive ({alive}), as Codex waits",
+                "提供方还活着（{alive}），所以像 Codex 一样等过了 --timeout {s:g} 秒",
+                s=clocks.deadline_s,
+                alive=clocks.alive_said or clocks.waited_for_alive,
+            )
+        )
+    return evidence
+
+
 def canary_result(
     ctx: CheckContext,
     plan: Plan,
@@ -79,13 +108,7 @@ def canary_result(
         from codexdoctor.net.classify import context_numbers
 
         facts["server_window"], facts["server_request"] = context_numbers(f"{canary.body_excerpt} {kind.message}")
-    evidence = [canary.line()]
-    if plan.first is not None:
-        counted, by = first_request_count(plan, canary)
-        evidence += plan.first.evidence(counted if by == "provider" else None)
-    if minimal is not None:
-        evidence.append(f"minimal request (one instruction line, no tools): {minimal.line()}")
-    evidence.append(f"answer capped at {CANARY_MAX_OUTPUT} output tokens")
+    evidence = _evidence(plan, canary, minimal, clocks)
     facts.update(
         request_bytes=canary.request_bytes,
         waited_for_alive=clocks.waited_for_alive,
@@ -93,11 +116,6 @@ def canary_result(
         first_token_timeout_s=clocks.first_token_timeout_s,
         codex_retries=plan.stream_retries,
     )
-    if clocks.waited_for_alive:
-        evidence.append(
-            f"waited past --timeout {clocks.deadline_s:g} s because the provider is alive "
-            f"({clocks.waited_for_alive}), as Codex waits"
-        )
     if kind.kind == "tpm_too_large":
         facts["tpm_limit"], facts["tpm_requested"] = tpm_numbers(f"{canary.body_excerpt} {kind.message}") or (0, 0)
     if kind.kind == "rate_limited":

@@ -16,8 +16,9 @@ from codexdoctor.checks.live.read import (
     user_config,
 )
 from codexdoctor.common.words import plural
-from codexdoctor.model import CheckResult, Msg, Status
+from codexdoctor.model import CheckResult, Line, Msg, Status
 from codexdoctor.net.classify import classify
+from codexdoctor.net.said import shape_said
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
@@ -41,6 +42,31 @@ def _how_listed(match: str, model: str) -> Msg:
         ),
         "missing": Msg('"{model}" not listed', '没有 "{model}"', model=model),
     }[match]
+
+
+# How the configured model matched the catalog (read.match_model's `match`), in Chinese.
+_MATCH_ZH = {
+    "exact": "完全一致",
+    "whitespace": "去掉多余空白后一致",
+    "case": "大小写不同",
+    "dated": "去掉日期或版本后缀后一致",
+    "missing": "不在列表中",
+}
+
+
+def _match_line(n: int, model: str, match: str, closest: list[str]) -> Msg:
+    """`2 models; configured "m": missing; closest: a, b`: the catalog's size and how the model matched."""
+    line = Msg(
+        '{models}; configured "{model}": {match}',
+        '{n:,} 个模型；配置的 "{model}"：{match}',
+        models=plural(n, "model"),
+        n=n,
+        model=model,
+        match=Msg.pair(match, _MATCH_ZH.get(match, match)),
+    )
+    if not closest:
+        return line
+    return Msg("{line}; closest: {closest}", "{line}；最接近的：{closest}", line=line, closest=Msg.join(list(closest)))
 
 
 def listed(ctx: CheckContext, ex: Exchanges) -> tuple[Exchange, str | None]:
@@ -76,18 +102,20 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         "user_config": user_config(ctx),
         "model_origin": ctx.resolution.model_origin,
         "model_where": model_where(ctx),
-        "shapes": catalog_shapes(catalog.body_json) if catalog.ok else [],
     }
-    evidence = [catalog.line(), "without key: " + ex.open_catalog.line(), *facts["shapes"]]
+    shapes = catalog_shapes(catalog.body_json) if catalog.ok else []
+    facts["shapes"] = [shape.sentence() for shape in shapes]
+    evidence: list[Line] = [
+        catalog.line(),
+        Msg("without key: {line}", "不带密钥：{line}", line=ex.open_catalog.line()),
+        *(shape_said(shape) for shape in shapes),
+    ]
     if not entries:
         summary = Msg("no usable catalog: {why}", "没有可用的模型列表：{why}", why=human(kind.kind, kind.said))
         status = Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html") else Status.WARN
         return result(ID, TITLE, status, summary, evidence, **facts)
     facts.update(match_model(model, ids))
-    evidence.append(
-        f'{plural(len(ids), "model")}; configured "{model}": {facts["match"]}'
-        + (f"; closest: {', '.join(facts['closest'])}" if facts["closest"] else "")
-    )
+    evidence.append(_match_line(len(ids), model, facts["match"], facts["closest"]))
     status = Status.PASS if facts["match"] == "exact" else Status.WARN
     summary = Msg(
         "{models}, {how}",

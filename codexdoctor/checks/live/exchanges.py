@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only types here: the result modules read exchanges without importing the HTTP library
     from codexdoctor.codex.request import TurnTwo
+    from codexdoctor.model import Msg
     from codexdoctor.net.exchange import Exchange
 
 
@@ -17,6 +18,7 @@ class Clocks:
     deadline_s: float  # --timeout
     first_token_timeout_s: float  # the main canary's own clock (--first-token-timeout, or --timeout without a canary)
     waited_for_alive: str | None = None  # what showed the provider alive when the canary was waited for past --timeout
+    alive_said: Msg | None = None  # the same in both languages (the evidence line says it in the report's)
 
 
 @dataclass(frozen=True)

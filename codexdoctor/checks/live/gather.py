@@ -95,6 +95,7 @@ class Gatherer:
         self.canary_answered = threading.Event()  # the canary's status line arrived: the provider accepted it
         self.waiting_total = deadline.total  # what the "still waiting" line counts towards
         self.waited_for_alive: str | None = None  # why the canary was given longer than the deadline
+        self.alive_said: Msg | None = None  # the same in both languages
         self.first_body = plan.first.body if plan.first is not None else None  # turn two builds on what was accepted
         # Turn two sent beside the canary (issue 40), and its answer to come.
         self.early_turn_two: tuple[codexrequest.TurnTwo, Future[Exchange]] | None = None
@@ -128,7 +129,7 @@ class Gatherer:
             catalog=catalog,
             open_catalog=open_catalog,
             windows=tuple(windows),
-            clocks=Clocks(self.deadline.total, self.canary_deadline.total, self.waited_for_alive),
+            clocks=Clocks(self.deadline.total, self.canary_deadline.total, self.waited_for_alive, self.alive_said),
             canary=canary,
             minimal=minimal,
             field=field,
@@ -381,7 +382,7 @@ class Gatherer:
                     s=self.deadline.total,
                 ),
             )
-        self.waited_for_alive = str(alive)
+        self.waited_for_alive, self.alive_said = str(alive), alive
         self.waiting_total = self.canary_deadline.total
         progress = self.ctx.options.get("progress")
         if callable(progress):  # a line that stays (keep=True): the "still waiting" line goes on below it

@@ -37,7 +37,7 @@ def reach_result(
     facts = _facts(ctx, plan, first, waited, clocks.first_token_timeout_s)
     evidence = [x.line() for x in exchanges]
     if proxy:
-        evidence.append(f"via proxy {ctx.redactor(proxy)}")
+        evidence.append(Msg("via proxy {proxy}", "经由代理 {proxy}", proxy=ctx.redactor(proxy)))
     answered = [x for x in exchanges if x.status is not None]
     redirect = next((x for x in exchanges if x.failure == "redirect"), None)
     if redirect:
@@ -66,7 +66,7 @@ def reach_result(
     return result(ID, TITLE, status, summary, evidence, **facts)
 
 
-def _failed(said: Msg, evidence: list[str], facts: dict[str, Any], detail: Msg | None | bool = True) -> CheckResult:
+def _failed(said: Msg, evidence: list[Msg], facts: dict[str, Any], detail: Msg | None | bool = True) -> CheckResult:
     """A failed reach: `said` is the row, and the `detail` fact the NET rules quote (the row's words, unless another
     detail is given: None for none)."""
     words = said if detail is True else detail if isinstance(detail, Msg) else None

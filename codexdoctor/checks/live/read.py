@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.common import outside_json as outside
-from codexdoctor.common.outside_json import ARRAY, Fields
+from codexdoctor.common.outside_json import ARRAY, Fields, Shape
 from codexdoctor.model import Msg
 from codexdoctor.net.classify import Classified, classify
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
+    from codexdoctor.codex.request import FirstRequest
     from codexdoctor.net.exchange import Exchange
 
 # Where a catalog keeps its entries: OpenAI's `data`, Ollama's `models`; a value of another type there is a shape.
@@ -52,13 +53,10 @@ def catalog_entries(body: Any) -> list[dict[str, Any]]:
     return out
 
 
-def catalog_shapes(body: Any) -> list[str]:
-    """What a catalog answer has of the wrong type where entries belong, as evidence sentences."""
-    return (
-        [shape.sentence() for shape in outside.shape_problems(body, CATALOG_FIELDS)]
-        if isinstance(body, Mapping)
-        else []
-    )
+def catalog_shapes(body: Any) -> list[Shape]:
+    """What a catalog answer has of the wrong type where entries belong (shape.sentence() in English for the facts,
+    net.said.shape_said in both languages for the evidence)."""
+    return outside.shape_problems(body, CATALOG_FIELDS) if isinstance(body, Mapping) else []
 
 
 def window_field(entry: Mapping[str, Any]) -> tuple[int, str] | None:
@@ -198,3 +196,63 @@ def model_where(ctx: CheckContext) -> str:
     Codex's default (the origin "default" is not a place to write to)."""
     origin = ctx.resolution.model_origin
     return user_config(ctx) if origin == "default" else origin
+
+
+# The parts of the first request (Request.parts) in words, for its evidence line; a part not here (AGENTS.md,
+# developer_instructions) is a name, the same in every language.
+PART_WORDS = {
+    "instructions": Msg.pair("instructions", "指令"),
+    "instructions (yours, from config.toml)": Msg.pair(
+        "instructions (yours, from config.toml)", "指令（你自己的，来自 config.toml）"
+    ),
+    "skills and permissions": Msg.pair("skills and permissions", "技能与权限说明"),
+    "tool schemas": Msg.pair("tool schemas", "工具定义"),
+    "environment": Msg.pair("environment", "环境信息"),
+    "prompt": Msg.pair("prompt", "提示词"),
+}
+
+
+def first_request_lines(first: FirstRequest, provider_count: int | None = None) -> list[Msg]:
+    """Codex's first request's evidence lines: its size and parts; `provider_count`, the provider's own count of it, is the one the run quotes
+    (issue 40: the evidence said 8,487 beside a row that said 8,485), ours is named as the estimate beside it."""
+    parts = Msg.join(
+        [
+            Msg("{name} {n:,}", "{name} {n:,}", name=PART_WORDS.get(name, Msg.verbatim(name)), n=n)
+            for name, n in first.parts
+        ]
+    )
+    size = (
+        Msg(
+            "{n:,} tokens (the provider's count; {tokenizer} estimates {est:,})",
+            "{n:,} 个 token（提供方的计数；{tokenizer} 估计为 {est:,}）",
+            n=provider_count,
+            tokenizer=first.tokenizer,
+            est=first.tokens,
+        )
+        if provider_count is not None
+        else Msg(
+            "{n:,} tokens ({tokenizer})", "{n:,} 个 token（{tokenizer}）", n=first.tokens, tokenizer=first.tokenizer
+        )
+    )
+    lines = [
+        Msg(
+            "Codex {version} first request: {size}: {parts}",
+            "Codex {version} 的第一个请求：{size}：{parts}",
+            version=first.codex_version,
+            size=size,
+            parts=parts,
+        )
+    ]
+    cut = Msg(" (cut at project_doc_max_bytes)", "（在 project_doc_max_bytes 处截断）")
+    lines += [
+        Msg(
+            "{path}: {bytes:,} bytes, {tokens:,} tokens{cut}",
+            "{path}：{bytes:,} 字节，{tokens:,} 个 token{cut}",
+            path=d.path,
+            bytes=d.bytes,
+            tokens=d.tokens,
+            cut=cut if d.truncated else Msg.verbatim(""),
+        )
+        for d in first.docs
+    ]
+    return lines

@@ -3,13 +3,14 @@ Codex sends a parallel round; issue 31, issue 38 item 4)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.checks.live.read import first_request_count, human, kind_of_canary, reported_input, user_config
-from codexdoctor.model import CheckResult, Msg, Status
+from codexdoctor.model import CheckResult, Line, Msg, Status
 from codexdoctor.net.classify import classify, turn_two_item
 
 if TYPE_CHECKING:
@@ -47,17 +48,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     k = classify(second, plan.wire)
     facts = _facts(ctx, plan, ex.canary, request, second)
     n = request.calls
-    made_up = (
-        f"{n} exec_command calls and their outputs, made up here, never run"
-        if n > 1
-        else "one exec_command call and its output, made up here, never run"
-    )
-    evidence = [
-        second.line(),
-        f"turn two adds {', '.join(request.item_kinds)} ({request.added_bytes:,} bytes: {made_up}; each output cut "
-        f"as Codex cuts it for this model)",
-        f"turn two: {facts['turn_two_tokens']:,} input tokens ({facts['turn_two_counted_by']})",
-    ]
+    evidence: list[Line] = [second.line(), *_added(request, n), _counted(facts)]
     if k.kind == "ok":
         summary = Msg(
             "works with {n} tool calls and their outputs ({t:,} tokens)",
@@ -78,7 +69,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
 
 
 def _one_result_passes(
-    plan: Plan, single_sent: tuple[TurnTwo, Exchange], facts: dict[str, Any], evidence: list[str]
+    plan: Plan, single_sent: tuple[TurnTwo, Exchange], facts: dict[str, Any], evidence: list[Line]
 ) -> bool:
     """The two-call request was refused: did the same request with one call and one output pass (a bridge that
     keeps one tool result per round)? Its answer goes into the facts and the evidence either way."""
@@ -86,9 +77,53 @@ def _one_result_passes(
     single_kind = classify(single, plan.wire).kind
     facts |= {"single_status": single.status, "single_kind": single_kind, "parallel_refused": single_kind == "ok"}
     evidence.append(
-        f"the same request with one call and one output ({', '.join(single_request.item_kinds)}): {single.line()}"
+        Msg(
+            "the same request with one call and one output ({kinds}): {line}",
+            "同一个请求只带一次调用和一个输出（{kinds}）：{line}",
+            kinds=Msg.join(list(single_request.item_kinds)),
+            line=single.line(),
+        )
     )
     return bool(facts["parallel_refused"])
+
+
+def _added(request: TurnTwo, n: int) -> list[Msg]:
+    """What turn two adds to the first request, and that its tool outputs are made up (never run)."""
+    made_up = (
+        Msg(
+            "{n} exec_command calls and their outputs, made up here, never run",
+            "{n} 次 exec_command 调用及其输出，都是这里编造的，从未运行",
+            n=n,
+        )
+        if n > 1
+        else Msg(
+            "one exec_command call and its output, made up here, never run",
+            "1 次 exec_command 调用及其输出，是这里编造的，从未运行",
+        )
+    )
+    return [
+        Msg(
+            "turn two adds {kinds} ({bytes:,} bytes: {made_up}; each output cut as Codex cuts it for this model)",
+            "第二轮加上 {kinds}（{bytes:,} 字节：{made_up}；每个输出都按 Codex 对这个模型的方式截断）",
+            kinds=Msg.join(list(request.item_kinds)),
+            bytes=request.added_bytes,
+            made_up=made_up,
+        )
+    ]
+
+
+def _counted(facts: Mapping[str, Any]) -> Msg:
+    """Turn two's size in input tokens, and who counted it (the provider, or the estimate)."""
+    by = str(facts["turn_two_counted_by"])
+    return Msg(
+        "turn two: {n:,} input tokens ({by})",
+        "第二轮：{n:,} 个输入 token（{by}）",
+        n=facts["turn_two_tokens"],
+        by=Msg.pair(by, _COUNTED_BY_ZH.get(by, by)),
+    )
+
+
+_COUNTED_BY_ZH = {"provider": "提供方的计数", "estimate": "估计值"}
 
 
 def _facts(ctx: CheckContext, plan: Plan, canary: Exchange, request: TurnTwo, ex: Exchange) -> dict[str, Any]:

@@ -50,16 +50,16 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
 
 def _working(
     ctx: CheckContext, plan: Plan, variants: tuple[tuple[str, Exchange], ...]
-) -> tuple[dict[str, Any] | None, int | None, list[str]]:
+) -> tuple[dict[str, Any] | None, int | None, list[Msg]]:
     """The first variant that serves the API (redacted, with its kind), its index and one evidence line a variant.
 
     The index is what `fix` rebuilds the URL from, with the raw base_url, never from the redacted copy."""
     working: dict[str, Any] | None = None
-    evidence = []
+    evidence: list[Msg] = []
     index = working_variant(variants, plan.wire)
     for i, (base, ex) in enumerate(variants):
         kind = classify(ex, plan.wire)
-        evidence.append(f"{ex.line()} => {human(kind.kind, kind.said)}")
+        evidence.append(Msg("{line} => {kind}", "{line} => {kind}", line=ex.line(), kind=human(kind.kind, kind.said)))
         if i == index:
             working = {"base_url": ctx.redactor(base), "kind": kind.kind, "status": ex.status}
             if kind.kind == "model_not_found":  # the next problem, seen now: MODEL001 names it in this run

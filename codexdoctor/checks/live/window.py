@@ -12,13 +12,14 @@ from codexdoctor.checks.live.plan import codex_windows, window_source
 from codexdoctor.checks.live.read import (
     catalog_entries,
     first_request_count,
+    first_request_lines,
     kind_of_canary,
     user_config,
     window_field,
 )
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common import outside_json as outside
-from codexdoctor.model import CheckResult, Msg, Status
+from codexdoctor.model import CheckResult, Line, Msg, Status
 
 if TYPE_CHECKING:
     from codexdoctor.checks.live.plan import Plan
@@ -99,7 +100,14 @@ def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None,
             return result(ID, TITLE, Status.SKIP, summary, evidence, **facts)
         said = Msg("the provider does not publish its window", "提供方没有公开上下文窗口")
         return result(ID, TITLE, Status.SKIP, said, evidence, **facts)
-    evidence.append(f"served window {served:,} tokens from {facts['source']}")
+    evidence.append(
+        Msg(
+            "served window {n:,} tokens from {source}",
+            "服务端窗口 {n:,} 个 token，来自 {source}",
+            n=served,
+            source=source or facts["source"],
+        )
+    )
     if served < facts["min_usable"] or served < facts["compact_at"]:
         status = Status.FAIL if served < facts["min_usable"] else Status.WARN
         said = Msg(
@@ -122,7 +130,7 @@ def _first_counted(plan: Plan, ex: Exchanges) -> int | None:
 
 def _facts(
     ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None, source: Msg | None
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[dict[str, Any], list[Line]]:
     w = _windows(ctx, ex)
     assumed, assumed_source = w.window or 0, window_source(ctx, w)
     first = plan.first
@@ -161,12 +169,20 @@ def _facts(
     )
     facts["configured_compact_at"] = compact_at
     facts |= _tool_round(ctx, w, served, first_tokens)
-    evidence = [x.line() for x in ex.windows] + [
-        f"Codex assumes {assumed:,} tokens ({assumed_source}); its session logs show {w.effective or 0:,} (95%), "
-        f"and it compacts at {w.compact_at or 0:,}"
-    ]
+    evidence: list[Line] = [x.line() for x in ex.windows]
+    evidence.append(
+        Msg(
+            "Codex assumes {n:,} tokens ({source}); its session logs show {effective:,} (95%), and it compacts at "
+            "{compact:,}",
+            "Codex 假定 {n:,} 个 token（{source}）；它的会话日志显示 {effective:,}（95%），并在 {compact:,} 处压缩",
+            n=assumed,
+            source=assumed_source,
+            effective=w.effective or 0,
+            compact=w.compact_at or 0,
+        )
+    )
     if first is not None:
-        evidence += first.evidence(reported)  # the provider's count, when it gave one, is the one used here
+        evidence += first_request_lines(first, reported)  # the provider's count, when it gave one, is the one used here
     return facts, evidence
 
 

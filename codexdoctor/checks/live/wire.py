@@ -34,7 +34,9 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     chat_kind = classify(ex.chat, "chat")
     facts["chat_works"] = chat_kind.kind == "ok"
     facts["variants_work"] = any(classify(x, "responses").kind == "ok" for _, x in ex.variants)
-    evidence = [ex.chat.line() + f" => {human(chat_kind.kind, chat_kind.said)}"]
+    evidence = [
+        Msg("{line} => {kind}", "{line} => {kind}", line=ex.chat.line(), kind=human(chat_kind.kind, chat_kind.said))
+    ]
     if facts["chat_works"] and not facts["variants_work"]:
         said = Msg("serves /chat/completions but not /responses", "提供 /chat/completions，但没有 /responses")
         return result(ID, TITLE, Status.FAIL, said, evidence, **facts)

@@ -262,17 +262,7 @@ def probe_result(facts: Mapping[str, Any]) -> CheckResult:
     else:
         status = Status.PASS
     summary = _summary(facts)
-    evidence = [
-        f"{facts['singles_ok']}/{facts['singles']} single questions ok, median first token "
-        f"{facts['baseline_ttft_ms']} ms"
-        if facts.get("baseline_ttft_ms") is not None
-        else f"{facts['singles_ok']}/{facts['singles']} single questions ok",
-        f"{facts['requests']} requests, {facts['spent']:,} input tokens (budget {facts['budget']:,})",
-    ]
-    if facts.get("slope_ms_per_1k") is not None:
-        evidence.append(
-            f"first-token slope {facts['slope_ms_per_1k']} ms per 1K tokens; ratio {facts.get('ttft_ratio')}x"
-        )
+    evidence = _evidence(facts)
     return CheckResult(
         "ctx.probe",
         "Session probe",
@@ -283,6 +273,39 @@ def probe_result(facts: Mapping[str, Any]) -> CheckResult:
         message=summary,
         reason=_reason(facts),
     )
+
+
+def _evidence(facts: Mapping[str, Any]) -> list[Msg]:
+    """The probe's evidence lines: the single questions, what it spent, the first-token slope."""
+    ok, n = facts["singles_ok"], facts["singles"]
+    evidence = [
+        Msg(
+            "{ok}/{n} single questions ok, median first token {ms} ms",
+            "单个问题 {ok}/{n} 个成功，首个 token 中位用时 {ms} ms",
+            ok=ok,
+            n=n,
+            ms=facts["baseline_ttft_ms"],
+        )
+        if facts.get("baseline_ttft_ms") is not None
+        else Msg("{ok}/{n} single questions ok", "单个问题 {ok}/{n} 个成功", ok=ok, n=n),
+        Msg(
+            "{requests} requests, {spent:,} input tokens (budget {budget:,})",
+            "{requests} 个请求，{spent:,} 个输入 token（预算 {budget:,}）",
+            requests=facts["requests"],
+            spent=facts["spent"],
+            budget=facts["budget"],
+        ),
+    ]
+    if facts.get("slope_ms_per_1k") is not None:
+        evidence.append(
+            Msg(
+                "first-token slope {slope} ms per 1K tokens; ratio {ratio}x",
+                "首个 token 用时斜率：每 1K 个 token {slope} ms；比值 {ratio}x",
+                slope=facts["slope_ms_per_1k"],
+                ratio=str(facts.get("ttft_ratio")),
+            )
+        )
+    return evidence
 
 
 def _summary(facts: Mapping[str, Any]) -> Msg:

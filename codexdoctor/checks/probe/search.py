@@ -279,7 +279,7 @@ class Probe:
             ex.elapsed_ms,
             s.max_gap_after_token_ms if s else None,
             reported,
-            ex.line(),
+            str(ex.line()),  # a fact (turn-two words are matched in it): the English
             said,
         )
 

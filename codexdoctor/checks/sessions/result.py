@@ -54,7 +54,7 @@ def _build_from(summaries: Summaries, problems: list[str], shown: Path | str | t
         "where": str(show),
         "not_listed": summaries.total - len(data),
     }
-    evidence = _read_evidence(summaries, problems, show, facts["not_listed"])
+    evidence = _read_evidence(summaries, problems, Msg.join(places), facts["not_listed"])
     if not data:
         none = Msg("no session logs found in {where}", "在 {where} 中没有找到会话日志", where=Msg.join(places))
         return CheckResult("ctx.sessions", "Session logs", Status.SKIP, str(none), facts, tuple(evidence), message=none)
@@ -89,15 +89,37 @@ def _build_from(summaries: Summaries, problems: list[str], shown: Path | str | t
     )
 
 
-def _read_evidence(summaries: Summaries, problems: list[str], show: Path | str, not_listed: int) -> list[str]:
+def _read_evidence(summaries: Summaries, problems: list[str], where: Msg, not_listed: int) -> list[Msg]:
     """What was read, what could not be, and what was counted but not listed."""
-    evidence = [f"{plural(summaries.total, 'session')} read from {show}"] + [f"read problem: {p}" for p in problems[:5]]
+    n = summaries.total
+    evidence = [
+        Msg(
+            "{sessions} read from {where}",
+            "从 {where} 读取了 {n:,} 个会话",
+            sessions=plural(n, "session"),
+            n=n,
+            where=where,
+        )
+    ]
+    evidence += [Msg("read problem: {p}", "读取问题：{p}", p=p) for p in problems[:5]]
     if not_listed > 0:
-        evidence.append(f"{plural(not_listed, 'older session')} counted but not listed")
-    if summaries.unreadable_lines:
         evidence.append(
-            f"{plural(summaries.unreadable_lines, 'unreadable line')} skipped "
-            "(half-written, corrupted, overlong or non-UTF-8)"
+            Msg(
+                "{sessions} counted but not listed",
+                "{n:,} 个较早的会话已计数但未列出",
+                sessions=plural(not_listed, "older session"),
+                n=not_listed,
+            )
+        )
+    if summaries.unreadable_lines:
+        bad = summaries.unreadable_lines
+        evidence.append(
+            Msg(
+                "{lines} skipped (half-written, corrupted, overlong or non-UTF-8)",
+                "跳过了 {n:,} 行无法读取的内容（写了一半、已损坏、过长或不是 UTF-8）",
+                lines=plural(bad, "unreadable line"),
+                n=bad,
+            )
         )
     return evidence
 

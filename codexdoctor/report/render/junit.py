@@ -9,11 +9,11 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from codexdoctor.i18n import ui
-from codexdoctor.model import CheckResult, Finding, Report, Severity, Status
+from codexdoctor.model import CheckResult, Finding, Line, Report, Severity, Status, say
 from codexdoctor.report.render.options import RenderOptions
 
 
-def _body(findings: list[Finding], evidence: tuple[str, ...], lang: str = "en") -> str:
+def _body(findings: list[Finding], evidence: tuple[Line, ...], lang: str = "en") -> str:
     parts = []
     for f in findings:
         parts.append(f"{f.code} [{ui('sev_' + f.severity.value, lang)}] {f.title}\n{f.diagnosis}")
@@ -21,7 +21,7 @@ def _body(findings: list[Finding], evidence: tuple[str, ...], lang: str = "en") 
         parts += [f"  {i}. {step}" for i, step in enumerate(f.remedy, 1)]
     if evidence:
         parts.append(ui("evidence_title", lang) + ":")
-        parts += [f"  {line}" for line in evidence]
+        parts += [f"  {say(line, lang)}" for line in evidence]
     return "\n".join(parts)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from codexdoctor.i18n import ui
-from codexdoctor.model import Finding, Report, Section, Severity, Status
+from codexdoctor.model import Finding, Report, Section, Severity, Status, say
 from codexdoctor.report.render.chart import scatter
 from codexdoctor.report.render.options import RenderOptions
 
@@ -118,7 +118,7 @@ def _check_lines(report: Report) -> list[str]:
         out += [f"<details><summary>{ui('evidence_all', lang)}</summary>", "", "```"]
         for c in detailed:
             out.append(f"{MARK[c.status]} {c.title}")  # the row's own words, never the internal id (issue 29)
-            out += [f"  {line}" for line in c.evidence]
+            out += [f"  {say(line, lang)}" for line in c.evidence]
         out += ["```", "", "</details>", ""]
     return out
 

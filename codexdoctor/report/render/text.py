@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from codexdoctor.common.cells import cells as count_cells
 from codexdoctor.common.cells import char_cells, is_wide
 from codexdoctor.i18n import ui
-from codexdoctor.model import CheckResult, Finding, Report, Section, Severity, Status, Verdict
+from codexdoctor.model import CheckResult, Finding, Report, Section, Severity, Status, Verdict, say
 from codexdoctor.report.render.chart import scatter
 from codexdoctor.report.render.options import RenderOptions
 
@@ -384,7 +384,7 @@ def _check_lines(check: CheckResult, opts: RenderOptions, lang: str) -> list[str
     out = [_paint(plain, COLORS[check.status], opts) + first[len(plain) :], *more]
     if opts.verbose:
         for line in check.evidence:
-            out.extend(wrap(line, opts.width, "    ", "      ", lang))
+            out.extend(wrap(say(line, lang), opts.width, "    ", "      ", lang))
         if check.duration_ms is not None:
             out.append(f"    ({check.duration_ms:.0f} ms)")
     return out
