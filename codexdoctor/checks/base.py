@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,10 +28,16 @@ class CheckContext:
     shell: Shell = field(default_factory=lambda: Shell("bash", "linux"))
 
     def stamp(self, res: CheckResult) -> CheckResult:
-        """Add the shell and platform to a result's facts, so remedies come out in the user's syntax."""
+        """Add the shell and platform to a result's facts, so remedies come out in the user's syntax; and say its
+        key fingerprints (`key_fingerprint`, `shell_fp`, an env_key that is a key, …) in both languages, for the rules
+        that quote them (issue 40: "（3 chars, sha256:…）" in a Chinese finding)."""
         from dataclasses import replace
 
-        return replace(res, facts={**res.facts, "shell": self.shell.name, "platform": self.shell.platform})
+        return replace(
+            res,
+            facts={**res.facts, "shell": self.shell.name, "platform": self.shell.platform},
+            said={**fingerprints_said(res.facts), **res.said},
+        )
 
     @property
     def provider(self) -> Provider:
@@ -120,3 +127,29 @@ def edit_distance(a: str, b: str) -> int:
 
 def normalise_name(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def fingerprints_said(facts: Mapping[str, Any]) -> dict[str, Msg]:
+    """The facts that are a key's fingerprint, each in words (fingerprint_said, below)."""
+    said = {k: fingerprint_said(v) for k, v in facts.items() if isinstance(v, str)}
+    return {k: m for k, m in said.items() if m is not None}
+
+
+# A fingerprint as a fact holds it (`51 chars, sha256:1a2b3c4d`), alone or in <> (an env_key that is itself a key).
+_FINGERPRINT = re.compile(r"(?P<open><?)(?P<n>\d+) chars, sha256:(?P<digest>[0-9a-f]{8})(?P<close>>?)")
+
+
+def fingerprint_said(fp: str) -> Msg | None:
+    """A fingerprint fact in words, `51 chars, sha256:1a2b3c4d` / `51 个字符，sha256:1a2b3c4d` (its English is the fact
+    as it is); None for a value that is not one."""
+    m = _FINGERPRINT.fullmatch(fp)
+    if m is None or bool(m["open"]) != bool(m["close"]):
+        return None
+    return Msg(
+        "{open}{n} chars, sha256:{digest}{close}",
+        "{open}{n} 个字符，sha256:{digest}{close}",
+        open=m["open"],
+        n=int(m["n"]),
+        digest=m["digest"],
+        close=m["close"],
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codexdoctor.checks.base import fingerprint_said
 from codexdoctor.codex import dotenvfile
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.model import Msg
@@ -24,9 +25,8 @@ PROBLEMS_ZH = {
 
 def fingerprint_msg(value: str) -> Msg:
     """A key's fingerprint (common/redact.py) in words: `51 chars, sha256:1a2b3c4d`, `51 个字符，sha256:1a2b3c4d`."""
-    return Msg(
-        "{n} chars, sha256:{digest}", "{n} 个字符，sha256:{digest}", n=len(value), digest=fingerprint(value)[-8:]
-    )
+    fp = fingerprint(value)
+    return fingerprint_said(fp) or Msg.verbatim(fp)
 
 
 def env_key_line(var: str, origin: Msg) -> Msg:
