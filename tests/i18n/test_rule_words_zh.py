@@ -38,3 +38,17 @@ def test_every_fingerprint_fact_is_said():
         "env_key": "<51 个字符，sha256:1a2b3c4d>",
     }
     assert {k: m.text("en") for k, m in said.items()} == {k: facts[k] for k in said}
+
+
+def test_the_first_requests_parts_are_named_in_chinese():
+    """CTX024 listed Codex's first request by its parts' English names (instructions, tool schemas, …) in Chinese;
+    it says them in the words of the evidence line (codex/request.PART_WORDS), AGENTS.md as the file it is."""
+    from tests.rules.healthy import HEALTHY
+    from tests.rules.test_ctx import CANARY_OVERFLOW
+
+    parts = [*HEALTHY["api.canary"]["first_parts"], {"part": "AGENTS.md", "tokens": 300}]
+    facts = {**HEALTHY["api.canary"], **CANARY_OVERFLOW, "minimal_kind": "ok", "first_parts": parts}
+    zh = _finding("CTX024", facts, "zh").diagnosis
+    assert "指令 3,527，技能与权限说明 546，工具定义 4,293，环境信息 127，提示词 8，AGENTS.md 300" in zh, zh
+    en = _finding("CTX024", facts, "en").diagnosis
+    assert "instructions 3,527, skills and permissions 546, tool schemas 4,293" in en, en

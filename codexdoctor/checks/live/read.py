@@ -198,29 +198,12 @@ def model_where(ctx: CheckContext) -> str:
     return user_config(ctx) if origin == "default" else origin
 
 
-# The parts of the first request (Request.parts) in words, for its evidence line; a part not here (AGENTS.md,
-# developer_instructions) is a name, the same in every language.
-PART_WORDS = {
-    "instructions": Msg.pair("instructions", "指令"),
-    "instructions (yours, from config.toml)": Msg.pair(
-        "instructions (yours, from config.toml)", "指令（你自己的，来自 config.toml）"
-    ),
-    "skills and permissions": Msg.pair("skills and permissions", "技能与权限说明"),
-    "tool schemas": Msg.pair("tool schemas", "工具定义"),
-    "environment": Msg.pair("environment", "环境信息"),
-    "prompt": Msg.pair("prompt", "提示词"),
-}
-
-
 def first_request_lines(first: FirstRequest, provider_count: int | None = None) -> list[Msg]:
     """Codex's first request's evidence lines: its size and parts; `provider_count`, the provider's own count of it, is the one the run quotes
     (issue 40: the evidence said 8,487 beside a row that said 8,485), ours is named as the estimate beside it."""
-    parts = Msg.join(
-        [
-            Msg("{name} {n:,}", "{name} {n:,}", name=PART_WORDS.get(name, Msg.verbatim(name)), n=n)
-            for name, n in first.parts
-        ]
-    )
+    from codexdoctor.codex.request import part_said
+
+    parts = Msg.join([Msg("{name} {n:,}", "{name} {n:,}", name=part_said(name), n=n) for name, n in first.parts])
     size = (
         Msg(
             "{n:,} tokens (the provider's count; {tokenizer} estimates {est:,})",

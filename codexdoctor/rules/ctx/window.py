@@ -66,13 +66,15 @@ def _docs_step(f: Mapping[str, Any]) -> Loc:
 
 def first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
     """How Codex's first request is made up, and what the user can shrink (their AGENTS.md files)."""
+    from codexdoctor.codex.request import part_said  # only for a finding about the first request
+
     parts = f.get("first_parts") or []
     n = f.get("first_request")
     return {
         "first_request": f"{n:,}" if isinstance(n, int) else n,
         "first_text": Loc(
             ", ".join(f"{p['part']} {p['tokens']:,}" for p in parts) or "instructions plus tool schemas",
-            "，".join(f"{p['part']} {p['tokens']:,}" for p in parts) or "指令加工具定义",
+            "，".join(f"{part_said(p['part']).text('zh')} {p['tokens']:,}" for p in parts) or "指令加工具定义",
         ),
         # The server's own count beats ours: its tokenizer is the one the window is measured in.
         "min_usable_text": (
