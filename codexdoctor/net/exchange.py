@@ -7,14 +7,14 @@ here too, since they become an exchange's fields.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from codexdoctor.common.outside_json import Shape
 from codexdoctor.common.untrusted import clip, request_id_in_text
 from codexdoctor.model import Msg
-from codexdoctor.net.kinds import failure_kind
+from codexdoctor.net.kinds import TRANSPORT_FAILURES, failure_kind
 from codexdoctor.net.said import shape_said
 
 
@@ -165,7 +165,7 @@ class Exchange:
             if self.waited_s >= 0.5
             else Msg.verbatim("")
         )
-        earlier = Msg.join(list(self.earlier))
+        earlier = earlier_said(self.earlier)
         return [
             Msg(
                 " [{n} attempts; earlier: {earlier}{waited}]",
@@ -175,6 +175,20 @@ class Exchange:
                 waited=waited,
             )
         ]
+
+
+def earlier_said(earlier: Sequence[str]) -> Msg:
+    """What the earlier attempts got (Exchange.earlier), in a list: a status and a provider's error code as they came
+    (`502`, `rate_limit_exceeded`), a transport failure in words (`reset`: 连接被重置), from the table the reports'
+    tables say the failure kinds with (i18n.TABLE_WORDS). The English is the codes as they are."""
+    from codexdoctor.i18n import TABLE_WORDS
+
+    return Msg.join(
+        [
+            Msg.pair(e, TABLE_WORDS[e][1]) if e in TRANSPORT_FAILURES and e in TABLE_WORDS else Msg.verbatim(e)
+            for e in earlier
+        ]
+    )
 
 
 # How a stream was cut short (StreamStats.cut), in Chinese: the English is the value itself.

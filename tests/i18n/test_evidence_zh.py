@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from codexdoctor.model import Msg
-from codexdoctor.net.kinds import FailureKind
 from codexdoctor.report.render import RenderOptions, render
 from tests.conftest import TAOTOKEN, offline_report, write_config
 
@@ -32,7 +31,6 @@ _DATA = re.compile(
 # Names that are the same in every language: the programs, a header, a unit the Chinese report writes too.
 _NAMES = {"Codex", "codexdoctor", "ChatGPT", "Windows", "Location", "Bearer", "token", "tokens", "ms", "profile"}
 _NAMES |= {"id"}  # 请求 id: the ticket's own words
-_NAMES |= {k.value for k in FailureKind}  # an earlier attempt's kind is a code (`reset`, `timeout`)
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
 

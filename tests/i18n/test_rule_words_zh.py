@@ -52,3 +52,21 @@ def test_the_first_requests_parts_are_named_in_chinese():
     assert "指令 3,527，技能与权限说明 546，工具定义 4,293，环境信息 127，提示词 8，AGENTS.md 300" in zh, zh
     en = _finding("CTX024", facts, "en").diagnosis
     assert "instructions 3,527, skills and permissions 546, tool schemas 4,293" in en, en
+
+
+def test_the_earlier_attempts_are_said_in_chinese():
+    """ "之前几次：reset、502、reset": a transport failure among the earlier attempts is said in words, in the evidence
+    line and in API015; a status and a provider's error code stay as they came. The English keeps the codes."""
+    from codexdoctor.net.exchange import Exchange
+    from tests.rules.healthy import HEALTHY
+
+    ex = Exchange(
+        "POST", "http://127.0.0.1:1/v1/responses", status=200, attempts=4, earlier=("reset", "502", "timeout")
+    )
+    zh = ex.line().text("zh")
+    assert "之前几次：连接被重置、502、超时" in zh, zh
+    assert "earlier: reset, 502, timeout" in ex.line().text("en")
+    facts = {**HEALTHY["api.canary"], "attempts": 3, "earlier": ["reset", "502", "rate_limit_exceeded"]}
+    said = _finding("API015", facts, "zh").diagnosis
+    assert "（之前：连接被重置、502、rate_limit_exceeded）" in said, said
+    assert "(earlier: reset, 502, rate_limit_exceeded)" in _finding("API015", facts, "en").diagnosis

@@ -40,6 +40,14 @@ def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
     return {"field_text": field or Loc("a field it did not name", "某个它没有指明的字段"), "field_step": step}
 
 
+def _earlier_text(earlier: list[str]) -> Loc:
+    """API015's list of what the earlier attempts got, in the words of the check's evidence line (net.exchange)."""
+    from codexdoctor.net.exchange import earlier_said
+
+    said = earlier_said(earlier)
+    return Loc(", ".join(earlier), said.text("zh"))
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         code="API003",
@@ -283,7 +291,7 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
         when=lambda f: (
-            [{"earlier_text": ", ".join(f.get("earlier") or [])}]
+            [{"earlier_text": _earlier_text(f.get("earlier") or [])}]
             if f["kind"] == "ok" and f.get("attempts", 1) > 1
             else []
         ),
