@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from codexdoctor.codex.config import Provider, Resolution
+from codexdoctor.codex.secrets import fingerprint_said
 from codexdoctor.common.redact import Redactor
 from codexdoctor.common.shells import Shell
 from codexdoctor.model import CheckResult, Line, Msg, Status
@@ -130,26 +130,6 @@ def normalise_name(name: str) -> str:
 
 
 def fingerprints_said(facts: Mapping[str, Any]) -> dict[str, Msg]:
-    """The facts that are a key's fingerprint, each in words (fingerprint_said, below)."""
+    """The facts that are a key's fingerprint, each in words (codex/secrets.fingerprint_said)."""
     said = {k: fingerprint_said(v) for k, v in facts.items() if isinstance(v, str)}
     return {k: m for k, m in said.items() if m is not None}
-
-
-# A fingerprint as a fact holds it (`51 chars, sha256:1a2b3c4d`), alone or in <> (an env_key that is itself a key).
-_FINGERPRINT = re.compile(r"(?P<open><?)(?P<n>\d+) chars, sha256:(?P<digest>[0-9a-f]{8})(?P<close>>?)")
-
-
-def fingerprint_said(fp: str) -> Msg | None:
-    """A fingerprint fact in words, `51 chars, sha256:1a2b3c4d` / `51 个字符，sha256:1a2b3c4d` (its English is the fact
-    as it is); None for a value that is not one."""
-    m = _FINGERPRINT.fullmatch(fp)
-    if m is None or bool(m["open"]) != bool(m["close"]):
-        return None
-    return Msg(
-        "{open}{n} chars, sha256:{digest}{close}",
-        "{open}{n} 个字符，sha256:{digest}{close}",
-        open=m["open"],
-        n=int(m["n"]),
-        digest=m["digest"],
-        close=m["close"],
-    )

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from codexdoctor.checks.base import fingerprint_said
 from codexdoctor.codex import dotenvfile
+from codexdoctor.codex.secrets import fingerprint_said
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.model import Msg
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from codexdoctor.codex.authfile import display_env_key
 from codexdoctor.codex.config import Resolution
 from codexdoctor.common.redact import is_secret_query_value
+from codexdoctor.model import Msg
 
 # Provider keys whose string value is no secret: names and URLs (their credentials are taken apart below), and the
 # numeric and boolean settings, where a string is a mistyped number ("300000") that a report must show to fix it.
@@ -85,3 +87,23 @@ def _url_secrets(url: str) -> list[str]:
     # Credentials by name or shape; a tracking tag (utm_source=blog_end) is no secret and must stay readable.
     found += [v for k, v in parse_qsl(parts.query) if len(v) >= 8 and is_secret_query_value(k, v)]
     return found
+
+
+# A fingerprint as a fact holds it (`51 chars, sha256:1a2b3c4d`), alone or in <> (an env_key that is itself a key).
+_FINGERPRINT = re.compile(r"(?P<open><?)(?P<n>\d+) chars, sha256:(?P<digest>[0-9a-f]{8})(?P<close>>?)")
+
+
+def fingerprint_said(fp: str) -> Msg | None:
+    """A fingerprint fact in words, `51 chars, sha256:1a2b3c4d` / `51 个字符，sha256:1a2b3c4d` (its English is the fact
+    as it is); None for a value that is not one."""
+    m = _FINGERPRINT.fullmatch(fp)
+    if m is None or bool(m["open"]) != bool(m["close"]):
+        return None
+    return Msg(
+        "{open}{n} chars, sha256:{digest}{close}",
+        "{open}{n} 个字符，sha256:{digest}{close}",
+        open=m["open"],
+        n=int(m["n"]),
+        digest=m["digest"],
+        close=m["close"],
+    )

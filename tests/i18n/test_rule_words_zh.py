@@ -70,3 +70,12 @@ def test_the_earlier_attempts_are_said_in_chinese():
     said = _finding("API015", facts, "zh").diagnosis
     assert "（之前：连接被重置、502、rate_limit_exceeded）" in said, said
     assert "(earlier: reset, 502, rate_limit_exceeded)" in _finding("API015", facts, "en").diagnosis
+
+
+def test_env021_says_what_codex_sends_in_chinese():
+    """ENV021 put the fingerprint into a sentence of its own ("所以 Codex 发送的密钥少了这一部分（28 chars, sha256:…）")."""
+    from tests.rules.healthy import HEALTHY
+
+    facts = {**HEALTHY["env.key"], "dotenv_unset_refs": ["$Xy"], "dotenv_line": 4}
+    assert "少了这一部分（28 个字符，sha256:fbbb0b78）" in _finding("ENV021", facts, "zh").diagnosis
+    assert "without it (28 chars, sha256:fbbb0b78)" in _finding("ENV021", facts, "en").diagnosis
