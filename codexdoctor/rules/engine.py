@@ -23,7 +23,17 @@ class _Blank(dict[str, Any]):
 # Facts that are English phrases a check wrote. A check says them in both languages in its `said`: under the fact's
 # name for a fact of its own, and under model.item_key for one inside a list of items (a file's read error, a
 # session's evidence), which a rule quotes item by item.
-PHRASE_KEYS = ("source", "detail", "assumed_source", "malformed", "evidence", "base_url_where", "url", "read_error")
+PHRASE_KEYS = (
+    "source",
+    "detail",
+    "assumed_source",
+    "malformed",
+    "evidence",
+    "base_url_where",
+    "url",
+    "read_error",
+    "waited_for_alive",
+)
 # Phrases a rule itself makes of a fact (API010's "the body is …" for a body with no message of its own).
 RULE_PHRASES = ("message",)
 

@@ -160,13 +160,13 @@ CASES = [
                     "key": "model_context_window",
                     "kind": "i64",
                     "expected": "an integer",
-                    "got": 'a string ("128k")',
+                    "got": 'string "128k"',  # serde's words, as checks/cfgtypes.py writes them
                     "where": f"{CONFIG}:3",
                     "codex_says": "invalid type: string, expected i64",
                 }
             ]
         },
-        "`model_context_window` (~/.codex/config.toml:3) is a string",
+        '`model_context_window` (~/.codex/config.toml:3) is string "128k"',
         "Codex expects a whole number",
         "model_context_window = 128000 (no quotes)",
     ),

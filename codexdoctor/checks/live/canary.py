@@ -132,17 +132,22 @@ def canary_result(
             if s and s.first_token_ms is not None
             else Msg("streamed answer in {ms:.0f} ms", "流式回答用时 {ms:.0f} ms", ms=canary.elapsed_ms)
         )
-        return _said(result(ID, TITLE, Status.PASS, said, evidence, **facts), ctx, kind, canary)
-    return _said(result(ID, TITLE, Status.FAIL, human(kind.kind, kind.said), evidence, **facts), ctx, kind, canary)
+        return _said(result(ID, TITLE, Status.PASS, said, evidence, **facts), ctx, kind, canary, clocks.alive_said)
+    failed = result(ID, TITLE, Status.FAIL, human(kind.kind, kind.said), evidence, **facts)
+    return _said(failed, ctx, kind, canary, clocks.alive_said)
 
 
-def _said(res: CheckResult, ctx: CheckContext, kind: Classified, canary: Exchange) -> CheckResult:
-    """The facts the rules quote that are words (the detail, where base_url is set, why nothing is decided), in both
-    languages beside them."""
+def _said(
+    res: CheckResult, ctx: CheckContext, kind: Classified, canary: Exchange, alive: Msg | None = None
+) -> CheckResult:
+    """The facts the rules quote that are words (the detail, where base_url is set, what showed the provider alive,
+    why nothing is decided), in both languages beside them."""
     said: dict[str, Msg] = {
         "base_url_where": ctx.resolution.provider_field_said("base_url"),
         "env_key_where": ctx.resolution.provider_field_said("env_key"),
     }
+    if alive is not None:
+        said["waited_for_alive"] = alive
     if kind.said is not None:
         said["detail"] = kind.said
     if kind.kind == "bad_request" and not kind.message and canary.body_malformed is not None:

@@ -338,7 +338,9 @@ RULES: tuple[Rule, ...] = (
         when=lambda f: (
             [
                 {
-                    "retry_after_text": f" of {f['retry_after_s']:g} s" if f.get("retry_after_s") is not None else "",
+                    "retry_after_text": Loc(f" of {f['retry_after_s']:g} s", f"（{f['retry_after_s']:g} 秒）")
+                    if f.get("retry_after_s") is not None
+                    else "",
                     "codex_retries_setting": f.get("codex_attempts", 6) - 1,
                 }
             ]
@@ -377,7 +379,7 @@ RULES: tuple[Rule, ...] = (
         when=lambda f: (
             [
                 {
-                    "request_bytes_text": f"{f['request_bytes']:,} bytes"
+                    "request_bytes_text": Loc(f"{f['request_bytes']:,} bytes", f"{f['request_bytes']:,} 字节")
                     if f.get("request_bytes")
                     else Loc("its size unknown", "大小未知")
                 }

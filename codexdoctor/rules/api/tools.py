@@ -47,8 +47,10 @@ _TURN_TWO_STEPS = {
 }
 
 
-def _size(f: Mapping[str, Any]) -> str:
-    return f"{f['request_bytes']:,} bytes" if f.get("request_bytes") else ""
+def _size(f: Mapping[str, Any], lang: str = "en") -> str:
+    if not f.get("request_bytes"):
+        return ""
+    return f"{f['request_bytes']:,} " + ("字节" if lang == "zh" else "bytes")
 
 
 def _turn_two_mask(f: Mapping[str, Any]) -> Loc:
@@ -64,7 +66,7 @@ def _turn_two_mask(f: Mapping[str, Any]) -> Loc:
         "Codex 会重试 30 次，然后只显示 `We're currently experiencing high demand, which may cause temporary "
         "errors.`，看起来像是过载：其实就是这个错误。"
         if not f.get("html")
-        else f"只有这个更大的请求收到了代理的错误页：中间的代理或网关处理它时出错（{_size(f)}）；Codex 重试 30 次后把这个页面打印出来。",
+        else f"只有这个更大的请求收到了代理的错误页：中间的代理或网关处理它时出错（{_size(f, 'zh')}）；Codex 重试 30 次后把这个页面打印出来。",
     )
 
 
@@ -102,7 +104,7 @@ def _turn_two_params(f: Mapping[str, Any]) -> dict[str, Any]:
         Loc(
             f"Raise the body size and timeout limits of the proxy in front of the API ({_size(f)} for this request, "
             "more as a session grows), and check its error log for this request.",
-            f"调大 API 前面那个代理的请求体大小和超时限制（这个请求 {_size(f)}，会话越长越大），并在它的错误日志里找这个请求。",
+            f"调大 API 前面那个代理的请求体大小和超时限制（这个请求 {_size(f, 'zh')}，会话越长越大），并在它的错误日志里找这个请求。",
         )
         if f.get("html")
         else Loc(
@@ -114,7 +116,7 @@ def _turn_two_params(f: Mapping[str, Any]) -> dict[str, Any]:
         "opening": _turn_two_opening(f),
         "item_text": Loc(
             f" The error names the {named.replace('_', ' ') if named == 'tool_role' else named} part of it.",
-            f"错误指向其中的 {named.replace('_', ' ') if named == 'tool_role' else named} 部分。",
+            f"错误指向其中的 {'tool 角色' if named == 'tool_role' else named} 部分。",
         )
         if named
         else "",

@@ -56,6 +56,24 @@ EXPECTED_WORDS = {
 }
 
 
+# How serde names the value it got (checks/cfgtypes.py: `string "128k"`, `integer `5``), its kind in Chinese: the
+# value after it is data.
+GOT_ZH = {
+    "string": "字符串",
+    "integer": "整数",
+    "floating point": "小数",
+    "boolean": "布尔值",
+    "map": "表",
+    "sequence": "数组",
+}
+
+
+def got_said(got: str) -> Loc:
+    """The value a config key holds, as serde names it, with its kind in the report's language."""
+    kind = next((k for k in sorted(GOT_ZH, key=len, reverse=True) if got == k or got.startswith(k + " ")), None)
+    return Loc(got, GOT_ZH[kind] + got[len(kind) :] if kind else got)
+
+
 EXAMPLES = {
     "str": ('{} = "…"', '{} = "…"'),
     "table": ("{} = {{ … }}", "{} = {{ … }}"),
@@ -275,6 +293,7 @@ RULES: tuple[Rule, ...] = (
         when=lambda f: [
             {
                 **w,
+                "got": got_said(w["got"]),
                 "expected": EXPECTED_WORDS.get(w.get("kind"), w["expected"]),
                 "example": Loc(*(t.format(w["key"]) for t in EXAMPLES.get(w.get("kind"), ("{}", "{}")))),
             }

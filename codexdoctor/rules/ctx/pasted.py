@@ -65,7 +65,7 @@ def _pasted_context_params(f: Mapping[str, Any]) -> dict[str, Any]:
     if f.get("codex_message"):
         said = Loc(
             "Codex reports this when the provider rejects a request as too long (code context_length_exceeded).",
-            "当提供方以请求过长（code context_length_exceeded）拒绝请求时，Codex 会这样提示。",
+            "当提供方以请求过长（错误码 context_length_exceeded）拒绝请求时，Codex 会这样提示。",
         )
     elif window and size:
         said = Loc(

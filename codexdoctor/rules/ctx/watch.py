@@ -51,7 +51,7 @@ def _masked(f: Mapping[str, Any]) -> list[dict[str, Any]]:
             "what_text": what,
             "message": m["message"] or "(empty body)",
             "codex_said": said,
-            "id_text": Loc(f" (request id {rid})", f"（request id {rid}）") if rid else Loc("", ""),
+            "id_text": Loc(f" (request id {rid})", f"（请求 id {rid}）") if rid else Loc("", ""),
         }
     ]
 
@@ -239,7 +239,7 @@ RULES: tuple[Rule, ...] = (
             diagnosis="第 {number} 个请求从提供方收到了 {what_text}{id_text}，它说：{message}。{codex_said}",
             remedy=(
                 "按提供方说的处理：每分钟限额等一会儿或降低请求频率即可恢复；额度或余额用完需要充值；上游过载需要换模型或稍后再试。",
-                "把这条报错和它的 request id 交给提供方的客服：这是他们自己的错误。",
+                "把这条报错和它的请求 id 交给提供方的客服：这是他们自己的错误。",
             ),
         ),
         when=_masked,

@@ -7,11 +7,24 @@ from typing import Any
 from codexdoctor.rules.base import CONFIG, E, Loc, Rule, Text, W, once
 
 
-def _capped_names(capped: list[dict[str, Any]]) -> Any:
+def _capped_names(capped: list[dict[str, Any]]) -> Loc | None:
+    if not capped:
+        return None
     shown = ", ".join(f"{c['name']} (line {c['line']})" for c in capped[:3])
+    shown_zh = "、".join(f"{c['name']}（第 {c['line']} 行）" for c in capped[:3])
     if len(capped) > 3:
-        return Loc(f"{shown} and {len(capped) - 3} more", f"{shown} 等 {len(capped)} 个值")
-    return shown
+        return Loc(f"{shown} and {len(capped) - 3} more", f"{shown_zh} 等 {len(capped)} 个值")
+    return Loc(shown, shown_zh)
+
+
+def _sent(fp: str | None) -> Loc:
+    """What Codex sends instead of the key (ENV021): its fingerprint, said in the report's language."""
+    from codexdoctor.codex.secrets import fingerprint_said
+
+    if not fp:
+        return Loc("an empty value", "空值")
+    said = fingerprint_said(fp)
+    return Loc(fp, said.text("zh") if said is not None else fp)
 
 
 RULES: tuple[Rule, ...] = (
@@ -183,7 +196,7 @@ RULES: tuple[Rule, ...] = (
             [
                 {
                     "refs": ", ".join(f["dotenv_unset_refs"]),
-                    "sent": f.get("key_fingerprint") or Loc("an empty value", "空值"),
+                    "sent": _sent(f.get("key_fingerprint")),
                 }
             ]
             if f["state"] in ("set", "blank") and f.get("dotenv_unset_refs")
