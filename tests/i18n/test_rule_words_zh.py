@@ -3,6 +3,8 @@ the facts' data (numbers, digests, status codes) as they came. The English findi
 
 from __future__ import annotations
 
+import pytest
+
 from codexdoctor.model import CheckResult, Status
 from codexdoctor.rules import RULES_BY_CODE, evaluate
 from tests.conftest import TAOTOKEN, offline_report, write_config
@@ -79,3 +81,33 @@ def test_env021_says_what_codex_sends_in_chinese():
     facts = {**HEALTHY["env.key"], "dotenv_unset_refs": ["$Xy"], "dotenv_line": 4}
     assert "少了这一部分（28 个字符，sha256:fbbb0b78）" in _finding("ENV021", facts, "zh").diagnosis
     assert "without it (28 chars, sha256:fbbb0b78)" in _finding("ENV021", facts, "en").diagnosis
+
+
+@pytest.mark.simulator
+def test_what_showed_the_provider_alive_is_said_in_chinese(home, sim_server):
+    """NET009 quoted the canary's `waited_for_alive` in English ("而提供方一直是活着的（GET /v1/models answered 200 in
+    14 ms）"): the canary says it in both languages, as its evidence line does."""
+    from pathlib import Path
+
+    from codexdoctor.commands.check import run_check
+    from codexdoctor.commands.options import CheckOptions
+
+    key = "sk-wire-0123456789abcdef"
+    s = sim_server(api_key=key, latency_ms=1500)
+    write_config(
+        home,
+        f'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        f'base_url = "{s.base_url}"\nenv_key = "SIM_API_KEY"\n',
+    )
+    opts = CheckOptions(
+        env={"HOME": str(home), "SIM_API_KEY": key},
+        home=home,
+        cwd=Path.cwd(),
+        system_config=None,
+        codex_version=(0, 171, 0),
+        timeout=1.0,
+        lang="zh",
+    )
+    report, _ = run_check(opts)
+    said = next(f.diagnosis for f in report.findings if f.code == "NET009")
+    assert "GET /v1/models 在" in said and "answered" not in said, said
