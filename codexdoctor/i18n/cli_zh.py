@@ -124,7 +124,8 @@ HELP_ZH: dict[str, str] = {
     "The error code of --stream-end response_failed or error_event, e.g. rate_limit_exceeded, "
     "insufficient_quota, server_is_overloaded, context_length_exceeded or usage_not_included.": "--stream-end response_failed 或 error_event 的错误码，例如 rate_limit_exceeded、"
     "insufficient_quota、server_is_overloaded、context_length_exceeded 或 usage_not_included。",
-    "The error message of --stream-end response_failed or error_event.": "--stream-end response_failed 或 error_event 的错误消息。",
+    "The error message of --stream-end response_failed or error_event (default: the one OpenAI sends with "
+    "--error-code).": "--stream-end response_failed 或 error_event 的错误消息（默认：OpenAI 随 --error-code 发送的那条）。",
     "Output tokens of each answer (where --stream-end incomplete stops).": "每个回答的输出 token 数（--stream-end incomplete 在这里停止）。",
     "Refuse (400) a request that carries more than one function_call_output, as a chat bridge that keeps one tool "
     "result per round does; one call and its output pass.": "对带有多于一个 function_call_output 的请求返回 400，模仿每轮只保留一个"
