@@ -187,7 +187,7 @@ def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en", w
         ui("demo_wrong", lang),
         ui("demo_expected", lang),
         "codexdoctor",
-        "",
+        ui("demo_match", lang),  # issue 40 review: the ✓/✗ column had no header
         ui("demo_top", lang),
     ]
     return "\n".join(table_lines(tuple(headers), tuple(tuple(r) for r in rows), width, lang=lang))
