@@ -37,3 +37,12 @@ def test_a_chinese_check_has_one_colon_style(home, run, monkeypatch, columns):
     # a label (Chinese, or a check's title) followed by an ASCII colon
     assert not re.search(r"[\u4e00-\u9fff）]: ", out), out
     assert not re.search(r"^\S.*[\u4e00-\u9fff]:$", out, re.M), out
+
+
+def test_a_clause_moved_down_keeps_the_space_a_latin_word_had():
+    text = (
+        "探测计划：最多 24 个请求，约 557,049 个输入 token（最坏情况：断点就在 40,000 tokens 之下）；"
+        "到 --budget 300,000 即停止。每个请求的输出上限为 16 个 token。"
+    )
+    lines = wrap(text, 80, "", "    ", "zh")
+    assert lines[-1].strip() == "每个请求的输出上限为 16 个 token。", lines

@@ -164,7 +164,10 @@ def _no_orphan(lines: list[str], width: int, first: str, rest: str, lang: str) -
     at = max(prev.rfind(ch) for ch in _CLAUSE_ENDS)
     if at < len(first if len(lines) == 2 else rest) or at == len(prev) - 1:  # not the label's own colon
         return lines
-    moved = rest + prev[at + 1 :].lstrip() + lines[-1][len(rest) :]
+    tail, last = prev[at + 1 :].strip(), lines[-1][len(rest) :]
+    # the break was a space unless it fell between two Chinese characters ("16 个" / "token。" keep theirs)
+    space = " " if tail and last and not (is_wide(tail[-1]) and is_wide(last[0])) else ""
+    moved = rest + tail + space + last
     if display_width(moved, lang) > width:
         return lines
     return [*lines[:-2], prev[: at + 1], moved]
