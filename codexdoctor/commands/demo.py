@@ -201,7 +201,7 @@ DESCRIPTIONS_ZH = {
     "v1-vs-api": "base_url 以 /v1 结尾，提供方用的是 /api",
     "wrong-model": "模型 ID 少了后缀",
     "chat-only": "提供方只有 /chat/completions，没有 /responses",
-    "4k-window": "提供方窗口只有 4,096 tokens",
+    "4k-window": "提供方窗口只有 4,096 个 token",
     "flaky-channel": "大部分请求返回 502 或连接被重置",
 }
 

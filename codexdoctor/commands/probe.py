@@ -248,20 +248,20 @@ def _announce(
         said = Msg(
             "The provider publishes a {n:,}-token window ({where}): the probe checks half of it, then just below and "
             "just above it.",
-            "提供方公布的窗口是 {n:,} tokens（{where}）：探测先测一半大小，再测略低于和略高于它的大小。",
+            "提供方公布的窗口是 {n:,} 个 token（{where}）：探测先测一半大小，再测略低于和略高于它的大小。",
             n=published,
             where=where,
         )
         progress(said.text(lang))
     elif probe.fitted:
         progress(
-            f"提供方没有公布窗口：在默认预算内最多探测到 {probe.max_context:,} tokens；用 --max-context 和 --budget 可以探测得更远。"
+            f"提供方没有公布窗口：在默认预算内最多探测到 {probe.max_context:,} 个 token；用 --max-context 和 --budget 可以探测得更远。"
             if zh
             else f"The provider does not publish its window: the probe goes up to {probe.max_context:,} tokens, "
             "as far as --budget allows; --max-context and --budget go further."
         )
     plan = (
-        f"探测计划：最多 {requests} 个请求，约 {estimate:,} 个输入 token（最坏情况：断点就在 {probe.max_context:,} tokens "
+        f"探测计划：最多 {requests} 个请求，约 {estimate:,} 个输入 token（最坏情况：断点就在 {probe.max_context:,} 个 token "
         f"之下）；到 --budget {settings.budget:,} 即停止。每个请求的输出上限为 {settings.max_output_tokens} 个 token。"
         if zh
         else f"Probe plan: at most {requests} requests and about {estimate:,} input tokens (worst case, the break just "

@@ -388,7 +388,7 @@ RULES: tuple[Rule, ...] = (
                     "first_token_timeout_text": f"{f['first_token_timeout_s']:g} s",
                     "first_request_text": Loc(
                         f"{f['reported_input']:,} tokens as the provider counts it",
-                        f"按提供方的计数为 {f['reported_input']:,} tokens",
+                        f"按提供方的计数为 {f['reported_input']:,} 个 token",
                     )
                     if isinstance(f.get("reported_input"), int)
                     else f"{f['first_request']:,} tokens"
