@@ -171,9 +171,10 @@ def _localize(text: str, lang: str, exc: BaseException | None = None) -> str:
     not 代码; then the error's own Msg (model.said_error); else the message as it is."""
     if lang != "zh":
         return text
+    from codexdoctor.common.oserror import words_zh
     from codexdoctor.i18n.cli_zh import usage_error_zh
 
-    own = usage_error_zh(text)
+    own = usage_error_zh(text, words_zh)
     if own is not None:
         return own
     from codexdoctor.model import Msg

@@ -209,7 +209,12 @@ STREAM_ENDS = (
     help="The error code of --stream-end response_failed or error_event, e.g. rate_limit_exceeded, "
     "insufficient_quota, server_is_overloaded, context_length_exceeded or usage_not_included.",
 )
-@click.option("--error-message", default=None, help="The error message of --stream-end response_failed or error_event.")
+@click.option(
+    "--error-message",
+    default=None,
+    help="The error message of --stream-end response_failed or error_event (default: the one OpenAI sends with "
+    "--error-code).",
+)
 @click.option(
     "--output-tokens",
     type=click.IntRange(1),

@@ -187,7 +187,7 @@ def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en", w
         ui("demo_wrong", lang),
         ui("demo_expected", lang),
         "codexdoctor",
-        "",
+        ui("demo_match", lang),  # issue 40 review: the ✓/✗ column had no header
         ui("demo_top", lang),
     ]
     return "\n".join(table_lines(tuple(headers), tuple(tuple(r) for r in rows), width, lang=lang))
@@ -201,7 +201,7 @@ DESCRIPTIONS_ZH = {
     "v1-vs-api": "base_url 以 /v1 结尾，提供方用的是 /api",
     "wrong-model": "模型 ID 少了后缀",
     "chat-only": "提供方只有 /chat/completions，没有 /responses",
-    "4k-window": "提供方窗口只有 4,096 tokens",
+    "4k-window": "提供方窗口只有 4,096 个 token",
     "flaky-channel": "大部分请求返回 502 或连接被重置",
 }
 

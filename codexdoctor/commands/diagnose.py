@@ -12,6 +12,7 @@ import click
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
+from codexdoctor.common import oserror
 from codexdoctor.common.words import plural
 from codexdoctor.model import CheckResult, Msg, Report, Status, said_error
 from codexdoctor.report.build import build_report
@@ -148,7 +149,12 @@ def read_paste_file(path: str) -> str:
         with open(path, "rb") as handle:
             raw = handle.read(PASTE_MAX_BYTES)
     except OSError as exc:
-        said = Msg("cannot read {p}: {e}", "无法读取 {p}：{e}", p=str(path), e=str(exc.strerror or exc))
+        said = Msg(
+            "cannot read {p}: {e}",
+            "无法读取 {p}：{e}",
+            p=str(path),
+            e=Msg.pair(oserror.reason(exc), oserror.reason_zh(exc)),
+        )
         raise said_error(click.BadParameter(str(said), param_hint="--file"), said) from None
     return raw.decode("utf-8", errors="replace")
 

@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from codexdoctor.common import safefile
+from codexdoctor.common import oserror, safefile
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -66,7 +66,9 @@ def emit(text: str, output: str | None, redactor: Callable[[str], str], lang: st
             safefile.write_output(output, text)  # a regular file only, never through a symlink, created 0600
         except OSError as exc:
             raise click.ClickException(
-                f"无法写入 {output}：{exc.strerror or exc}" if zh else f"cannot write {output}: {exc.strerror or exc}"
+                f"无法写入 {output}：{oserror.reason_zh(exc)}"
+                if zh
+                else f"cannot write {output}: {oserror.reason(exc)}"
             ) from None
         click.echo(f"codexdoctor：报告已写入 {output}" if zh else f"codexdoctor: report written to {output}", err=True)
     else:
@@ -136,5 +138,10 @@ def publish(report: Report, redactor: Callable[[str], str], how: PublishOptions)
         try:
             safefile.write_output(summary, redactor(render(report, "markdown", ropts)) + "\n", append=True)
         except OSError as exc:
-            click.echo(f"codexdoctor: cannot append to GITHUB_STEP_SUMMARY: {exc.strerror or exc}", err=True)
+            click.echo(
+                f"codexdoctor：无法追加到 GITHUB_STEP_SUMMARY：{oserror.reason_zh(exc)}"
+                if report.lang == "zh"
+                else f"codexdoctor: cannot append to GITHUB_STEP_SUMMARY: {oserror.reason(exc)}",
+                err=True,
+            )
     raise SystemExit(exit_code(report, fail_on))

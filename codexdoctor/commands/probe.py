@@ -26,6 +26,7 @@ from codexdoctor.commands.output import EXIT_INTERRUPTED, EXIT_USAGE, PublishOpt
 from codexdoctor.model import CheckResult, Msg, Report
 
 if TYPE_CHECKING:
+    from codexdoctor.common.status_line import StatusLine
     from codexdoctor.net.deadline import Deadline
 from codexdoctor.common.words import plural
 from codexdoctor.report.build import build_report
@@ -44,6 +45,15 @@ class ProbeOptions:
     publish: PublishOptions = field(default_factory=PublishOptions)
 
 
+@dataclass(frozen=True)
+class Screen:
+    """Where the probe's "still waiting" lines go (a terminal's status line rewrites them in place; None: with the
+    other progress lines) and the width its step rows fit."""
+
+    waiting: Callable[[str], None] | None = None
+    width: int | None = None
+
+
 class ProbeRefused(Exception):
     """The user did not agree to the announced plan: above --budget (no --yes, no yes at the prompt), or declined at
     the prompt a terminal gets before any token is spent."""
@@ -59,8 +69,10 @@ def run_probe(
     confirm: Callable[[str], bool],
     progress: Callable[[str], None],
     ask: Callable[[str], bool] = lambda _plan: True,
+    screen: Screen | None = None,
 ) -> tuple[Report, CheckContext]:
-    """Static checks, then (if Codex would send anything) the announced, budgeted session probe."""
+    """Static checks, then (if Codex would send anything) the announced, budgeted session probe. `screen`: where the
+    "still waiting" lines go and the width the step rows fit (none: `progress`, no width)."""
     from codexdoctor.checks import live
     from codexdoctor.net.deadline import Deadline
 
@@ -80,7 +92,7 @@ def run_probe(
     progress(_budget_line(settings, opts.lang))  # at once (issue 40): the plan waits for the lookups below
     made: list[Probe] = []
     try:
-        return _probe(ctx, opts, settings, static, total, confirm, progress, ask, made)
+        return _probe(ctx, opts, settings, static, total, confirm, progress, ask, made, screen or Screen())
     except (KeyboardInterrupt, click.exceptions.Abort):  # outside the probe's requests (those end in the report)
         spent = made[0].spent if made else 0
         progress(
@@ -101,6 +113,7 @@ def _probe(
     progress: Callable[[str], None],
     ask: Callable[[str], bool],
     made: list[Probe],
+    screen: Screen,
 ) -> tuple[Report, CheckContext]:
     """The probe itself, once the static checks let it run: plan, prompt, requests, report. `made` gets the Probe,
     so a Ctrl-C outside its requests can still say what it spent."""
@@ -120,7 +133,17 @@ def _probe(
         else live.published_window(ctx, min(10.0, settings.request_timeout_s, total.remaining()))
     )
     tok = tok_future.result()
-    probe = probe_mod.Probe(ctx, settings, tok, progress=progress, published=published, lang=opts.lang, total=total)
+    probe = probe_mod.Probe(
+        ctx,
+        settings,
+        tok,
+        progress=progress,
+        published=published,
+        lang=opts.lang,
+        total=total,
+        waiting=screen.waiting,
+        width=screen.width,
+    )
     made.append(probe)
     requests, estimate = probe.estimate()
     plan = _announce(probe, settings, published, source, requests, estimate, opts.lang, progress)
@@ -225,20 +248,20 @@ def _announce(
         said = Msg(
             "The provider publishes a {n:,}-token window ({where}): the probe checks half of it, then just below and "
             "just above it.",
-            "提供方公布的窗口是 {n:,} tokens（{where}）：探测先测一半大小，再测略低于和略高于它的大小。",
+            "提供方公布的窗口是 {n:,} 个 token（{where}）：探测先测一半大小，再测略低于和略高于它的大小。",
             n=published,
             where=where,
         )
         progress(said.text(lang))
     elif probe.fitted:
         progress(
-            f"提供方没有公布窗口：在默认预算内最多探测到 {probe.max_context:,} tokens；用 --max-context 和 --budget 可以探测得更远。"
+            f"提供方没有公布窗口：在默认预算内最多探测到 {probe.max_context:,} 个 token；用 --max-context 和 --budget 可以探测得更远。"
             if zh
             else f"The provider does not publish its window: the probe goes up to {probe.max_context:,} tokens, "
             "as far as --budget allows; --max-context and --budget go further."
         )
     plan = (
-        f"探测计划：最多 {requests} 个请求，约 {estimate:,} 个输入 token（最坏情况：断点就在 {probe.max_context:,} tokens "
+        f"探测计划：最多 {requests} 个请求，约 {estimate:,} 个输入 token（最坏情况：断点就在 {probe.max_context:,} 个 token "
         f"之下）；到 --budget {settings.budget:,} 即停止。每个请求的输出上限为 {settings.max_output_tokens} 个 token。"
         if zh
         else f"Probe plan: at most {requests} requests and about {estimate:,} input tokens (worst case, the break just "
@@ -266,6 +289,16 @@ def _probe_facts(
     return facts
 
 
+def _status_line(quiet: bool) -> StatusLine | None:
+    """The line a terminal rewrites in place (common/status_line), as check's progress has; None on a pipe or with
+    --quiet: plain lines there."""
+    if quiet or sys.stderr is None or not sys.stderr.isatty():
+        return None
+    from codexdoctor.common.status_line import StatusLine
+
+    return StatusLine(sys.stderr)
+
+
 def _first_tokens(ctx: CheckContext) -> int:
     """Codex's first request for this user, counted as `check` counts it before sending (the turns per session are
     what is left on top of it); the measured fallback when Codex would speak Chat Completions or it cannot be built."""
@@ -282,15 +315,27 @@ def _first_tokens(ctx: CheckContext) -> int:
 def run(opts: ProbeOptions) -> None:
     """The command: the plan on stderr, a prompt when the estimate exceeds --budget, the report (partial on Ctrl-C)."""
     from codexdoctor.commands.output import terminal_width
-    from codexdoctor.report.render.text import fit_lines
+    from codexdoctor.report.render.text import clip_to_width, fit_lines
 
     budget = opts.settings.budget
     width = terminal_width()
     zh = opts.check.lang == "zh"
+    status = _status_line(opts.quiet)
 
     def progress(line: str) -> None:  # the plan and the step lines, fitted to the terminal like every screen
-        if not opts.quiet:
-            click.echo("\n".join(fit_lines([line], width, "    ", opts.check.lang)), err=True)
+        if opts.quiet:
+            return
+        text = "\n".join(fit_lines([line], width, "    ", opts.check.lang))
+        if status is not None:
+            status.keep(text)  # the "still waiting" line it replaces is gone
+        else:
+            click.echo(text, err=True)
+
+    def waiting(line: str) -> None:  # issue 40 review: rewritten in place on a terminal, as check's are
+        if status is not None:
+            status.show(clip_to_width(line, width - 1, opts.check.lang))
+        elif not opts.quiet:
+            click.echo(line, err=True)
 
     def confirm(plan: str) -> bool:
         if opts.yes:
@@ -319,8 +364,10 @@ def run(opts: ProbeOptions) -> None:
         )
 
     try:
-        report, ctx = run_probe(opts.check, opts.settings, confirm, progress, ask)
+        report, ctx = run_probe(opts.check, opts.settings, confirm, progress, ask, Screen(waiting, width))
     except ProbeRefused as refused:
+        if status is not None:
+            status.clear()
         if not refused.over_budget:
             click.echo(
                 "codexdoctor probe：没有开始，没有花费任何 token。"
@@ -338,6 +385,8 @@ def run(opts: ProbeOptions) -> None:
         )
         click.echo("\n".join(fit_lines([message], width, "  ", opts.check.lang)), err=True)
         raise SystemExit(EXIT_USAGE) from None
+    if status is not None:
+        status.clear()
     interrupted = any(c.facts.get("stopped") == "interrupted" for c in report.checks)
     try:
         publish(report, ctx.redactor, opts.publish)

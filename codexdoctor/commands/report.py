@@ -13,7 +13,7 @@ import click
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
-from codexdoctor.common import safefile
+from codexdoctor.common import oserror, safefile
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.model import Msg, said_error
 
@@ -158,17 +158,19 @@ def _request_path(report_path: Path) -> Path:
 
 
 def _why(exc: OSError) -> str:
-    """Why a write failed: the refusal's own reason, else the operating system's words."""
-    return exc.reason if isinstance(exc, safefile.Unwritable) else str(exc.strerror or exc)
+    """Why a write failed: the refusal's own reason, else the operating system's words (with their Chinese)."""
+    if isinstance(exc, safefile.Unwritable):
+        return exc.reason
+    return safefile.Reason(oserror.reason(exc), oserror.reason_zh(exc))
 
 
 def cannot_write(path: object, why: str) -> click.ClickException:
     """`cannot write PATH: why`, in both languages (the reason's Chinese where it carries one; the OS's words are
-    said by the command line's own table, i18n/cli_zh.py)."""
+    said by common/oserror.py)."""
     said = Msg(
         "cannot write {path}: {why}",
         "无法写入 {path}：{why}",
         path=str(path),
-        why=Msg.pair(why, why.zh if isinstance(why, safefile.Reason) else why),
+        why=Msg.pair(why, why.zh if isinstance(why, safefile.Reason) else oserror.words_zh(why)),
     )
     return said_error(click.ClickException(str(said)), said)

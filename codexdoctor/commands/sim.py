@@ -9,6 +9,7 @@ import click
 
 from codexdoctor import sim as sim_mod
 from codexdoctor.commands.environment import language
+from codexdoctor.common import oserror
 from codexdoctor.model import Msg, said_error
 
 # What `sim` says, in both languages (issue 29: its output was English in a zh run); each line fits 80 columns, an
@@ -51,7 +52,7 @@ def serve(opts: SimOptions) -> None:
             "cannot listen on {where}: {e}",
             "无法在 {where} 上监听：{e}",
             where=f"127.0.0.1:{cfg.port}",
-            e=str(exc.strerror or exc),
+            e=Msg.pair(oserror.reason(exc), oserror.reason_zh(exc)),
         )
         raise said_error(click.ClickException(str(said)), said) from None
     try:  # Ctrl-C may come while the snippet is still being printed: the same clean stop

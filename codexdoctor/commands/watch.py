@@ -21,7 +21,8 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.environment import environment, home_of, language
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, in_language, terminal_width
-from codexdoctor.common import safefile
+from codexdoctor.common import oserror, safefile
+from codexdoctor.model import Msg, said_error
 from codexdoctor.watch import child, diagnosis, override, store
 from codexdoctor.watch.record import Recorded, line
 
@@ -45,8 +46,13 @@ class WatchOptions:
     publish: PublishOptions = field(default_factory=PublishOptions)
 
 
-def warn(text: str) -> None:
-    click.echo(f"codexdoctor watch: {text}", err=True)
+def warn(text: Msg, lang: str) -> None:
+    """One line on stderr in the run's language."""
+    click.echo(("codexdoctor watch：" if lang == "zh" else "codexdoctor watch: ") + text.text(lang), err=True)
+
+
+def _runs_direct(why: Msg) -> Msg:
+    return Msg("{why}; Codex runs without the recorder", "{why}；Codex 不经过记录器直接运行", why=why)
 
 
 @dataclass(frozen=True)
@@ -81,8 +87,8 @@ def run(opts: WatchOptions) -> None:
     except OverrideError as exc:
         if opts.serve:
             raise click.UsageError(str(exc)) from None
-        warn(f"{exc}; Codex runs without the recorder")
-        raise SystemExit(child.run(opts.argv, env)) from None
+        warn(_runs_direct(Msg.verbatim(str(exc))), lang)
+        raise SystemExit(child.run(opts.argv, env, lang)) from None
     session = watch(ctx, opts, env)
     if session is None:
         return
@@ -94,15 +100,17 @@ def watch(ctx: CheckContext, opts: WatchOptions, env: dict[str, str]) -> Session
     """Start the recorder, run Codex through it (or serve until Ctrl-C), stop; None when Codex ran direct."""
     from codexdoctor.watch.recorder import Recorder, Upstream
 
-    direct = not opts.serve
+    direct, lang = not opts.serve, language(opts.lang)
     point = override.pointing(ctx.resolution)
     if point.problem or point.upstream is None:
-        return _direct(opts, env, point.problem or "no base_url")
+        return _direct(opts, env, point.problem or Msg("no base_url", "没有 base_url"), lang)
     try:
         rec_store = store.Store(store.recordings_dir(env, ctx.home), ctx.resolution.codex_home)
         upstream = Upstream(point.upstream, ctx.resolution.env)
+    except store.Unusable as exc:
+        return _direct(opts, env, exc.said, lang)
     except (OSError, ValueError) as exc:
-        return _direct(opts, env, str(exc))
+        return _direct(opts, env, Msg.verbatim(str(exc)), lang)
     requests: list[Recorded] = []
     lock = threading.Lock()
     # `codex exec` (and `codex exec resume`) writes to a plain stderr: one status line per request goes there.
@@ -126,7 +134,10 @@ def watch(ctx: CheckContext, opts: WatchOptions, env: dict[str, str]) -> Session
         recorder = Recorder(upstream, ctx.redactor, on_record, opts.keep_bodies, port=opts.port).start()
     except OSError as exc:
         upstream.close()
-        return _direct(opts, env, f"cannot listen on 127.0.0.1 ({exc.strerror or exc})")
+        why = Msg.pair(oserror.reason(exc), oserror.reason_zh(exc))
+        return _direct(
+            opts, env, Msg("cannot listen on 127.0.0.1 ({why})", "无法在 127.0.0.1 上监听（{why}）", why=why), lang
+        )
     shown = ctx.redactor(ctx.resolution.show(rec_store.path))
     rec_store.write(
         {
@@ -141,13 +152,13 @@ def watch(ctx: CheckContext, opts: WatchOptions, env: dict[str, str]) -> Session
     exit_code: int | None = None
     try:
         if opts.serve:
-            _serve(recorder, point, ctx)
+            _serve(recorder, point, ctx, lang)
         else:
             child_env = {**env, **override.no_proxy_for_loopback(env)}
             if point.env_var:
                 child_env[point.env_var] = recorder.base_url
             argv = child.with_override(opts.argv, point.override(recorder.base_url))
-            exit_code = child.run(argv, child_env)
+            exit_code = child.run(argv, child_env, lang)
     finally:
         recorder.stop()
         rec_store.write({"kind": "end", "codex_exit": exit_code, "dropped": rec_store.dropped})
@@ -162,22 +173,36 @@ def _redacted(url: str) -> str:
     return redact_url(url)
 
 
-def _direct(opts: WatchOptions, env: dict[str, str], why: str) -> NoReturn:
+def _direct(opts: WatchOptions, env: dict[str, str], why: Msg, lang: str) -> NoReturn:
     if opts.serve:
-        raise click.ClickException(f"the recorder cannot run: {why}")
-    warn(f"{why}; Codex runs without the recorder")
-    raise SystemExit(child.run(opts.argv, env))
+        said = Msg("the recorder cannot run: {why}", "记录器无法运行：{why}", why=why)
+        raise said_error(click.ClickException(said.text("en")), said)
+    warn(_runs_direct(why), lang)
+    raise SystemExit(child.run(opts.argv, env, lang))
 
 
-def _serve(recorder: Recorder, point: override.Pointing, ctx: CheckContext) -> None:
-    """Print how to point Codex here, then wait for Ctrl-C (the group's handler raises KeyboardInterrupt)."""
+def _serve(recorder: Recorder, point: override.Pointing, ctx: CheckContext, lang: str) -> None:
+    """Print how to point Codex here (in the run's language), then wait for Ctrl-C (the group's handler raises
+    KeyboardInterrupt)."""
     base_url = recorder.base_url
-    click.echo(f"codexdoctor watch: recording on {base_url} -> {ctx.redactor(_redacted(point.upstream or ''))}")
+    upstream = ctx.redactor(_redacted(point.upstream or ""))
+    lines = [
+        Msg(
+            "codexdoctor watch: recording on {url} -> {up}",
+            "codexdoctor watch：在 {url} 上记录 -> {up}",
+            url=base_url,
+            up=upstream,
+        )
+    ]
     if point.config_key:
-        click.echo(f"Run Codex with:\n  codex -c '{point.override(base_url)}'")
+        o = point.override(base_url) or ""
+        lines.append(Msg("Run Codex with:\n  codex -c '{o}'", "这样启动 Codex：\n  codex -c '{o}'", o=o))
     elif point.env_var:
-        click.echo(f"Run Codex with:\n  {point.env_var}={base_url} codex")
-    click.echo("Ctrl-C stops the recorder and prints the diagnosis.")
+        run_with = f"{point.env_var}={base_url} codex"
+        lines.append(Msg("Run Codex with:\n  {cmd}", "这样启动 Codex：\n  {cmd}", cmd=run_with))
+    lines.append(Msg("Ctrl-C stops the recorder and prints the diagnosis.", "按 Ctrl-C 停止记录器并打印诊断。"))
+    for msg in lines:
+        click.echo(msg.text(lang))
     sys.stdout.flush()
     stop = threading.Event()
     try:
@@ -254,9 +279,10 @@ def publish(session: Session, opts: WatchOptions, lang: str) -> None:
         try:
             safefile.write_output(out, text)
         except OSError as exc:
-            warn(f"cannot write {out}: {exc.strerror or exc}")
+            why = Msg.pair(oserror.reason(exc), oserror.reason_zh(exc))
+            warn(Msg("cannot write {out}: {why}", "无法写入 {out}：{why}", out=out, why=why), lang)
             return
-        warn(f"report written to {out}")
+        warn(Msg("report written to {out}", "报告已写入 {out}", out=out), lang)
         return
     write: Callable[[str], object] = sys.stdout.write if opts.serve else sys.stderr.write
     write(text)

@@ -15,6 +15,8 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
+from codexdoctor.common import oserror
+
 CONFIG_MAX = 1 << 20  # config.toml, auth.json, .env, AGENTS.md: far beyond any real one
 LOG_MAX = 512 << 20  # a codex-tui.log is read line by line up to this
 
@@ -32,12 +34,14 @@ class Reason(str):
 
 
 # The operating system's own words (strerror) for a file it would not let codexdoctor read, in Chinese.
-OS_WORDS_ZH = {"Permission denied": "没有读取权限"}
+OS_WORDS_ZH = {"Permission denied": "没有读取权限（EACCES）"}  # the rest: common/oserror.py
 
 
 def reason_zh(reason: str) -> str:
     """A reason's Chinese: its own where it carries one, the OS's words from the table, else the text as it is."""
-    return reason.zh if isinstance(reason, Reason) else OS_WORDS_ZH.get(reason, reason)
+    if isinstance(reason, Reason):
+        return reason.zh
+    return OS_WORDS_ZH.get(reason) or oserror.words_zh(reason)
 
 
 class Unreadable(OSError):

@@ -47,6 +47,7 @@ UI: dict[str, dict[str, str]] = {
     "demo_scenario": {"en": "scenario", "zh": "场景"},
     "demo_wrong": {"en": "what is wrong", "zh": "问题"},
     "demo_expected": {"en": "expected", "zh": "预期"},
+    "demo_match": {"en": "match", "zh": "一致"},
     "demo_top": {"en": "top finding", "zh": "首要发现"},
     "demo_summary": {
         "en": "{ok}/{total} scenarios got their expected verdict.",

@@ -124,7 +124,8 @@ HELP_ZH: dict[str, str] = {
     "The error code of --stream-end response_failed or error_event, e.g. rate_limit_exceeded, "
     "insufficient_quota, server_is_overloaded, context_length_exceeded or usage_not_included.": "--stream-end response_failed 或 error_event 的错误码，例如 rate_limit_exceeded、"
     "insufficient_quota、server_is_overloaded、context_length_exceeded 或 usage_not_included。",
-    "The error message of --stream-end response_failed or error_event.": "--stream-end response_failed 或 error_event 的错误消息。",
+    "The error message of --stream-end response_failed or error_event (default: the one OpenAI sends with "
+    "--error-code).": "--stream-end response_failed 或 error_event 的错误消息（默认：OpenAI 随 --error-code 发送的那条）。",
     "Output tokens of each answer (where --stream-end incomplete stops).": "每个回答的输出 token 数（--stream-end incomplete 在这里停止）。",
     "Refuse (400) a request that carries more than one function_call_output, as a chat bridge that keeps one tool "
     "result per round does; one call and its output pass.": "对带有多于一个 function_call_output 的请求返回 400，模仿每轮只保留一个"
@@ -207,7 +208,7 @@ CLICK_ZH: dict[str, str] = {
 
 # The command line's usage errors that click or the operating system words (no Msg of ours beside them): a finding's
 # code is 问题编号 on the command line (代码 reads as source code, issue 40), and the operating system's reasons for a
-# file it cannot read or write are English words from strerror.
+# file it cannot read or write are English words from strerror (said in Chinese by common/oserror.py).
 _USAGE_ZH: tuple[tuple[str, str], ...] = (
     (
         r"unknown code (.+); `codexdoctor rules` lists them all",
@@ -221,23 +222,12 @@ _USAGE_ZH: tuple[tuple[str, str], ...] = (
     (r"Directory ('.*' \S+。)", "目录 {1}"),
     (r"Path ('.*' \S+。)", "路径 {1}"),
 )
-STRERROR_ZH = {
-    "No such file or directory": "没有这个文件或目录",
-    "Permission denied": "没有权限",
-    "Is a directory": "是目录",
-    "Not a directory": "不是目录",
-    "File exists": "文件已存在",
-    "No space left on device": "设备上没有剩余空间",
-    "Read-only file system": "只读文件系统",
-    "Too many levels of symbolic links": "符号链接层数过多",
-    "File name too long": "文件名太长",
-    "Address already in use": "地址已被占用",
-}
 
 
-def usage_error_zh(text: str) -> str | None:
+def usage_error_zh(text: str, os_words_zh: Callable[[str], str] = lambda words: words) -> str | None:
     """A usage error in Chinese when it is one of the command line's own (above), else None (the caller asks the
-    error's own words: model.said_error)."""
+    error's own words: model.said_error). `os_words_zh` says an OS reason in Chinese (common/oserror.words_zh, given
+    by the caller: i18n may not import common)."""
     import re
 
     # click's choice error lists the choices as Python reprs joined by ", " (issue 40: English commas and quotes
@@ -252,8 +242,8 @@ def usage_error_zh(text: str) -> str | None:
             continue
         out = template
         for i, group in enumerate(m.groups(), 1):
-            out = out.replace("{" + str(i) + "}", STRERROR_ZH.get(group, group))
-        if "{2}" in template and m.group(2) not in STRERROR_ZH and m.group(2)[:1].isascii():
+            out = out.replace("{" + str(i) + "}", os_words_zh(group))
+        if "{2}" in template and os_words_zh(m.group(2)) == m.group(2) and m.group(2)[:1].isascii():
             return None  # a reason the report's table words better (a device, a link): let it answer
         return out
     return None

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -34,6 +35,24 @@ from codexdoctor.net.stream import MAX_TEXT, parse_sse
 BODY_EXCERPT = 300
 RETRY_AFTER_CAP_S = 60.0  # a Retry-After longer than this is not waited out (Codex waits whatever it says)
 HARD_GRACE_S = 0.05
+# Past the deadline, how long an attempt is still given before it is abandoned and said as a drip (or a connection
+# or a send that hangs): a server that sends nothing trips the read timeout (at most the deadline) by then.
+LATE_READ_S = 0.25
+
+
+class _Phase:
+    """How far one attempt got (httpcore's trace events), so that an attempt abandoned at the deadline is said as
+    what it was: connecting, sending, or a server that sent nothing or only part of its headers (issue 40 review:
+    "still sending its headers" was said of a server that had sent nothing)."""
+
+    def __init__(self) -> None:
+        self.events: list[str] = []
+
+    def __call__(self, name: str, info: Mapping[str, Any]) -> None:
+        self.events.append(name)
+
+    def reached(self, step: str) -> bool:
+        return any(e.endswith(step) for e in self.events)
 
 
 @dataclass(frozen=True)
@@ -93,9 +112,10 @@ def send(
     earlier: list[str] = []
     while True:
         attempt += 1
-        ex = _bounded(lambda: _send_once(client, request), deadline, cap_s)
-        if ex is None:  # headers still dripping in at the deadline: no read timeout ever fired
-            return _still_sending(request, attempt, earlier, waited)
+        phase, started = _Phase(), request.clock()
+        ex = _bounded(partial(_send_once, client, request, phase), deadline, cap_s, phase)
+        if ex is None:  # alive past the deadline: no read timeout ever fired (a drip), or still connecting or sending
+            return _still_sending(request, attempt, earlier, waited, phase, started)
         ex = replace(ex, attempts=attempt, earlier=tuple(earlier), waited_s=round(waited, 1))
         pause = plan.pause(ex, attempt, deadline) if is_transient(ex) else None
         if pause is None:
@@ -137,16 +157,16 @@ class _Retries:
         return pause
 
 
-def _still_sending(request: _Request, attempt: int, earlier: list[str], waited: float) -> Exchange:
+def _still_sending(
+    request: _Request, attempt: int, earlier: list[str], waited: float, phase: _Phase, started: float
+) -> Exchange:
     return Exchange(
         request.method,
         request.redact(request.url),
+        elapsed_ms=round((request.clock() - started) * 1000, 1),
         failure=FailureKind.TIMEOUT,
         sent_key=request.sent_key,
-        failure_said=Msg(
-            "no complete answer at the deadline (the server was still sending its headers)",
-            "到时限时仍没有完整的响应（服务器还在发送响应头）",
-        ),
+        failure_said=_abandoned_said(phase),
         attempts=attempt,
         earlier=tuple(earlier),
         requested_stream=request.stream,
@@ -154,7 +174,26 @@ def _still_sending(request: _Request, attempt: int, earlier: list[str], waited: 
     )
 
 
-def _bounded(fn: Callable[[], Exchange], deadline: Deadline, cap_s: float | None) -> Exchange | None:
+def _abandoned_said(phase: _Phase) -> Msg:
+    """What an attempt still running past the deadline was doing: its status line and headers arriving (reads kept
+    succeeding: a silent server's read timeout would have fired), the request still going out, or the connection
+    still being made."""
+    if phase.reached("receive_response_headers.started"):
+        return Msg(
+            "no complete answer at the deadline: the server had started its status line and headers but was still "
+            "sending them",
+            "到时限时仍没有完整的响应：服务器已经开始发送状态行和响应头，但还没有发完",
+        )
+    if phase.reached("send_request_headers.started"):
+        return Msg("no answer at the deadline: the request was still being sent", "到时限时没有响应：请求还没有发送完")
+    if phase.events:
+        return Msg("no connection by the deadline", "到时限时还没有建立连接")
+    return Msg("no answer at the deadline: the server sent nothing", "到时限时没有响应：服务器什么也没有发送")
+
+
+def _bounded(
+    fn: Callable[[], Exchange], deadline: Deadline, cap_s: float | None, phase: _Phase | None = None
+) -> Exchange | None:
     """Run one exchange on a daemon thread and stop waiting at the deadline, whatever phase it is in.
 
     httpx's timeouts are per read, so a server that drips its status line and headers a byte at a time never trips
@@ -172,6 +211,8 @@ def _bounded(fn: Callable[[], Exchange], deadline: Deadline, cap_s: float | None
     worker.start()
     limit = deadline.remaining() if cap_s is None else min(deadline.remaining(), cap_s)
     worker.join(limit + HARD_GRACE_S)
+    if worker.is_alive() and phase is not None:
+        worker.join(LATE_READ_S)  # a server that sent nothing: its read timeout fires now, and says so
     if worker.is_alive():
         return None
     if "exc" in box:
@@ -219,10 +260,11 @@ class _Attempt:
         return round((self.request.clock() - self.started) * 1000, 1)
 
 
-def _send_once(client: httpx.Client, request: _Request) -> Exchange:
-    """One attempt, with the proxy its last request went through (net.client notes it on the request)."""
+def _send_once(client: httpx.Client, request: _Request, phase: _Phase | None = None) -> Exchange:
+    """One attempt, with the proxy its last request went through (net.client notes it on the request); `phase`
+    follows how far its connection got."""
     sent: list[httpx.Request] = []
-    ex = _hops(client, request, sent)
+    ex = _hops(client, request, sent, phase)
     choice = sent[-1].extensions.get(PROXY_EXTENSION) if sent else None
     if not isinstance(choice, ProxyChoice):
         return ex
@@ -255,7 +297,7 @@ def _not_resent(at: _Attempt, current: str, sends: int) -> Exchange:
     )
 
 
-def _hops(client: httpx.Client, request: _Request, sent: list[httpx.Request]) -> Exchange:
+def _hops(client: httpx.Client, request: _Request, sent: list[httpx.Request], phase: _Phase | None) -> Exchange:
     """Up to three same-origin redirect hops, then the answer read whole or as a stream."""
     r = request
     shown = r.redact(r.url)
@@ -272,7 +314,7 @@ def _hops(client: httpx.Client, request: _Request, sent: list[httpx.Request]) ->
         sends += 1
         try:
             with mapped_failures():
-                resp, headers_at, cert_ca = _open(client, r, current, sent)
+                resp, headers_at, cert_ca = _open(client, r, current, sent, phase)
         except Failed as failed:
             return _failed(at, current, failed)
         # A server that drips one byte per second never trips a read timeout: close the response at the
@@ -305,7 +347,7 @@ def _hops(client: httpx.Client, request: _Request, sent: list[httpx.Request]) ->
 
 
 def _open(
-    client: httpx.Client, r: _Request, url: str, sent: list[httpx.Request]
+    client: httpx.Client, r: _Request, url: str, sent: list[httpx.Request], phase: _Phase | None = None
 ) -> tuple[httpx.Response, float, bool | None]:
     """Send the request (noted in `sent`) and wait for its status line and headers: (the response, when they came,
     whether the server's certificate is a CA's)."""
@@ -319,6 +361,7 @@ def _open(
         headers={"Accept-Encoding": "gzip, deflate", **r.headers},
         json=r.json_body,
         timeout=httpx.Timeout(waits.total, connect=waits.connect, read=waits.read),
+        extensions={"trace": phase} if phase is not None else None,
     )
     sent.append(req)
     resp = client.send(req, stream=True)

@@ -8,7 +8,60 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codexdoctor.common.hosts import is_loopback
 from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, Text, ca_cmd, once
+
+
+def _local_port(url: object) -> str | None:
+    """The port of a URL on this machine (localhost, 127.0.0.0/8, ::1), the scheme's default when none is written;
+    None for another host or no URL."""
+    from urllib.parse import urlsplit
+
+    if not isinstance(url, str):
+        return None
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.hostname or not is_loopback(parts.hostname):
+        return None
+    return str(port or (443 if parts.scheme == "https" else 80))
+
+
+def _refused_step(f: Mapping[str, Any]) -> Loc:
+    """NET002's first remedy: on this machine a refusal means nothing listens on that port (issue 40 review)."""
+    port = _local_port(f.get("base_url"))
+    if port is None:
+        return Loc(
+            "Check the host and port in base_url; for a local server (Ollama, LM Studio, vLLM, llama.cpp), start it "
+            "first.",
+            "检查 base_url 中的主机和端口；如果是本地服务（Ollama、LM Studio、vLLM、llama.cpp），先把它启动起来。",
+        )
+    return Loc(
+        f"Nothing listens on port {port} of this machine: start the local server (Ollama, LM Studio, vLLM, "
+        f"llama.cpp) on port {port}, or correct the port in base_url.",
+        f"本机的 {port} 端口上没有任何程序在监听：在 {port} 端口上启动本地服务（Ollama、LM Studio、vLLM、llama.cpp），"
+        "或者改正 base_url 中的端口。",
+    )
+
+
+def _timeout_step(f: Mapping[str, Any]) -> Loc:
+    """NET004's first remedy: a firewall, VPN or proxy for another host; on this machine none is in the way, and the
+    program on that port is what did not answer (issue 40 review)."""
+    port = _local_port(f.get("url"))
+    if port is None:
+        return Loc(
+            "Check that the host is the API endpoint and reachable from this network (firewall, VPN, proxy).",
+            "确认该主机是 API 端点，并且在当前网络下可达（防火墙、VPN、代理）。",
+        )
+    return Loc(
+        f"The server is on this machine, so no firewall or VPN is in the way: the program on port {port} did not "
+        f"answer. Check that it is your model server (`lsof -i :{port}`), that it has finished loading the model, and "
+        "read its log; restart it if it is stuck.",
+        f"服务端就在本机，中间没有防火墙或 VPN：是 {port} 端口上的程序没有响应。确认它就是你的模型服务"
+        f"（`lsof -i :{port}`）、已经加载完模型，并查看它的日志；如果卡住了就重启它。",
+    )
 
 
 def _tls_step(f: Mapping[str, Any]) -> Loc:
@@ -74,26 +127,21 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="Connection refused",
             diagnosis="Nothing accepts connections at {base_url}: {detail}. Codex keeps retrying such a provider for a very long time.",
-            remedy=(
-                "Check the host and port in base_url; for a local server (Ollama, LM Studio, vLLM, llama.cpp), start it first.",
-                "{proxy_hint}",
-            ),
+            remedy=("{where_step}", "{proxy_hint}"),
         ),
         zh=Text(
             title="连接被拒绝",
             diagnosis="{base_url} 上没有服务接受连接：{detail}。Codex 会对这样的提供方重试很长时间。",
-            remedy=(
-                "检查 base_url 中的主机和端口；如果是本地服务（Ollama、LM Studio、vLLM、llama.cpp），先把它启动起来。",
-                "{proxy_hint}",
-            ),
+            remedy=("{where_step}", "{proxy_hint}"),
         ),
         when=lambda f: (
             [
                 {
+                    "where_step": _refused_step(f),
                     "proxy_hint": Loc(
                         "No proxy is in the way (codexdoctor connected directly, as Codex will): the server itself is not listening.",
                         "中间没有代理（codexdoctor 和 Codex 一样是直接连接的）：是服务端本身没有在监听。",
-                    )
+                    ),
                 }
             ]
             if f["failure"] == "refused"
@@ -138,19 +186,17 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="No answer before the deadline",
             diagnosis="{url} did not answer in time ({detail}).",
-            remedy=(
-                "Check that the host is the API endpoint and reachable from this network (firewall, VPN, proxy).",
-                "{longer_step}",
-            ),
+            remedy=("{where_step}", "{longer_step}"),
         ),
         zh=Text(
             title="在时限内没有响应",
             diagnosis="{url} 没有及时响应：{detail}。",
-            remedy=("确认该主机是 API 端点，并且在当前网络下可达（防火墙、VPN、代理）。", "{longer_step}"),
+            remedy=("{where_step}", "{longer_step}"),
         ),
         when=lambda f: (
             [
                 {
+                    "where_step": _timeout_step(f),
                     "longer_step": Loc(
                         "The provider is alive but slower than --first-token-timeout: give it longer, "
                         f"codexdoctor check --first-token-timeout {int(max(300, 2 * (f.get('first_token_timeout_s') or 120)))}",
@@ -161,7 +207,7 @@ RULES: tuple[Rule, ...] = (
                     else Loc(
                         "Run again with a longer deadline: codexdoctor check --timeout 30",
                         "放宽时限再试一次：codexdoctor check --timeout 30",
-                    )
+                    ),
                 }
             ]
             if f["failure"] in ("timeout", "deadline")
@@ -342,7 +388,7 @@ RULES: tuple[Rule, ...] = (
                     "first_token_timeout_text": f"{f['first_token_timeout_s']:g} s",
                     "first_request_text": Loc(
                         f"{f['reported_input']:,} tokens as the provider counts it",
-                        f"按提供方的计数为 {f['reported_input']:,} tokens",
+                        f"按提供方的计数为 {f['reported_input']:,} 个 token",
                     )
                     if isinstance(f.get("reported_input"), int)
                     else f"{f['first_request']:,} tokens"

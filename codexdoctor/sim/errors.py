@@ -175,3 +175,47 @@ def tpm_error(model: str, limit: int, requested: int) -> tuple[int, dict[str, An
         "https://platform.openai.com/account/rate-limits to learn more."
     )
     return 429, _error(message, "tokens", None, "rate_limit_exceeded")
+
+
+# The message an OpenAI-compatible server sends with each `code` of a stream's error (response.failed's
+# response.error, an `error` event): `--error-code` without `--error-message` (issue 40 review: a rate-limit code came
+# with the generic "model crashed" text). The words as OpenAI's servers send them, seen in public reports and in
+# client tests that quote them (docs/simulator.md, "Error codes and their messages"):
+# - server_error: the Responses API's "An error occurred while processing your request. You can retry your request,
+#   or contact us through our help center at help.openai.com if the error persists. Please include the request ID …"
+# - rate_limit_exceeded: "Rate limit reached for <model> in organization <org> on tokens per min (TPM): Limit …,
+#   Used …, Requested …. Please try again in <wait>. Visit https://platform.openai.com/account/rate-limits …"
+#   (Codex 0.171 waits the "try again in" it names before retrying)
+# - insufficient_quota: "You exceeded your current quota, please check your plan and billing details. …"
+# - server_is_overloaded: "Our servers are currently overloaded. Please try again later." (Codex's own tests)
+# - context_length_exceeded: "Your input exceeds the context window of this model. Please adjust your input and
+#   try again." (the Responses API's 400 and stream error)
+# - usage_not_included: ChatGPT's backend sends this type with no message of its own; Codex shows its own sentence
+#   ("To use Codex with your ChatGPT plan, upgrade to Plus…"), so the sim's words matter little.
+# Another code keeps the generic text.
+STREAM_ERROR_MESSAGES = {
+    "server_error": (
+        "An error occurred while processing your request. You can retry your request, or contact us through our help "
+        "center at help.openai.com if the error persists. Please include the request ID {request_id} in your message."
+    ),
+    "rate_limit_exceeded": (
+        "Rate limit reached for {model} in organization org-sim on tokens per min (TPM): Limit 30000, Used 30000, "
+        "Requested 8500. Please try again in 20ms. Visit https://platform.openai.com/account/rate-limits to learn more."
+    ),
+    "insufficient_quota": (
+        "You exceeded your current quota, please check your plan and billing details. For more information on this "
+        "error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors."
+    ),
+    "server_is_overloaded": "Our servers are currently overloaded. Please try again later.",
+    "context_length_exceeded": (
+        "Your input exceeds the context window of this model. Please adjust your input and try again."
+    ),
+    "usage_not_included": "Not included in your plan.",
+}
+GENERIC_STREAM_ERROR = "The upstream model crashed while generating."
+
+
+def stream_error_message(code: str, model: str, request_id: str = "req_sim") -> str:
+    """The message that goes with `code` when the user gave none (above)."""
+    template = STREAM_ERROR_MESSAGES.get(code, GENERIC_STREAM_ERROR)
+    return template.replace("{model}", model).replace("{request_id}", request_id)

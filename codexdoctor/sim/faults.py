@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from codexdoctor.sim.config import RequestRecord
 from codexdoctor.sim.endings import ENDINGS, ending, error_event, failed_event
-from codexdoctor.sim.errors import BAD_GATEWAY, turn_two_error
+from codexdoctor.sim.errors import BAD_GATEWAY, stream_error_message, turn_two_error
 from codexdoctor.sim.plumbing import Plumbing
 
 
@@ -205,7 +205,7 @@ class Faults(Plumbing):
         return False
 
     def _fault_message(self) -> str:
-        template = self.cfg.fault_message or "The upstream model crashed while generating."
+        template = self.cfg.fault_message or stream_error_message(self.cfg.fault_code, self.cfg.models[0])
         auth = self.headers.get("Authorization", "")
         return template.replace("{auth}", auth[7:] if auth.startswith("Bearer ") else auth)
 

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import FrameType
 
+from codexdoctor.common import oserror
+
 # The options of `codex` and `codex exec` that choose the config, as codex parses them (clap: `-c v`, `-cv`,
 # `--config v`, `--config=v`).
 VALUE_OPTIONS = {"-c": "config", "--config": "config", "-p": "profile", "--profile": "profile", "-m": "model"}
@@ -79,12 +81,16 @@ def with_override(argv: Sequence[str], override: str | None) -> list[str]:
     return [*argv[:at], "-c", override, *argv[at:]]
 
 
-def run(argv: Sequence[str], env: Mapping[str, str]) -> int:
+def run(argv: Sequence[str], env: Mapping[str, str], lang: str = "en") -> int:
     """Run Codex in the foreground; its exit code (128+N for a signal, as a shell reports it)."""
     try:
         proc = subprocess.Popen(list(argv), env=dict(env))  # noqa: S603 - the user's own command, not a shell
     except OSError as exc:
-        sys.stderr.write(f"codexdoctor watch: cannot run {argv[0]}: {exc.strerror or exc}\n")
+        sys.stderr.write(
+            f"codexdoctor watch：无法运行 {argv[0]}：{oserror.reason_zh(exc)}\n"
+            if lang == "zh"
+            else f"codexdoctor watch: cannot run {argv[0]}: {oserror.reason(exc)}\n"
+        )
         return 127 if isinstance(exc, FileNotFoundError) else 126
 
     def pass_on(signum: int, frame: FrameType | None) -> None:

@@ -312,7 +312,7 @@ def sections(requests: Sequence[Recorded], lang: str = "en") -> list[Section]:
             headers=HEADERS["zh" if zh else "en"],
             rows=rows,
             chart=chart if len(chart) >= 2 else (),
-            chart_x="上下文 tokens" if zh else "context tokens",
+            chart_x="上下文 token 数" if zh else "context tokens",
             chart_y="首个输出 ms" if zh else "first output ms",
         )
     ]

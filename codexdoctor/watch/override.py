@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from codexdoctor.codex.config import DEFAULT_OPENAI_BASE_URL, Resolution
+from codexdoctor.model import Msg
 
 BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")  # a TOML bare key: Codex splits `-c` keys on dots, no quoting
 OSS = ("ollama", "lmstudio")
@@ -29,7 +30,7 @@ class Pointing:
     upstream: str | None  # the real base_url
     config_key: str | None = None  # the `-c` key, e.g. model_providers.gw.base_url
     env_var: str | None = None  # or the variable to set in Codex's environment
-    problem: str | None = None  # why Codex cannot be watched (it then runs direct)
+    problem: Msg | None = None  # why Codex cannot be watched (it then runs direct)
     extra_env: Mapping[str, str] = field(default_factory=dict)
 
     def override(self, recorder_url: str) -> str | None:
@@ -40,30 +41,74 @@ class Pointing:
 def pointing(resolution: Resolution) -> Pointing:
     """The active provider (resolved exactly as `codexdoctor check` resolves it), and the key Codex reads its URL from."""
     if resolution.unusable:
-        return Pointing(None, problem="Codex's config cannot be read (run `codexdoctor check`)")
+        return Pointing(
+            None,
+            problem=Msg(
+                "Codex's config cannot be read (run `codexdoctor check`)",
+                "无法读取 Codex 的配置（请运行 `codexdoctor check`）",
+            ),
+        )
     provider = resolution.provider
     if not provider.defined:
         return Pointing(
-            None, problem=f"model_provider `{provider.id}` names no provider table (run `codexdoctor check`)"
+            None,
+            problem=Msg(
+                "model_provider `{id}` names no provider table (run `codexdoctor check`)",
+                "model_provider `{id}` 没有对应的提供方表（请运行 `codexdoctor check`）",
+                id=provider.id,
+            ),
         )
     base = provider.base_url if provider.base_url is not None else DEFAULT_OPENAI_BASE_URL
     if provider.id in OSS and provider.builtin:
         base = resolution.env.get("CODEX_OSS_BASE_URL", "").strip() or base
     if not isinstance(base, str) or not base.strip():
-        return Pointing(None, problem="the provider has no usable base_url (run `codexdoctor check`)")
+        return Pointing(
+            None,
+            problem=Msg(
+                "the provider has no usable base_url (run `codexdoctor check`)",
+                "提供方没有可用的 base_url（请运行 `codexdoctor check`）",
+            ),
+        )
     base = base.lstrip()  # Codex drops leading whitespace
     if not base.lower().startswith(("http://", "https://")):
-        return Pointing(None, problem="base_url is not an http(s) URL (run `codexdoctor check`)")
+        return Pointing(
+            None,
+            problem=Msg(
+                "base_url is not an http(s) URL (run `codexdoctor check`)",
+                "base_url 不是 http(s) URL（请运行 `codexdoctor check`）",
+            ),
+        )
     if provider.builtin and not provider.redefines_builtin:
         if provider.id == "openai":
             return Pointing(base, config_key="openai_base_url")
         if provider.id in OSS:
             return Pointing(base, env_var="CODEX_OSS_BASE_URL")
-        return Pointing(base, problem=f"the built-in provider `{provider.id}` cannot be sent through a recorder")
+        return Pointing(
+            base,
+            problem=Msg(
+                "the built-in provider `{id}` cannot be sent through a recorder",
+                "内置提供方 `{id}` 的请求不能经过记录器",
+                id=provider.id,
+            ),
+        )
     if provider.builtin:
-        return Pointing(None, problem=f"[model_providers.{provider.id}] redefines a built-in provider (CFG005)")
+        return Pointing(
+            None,
+            problem=Msg(
+                "[model_providers.{id}] redefines a built-in provider (CFG005)",
+                "[model_providers.{id}] 重新定义了内置提供方（CFG005）",
+                id=provider.id,
+            ),
+        )
     if not BARE_KEY.match(provider.id):
-        return Pointing(base, problem=f"the provider id `{provider.id}` cannot be named in a `-c` key")
+        return Pointing(
+            base,
+            problem=Msg(
+                "the provider id `{id}` cannot be named in a `-c` key",
+                "提供方 ID `{id}` 无法写进 `-c` 的键里",
+                id=provider.id,
+            ),
+        )
     return Pointing(base, config_key=f"model_providers.{provider.id}.base_url")
 
 

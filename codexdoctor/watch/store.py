@@ -17,8 +17,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from codexdoctor.common import oserror, safefile
 from codexdoctor.common import outside_json as outside
-from codexdoctor.common import safefile
+from codexdoctor.model import Msg
 from codexdoctor.watch.record import Recorded
 
 MAX_RECORDINGS = 30
@@ -34,7 +35,11 @@ def recordings_dir(env: Mapping[str, str], home: Path) -> Path:
 
 
 class Unusable(OSError):
-    """The recordings folder cannot be used (the reason is a sentence)."""
+    """The recordings folder cannot be used: the reason is a sentence (its English), `said` in both languages."""
+
+    def __init__(self, said: Msg) -> None:
+        super().__init__(said.text("en"))
+        self.said = said
 
 
 class Store:
@@ -42,13 +47,20 @@ class Store:
 
     def __init__(self, folder: Path, codex_home: Path | None = None) -> None:
         if codex_home is not None and _inside(folder, codex_home):
-            raise Unusable(f"{folder} is inside Codex's home folder; recordings never go there")
+            raise Unusable(
+                Msg(
+                    "{folder} is inside Codex's home folder; recordings never go there",
+                    "{folder} 位于 Codex 的主目录中；记录从不写到那里",
+                    folder=str(folder),
+                )
+            )
         try:
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             if hasattr(os, "chmod"):
                 os.chmod(folder, 0o700)
         except OSError as exc:
-            raise Unusable(f"cannot create {folder}: {exc.strerror or exc}") from None
+            why = Msg.pair(oserror.reason(exc), oserror.reason_zh(exc))
+            raise Unusable(Msg("cannot create {f}: {why}", "无法创建 {f}：{why}", f=str(folder), why=why)) from None
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
         self.path = folder / f"watch-{stamp}Z-{os.getpid()}.jsonl"
         self.size = 0

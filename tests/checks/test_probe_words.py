@@ -61,7 +61,7 @@ def test_the_stages_seen_are_named_not_numbered(lang, said):
         (
             "zh",
             "保持在窗口 70% 以下的每会话轮数：2（",
-            "保持在窗口 70% 以下的每会话轮数：至少 3，因为窗口至少有 21,289 tokens",
+            "保持在窗口 70% 以下的每会话轮数：至少 3，因为窗口至少有 21,289 个 token",
         ),
     ],
 )
@@ -79,7 +79,7 @@ def test_turns_per_session_are_as_sure_as_the_window(lang, exact, bound):
     "lang,said,not_said",
     [
         ("en", "none; Codex's first request alone is past 70% of the 11,918 tokens that worked", "at least 0"),
-        ("zh", "一轮也没有；仅 Codex 的第一个请求就超过了已验证可用的 11,918 tokens 的 70%", "至少 0"),
+        ("zh", "一轮也没有；仅 Codex 的第一个请求就超过了已验证可用的 11,918 个 token 的 70%", "至少 0"),
     ],
 )
 def test_no_turn_fits_is_said_plainly(lang, said, not_said):

@@ -81,7 +81,11 @@ def test_an_invalid_lang_is_refused_in_the_locales_language(run, monkeypatch):
     ("args", "zh_part", "en_part"),
     [
         (("explain",), "缺少参数 'CODE'。", "Missing argument 'CODE'."),
-        (("diagnose-error", "--file", "/nonexistent/cdx-40"), "没有这个文件或目录", "No such file or directory"),
+        (
+            ("diagnose-error", "--file", "/nonexistent/cdx-40"),
+            "文件或目录不存在（ENOENT）",
+            "No such file or directory",
+        ),
         (("check", "-c", "foo", "--offline"), "无效的 -c 覆盖（缺少 '='）：foo", "Invalid override (missing '='): foo"),
     ],
 )

@@ -241,7 +241,7 @@ def test_sections_in_chinese(home):
     facts = {"last_ok": 8000, "first_fail": 8200, "stable": True, "stage3": True, "singles_ok": 3, "singles": 3}
     lines = _summary_section(facts, "zh")[0].lines
     assert (
-        lines[0].startswith("可用窗口：约 8,000 tokens")
+        lines[0].startswith("可用窗口：约 8,000 个 token")
         and lines[1] == "断点：稳定"
         and lines[2] == "出现的阶段：第 3 阶段（请求失败）"
     )

@@ -71,7 +71,8 @@ ENDINGS = [
     ),
     ({"stream_fault": "incomplete", "output_tokens": 8}, Verdict.CHANNEL, "API026", "after 8 output tokens"),
     ({"stream_fault": "error_then_completed"}, Verdict.OK, "API025", "Codex 0.171 ignores standalone error events"),
-    ({"stream_fault": "error_event"}, Verdict.CHANNEL, "API008", "The upstream model crashed while generating."),
+    # server_error's message is the one OpenAI sends with it (sim/errors.py STREAM_ERROR_MESSAGES)
+    ({"stream_fault": "error_event"}, Verdict.CHANNEL, "API008", "An error occurred while processing your request"),
     (
         {"stream_fault": "error_event", "fault_code": "context_length_exceeded"},
         Verdict.CONTEXT,
@@ -91,7 +92,12 @@ ENDINGS = [
         "API027",
         "To use Codex with your ChatGPT plan",
     ),
-    ({"stream_fault": "response_failed", "fault_code": "server_error"}, Verdict.CHANNEL, "API007", "crashed"),
+    (
+        {"stream_fault": "response_failed", "fault_code": "server_error"},
+        Verdict.CHANNEL,
+        "API007",
+        "An error occurred while processing your request",
+    ),
     ({"stream_fault": "no_terminal"}, Verdict.CHANNEL, "API008", "stream closed before response.completed"),
     ({"stream_fault": "done_only"}, Verdict.CHANNEL, "API018", ""),
     ({"stream_fault": "trailing_done"}, Verdict.OK, None, ""),

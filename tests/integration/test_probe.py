@@ -1,5 +1,6 @@
 """`codexdoctor probe` against the simulator: stable windows, flaky channels, stages, truncation, budget."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -480,9 +481,10 @@ def test_chinese_progress_columns_line_up(home, sim_server):
     )
     lines: list[str] = []
     run_probe(opts, ProbeSettings(max_context=4000, cache_step=False, repeat=1), lambda plan: True, lines.append)
-    steps = [line for line in lines if " tokens -> " in line]
-    starts = {display_width(line[: line.index(" tokens -> ")], "zh") for line in steps}
-    firsts = {display_width(line[: line.index("首字")], "zh") for line in steps}
+    # issue 40 review: rows under one header (checks/probe/progress.py); tests/integration/test_probe_progress.py
+    steps = [line for line in lines if re.match(r"  \S.* +[\d,]+ +\d+ ms +[\d,]+  ", line)]
+    starts = {display_width(line[: re.search(r"([\d,]+) +\d+ ms", line).end(1)], "zh") for line in steps}
+    firsts = {display_width(line[: line.index(" ms ") + 3], "zh") for line in steps}
     assert len(steps) >= 3 and len(starts) == 1 and len(firsts) == 1, steps
 
 

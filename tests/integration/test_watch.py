@@ -326,7 +326,7 @@ def test_the_key_codex_reads_for_each_kind_of_provider(home):
     assert override.pointing(resolved(home, 'model_provider = "amazon-bedrock"\n')).problem
     assert override.pointing(resolved(home, 'model_provider = "nope"\n')).problem
     dotted = resolved(home, 'model_provider = "a.b"\n[model_providers."a.b"]\nname = "x"\nbase_url = "http://h/v1"\n')
-    assert "cannot be named" in (override.pointing(dotted).problem or "")
+    assert "cannot be named" in str(override.pointing(dotted).problem or "")
 
 
 def test_codex_command_lines_are_read_and_given_one_override():

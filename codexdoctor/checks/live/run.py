@@ -221,10 +221,34 @@ def _canary_notes(ctx: CheckContext, plan: Plan, results: list[CheckResult]) -> 
             m=CANARY_MAX_OUTPUT,
         )
     ]
+    canary = next((r for r in results if r.id == "api.canary"), None)
+    if canary is not None and _stopped_at_its_own_cap(canary.facts):
+        notes.append(
+            Msg(
+                "The canary's answer stopped at its own {m}-token cap (response.incomplete: max_output_tokens), as it "
+                "should; an output cap a gateway sets above {m} tokens cannot be seen with so short an answer (Codex "
+                "asks for none: such a cap cuts Codex's answers, API026).",
+                "探测请求的回答停在它自己要求的 {m} 个 token 上限（response.incomplete：max_output_tokens），这是正常的；"
+                "网关设置的高于 {m} 个 token 的输出上限，用这么短的回答看不出来（Codex 不要求上限：这样的上限会截断 "
+                "Codex 的回答，API026）。",
+                m=CANARY_MAX_OUTPUT,
+            )
+        )
     turn_two = next((r for r in results if r.id == "api.turn_two"), None)
     if turn_two is not None and turn_two.status is not Status.SKIP and turn_two_tokens:
         notes.append(_turn_two_note(turn_two.facts, turn_two_tokens))
     return notes
+
+
+def _stopped_at_its_own_cap(facts: Mapping[str, Any]) -> bool:
+    """The canary ended in response.incomplete (max_output_tokens) at the cap it asked for: the known limit of a
+    {CANARY_MAX_OUTPUT}-token canary (issue 40 review: `sim --stream-end incomplete` read as a plain OK)."""
+    tokens = facts.get("output_tokens")
+    return (
+        facts.get("incomplete_reason") == "max_output_tokens"
+        and facts.get("kind") != "output_capped"
+        and (not isinstance(tokens, int) or tokens >= CANARY_MAX_OUTPUT)
+    )
 
 
 def _turn_two_note(facts: Mapping[str, Any], tokens: int) -> Msg:

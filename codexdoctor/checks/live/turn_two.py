@@ -52,7 +52,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
     if k.kind == "ok":
         summary = Msg(
             "works with {n} tool calls and their outputs ({t:,} tokens)",
-            "带着 {n} 次工具调用和它们的输出也能通过（{t:,} tokens）",
+            "带着 {n} 次工具调用和它们的输出也能通过（{t:,} 个 token）",
             n=n,
             t=facts["turn_two_tokens"],
         )

@@ -86,7 +86,7 @@ def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None,
             facts["first_fit"] = True
             summary = Msg(
                 "not published; Codex's first request ({n:,} tokens) fit, headroom unknown",
-                "未公布；Codex 的第一个请求（{n:,} tokens）放得下，余量未知",
+                "未公布；Codex 的第一个请求（{n:,} 个 token）放得下，余量未知",
                 n=first_tokens,
             )
             return result(ID, TITLE, Status.PASS, summary, evidence, **facts)
@@ -94,7 +94,7 @@ def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None,
             facts["first_fit"] = False
             summary = Msg(
                 "not published; Codex's first request ({n:,} tokens) did not fit",
-                "未公布；Codex 的第一个请求（{n:,} tokens）放不下",
+                "未公布；Codex 的第一个请求（{n:,} 个 token）放不下",
                 n=first_tokens,
             )
             return result(ID, TITLE, Status.SKIP, summary, evidence, **facts)
@@ -111,11 +111,17 @@ def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None,
     if served < facts["min_usable"] or served < facts["compact_at"]:
         status = Status.FAIL if served < facts["min_usable"] else Status.WARN
         said = Msg(
-            "serves {n:,} tokens; Codex assumes {a:,}", "服务端窗口 {n:,} tokens；Codex 假定 {a:,}", n=served, a=assumed
+            "serves {n:,} tokens; Codex assumes {a:,}",
+            "服务端窗口 {n:,} 个 token；Codex 假定 {a:,}",
+            n=served,
+            a=assumed,
         )
         return result(ID, TITLE, status, said, evidence, **facts)
     said = Msg(
-        "serves {n:,} tokens (Codex assumes {a:,})", "服务端窗口 {n:,} tokens（Codex 假定 {a:,}）", n=served, a=assumed
+        "serves {n:,} tokens (Codex assumes {a:,})",
+        "服务端窗口 {n:,} 个 token（Codex 假定 {a:,}）",
+        n=served,
+        a=assumed,
     )
     return result(ID, TITLE, Status.PASS, said, evidence, **facts)
 

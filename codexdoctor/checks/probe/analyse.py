@@ -222,7 +222,7 @@ def no_break_reason(max_context: int) -> Msg:
     return Msg(
         "no break up to {n:,} tokens, where this probe's range ended: the window is at least that, and the break "
         "lies beyond it",
-        "直到 {n:,} tokens 都没有断开，而这正是本次探测范围的终点：窗口至少有这么大，断点在更远处",
+        "直到 {n:,} 个 token 都没有断开，而这正是本次探测范围的终点：窗口至少有这么大，断点在更远处",
         n=max_context,
     )
 
@@ -315,27 +315,27 @@ def _summary(facts: Mapping[str, Any]) -> Msg:
         if facts.get("stable"):
             return Msg(
                 "breaks between {last_ok:,} and {first_fail:,} tokens (stable)",
-                "在 {last_ok:,} 到 {first_fail:,} tokens 之间断开（稳定）",
+                "在 {last_ok:,} 到 {first_fail:,} 个 token 之间断开（稳定）",
                 last_ok=last_ok,
                 first_fail=first_fail,
             )
         if facts.get("stable") is False:
             return Msg(
                 "breaks between {last_ok:,} and {first_fail:,} tokens (unstable)",
-                "在 {last_ok:,} 到 {first_fail:,} tokens 之间断开（不稳定）",
+                "在 {last_ok:,} 到 {first_fail:,} 个 token 之间断开（不稳定）",
                 last_ok=last_ok,
                 first_fail=first_fail,
             )
         return Msg(
             "breaks between {last_ok:,} and {first_fail:,} tokens",
-            "在 {last_ok:,} 到 {first_fail:,} tokens 之间断开",
+            "在 {last_ok:,} 到 {first_fail:,} 个 token 之间断开",
             last_ok=last_ok,
             first_fail=first_fail,
         )
     if facts["singles_ok"] == 0:
         return Msg("single question failed; session not probed", "单次提问失败；未做会话探测")
     if facts.get("no_break"):
-        return Msg("no break up to {n:,} tokens", "直到 {n:,} tokens 都没有断开", n=facts["max_context"])
+        return Msg("no break up to {n:,} tokens", "直到 {n:,} 个 token 都没有断开", n=facts["max_context"])
     if facts.get("stopped") == "interrupted":
         return Msg("stopped by Ctrl-C", "因 Ctrl-C 而停止")
     if facts.get("stopped") == "budget":

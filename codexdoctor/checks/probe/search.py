@@ -23,6 +23,7 @@ from codexdoctor.checks.live import (
     make_plan,
     with_query,
 )
+from codexdoctor.checks.probe import progress as progress_lines
 from codexdoctor.checks.probe.steps import (
     CONTEXT_KINDS,
     ProbeOutcome,
@@ -35,7 +36,6 @@ from codexdoctor.checks.probe.steps import (
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.tokens import Tokenizer
 from codexdoctor.common.untrusted import sanitize
-from codexdoctor.common.words import pad_cells
 from codexdoctor.model import Msg
 from codexdoctor.net.classify import classify
 from codexdoctor.net.client import make_client, proxy_for
@@ -59,8 +59,12 @@ class Probe:
         published: int | None = None,
         lang: str = "en",
         total: Deadline | None = None,
+        waiting: Callable[[str], None] | None = None,
+        width: int | None = None,
     ) -> None:
-        """`total`: the command's whole clock when it started before the probe (the window lookups spend it too)."""
+        """`total`: the command's whole clock when it started before the probe (the window lookups spend it too).
+        `waiting`: where the "still waiting" lines go (a terminal rewrites them in place), else `progress`; `width`:
+        the screen's, which the step rows fit."""
         self.lang = lang
         self.ctx = ctx
         self.settings = settings
@@ -72,6 +76,11 @@ class Probe:
         self.progress: Callable[[str], None] = (
             (lambda line: progress(sanitize(ctx.redactor(line)))) if progress else (lambda _line: None)
         )
+        self.waiting: Callable[[str], None] = (
+            (lambda line: waiting(sanitize(ctx.redactor(line)))) if waiting else self.progress
+        )
+        self.width = width
+        self.header_said = False
         self.conversation = Conversation(tokenizer)
         self.clock = clock
         self.total = total or Deadline(settings.total_timeout_s, clock)
@@ -168,11 +177,7 @@ class Probe:
         def tick() -> None:
             while not done.wait(STILL_WAITING_EVERY):
                 waited = self.clock() - started
-                self.progress(
-                    f"  … step {number} ({sent:,} tokens) still waiting: {waited:.0f} s"
-                    if self.lang != "zh"
-                    else f"  … 第 {number} 步（{sent:,} tokens）仍在等待：{waited:.0f} 秒"
-                )
+                self.waiting(progress_lines.waiting(number, sent, waited, self.lang))
 
         thread = threading.Thread(target=tick, name="codexdoctor-probe-waiting", daemon=True)
         thread.start()
@@ -284,21 +289,17 @@ class Probe:
         )
 
     def _say(self, step: Step) -> None:
-        """One progress line per step, its columns lined up in cells (Chinese takes two a character)."""
+        """One progress row per step under a header said once, its columns lined up in cells (checks/probe/progress)."""
         from codexdoctor.i18n import table_word
 
-        ttft = f"{step.ttft_ms:.0f} ms" if step.ttft_ms is not None else "-"
+        if not self.header_said:
+            self.header_said = True
+            self.progress(progress_lines.header(self.lang))
         result = table_word("ok" if step.ok else step.kind, self.lang, step.detail_in(self.lang))
-        if self.lang == "zh":
-            self.progress(
-                f"  {pad_cells(table_word(step.phase, 'zh'), 10, 'zh')} {step.sent:>8,} tokens -> {pad_cells(result, 16, 'zh')} "
-                f"首字 {ttft:>8}（已用 {self.spent:,}/{self.settings.budget:,}）"
-            )
-        else:
-            self.progress(
-                f"  {table_word(step.phase, 'en'):15} {step.sent:>8,} tokens -> {result:24} first token {ttft:>8}   "
-                f"(spent {self.spent:,}/{self.settings.budget:,})"
-            )
+        phase = table_word(step.phase, self.lang)
+        row = progress_lines.row(phase, step.sent, step.ttft_ms, self.spent, result, self.lang, self.width)
+        for line in row.split("\n"):
+            self.progress(line)
 
     # ---- the search ---------------------------------------------------------------------------------
     def run(self) -> ProbeOutcome:

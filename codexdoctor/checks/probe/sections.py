@@ -27,7 +27,7 @@ def steps_section(outcome: ProbeOutcome, lang: str = "en") -> Section:
         )
     points = tuple((float(s.sent), float(s.ttft_ms)) for s in outcome.steps if s.ok and s.ttft_ms is not None)
     headers = (
-        ("#", "阶段", "发送的 tokens", "首字 ms", "最长停顿 ms", "结果")
+        ("#", "阶段", "发送的 token 数", "首字 ms", "最长停顿 ms", "结果")
         if zh
         else ("#", "phase", "tokens sent", "first token ms", "longest gap ms", "result")
     )
@@ -37,7 +37,7 @@ def steps_section(outcome: ProbeOutcome, lang: str = "en") -> Section:
         headers,
         tuple(rows),
         points,
-        "发送的 tokens" if zh else "tokens sent",
+        "发送的 token 数" if zh else "tokens sent",
         "首字延迟（ms）" if zh else "time to first token (ms)",
     )
 
@@ -80,18 +80,18 @@ def _turns_line(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> str:
         return t(
             "Turns per session to stay under 70% of the window: none; Codex's first request alone is past 70% of "
             f"the {low:,} tokens that worked, so no session fits",
-            f"保持在窗口 70% 以下的每会话轮数：一轮也没有；仅 Codex 的第一个请求就超过了已验证可用的 {low:,} tokens 的 "
+            f"保持在窗口 70% 以下的每会话轮数：一轮也没有；仅 Codex 的第一个请求就超过了已验证可用的 {low:,} 个 token 的 "
             "70%，所以放不下任何会话",
         )
     if facts.get("turns_bound") == "about":
         return t(
             f"Turns per session to stay under 70% of the window: {turns} (at ~{per} tokens per turn{on_top})",
-            f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} tokens{on_top}）",
+            f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} 个 token{on_top}）",
         )
     return t(
         f"Turns per session to stay under 70% of the window: at least {turns}, since the window is at least "
         f"{low:,} tokens (at ~{per} tokens per turn{on_top})",
-        f"保持在窗口 70% 以下的每会话轮数：至少 {turns}，因为窗口至少有 {low:,} tokens（按每轮约 {per} tokens{on_top}）",
+        f"保持在窗口 70% 以下的每会话轮数：至少 {turns}，因为窗口至少有 {low:,} 个 token（按每轮约 {per} 个 token{on_top}）",
     )
 
 
@@ -104,7 +104,7 @@ def _window_lines(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> lis
         lines.append(
             t(
                 f"Usable window: about {low:,} tokens (break between {low:,} and {high:,}, within {spread:.1f}%)",
-                f"可用窗口：约 {low:,} tokens（断点在 {low:,} 到 {high:,} 之间，误差 {spread:.1f}% 以内）",
+                f"可用窗口：约 {low:,} 个 token（断点在 {low:,} 到 {high:,} 之间，误差 {spread:.1f}% 以内）",
             )
         )
         stable = facts.get("stable")
@@ -124,7 +124,7 @@ def _window_lines(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> lis
         lines.append(
             t(
                 f"Usable window: at least {low:,} tokens (no break found)",
-                f"可用窗口：至少 {low:,} tokens（未发现断点）",
+                f"可用窗口：至少 {low:,} 个 token（未发现断点）",
             )
         )
     return lines

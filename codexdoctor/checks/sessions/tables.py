@@ -46,7 +46,7 @@ def sections(check: CheckResult, detail_ids: set[str], lang: str = "en") -> list
                 t("Session ", "会话 ") + d["short_id"],
                 chart=points,
                 chart_x=t("turn", "轮次"),
-                chart_y=t("context tokens", "上下文 tokens"),
+                chart_y=t("context tokens", "上下文 token 数"),
                 lines=tuple(_detail(d, t)),
             )
         )
@@ -103,7 +103,7 @@ def _detail(d: Mapping[str, Any], t: Callable[[str, str], str]) -> list[str]:
         lines.append(
             t(
                 f"median growth per turn: {d['median_growth']:,.0f} tokens",
-                f"每轮增长中位数：{d['median_growth']:,.0f} tokens",
+                f"每轮增长中位数：{d['median_growth']:,.0f} 个 token",
             )
         )
     if d["error"]:
@@ -120,11 +120,13 @@ def _detail(d: Mapping[str, Any], t: Callable[[str, str], str]) -> list[str]:
             t(
                 f"input tokens stuck at {d['truncated_at']:,} in turns {', '.join(map(str, d['truncated_turns']))}: "
                 "the provider cut the history",
-                f"第 {'、'.join(map(str, d['truncated_turns']))} 轮的输入 tokens 停在 {d['truncated_at']:,}：提供方截断了历史",
+                f"第 {'、'.join(map(str, d['truncated_turns']))} 轮的输入 token 数停在 {d['truncated_at']:,}：提供方截断了历史",
             )
         )
     for o in d["outsized"]:
-        lines.append(t(f"turn {o['turn']} added {o['added']:,} tokens", f"第 {o['turn']} 轮新增 {o['added']:,} tokens"))
+        lines.append(
+            t(f"turn {o['turn']} added {o['added']:,} tokens", f"第 {o['turn']} 轮新增 {o['added']:,} 个 token")
+        )
     if d["cache"]["reported"]:
         lines.append(
             t("cached share per turn: ", "每轮缓存命中比例：")

@@ -19,6 +19,11 @@ COLORS = {Status.PASS: "32", Status.WARN: "33", Status.FAIL: "31", Status.SKIP: 
 VERDICT_COLORS = {Verdict.OK: "32", Verdict.INCONCLUSIVE: "33"}
 
 
+def _colon(lang: str, space: str = " ") -> str:
+    """A label's colon: full-width in Chinese (issue 40 review: `发现的问题:` beside `：` elsewhere), as wide as ": "."""
+    return "：" if lang == "zh" else ":" + space
+
+
 def _paint(text: str, code: str, opts: RenderOptions) -> str:
     return f"\x1b[{code}m{text}\x1b[0m" if opts.color else text
 
@@ -50,7 +55,10 @@ def _tokens(text: str) -> list[str]:
     pos = 0
     for m in _UNBREAKABLE.finditer(body):
         out += _split_plain(body[pos : m.start()])
-        if out and not body[m.start() - 1 : m.start()].isspace() and m.start() > 0:
+        before = body[m.start() - 1 : m.start()]
+        # glued to the word before it (`path`s), but not to a Chinese character or a full-width stop a line may end
+        # with: "证据；`codexdoctor explain …`" moved 据 to the next line with the command (issue 40 review)
+        if out and not before.isspace() and m.start() > 0 and not (is_wide(before) and before not in _NO_LINE_END):
             out[-1] += m.group(0)
         else:
             out.append(m.group(0))
@@ -140,7 +148,29 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
         line += token
         used += size
     lines.append(line.rstrip())
-    return lines
+    return _no_orphan(lines, width, first, rest, lang) if lang == "zh" else lines
+
+
+_CLAUSE_ENDS = "；。，："
+ORPHAN_CELLS = 12  # a last line this short ("明。") takes the previous line's last clause with it
+
+
+def _no_orphan(lines: list[str], width: int, first: str, rest: str, lang: str) -> list[str]:
+    """A Chinese paragraph whose last line is a word cut off ("说/明。", issue 40 review) breaks after the previous
+    line's last clause stop instead, when the clause and the last line fit on one line."""
+    if len(lines) < 2 or display_width(lines[-1][len(rest) :], lang) > ORPHAN_CELLS:
+        return lines
+    prev = lines[-2]
+    at = max(prev.rfind(ch) for ch in _CLAUSE_ENDS)
+    if at < len(first if len(lines) == 2 else rest) or at == len(prev) - 1:  # not the label's own colon
+        return lines
+    tail, last = prev[at + 1 :].strip(), lines[-1][len(rest) :]
+    # the break was a space unless it fell between two Chinese characters ("16 个" / "token。" keep theirs)
+    space = " " if tail and last and not (is_wide(tail[-1]) and is_wide(last[0])) else ""
+    moved = rest + tail + space + last
+    if display_width(moved, lang) > width:
+        return lines
+    return [*lines[:-2], prev[: at + 1], moved]
 
 
 def _fitting_tokens(text: str, line_cells: int, lang: str) -> list[str]:
@@ -287,7 +317,7 @@ def _narrow(cells: list[list[str]], width: int, lang: str = "en") -> list[str]:
 
 
 def render_section(section: Section, opts: RenderOptions, lang: str = "en") -> list[str]:
-    out = wrap(f"{section.title}:", opts.width, "", "  ", lang)
+    out = wrap(f"{section.title}{_colon(lang, '')}", opts.width, "", "  ", lang)
     inner = opts.width - 2 if opts.width else None
     if section.headers:
         out += [("  " + line).rstrip() for line in table_lines(section.headers, section.rows, inner, lang=lang)]
@@ -321,14 +351,14 @@ def render(report: Report, opts: RenderOptions) -> str:
         out.extend(render_section(section, opts, lang))
     if report.findings:
         out.append("")
-        out.append(f"{t('findings')}:")
+        out.append(f"{t('findings')}{_colon(lang, '')}")
         titles = {c.id: c.title for c in report.checks}  # a finding cites its checks by the titles on their rows
         for f in report.findings:
             out += _finding_lines(f, titles, lang, opts)
     if report.notes:
         out.append("")
         for n in report.notes:
-            out.extend(wrap(n, opts.width, f"{t('note')}: ", "      ", lang))
+            out.extend(wrap(n, opts.width, f"{t('note')}{_colon(lang)}", "      ", lang))
     out.append("")
     verdict = _paint(t("verdict_" + report.verdict.value), VERDICT_COLORS.get(report.verdict, "31;1"), opts)
     if lang != "en":
@@ -337,7 +367,7 @@ def render(report: Report, opts: RenderOptions) -> str:
         wrap(
             f"{verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}",
             opts.width,
-            f"{t('verdict')}: ",
+            f"{t('verdict')}{_colon(lang)}",
             "  ",
             lang,
         )
@@ -360,12 +390,13 @@ def _provider_lines(report: Report, opts: RenderOptions) -> list[str]:
     arrow = "->" if opts.ascii else "→"
     kind = t("builtin") if p.builtin else t("custom")
     kind = f"（{kind}）" if lang == "zh" else f" ({kind})"  # one kind of parentheses per language (issue 29)
-    out = wrap(f"{t('provider')}: {p.id}{kind}  {arrow} POST {p.request_url}", opts.width, "", "  ", lang)
+    out = wrap(f"{t('provider')}{_colon(lang)}{p.id}{kind}  {arrow} POST {p.request_url}", opts.width, "", "  ", lang)
     shown_key = p.shown("key", lang)
     key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
+    c = _colon(lang)
     out.extend(
         wrap(
-            f"{t('model')}: {p.shown('model', lang)}   wire_api: {p.wire_api}   {t('key')}: {key}",
+            f"{t('model')}{c}{p.shown('model', lang)}   wire_api{c}{p.wire_api}   {t('key')}{c}{key}",
             opts.width,
             "",
             "  ",
@@ -380,7 +411,7 @@ def _check_lines(check: CheckResult, opts: RenderOptions, lang: str) -> list[str
     """A check's row (its mark coloured), and with -v its evidence and duration."""
     symbols = ASCII if opts.ascii else UNICODE
     plain = f"[{symbols[check.status]}]"
-    first, *more = wrap(f"{check.title}: {check.summary}", opts.width, plain + " ", "    ", lang)
+    first, *more = wrap(f"{check.title}{_colon(lang)}{check.summary}", opts.width, plain + " ", "    ", lang)
     out = [_paint(plain, COLORS[check.status], opts) + first[len(plain) :], *more]
     if opts.verbose:
         for line in check.evidence:
@@ -402,14 +433,17 @@ def _finding_lines(f: Finding, titles: Mapping[str, str], lang: str, opts: Rende
     out = [mark + head[len(plain) :], *more]
     out.append(_indent(f.diagnosis, "    ", opts.width, lang))
     for code, title in f.explains:  # consequences folded under their cause (rules/catalog.py EXPLAINED_BY)
-        out.extend(wrap(f"{code} {title}", opts.width, f"    {ui('explains', lang)}: ", "      ", lang))
+        out.extend(wrap(f"{code} {title}", opts.width, f"    {ui('explains', lang)}{_colon(lang)}", "      ", lang))
     for number, step in enumerate(f.remedy, 1):
         first, *rest = step.splitlines() or [""]
         out.extend(wrap(first, opts.width, f"    {number}. ", "       ", lang))
         for line in rest:  # config snippets and commands: each alone on its line, cut only past the width
             out.extend(wrap(line, opts.width, "         ", "         ", lang))
     if opts.verbose:
-        out.append(f"    {ui('evidence', lang)} ({', '.join(titles.get(c, c) for c in f.checks)}):")
+        named = ("、" if lang == "zh" else ", ").join(titles.get(c, c) for c in f.checks)
+        out.append(
+            f"    {ui('evidence', lang)}（{named}）：" if lang == "zh" else f"    {ui('evidence', lang)} ({named}):"
+        )
         for line in f.evidence:
             out.extend(wrap(line, opts.width, "      ", "        ", lang))
     return out

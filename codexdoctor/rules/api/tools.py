@@ -302,7 +302,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="不断变长的会话在 Codex 的工具项上失败，而不是在大小上",
-            diagnosis="单个问题可以通过，但会话（它的每一轮都像 Codex 一样带着工具调用和输出）在 {item_sent} tokens 时就失败了"
+            diagnosis="单个问题可以通过，但会话（它的每一轮都像 Codex 一样带着工具调用和输出）在 {item_sent} 个 token 时就失败了"
             "（{item_detail}）。错误指向 {item_name} 项：网关在任何大小下都拒绝它们。这是通道的问题；窗口根本没有被触及。",
             remedy=(
                 "{turn_two_step}",

@@ -15,16 +15,16 @@ def window_step(window: int, cfg: str, first_request: int | None = None) -> Loc:
     if too_small_for_codex(window, first_request):
         article = "An" if str(window).startswith(("8", "11", "18")) else "A"
         size = (
-            Loc(f"{first_request:,} tokens here", f"这里共 {first_request:,} tokens 的")
+            Loc(f"{first_request:,} tokens here", f"这里共 {first_request:,} 个 token 的")
             if first_request
-            else Loc(f"about {CODEX_FIRST_REQUEST_TOKENS:,} tokens", f"约 {CODEX_FIRST_REQUEST_TOKENS:,} tokens 的")
+            else Loc(f"about {CODEX_FIRST_REQUEST_TOKENS:,} tokens", f"约 {CODEX_FIRST_REQUEST_TOKENS:,} 个 token 的")
         )
         return Loc(
             f"{article} {window:,}-token window cannot hold Codex's first request ({size.en} of "
             "instructions and tool schemas): no setting makes Codex work with it. Use a model or deployment with a "
             "larger window (32,768 leaves room for a session: llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, "
             "Ollama `num_ctx`), or ask the provider for one.",
-            f"{window:,} tokens 的窗口放不下 Codex 的第一个请求（{size.zh}指令和工具定义）："
+            f"{window:,} 个 token 的窗口放不下 Codex 的第一个请求（{size.zh}指令和工具定义）："
             "任何设置都无法让 Codex 用上它。请换用窗口更大的模型或部署（32,768 才能给会话留出空间：llama.cpp `-c 32768`、"
             "vLLM `--max-model-len 32768`、Ollama `num_ctx`），或向提供方要一个更大的窗口。",
         )

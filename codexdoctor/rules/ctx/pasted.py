@@ -71,12 +71,12 @@ def _pasted_context_params(f: Mapping[str, Any]) -> dict[str, Any]:
         said = Loc(
             f"The provider's error says the request ({size:,} tokens) exceeds its window ({window:,} tokens); "
             "Codex shows such errors raw.",
-            f"提供方的报错说请求（{size:,} tokens）超出了它的窗口（{window:,} tokens）；Codex 会原样显示这类错误。",
+            f"提供方的报错说请求（{size:,} 个 token）超出了它的窗口（{window:,} 个 token）；Codex 会原样显示这类错误。",
         )
     elif window:
         said = Loc(
             f"The provider's error says its window is {window:,} tokens and the request is longer.",
-            f"提供方的报错说它的窗口是 {window:,} tokens，而请求更长。",
+            f"提供方的报错说它的窗口是 {window:,} 个 token，而请求更长。",
         )
     else:
         said = Loc(

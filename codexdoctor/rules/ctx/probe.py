@@ -73,13 +73,13 @@ def _session_advice(f: Mapping[str, Any]) -> Loc:
             f"Codex's own first request and one turn (about {per} tokens) already pass 70% of this window: Codex "
             "compacts, or fails, after every turn or two. Serve the model with a larger window (32,768 leaves room "
             "for a session).",
-            f"Codex 自己的第一个请求再加一轮（约 {per} tokens）就已超过这个窗口的 70%：Codex 每一两轮就要压缩，"
+            f"Codex 自己的第一个请求再加一轮（约 {per} 个 token）就已超过这个窗口的 70%：Codex 每一两轮就要压缩，"
             "甚至失败。请用更大的窗口部署模型（32,768 才能给会话留出空间）。",
         )
     return Loc(
         f"Start a new session every {turns} turns (at about {_num(f.get('turn_tokens'))} tokens per turn, that stays under "
         "70% of the window).",
-        f"每 {turns} 轮开一个新会话（按每轮约 {_num(f.get('turn_tokens'))} tokens 计，可保持在窗口的 70% 以下）。",
+        f"每 {turns} 轮开一个新会话（按每轮约 {_num(f.get('turn_tokens'))} 个 token 计，可保持在窗口的 70% 以下）。",
     )
 
 
@@ -157,7 +157,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="第一阶段：首字延迟随会话增长",
-            diagnosis="首字延迟从 {baseline_text}（单次提问）涨到了 {largest_ok} tokens 时的 {largest_ttft_text}（{ttft_ratio} 倍；每 1,000 tokens 历史约增加 {slope_ms_per_1k} ms）。每一轮都要把整段历史重新读一遍。",
+            diagnosis="首字延迟从 {baseline_text}（单次提问）涨到了 {largest_ok} 个 token 时的 {largest_ttft_text}（{ttft_ratio} 倍；每 1,000 个 token 历史约增加 {slope_ms_per_1k} ms）。每一轮都要把整段历史重新读一遍。",
             remedy=(
                 "每 {turns_text} 轮开一个新会话，带一段 5 行的结论总结，而不是整段历史。",
                 "保持会话开头不变（同样的指令和工具），让支持前缀缓存的提供方能够复用。",
@@ -228,7 +228,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="第三阶段：会话在固定大小处断开",
-            diagnosis="单次提问正常，但会话增长到 {first_fail} tokens 起就失败（{failure_text}）；{last_ok} tokens 及以下的请求全部成功，两边重复测试{repeat_text}。可用窗口：约 {last_ok} tokens（断点位于 {last_ok} 到 {first_fail} 之间）。",
+            diagnosis="单次提问正常，但会话增长到 {first_fail} 个 token 起就失败（{failure_text}）；{last_ok} 个 token 及以下的请求全部成功，两边重复测试{repeat_text}。可用窗口：约 {last_ok} 个 token（断点位于 {last_ok} 到 {first_fail} 之间）。",
             remedy=(
                 "{window_advice}",
                 "{session_advice}",
@@ -267,7 +267,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="失败并不集中在某个大小：是通道问题，不是上下文",
-            diagnosis="在表面断点上下（{last_ok} / {first_fail} tokens）重复请求，结果时好时坏（{failure_text}）。窗口问题每次都在同一个大小失败；这更像是限流、容量不足或超时。",
+            diagnosis="在表面断点上下（{last_ok} / {first_fail} 个 token）重复请求，结果时好时坏（{failure_text}）。窗口问题每次都在同一个大小失败；这更像是限流、容量不足或超时。",
             remedy=(
                 "运行 `codexdoctor check` 查看通道的错误代码，并查看提供方的状态页和你的限流额度。",
                 "稍后或在空闲时段重试；如果持续，换一个区域、密钥或提供方。",
@@ -297,7 +297,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="提供方悄悄截断了对话",
-            diagnosis="在 {truncated_at} tokens 时，提供方返回 200，却只计了 {reported_at_truncation} 个输入 token：它没有报错，直接丢掉了对话开头（提示超过 num_ctx 时 Ollama 就是这样）。随后 Codex 会忘掉前面的轮次，或者重复自己说过的话。",
+            diagnosis="在 {truncated_at} 个 token 时，提供方返回 200，却只计了 {reported_at_truncation} 个输入 token：它没有报错，直接丢掉了对话开头（提示超过 num_ctx 时 Ollama 就是这样）。随后 Codex 会忘掉前面的轮次，或者重复自己说过的话。",
             remedy=(
                 "调大服务端窗口：Ollama 用 `OLLAMA_CONTEXT_LENGTH=32768 ollama serve`，或在 Modelfile 中写 `PARAMETER num_ctx 32768`。",
                 "然后在 {user_config} 顶层把 model_context_window 设为服务端的真实窗口（这里约为 {reported_at_truncation}）。",
@@ -319,7 +319,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="探测范围内没有断开",
-            diagnosis="会话在直到 {max_context} tokens 的每个大小上都正常。{range_text}",
+            diagnosis="会话在直到 {max_context} 个 token 的每个大小上都正常。{range_text}",
             remedy=("{further_step}", "如果 Codex 仍然失败，对它的日志运行 `codexdoctor sessions`。"),
         ),
         when=lambda f: (
@@ -367,7 +367,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="探测在定位断点之前就停止了",
-            diagnosis="{stopped}停止，已发送 {requests} 个请求、{spent} 个输入 token。目前已知：{last_ok_text} tokens 以内正常{fail_text}。",
+            diagnosis="{stopped}停止，已发送 {requests} 个请求、{spent} 个输入 token。目前已知：{last_ok_text} 个 token 以内正常{fail_text}。",
             remedy=("{stopped_step}",),
         ),
         when=lambda f: (
@@ -414,7 +414,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="断点之上，通道也出了错",
-            diagnosis="在 {last_ok_text} tokens 以上，有 {count} 个请求因通道错误失败（{kinds_text}），而不是上下文错误。"
+            diagnosis="在 {last_ok_text} 个 token 以上，有 {count} 个请求因通道错误失败（{kinds_text}），而不是上下文错误。"
             "它们与窗口无关，Codex 也会遇到：{sizes_text}。",
             remedy=(
                 "运行 `codexdoctor check` 查看通道的错误代码，并查看提供方的状态页和限流额度。",
@@ -486,7 +486,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="提供方没有复用对话前缀",
-            diagnosis="同一段 {prefix_tokens} tokens 的前缀发送两次，第二次只有 {repeat_cached} 个缓存命中的 token（首字延迟 {first_ttft}，之后 {repeat_ttft}）。没有前缀缓存，每一轮都要重读整段历史，首字延迟随每个问题增长。",
+            diagnosis="同一段 {prefix_tokens} 个 token 的前缀发送两次，第二次只有 {repeat_cached} 个缓存命中的 token（首字延迟 {first_ttft}，之后 {repeat_ttft}）。没有前缀缓存，每一轮都要重读整段历史，首字延迟随每个问题增长。",
             remedy=("更早地拆分长会话并带上简短总结；保持会话开头（指令、工具）不变。", "{server_step}"),
         ),
         when=lambda f: [_cache_params(f)] if f.get("cache_verdict") == "not working" else [],

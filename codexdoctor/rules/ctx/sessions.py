@@ -37,7 +37,7 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
         "real_text": Loc(
             f" That is far below the window Codex assumes, so the provider's real window is about {real:,} tokens "
             "and Codex never compacted in time.",
-            f"这远低于 Codex 假定的窗口，说明提供方的真实窗口只有约 {real:,} tokens，Codex 根本来不及压缩。",
+            f"这远低于 Codex 假定的窗口，说明提供方的真实窗口只有约 {real:,} 个 token，Codex 根本来不及压缩。",
         )
         if real
         else "",
@@ -52,7 +52,7 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
         "session_step": Loc(
             f"Start a new session every {turns} turns (median growth {growth:,} tokens per turn) to stay under "
             "70% of the window.",
-            f"每 {turns} 轮开一个新会话（每轮增长的中位数为 {growth:,} tokens），让上下文保持在窗口的 70% 以下。",
+            f"每 {turns} 轮开一个新会话（每轮增长的中位数为 {growth:,} 个 token），让上下文保持在窗口的 70% 以下。",
         )
         if turns
         else Loc(
@@ -71,15 +71,15 @@ def _size_text(d: Mapping[str, Any]) -> Loc:
     if real:
         return Loc(
             f"the context was {peak:,} tokens, {peak / real:.0%} of the provider's {real:,}",
-            f"当时上下文为 {peak:,} tokens，是提供方窗口 {real:,} 的 {peak / real:.0%}",
+            f"当时上下文为 {peak:,} 个 token，是提供方窗口 {real:,} 的 {peak / real:.0%}",
         )
     if window:
         return Loc(
             f"the context was {peak:,} tokens ({peak / window:.0%} of Codex's effective window, {window:,}; the "
             "provider's window is unknown)",
-            f"当时上下文为 {peak:,} tokens（是 Codex 有效窗口 {window:,} 的 {peak / window:.0%}；提供方的窗口未知）",
+            f"当时上下文为 {peak:,} 个 token（是 Codex 有效窗口 {window:,} 的 {peak / window:.0%}；提供方的窗口未知）",
         )
-    return Loc(f"the context was {peak:,} tokens", f"当时上下文为 {peak:,} tokens")
+    return Loc(f"the context was {peak:,} tokens", f"当时上下文为 {peak:,} 个 token")
 
 
 def _folded_errors(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> Loc | str:
@@ -276,7 +276,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="有会话耗尽了上下文",
-            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败：{evidence}。成功过的最大上下文是 {peak_text} tokens，占 Codex 有效窗口（{window_text}，即日志中的窗口）的 {share_text}。{real_text}{others_text}",
+            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败：{evidence}。成功过的最大上下文是 {peak_text} 个 token，占 Codex 有效窗口（{window_text}，即日志中的窗口）的 {share_text}。{real_text}{others_text}",
             remedy=(
                 "{window_step}",
                 "{session_step}",
@@ -349,10 +349,10 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="多个会话在同一大小处断开",
-            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话中，有 {core} 个断在 {median_text} tokens ± {within_pct}（{low} 到 {high} 之间）：断点稳定，所以限制来自上下文。Codex 从未压缩：它只在接近自己假定的窗口时才压缩。{folded_text}{outlier_text}",
+            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话中，有 {core} 个断在 {median_text} 个 token ± {within_pct}（{low} 到 {high} 之间）：断点稳定，所以限制来自上下文。Codex 从未压缩：它只在接近自己假定的窗口时才压缩。{folded_text}{outlier_text}",
             remedy=(
                 "{window_step}",
-                "在会话达到约 {seventy} tokens 之前就开新会话。",
+                "在会话达到约 {seventy} 个 token 之前就开新会话。",
             ),
         ),
         when=lambda f: [
@@ -393,7 +393,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="失败分散在低用量处",
-            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话断在分散的大小上（{low}-{high} tokens）{why_text}：这指向通道（密钥、限流、提供方可用性），而不是上下文。",
+            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话断在分散的大小上（{low}-{high} 个 token）{why_text}：这指向通道（密钥、限流、提供方可用性），而不是上下文。",
             remedy=("运行 `codexdoctor check`，并用 `codexdoctor probe` 看失败是否随会话大小变化。",),
         ),
         when=lambda f: [
@@ -475,8 +475,8 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="提供方在没有报错的情况下截断了会话历史",
-            diagnosis="在会话 {short_id}（{start_text}）中，第 {turns_text} 轮的输入都停在 {truncated_text} tokens，而每一轮都在增加内容："
-            "提供方悄悄丢掉了对话的开头（Ollama 在达到 num_ctx 时就会这样）。它的真实窗口约为 {truncated_text} tokens；Codex 没有看到任何错误，也从未压缩。",
+            diagnosis="在会话 {short_id}（{start_text}）中，第 {turns_text} 轮的输入都停在 {truncated_text} 个 token，而每一轮都在增加内容："
+            "提供方悄悄丢掉了对话的开头（Ollama 在达到 num_ctx 时就会这样）。它的真实窗口约为 {truncated_text} 个 token；Codex 没有看到任何错误，也从未压缩。",
             remedy=(
                 "{window_step}",
                 "如果是 Ollama，用更大的 num_ctx 部署模型（例如 OLLAMA_CONTEXT_LENGTH=32768，或在 Modelfile 中写 `PARAMETER num_ctx 32768`）。",
@@ -510,7 +510,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="失败之前自动压缩来不及触发",
-            diagnosis="会话 {short_id} 在 {peak_text} tokens 时溢出，但 Codex 要到约 {compact_text} tokens（它假定窗口的 90%）才会压缩：提供方的上限先到了。{others_text}",
+            diagnosis="会话 {short_id} 在 {peak_text} 个 token 时溢出，但 Codex 要到约 {compact_text} 个 token（它假定窗口的 90%）才会压缩：提供方的上限先到了。{others_text}",
             remedy=(
                 "在 {user_config} 顶层把 model_context_window（以及 model_auto_compact_token_limit）设到提供方真实窗口以下；`codexdoctor probe` 可以测出真实窗口。",
             ),

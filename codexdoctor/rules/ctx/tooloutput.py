@@ -97,12 +97,12 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="Codex 的第一个请求放得下，第一个大的工具输出放不下",
-            diagnosis="提供方的窗口是 {served} tokens（{source}）；Codex 的第一个请求占了其中 {first_request}，只剩 {room}。"
-            "{cut_rule}；一次调用加上这么大的输出，如果是数字或日志行（`seq`、一次测试运行、构建日志），要 {tool_round} tokens，"
-            "所以它之后的请求放不下；同样大小的文字或代码输出约 {tool_round_typical} tokens，放得下"
+            diagnosis="提供方的窗口是 {served} 个 token（{source}）；Codex 的第一个请求占了其中 {first_request}，只剩 {room}。"
+            "{cut_rule}；一次调用加上这么大的输出，如果是数字或日志行（`seq`、一次测试运行、构建日志），要 {tool_round} 个 token，"
+            "所以它之后的请求放不下；同样大小的文字或代码输出约 {tool_round_typical} 个 token，放得下"
             "（所以工具调用之后的请求在这里可能通过）。小的输出没问题；会话会在第一个大的输出处中断，Codex 也无法靠压缩摆脱。",
             remedy=(
-                "用更大的窗口运行模型：至少 {needed} tokens 才放得下第一个请求和这样的输出"
+                "用更大的窗口运行模型：至少 {needed} 个 token 才放得下第一个请求和这样的输出"
                 "（llama.cpp `-c 32768`，vLLM `--max-model-len 32768`，Ollama `num_ctx`）。",
                 "{window_step}",
                 "{limit_step}",

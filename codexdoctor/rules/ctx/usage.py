@@ -24,7 +24,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="某一轮新增了异常多的上下文",
-            diagnosis="在会话 {short_id} 中，第 {turn} 轮新增了 {added} tokens（每轮增长的中位数为 {median_growth}）。这些内容会随之后的每一次请求重复发送。",
+            diagnosis="在会话 {short_id} 中，第 {turn} 轮新增了 {added} 个 token（每轮增长的中位数为 {median_growth}）。这些内容会随之后的每一次请求重复发送。",
             remedy=("把这类旁支问题放到单独的会话里问，或在大段工具输出之后开一个新会话。",),
         ),
         when=lambda f: [
@@ -73,7 +73,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="前缀缓存在会话中途失效",
-            diagnosis="在会话 {short_id} 中，第 {turn} 轮起从提供方缓存命中的输入比例从 {before_pct} 降到 {after_pct}，而上下文仍在增长（{context} tokens）：请求的开头变了（改了指令、换了工具集或切换了模型），之后每一轮都要从头计算。",
+            diagnosis="在会话 {short_id} 中，第 {turn} 轮起从提供方缓存命中的输入比例从 {before_pct} 降到 {after_pct}，而上下文仍在增长（{context} 个 token）：请求的开头变了（改了指令、换了工具集或切换了模型），之后每一轮都要从头计算。",
             remedy=(
                 "保持会话开头稳定：同样的指令、同样的工具、同样的模型。",
                 "如果需要不同的指令，开一个新会话，而不是改写当前会话的开头。",

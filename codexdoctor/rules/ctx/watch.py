@@ -67,7 +67,7 @@ def _stall(f: Mapping[str, Any]) -> list[dict[str, Any]]:
             "gap_text": f"{s['gap_ms'] / 1000:.1f}",
             "threshold_text": f"{f['stall_threshold_ms'] / 1000:g}",
             "count": s["count"],
-            "at_text": Loc(f" at {tokens:,} tokens of context", f"（上下文 {tokens:,} tokens）")
+            "at_text": Loc(f" at {tokens:,} tokens of context", f"（上下文 {tokens:,} 个 token）")
             if tokens
             else Loc("", ""),
         }
@@ -86,14 +86,14 @@ def _context(f: Mapping[str, Any]) -> list[dict[str, Any]]:
             "message": b["message"],
             "before_text": Loc(
                 f"The largest request the provider answered before it held {before:,} tokens.",
-                f"在此之前提供方答复过的最大请求有 {before:,} tokens。",
+                f"在此之前提供方答复过的最大请求有 {before:,} 个 token。",
             )
             if before
             else Loc("No earlier request was answered.", "之前没有请求得到答复。"),
             "window_text": Loc(
                 f" The provider counts its window as {window:,} tokens"
                 + (f" and this request as {size:,}." if size else "."),
-                f"提供方说它的窗口是 {window:,} tokens" + (f"，这个请求有 {size:,} tokens。" if size else "。"),
+                f"提供方说它的窗口是 {window:,} 个 token" + (f"，这个请求有 {size:,} 个 token。" if size else "。"),
             )
             if window
             else Loc("", ""),
@@ -147,7 +147,7 @@ def _cache(f: Mapping[str, Any]) -> list[dict[str, Any]]:
     evidence = [
         Loc(
             f"#{num}: {inp:,} input tokens, {cached:,} cached ({cached / max(inp, 1):.0%})",
-            f"#{num}：输入 {inp:,} tokens，缓存 {cached:,}（{cached / max(inp, 1):.0%}）",
+            f"#{num}：输入 {inp:,} 个 token，缓存 {cached:,}（{cached / max(inp, 1):.0%}）",
         )
         for num, inp, cached in c["requests"]
     ]
@@ -176,7 +176,7 @@ def _cache_dropped(c: Mapping[str, Any]) -> tuple[Loc, Loc]:
             f"request #{prev} to {_pct(c['after'])} on request #{n} ({tokens:,} tokens), although the request still "
             f"began with the one before it.",
             f"提供方从前缀缓存提供的输入比例从第 {prev} 个请求的 {_pct(c['before'])} 降到第 {n} 个请求的 "
-            f"{_pct(c['after'])}（{tokens:,} tokens），而这个请求的开头仍与前一个相同。",
+            f"{_pct(c['after'])}（{tokens:,} 个 token），而这个请求的开头仍与前一个相同。",
         )
         + stayed
     )
@@ -200,7 +200,7 @@ def _cache_never(c: Mapping[str, Any]) -> tuple[Loc, Loc]:
         f"The provider reports {said} in its usage, but served under 5% of the input from its cache on every "
         f"one of the {c['compared']} requests from #{n} on (up to {tokens:,} tokens), although each began with "
         f"the request before it.",
-        f"提供方在 usage 中报告了 {said_zh}，但从第 {n} 个请求起的 {c['compared']} 个请求（最多 {tokens:,} tokens）"
+        f"提供方在 usage 中报告了 {said_zh}，但从第 {n} 个请求起的 {c['compared']} 个请求（最多 {tokens:,} 个 token）"
         f"从缓存提供的输入都不到 5%，而每个请求的开头都与前一个相同。",
     )
     step = Loc(
@@ -318,7 +318,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="首个输出的等待时间随会话增长",
-            diagnosis="上下文 {first_tokens:,} tokens 时首个输出在 {first_text} 秒后到达，{last_tokens:,} tokens 时要 "
+            diagnosis="上下文 {first_tokens:,} 个 token 时首个输出在 {first_text} 秒后到达，{last_tokens:,} 个 token 时要 "
             "{last_text} 秒（{ratio} 倍）。每一轮都要把整段历史重新读一遍。",
             remedy=(
                 "在变得更慢之前开一个新会话，带上简短总结而不是整段历史。",

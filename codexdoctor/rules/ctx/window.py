@@ -15,7 +15,7 @@ LARGER_WINDOW_STEPS = (
     "{user_config}.",
 )
 LARGER_WINDOW_STEPS_ZH = (
-    "用更大的上下文窗口运行模型：32,768 tokens 或更多（llama.cpp `-c 32768`，vLLM `--max-model-len 32768`，Ollama `num_ctx`）。",
+    "用更大的上下文窗口运行模型：32,768 个 token 或更多（llama.cpp `-c 32768`，vLLM `--max-model-len 32768`，Ollama `num_ctx`）。",
     "然后在 {user_config} 顶层把 model_context_window 设为它（model_auto_compact_token_limit 设为约 80%）。",
 )
 
@@ -38,7 +38,7 @@ def _own_text_step(parts: list[Mapping[str, Any]], cfg: str) -> Loc | None:
         ),
         " ".join(
             f"{cfg} 中的 `{'instructions' if name.startswith('instructions') else 'developer_instructions'}` "
-            f"往里面放了 {n:,} tokens 你自己的文字：把它缩短。"
+            f"往里面放了 {n:,} 个 token 你自己的文字：把它缩短。"
             for name, n in own
         ),
     )
@@ -80,7 +80,7 @@ def first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
         "min_usable_text": (
             Loc(
                 f"{f['server_request']:,} tokens as this server counts them",
-                f"{f['server_request']:,} tokens（按该服务端的计数）",
+                f"{f['server_request']:,} 个 token（按该服务端的计数）",
             )
             if isinstance(f.get("server_request"), int)
             else f"{n:,} tokens"
@@ -89,7 +89,7 @@ def first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
         ),
         "room_text": Loc(
             f" After Codex's first request ({n:,} tokens) only {f['room']:,} tokens are left for the session.",
-            f"扣除 Codex 的第一个请求（{n:,} tokens）后，会话只剩 {f['room']:,} tokens。",
+            f"扣除 Codex 的第一个请求（{n:,} 个 token）后，会话只剩 {f['room']:,} 个 token。",
         )
         if isinstance(n, int) and isinstance(f.get("room"), int) and f.get("first_counted")
         else "",
@@ -110,7 +110,7 @@ def _new_window_step(f: Mapping[str, Any]) -> Loc:
 
     step = window_step(32768, f.get("user_config") or "~/.codex/config.toml", f.get("first_request"))
     return Loc(
-        "Once it serves 32,768 tokens: " + step.en[0].lower() + step.en[1:], "改为 32,768 tokens 之后：" + step.zh
+        "Once it serves 32,768 tokens: " + step.en[0].lower() + step.en[1:], "改为 32,768 个 token 之后：" + step.zh
     )
 
 
@@ -138,7 +138,7 @@ def cut_rule(f: Mapping[str, Any]) -> Loc:
     return Loc(
         f"Codex keeps {size // 4:,} tokens of each output, counted as 4 bytes each: {size:,} bytes (the first and the "
         f"last {half:,}, with `…N tokens truncated…` between)",
-        f"Codex 保留每个输出的 {size // 4:,} tokens，按每个 4 字节计：{size:,} 字节（开头和结尾各 {half:,} 字节，中间是 "
+        f"Codex 保留每个输出的 {size // 4:,} 个 token，按每个 4 字节计：{size:,} 字节（开头和结尾各 {half:,} 字节，中间是 "
         "`…N tokens truncated…`）",
     )
 
@@ -153,7 +153,7 @@ def _unpublished_large_output(f: Mapping[str, Any]) -> Loc:
     return Loc(
         f"The first large tool output (numbers, logs) adds up to {f['tool_round']:,} tokens: {cut_rule(f).en}. A "
         f"window under about {needed:,} tokens breaks there.",
-        f"第一个大的工具输出（数字、日志）最多会增加 {f['tool_round']:,} tokens：{cut_rule(f).zh}。小于约 {needed:,} tokens "
+        f"第一个大的工具输出（数字、日志）最多会增加 {f['tool_round']:,} 个 token：{cut_rule(f).zh}。小于约 {needed:,} 个 token "
         "的窗口会在那里中断。",
     )
 
@@ -192,7 +192,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="提供方的窗口比 Codex 假定的小",
-            diagnosis="提供方的窗口是 {served} tokens（{source}），而 Codex 假定为 {assumed}（{assumed_source}），要到 {compact_at} 才会压缩。长会话会先撞上提供方的上限，Codex 来不及压缩，于是在一个固定位置断开。{room_text}",
+            diagnosis="提供方的窗口是 {served} 个 token（{source}），而 Codex 假定为 {assumed}（{assumed_source}），要到 {compact_at} 才会压缩。长会话会先撞上提供方的上限，Codex 来不及压缩，于是在一个固定位置断开。{room_text}",
             remedy=(
                 "在 {user_config} 顶层（不要放在 profile 里）添加这两行：\nmodel_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
                 "长任务每隔几轮就开一个新会话；带一段简短的总结过去，而不是整段历史。",
@@ -238,7 +238,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="你的会话已经超出了提供方的窗口",
-            diagnosis="提供方的窗口是 {served} tokens（{source}），而你的会话 {sessions_peak_id} 已经达到 {sessions_peak} tokens；"
+            diagnosis="提供方的窗口是 {served} 个 token（{source}），而你的会话 {sessions_peak_id} 已经达到 {sessions_peak} 个 token；"
             "Codex 却假定为 {assumed}，要到 {compact_at} 才会压缩。单次请求没问题，但会话一长到提供方的上限就会断开，每次都断在同一处。",
             remedy=(
                 "在 {user_config} 顶层（不要放在 profile 里）添加这两行：\nmodel_context_window = {suggest_window:d}\nmodel_auto_compact_token_limit = {suggest_compact:d}",
@@ -275,8 +275,8 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="你设置的窗口比 Codex 的第一个请求还小",
-            diagnosis="会话超过 {configured_compact_at} tokens（{assumed_source}）时 Codex 就会压缩，但光是它为你发出的第一个请求就有 "
-            "{first_request} tokens。Codex 仍会发出这个请求，然后在之后的每一轮之前都先压缩：每一轮都多花一次总结请求，"
+            diagnosis="会话超过 {configured_compact_at} 个 token（{assumed_source}）时 Codex 就会压缩，但光是它为你发出的第一个请求就有 "
+            "{first_request} 个 token。Codex 仍会发出这个请求，然后在之后的每一轮之前都先压缩：每一轮都多花一次总结请求，"
             "会话也会不停地丢掉历史。",
             remedy=(
                 "如果提供方的窗口真的这么小，这个模型对 Codex 来说太小了：用更大的上下文来运行它（llama-server -c 32768），"
@@ -304,8 +304,8 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="第一轮工具调用放不进窗口",
-            diagnosis="Codex 的第一个请求放得下（{first_request} tokens，按{first_counted_by_text}计数），但它运行第一个命令之后发出的请求"
-            "（带一次工具调用和约 10 KB 输出，{turn_two_tokens} tokens）返回了 {status}：{message}。每个会话都会在第一个命令处中断："
+            diagnosis="Codex 的第一个请求放得下（{first_request} 个 token，按{first_counted_by_text}计数），但它运行第一个命令之后发出的请求"
+            "（带一次工具调用和约 10 KB 输出，{turn_two_tokens} 个 token）返回了 {status}：{message}。每个会话都会在第一个命令处中断："
             "这个窗口对 Codex 来说太小了，尽管单个问题可以用。",
             remedy=LARGER_WINDOW_STEPS_ZH,
         ),
@@ -352,8 +352,8 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="窗口放不下 Codex 的第一轮工具调用",
-            diagnosis="提供方的窗口是 {served} tokens（{source}）；Codex 的第一个请求占了其中 {first_request}，只剩 {room}，"
-            "不够一次工具调用和一个普通输出（约 {tool_round_typical} tokens：{cut_rule}）。第一个问题能用；"
+            diagnosis="提供方的窗口是 {served} 个 token（{source}）；Codex 的第一个请求占了其中 {first_request}，只剩 {room}，"
+            "不够一次工具调用和一个普通输出（约 {tool_round_typical} 个 token：{cut_rule}）。第一个问题能用；"
             "每个会话都会在第一个命令处中断。",
             remedy=LARGER_WINDOW_STEPS_ZH,
         ),
@@ -394,7 +394,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="提供方没有公布窗口大小",
-            diagnosis="无论 /models 还是服务端的信息页面都没有说明 {model} 的窗口有多大。Codex 为你发出的第一个请求（{first_request} tokens）放得下，"
+            diagnosis="无论 /models 还是服务端的信息页面都没有说明 {model} 的窗口有多大。Codex 为你发出的第一个请求（{first_request} 个 token）放得下，"
             "所以第一轮可以工作；但会话还剩多少空间未知，而 Codex 假定为 {assumed}（{assumed_source}）。{large_output_text}",
             remedy=(
                 "用有上限的 token 数测出可用窗口：codexdoctor probe",
@@ -428,10 +428,10 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="窗口小到放不下 Codex 的第一个请求",
-            diagnosis="提供方的窗口是 {served} tokens（{source}）；Codex 为你发出的第一个请求约有 {first_request} tokens（{first_text}），"
+            diagnosis="提供方的窗口是 {served} 个 token（{source}）；Codex 为你发出的第一个请求约有 {first_request} 个 token（{first_text}），"
             "所以即使一行的测试能通过，第一轮也会失败。",
             remedy=(
-                "用更大的窗口部署模型（例如 llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`），大于 {min_usable} tokens；32,768 才能给会话留出空间。",
+                "用更大的窗口部署模型（例如 llama.cpp `-c 32768`、vLLM `--max-model-len 32768`、Ollama `num_ctx`），大于 {min_usable} 个 token；32,768 才能给会话留出空间。",
                 "{new_window_step}",
                 "{docs_step}",
             ),
@@ -460,7 +460,7 @@ RULES: tuple[Rule, ...] = (
             title="一行的请求都超出了窗口",
             diagnosis="POST {url} 返回 {status}：{message}。一个很小的请求就超出了上下文窗口，所以 Codex 的每一轮都会失败。",
             remedy=(
-                "用更大的上下文窗口部署模型（Codex 至少需要 16,384 tokens），然后在 {user_config} 中设置 model_context_window。",
+                "用更大的上下文窗口部署模型（Codex 至少需要 16,384 个 token），然后在 {user_config} 中设置 model_context_window。",
             ),
         ),
         when=once(
@@ -505,7 +505,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="Codex 的第一个请求放不进窗口",
-            diagnosis="用 Codex 自己的第一个请求（{first_request} tokens：{first_text}）调用 POST {url}，返回 {status}：{message}。{minimal_text}"
+            diagnosis="用 Codex 自己的第一个请求（{first_request} 个 token：{first_text}）调用 POST {url}，返回 {status}：{message}。{minimal_text}"
             "每个 Codex 会话的第一轮都会这样失败。",
             remedy=(
                 "用更大的上下文窗口部署模型：大于 {min_usable_text}，32,768 才能给会话留出空间"
