@@ -51,8 +51,8 @@ def _report_lines(report) -> list[str]:
 def _rendered_evidence(text: str, lines: list[str]) -> list[str]:
     """The evidence lines as the text report shows them: each line the report holds, found in the output (its
     first words, since long lines wrap)."""
-    flat = " ".join(text.split())
-    shown = [line for line in lines if " ".join(line.split())[:30] in flat]
+    flat = "".join(text.split())  # a Chinese line may wrap after its full-width colon, where it had no space
+    shown = [line for line in lines if "".join(line.split())[:30] in flat]
     assert len(shown) == len(lines), [line for line in lines if line not in shown][:3]
     return shown
 
