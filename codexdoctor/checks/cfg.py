@@ -12,7 +12,13 @@ from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalis
 from codexdoctor.checks.cfglines import file_line, key_lines, names_or_none, profile_file_lines, provider_values
 from codexdoctor.checks.cfgtypes import PROVIDER_TYPES, TOP_LEVEL_TYPES, wrong_type
 from codexdoctor.codex import config as config_mod
-from codexdoctor.codex.config import BUILTIN_PROVIDERS, PROFILE_IGNORED_KEYS, PROJECT_IGNORED_KEYS
+from codexdoctor.codex.config import (
+    BUILTIN_PROVIDERS,
+    MODEL_ELSEWHERE,
+    PROFILE_IGNORED_KEYS,
+    PROJECT_IGNORED_KEYS,
+    TOP_LEVEL,
+)
 from codexdoctor.codex.layers import Layer
 from codexdoctor.common.placeholders import model_placeholder
 from codexdoctor.common.words import plural
@@ -521,7 +527,7 @@ def _unknown_top_level(layer: Layer, data: Mapping[str, Any], examined: int, unk
             break
         suggestion = TOP_LEVEL_ALIASES.get(normalise_name(key)) or _suggest(key, TOP_LEVEL_WATCHED, {})
         if suggestion and suggestion != key:
-            unknown.append({"key": key, "table": "(top level)", "suggestion": suggestion, "where": layer.where((key,))})
+            unknown.append({"key": key, "table": TOP_LEVEL, "suggestion": suggestion, "where": layer.where((key,))})
     return examined
 
 
@@ -540,7 +546,7 @@ def _unknown_provider_keys(
                 break
             suggestion: str | None
             if key == "model":
-                suggestion = "model (top level or in a profile, not in the provider table)"
+                suggestion = MODEL_ELSEWHERE
             else:
                 suggestion = _suggest(key, PROVIDER_KEYS, PROVIDER_ALIASES)
             unknown.append(

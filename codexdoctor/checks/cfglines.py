@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from codexdoctor.checks.base import CheckContext
+from codexdoctor.codex.config import key_said
 from codexdoctor.codex.layers import Layer
 from codexdoctor.model import Msg
 
@@ -48,7 +49,7 @@ def key_lines(unknown: list[dict[str, Any]], project_provider_keys: list[dict[st
             "{where}：{table} 中的 `{key}` 不是 Codex 会读取的键",
             where=str(u["where"]),
             key=str(u["key"]),
-            table=Msg("(top level)", "顶层") if u["table"] == "(top level)" else Msg.verbatim(str(u["table"])),
+            table=key_said(str(u["table"])),
         )
         for u in unknown
     ]

@@ -29,6 +29,22 @@ BUILTIN_PROVIDERS: dict[str, dict[str, Any]] = {
 PROFILE_IGNORED_KEYS = ("model_context_window", "model_auto_compact_token_limit", "model_providers")
 # Keys current Codex ignores in a project's .codex/config.toml (#20098).
 PROJECT_IGNORED_KEYS = ("model_provider", "model_providers")
+# How the checks name where an unknown key is (its `table`) when it is at the top level of a file, and the key they
+# suggest for `model` written inside a provider table; the words a report says them with (checks/cfglines.py,
+# rules/cfg/keys.py).
+TOP_LEVEL = "(top level)"
+MODEL_ELSEWHERE = "model (top level or in a profile, not in the provider table)"
+KEY_WORDS = {
+    TOP_LEVEL: Msg.pair(TOP_LEVEL, "顶层"),
+    MODEL_ELSEWHERE: Msg.pair(MODEL_ELSEWHERE, "model（写在顶层或 profile 中，而不是提供方表中）"),
+}
+
+
+def key_said(text: str) -> Msg:
+    """An unknown key's table or suggestion in words (one not in KEY_WORDS is a name, as it is)."""
+    return KEY_WORDS.get(text) or Msg.verbatim(text)
+
+
 # The Codex whose config semantics codexdoctor verified with the real CLI (docs/codex-behaviour.md). When the
 # installed version is unknown, verdicts assume this one; known older versions get the legacy rules below.
 VERIFIED_CODEX = (0, 171, 0)

@@ -47,7 +47,6 @@ DATA_FACTS = {
     "legacy_selectors": "profile names",
     "legacy_tables": "profile names",
     "base_url_alias": "a config key as the user wrote it",
-    "unknown": "config keys as the user wrote them",
     "untrusted": "config keys as the user wrote them",
     "wire": "the wire API's value",
     "wire_api": "a config value",

@@ -111,3 +111,23 @@ def test_what_showed_the_provider_alive_is_said_in_chinese(home, sim_server):
     report, _ = run_check(opts)
     said = next(f.diagnosis for f in report.findings if f.code == "NET009")
     assert "GET /v1/models 在" in said and "answered" not in said, said
+
+
+def test_an_unknown_keys_place_and_suggestion_are_said_in_chinese():
+    """CFG008 quoted cfg.keys' `table` and `suggestion` as the check wrote them: "(top level) 中的 `colour`", "你是不是想写
+    `model (top level or in a profile, …)`"; they are said in the words of the check's evidence line."""
+    from codexdoctor.codex.config import MODEL_ELSEWHERE, TOP_LEVEL
+    from tests.rules.healthy import HEALTHY
+
+    unknown = [
+        {"key": "colour", "table": TOP_LEVEL, "suggestion": "color", "where": "~/.codex/config.toml:2"},
+        {"key": "model", "table": "[model_providers.gw]", "suggestion": MODEL_ELSEWHERE, "where": "x:5"},
+    ]
+    rule = RULES_BY_CODE["CFG008"]
+    facts = {**HEALTHY[rule.check], "unknown": unknown}
+    result = CheckResult(rule.check, rule.check, Status.FAIL, "", facts)
+    top, model = (f.diagnosis for f in evaluate([result], [rule], "zh"))
+    assert top.startswith("顶层 中的 `colour`") and "top level" not in top, top
+    assert "你是不是想写 `model（写在顶层或 profile 中，而不是提供方表中）`？" in model, model
+    english = [f.diagnosis for f in evaluate([result], [rule], "en")]
+    assert english[0].startswith("`colour` in (top level) (") and MODEL_ELSEWHERE in english[1], english

@@ -103,9 +103,24 @@ CASES = [
     ),
     fires(
         "CFG008",
-        {"unknown": [{"key": "colour", "table": "the top level", "suggestion": None, "where": f"{CONFIG}:2"}]},
-        "`colour` in the top level",
+        {"unknown": [{"key": "colour", "table": "(top level)", "suggestion": None, "where": f"{CONFIG}:2"}]},
+        "`colour` in (top level)",
         why="no-suggestion",
+    ),
+    fires(
+        "CFG008",
+        {
+            "unknown": [
+                {
+                    "key": "model",
+                    "table": "[model_providers.gw]",
+                    "suggestion": "model (top level or in a profile, not in the provider table)",
+                    "where": f"{CONFIG}:5",
+                }
+            ]
+        },
+        "Did you mean `model (top level or in a profile, not in the provider table)`?",
+        why="model-in-the-provider-table",
     ),
     silent("CFG008", {"unknown": []}),
     fires(

@@ -10,6 +10,15 @@ from codexdoctor.rules.base import (
     W,
 )
 
+
+def _said(text: str) -> Loc:
+    """An unknown key's table or suggestion, in the words of the check's evidence line (codex/config.KEY_WORDS)."""
+    from codexdoctor.codex.config import key_said
+
+    said = key_said(text)
+    return Loc(said.text("en"), said.text("zh"))
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         code="CFG008",
@@ -32,10 +41,13 @@ RULES: tuple[Rule, ...] = (
         when=lambda f: [
             dict(
                 u,
-                hint=Loc(f" Did you mean `{u['suggestion']}`?", f"你是不是想写 `{u['suggestion']}`？")
+                table=_said(u["table"]),
+                hint=Loc(f" Did you mean `{u['suggestion']}`?", f"你是不是想写 `{_said(u['suggestion']).zh}`？")
                 if u.get("suggestion")
                 else "",
-                hint_short=Loc(f" (`{u['suggestion']}`)", f"（`{u['suggestion']}`）") if u.get("suggestion") else "",
+                hint_short=Loc(f" (`{u['suggestion']}`)", f"（`{_said(u['suggestion']).zh}`）")
+                if u.get("suggestion")
+                else "",
                 evidence_about=f"{u['where']}: `{u['key']}` ",
             )
             for u in f.get("unknown", [])
