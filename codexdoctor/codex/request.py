@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codexdoctor.codex.config import Resolution, project_root
-from codexdoctor.model import Msg
 
 if TYPE_CHECKING:
     from codexdoctor.codex.truncation import Cut
@@ -53,26 +52,6 @@ class Doc:
     bytes: int
     tokens: int
     truncated: bool = False
-
-
-# The parts of the first request (FirstRequest.parts) in words: said by its evidence line (checks/live/read.py) and by
-# the rules that list them (rules/ctx/window.py). A part not here (AGENTS.md, developer_instructions) is a name, the
-# same in every language.
-PART_WORDS = {
-    "instructions": Msg.pair("instructions", "指令"),
-    "instructions (yours, from config.toml)": Msg.pair(
-        "instructions (yours, from config.toml)", "指令（你自己的，来自 config.toml）"
-    ),
-    "skills and permissions": Msg.pair("skills and permissions", "技能与权限说明"),
-    "tool schemas": Msg.pair("tool schemas", "工具定义"),
-    "environment": Msg.pair("environment", "环境信息"),
-    "prompt": Msg.pair("prompt", "提示词"),
-}
-
-
-def part_said(name: str) -> Msg:
-    """A part of the first request in words (a name outside PART_WORDS as it is)."""
-    return PART_WORDS.get(name) or Msg.verbatim(name)
 
 
 @dataclass(frozen=True)

@@ -30,35 +30,15 @@ DATA_FACTS = {
     "message": "the provider's error message",
     "body_excerpt": "the provider's answer",
     "ignored_errors": "the provider's error events",
-    "context_break": "the provider's error text",
     "tool_break": "the provider's error text",
-    "masked": "the provider's error text",
     "item_fault": "the provider's error text",
-    "sessions": "Codex's own error lines from the user's sessions",
     "model_not_found_at": "the provider's error text",
     "incomplete_reason": "the provider's code for the incomplete answer",
     # names and codes
     "available": "provider ids",
-    "redefined_builtins": "provider ids",
-    "did_you_mean": "a provider id",
     "provider": "a provider id",
-    "model": "a model id",
     "selected": "a profile's name",
-    "legacy_selectors": "profile names",
-    "legacy_tables": "profile names",
-    "base_url_alias": "a config key as the user wrote it",
-    "untrusted": "config keys as the user wrote them",
-    "wire": "the wire API's value",
     "wire_api": "a config value",
-    "wire_api_invalid": "a config value as the user wrote it",
-    "scheme": "a URL scheme",
-    "shell": "the user's shell",
-    "mode": "a profile mode's value",
-    "kind": "a failure kind's code",
-    "calls": "the state of a tool call, as Codex's session file writes it",
-    "stopped": "why the probe stopped, a code (its own words are the rule's)",
-    "further_cmd": "a command",
-    "field": "the request field the provider named",
     "files": "the config files' paths, and their TOML reader's own error text",
 }
 
@@ -133,11 +113,10 @@ _MORE_DATA = re.compile(
 
 
 def _data_taken_out(said: str, facts: Mapping[str, Any]) -> str:
-    for key in DATA_FACTS:
-        for value in sorted(_strings(facts.get(key)), key=len, reverse=True):
-            for quoted in {value, value.rstrip(" .。")}:  # a text the rule ends the sentence after
-                if len(quoted) > 1:  # a value whole, not a piece of a word, a URL or a name
-                    said = re.sub(rf"(?<![\w.:/-]){re.escape(quoted)}(?![\w/:-]|\.\w)", " ", said)
+    values = {v for key in DATA_FACTS for value in _strings(facts.get(key)) for v in (value, value.rstrip(" .。"))}
+    for value in sorted(values, key=len, reverse=True):  # the longest first: a name inside a message is the message's
+        if len(value) > 1:  # a value whole, not a piece of a word, a URL or a name
+            said = re.sub(rf"(?<![\w.:/-]){re.escape(value)}(?![\w/:-]|\.\w)", " ", said)
     return _MORE_DATA.sub(" ", said)
 
 
@@ -171,7 +150,7 @@ _WHY = {
         "model name profiles true"
     ),
     "a field, item type or role of the request or answer's JSON, or an event's type": (
-        "input reasoning usage developer system tool error"
+        "input include reasoning usage developer system tool error"
     ),
     "the protocol's name (server-sent events), an nginx block's (server, location)": "server events location",
     "an error code the provider sends (Azure's DeploymentNotFound)": "DeploymentNotFound",

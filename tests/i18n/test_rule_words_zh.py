@@ -131,3 +131,19 @@ def test_an_unknown_keys_place_and_suggestion_are_said_in_chinese():
     assert "你是不是想写 `model（写在顶层或 profile 中，而不是提供方表中）`？" in model, model
     english = [f.diagnosis for f in evaluate([result], [rule], "en")]
     assert english[0].startswith("`colour` in (top level) (") and MODEL_ELSEWHERE in english[1], english
+
+
+def test_what_codex_sent_that_was_refused_is_said_in_chinese():
+    """API017 quoted the canary's `field` as read.rejected_field wrote it ("不接受 … 发送的 a `developer` input item")."""
+    from codexdoctor.codex.request_words import DEVELOPER_AS_SYSTEM
+    from tests.rules.healthy import HEALTHY
+
+    facts = {**HEALTHY["api.canary"], "kind": "codex_rejected", "status": 400, "message": "m", "minimal_kind": "ok"}
+    for field, zh in (
+        (DEVELOPER_AS_SYSTEM, "`developer` 输入项（被当作 system 消息转发）"),
+        ("a `web_search` tool", "`web_search` 工具"),
+        ("include", "include"),
+    ):
+        said = _finding("API017", {**facts, "field": field}, "zh").diagnosis
+        assert f"发送的 {zh}。" in said, said
+        assert f"does not accept {field} that Codex" in _finding("API017", {**facts, "field": field}, "en").diagnosis

@@ -235,7 +235,7 @@ CASES = [
     ),
     fires(
         "API017",
-        {"kind": "codex_rejected", "status": 400, "message": "invalid role", "field": "input[0] (a developer message)"},
+        {"kind": "codex_rejected", "status": 400, "message": "invalid role", "field": "a `developer` input item"},
         "turns Codex's developer items into system messages",
         why="developer-item",
     ),

@@ -21,6 +21,7 @@ from codexdoctor.checks.live.read import (
     reported_input,
     user_config,
 )
+from codexdoctor.codex.request_words import refused_said
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.model import CheckResult, Msg, Status, item_key
@@ -172,7 +173,7 @@ def _contrasted(kind: Classified, minimal_kind: Classified | None, field: str | 
             Msg(
                 "the provider rejects Codex's request ({field})",
                 "提供方拒绝了 Codex 的请求（{field}）",
-                field=field or Msg("a field it did not name", "某个它没有指明的字段"),
+                field=refused_said(field) if field else Msg("a field it did not name", "某个它没有指明的字段"),
             ),
             kind.message,
         )

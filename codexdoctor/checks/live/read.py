@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.live.exchanges import Exchanges
+from codexdoctor.codex.request_words import DEVELOPER_AS_SYSTEM, DEVELOPER_ITEM, part_said
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.outside_json import ARRAY, Fields, Shape
 from codexdoctor.model import Msg
@@ -107,10 +108,10 @@ def rejected_field(ex: Exchange, message: str) -> str | None:
     if param is not None and param.split(".")[0].split("[")[0] in codexrequest.CODEX_FIELDS:
         return param
     if "developer" in text or "roles must alternate" in text or "system message" in text:
-        return "a `developer` input item"
+        return DEVELOPER_ITEM
     if "system" in text and "messages" in text:
         # A Responses-to-Chat gateway turns Codex's developer items into system messages the backend refuses.
-        return "a `developer` input item (sent on as a system message)"
+        return DEVELOPER_AS_SYSTEM
     for tool_type in ("namespace", "web_search"):
         if tool_type in text:
             return f"a `{tool_type}` tool"
@@ -201,8 +202,6 @@ def model_where(ctx: CheckContext) -> str:
 def first_request_lines(first: FirstRequest, provider_count: int | None = None) -> list[Msg]:
     """Codex's first request's evidence lines: its size and parts; `provider_count`, the provider's own count of it, is the one the run quotes
     (issue 40: the evidence said 8,487 beside a row that said 8,485), ours is named as the estimate beside it."""
-    from codexdoctor.codex.request import part_said
-
     parts = Msg.join([Msg("{name} {n:,}", "{name} {n:,}", name=part_said(name), n=n) for name, n in first.parts])
     size = (
         Msg(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codexdoctor.codex.request_words import refused_said
 from codexdoctor.rules.base import CHANNEL, E, Loc, Rule, Text, W, once
 
 
@@ -37,7 +38,9 @@ def _rejected_params(f: Mapping[str, Any]) -> dict[str, Any]:
             "如果前面有网关（例如 LiteLLM），让它丢弃模型不支持的参数（LiteLLM：litellm_settings: drop_params: true）"
             "或升级它；然后再运行 codexdoctor check。",
         )
-    return {"field_text": field or Loc("a field it did not name", "某个它没有指明的字段"), "field_step": step}
+    if not field:
+        return {"field_text": Loc("a field it did not name", "某个它没有指明的字段"), "field_step": step}
+    return {"field_text": Loc(field, refused_said(field).text("zh")), "field_step": step}
 
 
 def _earlier_text(earlier: list[str]) -> Loc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codexdoctor.codex.request_words import part_said
 from codexdoctor.rules.base import CONTEXT, E, I, Loc, Rule, Text, W, once
 
 # What CTX028 and CTX029 ask for: a window too small for Codex's first tool round is fixed at the server.
@@ -66,8 +67,6 @@ def _docs_step(f: Mapping[str, Any]) -> Loc:
 
 def first_request_params(f: Mapping[str, Any]) -> dict[str, Any]:
     """How Codex's first request is made up, and what the user can shrink (their AGENTS.md files)."""
-    from codexdoctor.codex.request import part_said  # only for a finding about the first request
-
     parts = f.get("first_parts") or []
     n = f.get("first_request")
     return {
