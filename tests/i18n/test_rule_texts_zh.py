@@ -31,8 +31,10 @@ DATA_FACTS = {
     "body_excerpt": "the provider's answer",
     "ignored_errors": "the provider's error events",
     "tool_break": "the provider's error text",
+    # a probe step's detail: the provider's error text; when the provider sent none, the classifier's words, which
+    # the probe's result does not say in Chinese yet (a follow-up: API023 quotes them inside its own sentence)
     "item_fault": "the provider's error text",
-    "model_not_found_at": "the provider's error text",
+    "model_not_found_at": "the provider's answer at the URL that works (its message)",
     "incomplete_reason": "the provider's code for the incomplete answer",
     # names and codes
     "available": "provider ids",
@@ -120,21 +122,17 @@ def _data_taken_out(said: str, facts: Mapping[str, Any]) -> str:
     return _MORE_DATA.sub(" ", said)
 
 
+def english_of(line: str, facts: Mapping[str, Any], code: str = "") -> list[str]:
+    """The English words of one line of a Chinese finding that are not data, nor a name that stays English."""
+    for phrase in PHRASES:
+        line = line.replace(phrase, " ")
+    return [w for w in english_in(_data_taken_out(line, facts)) if w not in NAMES and (code, w) not in KNOWN_GAPS]
+
+
 def english_left(case: Case) -> list[tuple[str, list[str]]]:
     facts = case.facts()
-    left = []
-    for finding in _chinese(case):
-        for line in finding.splitlines():
-            for phrase in PHRASES:
-                line = line.replace(phrase, " ")
-            words = [
-                w
-                for w in english_in(_data_taken_out(line, facts))
-                if w not in NAMES and (case.code, w) not in KNOWN_GAPS
-            ]
-            if words:
-                left.append((line, words))
-    return left
+    lines = [line for finding in _chinese(case) for line in finding.splitlines()]
+    return [(line, words) for line in lines if (words := english_of(line, facts, case.code))]
 
 
 # Words that stay English in a Chinese text, and why.
@@ -174,3 +172,13 @@ KNOWN_GAPS = {
 @pytest.mark.parametrize("case", FIRING, ids=str)
 def test_every_rule_text_is_chinese(case):
     assert english_left(case) == []
+
+
+def test_the_sweep_reads_words_not_data():
+    """The provider's text, a URL, a command and a name pass; an English phrase of codexdoctor's own fails."""
+    facts = {"message": "You exceeded your current quota."}
+    line = "POST http://127.0.0.1:1/v1/responses：You exceeded your current quota。在 shell 中运行：export K=1"
+    assert english_of(line, facts) == []
+    assert english_of("`codexdoctor check --offline` 之后，OpenAI 的 Responses API 可用", {}) == []
+    assert english_of("密钥（28 chars, sha256:fbbb0b78）", {}) == ["chars"]
+    assert english_of("之前几次：reset、502", {}) == ["reset"]
