@@ -100,7 +100,7 @@ def grep_baseline(sessions: Path) -> list[str]:
 
 
 def main() -> int:
-    root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.gettempdir()) / "codexdoctor-corpora"
+    root = (Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.gettempdir()) / "codexdoctor-corpora").resolve()
     megabytes = int(sys.argv[2]) if len(sys.argv) > 2 else 300
     shapes = sys.argv[3:] or ["typical", "real", "few-huge", "short-lines"]
     subprocess.run(
@@ -113,6 +113,9 @@ def main() -> int:
     # A file, not os.devnull: `-o` refuses a device (issue 36), and a refused run is a usage error in 0.1 s, which
     # this bench once measured as the reader's time (issue 40).
     report = os.path.join(home, "report.json")
+    # Every run starts in that empty folder: `python -m` puts its working folder first on sys.path, so a run started
+    # inside a checkout imports that checkout whatever PYTHONPATH says (BENCH_BASELINE measured this tree twice).
+    os.chdir(home)
     print(
         f"machine: {platform.machine()} {platform.system()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
         f"{RUNS} interleaved rounds per shape (codexdoctor and grep {SHORT_REPEATS}x a round, ccusage once): medians; "
