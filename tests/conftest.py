@@ -39,7 +39,7 @@ STRIP_PREFIXES = (
 # Tests that talk to a server on loopback over real sockets are the simulator tier: `-m "not simulator"` runs the
 # rest in seconds. A test that takes one of these fixtures is marked at collection; one that starts the simulator
 # another way (`codexdoctor demo`, `sim.start`) says so itself, and `simulator_tier` fails it when it does not.
-LOOPBACK_FIXTURES = frozenset({"sim_server", "raw_server", "echoing_provider"})
+LOOPBACK_FIXTURES = frozenset({"sim_server", "raw_server", "echoing_provider", "echo_server", "demo_reports"})
 
 
 def pytest_configure(config):
@@ -162,6 +162,39 @@ def run(capsys):
         return code, out, err
 
     return _run
+
+
+@pytest.fixture(scope="session")
+def demo_reports(tmp_path_factory):
+    """{(scenario, lang): report} of every demo scenario in English and Chinese, as `codexdoctor demo` makes them.
+
+    Computed once per run: the scenarios run side by side (flaky-channel waits out its retries' backoff, about 3 s,
+    and the rest take a tenth of a second), and under pytest-xdist the first worker to ask computes them under a
+    lock while the others read its pickle (xdist's recipe: the run's shared temp folder is new for every run)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return _run_demo_scenarios()
+    import fcntl
+    import pickle
+
+    shared = tmp_path_factory.getbasetemp().parent
+    done = shared / "demo-reports.pickle"
+    with open(shared / "demo-reports.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            done.write_bytes(pickle.dumps(_run_demo_scenarios()))
+        written = done.read_bytes()
+    return pickle.loads(written)  # noqa: S301 - written by this run's first worker, in the run's own temp folder
+
+
+def _run_demo_scenarios():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from codexdoctor.commands import demo
+
+    keys = [(s, lang) for s in demo.SCENARIOS for lang in ("en", "zh")]
+    with ThreadPoolExecutor(len(keys)) as pool:
+        futures = {(s.name, lang): pool.submit(demo.run_scenario, s, lang=lang) for s, lang in keys}
+        return {key: future.result().report for key, future in futures.items()}
 
 
 @pytest.fixture
