@@ -52,6 +52,16 @@ def pytest_configure(config):
     compileall.compile_dir(os.path.dirname(codexdoctor.__file__), quiet=2)
 
 
+def pytest_make_parametrize_id(config, val, argname):
+    """A parameter of more than a thousand characters named by its start and length: as its own text, one test's
+    name was 10 MB (a config file of 10,000 long lines), escaped at collection and sent to xdist's controller by every
+    worker (issue 37)."""
+    if isinstance(val, (str, bytes)) and len(val) > 1000:
+        head = repr(val[:40])[2 if isinstance(val, bytes) else 1 : -1]
+        return f"{head}…({len(val):,} {'bytes' if isinstance(val, bytes) else 'chars'})"
+    return None
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if LOOPBACK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
