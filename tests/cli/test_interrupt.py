@@ -16,13 +16,11 @@ import signal
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 RUNS = 60
-AT_ONCE = 3  # runs side by side
 SCRIPT = Path(sys.executable).parent / "codexdoctor"
 ENTRIES = {
     "console script": [str(SCRIPT)],
@@ -100,22 +98,6 @@ def run_time(argv: list[str], extra_env: dict[str, str]) -> float:
     return time.monotonic() - started
 
 
-def interrupted_at(argv: list[str], extra_env: dict[str, str], delay: float) -> tuple[int, str]:
-    """Start `argv`, send it SIGINT `delay` seconds later: its exit code and what it wrote to stderr."""
-    proc = subprocess.Popen(
-        argv,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, **extra_env},
-        # A suite started in the background has SIGINT ignored, and the child would inherit that.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    time.sleep(delay)
-    proc.send_signal(signal.SIGINT)
-    _, raw = proc.communicate(timeout=60)
-    return proc.returncode, raw.decode("utf-8", "replace")
-
-
 @pytest.mark.parametrize("entry", ENTRIES, ids=list(ENTRIES))
 def test_ctrl_c_at_any_moment_is_one_line_and_130(home, entry):
     if entry == "console script" and not SCRIPT.exists():
@@ -124,19 +106,27 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(home, entry):
     seen: collections.Counter[str] = collections.Counter()
     bad = []
     # The moments are drawn over each command's own run time, measured here and now: a fixed 5-150 ms range fell
-    # inside Python's own start-up on a loaded machine (52 runs of 60), where no handler can exist yet. The runs go
-    # AT_ONCE at a time (one after the other, the sweep was the suite's longest test: issue 37), and the run times
-    # are measured the same way, so each moment falls where it would in a run under that load.
-    with ThreadPoolExecutor(AT_ONCE) as pool:
-        took = list(pool.map(lambda c: run_time(ENTRIES[entry] + c[0], c[2]), COMMANDS))
-        runs = [COMMANDS[n % len(COMMANDS)] for n in range(RUNS)]
-        delays = [rng.uniform(0.02, 0.6) * took[n % len(COMMANDS)] for n in range(RUNS)]
-        ended = pool.map(lambda r, d: interrupted_at(ENTRIES[entry] + r[0], r[2], d), runs, delays)
-        for (args, finished, extra_env), delay, (code, err) in zip(runs, delays, ended):
-            kind = outcome(code, err, finished, "LANG" in extra_env)
-            seen[kind] += 1
-            if kind == "bad":
-                bad.append((args, round(delay * 1000), code, err[-1500:]))
+    # inside Python's own start-up on a loaded machine (52 runs of 60), where no handler can exist yet.
+    took = [run_time(ENTRIES[entry] + args, extra_env) for args, _, extra_env in COMMANDS]
+    for n in range(RUNS):
+        args, finished, extra_env = COMMANDS[n % len(COMMANDS)]
+        delay = rng.uniform(0.02, 0.6) * took[n % len(COMMANDS)]
+        proc = subprocess.Popen(
+            ENTRIES[entry] + args,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**os.environ, **extra_env},
+            # A suite started in the background has SIGINT ignored, and the child would inherit that.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, raw = proc.communicate(timeout=60)
+        err = raw.decode("utf-8", "replace")
+        kind = outcome(proc.returncode, err, finished, "LANG" in extra_env)
+        seen[kind] += 1
+        if kind == "bad":
+            bad.append((args, round(delay * 1000), proc.returncode, err[-1500:]))
     print(entry, dict(seen))
     assert not bad, "\n\n".join(f"{a} {d} ms rc {c}:\n{e}" for a, d, c, e in bad[:3]) + f"\n{dict(seen)}"
     assert seen["interrupted"] >= RUNS // 4, seen  # most SIGINTs land in codexdoctor's own start-up or run
