@@ -98,6 +98,7 @@ def run_time(argv: list[str], extra_env: dict[str, str]) -> float:
     return time.monotonic() - started
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", ENTRIES, ids=list(ENTRIES))
 def test_ctrl_c_at_any_moment_is_one_line_and_130(home, entry):
     if entry == "console script" and not SCRIPT.exists():

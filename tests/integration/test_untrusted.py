@@ -190,6 +190,7 @@ PASTE_SHAPES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("offsets", share(range(0, 300 + 41), 3), ids=ids(3))
 @pytest.mark.parametrize("shape", sorted(PASTE_SHAPES))
 def test_a_key_in_a_pasted_error_never_leaks(home, monkeypatch, shape, offsets):
@@ -263,6 +264,7 @@ def _rollout(path: Path, error: str, cli_version: str = "0.171.0", model: str = 
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("offsets", share(range(0, 500 + 41, 3), 4), ids=ids(4))
 def test_a_key_in_a_session_log_never_leaks(home, monkeypatch, offsets):
     from codexdoctor.commands.sessions import run_sessions
