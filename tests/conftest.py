@@ -51,6 +51,7 @@ STRIP_PREFIXES = (
 LOOPBACK_FIXTURES = frozenset({"sim_server", "raw_server", "echoing_provider", "echo_server", "demo_reports"})
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: a run without xdist (`-p no:xdist`) has no such hook
 def pytest_xdist_auto_num_workers(config):
     """`-n auto`: three workers a core (at least four). Most tests wait (on a socket, a deadline, a child process) far
     longer than they compute: on a 2-core machine, 2 workers took 175 s and 6 about 100 (issue 37). xdist's own
