@@ -586,6 +586,9 @@ def test_a_signal_ends_codex_and_the_recorder_cleanly(home, sim_server, sig):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # no terminal: the signal reaches codexdoctor alone, which passes it on
+        # A suite started in the background (`pytest &` from a script) has SIGINT ignored, and the child would
+        # inherit that (see tests/sim/test_sim.py).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 30
     while not (ready.exists() and ready.read_text()) and time.monotonic() < deadline:
@@ -786,6 +789,9 @@ def test_serve_prints_the_line_to_use_records_and_diagnoses_on_ctrl_c(home, sim_
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # A suite started in the background has SIGINT ignored, and the child would inherit that: the Ctrl-C below
+        # went unseen and the test waited 30 s (issue 37).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     lines = [proc.stdout.readline() for _ in range(2)]
