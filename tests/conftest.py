@@ -45,8 +45,8 @@ STRIP_PREFIXES = (
 )
 
 
-# Tests that talk to a server on loopback over real sockets are the simulator tier: `-m "not simulator"` runs the
-# rest in seconds. A test that takes one of these fixtures is marked at collection; one that starts the simulator
+# Tests that talk to a server on loopback over real sockets are the simulator tier, and the sweeps that take seconds
+# of CPU by design are marked `slow`: `-m "not simulator and not slow"` runs the rest in under a minute. A test that takes one of these fixtures is marked at collection; one that starts the simulator
 # another way (`codexdoctor demo`, `sim.start`) says so itself, and `simulator_tier` fails it when it does not.
 LOOPBACK_FIXTURES = frozenset({"sim_server", "raw_server", "echoing_provider", "echo_server", "demo_reports"})
 
@@ -214,9 +214,12 @@ def demo_reports(tmp_path_factory):
     Computed once per run: the scenarios run side by side (flaky-channel waits out its retries' backoff, about 3 s,
     and the rest take a tenth of a second), and under pytest-xdist the first worker to ask computes them under a
     lock while the others read its pickle (xdist's recipe: the run's shared temp folder is new for every run)."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
+    try:
+        import fcntl
+    except ImportError:  # Windows: each worker computes its own
+        fcntl = None  # type: ignore[assignment]
+    if not os.environ.get("PYTEST_XDIST_WORKER") or fcntl is None:
         return _run_demo_scenarios()
-    import fcntl
     import pickle
 
     shared = tmp_path_factory.getbasetemp().parent
