@@ -32,7 +32,9 @@ def grows_linearly(run: Callable[[int], object], n: int, factor: int = 16, toler
 
     A guard against a quadratic (or worse) regression that asserts no speed: both sizes are timed here, one after
     the other, so a slow or loaded machine slows both (the small one is the best of three: it is the one noise moves
-    most). Linear work grows by `factor`, quadratic by its square (16 -> 256, against a bound of 64)."""
+    most). Linear work grows by `factor`, quadratic by its square (16 -> 256, against a bound of 64). The large one
+    is timed again, up to three times, when it is past the bound: at load 12 one large run was descheduled to 84
+    times the small one (issue 37); a quadratic one is past it every time."""
 
     def timed(size: int) -> float:
         started = time.perf_counter()
@@ -40,8 +42,11 @@ def grows_linearly(run: Callable[[int], object], n: int, factor: int = 16, toler
         return time.perf_counter() - started
 
     small = min(timed(n) for _ in range(3))
-    large = timed(n * factor)
     floor = 0.002  # below this the small run is timer noise; a quadratic large run is still far past the bound
-    assert large <= tolerance * factor * max(small, floor), (
-        f"{n * factor} took {large:.3f} s, {n} took {small:.3f} s: grows faster than linearly"
-    )
+    limit = tolerance * factor * max(small, floor)
+    large = timed(n * factor)
+    for _ in range(2):
+        if large <= limit:
+            break
+        large = min(large, timed(n * factor))
+    assert large <= limit, f"{n * factor} took {large:.3f} s, {n} took {small:.3f} s: grows faster than linearly"

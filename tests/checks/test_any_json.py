@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,8 @@ from codexdoctor.net.exchange import Exchange
 from codexdoctor.net.stream import parse_sse
 from codexdoctor.report.build import decide_verdict
 from codexdoctor.rules import evaluate
+
+pytestmark = pytest.mark.slow  # generated examples by the hundred, through every reader
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -98,6 +98,7 @@ def run_time(argv: list[str], extra_env: dict[str, str]) -> float:
     return time.monotonic() - started
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", ENTRIES, ids=list(ENTRIES))
 def test_ctrl_c_at_any_moment_is_one_line_and_130(home, entry):
     if entry == "console script" and not SCRIPT.exists():
@@ -107,10 +108,13 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(home, entry):
     bad = []
     # The moments are drawn over each command's own run time, measured here and now: a fixed 5-150 ms range fell
     # inside Python's own start-up on a loaded machine (52 runs of 60), where no handler can exist yet.
+    # A run that ends before its moment tells how long the command takes now (issue 37: measured while the machine
+    # was busier, the moments fell after the end of 29 runs of 60 once the load dropped): later moments follow it.
     took = [run_time(ENTRIES[entry] + args, extra_env) for args, _, extra_env in COMMANDS]
     for n in range(RUNS):
         args, finished, extra_env = COMMANDS[n % len(COMMANDS)]
         delay = rng.uniform(0.02, 0.6) * took[n % len(COMMANDS)]
+        started = time.monotonic()
         proc = subprocess.Popen(
             ENTRIES[entry] + args,
             stdout=subprocess.DEVNULL,
@@ -119,8 +123,11 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(home, entry):
             # A suite started in the background has SIGINT ignored, and the child would inherit that.
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
-        time.sleep(delay)
-        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=delay)
+            took[n % len(COMMANDS)] = min(took[n % len(COMMANDS)], time.monotonic() - started)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGINT)
         _, raw = proc.communicate(timeout=60)
         err = raw.decode("utf-8", "replace")
         kind = outcome(proc.returncode, err, finished, "LANG" in extra_env)

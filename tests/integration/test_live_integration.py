@@ -269,7 +269,7 @@ def test_a_proxy_asking_for_credentials_is_a_proxy_finding(home, sim_server):
             pass
 
     proxy = ThreadingHTTPServer(("127.0.0.1", 0), Refuse)
-    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    threading.Thread(target=proxy.serve_forever, args=(0.05,), daemon=True).start()  # shutdown() waits a poll
     try:
         s = sim_server(api_key=KEY)
         configure(home, s.base_url)

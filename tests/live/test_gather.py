@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import replace
 
 import httpx
@@ -210,3 +211,30 @@ def test_a_refused_parallel_round_is_followed_by_one_call_and_one_output(home):
     one = added_items(bodies)[2]
     assert one[0]["call_id"] == one[1]["call_id"] == "call_codexdoctor_turn2"
     assert one[1]["output"].endswith(synthetic_tool_output())  # the whole file (9.7 KB: under Codex's 10,000 bytes)
+
+
+def test_turn_two_prepared_after_the_canary_was_answered_is_still_sent_once(home, monkeypatch):
+    """The flake of issue 37 (3 bodies under load): turn two was prepared on the main thread after the canary's thread
+    had started. When the canary's status line came first (a loaded machine), nothing was sent early and turn two was
+    sent after the canary, as it should be; but the prepared request stayed pending, and that request's own status
+    line sent it again. A slow preparation (0.5 s here, a busy machine's) gets the same two requests as a quick one."""
+    from codexdoctor.checks.live import gather
+    from codexdoctor.checks.live.plan import make_plan
+
+    real = gather.codexrequest.turn_two
+    prepared: list[int] = []
+
+    def slow_turn_two(*args, **kwargs):
+        if not prepared:
+            time.sleep(0.5)
+        prepared.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(gather.codexrequest, "turn_two", slow_turn_two)
+    ctx = context(home)
+    bodies: list[dict] = []
+    with respx.mock(assert_all_called=False) as mock:
+        mock.route().mock(side_effect=codex_provider(bodies))
+        ex = Gatherer(ctx, make_plan(ctx), Deadline(5)).gather()
+    assert ex.turn_two is not None and ex.turn_two[1].status == 200 and ex.turn_two_single is None
+    assert len(bodies) == 2 and added_items(bodies)[0] == [] and len(added_items(bodies)[1]) == 4

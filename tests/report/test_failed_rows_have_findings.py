@@ -109,12 +109,12 @@ def test_the_seed_guides_setup_offline_names_its_provider_problem(home):
 
 @pytest.mark.simulator
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_every_failed_row_of_a_demo_scenario_has_a_finding_below(lang):
+def test_every_failed_row_of_a_demo_scenario_has_a_finding_below(demo_reports, lang):
     from codexdoctor.commands import demo
 
     gaps = {}
     for scenario in demo.SCENARIOS:
-        report = demo.run_scenario(scenario, lang=lang).report
+        report = demo_reports[(scenario.name, lang)]
         if missing := uncovered(report, lang):
             gaps[scenario.name] = missing
     assert not gaps, gaps

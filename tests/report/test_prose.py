@@ -54,20 +54,12 @@ def problems(text: str) -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module")
-def reports():
-    return {
-        (o.scenario.name, lang): o.report
-        for lang in ("en", "zh")
-        for o in demo.run_all(tuple(s.name for s in demo.SCENARIOS), lang=lang)
-    }
-
-
 @pytest.mark.simulator
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 @pytest.mark.parametrize("verbose", [False, True])
-def test_demo_reports_have_no_internal_words(reports, fmt, verbose):
-    for (name, lang), report in reports.items():
+def test_demo_reports_have_no_internal_words(demo_reports, fmt, verbose):
+    assert len(demo_reports) == 2 * len(demo.SCENARIOS)
+    for (name, lang), report in demo_reports.items():
         out = render(report, fmt, RenderOptions(verbose=verbose))  # unwrapped: a quoted body stays on its line
         assert not problems(out), (name, lang, fmt, problems(out))
 

@@ -143,8 +143,11 @@ class Gatherer:
 
     def _phase_one(self, canary_on: bool) -> tuple[Exchange | None, Exchange, Exchange, list[Exchange]]:
         with _pool() as pool:
-            f_can = self._in_background(self.main_canary, "codexdoctor-canary") if canary_on else None
+            # Turn two is ready before the canary goes out: its status line sends it (`_canary_headers`). Prepared
+            # after, on a loaded machine it came after that status line, stayed pending, and turn two's own status
+            # line sent it a second time (issue 37).
             self._early_turn_two(canary_on)
+            f_can = self._in_background(self.main_canary, "codexdoctor-canary") if canary_on else None
             f_cat = pool.submit(self.catalog, True)
             f_open = pool.submit(self.catalog, False)
             f_win = [pool.submit(self.send, "GET", url) for url in window_probe_urls(self.plan)]
