@@ -99,32 +99,40 @@ def _read_mapped(fh: BinaryIO, s: Session) -> bool:
             if base + length >= size:  # the last line has no newline: half-written
                 tail = mm[start:]
                 s.bytes += len(tail)
+                _scan_tail(s, tail)
                 pos = size
-                if tail.strip():
-                    s.truncated_tail = not tail.rstrip().endswith(b"}")
-                    line = tail + b"\n"
-                    scan(s, line, 0, len(line))
                 continue
         finally:
             mm.close()
-        # a line longer than a window: overlong, skipped up to the next newline (read in small steps, never held)
-        s.huge_lines += 1
-        fh.seek(base + length)
-        s.bytes += base + length - pos
-        pos = base + length
-        while True:
-            piece = fh.read(1 << 20)
-            if not piece:
-                pos = size
-                break
-            cut = piece.find(b"\n")
-            if cut >= 0:
-                s.bytes += cut + 1
-                pos += cut + 1
-                break
-            s.bytes += len(piece)
-            pos += len(piece)
+        pos = _skip_overlong(fh, s, pos, base + length, size)
     return True
+
+
+def _scan_tail(s: Session, tail: bytes) -> None:
+    """The last line of a file, written without its newline: Codex was still writing it, or was stopped mid-line."""
+    if tail.strip():
+        s.truncated_tail = not tail.rstrip().endswith(b"}")
+        line = tail + b"\n"
+        scan(s, line, 0, len(line))
+
+
+def _skip_overlong(fh: BinaryIO, s: Session, pos: int, window_end: int, size: int) -> int:
+    """A line longer than a window: counted as overlong and skipped up to the next newline, read in small steps and
+    never held. Returns the next line start."""
+    s.huge_lines += 1
+    fh.seek(window_end)
+    s.bytes += window_end - pos
+    pos = window_end
+    while True:
+        piece = fh.read(1 << 20)
+        if not piece:
+            return size
+        cut = piece.find(b"\n")
+        if cut >= 0:
+            s.bytes += cut + 1
+            return pos + cut + 1
+        s.bytes += len(piece)
+        pos += len(piece)
 
 
 def _read_chunks(fh: BinaryIO, s: Session) -> None:
@@ -159,10 +167,8 @@ def _read_chunks(fh: BinaryIO, s: Session) -> None:
             pos = first + 1
         scan(s, chunk, pos, last + 1)
         carry = chunk[last + 1 :]
-    if carry.strip() and not skipping:
-        s.truncated_tail = not carry.rstrip().endswith(b"}")
-        line = carry + b"\n"
-        scan(s, line, 0, len(line))
+    if not skipping:
+        _scan_tail(s, carry)
 
 
 def iter_rollouts(roots: Iterable[Path], problems: list[str]) -> Iterator[Path]:
