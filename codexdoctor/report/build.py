@@ -28,6 +28,9 @@ from codexdoctor.model import (
 SCHEMA_VERSION = "1"
 # Fix the config before blaming the channel, and the channel before the context.
 VERDICT_ORDER = (Verdict.CONFIG, Verdict.CHANNEL, Verdict.CONTEXT)
+# Checks that read what happened before this run (Codex's session logs): their findings never outrank one this run
+# found (docs/report-schema.md, "The verdict").
+PAST_CHECKS = frozenset({"ctx.sessions"})
 PROXY_VARS = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
 
 
@@ -102,27 +105,71 @@ def _count(n: int, severity: Severity, kind: Verdict, codes: Msg) -> Msg:
 def _verdict(
     findings: list[Finding], checks: list[CheckResult], live_ran: bool, warnings_decide: bool, offline: bool
 ) -> tuple[Verdict, Msg]:
+    """What is wrong now decides; the session logs (what went wrong before) only when nothing now does."""
     errors = [f for f in findings if f.severity is Severity.ERROR]
-    decided = _decided_by_sessions(errors, checks)
-    if decided is not None:
-        return decided
     if not errors and warnings_decide:
         errors = [f for f in findings if f.severity is Severity.WARNING]
-    counted = _by_errors(errors)
-    if counted is not None:
-        return counted
+    now = [f for f in errors if not is_past(f)]
+    past = [f for f in errors if is_past(f)]
+    decided = _by_errors(now) or _unexplained(findings, checks, PAST_CHECKS)
+    if decided is not None:
+        if not past:
+            return decided
+        return decided[0], Msg("{now}; {past}", "{now}；{past}", now=decided[1], past=_past_counts(past))
+    decided = _decided_by_sessions(past, checks) or _by_errors(past)
+    if decided is not None:
+        return decided
     return _without_errors(findings, checks, live_ran, offline)
 
 
-def _decided_by_sessions(errors: list[Finding], checks: list[CheckResult]) -> tuple[Verdict, Msg] | None:
+def is_past(finding: Finding) -> bool:
+    """A finding read from Codex's session logs alone: what failed before, not what this run found (issue 40)."""
+    return bool(finding.checks) and all(c in PAST_CHECKS for c in finding.checks)
+
+
+def _unexplained(
+    findings: list[Finding], checks: list[CheckResult], past: frozenset[str] = frozenset()
+) -> tuple[Verdict, Msg] | None:
+    """A check that failed with no finding to explain it (leaving out the checks in `past`): never "ok", and when it is
+    a check of this run, the present is unknown, so old logs do not decide it either."""
+    cited = {cid for f in findings for cid in f.checks}
+    unexplained = [c.id for c in checks if c.status is Status.FAIL and c.id not in cited and c.id not in past]
+    if not unexplained:
+        return None
+    return Verdict.INCONCLUSIVE, Msg(
+        "a check failed without a known diagnosis: {ids}",
+        "有检查项失败但没有已知诊断：{ids}",
+        ids=Msg.join(unexplained),
+    )
+
+
+def _past_counts(past: list[Finding]) -> Msg:
+    """`the session logs add 1 `context` error (CTX014) and 1 `channel` error (CTX013)`, after what decided."""
+    parts = [
+        Msg(
+            "{noun} ({codes})",
+            "{n:,} 个 `{kind}` 类{what}（{codes}）",
+            noun=plural(len(hits), f"`{kind.value}` {past[0].severity.value}"),
+            n=len(hits),
+            kind=kind.value,
+            what="错误" if past[0].severity is Severity.ERROR else "警告",
+            codes=_codes(hits),
+        )
+        for kind in (*VERDICT_ORDER, Verdict.INCONCLUSIVE)
+        if (hits := [f for f in past if f.verdict is kind])
+    ]
+    return Msg("the session logs add {parts}", "会话日志另有 {parts}", parts=Msg.join(parts, " and ", "、"))
+
+
+def _decided_by_sessions(past: list[Finding], checks: list[CheckResult]) -> tuple[Verdict, Msg] | None:
     """Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order;
-    a config error still comes first."""
+    only when nothing found now decides (an error found now always does, see _verdict)."""
     decider = next((c for c in checks if isinstance(c.facts.get("decision"), dict)), None)
-    if decider is None or any(f.verdict is Verdict.CONFIG for f in errors):
+    if decider is None or not past:
         return None
     decided = decider.facts["decision"]
     lead = Verdict(decided["verdict"])
-    codes = _codes(f for f in errors if f.verdict is lead)
+    codes = _codes(f for f in past if f.verdict is lead)
     # The reason is a fact (the JSON report shows it) in English; the check gives it in both languages beside it.
     why = decider.said.get("decision_reason") or Msg.verbatim(str(decided["reason"]))
     return lead, Msg("{why}: {codes}", "{why}：{codes}", why=why, codes=codes)
@@ -155,14 +202,9 @@ def _without_errors(
 ) -> tuple[Verdict, Msg]:
     """No error decides: inconclusive while something failed unexplained or was not checked, else ok."""
     # A failed check that no rule explains must never read as "ok".
-    cited = {cid for f in findings for cid in f.checks}
-    unexplained = [c.id for c in checks if c.status is Status.FAIL and c.id not in cited]
-    if unexplained:
-        return Verdict.INCONCLUSIVE, Msg(
-            "a check failed without a known diagnosis: {ids}",
-            "有检查项失败但没有已知诊断：{ids}",
-            ids=Msg.join(unexplained),
-        )
+    unexplained = _unexplained(findings, checks)
+    if unexplained is not None:
+        return unexplained
     if checks and all(c.status is Status.SKIP for c in checks):
         first = checks[0].message or checks[0].summary
         return Verdict.INCONCLUSIVE, Msg("nothing could be checked: {why}", "没有可检查的内容：{why}", why=first)
@@ -310,14 +352,15 @@ def _cleaners(
 
 
 def _verdict_first(findings: list[Finding], verdict: Verdict, order: Mapping[Severity, int]) -> list[Finding]:
-    """Within a severity, the findings of the verdict's kind first, then the other kinds in VERDICT_ORDER (issue 40
-    review: a CTX error listed above the MODEL001 that decided "CHANNEL")."""
+    """Within a severity, what this run found before what the session logs tell of the past (issue 40 review: CTX014
+    from old logs listed above the AUTH001 the provider answered now), then the findings of the verdict's kind, then
+    the other kinds in VERDICT_ORDER (a CTX error listed above the MODEL001 that decided "CHANNEL")."""
     kinds = {v: i + 1 for i, v in enumerate(VERDICT_ORDER)}
 
     def rank(f: Finding) -> int:
         return 0 if f.verdict is verdict else kinds.get(f.verdict, len(kinds) + 1)
 
-    return sorted(findings, key=lambda f: (order[f.severity], rank(f), f.code))
+    return sorted(findings, key=lambda f: (order[f.severity], is_past(f), rank(f), f.code))
 
 
 def clean_report(report: Report, redact: Callable[[str], str]) -> Report:

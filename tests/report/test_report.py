@@ -105,3 +105,26 @@ def test_a_redefined_builtin_provider_is_one_cause(home):
     )
     report = offline_report(home, {"OPENAI_API_KEY": "sk-gw-0123456789abcdef", "GW_KEY": "sk-gw-0123456789abcdef"})
     assert "CFG005" in codes(report) and not {"ENV011", "ENV012", "ENV013"} & set(codes(report)), codes(report)
+
+
+def test_what_fails_now_decides_before_the_session_logs():
+    """Issue 40 review: old logs never outrank this run's findings, in either order of kinds."""
+    past_context = finding("CTX014", Severity.ERROR, Verdict.CONTEXT, "ctx.sessions")
+    past_channel = finding("CTX013", Severity.ERROR, Verdict.CHANNEL, "ctx.sessions")
+    now_channel = finding("AUTH001", Severity.ERROR, Verdict.CHANNEL, "api.canary")
+    now_context = finding("CTX002", Severity.ERROR, Verdict.CONTEXT, "ctx.window")
+    decision = check("ctx.sessions", Status.FAIL, decision={"verdict": "context", "reason": "most were context"})
+    verdict, reason = decide_verdict([past_context, past_channel, now_channel], [decision], True)
+    assert verdict is Verdict.CHANNEL and reason.startswith("1 error of kind `channel`: AUTH001; the session logs")
+    assert decide_verdict([past_channel, now_context], [], True)[0] is Verdict.CONTEXT
+    # nothing now: the logs decide, by their own decision
+    assert decide_verdict([past_context, past_channel], [decision], True)[0] is Verdict.CONTEXT
+    assert decide_verdict([past_channel], [], True)[0] is Verdict.CHANNEL
+
+
+def test_a_live_check_failed_without_a_diagnosis_is_not_decided_by_old_logs():
+    past = finding("CTX014", Severity.ERROR, Verdict.CONTEXT, "ctx.sessions")
+    verdict, reason = decide_verdict(
+        [past], [check("api.canary", Status.FAIL), check("ctx.sessions", Status.FAIL)], True
+    )
+    assert verdict is Verdict.INCONCLUSIVE and "api.canary" in reason and "CTX014" in reason
