@@ -349,6 +349,7 @@ FACTS: dict[str, dict[str, Any]] = {
         "compact_at": int,
         "configured_compact_at": int,
         "configured_below_first": bool,
+        "answered": bool,
         "unpublished": bool,
         "first_request": int,
         "first_counted": bool,

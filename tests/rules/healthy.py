@@ -289,6 +289,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "docs": [],
         "user_config": CONFIG,
         "model": "gw-coder",
+        "answered": True,
         "unpublished": False,
         "first_fit": True,
         "room": None,

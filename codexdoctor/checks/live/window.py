@@ -98,6 +98,10 @@ def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None,
                 n=first_tokens,
             )
             return result(ID, TITLE, Status.SKIP, summary, evidence, **facts)
+        if not facts["answered"]:
+            # Refused, timed out, unresolved: nothing answered, so nothing says the window is not published.
+            said = Msg("not checked: the provider did not answer", "未检查：提供方没有响应")
+            return result(ID, TITLE, Status.SKIP, said, evidence, **facts)
         said = Msg("the provider does not publish its window", "提供方没有公开上下文窗口")
         return result(ID, TITLE, Status.SKIP, said, evidence, **facts)
     evidence.append(
@@ -142,6 +146,7 @@ def _facts(
     first = plan.first
     reported = _first_counted(plan, ex)
     first_tokens = reported or (first.tokens if first else CODEX_FIRST_REQUEST_TOKENS)
+    answered = any(e.status is not None for e in (ex.catalog, ex.open_catalog, *ex.windows))
     facts: dict[str, Any] = {
         "served": served,
         "source": str(source) if source is not None else None,
@@ -160,7 +165,10 @@ def _facts(
         "docs": [{"path": d.path, "tokens": d.tokens} for d in first.docs] if first else [],
         "user_config": user_config(ctx),
         "model": plan.model,
-        "unpublished": served is None,
+        # Whether /models, /props or /model/info answered at all (any HTTP status): a provider that was never
+        # reached has not said it publishes no window (issue 40 review: "not published" beside three timeouts).
+        "answered": answered,
+        "unpublished": served is None and answered,
         "first_fit": None,
         "room": served - first_tokens if served else None,
     }
