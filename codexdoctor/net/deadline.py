@@ -29,6 +29,10 @@ class Deadline:
         self.started = clock() if started is None else started
         self.end = self.started + seconds
 
+    def elapsed(self) -> float:
+        """Seconds since the deadline started counting (for a command's, since its launch)."""
+        return self._clock() - self.started
+
     def remaining(self) -> float:
         return max(0.0, self.end - self._clock())
 

@@ -29,7 +29,7 @@ from codexdoctor.model import Msg
 from codexdoctor.net.classify import classify
 from codexdoctor.net.client import make_client, proxy_for
 from codexdoctor.net.deadline import Deadline
-from codexdoctor.net.exchange import Exchange
+from codexdoctor.net.exchange import Exchange, utc_now
 from codexdoctor.net.send import send
 
 if TYPE_CHECKING:
@@ -100,6 +100,9 @@ class Gatherer:
         # Turn two sent beside the canary (issue 40), and its answer to come.
         self.early_turn_two: tuple[codexrequest.TurnTwo, Future[Exchange]] | None = None
         self._early_pending: codexrequest.TurnTwo | None = None  # sent when the canary's 200 arrives
+        # When the main canary went out (net.send's clock, and UTC): its line when codexdoctor stops waiting for it
+        # says how long it waited and when it was sent, as every other request's does (issue 40 review).
+        self.canary_sent: tuple[float, str] | None = None
 
     # ---- the run ----------------------------------------------------------------------------------
     def gather(self) -> Exchanges:
@@ -147,6 +150,8 @@ class Gatherer:
             # after, on a loaded machine it came after that status line, stayed pending, and turn two's own status
             # line sent it a second time (issue 37).
             self._early_turn_two(canary_on)
+            if canary_on:
+                self.canary_sent = (time.perf_counter(), utc_now())
             f_can = self._in_background(self.main_canary, "codexdoctor-canary") if canary_on else None
             f_cat = pool.submit(self.catalog, True)
             f_open = pool.submit(self.catalog, False)
@@ -414,15 +419,20 @@ class Gatherer:
             )
 
     def _timed_out(self, total: float, detail: Msg) -> Exchange:
-        """The canary's exchange when codexdoctor stopped waiting for it (its thread may still be sending)."""
+        """The canary's exchange when codexdoctor stopped waiting for it (its thread may still be sending): the time
+        from its sending to now, on the clock every other request is timed with, and when it was sent. The deadline
+        counts from codexdoctor's start, so that is less than `total` by the start-up (issue 40 review: `-> timeout
+        (3000 ms)` under a note that the live checks took 2929 ms)."""
+        sent, at = self.canary_sent if self.canary_sent is not None else (None, None)
         return Exchange(
             "POST",
             self.redact(self.plan.request_url),
             failure="timeout",
             sent_key=True,
             requested_stream=True,
-            elapsed_ms=round(total * 1000, 1),
+            elapsed_ms=round((time.perf_counter() - sent) * 1000 if sent is not None else total * 1000, 1),
             failure_said=detail,
+            started_at=at,
         )
 
     def _alive(self, catalog: Exchange, windows: list[Exchange]) -> Msg | None:
