@@ -75,7 +75,18 @@ def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[Ch
             d.get("provider") == provider and (not model or d.get("model") == model) and (d.get("start") or "") >= since
         )
 
-    logs, _ = recent_sessions_check(ctx, opts.home, mine, RECENT_FILES)
+    which = (
+        Msg(
+            "of provider `{p}`, model {m}, in the last {d} days",
+            "属于提供方 {p}、模型 {m}（最近 {d} 天）",
+            p=provider,
+            m=model,
+            d=RECENT_DAYS,
+        )
+        if model
+        else Msg("of provider `{p}` in the last {d} days", "属于提供方 {p}（最近 {d} 天）", p=provider, d=RECENT_DAYS)
+    )
+    logs, _ = recent_sessions_check(ctx, opts.home, mine, which, RECENT_FILES)
     if logs is None:
         return results
     peaks = [(d.get("peak") or 0, d["short_id"]) for d in logs.facts["sessions"]]

@@ -62,7 +62,8 @@ def _logs_of_the_same_message(ctx: CheckContext, opts: CheckOptions, text: str) 
     if family not in PASTE_FAMILIES:
         return []
     same = lambda d: d["kind"] != "none" and message_family(str(d.get("error") or "")) == family  # noqa: E731
-    logs, read = recent_sessions_check(ctx, opts.home, same)
+    which = Msg("ended with the same message", "以同一条消息结束")
+    logs, read = recent_sessions_check(ctx, opts.home, same, which)
     matching = logs.facts["failed"] if logs is not None else 0
     reason = UNDECIDED_REASON
     facts = {

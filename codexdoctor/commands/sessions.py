@@ -110,11 +110,13 @@ def with_user_config(check: CheckResult, ctx: CheckContext) -> CheckResult:
 
 
 def recent_sessions_check(
-    ctx: CheckContext, home: Path, keep: Callable[[dict[str, Any]], bool], limit: int = 200
+    ctx: CheckContext, home: Path, keep: Callable[[dict[str, Any]], bool], which: Msg, limit: int = 200
 ) -> tuple[CheckResult | None, int]:
     """The newest session logs that `keep` says the question is about (issue 39: `check` reads the active provider's,
     `diagnose-error` those that ended with the pasted message), judged as `sessions` judges them: the same clusters,
-    the same findings. None when no such session exists; with it, how many it read."""
+    the same findings. None when no such session exists; with it, how many it read. `which` says what the kept ones
+    have in common, after their count: the check says how many it read from which folders and how many it kept, as
+    `sessions` counts them (issue 40 review)."""
     from codexdoctor.checks import sessions as sessions_mod
     from codexdoctor.common.redact import shorten_home
 
@@ -130,8 +132,10 @@ def recent_sessions_check(
     chosen = sessions_mod.keep_only(loaded, keep)
     if not chosen.total:
         return None, loaded.total
-    shown = shorten_home(str(codex_home / "sessions"), str(home))
-    check = sessions_mod.build_check(chosen, [shorten_home(p, str(home)) for p in problems], shown, str(home), compact)
+    shown = tuple(shorten_home(str(codex_home / name), str(home)) for name in ("sessions", "archived_sessions"))
+    problems = [shorten_home(p, str(home)) for p in problems]
+    kept = sessions_mod.Kept(loaded.total, which)
+    check = sessions_mod.build_check(chosen, problems, shown, str(home), compact, kept)
     return with_user_config(check, ctx), loaded.total
 
 

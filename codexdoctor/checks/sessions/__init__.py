@@ -23,7 +23,7 @@ from codexdoctor.checks.sessions.read import (
     read_all,
     recent_rollouts,
 )
-from codexdoctor.checks.sessions.result import build_check, counted, unique_ids
+from codexdoctor.checks.sessions.result import Kept, build_check, counted, unique_ids
 from codexdoctor.checks.sessions.stats import _fmean, _median
 from codexdoctor.checks.sessions.summary import Summaries, keep_only, summarize
 
@@ -31,6 +31,7 @@ __all__ = [
     "PASTE_FAMILIES",
     "RECENT_ROLLOUTS",
     "AmbiguousSession",
+    "Kept",
     "Selection",
     "Summaries",
     "_fmean",

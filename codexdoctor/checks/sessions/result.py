@@ -3,6 +3,7 @@ with the evidence lines and the summary in both languages."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +21,30 @@ def build_check(
     show: Path | str | tuple[str, ...],
     home: str,
     compact_limit: int | None = None,
+    kept: Kept | None = None,
 ) -> CheckResult:
+    """`kept`: the sessions were chosen from more (`check`: the active provider's), and how many were read."""
     if isinstance(sessions, Summaries):
-        return _build_from(sessions, problems, show)
+        return _build_from(sessions, problems, show, kept)
     data = [classify_session(s, compact_limit) for s in sessions]
     lines_bad = sum(s.bad_lines + s.huge_lines + s.decode_errors + int(s.truncated_tail) for s in sessions)
     failing = [d for d in data if d["kind"] != "none"]
-    return _build_from(Summaries(data, failing, len(data), len(failing), lines_bad), problems, show)
+    return _build_from(Summaries(data, failing, len(data), len(failing), lines_bad), problems, show, kept)
 
 
-def _build_from(summaries: Summaries, problems: list[str], shown: Path | str | tuple[str, ...]) -> CheckResult:
+@dataclass(frozen=True)
+class Kept:
+    """Sessions chosen from the ones read: how many were read, and what the chosen ones have in common, said after
+    their count (`of provider `sim``, `属于提供方 sim`). Issue 40 review: `report` said "5 sessions" in its check part and
+    "6 sessions" in its sessions part, from the same folder."""
+
+    read: int
+    which: Msg
+
+
+def _build_from(
+    summaries: Summaries, problems: list[str], shown: Path | str | tuple[str, ...], kept: Kept | None = None
+) -> CheckResult:
     # Several folders (sessions and archived_sessions) are listed `a, b`, in Chinese `a、b` (issue 40).
     places = shown if isinstance(shown, tuple) else (str(shown),)
     show = ", ".join(places)
@@ -54,7 +69,7 @@ def _build_from(summaries: Summaries, problems: list[str], shown: Path | str | t
         "where": str(show),
         "not_listed": summaries.total - len(data),
     }
-    evidence = _read_evidence(summaries, problems, Msg.join(places), facts["not_listed"])
+    evidence = _read_evidence(summaries, problems, Msg.join(places), facts["not_listed"], kept)
     if not data:
         none = Msg("no session logs found in {where}", "在 {where} 中没有找到会话日志", where=Msg.join(places))
         return CheckResult("ctx.sessions", "Session logs", Status.SKIP, str(none), facts, tuple(evidence), message=none)
@@ -75,7 +90,7 @@ def _build_from(summaries: Summaries, problems: list[str], shown: Path | str | t
         )
         facts["inconclusive_reason"] = str(reason)
     status = Status.FAIL if failing else Status.PASS
-    text = counted(summaries.total, summaries.failed, sorted({d["kind"] for d in failing}))
+    text = counted(summaries.total, summaries.failed, sorted({d["kind"] for d in failing}), kept)
     return CheckResult(
         "ctx.sessions",
         "Session logs",
@@ -89,18 +104,21 @@ def _build_from(summaries: Summaries, problems: list[str], shown: Path | str | t
     )
 
 
-def _read_evidence(summaries: Summaries, problems: list[str], where: Msg, not_listed: int) -> list[Msg]:
-    """What was read, what could not be, and what was counted but not listed."""
+def _read_evidence(
+    summaries: Summaries, problems: list[str], where: Msg, not_listed: int, kept: Kept | None = None
+) -> list[Msg]:
+    """What was read (and which of it was kept), what could not be, and what was counted but not listed."""
     n = summaries.total
-    evidence = [
-        Msg(
-            "{sessions} read from {where}",
-            "从 {where} 读取了 {n:,} 个会话",
-            sessions=plural(n, "session"),
-            n=n,
-            where=where,
-        )
-    ]
+    read = Msg(
+        "{sessions} read from {where}",
+        "从 {where} 读取了 {n:,} 个会话",
+        sessions=plural(kept.read if kept else n, "session"),
+        n=kept.read if kept else n,
+        where=where,
+    )
+    if kept is not None:
+        read = Msg("{read}; {n:,} {which}", "{read}，其中 {n:,} 个{which}", read=read, n=n, which=kept.which)
+    evidence = [read]
     evidence += [Msg("read problem: {p}", "读取问题：{p}", p=p) for p in problems[:5]]
     if not_listed > 0:
         evidence.append(
@@ -124,23 +142,37 @@ def _read_evidence(summaries: Summaries, problems: list[str], where: Msg, not_li
     return evidence
 
 
-def counted(total: int, failed: int, kinds: list[str]) -> Msg:
-    """`12 sessions, 3 failed (channel, context)`: the kinds in the words of the sessions table."""
+def counted(total: int, failed: int, kinds: list[str], kept: Kept | None = None) -> Msg:
+    """`12 sessions, 3 failed (channel, context)`: the kinds in the words of the sessions table. Chosen from more:
+    `5 of 6 sessions of provider `sim`; 5 failed …`, `6 个会话中 5 个属于提供方 sim；5 个失败…`."""
     from codexdoctor.i18n import TABLE_WORDS
 
+    sessions = (
+        Msg(
+            "{n:,} of {sessions} {which}",
+            "{read:,} 个会话中 {n:,} 个{which}",
+            n=total,
+            sessions=plural(kept.read, "session"),
+            read=kept.read,
+            which=kept.which,
+        )
+        if kept is not None
+        else Msg("{sessions}", "{n:,} 个会话", sessions=plural(total, "session"), n=total)
+    )
+    stop = Msg("; ", "；") if kept is not None else Msg(", ", "，")
     if not kinds:
         return Msg(
-            "{sessions}, {failed:,} failed",
-            "{n:,} 个会话，{failed:,} 个失败",
-            sessions=plural(total, "session"),
-            n=total,
+            "{sessions}{stop}{failed:,} failed",
+            "{sessions}{stop}{failed:,} 个失败",
+            sessions=sessions,
+            stop=stop,
             failed=failed,
         )
     return Msg(
-        "{sessions}, {failed:,} failed ({kinds})",
-        "{n:,} 个会话，{failed:,} 个失败（{kinds}）",
-        sessions=plural(total, "session"),
-        n=total,
+        "{sessions}{stop}{failed:,} failed ({kinds})",
+        "{sessions}{stop}{failed:,} 个失败（{kinds}）",
+        sessions=sessions,
+        stop=stop,
         failed=failed,
         kinds=Msg.join([Msg.pair(k, TABLE_WORDS[k][1]) for k in kinds]),
     )
