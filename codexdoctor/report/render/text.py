@@ -70,17 +70,55 @@ def _tokens(text: str) -> list[str]:
 
 
 # Chinese line-breaking rules (kinsoku): a line never starts with closing punctuation nor ends with opening.
-_NO_LINE_START = set("。，、：；！？）」』】》〉…,.:;!?)]}")
-_NO_LINE_END = set("（「『【《〈([{")
+_NO_LINE_START = set("。，、：；！？）」』】》〉…,.:;!?)]}”’")
+_NO_LINE_END = set("（「『【《〈([{“‘")
+# A number's unit, never left alone at the start of a line (`636` / `ms`, issue 40 review): a Latin unit, or the first
+# Chinese character after the number (`3 秒`, `30 个`).
+_UNIT = re.compile(r"(?:ms|s|µs|us|ns|min|h|[KMGT]i?B|B|bytes?|tokens?|chars?|characters?|cells?|%)(?![\w-])")
+_NUMBER_END = re.compile(r"\d[\d,.]*$")
+# A short Chinese phrase in parentheses (`（连接被拒绝）`: at most 8 characters, no space) moves to the next line whole.
+_SHORT_PARENS = re.compile(r"（[^\s（）]{1,8}）")
 
 
 def _glue(tokens: list[str]) -> list[str]:
+    """Kinsoku (closing punctuation stays with the word before it, opening with the word after), a number with its
+    unit, and a short parenthesised phrase, each made one token."""
     out: list[str] = []
+    last = " "  # out[-1], or a space when out is empty
+    number = False  # out ends with a space after a number: a unit after it joins them
     for tok in tokens:
-        if out and out[-1] != " " and tok != " " and (tok[0] in _NO_LINE_START or out[-1][-1] in _NO_LINE_END):
+        if tok == " ":
+            number = last[-1].isdigit() and bool(_NUMBER_END.search(last))
+            out.append(tok)
+        elif number and (is_wide(tok[0]) or _UNIT.match(tok)) and tok[0] not in _NO_LINE_START:
+            out.pop()
+            out[-1] += " " + tok
+            number = False
+        elif last != " " and (tok[0] in _NO_LINE_START or last[-1] in _NO_LINE_END):
             out[-1] += tok
         else:
             out.append(tok)
+            number = False
+        last = out[-1]
+    return _parens(out) if "（" in "".join(out) else out
+
+
+def _parens(tokens: list[str]) -> list[str]:
+    """Tokens that together make a short parenthesised Chinese phrase joined into one."""
+    out: list[str] = []
+    start = -1  # where an unclosed `（` began, in `out`
+    for tok in tokens:
+        out.append(tok)
+        if tok == " ":
+            start = -1
+        elif "（" in tok:
+            start = len(out) - 1 if "）" not in tok[tok.rindex("（") :] else -1
+        elif start >= 0 and "）" in tok:
+            phrase = "".join(out[start:])
+            m = _SHORT_PARENS.search(phrase)
+            if m and m.start() == phrase.rindex("（"):
+                out[start:] = [phrase]
+            start = -1
     return out
 
 
@@ -88,6 +126,9 @@ _SPACES = re.compile(r"(\s+)")
 
 
 def _split_plain(text: str) -> list[str]:
+    """Words split at spaces; a word with Chinese in it also next to each Chinese character (on either side), never
+    inside a run of other characters (an identifier, a number, a path stays whole), never before closing punctuation
+    nor after opening punctuation."""
     out: list[str] = []
     for word in _SPACES.split(text):
         if not word:
@@ -98,19 +139,15 @@ def _split_plain(text: str) -> list[str]:
         if word.isascii():  # no wide character: one word
             out.append(word)
             continue
-        piece = ""
-        for ch in word:
-            if (
-                is_wide(ch)
-                and piece
-                and is_wide(piece[-1])
-                and ch not in _NO_LINE_START
-                and piece[-1] not in _NO_LINE_END
-            ):
-                out.append(piece)
-                piece = ""
-            piece += ch
-        out.append(piece)
+        start, prev, prev_wide = 0, word[0], is_wide(word[0])
+        for i in range(1, len(word)):
+            ch = word[i]
+            wide = is_wide(ch)
+            if (wide or prev_wide) and ch not in _NO_LINE_START and prev not in _NO_LINE_END:
+                out.append(word[start:i])
+                start = i
+            prev, prev_wide = ch, wide
+        out.append(word[start:])
     return out
 
 
@@ -124,31 +161,49 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
         return [first + text]
     lines, line = [], first
     used, rest_used = display_width(first, lang), display_width(rest, lang)
+    start, soft, soft_used = (
+        len(first),
+        0,
+        0,
+    )  # the line's last good break (a space, after Chinese punctuation): where, and cells before
     for token in _fitting_tokens(text, width - rest_used, lang):
         if token == " ":  # noqa: S105 - a word to wrap between, not a secret
             if line.strip():
                 line += " "
                 used += 1
+                soft, soft_used = len(line), used
             continue
         size = display_width(token, lang)
+        if line[-1:] in _BREAK_AFTER or token[0] in _OPENING:
+            soft, soft_used = len(line), used
         if used + size > width and line.strip() and line != first and line != rest:
-            lines.append(line.rstrip())
-            line, used = rest, rest_used
+            if used - soft_used > LOOK_BACK or soft <= start or not line[start:soft].strip():
+                soft, soft_used = len(line), used  # no good break a few cells back: here (between two characters)
+            lines.append(line[:soft].rstrip())
+            line, used, start, soft = rest + line[soft:], rest_used + used - soft_used, len(rest), 0
         while used + size > width and rest_used + 8 < width:
             head = _cut_outside_marks(token, width - used, lang)
             if not head:
                 if line.strip() and line != rest:  # a mark that does not fit after `first`: it starts a line
                     lines.append(line.rstrip())
-                    line, used = rest, rest_used
+                    line, used, start, soft = rest, rest_used, len(rest), 0
                     continue
                 break
             lines.append(line + head)
             line, used, token = rest, rest_used, token[len(head) :]
+            start, soft = len(rest), 0
             size = display_width(token, lang)
         line += token
         used += size
     lines.append(line.rstrip())
     return _no_orphan(lines, width, first, rest, lang) if lang == "zh" else lines
+
+
+# A break between two Chinese characters moves back to a space or a punctuation stop this many cells before it
+# (`30 个字` / `符`, `（发` / `送于`: issue 40 review), so that a word is less often split.
+LOOK_BACK = 8
+_BREAK_AFTER = set("。，、：；！？）」』】》〉")
+_OPENING = set("（「『【《〈“")
 
 
 _CLAUSE_ENDS = "；。，："
@@ -178,10 +233,12 @@ def _fitting_tokens(text: str, line_cells: int, lang: str) -> list[str]:
     quoted in `code`) breaks at its spaces instead of being cut inside a word (issue 40: `sk-*****000` / `0.`).
     Redaction marks stay whole."""
     out: list[str] = []
+    split = False
     for token in _tokens(text):
         if " " not in token or display_width(token, lang) <= line_cells or token.startswith(("http://", "https://")):
             out.append(token)
             continue
+        split = True
         pos = 0
         for m in _MARKS.finditer(token):
             out += _split_plain(token[pos : m.start()])
@@ -191,7 +248,7 @@ def _fitting_tokens(text: str, line_cells: int, lang: str) -> list[str]:
                 out.append(m.group(0))
             pos = m.end()
         out += _split_plain(token[pos:])
-    return _glue(out)
+    return _glue(out) if split else out
 
 
 def _cut_outside_marks(token: str, cells: int, lang: str) -> str:
