@@ -238,3 +238,27 @@ def test_sim_start_up_fits_80_columns(home, lang):
     assert printed[-1].rstrip("\n") in ("export SIM_API_KEY=any-value",), printed
     assert printed[-2].startswith("# "), printed  # the comment on its own line, above the export
     assert proc.returncode == 0 and ("stopped" in err or "已停止" in err), (proc.returncode, err)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [60, 80, 100, 160])
+def test_the_header_wraps_between_its_fields(home, run, monkeypatch, lang, width):
+    """Issue 40 review: at 80 columns the model, wire_api and key ran together (`sim-model wire_api：responses 密钥：…`,
+    the three spaces between them lost): a wrapped header breaks between whole fields."""
+    write_config(
+        home,
+        'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        'base_url = "http://127.0.0.1:9/v1"\nenv_key = "SIM_API_KEY"\nwire_api = "responses"\n',
+    )
+    monkeypatch.setenv("SIM_API_KEY", "sk-test-0123456789abcdefABCDEF")
+    monkeypatch.setenv("COLUMNS", str(width))
+    _, out, _ = run("check", "--offline", "--lang", lang, "--codex-version", "0.171.0")
+    model, key = ("模型：", "密钥：") if lang == "zh" else ("Model: ", "key: ")
+    header = out.split("\n\n")[0].splitlines()
+    header = header[next(i for i, line in enumerate(header) if line.startswith(model + "sim-model")) :]
+    for field in ("wire_api", key):
+        at = next(line for line in header if field in line)
+        assert at.startswith(field) or f"   {field}" in at, header  # a line of its own, or three spaces before it
+    assert all(display_width(line, lang) <= width for line in header), header
+    if width >= 100:
+        assert len(header) == 1, header

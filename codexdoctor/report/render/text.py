@@ -452,15 +452,27 @@ def _provider_lines(report: Report, opts: RenderOptions) -> list[str]:
     key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
     c = _colon(lang)
     out.extend(
-        wrap(
-            f"{t('model')}{c}{p.shown('model', lang)}   wire_api{c}{p.wire_api}   {t('key')}{c}{key}",
+        fields(
+            (f"{t('model')}{c}{p.shown('model', lang)}", f"wire_api{c}{p.wire_api}", f"{t('key')}{c}{key}"),
             opts.width,
-            "",
-            "  ",
             lang,
         )
     )
     out.append("")
+    return out
+
+
+def fields(parts: tuple[str, ...], width: int | None, lang: str = "en", gap: str = "   ") -> list[str]:
+    """Fields side by side, `gap` between them; when they do not fit, lines of whole fields (issue 40 review: the
+    wrapped header ran `sim-model wire_api：responses 密钥：…` together), a field wider than a line wrapped alone."""
+    if not width:
+        return [gap.join(parts)]
+    out: list[str] = []
+    for part in parts:
+        if out and display_width(out[-1] + gap + part, lang) <= width:
+            out[-1] += gap + part
+        else:
+            out.extend(wrap(part, width, "", "  ", lang))
     return out
 
 
