@@ -308,46 +308,89 @@ def table_lines(
     cut: bool = True,
     keep: tuple[int, ...] = (0,),
     lang: str = "en",
+    below: bool = False,
 ) -> list[str]:
     """A table that fits `width` cells. Text columns give up width, widest first, but never below their longest word:
     a cell that no longer fits on one line wraps inside its column, so no word is ever cut with `…` (issue 40: "a
-    working provi…" at 80 columns). If it still does not fit, or `cut` is False (values that must be read whole:
-    URLs, paths), each row becomes a block of "header  value" lines, wrapped. Columns in `keep` (the first: a name,
-    an id) keep their width. Cells are counted for `lang` (common/cells.py)."""
+    working provi…" at 80 columns). When no such table fits but one without the last column does, each row's last
+    cell goes beside it when it fits, else on the line under it, indented (the probe's steps at 60 columns: ~130
+    lines of records, issue 40 review); with `below`, the last cell always goes under its row as soon as it would
+    wrap in its column (the demo's top finding: 5-line cells at 80 columns). If it still does not fit, or `cut` is False (values that must be read whole: URLs, paths), each row
+    becomes a block of "header  value" lines, wrapped. Columns in `keep` (the first: a name, an id) keep their
+    width. Cells are counted for `lang` (common/cells.py)."""
     n = len(headers)  # a short row is padded, a long one cut: every row has one cell per header
     cells = [[_one_line(c) for c in headers]] + [([_one_line(c) for c in row] + [""] * n)[:n] for row in rows]
-    widths = [max(display_width(r[i], lang) for r in cells) for i in range(len(headers))]
     numeric = [
         all(_NUMBER.match(r[i]) or r[i] == "-" for r in cells[1:]) and any(_NUMBER.match(r[i]) for r in cells[1:])
-        for i in range(len(headers))
+        for i in range(n)
     ]  # a column of numbers (a "-" among them) is right-aligned as a whole
-    if width:
-        gap = 2 * (len(widths) - 1)
-        if not cut and sum(widths) + gap > width:
-            return _narrow(cells, width, lang)
-        floor = [max([MIN_CELL] + [display_width(w, lang) for r in cells for w in _words(r[i])]) for i in range(n)]
-        while sum(widths) + gap > width:
-            narrower = [i for i in range(n) if not numeric[i] and widths[i] > floor[i] and i not in keep]
-            if not narrower:
-                return _narrow(cells, width, lang)
-            # The widest column gives up cells first, down to the next widest: wide columns end up alike.
-            widest = max(narrower, key=lambda i: widths[i])
-            second = max((widths[i] for i in narrower if i != widest), default=floor[widest])
-            over = sum(widths) + gap - width
-            widths[widest] -= max(1, min(over, widths[widest] - max(second, floor[widest])))
+    widths = _widths(cells, numeric, width, cut, keep, lang)
+    natural = max(display_width(r[-1], lang) for r in cells)
+    if width and n > 2 and cut and (widths is None or (below and widths[-1] < natural)):
+        head = _widths([r[:-1] for r in cells], numeric[:-1], width, cut, keep, lang)
+        if head is not None:
+            return _last_below(cells, head, numeric, width, not below, lang)
+    if widths is None:
+        return _narrow(cells, width or 0, lang)
+    return _rows(cells, widths, numeric, lang)
 
-    def fmt(r: list[str]) -> list[str]:
-        parts = [wrap(c, w, lang=lang) if display_width(c, lang) > w else [c] for c, w in zip(r, widths, strict=True)]
-        height = max(len(p) for p in parts)
-        return [
-            "  ".join(
-                _pad(p[k] if k < len(p) else "", w, num and k == 0, lang)
-                for p, w, num in zip(parts, widths, numeric, strict=True)
-            ).rstrip()
-            for k in range(height)
-        ]
 
-    return fmt(cells[0]) + ["  ".join("-" * w for w in widths)] + [line for r in cells[1:] for line in fmt(r)]
+def _widths(
+    cells: list[list[str]], numeric: list[bool], width: int | None, cut: bool, keep: tuple[int, ...], lang: str
+) -> list[int] | None:
+    """Each column's width in a table that fits `width`; None when no such table is possible (see table_lines)."""
+    n = len(cells[0])
+    widths = [max(display_width(r[i], lang) for r in cells) for i in range(n)]
+    if not width:
+        return widths
+    gap = 2 * (n - 1)
+    if not cut and sum(widths) + gap > width:
+        return None
+    floor = [max([MIN_CELL] + [display_width(w, lang) for r in cells for w in _words(r[i])]) for i in range(n)]
+    while sum(widths) + gap > width:
+        narrower = [i for i in range(n) if not numeric[i] and widths[i] > floor[i] and i not in keep]
+        if not narrower:
+            return None
+        # The widest column gives up cells first, down to the next widest: wide columns end up alike.
+        widest = max(narrower, key=lambda i: widths[i])
+        second = max((widths[i] for i in narrower if i != widest), default=floor[widest])
+        over = sum(widths) + gap - width
+        widths[widest] -= max(1, min(over, widths[widest] - max(second, floor[widest])))
+    return widths
+
+
+def _fmt(r: list[str], widths: list[int], numeric: list[bool], lang: str) -> list[str]:
+    parts = [wrap(c, w, lang=lang) if display_width(c, lang) > w else [c] for c, w in zip(r, widths, strict=True)]
+    height = max(len(p) for p in parts)
+    return [
+        "  ".join(
+            _pad(p[k] if k < len(p) else "", w, num and k == 0, lang)
+            for p, w, num in zip(parts, widths, numeric, strict=True)
+        ).rstrip()
+        for k in range(height)
+    ]
+
+
+def _rows(cells: list[list[str]], widths: list[int], numeric: list[bool], lang: str) -> list[str]:
+    rule = ["  ".join("-" * w for w in widths)]
+    return _fmt(cells[0], widths, numeric, lang) + rule + [x for r in cells[1:] for x in _fmt(r, widths, numeric, lang)]
+
+
+def _last_below(
+    cells: list[list[str]], head: list[int], numeric: list[bool], width: int, inline: bool, lang: str
+) -> list[str]:
+    """The table without its last column; each row's last cell beside it when it fits (and `inline`), else on the
+    line under it, indented."""
+    out: list[str] = []
+    for k, r in enumerate(cells):
+        lines = _fmt(r[:-1], head, numeric[:-1], lang)
+        beside = _pad(lines[0], sum(head) + 2 * len(head), False, lang) + r[-1]
+        if (inline or k == 0) and len(lines) == 1 and display_width(beside, lang) <= width:
+            lines[0] = beside.rstrip()
+        elif r[-1]:
+            lines += wrap(r[-1], width, "    ", "    ", lang)
+        out += lines + (["  ".join("-" * w for w in head)] if k == 0 else [])
+    return out
 
 
 def _words(cell: str) -> list[str]:
