@@ -199,9 +199,9 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
     return _no_orphan(lines, width, first, rest, lang) if lang == "zh" else lines
 
 
-# A break between two Chinese characters moves back to a space or a punctuation stop this many cells before it
+# A break between two Chinese characters moves back to a space or a punctuation stop up to this many cells before it
 # (`30 个字` / `符`, `（发` / `送于`: issue 40 review), so that a word is less often split.
-LOOK_BACK = 8
+LOOK_BACK = 10
 _BREAK_AFTER = set("。，、：；！？）」』】》〉")
 _OPENING = set("（「『【《〈“")
 
