@@ -78,7 +78,7 @@ def test_zh_wrap_keeps_identifiers_numbers_with_units_and_short_phrases_whole(wi
         # never inside an identifier, a number, a path (none of them here is longer than the line)
         assert not (WHOLE.fullmatch(a[-1]) and WHOLE.fullmatch(b[0])), (a[-20:], b[:20])
         assert b[0] not in "，。、）：；" and a[-1] not in "（「“", (a[-20:], b[:20])
-        for phrase in ("（超出上下文窗口）", "（连接被拒绝）"):
+        for phrase in ("（超出上下文窗口）", "（连接被拒绝）", "11,200 字节", "30 个字符"):
             assert not any(a.endswith(phrase[:k]) and b.startswith(phrase[k:]) for k in range(1, len(phrase)))
         # a break between two Chinese characters only when no space (but a number's) nor stop is a few cells back
         if "\u4e00" <= a[-1] <= "\u9fff" and "\u4e00" <= b[0] <= "\u9fff":

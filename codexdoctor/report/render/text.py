@@ -76,6 +76,8 @@ _NO_LINE_END = set("（「『【《〈([{“‘")
 # Chinese character after the number (`3 秒`, `30 个`).
 _UNIT = re.compile(r"(?:ms|s|µs|us|ns|min|h|[KMGT]i?B|B|bytes?|tokens?|chars?|characters?|cells?|%)(?![\w-])")
 _NUMBER_END = re.compile(r"\d[\d,.]*$")
+# Chinese units of more than one character: the rest of each, after its first (`11,200 字` / `节`).
+_UNIT_WORDS = {"字": "节", "个": "字符", "毫": "秒", "分": "钟", "小": "时"}
 # A short Chinese phrase in parentheses (`（连接被拒绝）`: at most 8 characters, no space) moves to the next line whole.
 _SHORT_PARENS = re.compile(r"（[^\s（）]{1,8}）")
 
@@ -86,14 +88,19 @@ def _glue(tokens: list[str]) -> list[str]:
     out: list[str] = []
     last = " "  # out[-1], or a space when out is empty
     number = False  # out ends with a space after a number: a unit after it joins them
+    word = ""  # the rest of a Chinese unit of several characters (`字节`, `个字符`) the last token began
     for tok in tokens:
         if tok == " ":
             number = last[-1].isdigit() and bool(_NUMBER_END.search(last))
             out.append(tok)
+            word = ""
         elif number and (is_wide(tok[0]) or _UNIT.match(tok)) and tok[0] not in _NO_LINE_START:
             out.pop()
             out[-1] += " " + tok
-            number = False
+            number, word = False, _UNIT_WORDS.get(tok, "")
+        elif word and tok[0] == word[0]:
+            out[-1] += tok
+            word = word[1:] if len(tok) == 1 else ""
         elif last != " " and (tok[0] in _NO_LINE_START or last[-1] in _NO_LINE_END):
             out[-1] += tok
         else:
