@@ -190,7 +190,9 @@ def table(outcomes: list[Outcome], ascii_only: bool = False, lang: str = "en", w
         ui("demo_match", lang),  # issue 40 review: the ✓/✗ column had no header
         ui("demo_top", lang),
     ]
-    return "\n".join(table_lines(tuple(headers), tuple(tuple(r) for r in rows), width, lang=lang))
+    # at 80 columns the top finding goes on its own line under each row (issue 40 review: 5-line cells in English,
+    # records in Chinese), in both languages alike
+    return "\n".join(table_lines(tuple(headers), tuple(tuple(r) for r in rows), width, lang=lang, below=True))
 
 
 DESCRIPTIONS_ZH = {

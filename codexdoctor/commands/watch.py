@@ -201,8 +201,12 @@ def _serve(recorder: Recorder, point: override.Pointing, ctx: CheckContext, lang
         run_with = f"{point.env_var}={base_url} codex"
         lines.append(Msg("Run Codex with:\n  {cmd}", "这样启动 Codex：\n  {cmd}", cmd=run_with))
     lines.append(Msg("Ctrl-C stops the recorder and prints the diagnosis.", "按 Ctrl-C 停止记录器并打印诊断。"))
-    for msg in lines:
-        click.echo(msg.text(lang))
+    from codexdoctor.report.render.text import fit_lines
+
+    width = terminal_width()
+    for msg in lines:  # wrapped at its spaces, URLs whole (issue 40 review: 82 cells at 80 columns); commands as is
+        text = msg.text(lang)
+        click.echo(text if "\n" in text else "\n".join(fit_lines([text], width, "  ", lang)))
     sys.stdout.flush()
     stop = threading.Event()
     try:

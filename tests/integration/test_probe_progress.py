@@ -18,7 +18,7 @@ from codexdoctor.common.cells import cells
 from tests.integration.test_probe import KEY, configure
 
 HEADS = {"en": ("first token", "spent"), "zh": ("首字延迟", "已用")}
-ROW = re.compile(r"^  \S.*?\s+([\d,]+)\s+(\d+ ms|-)\s+([\d,]+)(?:  |$)")
+ROW = re.compile(r"^  \S.*?\s+([\d,]+)\s+([\d,]+ ms|-)\s+([\d,]+)(?:  |$)")
 
 
 def probe_lines(home, lang, settings, screen=None):

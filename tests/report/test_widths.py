@@ -238,3 +238,84 @@ def test_sim_start_up_fits_80_columns(home, lang):
     assert printed[-1].rstrip("\n") in ("export SIM_API_KEY=any-value",), printed
     assert printed[-2].startswith("# "), printed  # the comment on its own line, above the export
     assert proc.returncode == 0 and ("stopped" in err or "已停止" in err), (proc.returncode, err)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [60, 80, 100, 160])
+def test_the_header_wraps_between_its_fields(home, run, monkeypatch, lang, width):
+    """Issue 40 review: at 80 columns the model, wire_api and key ran together (`sim-model wire_api：responses 密钥：…`,
+    the three spaces between them lost): a wrapped header breaks between whole fields."""
+    write_config(
+        home,
+        'model = "sim-model"\nmodel_provider = "sim"\n[model_providers.sim]\nname = "sim"\n'
+        'base_url = "http://127.0.0.1:9/v1"\nenv_key = "SIM_API_KEY"\nwire_api = "responses"\n',
+    )
+    monkeypatch.setenv("SIM_API_KEY", "sk-test-0123456789abcdefABCDEF")
+    monkeypatch.setenv("COLUMNS", str(width))
+    _, out, _ = run("check", "--offline", "--lang", lang, "--codex-version", "0.171.0")
+    model, key = ("模型：", "密钥：") if lang == "zh" else ("Model: ", "key: ")
+    header = out.split("\n\n")[0].splitlines()
+    header = header[next(i for i, line in enumerate(header) if line.startswith(model + "sim-model")) :]
+    for field in ("wire_api", key):
+        at = next(line for line in header if field in line)
+        assert at.startswith(field) or f"   {field}" in at, header  # a line of its own, or three spaces before it
+    assert all(display_width(line, lang) <= width for line in header), header
+    if width >= 100:
+        assert len(header) == 1, header
+
+
+STEP_ROWS = tuple(
+    (i, phase, f"{sent:,}", ttft, gap, result)
+    for i, (phase, sent, ttft, gap, result) in enumerate(
+        [("单次提问", 19, "232", "1", "正常"), ("增长", 15902, "-", "-", "超出上下文窗口")] * 11, 1
+    )
+)
+
+
+def test_the_probe_steps_keep_their_columns_at_60():
+    """Issue 40 review: at 60 columns (zh) the final step table fell back to 22 records of 5 lines (~130 lines) while
+    the progress rows fitted in columns: the columns stay, a result too wide to sit beside its row goes under it."""
+    from codexdoctor.report.render.text import table_lines
+
+    headers = ("#", "阶段", "发送的 token 数", "首字 ms", "最长停顿 ms", "结果")
+    lines = table_lines(headers, STEP_ROWS, 58, lang="zh")
+    assert lines[0].split() == ["#", "阶段", "发送的", "token", "数", "首字", "ms", "最长停顿", "ms", "结果"], lines
+    assert len(lines) <= 2 + 2 * len(STEP_ROWS) and all(display_width(line, "zh") <= 58 for line in lines), lines
+    assert lines[2].split() == ["1", "单次提问", "19", "232", "1", "正常"], lines
+    assert lines[3].split() == ["2", "增长", "15,902", "-", "-"] and lines[4].strip() == "超出上下文窗口", lines
+
+
+def test_a_progress_row_says_its_first_token_with_a_thousands_separator():
+    from codexdoctor.checks.probe import progress
+
+    assert "1,133 ms" in progress.row("增长", 15902, 1133.0, 43209, "正常", "zh", 60)
+
+
+def _outcomes():
+    from types import SimpleNamespace
+
+    from codexdoctor.commands import demo
+
+    tops = {"healthy": "CTX025 The provider does not publish its window", "wrong-key": "AUTH001 The provider rejected"}
+    return [
+        SimpleNamespace(scenario=s, got=s.expected, passed=True, top=tops.get(s.name, f"X{n:03} a finding title"))
+        for n, s in enumerate(demo.SCENARIOS)
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_demo_table_is_a_table_with_each_top_finding_whole(lang, width):
+    """Issue 40 review: at 80 columns the English `top finding` cells wrapped to 5 lines and the Chinese table fell
+    back to records: the top finding goes on its own line under each row, in both languages."""
+    from codexdoctor.commands import demo
+
+    outcomes = _outcomes()
+    lines = demo.table(outcomes, lang=lang, width=width).splitlines()  # type: ignore[arg-type]
+    assert set(lines[1]) <= {"-", " "} or set(lines[2]) <= {"-", " "}, lines  # a table, not records
+    assert all(display_width(line, lang) <= width for line in lines), lines
+    for o in outcomes:
+        assert any(line.strip() == o.top for line in lines), (o.top, lines)
+    if lang == "zh":  # a Chinese description is never split between two characters of a word
+        text = "\n".join(lines)
+        assert "没\n" not in text and "第一\n" not in text and "重\n" not in text, lines

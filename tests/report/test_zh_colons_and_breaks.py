@@ -46,3 +46,47 @@ def test_a_clause_moved_down_keeps_the_space_a_latin_word_had():
     )
     lines = wrap(text, 80, "", "    ", "zh")
     assert lines[-1].strip() == "每个请求的输出上限为 16 个 token。", lines
+
+
+# Issue 40 review, at 80 and 60 columns: `rate_li` / `mit_exceeded`, `200（636` / `ms）`, `约增加 60.7` / `ms`,
+# `30 个字` / `符`, `（超出上下文窗` / `口）`, `（连` / `接被拒绝）`, `（发` / `送于`.
+RATE = (
+    "POST http://127.0.0.1:8788/v1/responses -> 200（636 ms），流：2 个事件，首个 token 无，最长间隔 0 ms，以 "
+    "response.failed 结束（共 6 次尝试；之前几次：rate_limit_exceeded、rate_limit_exceeded、rate_limit_exceeded、"
+    "rate_limit_exceeded、rate_limit_exceeded）（发送于 2026-12-02T16:03:04.874Z，请求 id req_sim_000025）；"
+    "function_call、function_call_output（11,200 字节），每轮约增加 60.7 ms；$SIM_API_KEY 已设置（30 个字符，"
+    "sha256:9300949c），请求被拒（超出上下文窗口），再试一次被拒（连接被拒绝），共 3 秒，有 1 个 `context` 类错误。"
+)
+WHOLE = re.compile(r"[A-Za-z0-9_./:-]+")
+
+
+def breaks(text: str, lines: list[str]) -> list[tuple[str, str]]:
+    """Each break as (the text before it, the text after it); a break at a space is left out: it is always good."""
+    out, pos = [], 0
+    for line in lines[:-1]:
+        pos = text.index(line.strip(), pos) + len(line.strip())
+        if text[pos] != " ":
+            out.append((text[:pos], text[pos:]))
+    return out
+
+
+@pytest.mark.parametrize("width", range(40, 101))
+def test_zh_wrap_keeps_identifiers_numbers_with_units_and_short_phrases_whole(width):
+    lines = wrap(RATE, width, "    ", "      ", "zh")
+    assert "".join(line.strip() for line in lines).replace(" ", "") == RATE.replace(" ", "")
+    for a, b in breaks(RATE, lines):
+        # never inside an identifier, a number, a path (none of them here is longer than the line)
+        assert not (WHOLE.fullmatch(a[-1]) and WHOLE.fullmatch(b[0])), (a[-20:], b[:20])
+        assert b[0] not in "，。、）：；" and a[-1] not in "（「“", (a[-20:], b[:20])
+        for phrase in ("（超出上下文窗口）", "（连接被拒绝）", "11,200 字节", "30 个字符"):
+            assert not any(a.endswith(phrase[:k]) and b.startswith(phrase[k:]) for k in range(1, len(phrase)))
+        # a break between two Chinese characters only when no space (but a number's) nor stop is a few cells back
+        if "\u4e00" <= a[-1] <= "\u9fff" and "\u4e00" <= b[0] <= "\u9fff":
+            assert not re.search(r"(?<!\d) |[，。、：；）]", a[-4:]), (a[-20:], b[:20])
+    for a, b in zip(lines, lines[1:]):  # a number and its unit (the break between them is a space)
+        assert not re.search(r"\d$", a) or not re.match(r"\s*(ms|个|秒|字节)", b), (a, b)
+
+
+def test_a_number_keeps_its_latin_unit_in_english_too():
+    lines = wrap("the reply took 1,133 ms here and 60.7 ms there", 21)
+    assert all(not line.endswith(("1,133", "60.7")) for line in lines), lines

@@ -37,7 +37,7 @@ def header(lang: str) -> str:
 
 def row(phase: str, sent: int, ttft_ms: float | None, spent: int, result: str, lang: str, width: int | None) -> str:
     """One step under the header; the result on the next line (indented) when the row would pass `width`."""
-    ttft = f"{ttft_ms:.0f} ms" if ttft_ms is not None else "-"
+    ttft = f"{ttft_ms:,.0f} ms" if ttft_ms is not None else "-"
     start = _columns((phase, f"{sent:,}", ttft, f"{spent:,}"), lang)
     if width and cells(start + result, lang) > width:
         return start.rstrip() + "\n" + INDENT * 2 + result

@@ -70,17 +70,62 @@ def _tokens(text: str) -> list[str]:
 
 
 # Chinese line-breaking rules (kinsoku): a line never starts with closing punctuation nor ends with opening.
-_NO_LINE_START = set("。，、：；！？）」』】》〉…,.:;!?)]}")
-_NO_LINE_END = set("（「『【《〈([{")
+_NO_LINE_START = set("。，、：；！？）」』】》〉…,.:;!?)]}”’")
+_NO_LINE_END = set("（「『【《〈([{“‘")
+# A number's unit, never left alone at the start of a line (`636` / `ms`, issue 40 review): a Latin unit, or the first
+# Chinese character after the number (`3 秒`, `30 个`).
+_UNIT = re.compile(r"(?:ms|s|µs|us|ns|min|h|[KMGT]i?B|B|bytes?|tokens?|chars?|characters?|cells?|%)(?![\w-])")
+_NUMBER_END = re.compile(r"\d[\d,.]*$")
+# Chinese units of more than one character: the rest of each, after its first (`11,200 字` / `节`).
+_UNIT_WORDS = {"字": "节", "个": "字符", "毫": "秒", "分": "钟", "小": "时"}
+# A short Chinese phrase in parentheses (`（连接被拒绝）`: at most 8 characters, no space) moves to the next line whole.
+_SHORT_PARENS = re.compile(r"（[^\s（）]{1,8}）")
 
 
 def _glue(tokens: list[str]) -> list[str]:
+    """Kinsoku (closing punctuation stays with the word before it, opening with the word after), a number with its
+    unit, and a short parenthesised phrase, each made one token."""
     out: list[str] = []
+    last = " "  # out[-1], or a space when out is empty
+    number = False  # out ends with a space after a number: a unit after it joins them
+    word = ""  # the rest of a Chinese unit of several characters (`字节`, `个字符`) the last token began
     for tok in tokens:
-        if out and out[-1] != " " and tok != " " and (tok[0] in _NO_LINE_START or out[-1][-1] in _NO_LINE_END):
+        if tok == " ":
+            number = last[-1].isdigit() and bool(_NUMBER_END.search(last))
+            out.append(tok)
+            word = ""
+        elif number and (is_wide(tok[0]) or _UNIT.match(tok)) and tok[0] not in _NO_LINE_START:
+            out.pop()
+            out[-1] += " " + tok
+            number, word = False, _UNIT_WORDS.get(tok, "")
+        elif word and tok[0] == word[0]:
+            out[-1] += tok
+            word = word[1:] if len(tok) == 1 else ""
+        elif last != " " and (tok[0] in _NO_LINE_START or last[-1] in _NO_LINE_END):
             out[-1] += tok
         else:
             out.append(tok)
+            number = False
+        last = out[-1]
+    return _parens(out) if "（" in "".join(out) else out
+
+
+def _parens(tokens: list[str]) -> list[str]:
+    """Tokens that together make a short parenthesised Chinese phrase joined into one."""
+    out: list[str] = []
+    start = -1  # where an unclosed `（` began, in `out`
+    for tok in tokens:
+        out.append(tok)
+        if tok == " ":
+            start = -1
+        elif "（" in tok:
+            start = len(out) - 1 if "）" not in tok[tok.rindex("（") :] else -1
+        elif start >= 0 and "）" in tok:
+            phrase = "".join(out[start:])
+            m = _SHORT_PARENS.search(phrase)
+            if m and m.start() == phrase.rindex("（"):
+                out[start:] = [phrase]
+            start = -1
     return out
 
 
@@ -88,6 +133,9 @@ _SPACES = re.compile(r"(\s+)")
 
 
 def _split_plain(text: str) -> list[str]:
+    """Words split at spaces; a word with Chinese in it also next to each Chinese character (on either side), never
+    inside a run of other characters (an identifier, a number, a path stays whole), never before closing punctuation
+    nor after opening punctuation."""
     out: list[str] = []
     for word in _SPACES.split(text):
         if not word:
@@ -98,19 +146,15 @@ def _split_plain(text: str) -> list[str]:
         if word.isascii():  # no wide character: one word
             out.append(word)
             continue
-        piece = ""
-        for ch in word:
-            if (
-                is_wide(ch)
-                and piece
-                and is_wide(piece[-1])
-                and ch not in _NO_LINE_START
-                and piece[-1] not in _NO_LINE_END
-            ):
-                out.append(piece)
-                piece = ""
-            piece += ch
-        out.append(piece)
+        start, prev, prev_wide = 0, word[0], is_wide(word[0])
+        for i in range(1, len(word)):
+            ch = word[i]
+            wide = is_wide(ch)
+            if (wide or prev_wide) and ch not in _NO_LINE_START and prev not in _NO_LINE_END:
+                out.append(word[start:i])
+                start = i
+            prev, prev_wide = ch, wide
+        out.append(word[start:])
     return out
 
 
@@ -124,31 +168,49 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
         return [first + text]
     lines, line = [], first
     used, rest_used = display_width(first, lang), display_width(rest, lang)
+    start, soft, soft_used = (
+        len(first),
+        0,
+        0,
+    )  # the line's last good break (a space, after Chinese punctuation): where, and cells before
     for token in _fitting_tokens(text, width - rest_used, lang):
         if token == " ":  # noqa: S105 - a word to wrap between, not a secret
             if line.strip():
                 line += " "
                 used += 1
+                soft, soft_used = len(line), used
             continue
         size = display_width(token, lang)
+        if line[-1:] in _BREAK_AFTER or token[0] in _OPENING:
+            soft, soft_used = len(line), used
         if used + size > width and line.strip() and line != first and line != rest:
-            lines.append(line.rstrip())
-            line, used = rest, rest_used
+            if used - soft_used > LOOK_BACK or soft <= start or not line[start:soft].strip():
+                soft, soft_used = len(line), used  # no good break a few cells back: here (between two characters)
+            lines.append(line[:soft].rstrip())
+            line, used, start, soft = rest + line[soft:], rest_used + used - soft_used, len(rest), 0
         while used + size > width and rest_used + 8 < width:
             head = _cut_outside_marks(token, width - used, lang)
             if not head:
                 if line.strip() and line != rest:  # a mark that does not fit after `first`: it starts a line
                     lines.append(line.rstrip())
-                    line, used = rest, rest_used
+                    line, used, start, soft = rest, rest_used, len(rest), 0
                     continue
                 break
             lines.append(line + head)
             line, used, token = rest, rest_used, token[len(head) :]
+            start, soft = len(rest), 0
             size = display_width(token, lang)
         line += token
         used += size
     lines.append(line.rstrip())
     return _no_orphan(lines, width, first, rest, lang) if lang == "zh" else lines
+
+
+# A break between two Chinese characters moves back to a space or a punctuation stop up to this many cells before it
+# (`30 个字` / `符`, `（发` / `送于`: issue 40 review), so that a word is less often split.
+LOOK_BACK = 10
+_BREAK_AFTER = set("。，、：；！？）」』】》〉")
+_OPENING = set("（「『【《〈“")
 
 
 _CLAUSE_ENDS = "；。，："
@@ -178,10 +240,12 @@ def _fitting_tokens(text: str, line_cells: int, lang: str) -> list[str]:
     quoted in `code`) breaks at its spaces instead of being cut inside a word (issue 40: `sk-*****000` / `0.`).
     Redaction marks stay whole."""
     out: list[str] = []
+    split = False
     for token in _tokens(text):
         if " " not in token or display_width(token, lang) <= line_cells or token.startswith(("http://", "https://")):
             out.append(token)
             continue
+        split = True
         pos = 0
         for m in _MARKS.finditer(token):
             out += _split_plain(token[pos : m.start()])
@@ -191,7 +255,7 @@ def _fitting_tokens(text: str, line_cells: int, lang: str) -> list[str]:
                 out.append(m.group(0))
             pos = m.end()
         out += _split_plain(token[pos:])
-    return _glue(out)
+    return _glue(out) if split else out
 
 
 def _cut_outside_marks(token: str, cells: int, lang: str) -> str:
@@ -251,46 +315,89 @@ def table_lines(
     cut: bool = True,
     keep: tuple[int, ...] = (0,),
     lang: str = "en",
+    below: bool = False,
 ) -> list[str]:
     """A table that fits `width` cells. Text columns give up width, widest first, but never below their longest word:
     a cell that no longer fits on one line wraps inside its column, so no word is ever cut with `…` (issue 40: "a
-    working provi…" at 80 columns). If it still does not fit, or `cut` is False (values that must be read whole:
-    URLs, paths), each row becomes a block of "header  value" lines, wrapped. Columns in `keep` (the first: a name,
-    an id) keep their width. Cells are counted for `lang` (common/cells.py)."""
+    working provi…" at 80 columns). When no such table fits but one without the last column does, each row's last
+    cell goes beside it when it fits, else on the line under it, indented (the probe's steps at 60 columns: ~130
+    lines of records, issue 40 review); with `below`, the last cell always goes under its row as soon as it would
+    wrap in its column (the demo's top finding: 5-line cells at 80 columns). If it still does not fit, or `cut` is False (values that must be read whole: URLs, paths), each row
+    becomes a block of "header  value" lines, wrapped. Columns in `keep` (the first: a name, an id) keep their
+    width. Cells are counted for `lang` (common/cells.py)."""
     n = len(headers)  # a short row is padded, a long one cut: every row has one cell per header
     cells = [[_one_line(c) for c in headers]] + [([_one_line(c) for c in row] + [""] * n)[:n] for row in rows]
-    widths = [max(display_width(r[i], lang) for r in cells) for i in range(len(headers))]
     numeric = [
         all(_NUMBER.match(r[i]) or r[i] == "-" for r in cells[1:]) and any(_NUMBER.match(r[i]) for r in cells[1:])
-        for i in range(len(headers))
+        for i in range(n)
     ]  # a column of numbers (a "-" among them) is right-aligned as a whole
-    if width:
-        gap = 2 * (len(widths) - 1)
-        if not cut and sum(widths) + gap > width:
-            return _narrow(cells, width, lang)
-        floor = [max([MIN_CELL] + [display_width(w, lang) for r in cells for w in _words(r[i])]) for i in range(n)]
-        while sum(widths) + gap > width:
-            narrower = [i for i in range(n) if not numeric[i] and widths[i] > floor[i] and i not in keep]
-            if not narrower:
-                return _narrow(cells, width, lang)
-            # The widest column gives up cells first, down to the next widest: wide columns end up alike.
-            widest = max(narrower, key=lambda i: widths[i])
-            second = max((widths[i] for i in narrower if i != widest), default=floor[widest])
-            over = sum(widths) + gap - width
-            widths[widest] -= max(1, min(over, widths[widest] - max(second, floor[widest])))
+    widths = _widths(cells, numeric, width, cut, keep, lang)
+    natural = max(display_width(r[-1], lang) for r in cells)
+    if width and n > 2 and cut and (widths is None or (below and widths[-1] < natural)):
+        head = _widths([r[:-1] for r in cells], numeric[:-1], width, cut, keep, lang)
+        if head is not None:
+            return _last_below(cells, head, numeric, width, not below, lang)
+    if widths is None:
+        return _narrow(cells, width or 0, lang)
+    return _rows(cells, widths, numeric, lang)
 
-    def fmt(r: list[str]) -> list[str]:
-        parts = [wrap(c, w, lang=lang) if display_width(c, lang) > w else [c] for c, w in zip(r, widths, strict=True)]
-        height = max(len(p) for p in parts)
-        return [
-            "  ".join(
-                _pad(p[k] if k < len(p) else "", w, num and k == 0, lang)
-                for p, w, num in zip(parts, widths, numeric, strict=True)
-            ).rstrip()
-            for k in range(height)
-        ]
 
-    return fmt(cells[0]) + ["  ".join("-" * w for w in widths)] + [line for r in cells[1:] for line in fmt(r)]
+def _widths(
+    cells: list[list[str]], numeric: list[bool], width: int | None, cut: bool, keep: tuple[int, ...], lang: str
+) -> list[int] | None:
+    """Each column's width in a table that fits `width`; None when no such table is possible (see table_lines)."""
+    n = len(cells[0])
+    widths = [max(display_width(r[i], lang) for r in cells) for i in range(n)]
+    if not width:
+        return widths
+    gap = 2 * (n - 1)
+    if not cut and sum(widths) + gap > width:
+        return None
+    floor = [max([MIN_CELL] + [display_width(w, lang) for r in cells for w in _words(r[i])]) for i in range(n)]
+    while sum(widths) + gap > width:
+        narrower = [i for i in range(n) if not numeric[i] and widths[i] > floor[i] and i not in keep]
+        if not narrower:
+            return None
+        # The widest column gives up cells first, down to the next widest: wide columns end up alike.
+        widest = max(narrower, key=lambda i: widths[i])
+        second = max((widths[i] for i in narrower if i != widest), default=floor[widest])
+        over = sum(widths) + gap - width
+        widths[widest] -= max(1, min(over, widths[widest] - max(second, floor[widest])))
+    return widths
+
+
+def _fmt(r: list[str], widths: list[int], numeric: list[bool], lang: str) -> list[str]:
+    parts = [wrap(c, w, lang=lang) if display_width(c, lang) > w else [c] for c, w in zip(r, widths, strict=True)]
+    height = max(len(p) for p in parts)
+    return [
+        "  ".join(
+            _pad(p[k] if k < len(p) else "", w, num and k == 0, lang)
+            for p, w, num in zip(parts, widths, numeric, strict=True)
+        ).rstrip()
+        for k in range(height)
+    ]
+
+
+def _rows(cells: list[list[str]], widths: list[int], numeric: list[bool], lang: str) -> list[str]:
+    rule = ["  ".join("-" * w for w in widths)]
+    return _fmt(cells[0], widths, numeric, lang) + rule + [x for r in cells[1:] for x in _fmt(r, widths, numeric, lang)]
+
+
+def _last_below(
+    cells: list[list[str]], head: list[int], numeric: list[bool], width: int, inline: bool, lang: str
+) -> list[str]:
+    """The table without its last column; each row's last cell beside it when it fits (and `inline`), else on the
+    line under it, indented."""
+    out: list[str] = []
+    for k, r in enumerate(cells):
+        lines = _fmt(r[:-1], head, numeric[:-1], lang)
+        beside = _pad(lines[0], sum(head) + 2 * len(head), False, lang) + r[-1]
+        if (inline or k == 0) and len(lines) == 1 and display_width(beside, lang) <= width:
+            lines[0] = beside.rstrip()
+        elif r[-1]:
+            lines += wrap(r[-1], width, "    ", "    ", lang)
+        out += lines + (["  ".join("-" * w for w in head)] if k == 0 else [])
+    return out
 
 
 def _words(cell: str) -> list[str]:
@@ -395,15 +502,27 @@ def _provider_lines(report: Report, opts: RenderOptions) -> list[str]:
     key = f"${p.env_key} {shown_key}" if p.env_key else shown_key
     c = _colon(lang)
     out.extend(
-        wrap(
-            f"{t('model')}{c}{p.shown('model', lang)}   wire_api{c}{p.wire_api}   {t('key')}{c}{key}",
+        fields(
+            (f"{t('model')}{c}{p.shown('model', lang)}", f"wire_api{c}{p.wire_api}", f"{t('key')}{c}{key}"),
             opts.width,
-            "",
-            "  ",
             lang,
         )
     )
     out.append("")
+    return out
+
+
+def fields(parts: tuple[str, ...], width: int | None, lang: str = "en", gap: str = "   ") -> list[str]:
+    """Fields side by side, `gap` between them; when they do not fit, lines of whole fields (issue 40 review: the
+    wrapped header ran `sim-model wire_api：responses 密钥：…` together), a field wider than a line wrapped alone."""
+    if not width:
+        return [gap.join(parts)]
+    out: list[str] = []
+    for part in parts:
+        if out and display_width(out[-1] + gap + part, lang) <= width:
+            out[-1] += gap + part
+        else:
+            out.extend(wrap(part, width, "", "  ", lang))
     return out
 
 
