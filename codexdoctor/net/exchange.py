@@ -180,10 +180,11 @@ class Exchange:
 def earlier_said(earlier: Sequence[str]) -> Msg:
     """What the earlier attempts got (Exchange.earlier), in a list: a status and a provider's error code as they came
     (`502`, `rate_limit_exceeded`), a transport failure in words (`reset`: 连接被重置), from the table the reports'
-    tables say the failure kinds with (i18n.TABLE_WORDS). The English is the codes as they are."""
+    tables say the failure kinds with (i18n.TABLE_WORDS). The English is the codes as they are; a repeated one is
+    counted (`reset, 2 × 502`; `连接被重置、2 次 502`)."""
     from codexdoctor.i18n import TABLE_WORDS
 
-    return Msg.join(
+    return Msg.tally(
         [
             Msg.pair(e, TABLE_WORDS[e][1]) if e in TRANSPORT_FAILURES and e in TABLE_WORDS else Msg.verbatim(e)
             for e in earlier

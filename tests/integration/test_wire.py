@@ -444,9 +444,7 @@ def test_a_bridge_that_keeps_one_tool_result_fails_turn_two_with_that_finding(ho
     facts = turn_two(report).facts
     assert facts["parallel_refused"] and facts["single_status"] == 200 and facts["status"] == 400
     evidence = " ".join(turn_two(report).evidence)
-    assert (
-        "-> 400" in evidence and "function_call, function_call, function_call_output, function_call_output" in evidence
-    )
+    assert "-> 400" in evidence and "2 × function_call, 2 × function_call_output" in evidence
     assert KEY not in evidence
 
 

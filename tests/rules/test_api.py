@@ -289,7 +289,7 @@ CASES = [
             "named_item": "function_call_output",
         },
         "Codex's first request worked, but its next one, which carries tool calls and their outputs "
-        "(function_call, function_call, function_call_output, function_call_output, 11,200 bytes more than the "
+        "(2 × function_call, 2 × function_call_output, 11,200 bytes more than the "
         "first), answered 400: unknown item type",
         "The error names the function_call_output part of it.",
         "does not take function_call_output items",
@@ -351,8 +351,7 @@ CASES = [
             "single_status": 200,
             "single_kind": "ok",
         },
-        "it sends both calls, then both outputs, in one request (function_call, function_call, "
-        "function_call_output, function_call_output)",
+        "it sends both calls, then both outputs, in one request (2 × function_call, 2 × function_call_output)",
         "answered 400: The following tool_call_ids did not have response messages: call_codexdoctor_turn2_2",
         "The same request with one call and one output answered 200.",
         "accepts parallel tool results",
