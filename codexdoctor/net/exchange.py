@@ -203,7 +203,7 @@ def _stream_part(s: StreamStats) -> Msg:
     parts = [
         Msg(
             " stream: {events} events, first token {ttft}, longest gap {gap:.0f} ms, end {end}",
-            "，流：{events} 个事件，首个 token {ttft}，最长间隔 {gap:.0f} ms，以 {end} 结束",
+            "，流：{events} 个事件，首字：{ttft}，最长间隔 {gap:.0f} ms，以 {end} 结束",
             events=s.events,
             ttft=ttft,
             gap=s.max_gap_ms,

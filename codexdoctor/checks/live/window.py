@@ -98,7 +98,7 @@ def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None,
                 n=first_tokens,
             )
             return result(ID, TITLE, Status.SKIP, summary, evidence, **facts)
-        said = Msg("the provider does not publish its window", "提供方没有公开上下文窗口")
+        said = Msg("the provider does not publish its window", "提供方没有公布上下文窗口")
         return result(ID, TITLE, Status.SKIP, said, evidence, **facts)
     evidence.append(
         Msg(
