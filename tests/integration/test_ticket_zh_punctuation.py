@@ -37,7 +37,7 @@ def test_the_chinese_ticket_takes_full_width_colons_and_brackets(home, run, tmp_
     summary = text.split("## 摘要", 1)[1].split("##", 1)[0]
     assert re.search(r"原因（按修复顺序）：[A-Z]+\d{3}：", summary), summary
     assert re.search(r"在第 2 轮失败（\d{4}-", text), text
-    assert "代理：否" in text
+    assert "代理：否" in text and "| `gw`（自定义） |" in text
 
 
 def test_the_chinese_ticket_says_its_verdict_in_chinese(home, run, tmp_path, monkeypatch):

@@ -66,7 +66,7 @@ def _provider_lines(report: Report) -> list[str]:
     return [
         f"| {t('provider')} | {t('request_url')} | {t('model')} | wire_api | {t('key')} |",
         "|---|---|---|---|---|",
-        f"| `{p.id}` {_bracketed(t('builtin') if p.builtin else t('custom'), lang)} | `{p.request_url}` | "
+        f"| `{p.id}`{_bracketed(t('builtin') if p.builtin else t('custom'), lang)} | `{p.request_url}` | "
         f"`{_cell(p.model)}` | "
         f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{p.shown('key', lang)} |",
         "",
@@ -74,8 +74,8 @@ def _provider_lines(report: Report) -> list[str]:
 
 
 def _bracketed(text: str, lang: str) -> str:
-    """`(custom)`; in Chinese `（自定义）`, full-width as every other bracket there."""
-    return f"（{text}）" if lang == "zh" else f"({text})"
+    """` (custom)`; in Chinese `（自定义）`, full-width as every other bracket there (no space before it)."""
+    return f"（{text}）" if lang == "zh" else f" ({text})"
 
 
 def _finding_lines(f: Finding, lang: str) -> list[str]:
