@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar, Union
+from typing import Any, Literal, TypeVar, Union
 
 # The `url` fact of a pasted error that names no URL: produced by checks/diagnose.py, read by the rule engine
 # (which then writes "the request" instead of "POST <url>"). A fact value both stages share, so it lives here.
@@ -55,6 +55,15 @@ class Msg:
         )
 
     @classmethod
+    def tally(cls, parts: Sequence[Param], measure: Literal["次", "个"] = "次") -> Msg:
+        """A list with each repeated phrase said once, after its count, in the order first seen: `reset, 2 × 502` in
+        English, `连接被重置、2 次 502` in Chinese (`measure` the counting word: 次, 个); a phrase seen once as it is."""
+        counts: dict[Param, int] = {}  # a dict keeps the order first seen
+        for part in parts:
+            counts[part] = counts.get(part, 0) + 1
+        return cls.join([part if n == 1 else _counted(part, n, measure) for part, n in counts.items()])
+
+    @classmethod
     def pair(cls, en: str, zh: str) -> Msg:
         """A finished English text and its Chinese (no placeholders: a brace in either is shown as it is)."""
         return cls("{en_}", "{zh_}", en_=en, zh_=zh)
@@ -80,6 +89,22 @@ class Msg:
 
     def __str__(self) -> str:
         return self.text("en")
+
+
+def _counted(part: Param, n: int, measure: Literal["次", "个"]) -> Msg:
+    """`5 × rate_limit_exceeded`; `5 次 rate_limit_exceeded`, `2 次连接被重置`: a space before Latin or digits only."""
+    latin = (part.text("zh") if isinstance(part, Msg) else str(part))[:1].isascii()
+    if measure == "个":
+        return (
+            Msg("{n} × {part}", "{n} 个 {part}", n=n, part=part)
+            if latin
+            else Msg("{n} × {part}", "{n} 个{part}", n=n, part=part)
+        )
+    return (
+        Msg("{n} × {part}", "{n} 次 {part}", n=n, part=part)
+        if latin
+        else Msg("{n} × {part}", "{n} 次{part}", n=n, part=part)
+    )
 
 
 def say(text: str | Msg, lang: str) -> str:

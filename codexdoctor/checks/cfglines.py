@@ -69,14 +69,14 @@ def profile_file_lines(ctx: CheckContext, version: str, facts: Mapping[str, Any]
     """Codex 0.171's profile files: the version that reads them, the legacy selectors and tables, the file read."""
     r = ctx.resolution
     assumed = (
-        Msg(" (assumed: installed version unknown)", "（版本是假定的：不知道安装的是哪个版本）")
+        Msg(" (assumed: installed version unknown)", "（Codex 版本是假定的：不知道安装的是哪个版本）")
         if ctx.codex_version is None
         else Msg.verbatim("")
     )
     evidence = [
         Msg(
             "profiles are files ($CODEX_HOME/<name>.config.toml) in Codex {version}{assumed}",
-            "在 Codex {version} 中，profile 是文件（$CODEX_HOME/<name>.config.toml）{assumed}",
+            "在 Codex {version} 中，profile 是 $CODEX_HOME/<name>.config.toml 文件{assumed}",
             version=version,
             assumed=assumed,
         )

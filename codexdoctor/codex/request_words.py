@@ -1,10 +1,11 @@
 """The parts of Codex's request in words, English and Chinese: the parts of its first request (FirstRequest.parts,
 codex/request.py) and what a provider's refusal names of it (checks/live/read.rejected_field). Said by the checks'
-evidence lines and by the rules that quote them; a name (a field, AGENTS.md) is the same in every language."""
+evidence lines and by the rules that quote them (and the items turn two adds, counted); a name (a field, AGENTS.md) is the same in every language."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from codexdoctor.model import Msg
 
@@ -41,3 +42,9 @@ def refused_said(field: str) -> Msg:
         return REFUSED_WORDS[field]
     tool = re.fullmatch(r"a (`\w+`) tool", field)
     return Msg("a {tool} tool", "{tool} 工具", tool=tool[1]) if tool else Msg.verbatim(field)
+
+
+def items_said(kinds: Sequence[str]) -> Msg:
+    """The items a request carries by kind, each kind once with its count (TurnTwo.item_kinds): `2 × function_call,
+    2 × function_call_output`; `2 个 function_call、2 个 function_call_output`."""
+    return Msg.tally(list(kinds), "个")

@@ -90,14 +90,7 @@ def _logs_of_the_same_message(ctx: CheckContext, opts: CheckOptions, text: str) 
         Status.WARN,
         str(summary),
         facts,
-        (
-            Msg(
-                "{read} recent session logs read; {matching} ended with the same message",
-                "读取了 {read} 个最近的会话日志；其中 {matching} 个以同一条消息结束",
-                read=read,
-                matching=matching,
-            ),
-        ),
+        (logs_line(read, matching),),
         message=summary,
         reason=reason,
     )
@@ -106,13 +99,45 @@ def _logs_of_the_same_message(ctx: CheckContext, opts: CheckOptions, text: str) 
     return [ctx.stamp(pasted)] + ([ctx.stamp(logs)] if logs is not None else [])
 
 
+def logs_line(read: int, matching: int) -> Msg:
+    """How many recent session logs were read and how many ended with the pasted message; in Chinese as one would
+    say it for none, some or all (not "其中 0 个")."""
+    if not read:
+        return Msg(
+            "{read} recent session logs read; {matching} ended with the same message",
+            "没有找到最近的会话日志",
+            read=read,
+            matching=matching,
+        )
+    if not matching:
+        return Msg(
+            "{read} recent session logs read; {matching} ended with the same message",
+            "最近 {read} 个会话日志中没有一个以同一条消息结束",
+            read=read,
+            matching=matching,
+        )
+    if matching == read:
+        return Msg(
+            "{read} recent session logs read; {matching} ended with the same message",
+            "最近 {read} 个会话日志都以同一条消息结束",
+            read=read,
+            matching=matching,
+        )
+    return Msg(
+        "{read} recent session logs read; {matching} ended with the same message",
+        "最近 {read} 个会话日志中有 {matching} 个以同一条消息结束",
+        read=read,
+        matching=matching,
+    )
+
+
 UNDECIDED = Msg(
     "the message alone does not say whether the context or the channel broke",
     "单凭这条消息说不清是上下文还是通道出了问题",
 )
 UNDECIDED_REASON = Msg(
     "the message alone does not say whether the context or the channel broke, and no session log of yours decides it",
-    "单凭这条消息说不清是上下文还是通道出了问题，你的会话日志也没有能判定它的",
+    "单凭这条消息说不清是上下文还是通道出了问题，你的会话日志也无法判定",
 )
 
 

@@ -229,6 +229,7 @@ FACTS: dict[str, dict[str, Any]] = {
         "codex_retries": int,
         "codex_attempts": Maybe(int),
         "rate_limited_attempts": Maybe(int),
+        "failed_codes": Maybe(list[str]),  # response.failed's codes of the rate-limited streams (rate_limit_exceeded)
         "retry_after_s": Maybe(float | None),
         "waited_s": Maybe(float),
         "waited_for_alive": str | None,

@@ -188,10 +188,11 @@ def failure_word(failure: str) -> Msg:
 def earlier_said(earlier: Sequence[str]) -> Msg:
     """What the earlier attempts got (Exchange.earlier), in a list: a status and a provider's error code as they came
     (`502`, `rate_limit_exceeded`), a transport failure in words (`reset`: 连接被重置), from the table the reports'
-    tables say the failure kinds with (i18n.TABLE_WORDS). The English is the codes as they are."""
+    tables say the failure kinds with (i18n.TABLE_WORDS). The English is the codes as they are; a repeated one is
+    counted (`reset, 2 × 502`; `连接被重置、2 次 502`)."""
     from codexdoctor.i18n import TABLE_WORDS
 
-    return Msg.join(
+    return Msg.tally(
         [
             Msg.pair(e, TABLE_WORDS[e][1]) if e in TRANSPORT_FAILURES and e in TABLE_WORDS else Msg.verbatim(e)
             for e in earlier
@@ -210,7 +211,7 @@ def _stream_part(s: StreamStats) -> Msg:
     parts = [
         Msg(
             " stream: {events} events, first token {ttft}, longest gap {gap:.0f} ms, end {end}",
-            "，流：{events} 个事件，首个 token {ttft}，最长间隔 {gap:.0f} ms，以 {end} 结束",
+            "，流：{events} 个事件，首字：{ttft}，最长间隔 {gap:.0f} ms，以 {end} 结束",
             events=s.events,
             ttft=ttft,
             gap=s.max_gap_ms,

@@ -121,8 +121,8 @@ def send(
         if pause is None:
             return ex
         earlier.append(
-            "rate_limit_exceeded"
-            if stream_rate_limited(ex)
+            str(ex.stream.error.get("code"))  # rate_limit_exceeded or slow_down: the code as it came
+            if ex.stream and ex.stream.error and stream_rate_limited(ex)
             else str(ex.status)
             if ex.status is not None
             else str(ex.failure)

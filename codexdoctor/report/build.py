@@ -81,23 +81,28 @@ def crash_line(crashed: Iterable[CheckResult]) -> Msg:
     )
 
 
+# The kinds in Chinese words, as the verdict line says them (配置问题, 通道问题, 上下文问题), not `channel`.
+_KIND_ZH = {Verdict.CONFIG: "配置", Verdict.CHANNEL: "通道", Verdict.CONTEXT: "上下文"}
+
+
 def _count(n: int, severity: Severity, kind: Verdict, codes: Msg) -> Msg:
-    """`2 errors of kind `channel`: API001, API004` (in Chinese the codes are listed with 、)."""
+    """`2 errors of kind `channel`: API001, API004`; `2 个通道类错误：API001、API004`."""
+    said = Msg.pair(f"`{kind.value}`", _KIND_ZH.get(kind, kind.value))
     if severity is Severity.ERROR:
         return Msg(
-            "{noun} of kind `{kind}`: {codes}",
-            "{n:,} 个 `{kind}` 类错误：{codes}",
+            "{noun} of kind {kind}: {codes}",
+            "{n:,} 个{kind}类错误：{codes}",
             noun=plural(n, "error"),
             n=n,
-            kind=kind.value,
+            kind=said,
             codes=codes,
         )
     return Msg(
-        "{noun} of kind `{kind}`: {codes}",
-        "{n:,} 个 `{kind}` 类警告：{codes}",
+        "{noun} of kind {kind}: {codes}",
+        "{n:,} 个{kind}类警告：{codes}",
         noun=plural(n, "warning"),
         n=n,
-        kind=kind.value,
+        kind=said,
         codes=codes,
     )
 

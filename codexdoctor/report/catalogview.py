@@ -78,6 +78,7 @@ _SLOTS_ZH.update(
         "codex_said": "Codex 显示的报错",
         "codex_says": "Codex 的报错",
         "codex_version_text": "Codex 版本",
+        "codes_text": "错误码",
         "compact_at": "压缩点",
         "compact_text": "压缩点",
         "configured_compact_at": "配置的压缩点",

@@ -167,7 +167,7 @@ def summary(ticket: Ticket) -> str:
         )
     else:
         where = "没有可用的提供方（配置无法解析）" if zh else "no provider (the config could not be resolved)"
-    causes = [f"{f.code}: {f.title}" for f in r.findings if f.severity.value == "error"]
+    causes = [f"{f.code}{'：' if zh else ': '}{f.title}" for f in r.findings if f.severity.value == "error"]
     verdict = (_VERDICT_ZH if zh else _VERDICT_EN)[r.verdict.value]
     codex = env.get("codex") or ("版本未知" if zh else "version unknown")
     how = (
@@ -415,6 +415,8 @@ def _session_lines(ticket: Ticket, session_markdown: str | None) -> list[str]:
     contexts = session.get("contexts") or []
     error = session.get("error") or session.get("error_info") or "-"
     at = f" ({session['failed_at']})" if session.get("failed_at") else ""
+    if ticket.lang == "zh" and at:
+        at = f"（{session['failed_at']}）"
     sizes = ("、" if ticket.lang == "zh" else ", ").join(f"{n:,}" for n in contexts) if contexts else "-"
     if ticket.lang == "zh":
         out += [

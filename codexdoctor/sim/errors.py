@@ -185,7 +185,8 @@ def tpm_error(model: str, limit: int, requested: int) -> tuple[int, dict[str, An
 #   or contact us through our help center at help.openai.com if the error persists. Please include the request ID …"
 # - rate_limit_exceeded: "Rate limit reached for <model> in organization <org> on tokens per min (TPM): Limit …,
 #   Used …, Requested …. Please try again in <wait>. Visit https://platform.openai.com/account/rate-limits …"
-#   (Codex 0.171 waits the "try again in" it names before retrying)
+#   (Codex 0.171 waits the "try again in" it names before retrying; the sim's numbers add up as a token bucket's
+#   would: 21,510 used + 8,500 requested is 10 over 30,000, refilled at 500 a second in 20 ms)
 # - insufficient_quota: "You exceeded your current quota, please check your plan and billing details. …"
 # - server_is_overloaded: "Our servers are currently overloaded. Please try again later." (Codex's own tests)
 # - context_length_exceeded: "Your input exceeds the context window of this model. Please adjust your input and
@@ -199,7 +200,7 @@ STREAM_ERROR_MESSAGES = {
         "center at help.openai.com if the error persists. Please include the request ID {request_id} in your message."
     ),
     "rate_limit_exceeded": (
-        "Rate limit reached for {model} in organization org-sim on tokens per min (TPM): Limit 30000, Used 30000, "
+        "Rate limit reached for {model} in organization org-sim on tokens per min (TPM): Limit 30000, Used 21510, "
         "Requested 8500. Please try again in 20ms. Visit https://platform.openai.com/account/rate-limits to learn more."
     ),
     "insufficient_quota": (

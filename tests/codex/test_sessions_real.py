@@ -54,6 +54,9 @@ def test_stable_break_across_three_sessions_of_one_provider_mixed_with_another_f
     assert "3 failed sessions of sim-model on `sim`" in cluster.diagnosis
     assert report.verdict.value == "context"  # the majority, and the most recent failure
     assert "3 failed sessions of kind `context` and 1 of kind `channel`" in report.verdict_reason
+    # In Chinese, the kinds in the words of the verdict line and the table (上下文、通道), not `context` (issue 40).
+    zh = report_for(home, REAL / "stable-break-3", lang="zh").verdict_reason
+    assert "3 个失败会话是上下文问题，1 个是通道问题；最近一次失败（" in zh and "`" not in zh, zh
     groups = report.checks[0].facts["across"]["groups"]
     # The other provider's 401 names the channel itself: it is not compared as a break of any window (issue 39).
     assert {(g["provider"], g["pattern"]) for g in groups} == {("sim", "cluster")}

@@ -74,6 +74,44 @@ def test_the_earlier_attempts_are_said_in_chinese():
     assert "(earlier: reset, 502, rate_limit_exceeded)" in _finding("API015", facts, "en").diagnosis
 
 
+def test_repeated_earlier_attempts_are_counted():
+    """ "之前几次：rate_limit_exceeded、rate_limit_exceeded、…" five times over: a repeated answer is said once with
+    its count, in the evidence line and in API015, in both languages (`连接被重置、2 次 502`)."""
+    from codexdoctor.net.exchange import Exchange
+    from tests.rules.healthy import HEALTHY
+
+    ex = Exchange(
+        "POST", "http://127.0.0.1:1/v1/responses", status=200, attempts=6, earlier=("rate_limit_exceeded",) * 5
+    )
+    assert "之前几次：5 次 rate_limit_exceeded）" in ex.line().text("zh"), ex.line().text("zh")
+    assert "earlier: 5 × rate_limit_exceeded]" in ex.line().text("en"), ex.line().text("en")
+    facts = {**HEALTHY["api.canary"], "attempts": 4, "earlier": ["reset", "502", "502"]}
+    said = _finding("API015", facts, "zh").diagnosis
+    assert "（之前：连接被重置、2 次 502）" in said, said
+    assert "(earlier: reset, 2 × 502)" in _finding("API015", facts, "en").diagnosis
+    twice = Exchange("POST", "http://127.0.0.1:1/v1/responses", status=200, attempts=3, earlier=("reset", "reset"))
+    assert "之前几次：2 次连接被重置）" in twice.line().text("zh"), twice.line().text("zh")
+
+
+def test_turn_twos_repeated_items_are_counted():
+    """ "第二轮加上 function_call、function_call、function_call_output、function_call_output": the items of a kind are
+    counted, in the turn-two evidence line and in the rules that list them (API021, API031)."""
+    from codexdoctor.checks.live.turn_two import _added
+    from codexdoctor.codex.request import TurnTwo
+    from tests.rules.healthy import HEALTHY
+
+    kinds = ("function_call", "function_call", "function_call_output", "function_call_output")
+    (line,) = _added(TurnTwo(body={}, item_kinds=kinds, added_bytes=11_200), 2)
+    assert line.text("zh").startswith("第二轮加上 2 个 function_call、2 个 function_call_output（"), line.text("zh")
+    assert line.text("en").startswith("turn two adds 2 × function_call, 2 × function_call_output ("), line.text("en")
+    facts = {**HEALTHY["api.turn_two"], "kind": "bad_request", "status": 400, "message": "no", "item_kinds": kinds}
+    parallel = {**facts, "parallel_refused": True, "single_status": 200, "single_kind": "ok"}
+    for code, f in (("API021", facts), ("API031", parallel)):
+        zh, en = _finding(code, f, "zh").diagnosis, _finding(code, f, "en").diagnosis
+        assert "2 个 function_call、2 个 function_call_output" in zh and "function_call、function_call" not in zh, zh
+        assert "2 × function_call, 2 × function_call_output" in en, en
+
+
 def test_env021_says_what_codex_sends_in_chinese():
     """ENV021 put the fingerprint into a sentence of its own ("所以 Codex 发送的密钥少了这一部分（28 chars, sha256:…）")."""
     from tests.rules.healthy import HEALTHY

@@ -5,6 +5,7 @@ insufficient_quota stops it with `Quota exceeded…`. Each was run with the real
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,11 @@ def test_a_rate_limit_inside_the_stream_at_every_attempt_is_the_channel(home, si
     assert "rate limit exceeded: Rate limit reached for requests. Please try again in 20ms." in said
     assert "all 6 attempts" in said and "higher rate limit" in said
     assert len([r for r in s.records if r.method == "POST"]) >= 6  # retried as Codex retries (stream_max_retries 5)
+    # The code the provider sent, not both (issue 40: "rate_limit_exceeded (or slow_down)" for a rate_limit_exceeded).
+    assert f"response.failed with code {code} at all 6 attempts" in said, said
+    zh, _ = run_check(replace(options(home, s.base_url), lang="zh"))
+    (api030,) = [f for f in zh.findings if f.code == "API030"]
+    assert f"错误码为 {code} 的 response.failed" in api030.diagnosis and "或" not in api030.diagnosis, api030.diagnosis
 
 
 @pytest.mark.simulator

@@ -78,6 +78,8 @@ def test_a_provider_that_never_answers_still_fails_at_the_deadline(home, sim_ser
     assert "NET004" in codes(report, "error")
     assert_within(elapsed, 1.0, "check against a server that never answers")
     assert "nothing else from this host answered either" in canary(report).summary
+    # The other requests to this host (its catalog, its window endpoints), not its other addresses.
+    assert "发往这台主机的其他请求也都没有响应" in canary(report).message.text("zh")
 
 
 def test_the_first_token_timeout_bounds_an_alive_provider(home, sim_server):
@@ -442,9 +444,7 @@ def test_a_bridge_that_keeps_one_tool_result_fails_turn_two_with_that_finding(ho
     facts = turn_two(report).facts
     assert facts["parallel_refused"] and facts["single_status"] == 200 and facts["status"] == 400
     evidence = " ".join(turn_two(report).evidence)
-    assert (
-        "-> 400" in evidence and "function_call, function_call, function_call_output, function_call_output" in evidence
-    )
+    assert "-> 400" in evidence and "2 × function_call, 2 × function_call_output" in evidence
     assert KEY not in evidence
 
 

@@ -198,10 +198,34 @@ CASES = [
             "message": "Rate limit reached. Please try again in 1s.",
             "rate_limited_attempts": 6,
             "codex_retries": 5,
+            "failed_codes": ["rate_limit_exceeded"],
         },
-        f"{POST} streamed response.failed with code rate_limit_exceeded (or slow_down) at all 6 attempts Codex makes",
+        f"{POST} streamed response.failed with code rate_limit_exceeded at all 6 attempts Codex makes",
         "Codex stops with `rate limit exceeded: Rate limit reached. Please try again in 1s",
         "ask the provider or gateway operator for a higher rate limit",
+    ),
+    fires(
+        "API030",
+        {
+            "kind": "stream_rate_limited",
+            "message": "Slow down.",
+            "rate_limited_attempts": 6,
+            "codex_retries": 5,
+            "failed_codes": ["rate_limit_exceeded", "slow_down"],
+        },
+        f"{POST} streamed response.failed with code rate_limit_exceeded or slow_down at all 6 attempts Codex makes",
+        why="two-codes",
+    ),
+    fires(
+        "API030",
+        {
+            "kind": "stream_rate_limited",
+            "message": "Rate limit reached.",
+            "rate_limited_attempts": 6,
+            "codex_retries": 5,
+        },
+        f"{POST} streamed response.failed with code rate_limit_exceeded (or slow_down) at all 6 attempts",
+        why="a-pasted-line-names-no-code",
     ),
     silent("API030", {"kind": "rate_limited", "message": "Rate limit reached.", "rate_limited_attempts": 2}),
     fires(
@@ -289,7 +313,7 @@ CASES = [
             "named_item": "function_call_output",
         },
         "Codex's first request worked, but its next one, which carries tool calls and their outputs "
-        "(function_call, function_call, function_call_output, function_call_output, 11,200 bytes more than the "
+        "(2 × function_call, 2 × function_call_output, 11,200 bytes more than the "
         "first), answered 400: unknown item type",
         "The error names the function_call_output part of it.",
         "does not take function_call_output items",
@@ -351,8 +375,7 @@ CASES = [
             "single_status": 200,
             "single_kind": "ok",
         },
-        "it sends both calls, then both outputs, in one request (function_call, function_call, "
-        "function_call_output, function_call_output)",
+        "it sends both calls, then both outputs, in one request (2 × function_call, 2 × function_call_output)",
         "answered 400: The following tool_call_ids did not have response messages: call_codexdoctor_turn2_2",
         "The same request with one call and one output answered 200.",
         "accepts parallel tool results",

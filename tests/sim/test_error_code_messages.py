@@ -35,3 +35,19 @@ def test_a_code_of_its_own_keeps_the_generic_words_and_a_given_message_wins(sim_
     )
     s.reconfigure(fault_code="rate_limit_exceeded", fault_message="mine")
     assert sse_events(stream(s)[0].text)[-1]["response"]["error"]["message"] == "mine"
+
+
+def test_the_rate_limit_message_adds_up():
+    """Issue 40 (review): "Limit 30000, Used 30000, Requested 8500. Please try again in 20ms." contradicts itself (a
+    full bucket frees 8,500 tokens in 17 s, not 20 ms). The default says what a token bucket would: the tokens over
+    the limit, refilled at Limit per minute, take the wait it names."""
+    import re
+
+    from codexdoctor.sim.errors import STREAM_ERROR_MESSAGES
+
+    said = STREAM_ERROR_MESSAGES["rate_limit_exceeded"]
+    numbers = re.search(r"Limit (\d+), Used (\d+), Requested (\d+)\. Please try again in (\d+)ms", said)
+    assert numbers, said
+    limit, used, requested, wait_ms = map(int, numbers.groups())
+    over = used + requested - limit
+    assert over > 0 and over / (limit / 60_000) == pytest.approx(wait_ms, abs=1), said

@@ -245,12 +245,20 @@ def _error_line(error: Mapping[str, Any]) -> str:
     return summarize(f"{code}: {message}" if code and message else str(message or code or "an error event"))
 
 
+# The response.failed codes Codex retries as a rate limit (net/send.stream_rate_limited).
+_IN_STREAM_CODES = ("rate_limit_exceeded", "slow_down")
+
+
 def _rate_limited(plan: Plan, canary: Exchange, kind: Classified, facts: dict[str, Any]) -> Classified:
     """429 (or a response.failed rate_limit_exceeded) at every attempt Codex makes is a verdict; until codexdoctor's
     time ran out is not (facts say so)."""
     in_stream = canary.status == 200
-    limited = 1 + sum(1 for e in canary.earlier if e in ("429", "rate_limit_exceeded"))
+    limited = 1 + sum(1 for e in canary.earlier if e in ("429", *_IN_STREAM_CODES))
+    error = canary.stream.error if canary.stream else None
+    last = [str(error.get("code"))] if error and error.get("code") in _IN_STREAM_CODES else []
     facts.update(
+        # the codes the rate-limited streams came with, each once, in the order seen
+        failed_codes=list(dict.fromkeys([e for e in canary.earlier if e in _IN_STREAM_CODES] + last)),
         rate_limited_attempts=limited,
         codex_attempts=plan.stream_retries + 1,
         retry_after_s=canary.retry_after_s,

@@ -386,7 +386,7 @@ class Gatherer:
                 Msg(
                     "no answer within codexdoctor's deadline (--timeout {s:g} s), "
                     "and nothing else from this host answered either",
-                    "codexdoctor 等到时限（--timeout {s:g} 秒）也没有等到回答，这台主机的其他地址也都没有响应",
+                    "codexdoctor 等到时限（--timeout {s:g} 秒）也没有等到回答，发往这台主机的其他请求也都没有响应",
                     s=self.deadline.total,
                 ),
             )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.checks.live.exchanges import Exchanges
 from codexdoctor.checks.live.read import first_request_count, human, kind_of_canary, reported_input, user_config
+from codexdoctor.codex.request_words import items_said
 from codexdoctor.model import CheckResult, Line, Msg, Status
 from codexdoctor.net.classify import classify, turn_two_item
 
@@ -80,7 +81,7 @@ def _one_result_passes(
         Msg(
             "the same request with one call and one output ({kinds}): {line}",
             "同一个请求只带一次调用和一个输出（{kinds}）：{line}",
-            kinds=Msg.join(list(single_request.item_kinds)),
+            kinds=items_said(single_request.item_kinds),
             line=single.line(),
         )
     )
@@ -105,7 +106,7 @@ def _added(request: TurnTwo, n: int) -> list[Msg]:
         Msg(
             "turn two adds {kinds} ({bytes:,} bytes: {made_up}; each output cut as Codex cuts it for this model)",
             "第二轮加上 {kinds}（{bytes:,} 字节：{made_up}；每个输出都按 Codex 对这个模型的方式截断）",
-            kinds=Msg.join(list(request.item_kinds)),
+            kinds=items_said(request.item_kinds),
             bytes=request.added_bytes,
             made_up=made_up,
         )

@@ -102,7 +102,7 @@ def _interpret(ctx: CheckContext, plan: Plan, ex: Exchanges, served: int | None,
             # Refused, timed out, unresolved: nothing answered, so nothing says the window is not published.
             said = Msg("not checked: the provider did not answer", "未检查：提供方没有响应")
             return result(ID, TITLE, Status.SKIP, said, evidence, **facts)
-        said = Msg("the provider does not publish its window", "提供方没有公开上下文窗口")
+        said = Msg("the provider does not publish its window", "提供方没有公布上下文窗口")
         return result(ID, TITLE, Status.SKIP, said, evidence, **facts)
     evidence.append(
         Msg(

@@ -281,7 +281,7 @@ def _evidence(facts: Mapping[str, Any]) -> list[Msg]:
     evidence = [
         Msg(
             "{ok}/{n} single questions ok, median first token {ms} ms",
-            "单个问题 {ok}/{n} 个成功，首个 token 中位用时 {ms} ms",
+            "单个问题 {ok}/{n} 个成功，首字延迟中位数 {ms} ms",
             ok=ok,
             n=n,
             ms=facts["baseline_ttft_ms"],
@@ -300,7 +300,7 @@ def _evidence(facts: Mapping[str, Any]) -> list[Msg]:
         evidence.append(
             Msg(
                 "first-token slope {slope} ms per 1K tokens; ratio {ratio}x",
-                "首个 token 用时斜率：每 1K 个 token {slope} ms；比值 {ratio}x",
+                "首字延迟斜率：每 1K 个 token {slope} ms；比值 {ratio}x",
                 slope=facts["slope_ms_per_1k"],
                 ratio=str(facts.get("ttft_ratio")),
             )

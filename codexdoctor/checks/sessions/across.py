@@ -107,6 +107,10 @@ def settle_unclear(d: dict[str, Any], in_cluster: bool, scattered: bool) -> None
         d.update(kind="channel", settled="scattered", evidence="breaks that wander across sessions")
 
 
+# The two kinds in the words of the verdict line and the sessions table (上下文、通道); the English as it is.
+_KIND_WORDS = {"context": Msg.pair("context", "上下文"), "channel": Msg.pair("channel", "通道")}
+
+
 def decide(failing: list[dict[str, Any]]) -> tuple[dict[str, Any], Msg] | None:
     """Which cause the report leads with when sessions failed both ways: the majority, or on a tie the most recent;
     the reason names both (a fact, in English, and the same reason in both languages beside it)."""
@@ -119,13 +123,13 @@ def decide(failing: list[dict[str, Any]]) -> tuple[dict[str, Any], Msg] | None:
     when = (latest["start"] or "?")[:16].replace("T", " ")
     reason = Msg(
         "{sessions} of kind `{lead}` and {m} of kind `{other}`; the most recent failure ({when}) was `{kind}`",
-        "{n:,} 个失败会话属于 `{lead}` 类，{m} 个属于 `{other}` 类；最近一次失败（{when}）是 `{kind}` 类",
+        "{n:,} 个失败会话是{lead}问题，{m} 个是{other}问题；最近一次失败（{when}）是{kind}问题",
         sessions=plural(counts[lead], "failed session"),
         n=counts[lead],
-        lead=lead,
+        lead=_KIND_WORDS[lead],
         m=counts[other],
-        other=other,
+        other=_KIND_WORDS[other],
         when=when,
-        kind=str(latest["kind"]),
+        kind=_KIND_WORDS[str(latest["kind"])],
     )
     return {"verdict": lead, "reason": str(reason)}, reason

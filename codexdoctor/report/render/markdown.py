@@ -23,16 +23,19 @@ def render(report: Report, opts: RenderOptions) -> str:
     def t(key: str, **kw: object) -> str:
         return ui(key, lang, **kw)
 
+    colon = "：" if lang == "zh" else ": "  # one colon style in Chinese, full-width (issue 40 review)
+    # In Chinese the verdict in words, as the text report's verdict line says it, its value beside it.
+    verdict = f"{t('verdict_' + report.verdict.value)}（`{report.verdict.value}`）" if lang == "zh" else ""
     out = [
         f"# {t('report_title', command=report.command)}",
         "",
-        f"**{t('verdict')}: `{report.verdict.value}`** — {report.verdict_reason}",
+        f"**{t('verdict')}{colon}{verdict or '`' + report.verdict.value + '`'}** — {report.verdict_reason}",
         "",
     ]
     env = report.environment
     out += [
         f"codexdoctor {env.get('codexdoctor')} · Codex {env.get('codex') or t('not_found')} · {env.get('os')} · "
-        f"Python {env.get('python')} · {t('proxy')}: {t('yes') if env.get('proxy') else t('no')} · "
+        f"Python {env.get('python')} · {t('proxy')}{colon}{t('yes') if env.get('proxy') else t('no')} · "
         f"CODEX_HOME `{env.get('codex_home')}`",
         "",
     ]
@@ -63,17 +66,24 @@ def _provider_lines(report: Report) -> list[str]:
     return [
         f"| {t('provider')} | {t('request_url')} | {t('model')} | wire_api | {t('key')} |",
         "|---|---|---|---|---|",
-        f"| `{p.id}` ({t('builtin') if p.builtin else t('custom')}) | `{p.request_url}` | `{_cell(p.model)}` | "
+        f"| `{p.id}`{_bracketed(t('builtin') if p.builtin else t('custom'), lang)} | `{p.request_url}` | "
+        f"`{_cell(p.model)}` | "
         f"`{p.wire_api}` | {('`$' + p.env_key + '` ') if p.env_key else ''}{p.shown('key', lang)} |",
         "",
     ]
+
+
+def _bracketed(text: str, lang: str) -> str:
+    """` (custom)`; in Chinese `（自定义）`, full-width as every other bracket there (no space before it)."""
+    return f"（{text}）" if lang == "zh" else f" ({text})"
 
 
 def _finding_lines(f: Finding, lang: str) -> list[str]:
     """A finding: its heading, diagnosis, what it explains, numbered remedies (a snippet fenced), evidence folded."""
     out = [f"### {SEV[f.severity]} {ui('sev_' + f.severity.value, lang)} `{f.code}` {f.title}", "", f.diagnosis, ""]
     if f.explains:
-        out.append(f"{ui('explains', lang)}: " + "; ".join(f"`{code}` {title}" for code, title in f.explains))
+        sep = ("：", "；") if lang == "zh" else (": ", "; ")
+        out.append(f"{ui('explains', lang)}{sep[0]}" + sep[1].join(f"`{code}` {title}" for code, title in f.explains))
         out.append("")
     for number, step in enumerate(f.remedy, 1):
         if "\n" in step:

@@ -468,8 +468,8 @@ def render(report: Report, opts: RenderOptions) -> str:
             out.extend(wrap(n, opts.width, f"{t('note')}{_colon(lang)}", "      ", lang))
     out.append("")
     verdict = _paint(t("verdict_" + report.verdict.value), VERDICT_COLORS.get(report.verdict, "31;1"), opts)
-    if lang != "en":
-        verdict += f" ({report.verdict.value})"
+    if lang != "en":  # full-width in Chinese, as every other bracket there (issue 40 review)
+        verdict += f"（{report.verdict.value}）"
     out.extend(
         wrap(
             f"{verdict} {'-' if opts.ascii else '—'} {report.verdict_reason}",
@@ -536,7 +536,8 @@ def _check_lines(check: CheckResult, opts: RenderOptions, lang: str) -> list[str
         for line in check.evidence:
             out.extend(wrap(say(line, lang), opts.width, "    ", "      ", lang))
         if check.duration_ms is not None:
-            out.append(f"    ({check.duration_ms:.0f} ms)")
+            took = f"{check.duration_ms:.0f} ms"
+            out.append(f"    （{took}）" if lang == "zh" else f"    ({took})")
     return out
 
 

@@ -48,7 +48,7 @@ def _earlier_text(earlier: list[str]) -> Loc:
     from codexdoctor.net.exchange import earlier_said
 
     said = earlier_said(earlier)
-    return Loc(", ".join(earlier), said.text("zh"))
+    return Loc(said.text("en"), said.text("zh"))
 
 
 RULES: tuple[Rule, ...] = (

@@ -8,7 +8,16 @@ only then does Codex stop with `rate limit exceeded: <the provider's message>`. 
 
 from __future__ import annotations
 
-from codexdoctor.rules.base import CHANNEL, E, Rule, Text, once
+from codexdoctor.rules.base import CHANNEL, E, Loc, Rule, Text, once
+
+
+def _codes_text(codes: list[str] | None) -> Loc:
+    """The codes the provider's rate-limited streams came with; both Codex retries when none is known (a pasted
+    line: Codex says `rate limit exceeded` for either)."""
+    if not codes:
+        return Loc("rate_limit_exceeded (or slow_down)", "rate_limit_exceeded（或 slow_down）")
+    return Loc(" or ".join(codes), " 或 ".join(codes))
+
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -43,12 +52,12 @@ RULES: tuple[Rule, ...] = (
         code="API030",
         name="rate-limited-inside-the-stream",
         check="api.canary",
-        reads=("codex_retries", "kind", "message", "rate_limited_attempts", "url"),
+        reads=("codex_retries", "failed_codes", "kind", "message", "rate_limited_attempts", "url"),
         severity=E,
         verdict=CHANNEL,
         en=Text(
             title="Rate limited inside the stream at every attempt Codex makes",
-            diagnosis="POST {url} streamed response.failed with code rate_limit_exceeded (or slow_down) at all "
+            diagnosis="POST {url} streamed response.failed with code {codes_text} at all "
             "{rate_limited_attempts} attempts Codex makes (stream_max_retries = {codex_retries}, each after the wait "
             "the message names): {message}. Codex stops with `rate limit exceeded: {message}`.",
             remedy=(
@@ -61,13 +70,15 @@ RULES: tuple[Rule, ...] = (
         zh=Text(
             title="Codex 的每次尝试都在流中被限流",
             diagnosis="POST {url} 在 Codex 的全部 {rate_limited_attempts} 次尝试中都在流中返回了错误码为 "
-            "rate_limit_exceeded（或 slow_down）的 response.failed（stream_max_retries = {codex_retries}，每次都按消息中说的时间等待）："
+            "{codes_text} 的 response.failed（stream_max_retries = {codex_retries}，每次都按消息中说的时间等待）："
             "{message}。Codex 会以 `rate limit exceeded: {message}` 停止。",
             remedy=(
                 "等一分钟再运行 Codex；同时使用这个密钥的 Codex 会话或其他程序少开几个（它们共享这个限额）。",
                 "如果一直这样，请向提供方或网关运营者申请提高这个密钥的限流额度，或换一个额度更高的密钥。",
             ),
         ),
-        when=once(lambda f: f["kind"] == "stream_rate_limited"),
+        when=lambda f: (
+            [{"codes_text": _codes_text(f.get("failed_codes"))}] if f["kind"] == "stream_rate_limited" else []
+        ),
     ),
 )

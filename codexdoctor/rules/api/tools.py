@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codexdoctor.codex.request_words import items_said
 from codexdoctor.common.untrusted import clip
 from codexdoctor.rules.base import CHANNEL, E, Loc, Rule, Text, once
 
@@ -72,7 +73,8 @@ def _turn_two_mask(f: Mapping[str, Any]) -> Loc:
 
 def _turn_two_opening(f: Mapping[str, Any]) -> Loc:
     """What was sent and what came back: Codex's "high demand" line, a pasted error, or the request this run sent."""
-    items, items_zh = ", ".join(f.get("item_kinds") or []), "、".join(f.get("item_kinds") or [])
+    said = items_said(f.get("item_kinds") or [])
+    items, items_zh = said.text("en"), said.text("zh")
     message = f.get("message") or f.get("detail") or ""
     if f.get("high_demand"):
         return Loc(
@@ -148,8 +150,9 @@ def _parallel_params(f: Mapping[str, Any]) -> dict[str, Any]:
             f" The same request with one call and one output answered {f.get('single_status')}.",
             f"同样的请求只带一次调用和一个输出时返回 {f.get('single_status')}。",
         )
+    items = items_said(f.get("item_kinds") or [])
     return {
-        "items": Loc(", ".join(f.get("item_kinds") or []), "、".join(f.get("item_kinds") or [])),
+        "items": Loc(items.text("en"), items.text("zh")),
         "message_short": message,
         "failed_as": Loc(f"{f['status']}: {message}", f"{f['status']}：{message}") if f.get("status") else message,
         "answered": answered,
