@@ -149,15 +149,16 @@ def _unexplained(
 
 
 def _past_counts(past: list[Finding]) -> Msg:
-    """`the session logs add 1 `context` error (CTX014) and 1 `channel` error (CTX013)`, after what decided."""
+    """`the session logs add 1 `context` error (CTX014) and 1 `channel` error (CTX013)`, after what decided; in Chinese
+    with the kinds' words (会话日志另有 1 个上下文类错误（CTX014）)."""
     parts = [
         Msg(
             "{noun} ({codes})",
-            "{n:,} 个 `{kind}` 类{what}（{codes}）",
-            noun=plural(len(hits), f"`{kind.value}` {past[0].severity.value}"),
+            "{n:,} 个{kind}类{what}（{codes}）",
+            noun=plural(len(hits), f"`{kind.value}` {hits[0].severity.value}"),
             n=len(hits),
-            kind=kind.value,
-            what="错误" if past[0].severity is Severity.ERROR else "警告",
+            kind=_KIND_ZH.get(kind, f"`{kind.value}`"),
+            what="错误" if hits[0].severity is Severity.ERROR else "警告",
             codes=_codes(hits),
         )
         for kind in (*VERDICT_ORDER, Verdict.INCONCLUSIVE)

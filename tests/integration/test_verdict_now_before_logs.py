@@ -94,7 +94,9 @@ def test_the_verdict_line_leads_with_the_live_error_in_both_languages(logs, run,
             verdict
         )
     else:
-        assert verdict.startswith("结论：通道问题 (channel) — 1 个 `channel` 类错误：AUTH001；会话日志另有"), verdict
+        assert verdict.startswith(
+            "结论：通道问题（channel） — 1 个通道类错误：AUTH001；会话日志另有 1 个通道类错误（CTX013）"
+        ), verdict
 
 
 def test_nothing_listening_now_decides_over_the_logs(logs, run):
