@@ -163,31 +163,33 @@ def _probe(
         checks.append(ctx.stamp(canary_result(ctx, probe.plan, single, classify(single, probe.plan.wire), clocks)))
     checks.append(ctx.stamp(probe_result(facts)))
     spent, n = outcome.spent, len(outcome.steps) + outcome.cut_short + outcome.resent
-    counted = (
-        Msg(
-            "Tokens counted with {tok} (exact); {spent:,} input tokens spent in {requests}.",
-            "使用 {tok} 计数（精确）；{n} 次请求共消耗 {spent:,} 个输入 token。",
-            tok=tok.name,
-            spent=spent,
-            n=n,
-            requests=plural(n, "request"),
-        )
-        if tok.exact
-        else Msg(
-            "Tokens counted with {tok} (approximate: vocabulary unavailable); {spent:,} input tokens spent in "
-            "{requests}.",
-            "使用 {tok} 计数（近似：词表不可用）；{n} 次请求共消耗 {spent:,} 个输入 token。",
-            tok=tok.name,
-            spent=spent,
-            n=n,
-            requests=plural(n, "request"),
-        )
-    )
+    counted = _counted_note(tok.name, tok.exact, spent, n)
     notes = [counted]
     sections = [steps_section(outcome, opts.lang), *summary_section(facts, opts.lang)]
     return build_report(
         "probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections
     ), ctx
+
+
+def _counted_note(tokenizer: str, exact: bool, spent: int, n: int) -> Msg:
+    """How the tokens were counted and what the run spent: the note under every probe report."""
+    if exact:
+        return Msg(
+            "Tokens counted with {tok} (exact); {spent:,} input tokens spent in {requests}.",
+            "使用 {tok} 计数（精确）；{n} 次请求共消耗 {spent:,} 个输入 token。",
+            tok=tokenizer,
+            spent=spent,
+            n=n,
+            requests=plural(n, "request"),
+        )
+    return Msg(
+        "Tokens counted with {tok} (approximate: vocabulary unavailable); {spent:,} input tokens spent in {requests}.",
+        "使用 {tok} 计数（近似：词表不可用）；{n} 次请求共消耗 {spent:,} 个输入 token。",
+        tok=tokenizer,
+        spent=spent,
+        n=n,
+        requests=plural(n, "request"),
+    )
 
 
 def _budget_line(settings: ProbeSettings, lang: str) -> str:
@@ -317,9 +319,7 @@ def run(opts: ProbeOptions) -> None:
     from codexdoctor.commands.output import terminal_width
     from codexdoctor.report.render.text import clip_to_width, fit_lines
 
-    budget = opts.settings.budget
     width = terminal_width()
-    zh = opts.check.lang == "zh"
     status = _status_line(opts.quiet)
 
     def progress(line: str) -> None:  # the plan and the step lines, fitted to the terminal like every screen
@@ -337,53 +337,19 @@ def run(opts: ProbeOptions) -> None:
         elif not opts.quiet:
             click.echo(line, err=True)
 
-    def confirm(plan: str) -> bool:
-        if opts.yes:
-            return True
-        if sys.stdin is not None and sys.stdin.isatty():
-            return click.confirm(
-                "估算超过了 --budget。仍然运行吗（到预算即停止）？"
-                if zh
-                else "The estimate exceeds --budget. Run anyway (it stops at the budget)?",
-                default=False,
-                err=True,
-            )
-        return False
-
-    def ask(plan: str) -> bool:
-        """Issue 40: on a terminal the probe spent its plan without asking; it asks as `fix` does (never without a
-        terminal, never with --yes)."""
-        if opts.yes or sys.stdin is None or not sys.stdin.isatty():
-            return True
-        return click.confirm(
-            "按上面的计划开始探测（会花费 token，到预算即停止）？"
-            if zh
-            else "Start the probe as planned above (it spends tokens)?",
-            default=True,
-            err=True,
-        )
-
     try:
-        report, ctx = run_probe(opts.check, opts.settings, confirm, progress, ask, Screen(waiting, width))
+        report, ctx = run_probe(
+            opts.check,
+            opts.settings,
+            lambda _plan: _confirm_over_budget(opts),
+            progress,
+            lambda _plan: _ask_to_start(opts),
+            Screen(waiting, width),
+        )
     except ProbeRefused as refused:
         if status is not None:
             status.clear()
-        if not refused.over_budget:
-            click.echo(
-                "codexdoctor probe：没有开始，没有花费任何 token。"
-                if zh
-                else "codexdoctor probe: not started; no tokens spent.",
-                err=True,
-            )
-            raise SystemExit(EXIT_USAGE) from None
-        message = (
-            f"codexdoctor probe：没有开始：最坏情况的估算超过了 --budget {budget:,} 个输入 token。"
-            "加 --yes 仍然运行（到预算即停止），或提高 --budget，或降低 --max-context。"
-            if zh
-            else f"codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
-            "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context."
-        )
-        click.echo("\n".join(fit_lines([message], width, "  ", opts.check.lang)), err=True)
+        _say_refused(refused, opts, width)
         raise SystemExit(EXIT_USAGE) from None
     if status is not None:
         status.clear()
@@ -392,3 +358,54 @@ def run(opts: ProbeOptions) -> None:
         publish(report, ctx.redactor, opts.publish)
     except SystemExit as done:  # Ctrl-C: the partial result is printed, and the exit code still says interrupted
         raise SystemExit(EXIT_INTERRUPTED if interrupted else done.code) from None
+
+
+def _confirm_over_budget(opts: ProbeOptions) -> bool:
+    """The estimate is over --budget: run only with --yes, or when the user on a terminal says so."""
+    if opts.yes:
+        return True
+    if sys.stdin is not None and sys.stdin.isatty():
+        return click.confirm(
+            Msg(
+                "The estimate exceeds --budget. Run anyway (it stops at the budget)?",
+                "估算超过了 --budget。仍然运行吗（到预算即停止）？",
+            ).text(opts.check.lang),
+            default=False,
+            err=True,
+        )
+    return False
+
+
+def _ask_to_start(opts: ProbeOptions) -> bool:
+    """Issue 40: on a terminal the probe spent its plan without asking; it asks as `fix` does (never without a
+    terminal, never with --yes)."""
+    if opts.yes or sys.stdin is None or not sys.stdin.isatty():
+        return True
+    return click.confirm(
+        Msg(
+            "Start the probe as planned above (it spends tokens)?",
+            "按上面的计划开始探测（会花费 token，到预算即停止）？",
+        ).text(opts.check.lang),
+        default=True,
+        err=True,
+    )
+
+
+def _say_refused(refused: ProbeRefused, opts: ProbeOptions, width: int) -> None:
+    """Why nothing was sent: the user said no, or the estimate is over --budget without --yes."""
+    from codexdoctor.report.render.text import fit_lines
+
+    if not refused.over_budget:
+        said = Msg(
+            "codexdoctor probe: not started; no tokens spent.", "codexdoctor probe：没有开始，没有花费任何 token。"
+        )
+        click.echo(said.text(opts.check.lang), err=True)
+        return
+    message = Msg(
+        "codexdoctor probe: not started: the worst-case estimate exceeds --budget {budget:,} input tokens. "
+        "Pass --yes to run anyway (it stops at the budget), raise --budget, or lower --max-context.",
+        "codexdoctor probe：没有开始：最坏情况的估算超过了 --budget {budget:,} 个输入 token。"
+        "加 --yes 仍然运行（到预算即停止），或提高 --budget，或降低 --max-context。",
+        budget=opts.settings.budget,
+    )
+    click.echo("\n".join(fit_lines([message.text(opts.check.lang)], width, "  ", opts.check.lang)), err=True)
