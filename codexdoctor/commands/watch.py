@@ -139,32 +139,41 @@ def watch(ctx: CheckContext, opts: WatchOptions, env: dict[str, str]) -> Session
             opts, env, Msg("cannot listen on 127.0.0.1 ({why})", "无法在 127.0.0.1 上监听（{why}）", why=why), lang
         )
     shown = ctx.redactor(ctx.resolution.show(rec_store.path))
-    rec_store.write(
-        {
-            "kind": "start",
-            "provider": ctx.resolution.provider.id,
-            "upstream": ctx.redactor(_redacted(point.upstream)),
-            "recorder": recorder.base_url,
-            "program": os.path.basename(opts.argv[0]) if opts.argv else None,
-            "subcommand": child.read_args(opts.argv).subcommand if opts.argv else None,
-        }
-    )
+    rec_store.write(_start_record(ctx, opts, point.upstream, recorder.base_url))
     exit_code: int | None = None
     try:
         if opts.serve:
             _serve(recorder, point, ctx, lang)
         else:
-            child_env = {**env, **override.no_proxy_for_loopback(env)}
-            if point.env_var:
-                child_env[point.env_var] = recorder.base_url
-            argv = child.with_override(opts.argv, point.override(recorder.base_url))
-            exit_code = child.run(argv, child_env, lang)
+            exit_code = _run_codex(opts, env, point, recorder.base_url, lang)
     finally:
         recorder.stop()
         rec_store.write({"kind": "end", "codex_exit": exit_code, "dropped": rec_store.dropped})
     with lock:
         done = tuple(sorted(requests, key=lambda r: r.number))
     return Session(ctx, done, shown, exit_code)
+
+
+def _start_record(ctx: CheckContext, opts: WatchOptions, upstream: str, recorder_url: str) -> dict[str, object]:
+    """The recording's first line: which provider, where it really is (redacted), and which Codex command ran."""
+    return {
+        "kind": "start",
+        "provider": ctx.resolution.provider.id,
+        "upstream": ctx.redactor(_redacted(upstream)),
+        "recorder": recorder_url,
+        "program": os.path.basename(opts.argv[0]) if opts.argv else None,
+        "subcommand": child.read_args(opts.argv).subcommand if opts.argv else None,
+    }
+
+
+def _run_codex(opts: WatchOptions, env: dict[str, str], point: override.Pointing, recorder_url: str, lang: str) -> int:
+    """Codex as the user asked for it, pointed at the recorder (its base_url and, where Codex reads one, the
+    variable); loopback kept out of any proxy. Codex's exit code."""
+    child_env = {**env, **override.no_proxy_for_loopback(env)}
+    if point.env_var:
+        child_env[point.env_var] = recorder_url
+    argv = child.with_override(opts.argv, point.override(recorder_url))
+    return child.run(argv, child_env, lang)
 
 
 def _redacted(url: str) -> str:
