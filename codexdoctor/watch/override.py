@@ -38,6 +38,7 @@ class Pointing:
         return f"{self.config_key}={json.dumps(recorder_url)}" if self.config_key else None
 
 
+# 72 lines: one flat list of the reasons a provider cannot be recorded, each with its words, in the order they apply.
 def pointing(resolution: Resolution) -> Pointing:
     """The active provider (resolved exactly as `codexdoctor check` resolves it), and the key Codex reads its URL from."""
     if resolution.unusable:
