@@ -13,6 +13,7 @@ import click
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
+from codexdoctor.commands.output import in_language
 from codexdoctor.common import oserror, safefile
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.model import Msg, said_error
@@ -77,6 +78,8 @@ def run(opts: ReportOptions) -> None:
     )
     # The whole file: safe to paste into a public tracker.
     text = sanitize(redact(_ticket_text(ticket, opts.fmt)), newlines=True)
+    if opts.fmt != "json":  # JSON keeps the English mark as data (docs/report-schema.md)
+        text = in_language(text, check_opts.lang)
     try:
         safefile.write_output(path, text)  # a regular file only, never through a symlink, created 0600
     except OSError as exc:

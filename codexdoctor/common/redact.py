@@ -50,7 +50,7 @@ def redact_url(url: str) -> str:
         masked = []
         for piece in query.split("&"):
             key, eq, value = piece.partition("=")
-            secret = value and not value.startswith("<redacted") and is_secret_query_value(key, value)
+            secret = value and not value.startswith(MARK_STARTS) and is_secret_query_value(key, value)
             masked.append(f"{key}{eq}{'***' if secret else value}")
         query = "&".join(masked)
     fragment = "***" if parts.fragment else ""
@@ -65,6 +65,9 @@ def shorten_home(text: str, home: str | None) -> str:
     return text.replace(home, "%USERPROFILE%" if "\\" in home else "~")
 
 
+# How a redaction mark begins, in each language (commands/output.in_language writes the Chinese one): what is
+# already a mark is never masked again.
+MARK_STARTS = ("<redacted", "<已脱敏")
 SHORT_SECRET = 8  # real keys are far longer; a shorter secret is redacted where it stands alone
 PIECE = 8  # no run of this many consecutive characters of a known secret is ever shown, wherever it starts
 PIECE_MIN_SECRET = 12

@@ -507,7 +507,7 @@ def scrub(text: str, mark: Callable[[str], str]) -> str:
     last = 0
     for start, end, d in spans:
         piece = text[start:end]
-        shown = piece if piece.startswith("<redacted") else d.replacement or mark(piece)
+        shown = piece if piece.startswith(("<redacted", "<已脱敏")) else d.replacement or mark(piece)
         out += (text[last:start], shown)
         last = end
     out.append(text[last:])
