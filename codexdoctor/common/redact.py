@@ -61,9 +61,10 @@ def _masked_piece(piece: str) -> str:
 
 
 # A shell's reference to a variable, as `report` writes a secret into its curl's URL (report/reproduce.py): bash and
-# zsh `${K}`, fish `{$K}`, PowerShell `${env:K}`, cmd `%K%`. It stands for a secret without being one.
+# zsh `${K}`, fish `$K` (an upper-case name only: a password may begin with `$`), PowerShell `${env:K}`, cmd `%K%`.
+# It stands for a secret without being one.
 _REFERENCE_HEAD = re.compile(
-    r"(?:\$\{(?:env:)?[A-Za-z_]\w*\}|\{\$[A-Za-z_]\w*\}|%[A-Za-z_]\w*%)(?:/responses|/chat/completions|/models)?"
+    r"(?:\$\{(?:env:)?[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]*(?![\w$])|%[A-Za-z_]\w*%)(?:/responses|/chat/completions|/models)?"
 )
 
 

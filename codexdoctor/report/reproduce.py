@@ -44,12 +44,12 @@ def _fingerprint_words(fp: str) -> Msg:
     return Msg("{n} chars, {d}", "{n} 个字符，{d}", n=n, d=digest)
 
 
-def reference(shell: str, variable: str) -> str:
-    """The variable as the shell expands it inside a double-quoted URL, braced: the text after it is no part of
-    its name."""
-    return {"powershell": f"${{env:{variable}}}", "cmd": f"%{variable}%", "fish": f"{{${variable}}}"}.get(
-        shell, f"${{{variable}}}"
-    )
+def reference(shell: str, variable: str, after: str = "") -> str:
+    """The variable as the shell expands it inside a double-quoted URL, the text `after` it no part of its name:
+    braced where the shell can (fish expands braces only outside quotes: there `""` ends the name if need be)."""
+    if shell == "fish":
+        return f"${variable}" + ('""' if after[:1].isalnum() or after[:1] == "_" else "")
+    return {"powershell": f"${{env:{variable}}}", "cmd": f"%{variable}%"}.get(shell, f"${{{variable}}}")
 
 
 def pasteable_url(
@@ -91,7 +91,7 @@ def url_with_variables(
                 found = UrlSecret(f"URL_SECRET_{len(named) + first}", param.group("name") if param else "", fp)
                 named[fp or f"***{m.start()}"] = found
             variable = found.variable
-        out += (url[last : m.start()], reference(shell, variable))
+        out += (url[last : m.start()], reference(shell, variable, url[m.end() :]))
         last = m.end()
     out.append(url[last:])
     return "".join(out), tuple(named.values())

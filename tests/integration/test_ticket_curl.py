@@ -64,7 +64,7 @@ def test_each_shell_writes_the_reference_it_expands():
     url = "https://h/v1?key=<redacted 32 chars, sha256:0123abcd>/responses?api-version=<redacted 9 chars, sha256:feedbeef>"
     said = {
         "bash": "https://h/v1?key=${K}/responses?api-version=${URL_SECRET_1}",
-        "fish": "https://h/v1?key={$K}/responses?api-version={$URL_SECRET_1}",
+        "fish": "https://h/v1?key=$K/responses?api-version=$URL_SECRET_1",
         "powershell": "https://h/v1?key=${env:K}/responses?api-version=${env:URL_SECRET_1}",
         "cmd": "https://h/v1?key=%K%/responses?api-version=%URL_SECRET_1%",
     }
@@ -89,10 +89,12 @@ def test_a_reference_in_a_url_is_shown_and_a_secret_after_it_is_not():
         "curl https://h/v1?key=${K}/responses?api-version=${URL_SECRET_1}",
         "curl https://h/v1?key=${env:K}/responses?api-version=2025-04-01",
         "curl https://h/v1?key=%K%/responses?api-version=%L%",
+        "curl https://h/v1?key=$K/responses?api-version=$URL_SECRET_1",
     ):
         assert r(shown) == shown
     assert "s3cretTokenValue9876543210" not in r(
         "curl https://h/v1?key=${K}/responses?token=s3cretTokenValue9876543210"
     )
     assert "s3cretTokenValue9876543210" not in r("curl https://h/v1?key=${K}s3cretTokenValue9876543210")
+    assert "$ecretTokenValue9876543210" not in r("curl https://h/v1?key=$ecretTokenValue9876543210")
     assert "s3cretTokenValue9876543210" not in r("key=%K%/responses?api-version=s3cretTokenValue9876543210")
