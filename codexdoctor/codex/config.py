@@ -89,7 +89,9 @@ class Provider:
         return self.table.get("env_key")
 
     def request_url(self) -> str | None:
-        """`base_url` with trailing slashes trimmed + the wire API path + query_params.
+        """`base_url` with trailing slashes trimmed + the wire API path + `?` + query_params, joined as strings the
+        way Codex joins them (codex-rs/codex-api/src/provider.rs, `Provider::url_for_path`): a query already in
+        base_url stays where it is, so the path and the second `?` land inside it (`…/v1?key=K/responses?v=1`).
 
         Codex never inserts `/v1`; it only appears because built-in defaults carry it. It drops leading
         whitespace but keeps trailing whitespace, which reaches the path as `%20` (observed with 0.171.0).
@@ -98,11 +100,15 @@ class Provider:
         if not isinstance(base, str):
             return None
         path = "/chat/completions" if self.wire_api == "chat" else "/responses"
-        url = base.lstrip().rstrip("/") + path
+        query = self.query_string()
+        return base.lstrip().rstrip("/") + path + (f"?{query}" if query else "")
+
+    def query_string(self) -> str:
+        """query_params as Codex appends them: `k=v` joined by `&`, unencoded; "" when there are none."""
         params = self.table.get("query_params")
         if isinstance(params, Mapping) and params:
-            url += "?" + "&".join(f"{k}={v}" for k, v in params.items())
-        return url
+            return "&".join(f"{k}={v}" for k, v in params.items())
+        return ""
 
 
 @dataclass(frozen=True)

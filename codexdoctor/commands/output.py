@@ -53,8 +53,11 @@ _REDACTED = re.compile(r"<redacted (\d+) chars, sha256:([0-9a-f]{8})>")
 
 def in_language(text: str, lang: str) -> str:
     """The redactor's marks in the report's language: `<redacted 16 chars, sha256:…>` inside a Chinese report was
-    the last English in it (issue 29)."""
-    return _REDACTED.sub(r"<已脱敏：\1 个字符，sha256:\2>", text) if lang == "zh" else text
+    the last English in it (issue 29), and in the Chinese ticket (issue 40 review); a bare `<redacted>` (a header's
+    value) too. Text and Markdown only: JSON keeps the English mark as data (docs/report-schema.md)."""
+    if lang != "zh":
+        return text
+    return _REDACTED.sub(r"<已脱敏：\1 个字符，sha256:\2>", text).replace("<redacted>", "<已脱敏>")
 
 
 def emit(text: str, output: str | None, redactor: Callable[[str], str], lang: str = "en") -> None:

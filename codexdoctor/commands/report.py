@@ -13,6 +13,7 @@ import click
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
+from codexdoctor.commands.output import in_language
 from codexdoctor.common import oserror, safefile
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.model import Msg, said_error
@@ -55,7 +56,7 @@ def run(opts: ReportOptions) -> None:
     redact = ctx.redactor
     curl = request_file = shape = None
     if not check_opts.offline and ctx.provider.defined:
-        curl, request_file, shape = _reproduction(ctx, path, opts.include_request_text)
+        curl, request_file, shape = _reproduction(ctx, path, opts.include_request_text, check_opts.lang)
     wanted = opts.session_id
     found = ticket_mod.failed_session(sessions, wanted)
     if wanted and found is None:
@@ -77,6 +78,8 @@ def run(opts: ReportOptions) -> None:
     )
     # The whole file: safe to paste into a public tracker.
     text = sanitize(redact(_ticket_text(ticket, opts.fmt)), newlines=True)
+    if opts.fmt != "json":  # JSON keeps the English mark as data (docs/report-schema.md)
+        text = in_language(text, check_opts.lang)
     try:
         safefile.write_output(path, text)  # a regular file only, never through a symlink, created 0600
     except OSError as exc:
@@ -123,14 +126,16 @@ def _ticket_text(ticket: Ticket, fmt: str) -> str:
 
 
 def _reproduction(
-    ctx: CheckContext, report_path: Path, include_text: bool
+    ctx: CheckContext, report_path: Path, include_text: bool, lang: str
 ) -> tuple[str | None, str | None, dict[str, Any] | None]:
     """The canary as a curl command, and its body as a file beside the report: by default its shape (every text that
     is not Codex's own replaced by a placeholder of the same size, codex/request.shape), with the texts only when
     the user asks; redacted like the report either way."""
     from codexdoctor.checks.live import make_plan
+    from codexdoctor.checks.live.plan import canary_url
     from codexdoctor.codex import request as codexrequest
     from codexdoctor.common import tokens
+    from codexdoctor.report.reproduce import comment_lines, pasteable_url
     from codexdoctor.report.ticket import curl_command
 
     plan = make_plan(ctx)
@@ -147,9 +152,12 @@ def _reproduction(
         raise cannot_write(body_path, _why(exc)) from None
     env_key = ctx.provider.env_key if isinstance(ctx.provider.env_key, str) else None
     headers = {k: "<redacted>" for k in plan.headers if k.lower() not in ("authorization", "content-type")}
-    url = ctx.redactor(plan.base_url.rstrip("/") + "/responses" + (f"?{plan.query}" if plan.query else ""))
+    # The URL Codex builds (the request URL the report shows), each secret in it a variable the user's shell expands.
+    key = ctx.env.get(env_key) if env_key else None
+    url, secrets = pasteable_url(canary_url(plan, wire="responses"), ctx.redactor, ctx.shell.name, env_key, key)
+    curl = curl_command(ctx.shell.name, url, env_key, body_path.name, headers)
     data = {**shaped.as_data(), "file_bytes": len(text.encode("utf-8"))}
-    return curl_command(ctx.shell.name, url, env_key, body_path.name, headers), body_path.name, data
+    return "\n".join([*comment_lines(ctx.shell.name, secrets, lang), curl]), body_path.name, data
 
 
 def _request_path(report_path: Path) -> Path:

@@ -23,7 +23,12 @@ SAY = {
         "\nPaste into $CODEX_HOME/config.toml\n(use a throw-away CODEX_HOME to keep your real config):\n",
         "\n粘贴到 $CODEX_HOME/config.toml 中\n（用一个临时的 CODEX_HOME，以免改动你真正的配置）：\n",
     ),
-    "key": ("# the simulator's own key, not a real one", "# 模拟器自己的密钥，不是真实的密钥"),
+    "any_key": ("# the simulator checks no key: any value works", "# 模拟器不检查密钥：任何值都可以"),
+    # a key given with --api-key may be a real one: never echoed (issue 40 review)
+    "given_key": (
+        "# set SIM_API_KEY to the key you gave with --api-key (not echoed here)",
+        "# 把 SIM_API_KEY 设为你用 --api-key 给出的密钥（这里不回显）",
+    ),
     "stopped": ("\ncodexdoctor sim: stopped", "\ncodexdoctor sim：已停止"),
 }
 
@@ -39,6 +44,14 @@ class SimOptions:
 
     config: sim_mod.SimConfig
     lang: str | None = None  # --lang; None: the locale's
+
+
+def key_lines(api_key: str | None, lang: str) -> list[str]:
+    """How to set SIM_API_KEY, the comment on its own line (beside the export it took 86 cells in Chinese, issue 40):
+    `any-value` when the simulator checks no key; a key the user gave is never printed."""
+    if api_key:
+        return [say("given_key", lang)]
+    return [say("any_key", lang), "export SIM_API_KEY=any-value"]
 
 
 def serve(opts: SimOptions) -> None:
@@ -59,8 +72,8 @@ def serve(opts: SimOptions) -> None:
         click.echo(say("serving", lang, url=running.base_url))
         click.echo(say("paste", lang))
         click.echo(sim_mod.config_snippet(running.base_url, cfg.models[0]))
-        click.echo(say("key", lang))  # on its own line: beside the export it took 86 cells in Chinese (issue 40)
-        click.echo(f"export SIM_API_KEY={cfg.api_key or 'any-value'}")
+        for line in key_lines(cfg.api_key, lang):
+            click.echo(line)
         while True:
             time.sleep(0.5)
     except KeyboardInterrupt:

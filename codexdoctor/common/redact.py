@@ -46,15 +46,36 @@ def redact_url(url: str) -> str:
         netloc = "***@" + netloc.rsplit("@", 1)[1]
     query = parts.query
     if query:
-        # Keep each key and its `=`; mask every value that is not already empty or masked.
-        masked = []
-        for piece in query.split("&"):
-            key, eq, value = piece.partition("=")
-            secret = value and not value.startswith("<redacted") and is_secret_query_value(key, value)
-            masked.append(f"{key}{eq}{'***' if secret else value}")
-        query = "&".join(masked)
+        # Keep each key and its `=`; mask every value that is not already empty, masked or a variable's reference.
+        query = "&".join(_masked_piece(piece) for piece in query.split("&"))
     fragment = "***" if parts.fragment else ""
     return urlunsplit(SplitResult(parts.scheme, netloc, parts.path, query, fragment))
+
+
+def _masked_piece(piece: str) -> str:
+    key, eq, value = piece.partition("=")
+    secret = (
+        value and not value.startswith(MARK_STARTS) and not _is_reference(value) and is_secret_query_value(key, value)
+    )
+    return f"{key}{eq}{'***' if secret else value}"
+
+
+# A shell's reference to a variable, as `report` writes a secret into its curl's URL (report/reproduce.py): bash and
+# zsh `${K}`, fish `$K` (an upper-case name only: a password may begin with `$`), PowerShell `${env:K}`, cmd `%K%`.
+# It stands for a secret without being one.
+_REFERENCE_HEAD = re.compile(
+    r"(?:\$\{(?:env:)?[A-Za-z_]\w*\}|\$[A-Z_][A-Z0-9_]*(?![\w$])|%[A-Za-z_]\w*%)(?:/responses|/chat/completions|/models)?"
+)
+
+
+def _is_reference(value: str) -> bool:
+    """A query value that is a variable's reference, as Codex's URL holds it when base_url carries a query: the path
+    and query_params Codex joined after it (`${K}/responses?api-version=…`), each of their values judged again."""
+    head = _REFERENCE_HEAD.match(value)
+    if head is None:
+        return False
+    rest = value[head.end() :]
+    return not rest or (rest[0] == "?" and all(_masked_piece(p) == p for p in rest[1:].split("&")))
 
 
 def shorten_home(text: str, home: str | None) -> str:
@@ -65,6 +86,9 @@ def shorten_home(text: str, home: str | None) -> str:
     return text.replace(home, "%USERPROFILE%" if "\\" in home else "~")
 
 
+# How a redaction mark begins, in each language (commands/output.in_language writes the Chinese one): what is
+# already a mark is never masked again.
+MARK_STARTS = ("<redacted", "<已脱敏")
 SHORT_SECRET = 8  # real keys are far longer; a shorter secret is redacted where it stands alone
 PIECE = 8  # no run of this many consecutive characters of a known secret is ever shown, wherever it starts
 PIECE_MIN_SECRET = 12

@@ -80,10 +80,24 @@ def looks_random(value: str) -> bool:
     )
 
 
+# Variables' references joined by Codex's path and query (`%K%/responses?api-version=%K%`: a cmd curl of `report`,
+# report/reproduce.py), no literal value in it: they stand for secrets without being one.
+_CODEX_PATH = r"(?:/responses|/chat/completions|/models)?"
+_REFERENCES_IN_A_URL = re.compile(
+    rf"(?:{_REFERENCE.pattern}){_CODEX_PATH}(?:[?&][\w.~-]+=(?:{_REFERENCE.pattern}){_CODEX_PATH})*", re.I
+)
+
+
 def _is_shown_as_is(value: str) -> bool:
     """Values that name or stand for a secret without being one."""
     v = value.strip()
-    return not v or v.lower() in _WORDS or v.startswith(("<redacted", "<已脱敏")) or _REFERENCE.fullmatch(v) is not None
+    return (
+        not v
+        or v.lower() in _WORDS
+        or v.startswith(("<redacted", "<已脱敏"))
+        or _REFERENCE.fullmatch(v) is not None
+        or ("/" in v and _REFERENCES_IN_A_URL.fullmatch(v) is not None)
+    )
 
 
 def _original(match: re.Match[str], group: str) -> str:
@@ -507,7 +521,7 @@ def scrub(text: str, mark: Callable[[str], str]) -> str:
     last = 0
     for start, end, d in spans:
         piece = text[start:end]
-        shown = piece if piece.startswith("<redacted") else d.replacement or mark(piece)
+        shown = piece if piece.startswith(("<redacted", "<已脱敏")) else d.replacement or mark(piece)
         out += (text[last:start], shown)
         last = end
     out.append(text[last:])

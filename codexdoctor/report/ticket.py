@@ -239,6 +239,10 @@ _INCLUDED = (
     "(`--include-request-text`), the user's AGENTS.md files, instructions and working folder included, redacted "
     "like this report ({written:,} bytes)."
 )
+_CURL = (
+    "Codex's first request, to the URL Codex builds from this config; the key and any secret in the URL are taken "
+    "from variables, not written here:"
+)
 
 _ZH = {
     "# Codex CLI support report": "# Codex CLI 支持报告",
@@ -252,7 +256,7 @@ _ZH = {
     "## The check": "## 检查结果",
     "## The last failed Codex session": "## 最近一次失败的 Codex 会话",
     "No request was sent (offline), or the provider gave no request id.": "没有发送请求（离线），或提供方没有给出请求 id。",
-    "Codex's first request as codexdoctor sent it (the canary), with the key taken from its variable, not written here:": "codexdoctor 发送的 Codex 第一个请求（探测请求），密钥取自它的变量，这里不写出：",
+    _CURL: "Codex 的第一个请求，发往 Codex 按这套配置拼出的请求地址；密钥和地址中的密钥都取自变量，这里不写出：",
     "No failed Codex session was found on this machine (or no session logs at all).": "这台机器上没有找到失败的 Codex 会话（或者根本没有会话日志）。",
     "| request | sent (UTC) | request id | status |": "| 请求 | 发送时间（UTC） | 请求 id | 状态 |",
     "| key | value | from |": "| 键 | 值 | 来源 |",
@@ -387,10 +391,7 @@ def _reproduce_lines(ticket: Ticket) -> list[str]:
         "",
         t("## Reproduce"),
         "",
-        t(
-            "Codex's first request as codexdoctor sent it (the canary), with the key "
-            "taken from its variable, not written here:"
-        ),
+        t(_CURL),
         "",
         "```",
         ticket.curl,

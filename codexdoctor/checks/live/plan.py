@@ -29,7 +29,7 @@ class Plan:
     wire: str  # responses | chat
     model: str
     headers: Mapping[str, str]
-    query: str
+    query: str  # query_params as Codex appends them (a query inside base_url is part of base_url)
     idle_s: float
     first: codexrequest.FirstRequest | None = None  # Codex's first request for this user (responses wire only)
     # How often Codex re-sends its request after a 429: stream_max_retries (default 5), each after the answer's
@@ -146,7 +146,7 @@ def make_plan(ctx: CheckContext, first: bool = True) -> Plan:
     p = ctx.provider
     request_url = p.request_url() or ""
     base = (p.base_url if isinstance(p.base_url, str) else "https://api.openai.com/v1").lstrip().rstrip("/")
-    query = request_url.split("?", 1)[1] if "?" in request_url else ""
+    query = p.query_string()  # query_params only: a query in base_url is part of `base`, as in Codex's URL
     idle_ms = p.get("stream_idle_timeout_ms")
     idle_s = idle_ms / 1000 if isinstance(idle_ms, (int, float)) and idle_ms > 0 else 300.0
     wire = "chat" if p.wire_api == "chat" else "responses"
