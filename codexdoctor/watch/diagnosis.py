@@ -97,11 +97,26 @@ def facts_of(
         if worst
         else None
     )
+    facts["key_rejected"] = _key_rejected(calls)
     facts["context_break"] = _context_break(calls)
     facts["ttft_growth"] = _growth(ok)
     facts["tool_break"] = _tool_break(calls)
     facts["cache_reuse"] = _cache_reuse(calls)
     return facts
+
+
+def _key_rejected(calls: Sequence[Recorded]) -> dict[str, Any] | None:
+    """The newest request the provider answered 401 (the key refused), with how many were."""
+    rejected = [r for r in calls if r.status == 401]
+    if not rejected:
+        return None
+    r = rejected[-1]
+    return {
+        "number": r.number,
+        "message": message_of(r) or "(empty body)",
+        "request_id": r.request_id,
+        "count": len(rejected),
+    }
 
 
 def _context_break(calls: Sequence[Recorded]) -> dict[str, Any] | None:

@@ -56,6 +56,21 @@ def _masked(f: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _rejected(f: Mapping[str, Any]) -> list[dict[str, Any]]:
+    k = f.get("key_rejected")
+    if not k:
+        return []
+    rid = k.get("request_id")
+    return [
+        {
+            "number": k["number"],
+            "message": k["message"],
+            "count": k["count"],
+            "id_text": Loc(f" (request id {rid})", f"（请求 id {rid}）") if rid else Loc("", ""),
+        }
+    ]
+
+
 def _stall(f: Mapping[str, Any]) -> list[dict[str, Any]]:
     s = f.get("stall")
     if not s:
@@ -243,6 +258,38 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
         when=_masked,
+    ),
+    Rule(
+        code="CTX046",
+        name="watch-key-rejected",
+        check="ctx.watch",
+        reads=("key_rejected",),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="The provider rejected the API key",
+            diagnosis="Request #{number} got status 401 from the provider{id_text}, which said: {message} "
+            "({count:count:request} got a 401). Codex retries 401 five times, then prints "
+            "`unexpected status 401 Unauthorized`.",
+            remedy=(
+                "Check the key the watched Codex reads: `codexdoctor check` shows the key variable with its "
+                "fingerprint and a command to compare it with the key in the provider's console.",
+                "Copy the key again, whole, with no spaces or line breaks, and set the variable again.",
+                "If it still fails, create a new key at the provider (the old one may be revoked, expired or for "
+                "another project).",
+            ),
+        ),
+        zh=Text(
+            title="提供方拒绝了 API Key",
+            diagnosis="第 {number} 个请求从提供方收到了状态 401{id_text}，它说：{message}（共有 {count} 个请求收到 401）。"
+            "Codex 对 401 会重试五次，然后输出 `unexpected status 401 Unauthorized`。",
+            remedy=(
+                "检查被记录的 Codex 读取的密钥：`codexdoctor check` 会显示密钥变量及其指纹，并给出与提供方控制台里的密钥比对的命令。",
+                "重新完整复制密钥，不要带空格或换行，再导出一次。",
+                "仍然失败的话，到提供方重新创建一个密钥（旧密钥可能已被吊销、过期或属于别的项目）。",
+            ),
+        ),
+        when=_rejected,
     ),
     Rule(
         code="CTX041",
