@@ -600,7 +600,7 @@ CASES = [
         "Request #7 was refused as too long",
         "The largest request the provider answered before it held 30,000 tokens.",
         "counts its window as 32,768 tokens and this request as 33,000.",
-        "model_context_window = 28672",
+        "model_context_window = 32768\nmodel_auto_compact_token_limit = 26200",
     ),
     fires(
         "CTX041",

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codexdoctor.codex.sizes import too_small_for_codex
 from codexdoctor.rules.base import CHANNEL, CONTEXT, E, Loc, Rule, Text, W
+from codexdoctor.rules.ctx.advice import window_step
 
 # What Codex 0.171 shows instead of the provider's words (codex-facts §13 and §11).
 _CODEX_SAID = {
@@ -112,9 +114,25 @@ def _context(f: Mapping[str, Any]) -> list[dict[str, Any]]:
             )
             if window
             else Loc("", ""),
-            "window_value": max(1024, int((window or before or 8192) * 0.9) // 1024 * 1024),
+            "window_step": _window_step(window, before, f.get("user_config") or "~/.codex/config.toml"),
         }
     ]
+
+
+def _window_step(window: int | None, before: int | None, cfg: str) -> Loc:
+    """The window advice from what was measured: the window the provider named, else the largest request it answered
+    (a window at least that large), through the one function every rule uses; with neither, or with an answered
+    request too small to tell a window from, no number (a guess once advised 7168, under Codex's first request)."""
+    if window:
+        return window_step(window, cfg)
+    if before and not too_small_for_codex(before):
+        return window_step(before, cfg)
+    return Loc(
+        "Measure the provider's real window with `codexdoctor probe`, then set model_context_window (and "
+        f"model_auto_compact_token_limit) below it at the top level of {cfg}.",
+        f"用 `codexdoctor probe` 测出提供方的真实窗口，然后在 {cfg} 顶层把 model_context_window（以及 "
+        "model_auto_compact_token_limit）设到它以下。",
+    )
 
 
 def _growth(f: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -303,8 +321,7 @@ RULES: tuple[Rule, ...] = (
             diagnosis="Request #{number} was refused as too long: {message}. {before_text}{window_text}",
             remedy=(
                 "Start a new session (or `/compact` in the TUI) and carry a short summary instead of the history.",
-                "Make Codex compact before the provider's real window: in {user_config} set\n"
-                "model_context_window = {window_value:d}",
+                "{window_step}",
             ),
         ),
         zh=Text(
@@ -312,7 +329,7 @@ RULES: tuple[Rule, ...] = (
             diagnosis="第 {number} 个请求因过长被拒绝：{message}。{before_text}{window_text}",
             remedy=(
                 "开一个新会话（或在 TUI 里 `/compact`），带上简短总结而不是整段历史。",
-                "让 Codex 在提供方真实窗口之前压缩：在 {user_config} 中设置\nmodel_context_window = {window_value:d}",
+                "{window_step}",
             ),
         ),
         when=_context,
