@@ -3,6 +3,10 @@ window advice only from measured evidence, the per-request lines in the run's la
 
 from __future__ import annotations
 
+import json
+import time
+
+import httpx
 import pytest
 
 from codexdoctor.model import Status, Verdict
@@ -36,3 +40,80 @@ def test_a_check_failed_without_a_diagnosis_is_named_by_its_title_in_the_reports
     assert verdict is Verdict.INCONCLUSIVE
     assert reason.text("en") == "a check failed without a known diagnosis: Watched session"
     assert reason.text("zh") == "有检查项失败但没有已知诊断：记录的会话"
+
+
+def serve(home, base_url: str, lang: str, columns: str = "80"):
+    import signal
+    import subprocess
+    import sys
+
+    from tests.integration.test_watch import watch_env
+
+    env = watch_env(home, base_url, LANG="zh_CN.UTF-8" if lang == "zh" else "C.UTF-8", COLUMNS=columns)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codexdoctor", "watch", "--serve"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    while line and "codex -c" not in line:
+        line = proc.stdout.readline()
+    url = json.loads(line.strip().split("=", 1)[1].rstrip("'"))
+    return proc, url
+
+
+def stop(proc) -> tuple[str, str]:
+    import signal
+
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    return out, err
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_serve_diagnoses_a_401_and_says_each_request_in_the_runs_language_and_width(home, sim_server, lang):
+    """Issue 40 review: a 200 then a 401 through `watch --serve` at 80 columns gave `无法判定 … ctx.watch`, and the
+    status lines were English (`46 B sent · headers 0.00 s · http_error`) and ran past 80 columns."""
+    from codexdoctor.common.cells import cells
+    from tests.integration.test_watch import KEY, post
+
+    s = sim_server(api_key=KEY)
+    proc, url = serve(home, s.base_url, lang)
+    assert post(url).status_code == 200
+    wrong = {"Authorization": "Bearer sk-wrong-0000000000000000000000 find your API key at https://example.com/k"}
+    assert httpx.post(url + "/responses", json={"model": "sim-model"}, headers=wrong, timeout=20).status_code == 401
+    out, err = stop(proc)
+    assert "CTX046" in out and "ctx.watch" not in out and "ctx.watch" not in err, out
+    status = [ln for ln in err.splitlines() if ln.strip()]
+    assert status and all(cells(ln, lang) <= 80 for ln in status), status
+    assert "http_error" not in err and "http_error" not in out
+    if lang == "zh":
+        assert err.count("codexdoctor watch：#") == 2 and "HTTP 错误" in err and "B sent" not in err, err
+        assert "首字（秒）" in out and "完成" in out and "首个输出" not in out, out
+    else:
+        assert err.count("codexdoctor watch: #") == 2 and "HTTP error" in err, err
+    table = out[out.index("#") :]
+    assert "output s" not in table and "first output s" not in out
+
+
+def test_the_diagnosis_starts_on_a_line_of_its_own_after_an_echoed_ctrl_c():
+    import io
+
+    from codexdoctor.commands.watch import after_ctrl_c
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty, pipe = Tty(), io.StringIO()
+    after_ctrl_c(tty)
+    after_ctrl_c(pipe)
+    assert tty.getvalue() == "\n" and pipe.getvalue() == ""

@@ -580,7 +580,7 @@ CASES = [
             "key_rejected": {"number": 2, "message": "Incorrect API key provided", "request_id": "req_2", "count": 2},
         },
         "Request #2 got status 401 from the provider (request id req_2), which said: Incorrect API key provided",
-        "(2 requests got a 401)",
+        "Incorrect API key provided. 2 requests got a 401.",
         "unexpected status 401 Unauthorized",
     ),
     silent("CTX046", {"key_rejected": None}),

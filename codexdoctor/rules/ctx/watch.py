@@ -66,8 +66,10 @@ def _rejected(f: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [
         {
             "number": k["number"],
-            "message": k["message"],
-            "count": k["count"],
+            "message": k["message"].rstrip(".。 "),
+            "count_text": Loc(f" {k['count']} requests got a 401.", f"共有 {k['count']} 个请求收到 401。")
+            if k["count"] > 1
+            else Loc("", ""),
             "id_text": Loc(f" (request id {rid})", f"（请求 id {rid}）") if rid else Loc("", ""),
         }
     ]
@@ -286,9 +288,8 @@ RULES: tuple[Rule, ...] = (
         verdict=CHANNEL,
         en=Text(
             title="The provider rejected the API key",
-            diagnosis="Request #{number} got status 401 from the provider{id_text}, which said: {message} "
-            "({count:count:request} got a 401). Codex retries 401 five times, then prints "
-            "`unexpected status 401 Unauthorized`.",
+            diagnosis="Request #{number} got status 401 from the provider{id_text}, which said: {message}.{count_text} "
+            "Codex retries 401 five times, then prints `unexpected status 401 Unauthorized`.",
             remedy=(
                 "Check the key the watched Codex reads: `codexdoctor check` shows the key variable with its "
                 "fingerprint and a command to compare it with the key in the provider's console.",
@@ -299,7 +300,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="提供方拒绝了 API Key",
-            diagnosis="第 {number} 个请求从提供方收到了状态 401{id_text}，它说：{message}（共有 {count} 个请求收到 401）。"
+            diagnosis="第 {number} 个请求从提供方收到了状态 401{id_text}，它说：{message}。{count_text}"
             "Codex 对 401 会重试五次，然后输出 `unexpected status 401 Unauthorized`。",
             remedy=(
                 "检查被记录的 Codex 读取的密钥：`codexdoctor check` 会显示密钥变量及其指纹，并给出与提供方控制台里的密钥比对的命令。",
