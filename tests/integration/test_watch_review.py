@@ -117,3 +117,36 @@ def test_the_diagnosis_starts_on_a_line_of_its_own_after_an_echoed_ctrl_c():
     after_ctrl_c(tty)
     after_ctrl_c(pipe)
     assert tty.getvalue() == "\n" and pipe.getvalue() == ""
+
+
+def test_sessions_under_one_session_lists_only_its_recordings(home):
+    """Issue 40 review: `sessions --session 01a229ea-d` listed three recordings of no Codex session (`Codex session
+    -`) beside the one of that session."""
+    import subprocess
+    import sys
+
+    from codexdoctor.watch import store
+    from tests.integration.test_watch import watch_env
+    from tests.rollout_factory import RolloutWriter
+
+    sid, other = "0199a1b0-5c3e-7d2f-9a41-8b6c2e1f0d3a", "0199ffff-0000-7000-8000-000000000000"
+    env = watch_env(home, "http://127.0.0.1:9/v1")
+    folder = store.recordings_dir(env, home)
+    folder.mkdir(parents=True)
+    for i, session in enumerate([sid, None, other, None, None]):
+        line = {"kind": "request", **rec_of(1, input_tokens=9000, session=session).to_json()}
+        (folder / f"watch-20261202T00000{i}Z-{i}.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
+    for session in (sid, other):
+        w = RolloutWriter(home / ".codex" / "sessions", session_id=session)
+        w.turn(9_000)
+        w.close()
+    argv = [sys.executable, "-m", "codexdoctor", "sessions", "--format", "json", "--session", sid[:10]]
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    data = json.loads(proc.stdout)
+    (table,) = [x for x in data["sections"] if x["id"] == "watch-recordings"]
+    assert [r[0] for r in table["rows"]] == ["watch-20261202T000000Z-0.jsonl"], table["rows"]
+    argv = [sys.executable, "-m", "codexdoctor", "sessions", "--format", "json"]
+    data = json.loads(subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60).stdout)
+    (table,) = [x for x in data["sections"] if x["id"] == "watch-recordings"]
+    assert len(table["rows"]) == 5  # without --session, the newest recordings whatever their session
