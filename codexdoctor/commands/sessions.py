@@ -80,7 +80,9 @@ def run_sessions(
     detail = {d["id"] for d in check.facts["sessions"]} if (session_id or loaded.total <= 3) else failing
     from codexdoctor.report import recordings as watch_recordings
 
-    recorded = watch_recordings.section(env, home, {d["id"]: d["short_id"] for d in check.facts["sessions"]}, lang)
+    short_ids = {d["id"]: d["short_id"] for d in check.facts["sessions"]}
+    # Under --session, only the recordings of the session asked about (never those of no session).
+    recorded = watch_recordings.section(env, home, short_ids, lang, only=set(short_ids) if session_id else None)
     report = build_report(
         "sessions",
         ctx,

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 import click
 
@@ -98,6 +98,7 @@ def run(opts: WatchOptions) -> None:
 
 def watch(ctx: CheckContext, opts: WatchOptions, env: dict[str, str]) -> Session | None:
     """Start the recorder, run Codex through it (or serve until Ctrl-C), stop; None when Codex ran direct."""
+    from codexdoctor.report.render.text import fit_lines
     from codexdoctor.watch.recorder import Recorder, Upstream
 
     direct, lang = not opts.serve, language(opts.lang)
@@ -121,9 +122,10 @@ def watch(ctx: CheckContext, opts: WatchOptions, env: dict[str, str]) -> Session
         with lock:
             requests.append(rec)
         rec_store.request(rec)
-        text = ctx.redactor(line(rec))
+        text = ctx.redactor(line(rec, lang))
         if exec_mode or opts.serve:
-            click.echo(text, err=True)
+            # In the run's language, wrapped at its spaces to the terminal (issue 40 review: 120 cells at 80 columns).
+            click.echo("\n".join(fit_lines([text], terminal_width(), "  ", lang)), err=True)
         if opts.log:
             try:
                 safefile.write_output(opts.log, text + "\n", append=True)
@@ -222,6 +224,16 @@ def _serve(recorder: Recorder, point: override.Pointing, ctx: CheckContext, lang
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:
+        after_ctrl_c(sys.stdout)
+
+
+def after_ctrl_c(out: TextIO) -> None:
+    """The terminal echoed `^C` with no line break: the diagnosis starts on a line of its own (issue 40 review:
+    `^C提供方：…`). Into a pipe or a file nothing was echoed, and nothing is added."""
+    try:
+        if out.isatty():
+            out.write("\n")
+    except (OSError, ValueError):
         pass
 
 

@@ -473,6 +473,8 @@ FACTS: dict[str, dict[str, Any]] = {
         "largest_ok": int | None,  # the largest input (tokens, from usage) of an answered request
         # Provider errors Codex does not show: 429 and 5xx bodies, a standalone `error` event.
         "masked": [{"number": int, "status": int | None, "ending": str, "message": str, "request_id": str | None}],
+        # The newest 401 (the key refused) and how many requests got one.
+        "key_rejected": Nullable({"number": int, "message": str, "request_id": str | None, "count": int}),
         "stall": Nullable({"number": int, "gap_ms": float, "input_tokens": int | None, "count": int}),
         "context_break": Nullable(
             {

@@ -67,6 +67,7 @@ CHECK_TITLES_ZH = {
     "ctx.probe": "会话探测",
     "ctx.sessions": "会话日志",
     "ctx.pasted": "粘贴的报错",
+    "ctx.watch": "记录的会话",
 }
 # The English titles the checks give themselves; a note that names a check by its title names it in Chinese too.
 CHECK_TITLES_EN_ZH = {

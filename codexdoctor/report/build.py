@@ -138,13 +138,17 @@ def _unexplained(
     """A check that failed with no finding to explain it (leaving out the checks in `past`): never "ok", and when it is
     a check of this run, the present is unknown, so old logs do not decide it either."""
     cited = {cid for f in findings for cid in f.checks}
-    unexplained = [c.id for c in checks if c.status is Status.FAIL and c.id not in cited and c.id not in past]
+    # Each check by its title, said in the report's language: its id (`ctx.watch`) is the code's word, not the user's.
+    from codexdoctor.i18n import check_title
+
+    unexplained = [c for c in checks if c.status is Status.FAIL and c.id not in cited and c.id not in past]
     if not unexplained:
         return None
+    titles = dict.fromkeys(Msg.pair(c.title, check_title(c.id, c.title, "zh")) for c in unexplained)
     return Verdict.INCONCLUSIVE, Msg(
         "a check failed without a known diagnosis: {ids}",
         "有检查项失败但没有已知诊断：{ids}",
-        ids=Msg.join(unexplained),
+        ids=Msg.join(list(titles)),
     )
 
 

@@ -86,6 +86,7 @@ _SLOTS_ZH.update(
         "contrast": "对照结果",
         "core": "集中的会话数",
         "count": "数量",
+        "count_text": "收到 401 的请求数",
         "cut_rule": "切分规则",
         "deadline_text": "时限",
         "dotenv_line": ".env 行号",

@@ -9,13 +9,14 @@ first output, the longest silence, and the codes `watch` found in it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from codexdoctor.model import Section
 from codexdoctor.watch import diagnosis, store
 
 NEWEST = 5  # recordings shown
+SEARCHED = 200  # the newest recordings searched for the ones of the sessions asked about
 
 HEADERS = {
     "en": (
@@ -23,51 +24,42 @@ HEADERS = {
         "Codex session",
         "requests",
         "failed",
-        "slowest first output s",
-        "longest gap s",
+        "slowest first (s)",
+        "longest gap (s)",
         "watch found",
     ),
-    "zh": ("记录", "Codex 会话", "请求", "失败", "最慢首个输出 秒", "最长间隔 秒", "watch 的发现"),
+    "zh": ("记录", "Codex 会话", "请求", "失败", "最慢首字（秒）", "最长间隔（秒）", "watch 的发现"),
 }
 
 
 def section(
-    env: Mapping[str, str], home: Path, short_ids: Mapping[str, str], lang: str = "en", newest: int = NEWEST
+    env: Mapping[str, str],
+    home: Path,
+    short_ids: Mapping[str, str],
+    lang: str = "en",
+    newest: int = NEWEST,
+    only: Collection[str] | None = None,
 ) -> Section | None:
     """The table of the newest recordings, or None when there is none. `short_ids`: the sessions the logs held (id
-    -> the short id the report shows); a recording of another session (its log not read, or gone) says so."""
+    -> the short id the report shows); a recording of another session (its log not read, or gone) says so. `only`:
+    the sessions asked about (`sessions --session`): only the recordings matched to one of them are listed (issue 40
+    review: three recordings of no Codex session were listed under one), from the newest SEARCHED."""
     from codexdoctor.common.redact import shorten_home
-    from codexdoctor.rules import evaluate
 
     folder = store.recordings_dir(env, home)
     try:
-        files = sorted(p for p in folder.glob("watch-*.jsonl") if p.is_file() and not p.is_symlink())[-newest:]
+        files = sorted(p for p in folder.glob("watch-*.jsonl") if p.is_file() and not p.is_symlink())
     except OSError:
         return None
+    files = files[-(SEARCHED if only is not None else newest) :]
     zh = lang == "zh"
-    rows = []
+    rows: list[tuple[object, ...]] = []
     for path in reversed(files):
-        try:
-            recording = store.read(path)
-        except (OSError, ValueError):
-            continue
-        calls = [r for r in recording.requests if r.is_model_call]
-        ids = list(dict.fromkeys(r.session for r in calls if r.session))
-        found = evaluate([diagnosis.check(recording.requests, path.name, None, lang)], lang=lang)
-        codes = ", ".join(dict.fromkeys(f.code for f in found)) or "-"
-        first = max((r.first_output_ms for r in calls if r.first_output_ms is not None), default=None)
-        gap = max((r.longest_gap_ms for r in calls if r.longest_gap_ms is not None), default=None)
-        rows.append(
-            (
-                path.name,
-                _sessions_text(ids, short_ids, zh),
-                len(calls),
-                sum(1 for r in calls if not r.ok),
-                f"{first / 1000:.2f}" if first is not None else "-",
-                f"{gap / 1000:.2f}" if gap is not None else "-",
-                codes,
-            )
-        )
+        if len(rows) >= newest:
+            break
+        row = _row(path, short_ids, lang, only)
+        if row is not None:
+            rows.append(row)
     if not rows:
         return None
     shown = shorten_home(str(folder), str(home))
@@ -77,12 +69,40 @@ def section(
         headers=HEADERS["zh" if zh else "en"],
         rows=tuple(rows),
         lines=(
-            f"{shown} 中最新的记录：每个请求的首个输出时间和流中的沉默是 Codex 日志里没有的。"
+            f"{shown} 中最新的记录：每个请求的首字时间和流中的沉默是 Codex 日志里没有的。"
             "`codexdoctor report` 会附上最新的一份。"
             if zh
             else f"The newest recordings in {shown}: they hold what Codex's logs do not, the first-output time of "
             "each request and the silences inside a stream. `codexdoctor report` includes the newest.",
         ),
+    )
+
+
+def _row(
+    path: Path, short_ids: Mapping[str, str], lang: str, only: Collection[str] | None
+) -> tuple[object, ...] | None:
+    """One recording's row; None when it cannot be read, or it belongs to none of the sessions in `only`."""
+    from codexdoctor.rules import evaluate
+
+    try:
+        recording = store.read(path)
+    except (OSError, ValueError):
+        return None
+    calls = [r for r in recording.requests if r.is_model_call]
+    ids = list(dict.fromkeys(r.session for r in calls if r.session))
+    if only is not None and not set(ids) & set(only):
+        return None
+    found = evaluate([diagnosis.check(recording.requests, path.name, None, lang)], lang=lang)
+    first = max((r.first_output_ms for r in calls if r.first_output_ms is not None), default=None)
+    gap = max((r.longest_gap_ms for r in calls if r.longest_gap_ms is not None), default=None)
+    return (
+        path.name,
+        _sessions_text(ids, short_ids, lang == "zh"),
+        len(calls),
+        sum(1 for r in calls if not r.ok),
+        f"{first / 1000:.2f}" if first is not None else "-",
+        f"{gap / 1000:.2f}" if gap is not None else "-",
+        ", ".join(dict.fromkeys(f.code for f in found)) or "-",
     )
 
 

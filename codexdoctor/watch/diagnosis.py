@@ -12,7 +12,7 @@ from typing import Any
 
 from codexdoctor.model import CheckResult, Msg, Section, Status
 from codexdoctor.net.classify import CONTEXT_MARKERS, context_numbers
-from codexdoctor.watch.record import Recorded, after_tool_call, message_of
+from codexdoctor.watch.record import Recorded, after_tool_call, ending_word, message_of
 
 STALL_MS = 20_000.0  # a silence this long inside a stream is a stall (Codex gives up at 300 s by default)
 GROWTH_RATIO = 3.0  # first-output time this many times the first request's, at a larger context
@@ -97,11 +97,26 @@ def facts_of(
         if worst
         else None
     )
+    facts["key_rejected"] = _key_rejected(calls)
     facts["context_break"] = _context_break(calls)
     facts["ttft_growth"] = _growth(ok)
     facts["tool_break"] = _tool_break(calls)
     facts["cache_reuse"] = _cache_reuse(calls)
     return facts
+
+
+def _key_rejected(calls: Sequence[Recorded]) -> dict[str, Any] | None:
+    """The newest request the provider answered 401 (the key refused), with how many were."""
+    rejected = [r for r in calls if r.status == 401]
+    if not rejected:
+        return None
+    r = rejected[-1]
+    return {
+        "number": r.number,
+        "message": message_of(r) or "(empty body)",
+        "request_id": r.request_id,
+        "count": len(rejected),
+    }
 
 
 def _context_break(calls: Sequence[Recorded]) -> dict[str, Any] | None:
@@ -260,7 +275,7 @@ def _evidence(r: Recorded) -> Msg:
         else Msg("{n:,} B", "{n:,} 字节", n=r.body_bytes)
     )
     first = (
-        Msg(", first output {s:.2f} s", "，首个输出 {s:.2f} 秒", s=r.first_output_ms / 1000)
+        Msg(", first output {s:.2f} s", "，首字 {s:.2f} 秒", s=r.first_output_ms / 1000)
         if r.first_output_ms is not None
         else Msg.verbatim("")
     )
@@ -269,15 +284,16 @@ def _evidence(r: Recorded) -> Msg:
         "#{number} {status} {ending}（{size}{first}）",
         number=r.number,
         status=str(r.status) if r.status is not None else "-",
-        ending=r.ending,
+        ending=ending_word(r.ending),
         size=size,
         first=first,
     )
 
 
+# Short headers with the unit once, so that none wraps at 80 columns (issue 40 review: `first` / `output s`).
 HEADERS = {
-    "en": ("#", "status", "input", "cached", "reused", "output", "first output s", "longest gap s", "ended"),
-    "zh": ("#", "状态", "输入", "缓存", "复用", "输出", "首个输出 秒", "最长间隔 秒", "结束方式"),
+    "en": ("#", "status", "input", "cached", "reused", "output", "first (s)", "gap (s)", "ended"),
+    "zh": ("#", "状态", "输入", "缓存", "复用", "输出", "首字（秒）", "最长间隔（秒）", "结束方式"),
 }
 
 
@@ -295,7 +311,7 @@ def sections(requests: Sequence[Recorded], lang: str = "en") -> list[Section]:
             f"{r.output_tokens:,}" if r.output_tokens is not None else "-",
             f"{r.first_output_ms / 1000:.2f}" if r.first_output_ms is not None else "-",
             f"{r.longest_gap_ms / 1000:.2f}" if r.longest_gap_ms is not None else "-",
-            r.ending,
+            ending_word(r.ending).text(lang),
         )
         for r in calls[-MAX_LISTED:]
     )
@@ -313,6 +329,6 @@ def sections(requests: Sequence[Recorded], lang: str = "en") -> list[Section]:
             rows=rows,
             chart=chart if len(chart) >= 2 else (),
             chart_x="上下文 token 数" if zh else "context tokens",
-            chart_y="首个输出 ms" if zh else "first output ms",
+            chart_y="首字 ms" if zh else "first output ms",
         )
     ]

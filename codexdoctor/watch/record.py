@@ -8,6 +8,7 @@ from typing import Any
 
 from codexdoctor.common import outside_json as outside
 from codexdoctor.common.untrusted import clip
+from codexdoctor.model import Msg
 
 # How a stream ended. The first four are the Responses API's own terminal events; the others are what a stream does
 # when it has none.
@@ -173,22 +174,59 @@ def message_of(rec: Recorded) -> str:
     return clip(" ".join((said or text).split()), 300)
 
 
-def line(rec: Recorded) -> str:
-    """One line per request, for stderr and --log: what a person watching wants to see."""
-    parts = [f"#{rec.number}", rec.method, rec.path, str(rec.status) if rec.status is not None else "-"]
+# How a request ended, in words (the table's last column and the status line): never `http_error` on the screen.
+ENDING_WORDS: dict[str, tuple[str, str]] = {
+    "completed": ("completed", "完成"),
+    "incomplete": ("incomplete", "不完整"),
+    "failed": ("failed", "失败"),
+    "error_event": ("error event", "错误事件"),
+    "eof": ("stream cut", "流中断"),
+    "reset": ("connection reset", "连接被重置"),
+    "http_error": ("HTTP error", "HTTP 错误"),
+    "not_sse": ("not a stream", "不是事件流"),
+    "unreachable": ("unreachable", "无法连接"),
+    "client_gone": ("Codex hung up", "Codex 已断开"),
+}
+
+
+def ending_word(ending: str) -> Msg:
+    en, zh = ENDING_WORDS.get(ending, (ending, ending))
+    return Msg.pair(en, zh)
+
+
+def said(rec: Recorded) -> Msg:
+    """One line per request, for stderr and --log, in both languages: what a person watching wants to see."""
+    parts: list[Msg] = [Msg.verbatim(f"#{rec.number} · {rec.method} · {rec.path} · {rec.status or '-'}")]
     if rec.input_tokens is not None:
         share = rec.cached_share
-        cached = f" ({rec.cached_tokens:,} cached, {share:.0%})" if rec.cached_tokens and share is not None else ""
-        parts.append(f"{rec.input_tokens:,} in{cached}, {rec.output_tokens or 0:,} out")
+        cached = (
+            Msg(" ({c:,} cached, {s:.0%})", "（缓存 {c:,}，{s:.0%}）", c=rec.cached_tokens, s=share)
+            if rec.cached_tokens and share is not None
+            else Msg.verbatim("")
+        )
+        parts.append(
+            Msg(
+                "{i:,} in{cached}, {o:,} out",
+                "输入 {i:,}{cached}，输出 {o:,}",
+                i=rec.input_tokens,
+                cached=cached,
+                o=rec.output_tokens or 0,
+            )
+        )
     else:
-        parts.append(f"{rec.body_bytes:,} B sent")
+        parts.append(Msg("{n:,} B sent", "已发送 {n:,} 字节", n=rec.body_bytes))
     if rec.first_output_ms is not None:
-        parts.append(f"first output {rec.first_output_ms / 1000:.2f} s")
+        parts.append(Msg("first output {s:.2f} s", "首字 {s:.2f} 秒", s=rec.first_output_ms / 1000))
     elif rec.headers_ms is not None:
-        parts.append(f"headers {rec.headers_ms / 1000:.2f} s")
+        parts.append(Msg("headers {s:.2f} s", "响应头 {s:.2f} 秒", s=rec.headers_ms / 1000))
     if rec.longest_gap_ms is not None and rec.events > 1:
-        parts.append(f"longest gap {rec.longest_gap_ms / 1000:.2f} s")
-    parts.append(rec.ending)
+        parts.append(Msg("longest gap {s:.2f} s", "最长间隔 {s:.2f} 秒", s=rec.longest_gap_ms / 1000))
+    parts.append(ending_word(rec.ending))
     if rec.error:
-        parts.append(clip(message_of(rec), 160))
-    return "codexdoctor watch: " + " · ".join(parts)
+        parts.append(Msg.verbatim(clip(message_of(rec), 160)))
+    return Msg("codexdoctor watch: {line}", "codexdoctor watch：{line}", line=Msg.join(parts, " · ", " · "))
+
+
+def line(rec: Recorded, lang: str = "en") -> str:
+    """The status line of one request in `lang`."""
+    return said(rec).text(lang)

@@ -394,6 +394,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "stall_threshold_ms": 20000.0,
         "largest_ok": 12000,
         "masked": [],
+        "key_rejected": None,
         "stall": None,
         "context_break": None,
         "ttft_growth": None,

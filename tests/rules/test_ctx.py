@@ -574,6 +574,17 @@ CASES = [
     ),
     silent("CTX040", {"masked": []}),
     fires(
+        "CTX046",
+        {
+            "failed": 2,
+            "key_rejected": {"number": 2, "message": "Incorrect API key provided", "request_id": "req_2", "count": 2},
+        },
+        "Request #2 got status 401 from the provider (request id req_2), which said: Incorrect API key provided",
+        "Incorrect API key provided. 2 requests got a 401.",
+        "unexpected status 401 Unauthorized",
+    ),
+    silent("CTX046", {"key_rejected": None}),
+    fires(
         "CTX041",
         {
             "failed": 1,
@@ -589,7 +600,7 @@ CASES = [
         "Request #7 was refused as too long",
         "The largest request the provider answered before it held 30,000 tokens.",
         "counts its window as 32,768 tokens and this request as 33,000.",
-        "model_context_window = 28672",
+        "model_context_window = 32768\nmodel_auto_compact_token_limit = 26200",
     ),
     fires(
         "CTX041",

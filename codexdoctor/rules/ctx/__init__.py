@@ -45,6 +45,7 @@ ORDER = (
     "CTX024",
     "CTX032",
     "CTX040",
+    "CTX046",
     "CTX041",
     "CTX042",
     "CTX043",

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codexdoctor.codex.sizes import too_small_for_codex
 from codexdoctor.rules.base import CHANNEL, CONTEXT, E, Loc, Rule, Text, W
+from codexdoctor.rules.ctx.advice import window_step
 
 # What Codex 0.171 shows instead of the provider's words (codex-facts §13 and §11).
 _CODEX_SAID = {
@@ -56,6 +58,23 @@ def _masked(f: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _rejected(f: Mapping[str, Any]) -> list[dict[str, Any]]:
+    k = f.get("key_rejected")
+    if not k:
+        return []
+    rid = k.get("request_id")
+    return [
+        {
+            "number": k["number"],
+            "message": k["message"].rstrip(".。 "),
+            "count_text": Loc(f" {k['count']} requests got a 401.", f"共有 {k['count']} 个请求收到 401。")
+            if k["count"] > 1
+            else Loc("", ""),
+            "id_text": Loc(f" (request id {rid})", f"（请求 id {rid}）") if rid else Loc("", ""),
+        }
+    ]
+
+
 def _stall(f: Mapping[str, Any]) -> list[dict[str, Any]]:
     s = f.get("stall")
     if not s:
@@ -97,9 +116,25 @@ def _context(f: Mapping[str, Any]) -> list[dict[str, Any]]:
             )
             if window
             else Loc("", ""),
-            "window_value": max(1024, int((window or before or 8192) * 0.9) // 1024 * 1024),
+            "window_step": _window_step(window, before, f.get("user_config") or "~/.codex/config.toml"),
         }
     ]
+
+
+def _window_step(window: int | None, before: int | None, cfg: str) -> Loc:
+    """The window advice from what was measured: the window the provider named, else the largest request it answered
+    (a window at least that large), through the one function every rule uses; with neither, or with an answered
+    request too small to tell a window from, no number (a guess once advised 7168, under Codex's first request)."""
+    if window:
+        return window_step(window, cfg)
+    if before and not too_small_for_codex(before):
+        return window_step(before, cfg)
+    return Loc(
+        "Measure the provider's real window with `codexdoctor probe`, then set model_context_window (and "
+        f"model_auto_compact_token_limit) below it at the top level of {cfg}.",
+        f"用 `codexdoctor probe` 测出提供方的真实窗口，然后在 {cfg} 顶层把 model_context_window（以及 "
+        "model_auto_compact_token_limit）设到它以下。",
+    )
 
 
 def _growth(f: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -245,6 +280,37 @@ RULES: tuple[Rule, ...] = (
         when=_masked,
     ),
     Rule(
+        code="CTX046",
+        name="watch-key-rejected",
+        check="ctx.watch",
+        reads=("key_rejected",),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="The provider rejected the API key",
+            diagnosis="Request #{number} got status 401 from the provider{id_text}, which said: {message}.{count_text} "
+            "Codex retries 401 five times, then prints `unexpected status 401 Unauthorized`.",
+            remedy=(
+                "Check the key the watched Codex reads: `codexdoctor check` shows the key variable with its "
+                "fingerprint and a command to compare it with the key in the provider's console.",
+                "Copy the key again, whole, with no spaces or line breaks, and set the variable again.",
+                "If it still fails, create a new key at the provider (the old one may be revoked, expired or for "
+                "another project).",
+            ),
+        ),
+        zh=Text(
+            title="提供方拒绝了 API Key",
+            diagnosis="第 {number} 个请求从提供方收到了状态 401{id_text}，它说：{message}。{count_text}"
+            "Codex 对 401 会重试五次，然后输出 `unexpected status 401 Unauthorized`。",
+            remedy=(
+                "检查被记录的 Codex 读取的密钥：`codexdoctor check` 会显示密钥变量及其指纹，并给出与提供方控制台里的密钥比对的命令。",
+                "重新完整复制密钥，不要带空格或换行，再导出一次。",
+                "仍然失败的话，到提供方重新创建一个密钥（旧密钥可能已被吊销、过期或属于别的项目）。",
+            ),
+        ),
+        when=_rejected,
+    ),
+    Rule(
         code="CTX041",
         name="watch-context-break",
         check="ctx.watch",
@@ -256,8 +322,7 @@ RULES: tuple[Rule, ...] = (
             diagnosis="Request #{number} was refused as too long: {message}. {before_text}{window_text}",
             remedy=(
                 "Start a new session (or `/compact` in the TUI) and carry a short summary instead of the history.",
-                "Make Codex compact before the provider's real window: in {user_config} set\n"
-                "model_context_window = {window_value:d}",
+                "{window_step}",
             ),
         ),
         zh=Text(
@@ -265,7 +330,7 @@ RULES: tuple[Rule, ...] = (
             diagnosis="第 {number} 个请求因过长被拒绝：{message}。{before_text}{window_text}",
             remedy=(
                 "开一个新会话（或在 TUI 里 `/compact`），带上简短总结而不是整段历史。",
-                "让 Codex 在提供方真实窗口之前压缩：在 {user_config} 中设置\nmodel_context_window = {window_value:d}",
+                "{window_step}",
             ),
         ),
         when=_context,
