@@ -135,8 +135,7 @@ def _reproduction(
     from codexdoctor.checks.live.plan import canary_url
     from codexdoctor.codex import request as codexrequest
     from codexdoctor.common import tokens
-    from codexdoctor.report.reproduce import comment_lines, pasteable_url
-    from codexdoctor.report.ticket import curl_command
+    from codexdoctor.report.reproduce import comment_lines, curl_command, pasteable_url
 
     plan = make_plan(ctx)
     if plan.first is None:

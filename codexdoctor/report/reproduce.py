@@ -10,7 +10,7 @@ fingerprint so they can tell which value it is. common/redact.py knows these ref
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from codexdoctor.common.redact import fingerprint
@@ -101,3 +101,17 @@ def comment_lines(shell: str, secrets: tuple[UrlSecret, ...], lang: str) -> list
     """One comment line a variable, above the command: what to set it to, never the value."""
     lead = "REM " if shell == "cmd" else "# "
     return [lead + s.said().text(lang) for s in secrets]
+
+
+def curl_command(shell: str, url: str, env_key: str | None, body_file: str, headers: Mapping[str, str]) -> str:
+    """The canary as the user's shell writes a curl call: the key by its variable, other headers as configured
+    (their values already redacted by the caller)."""
+    ref = {"powershell": f"$env:{env_key}", "cmd": f"%{env_key}%"}.get(shell, f"${env_key}") if env_key else None
+    exe = "curl.exe" if shell in ("powershell", "cmd") else "curl"
+    cont = {"powershell": " `", "cmd": " ^"}.get(shell, " \\")
+    parts = [f'{exe} -sS -N "{url}"', '-H "Content-Type: application/json"', '-H "Accept: text/event-stream"']
+    if ref:
+        parts.append(f'-H "Authorization: Bearer {ref}"')
+    parts += [f'-H "{k}: {v}"' for k, v in headers.items() if k.lower() not in ("authorization", "content-type")]
+    parts.append(f'--data "@{body_file}"')
+    return (cont + "\n  ").join(parts)

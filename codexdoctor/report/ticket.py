@@ -585,17 +585,3 @@ def as_json(ticket: Ticket) -> str:
 def _demote(markdown_text: str) -> str:
     """A report's own headings one level down, under the ticket's."""
     return re.sub(r"^(#+) ", lambda m: "#" * min(6, len(m.group(1)) + 2) + " ", markdown_text, flags=re.M)
-
-
-def curl_command(shell: str, url: str, env_key: str | None, body_file: str, headers: Mapping[str, str]) -> str:
-    """The canary as the user's shell writes a curl call: the key by its variable, other headers as configured
-    (their values already redacted by the caller)."""
-    ref = {"powershell": f"$env:{env_key}", "cmd": f"%{env_key}%"}.get(shell, f"${env_key}") if env_key else None
-    exe = "curl.exe" if shell in ("powershell", "cmd") else "curl"
-    cont = {"powershell": " `", "cmd": " ^"}.get(shell, " \\")
-    parts = [f'{exe} -sS -N "{url}"', '-H "Content-Type: application/json"', '-H "Accept: text/event-stream"']
-    if ref:
-        parts.append(f'-H "Authorization: Bearer {ref}"')
-    parts += [f'-H "{k}: {v}"' for k, v in headers.items() if k.lower() not in ("authorization", "content-type")]
-    parts.append(f'--data "@{body_file}"')
-    return (cont + "\n  ").join(parts)

@@ -103,7 +103,7 @@ def test_the_whole_file_is_redacted(home, sim_server, run, monkeypatch, tmp_path
 
 
 def test_curl_in_each_shell():
-    from codexdoctor.report.ticket import curl_command
+    from codexdoctor.report.reproduce import curl_command
 
     assert "Authorization: Bearer $K" in curl_command("bash", "https://h/v1/responses", "K", "b.json", {})
     ps = curl_command("powershell", "https://h/v1/responses", "K", "b.json", {})
