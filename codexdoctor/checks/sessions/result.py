@@ -144,11 +144,20 @@ def _read_evidence(
 
 def counted(total: int, failed: int, kinds: list[str], kept: Kept | None = None) -> Msg:
     """`12 sessions, 3 failed (channel, context)`: the kinds in the words of the sessions table. Chosen from more:
-    `5 of 6 sessions of provider `sim`; 5 failed …`, `6 个会话中 5 个属于提供方 sim；5 个失败…`."""
+    `5 of 6 sessions of provider `sim`; 5 failed …`, `6 个会话中 5 个属于提供方 sim；5 个失败…`; when every one read is
+    kept, `all 6 sessions are of provider `sim``, `6 个会话，都属于提供方 sim`."""
     from codexdoctor.i18n import TABLE_WORDS
 
     sessions = (
         Msg(
+            "all {sessions} are {which}" if total > 1 else "{sessions} {which}",
+            "{n:,} 个会话，都{which}" if total > 1 else "{n:,} 个会话，{which}",
+            sessions=plural(total, "session"),
+            n=total,
+            which=kept.which,
+        )
+        if kept is not None and kept.read == total
+        else Msg(
             "{n:,} of {sessions} {which}",
             "{read:,} 个会话中 {n:,} 个{which}",
             n=total,
