@@ -743,3 +743,14 @@ def test_inside_diagnose_error_ctx013_does_not_send_back_to_it(lang):
     assert len(inside[0].remedy) == 1 and "diagnose-error" not in " ".join(inside[0].remedy)
     key = {"sessions": [session(kind="channel", failed_turn=3, error="unexpected status 401 Unauthorized")]}
     assert "401" in run(Case("CTX013", {**key, "pasted": True}, True), lang)[0].remedy[1]
+
+
+def test_ctx014_lists_the_outliers_in_one_bracket_level():
+    """Issue 40 review: `另有 1 个会话断在别处（01a229ea-d（8,477））`, brackets in brackets."""
+    from tests.rules.cases import Case, run
+
+    outliers = [{"id": session(2)["id"], "size": 8477}, {"id": session(1)["id"], "size": 20000}]
+    said = run(Case("CTX014", {"across": across({**CLUSTER, "outliers": outliers})}, True), "zh")[0].diagnosis
+    assert "另有 2 个会话断在别处（0199a1b2：8,477 个 token；0199a1b1：20,000 个 token），见它们各自的结论" in said, (
+        said
+    )

@@ -192,11 +192,12 @@ def _outlier_text(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> Lo
         return ""
     names = {d["id"]: d["short_id"] for d in sessions}
     listed = ", ".join(f"{names.get(o['id'], o['id'][:8])} at {o['size']:,}" for o in outliers[:5])
-    listed_zh = "，".join(f"{names.get(o['id'], o['id'][:8])}（{o['size']:,}）" for o in outliers[:5])
+    listed_zh = "；".join(f"{names.get(o['id'], o['id'][:8])}：{o['size']:,} 个 token" for o in outliers[:5])
     return Loc(
         f" {len(outliers)} other session{'s' if len(outliers) != 1 else ''} broke elsewhere ({listed}); "
-        "see its own finding.",
-        f"另有 {len(outliers)} 个会话断在别处（{listed_zh}），见它自己的结论。",
+        + ("see its own finding." if len(outliers) == 1 else "see their own findings."),
+        f"另有 {len(outliers)} 个会话断在别处（{listed_zh}），"
+        + ("见它自己的结论。" if len(outliers) == 1 else "见它们各自的结论。"),
     )
 
 
