@@ -129,7 +129,7 @@ CASES = [
         "of them and leaves 3,496. Codex keeps 10,000 bytes of each output (the first and the last 5,000, "
         "with `…N chars truncated…` between); one call with an output that large",
         "costs 5,746 tokens",
-        "at least 16,250 tokens",
+        "at least 16,250 tokens hold the first request, that output and 2,000 tokens for the answer",
         "While it serves this window: tell Codex the real window",
         "model_context_window = 12000\nmodel_auto_compact_token_limit = 9600",
         "tool_output_token_limit = 600",
@@ -151,8 +151,11 @@ CASES = [
         "say how large gw-coder's window is",
         "Codex's first request for you (8,504 tokens) fit",
         "codexdoctor probe",
-        "The first large tool output (numbers, logs) adds up to 5,746 tokens: Codex keeps 10,000 bytes of each output",
-        "A window under about 16,250 tokens breaks there.",
+        "The first large tool output (a long command output: a log, a listing of 3,000 lines) adds as much as 5,746 "
+        "tokens: Codex keeps 10,000 bytes of each output",
+        # issue 40 review: 8,504 + 5,746 is 14,250; the 2,000 kept for the answer is named in the sum
+        "The first request (8,504 tokens), that output (5,746 tokens) and 2,000 tokens kept for the answer make about 16,250 "
+        "tokens: a smaller window breaks there.",
     ),
     silent("CTX025", {"unpublished": True, "first_fit": False}),
     fires(
@@ -754,3 +757,15 @@ def test_ctx014_lists_the_outliers_in_one_bracket_level():
     assert "另有 2 个会话断在别处（0199a1b2：8,477 个 token；0199a1b1：20,000 个 token），见它们各自的结论" in said, (
         said
     )
+
+
+def test_ctx025_names_the_answer_reserve_in_chinese():
+    """Issue 40 review: `（数字、日志）` and a sum that did not add up (8,478 + 5,746 is not 16,224)."""
+    from tests.rules.cases import Case, run
+
+    said = run(Case("CTX025", {"unpublished": True}, True), "zh")[0].diagnosis
+    assert "（一段很长的命令输出：一份日志、3,000 行的列表）" in said and "数字、日志" not in said, said
+    assert (
+        "第一个请求（8,504 个 token）、这个输出（5,746 个 token）和留给回答的 2,000 个 token 合计约 16,250 个 token"
+        in said
+    ), said
