@@ -14,6 +14,8 @@ def session(n=0, **changes):
 
 OVERFLOW = {"kind": "context", "failed_turn": 14, "peak": 120000, "last_ok": 120000, "share": 0.464}
 OVERFLOW["evidence"] = "Codex's context-window error"
+SMALL_OVERFLOW = {**OVERFLOW, "failed_turn": 2, "peak": 8477, "last_ok": 8477, "share": 0.033}
+SMALL_OVERFLOW |= {"real_window": 8477, "compactions": 1}
 STREAM_CUT = "stream disconnected before completion: stream closed before response.completed"
 SCATTERED = {"provider": "gw", "model": "gw-coder", "window": 258400, "failures": 3, "sizes": [6000, 9000, 14000]}
 SCATTERED |= {"ids": [session(n)["id"] for n in range(3)], "outliers": [], "pattern": "scattered", "low": 6000}
@@ -412,6 +414,17 @@ CASES = [
         count=2,
         why="two-configs",
     ),
+    fires(
+        "CTX012",
+        # issue 40 review: 8,477 tokens answered, then "an 8,477-token window cannot hold Codex's first request" and
+        # "Codex never compacted" beside a log that counted one compaction
+        {"sessions": [session(**SMALL_OVERFLOW)]},
+        "the provider's real window is at least 8,477 tokens (a request that large was answered) and smaller than "
+        "the request of turn 2. Codex compacted once, which was not enough.",
+        "A request of 8,477 tokens was answered, so the window holds Codex's first request, but a window that close "
+        "to it leaves no room for a session.",
+        why="answered-is-a-lower-bound",
+    ),
     silent("CTX012", {"sessions": [session(**OVERFLOW, in_cluster=True)]}, why="CTX014-says-it"),
     silent("CTX012", {"sessions": [session(**OVERFLOW, truncated_at=32768)]}, why="CTX026-says-it"),
     fires(
@@ -769,3 +782,17 @@ def test_ctx025_names_the_answer_reserve_in_chinese():
         "第一个请求（8,504 个 token）、这个输出（5,746 个 token）和留给回答的 2,000 个 token 合计约 16,250 个 token"
         in said
     ), said
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_ctx012_does_not_call_an_answered_request_too_large(lang):
+    """Issue 40 review: `成功过的最大上下文是 8,477 个 token`, then `8,477 个 token 的窗口放不下 Codex 的第一个请求` and
+    `Codex 根本来不及压缩` beside `压缩次数 1`."""
+    from tests.rules.cases import Case, run
+
+    said = run(Case("CTX012", {"sessions": [session(**SMALL_OVERFLOW)]}, True), lang)[0]
+    text = " ".join((said.diagnosis, *said.remedy))
+    for wrong in ("cannot hold Codex's first request", "never compacted", "放不下 Codex 的第一个请求", "来不及压缩"):
+        assert wrong not in text, text
+    assert ("compacted once" if lang == "en" else "Codex 压缩过 1 次") in text
+    assert ("at least 8,477 tokens" if lang == "en" else "至少有 8,477 个 token") in text
