@@ -131,7 +131,7 @@ CASES = [
         "of them and leaves 3,496. Codex keeps 10,000 bytes of each output (the first and the last 5,000, "
         "with `…N chars truncated…` between); one call with an output that large",
         "costs 5,746 tokens",
-        "at least 16,250 tokens hold the first request, that output and 2,000 tokens for the answer",
+        "at least 16,250 tokens hold 2,000 tokens for the answer besides the first request and that output",
         "While it serves this window: tell Codex the real window",
         "model_context_window = 12000\nmodel_auto_compact_token_limit = 9600",
         "tool_output_token_limit = 600",

@@ -90,8 +90,8 @@ RULES: tuple[Rule, ...] = (
             "here). Small outputs work; the "
             "session breaks at its first large one, and Codex cannot compact its way out of it.",
             remedy=(
-                "Serve the model with a larger window: at least {needed} tokens hold the first request, that output and "
-                "{answer_room} tokens for the answer "
+                "Serve the model with a larger window: at least {needed} tokens hold {answer_room} tokens for the answer "
+                "besides the first request and that output "
                 "(llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`).",
                 "{window_step}",
                 "{limit_step}",
