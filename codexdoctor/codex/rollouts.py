@@ -171,12 +171,21 @@ def _read_chunks(fh: BinaryIO, s: Session) -> None:
         _scan_tail(s, carry)
 
 
-def iter_rollouts(roots: Iterable[Path], problems: list[str]) -> Iterator[Path]:
-    """Every rollout-*.jsonl below the roots, streamed (a folder of a million files is never listed at once).
+def is_rollout_name(name: str) -> bool:
+    """The files Codex itself lists as sessions: `rollout-*.jsonl` (codex-rs/core/src/rollout/list.rs, `collect_files`
+    in `traverse_directories_for_paths`). `check` and `sessions` count by this one rule (issue 40 review: they read
+    8 and 11 logs of the same folder)."""
+    return name.startswith("rollout-") and name.endswith(".jsonl")
 
-    Files are taken as given. A linked folder is followed (sessions moved to another disk and linked back must
-    not go missing), but each folder is read once, by its device and inode: a link loop, or a link to a folder
-    read elsewhere, adds nothing and cannot hang it."""
+
+def iter_rollouts(roots: Iterable[Path], problems: list[str], newest_first: bool = False) -> Iterator[Path]:
+    """Every rollout-*.jsonl below the roots, streamed (a folder of a million files is never listed at once).
+    With `newest_first`, each folder's files and subfolders go by name, newest first (Codex's dated folders and
+    file names sort by time): `check` takes the first few of them without listing the rest.
+
+    Files given as roots are taken as given. A linked folder is followed (sessions moved to another disk and linked
+    back must not go missing), but each folder is read once, by its device and inode: a link loop, or a link to a
+    folder read elsewhere, adds nothing and cannot hang it."""
     seen: set[tuple[int, int]] = set()
     for root in roots:
         if root.is_file():
@@ -189,25 +198,30 @@ def iter_rollouts(roots: Iterable[Path], problems: list[str]) -> Iterator[Path]:
         stack = [str(root)]
         while stack:
             folder = stack.pop()
+            subfolders: list[str] = []
+            files: list[str] = []
             try:
                 info = os.stat(folder)
                 if (info.st_dev, info.st_ino) in seen:
                     continue
                 seen.add((info.st_dev, info.st_ino))
                 with os.scandir(folder) as entries:
-                    subfolders = []
                     for entry in entries:
                         try:
                             if entry.is_dir():  # a linked folder too: `seen` stops loops
                                 subfolders.append(entry.path)
-                            elif entry.name.endswith(".jsonl") and entry.name != "history.jsonl":
-                                yield Path(entry.path)
+                            elif is_rollout_name(entry.name):
+                                if not newest_first:
+                                    yield Path(entry.path)
+                                else:
+                                    files.append(entry.path)
                         except OSError:
                             continue
             except OSError as exc:
                 problems.append(f"{folder}: {exc.strerror or exc}")
                 continue
-            stack.extend(sorted(subfolders, reverse=True))
+            yield from (Path(f) for f in sorted(files, reverse=True))
+            stack.extend(sorted(subfolders, reverse=not newest_first))
 
 
 def find_rollouts(roots: Iterable[Path], problems: list[str]) -> list[Path]:

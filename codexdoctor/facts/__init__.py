@@ -456,7 +456,7 @@ FACTS: dict[str, dict[str, Any]] = {
             "pattern": str | None,
             "groups": [GROUP],
         },
-        "decision": Nullable({"verdict": str, "reason": str}),
+        "decision": Nullable({"verdict": str, "reason": str, "latest": Maybe(str)}),
         "inconclusive_reason": Maybe(str),
         "pasted": Maybe(bool),  # read by diagnose-error for the message pasted (its remedies do not send back to it)
     },

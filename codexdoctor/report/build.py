@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -173,16 +174,32 @@ def _past_counts(past: list[Finding]) -> Msg:
 
 def _decided_by_sessions(past: list[Finding], checks: list[CheckResult]) -> tuple[Verdict, Msg] | None:
     """Sessions that failed both ways lead with the majority (or most recent) cause instead of the fixed order;
-    only when nothing found now decides (an error found now always does, see _verdict)."""
+    only when nothing found now decides (an error found now always does, see _verdict). The reason ends with the
+    most recent failure, so the codes after it are the findings about that session (issue 40 review: CTX012 and
+    CTX026 were cited beside CTX014, about two other sessions)."""
     decider = next((c for c in checks if isinstance(c.facts.get("decision"), dict)), None)
     if decider is None or not past:
         return None
     decided = decider.facts["decision"]
     lead = Verdict(decided["verdict"])
-    codes = _codes(f for f in past if f.verdict is lead)
+    latest = decided.get("latest")
+    known = {str(d.get("short_id")) for d in decider.facts.get("sessions") or () if d.get("short_id")}
+    about = [f for f in past if isinstance(latest, str) and latest in _sessions_named(f, known | {latest})]
+    codes = _codes(about or [f for f in past if f.verdict is lead])
     # The reason is a fact (the JSON report shows it) in English; the check gives it in both languages beside it.
     why = decider.said.get("decision_reason") or Msg.verbatim(str(decided["reason"]))
     return lead, Msg("{why}: {codes}", "{why}：{codes}", why=why, codes=codes)
+
+
+def _sessions_named(finding: Finding, ids: set[str]) -> set[str]:
+    """The sessions a finding is about, by the short ids its texts name (findings carry no ids of their own): those of
+    its evidence lines, else those of its diagnosis (CTX014 names the sessions that broke elsewhere in its diagnosis,
+    its own in its evidence)."""
+
+    def named(texts: Iterable[str]) -> set[str]:
+        return {i for i in ids if any(re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", t) for t in texts)}
+
+    return named(finding.evidence) or named([finding.diagnosis])
 
 
 def _codes(findings: Iterable[Finding]) -> Msg:

@@ -175,6 +175,7 @@ _SLOTS_ZH.update(
         "names": "参数名",
         "near_miss_text": "相近的变量名",
         "needed": "所需窗口",
+        "answer_room": "留给回答的 token 数",
         "no_proxy_cmd": "NO_PROXY 命令",
         "number": "请求序号",
         "openai_key_fp": "密钥指纹",

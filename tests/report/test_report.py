@@ -128,3 +128,40 @@ def test_a_live_check_failed_without_a_diagnosis_is_not_decided_by_old_logs():
         [past], [check("api.canary", Status.FAIL), check("ctx.sessions", Status.FAIL)], True
     )
     assert verdict is Verdict.INCONCLUSIVE and "api.canary" in reason and "CTX014" in reason
+
+
+def test_the_logs_decision_cites_only_the_findings_about_the_latest_failure():
+    """Issue 40 review: `the most recent failure (2026-12-01 04:08) was `context`: CTX012, CTX014, CTX026` while that
+    session (01a22fca-9) is in CTX014 alone; CTX012 is about 01a229ea-d, CTX026 about 01a22fc9-9. CTX014 names
+    01a229ea-d in its diagnosis as a session that broke elsewhere: its own are in its evidence."""
+    from dataclasses import replace
+
+    cluster = replace(
+        finding("CTX014", Severity.ERROR, Verdict.CONTEXT, "ctx.sessions"),
+        diagnosis="6 broke at 15,512 tokens. 1 other session broke elsewhere (01a229ea-d at 8,477)",
+        evidence=("session 01a22fc8-c (2026-12-01 04:06)", "session 01a22fca-9 (2026-12-01 04:08)"),
+    )
+    ran_out = replace(
+        finding("CTX012", Severity.ERROR, Verdict.CONTEXT, "ctx.sessions"),
+        diagnosis="Session 01a229ea-d (2026-11-30 00:46) failed at turn 2",
+        evidence=("session 01a229ea-d (2026-11-30 00:46)",),
+    )
+    cut = replace(
+        finding("CTX026", Severity.ERROR, Verdict.CONTEXT, "ctx.sessions"),
+        diagnosis="In session 01a22fc9-9 (2026-12-01 04:07) the input stayed at 14,000 tokens",
+        evidence=("11 sessions read from ~/.codex/sessions",),
+    )
+    channel = replace(
+        finding("CTX013", Severity.ERROR, Verdict.CHANNEL, "ctx.sessions"), diagnosis="Session 01a229ea-4 failed"
+    )
+    sessions = [{"short_id": s} for s in ("01a229ea-4", "01a229ea-d", "01a22fc8-c", "01a22fc9-9", "01a22fca-9")]
+    reason = "8 of kind `context` and 2 of kind `channel`; the most recent failure (2026-12-01 04:08) was `context`"
+    for latest, cited in (("01a22fca-9", "CTX014"), ("01a229ea-d", "CTX012"), ("01a229ea-4", "CTX013")):
+        decision = check(
+            "ctx.sessions",
+            Status.FAIL,
+            decision={"verdict": "context", "reason": reason, "latest": latest},
+            sessions=sessions,
+        )
+        verdict, said = decide_verdict([cluster, ran_out, cut, channel], [decision], True)
+        assert verdict is Verdict.CONTEXT and said.endswith(f"`context`: {cited}"), (latest, said)

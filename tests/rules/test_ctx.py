@@ -14,6 +14,8 @@ def session(n=0, **changes):
 
 OVERFLOW = {"kind": "context", "failed_turn": 14, "peak": 120000, "last_ok": 120000, "share": 0.464}
 OVERFLOW["evidence"] = "Codex's context-window error"
+SMALL_OVERFLOW = {**OVERFLOW, "failed_turn": 2, "peak": 8477, "last_ok": 8477, "share": 0.033}
+SMALL_OVERFLOW |= {"real_window": 8477, "compactions": 1}
 STREAM_CUT = "stream disconnected before completion: stream closed before response.completed"
 SCATTERED = {"provider": "gw", "model": "gw-coder", "window": 258400, "failures": 3, "sizes": [6000, 9000, 14000]}
 SCATTERED |= {"ids": [session(n)["id"] for n in range(3)], "outliers": [], "pattern": "scattered", "low": 6000}
@@ -129,7 +131,7 @@ CASES = [
         "of them and leaves 3,496. Codex keeps 10,000 bytes of each output (the first and the last 5,000, "
         "with `…N chars truncated…` between); one call with an output that large",
         "costs 5,746 tokens",
-        "at least 16,250 tokens",
+        "at least 16,250 tokens hold 2,000 tokens for the answer besides the first request and that output",
         "While it serves this window: tell Codex the real window",
         "model_context_window = 12000\nmodel_auto_compact_token_limit = 9600",
         "tool_output_token_limit = 600",
@@ -151,8 +153,11 @@ CASES = [
         "say how large gw-coder's window is",
         "Codex's first request for you (8,504 tokens) fit",
         "codexdoctor probe",
-        "The first large tool output (numbers, logs) adds up to 5,746 tokens: Codex keeps 10,000 bytes of each output",
-        "A window under about 16,250 tokens breaks there.",
+        "The first large tool output (a long command output: a log, a listing of 3,000 lines) adds as much as 5,746 "
+        "tokens: Codex keeps 10,000 bytes of each output",
+        # issue 40 review: 8,504 + 5,746 is 14,250; the 2,000 kept for the answer is named in the sum
+        "The first request (8,504 tokens), that output (5,746 tokens) and 2,000 tokens kept for the answer make about 16,250 "
+        "tokens: a smaller window breaks there.",
     ),
     silent("CTX025", {"unpublished": True, "first_fit": False}),
     fires(
@@ -408,6 +413,17 @@ CASES = [
         {"sessions": [session(0, **OVERFLOW), session(1, **OVERFLOW, model="gw-max")]},
         count=2,
         why="two-configs",
+    ),
+    fires(
+        "CTX012",
+        # issue 40 review: 8,477 tokens answered, then "an 8,477-token window cannot hold Codex's first request" and
+        # "Codex never compacted" beside a log that counted one compaction
+        {"sessions": [session(**SMALL_OVERFLOW)]},
+        "the provider's real window is at least 8,477 tokens (a request that large was answered) and smaller than "
+        "the request of turn 2. Codex compacted once, which was not enough.",
+        "A request of 8,477 tokens was answered, so the window holds Codex's first request, but a window that close "
+        "to it leaves no room for a session.",
+        why="answered-is-a-lower-bound",
     ),
     silent("CTX012", {"sessions": [session(**OVERFLOW, in_cluster=True)]}, why="CTX014-says-it"),
     silent("CTX012", {"sessions": [session(**OVERFLOW, truncated_at=32768)]}, why="CTX026-says-it"),
@@ -754,3 +770,40 @@ def test_inside_diagnose_error_ctx013_does_not_send_back_to_it(lang):
     assert len(inside[0].remedy) == 1 and "diagnose-error" not in " ".join(inside[0].remedy)
     key = {"sessions": [session(kind="channel", failed_turn=3, error="unexpected status 401 Unauthorized")]}
     assert "401" in run(Case("CTX013", {**key, "pasted": True}, True), lang)[0].remedy[1]
+
+
+def test_ctx014_lists_the_outliers_in_one_bracket_level():
+    """Issue 40 review: `另有 1 个会话断在别处（01a229ea-d（8,477））`, brackets in brackets."""
+    from tests.rules.cases import Case, run
+
+    outliers = [{"id": session(2)["id"], "size": 8477}, {"id": session(1)["id"], "size": 20000}]
+    said = run(Case("CTX014", {"across": across({**CLUSTER, "outliers": outliers})}, True), "zh")[0].diagnosis
+    assert "另有 2 个会话断在别处（0199a1b2：8,477 个 token；0199a1b1：20,000 个 token），见它们各自的结论" in said, (
+        said
+    )
+
+
+def test_ctx025_names_the_answer_reserve_in_chinese():
+    """Issue 40 review: `（数字、日志）` and a sum that did not add up (8,478 + 5,746 is not 16,224)."""
+    from tests.rules.cases import Case, run
+
+    said = run(Case("CTX025", {"unpublished": True}, True), "zh")[0].diagnosis
+    assert "（一段很长的命令输出：一份日志、3,000 行的列表）" in said and "数字、日志" not in said, said
+    assert (
+        "第一个请求（8,504 个 token）、这个输出（5,746 个 token）和留给回答的 2,000 个 token 合计约 16,250 个 token"
+        in said
+    ), said
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_ctx012_does_not_call_an_answered_request_too_large(lang):
+    """Issue 40 review: `成功过的最大上下文是 8,477 个 token`, then `8,477 个 token 的窗口放不下 Codex 的第一个请求` and
+    `Codex 根本来不及压缩` beside `压缩次数 1`."""
+    from tests.rules.cases import Case, run
+
+    said = run(Case("CTX012", {"sessions": [session(**SMALL_OVERFLOW)]}, True), lang)[0]
+    text = " ".join((said.diagnosis, *said.remedy))
+    for wrong in ("cannot hold Codex's first request", "never compacted", "放不下 Codex 的第一个请求", "来不及压缩"):
+        assert wrong not in text, text
+    assert ("compacted once" if lang == "en" else "Codex 压缩过 1 次") in text
+    assert ("at least 8,477 tokens" if lang == "en" else "至少有 8,477 个 token") in text

@@ -132,4 +132,5 @@ def decide(failing: list[dict[str, Any]]) -> tuple[dict[str, Any], Msg] | None:
         when=when,
         kind=_KIND_WORDS[str(latest["kind"])],
     )
-    return {"verdict": lead, "reason": str(reason)}, reason
+    # `latest`: the session the reason ends with, by the short id the findings name it by (report/build.py cites them)
+    return {"verdict": lead, "reason": str(reason), "latest": str(latest.get("short_id") or latest["id"])}, reason

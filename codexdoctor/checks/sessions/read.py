@@ -4,6 +4,7 @@ they belong to. Nothing here judges a session (classify.py does)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from codexdoctor.codex.rollout_session import Session, parse_time
-from codexdoctor.codex.rollouts import find_rollouts, read_session
+from codexdoctor.codex.rollouts import find_rollouts, iter_rollouts, read_session
 from codexdoctor.codex.tui_log import read_tui_log
 from codexdoctor.net.classify import summarize_text
 
@@ -21,29 +22,9 @@ RECENT_ROLLOUTS = 200  # `check` and `diagnose-error` read at most this many of 
 
 def recent_rollouts(roots: Iterable[Path], limit: int = RECENT_ROLLOUTS) -> list[Path]:
     """The newest `limit` rollouts below Codex's dated folders (sessions/YYYY/MM/DD), newest folders first, without
-    listing the rest: `check` reads what just happened, in bounded time, whatever the size of ~/.codex."""
-    found: list[Path] = []
-
-    def walk(folder: Path, depth: int) -> None:
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name, reverse=True)
-        except OSError:
-            return
-        for entry in entries:
-            if len(found) >= limit:
-                return
-            try:
-                if entry.is_dir(follow_symlinks=False) and depth < 4:
-                    walk(Path(entry.path), depth + 1)
-                elif entry.name.startswith("rollout-") and entry.name.endswith(".jsonl"):
-                    found.append(Path(entry.path))
-            except OSError:
-                continue
-
-    for root in roots:
-        if len(found) < limit and root.is_dir():
-            walk(root, 0)
-    return found
+    listing the rest: `check` reads what just happened, in bounded time, whatever the size of ~/.codex. The same
+    listing as `sessions` (`iter_rollouts`: the same file names, linked folders followed once)."""
+    return list(itertools.islice(iter_rollouts(roots, [], newest_first=True), limit))
 
 
 class AmbiguousSession(ValueError):

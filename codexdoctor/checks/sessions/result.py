@@ -142,23 +142,39 @@ def _read_evidence(
     return evidence
 
 
-def counted(total: int, failed: int, kinds: list[str], kept: Kept | None = None) -> Msg:
-    """`12 sessions, 3 failed (channel, context)`: the kinds in the words of the sessions table. Chosen from more:
-    `5 of 6 sessions of provider `sim`; 5 failed …`, `6 个会话中 5 个属于提供方 sim；5 个失败…`."""
-    from codexdoctor.i18n import TABLE_WORDS
-
-    sessions = (
-        Msg(
-            "{n:,} of {sessions} {which}",
-            "{read:,} 个会话中 {n:,} 个{which}",
+def _sessions_counted(total: int, kept: Kept | None) -> Msg:
+    """`12 sessions`; `5 of 6 sessions of provider `sim``; all of them kept: `all 6 sessions are of provider `sim``."""
+    if kept is None:
+        return Msg("{sessions}", "{n:,} 个会话", sessions=plural(total, "session"), n=total)
+    if kept.read == total > 1:
+        return Msg(
+            "all {sessions} are {which}",
+            "{n:,} 个会话，都{which}",
+            sessions=plural(total, "session"),
             n=total,
-            sessions=plural(kept.read, "session"),
-            read=kept.read,
             which=kept.which,
         )
-        if kept is not None
-        else Msg("{sessions}", "{n:,} 个会话", sessions=plural(total, "session"), n=total)
+    if kept.read == total:
+        return Msg(
+            "{sessions} {which}", "{n:,} 个会话，{which}", sessions=plural(total, "session"), n=total, which=kept.which
+        )
+    return Msg(
+        "{n:,} of {sessions} {which}",
+        "{read:,} 个会话中 {n:,} 个{which}",
+        n=total,
+        sessions=plural(kept.read, "session"),
+        read=kept.read,
+        which=kept.which,
     )
+
+
+def counted(total: int, failed: int, kinds: list[str], kept: Kept | None = None) -> Msg:
+    """`12 sessions, 3 failed (channel, context)`: the kinds in the words of the sessions table. Chosen from more:
+    `5 of 6 sessions of provider `sim`; 5 failed …`, `6 个会话中 5 个属于提供方 sim；5 个失败…`; when every one read is
+    kept, `all 6 sessions are of provider `sim``, `6 个会话，都属于提供方 sim`."""
+    from codexdoctor.i18n import TABLE_WORDS
+
+    sessions = _sessions_counted(total, kept)
     stop = Msg("; ", "；") if kept is not None else Msg(", ", "，")
     if not kinds:
         return Msg(

@@ -34,14 +34,8 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
             " ".join((d.get("error") or d.get("error_info") or "error").split(", url:")[0].split()), 160
         ),
         "evidence": evidence_words(d.get("evidence") or ""),
-        "real_text": Loc(
-            f" That is far below the window Codex assumes, so the provider's real window is about {real:,} tokens "
-            "and Codex never compacted in time.",
-            f"这远低于 Codex 假定的窗口，说明提供方的真实窗口只有约 {real:,} 个 token，Codex 根本来不及压缩。",
-        )
-        if real
-        else "",
-        "window_step": window_step(real, cfg)
+        "real_text": _real_text(d) if real else "",
+        "window_step": window_step(real, cfg, answered=d.get("peak"))
         if real
         else Loc(
             f"Let Codex compact earlier: set model_auto_compact_token_limit at the top level of {cfg} "
@@ -60,6 +54,34 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
             "在上下文达到窗口的 70% 之前开一个新会话。",
         ),
     }
+
+
+def _real_text(d: Mapping[str, Any]) -> Loc:
+    """The provider's real window as the log shows it, and whether Codex compacted (issue 40 review: "Codex never
+    compacted in time" beside a table that counted one compaction). A window read from the largest request that
+    worked is at least that size, not about it: the request was answered."""
+    real, peak, n = int(d["real_window"]), d.get("peak") or 0, int(d.get("compactions") or 0)
+    window = (
+        Loc(
+            f"the provider's real window is at least {real:,} tokens (a request that large was answered) and smaller "
+            f"than the request of turn {d.get('failed_turn') or '?'}",
+            f"提供方的真实窗口至少有 {real:,} 个 token（这么大的请求得到过回答），但放不下第 {d.get('failed_turn') or '?'} 轮的请求",
+        )
+        if real == d.get("last_ok") and peak >= real and not d.get("server_window") and not d.get("truncated_at")
+        else Loc(f"the provider's real window is about {real:,} tokens", f"提供方的真实窗口只有约 {real:,} 个 token")
+    )
+    compacted = (
+        Loc(
+            f"Codex compacted {'once' if n == 1 else f'{n} times'}, which was not enough.",
+            f"Codex 压缩过 {n} 次，仍然不够。",
+        )
+        if n
+        else Loc("Codex never compacted in time.", "Codex 没来得及压缩。")
+    )
+    return Loc(
+        f" That is far below the window Codex assumes, so {window.en}. {compacted.en}",
+        f"这远低于 Codex 假定的窗口，说明{window.zh}。{compacted.zh}",
+    )
 
 
 def _size_text(d: Mapping[str, Any]) -> Loc:
@@ -192,11 +214,12 @@ def _outlier_text(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> Lo
         return ""
     names = {d["id"]: d["short_id"] for d in sessions}
     listed = ", ".join(f"{names.get(o['id'], o['id'][:8])} at {o['size']:,}" for o in outliers[:5])
-    listed_zh = "，".join(f"{names.get(o['id'], o['id'][:8])}（{o['size']:,}）" for o in outliers[:5])
+    listed_zh = "；".join(f"{names.get(o['id'], o['id'][:8])}：{o['size']:,} 个 token" for o in outliers[:5])
     return Loc(
         f" {len(outliers)} other session{'s' if len(outliers) != 1 else ''} broke elsewhere ({listed}); "
-        "see its own finding.",
-        f"另有 {len(outliers)} 个会话断在别处（{listed_zh}），见它自己的结论。",
+        + ("see its own finding." if len(outliers) == 1 else "see their own findings."),
+        f"另有 {len(outliers)} 个会话断在别处（{listed_zh}），"
+        + ("见它自己的结论。" if len(outliers) == 1 else "见它们各自的结论。"),
     )
 
 

@@ -51,6 +51,7 @@ def _large_output_params(f: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "cut_rule": cut_rule(f),
         "needed": f"{needed:,}",
+        "answer_room": f"{ANSWER_ROOM:,}",
         "window_step": Loc(
             "While it serves this window: " + step.en[0].lower() + step.en[1:], "在窗口还是这么大时：" + step.zh
         ),
@@ -89,7 +90,8 @@ RULES: tuple[Rule, ...] = (
             "here). Small outputs work; the "
             "session breaks at its first large one, and Codex cannot compact its way out of it.",
             remedy=(
-                "Serve the model with a larger window: at least {needed} tokens hold the first request and that output "
+                "Serve the model with a larger window: at least {needed} tokens hold {answer_room} tokens for the answer "
+                "besides the first request and that output "
                 "(llama.cpp `-c 32768`, vLLM `--max-model-len 32768`, Ollama `num_ctx`).",
                 "{window_step}",
                 "{limit_step}",
@@ -102,7 +104,7 @@ RULES: tuple[Rule, ...] = (
             "所以它之后的请求放不下；同样大小的文字或代码输出约 {tool_round_typical} 个 token，放得下"
             "（所以工具调用之后的请求在这里可能通过）。小的输出没问题；会话会在第一个大的输出处中断，Codex 也无法靠压缩摆脱。",
             remedy=(
-                "用更大的窗口运行模型：至少 {needed} 个 token 才放得下第一个请求和这样的输出"
+                "用更大的窗口运行模型：至少 {needed} 个 token 才放得下第一个请求、这样的输出和留给回答的 {answer_room} 个 token"
                 "（llama.cpp `-c 32768`，vLLM `--max-model-len 32768`，Ollama `num_ctx`）。",
                 "{window_step}",
                 "{limit_step}",

@@ -148,12 +148,15 @@ def _unpublished_large_output(f: Mapping[str, Any]) -> Loc:
     window it needs is said in numbers."""
     if not isinstance(f.get("tool_round"), int) or not isinstance(f.get("first_request"), int):
         return Loc("", "")
-    needed = int(f["first_request"]) + int(f["tool_round"]) + ANSWER_ROOM
+    first, tool_round = int(f["first_request"]), int(f["tool_round"])
+    needed = first + tool_round + ANSWER_ROOM
     return Loc(
-        f"The first large tool output (numbers, logs) adds up to {f['tool_round']:,} tokens: {cut_rule(f).en}. A "
-        f"window under about {needed:,} tokens breaks there.",
-        f"第一个大的工具输出（数字、日志）最多会增加 {f['tool_round']:,} 个 token：{cut_rule(f).zh}。小于约 {needed:,} 个 token "
-        "的窗口会在那里中断。",
+        f"The first large tool output (a long command output: a log, a listing of 3,000 lines) adds as much as "
+        f"{tool_round:,} tokens: {cut_rule(f).en}. The first request ({first:,} tokens), that output ({tool_round:,} tokens) and "
+        f"{ANSWER_ROOM:,} tokens kept for the answer make about {needed:,} tokens: a smaller window breaks there.",
+        f"第一个大的工具输出（一段很长的命令输出：一份日志、3,000 行的列表）最多会增加 {tool_round:,} 个 token："
+        f"{cut_rule(f).zh}。第一个请求（{first:,} 个 token）、这个输出（{tool_round:,} 个 token）和留给回答的 {ANSWER_ROOM:,} 个 token "
+        f"合计约 {needed:,} 个 token：小于它的窗口会在那里中断。",
     )
 
 
