@@ -81,6 +81,8 @@ _SLOTS_ZH.update(
         "codex_version_text": "Codex 版本",
         "codes_text": "错误码",
         "attempts_text": "在 Codex 的全部 N 次尝试中",
+        "longer_s": "更长的秒数",
+        "waited_text": "等待的时间",
         "compact_at": "压缩点",
         "compact_text": "压缩点",
         "configured_compact_at": "配置的压缩点",
