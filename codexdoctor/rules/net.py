@@ -422,15 +422,16 @@ RULES: tuple[Rule, ...] = (
         code="NET010",
         name="first-token-past-the-limit",
         check="api.canary",
-        reads=("first_token_timeout_s", "kind", "status", "total_ms", "url", "waited_for_alive"),
+        reads=("first_token_timeout_s", "kind", "total_ms", "ttft_ms", "url", "waited_for_alive"),
         severity=W,
         verdict=Verdict.INCONCLUSIVE,
         en=Text(
             title="The provider is alive but had not started answering by --first-token-timeout",
-            diagnosis="POST {url} had not sent the headers of its answer to Codex's first request after {waited_text}, "
+            diagnosis="POST {url} had sent no first token of its answer to Codex's first request after {waited_text}, "
             "when --first-token-timeout ({first_token_timeout_text}, counted from codexdoctor's start) ended the wait; "
             "the same host answered the other requests ({waited_for_alive}), so it was reached and is alive. Codex "
-            "waits for the headers without a limit of its own: whether the answer comes, this run cannot tell.",
+            "waits longer (for the headers without a limit of its own, then up to stream_idle_timeout_ms between "
+            "events): whether the answer comes, this run cannot tell.",
             remedy=(
                 "Give it longer, as Codex would wait:\ncodexdoctor check --first-token-timeout {longer_s}",
                 "{stuck_step}",
@@ -438,10 +439,10 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="提供方是活着的，但到 --first-token-timeout 时还没有开始回答",
-            diagnosis="POST {url} 过了 {waited_text} 还没有为 Codex 的第一个请求发回响应头，这时 --first-token-timeout"
+            diagnosis="POST {url} 过了 {waited_text} 还没有为 Codex 的第一个请求返回第一个 token，这时 --first-token-timeout"
             "（{first_token_timeout_text}，从 codexdoctor 启动时算起）结束了等待；同一台主机回答了其他请求"
-            "（{waited_for_alive}），所以它是连得上、活着的。Codex 等响应头没有自己的时限：回答最终会不会来，"
-            "这次运行无法判断。",
+            "（{waited_for_alive}），所以它是连得上、活着的。Codex 会等得更久（等响应头没有自己的时限，之后在事件之间最多等 "
+            "stream_idle_timeout_ms）：回答最终会不会来，这次运行无法判断。",
             remedy=(
                 "像 Codex 一样多等一会儿：\ncodexdoctor check --first-token-timeout {longer_s}",
                 "{stuck_step}",
@@ -458,7 +459,7 @@ RULES: tuple[Rule, ...] = (
                     "stuck_step": _stuck_step(f),
                 }
             ]
-            if f["kind"] == "timeout" and f.get("waited_for_alive") and f.get("status") is None
+            if f["kind"] in ("timeout", "deadline") and f.get("waited_for_alive") and f.get("ttft_ms") is None
             else []
         ),
     ),

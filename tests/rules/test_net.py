@@ -148,7 +148,7 @@ CASES = [
             "url": "http://127.0.0.1:8787/v1/responses",
             "waited_for_alive": "GET /v1/models answered 200 in 72 ms",
         },
-        "POST http://127.0.0.1:8787/v1/responses had not sent the headers of its answer to Codex's first request "
+        "POST http://127.0.0.1:8787/v1/responses had sent no first token of its answer to Codex's first request "
         "after 3,696 ms, when --first-token-timeout (4 s, counted from codexdoctor's start) ended the wait",
         "(GET /v1/models answered 200 in 72 ms), so it was reached and is alive",
         "codexdoctor check --first-token-timeout 300",
@@ -162,7 +162,13 @@ CASES = [
         why="another-host",
     ),
     silent("NET010", {**SLOW_FIRST_TOKEN, "waited_for_alive": None}),  # nothing else answered either: NET004
-    silent("NET010", {**SLOW_FIRST_TOKEN, "waited_for_alive": "alive", "status": 200}),  # headers came: idle limits
+    fires(
+        "NET010",
+        {**SLOW_FIRST_TOKEN, "kind": "deadline", "waited_for_alive": "it accepted the request", "status": 200},
+        "(it accepted the request)",
+        why="headers-then-only-keep-alives",
+    ),
+    silent("NET010", {**SLOW_FIRST_TOKEN, "waited_for_alive": "alive", "ttft_ms": 900.0}),  # a token came, then a stall
 ]
 
 

@@ -18,6 +18,7 @@ from codexdoctor.checks.live.read import (
     first_request_lines,
     human,
     model_where,
+    no_first_token,
     reported_input,
     user_config,
 )
@@ -86,7 +87,7 @@ def _waited_line(canary: Exchange, clocks: Clocks) -> Msg:
     --first-token-timeout, counted from codexdoctor's start as --timeout is (issue 40 review: the line named only
     --timeout 2 s of a wait that --first-token-timeout 4 s cut at 3,696 ms)."""
     alive = clocks.alive_said or clocks.waited_for_alive or ""
-    if canary.failure == "timeout" and canary.status is None:
+    if no_first_token(canary):
         return Msg(
             "waited past --timeout {s:g} s because the provider is alive ({alive}), as Codex waits, until "
             "--first-token-timeout {f:g} s (counted from codexdoctor's start) ended the wait",
@@ -137,7 +138,7 @@ def canary_result(
         facts["tpm_limit"], facts["tpm_requested"] = tpm_numbers(f"{canary.body_excerpt} {kind.message}") or (0, 0)
     if kind.kind == "rate_limited":
         kind = _rate_limited(plan, canary, kind, facts)
-    if kind.kind == "timeout" and clocks.waited_for_alive and canary.status is None:
+    if kind.kind in ("timeout", "deadline") and clocks.waited_for_alive and no_first_token(canary):
         facts["inconclusive_reason"] = str(_first_token_unproven(facts))
     if kind.kind == "ok":
         s = canary.stream
@@ -180,7 +181,7 @@ def _said(
 
 def _unproven(facts: Mapping[str, Any]) -> Msg:
     """Why the canary decides nothing, in both languages: a first token that had not come, or a rate limit."""
-    if facts["kind"] == "timeout":
+    if facts["kind"] in ("timeout", "deadline"):
         return _first_token_unproven(facts)
     return _waiting_unproven(facts, facts.get("status") == 200)
 

@@ -23,7 +23,7 @@ from codexdoctor.checks.live.plan import (
     variants_of,
     window_probe_urls,
 )
-from codexdoctor.checks.live.read import canary_kind, no_route, rejected_field, working_variant
+from codexdoctor.checks.live.read import canary_kind, no_first_token, no_route, rejected_field, working_variant
 from codexdoctor.codex import request as codexrequest
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.model import Msg
@@ -418,7 +418,7 @@ class Gatherer:
             return self._timed_out(self.canary_deadline.total, cut)
         # The request's own read limit is what is left of --first-token-timeout: its "no answer while waiting for the
         # response" is that limit, on a provider that answered the other requests (issue 40 review).
-        return replace(answer, failure_said=cut) if answer.failure == "timeout" and answer.status is None else answer
+        return replace(answer, failure_said=cut) if no_first_token(answer) else answer
 
     def _timed_out(self, total: float, detail: Msg) -> Exchange:
         """The canary's exchange when codexdoctor stopped waiting for it (its thread may still be sending): the time

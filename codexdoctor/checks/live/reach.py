@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from codexdoctor.checks.base import CheckContext, result
 from codexdoctor.checks.live.exchanges import Clocks, Exchanges
-from codexdoctor.checks.live.read import human
+from codexdoctor.checks.live.read import human, no_first_token
 from codexdoctor.model import CheckResult, Msg, Status
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def reach_result(
     if failed is not None:
         failed_facts, said = failed
         return _failed(said, evidence, {**facts, **failed_facts})
-    if waited and first is canary and first.failure == "timeout" and first.status is None and answered:
+    if waited and first is canary and no_first_token(first) and answered:
         return _reached_but_slow(first, answered, evidence, facts)
     if first.failure and (first.status is None or first.failure != "redirect"):
         facts.update(failure=first.failure, url=first.url)
