@@ -178,9 +178,9 @@ def run_live(
         # Issue 40: "took 81200 ms (deadline 10 s)" read as a broken promise; a provider that was alive was waited
         # for on purpose, up to --first-token-timeout, as Codex waits: say so.
         Msg(
-            "Live checks took {ms:.0f} ms: the deadline ({s:g} s) was extended up to --first-token-timeout ({f:g} s) "
+            "Live checks took {ms:,.0f} ms: the deadline ({s:g} s) was extended up to --first-token-timeout ({f:g} s) "
             "because the provider was alive ({why}) but slow to answer, as Codex would wait.",
-            "在线检查用时 {ms:.0f} ms：时限（{s:g} 秒）延长到了 --first-token-timeout（{f:g} 秒），因为提供方是活着的，"
+            "在线检查用时 {ms:,.0f} ms：时限（{s:g} 秒）延长到了 --first-token-timeout（{f:g} 秒），因为提供方是活着的，"
             "只是回答得慢，Codex 也会这样等。",
             ms=took,
             s=deadline.total,
