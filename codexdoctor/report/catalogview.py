@@ -53,6 +53,7 @@ _SLOTS_EN = {
     "source": "where it is published",
     "min_usable": "Codex's first request",
     "user_config": "your config.toml",
+    "attempts_text": "at all N attempts Codex makes",
 }
 _SLOTS_ZH["base_url_where"] = "base_url 所在位置"
 # Every other slot a Chinese template uses, named in Chinese (issue 29: `explain --lang zh` showed bare <…>).
@@ -79,6 +80,9 @@ _SLOTS_ZH.update(
         "codex_says": "Codex 的报错",
         "codex_version_text": "Codex 版本",
         "codes_text": "错误码",
+        "attempts_text": "在 Codex 的全部 N 次尝试中",
+        "longer_s": "更长的秒数",
+        "waited_text": "等待的时间",
         "compact_at": "压缩点",
         "compact_text": "压缩点",
         "configured_compact_at": "配置的压缩点",

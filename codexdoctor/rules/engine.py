@@ -193,7 +193,7 @@ def evaluate(results: Iterable[CheckResult], rules: Iterable[Rule] = RULES, lang
                     # A step whose whole text a parameter left empty is no step (CTX013 inside diagnose-error).
                     remedy=tuple(
                         command_apart(said)
-                        for said in (fmt(step, values, lang) for step in text.remedy)
+                        for said in (fmt(step, values, lang) for step in text.remedy if _can_say(step, values))
                         if said.strip()
                     ),
                     # A finding about some of a check's items (a group of sessions) cites their evidence, not all of it.
@@ -222,6 +222,13 @@ def _evidence_for(evidence: Iterable[Line], params: Mapping[str, Any]) -> tuple[
 def _said_line(line: Line | Loc, lang: str) -> str:
     """An evidence line in the finding's language (a plain string is data, the same in every language)."""
     return line.get(lang) if isinstance(line, Loc) else say(line, lang)
+
+
+def _can_say(step: str, values: Mapping[str, Any]) -> bool:
+    """A step that ends in a command the facts cannot make (`{fp_cmd}` of a pasted 401 whose provider names no
+    env_key: there is no variable to fingerprint) is no step: never a raw `{fp_cmd}` (issue 40)."""
+    slots = {name for _, name, _, _ in string.Formatter().parse(step) if name}
+    return all(name in values for name in slots if name in DERIVED and name.endswith("_cmd"))
 
 
 def _items_said(params: Mapping[str, Any], said: Mapping[str, Loc]) -> dict[str, Any]:

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from codexdoctor.common.hosts import is_loopback
-from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, Text, ca_cmd, once
+from codexdoctor.model import Verdict
+from codexdoctor.rules.base import CHANNEL, E, I, Loc, Rule, Text, W, ca_cmd, once
 
 
 def _local_port(url: object) -> str | None:
@@ -61,6 +62,23 @@ def _timeout_step(f: Mapping[str, Any]) -> Loc:
         "read its log; restart it if it is stuck.",
         f"服务端就在本机，中间没有防火墙或 VPN：是 {port} 端口上的程序没有响应。确认它就是你的模型服务"
         f"（`lsof -i :{port}`）、已经加载完模型，并查看它的日志；如果卡住了就重启它。",
+    )
+
+
+def _stuck_step(f: Mapping[str, Any]) -> Loc:
+    """NET010's second step: what keeps a first token back on a server that answers its other routes."""
+    port = _local_port(f.get("url"))
+    if port is None:
+        return Loc(
+            "If it never answers, ask the provider or gateway operator: a model still loading, or a queue of other "
+            "requests ahead of yours, keeps the first token back.",
+            "如果一直不回答，请问提供方或网关运营者：模型还在加载，或者前面排着别的请求，都会让第一个 token 迟迟不来。",
+        )
+    return Loc(
+        f"If it never answers, read the log of the program on port {port} (`lsof -i :{port}`): a model still loading, "
+        "a CPU reading a long request, or a queue of other requests keeps the first token back.",
+        f"如果一直不回答，请查看 {port} 端口上那个程序的日志（`lsof -i :{port}`）：模型还在加载、CPU 正在读一个很长的请求，"
+        "或者前面排着别的请求，都会让第一个 token 迟迟不来。",
     )
 
 
@@ -397,6 +415,51 @@ RULES: tuple[Rule, ...] = (
                 }
             ]
             if f.get("kind") == "ok" and f.get("waited_for_alive") and f.get("ttft_ms")
+            else []
+        ),
+    ),
+    Rule(
+        code="NET010",
+        name="first-token-past-the-limit",
+        check="api.canary",
+        reads=("first_token_timeout_s", "kind", "total_ms", "ttft_ms", "url", "waited_for_alive"),
+        severity=W,
+        verdict=Verdict.INCONCLUSIVE,
+        en=Text(
+            title="The provider is alive but had not started answering by --first-token-timeout",
+            diagnosis="POST {url} had sent no first token of its answer to Codex's first request after {waited_text}, "
+            "when --first-token-timeout ({first_token_timeout_text}, counted from codexdoctor's start) ended the wait; "
+            "the same host answered the other requests ({waited_for_alive}), so it was reached and is alive. Codex "
+            "waits longer (for the headers without a limit of its own, then up to stream_idle_timeout_ms between "
+            "events): whether the answer comes, this run cannot tell.",
+            remedy=(
+                "Give it longer, as Codex would wait:\ncodexdoctor check --first-token-timeout {longer_s}",
+                "{stuck_step}",
+            ),
+        ),
+        zh=Text(
+            title="提供方是活着的，但到 --first-token-timeout 时还没有开始回答",
+            diagnosis="POST {url} 过了 {waited_text} 还没有为 Codex 的第一个请求返回第一个 token，这时 --first-token-timeout"
+            "（{first_token_timeout_text}，从 codexdoctor 启动时算起）结束了等待；同一台主机回答了其他请求"
+            "（{waited_for_alive}），所以它是连得上、活着的。Codex 会等得更久（等响应头没有自己的时限，之后在事件之间最多等 "
+            "stream_idle_timeout_ms）：回答最终会不会来，这次运行无法判断。",
+            remedy=(
+                "像 Codex 一样多等一会儿：\ncodexdoctor check --first-token-timeout {longer_s}",
+                "{stuck_step}",
+            ),
+        ),
+        when=lambda f: (
+            [
+                {
+                    "waited_text": f"{f['total_ms']:,.0f} ms",
+                    "first_token_timeout_text": Loc(
+                        f"{f['first_token_timeout_s']:g} s", f"{f['first_token_timeout_s']:g} 秒"
+                    ),
+                    "longer_s": str(int(max(300, 2 * f["first_token_timeout_s"]))),
+                    "stuck_step": _stuck_step(f),
+                }
+            ]
+            if f["kind"] in ("timeout", "deadline") and f.get("waited_for_alive") and f.get("ttft_ms") is None
             else []
         ),
     ),

@@ -326,3 +326,25 @@ def test_codexs_words_for_a_stream_ending_are_said_in_chinese(home, text, code):
     report = diagnose(home, text, lang="zh")
     assert [f.code for f in report.findings][:1] == [code]
     assert_chinese(report)
+
+
+def _pastes() -> list[str]:
+    from tests.integration.test_wire import CODEX_TURN_TWO_LINES
+
+    files = [p.read_text() for p in sorted(STDERR.glob("*.txt"))]
+    return [text for text, _ in LINES] + files + list(CODEX_TURN_TWO_LINES.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_paste_leaves_a_placeholder_in_what_the_user_reads(home, lang):
+    """Issue 40: a pasted line lacks facts a live check counts (API030's `{rate_limited_attempts}`), which the rule
+    cases give, so the cases' own placeholder check (tests/rules/cases.check) never saw the gap. Every paste the tests
+    know is rendered here, as text and as JSON, in both languages."""
+    from codexdoctor.report.render import RenderOptions, render
+
+    slot = re.compile(r"(?<![{$])\{[a-z_][a-z_0-9]*(?::[^}\"]*)?\}")
+    for text in _pastes():
+        report = diagnose(home, text, lang=lang)
+        for fmt in ("text", "json"):
+            left = slot.findall(render(report, fmt, RenderOptions(verbose=True)))
+            assert not left, (text[:80], fmt, left)

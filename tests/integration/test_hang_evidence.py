@@ -57,9 +57,18 @@ def test_the_timed_out_canary_line_says_its_status_in_chinese_when_it_was_sent_a
     assert re.search(r" -> 超时（\d+ ms 后）", post) and "发送于 20" in post, post
     waited = int(re.search(r"超时（(\d+) ms 后）", post).group(1))
     note = next(n for n in report["notes"] if n.startswith("在线检查用时"))
-    took = int(re.search(r"用时 (\d+) ms", note).group(1))
+    took = int(re.search(r"用时 ([\d,]+) ms", note).group(1).replace(",", ""))
     assert waited <= took, (post, note)  # one clock: no request outlasts the checks it was part of
-    assert "时限从 codexdoctor 启动时算起" in note, note  # and the deadline's 1 s is said to count from the start
+    assert "从 codexdoctor 启动时算起" in note, note  # and the deadline's 1 s is said to count from the start
+    numbers = re.fullmatch(
+        r"在线检查用时 ([\d,]+) ms，到了时限（--timeout 1 秒，从 codexdoctor 启动时算起）：在线检查在启动后 ([\d,]+) ms "
+        r"开始，到 1,000 ms 的时限为止有 ([\d,]+) ms(?:；停下来又用了 ([\d,]+) ms，在启动后 ([\d,]+) ms 结束)?。",
+        note,
+    )
+    assert numbers, note
+    took, began, within, over, end = (int((n or "0").replace(",", "")) for n in numbers.groups())
+    assert began + within == 1000 and end - began == took if over else began + took == 1000, note
+    assert not over or end - 1000 == over, note
 
 
 def test_the_english_note_says_what_the_deadline_counts(hanging, run):
@@ -67,4 +76,17 @@ def test_the_english_note_says_what_the_deadline_counts(hanging, run):
     post = next(line for line in row(report, "api.canary")["evidence"] if line.startswith("POST "))
     assert re.search(r" -> timeout after \d+ ms: ", post) and "[sent 20" in post, post
     note = next(n for n in report["notes"] if n.startswith("Live checks took"))
-    assert "which counts from codexdoctor's start: they began" in note, note
+    # Issue 40 review: "took 3060 ms and ran into the deadline (3 s) … they began 248 ms after it" did not add up
+    # (3.3 s after the start against a 3 s deadline): every number is now on the one clock, and they add up.
+    numbers = re.fullmatch(
+        r"Live checks took ([\d,]+) ms and ran into the deadline \(--timeout 1 s, counted from codexdoctor's start\): "
+        r"they began ([\d,]+) ms after the start and had ([\d,]+) ms until the deadline at 1,000 ms"
+        r"(?:; stopping took ([\d,]+) ms more, so they ended ([\d,]+) ms after the start)?\.",
+        note,
+    )
+    assert numbers, note
+    took, began, within, over, end = (int((n or "0").replace(",", "")) for n in numbers.groups())
+    assert began + within == 1000, note
+    assert (end - 1000 == over and end - began == took) if over else began + took == 1000, note
+    waited = int(re.search(r"timeout after (\d+) ms", post).group(1))
+    assert waited <= took, (post, note)

@@ -24,3 +24,39 @@ def test_a_407_from_the_proxy_names_the_proxy_not_the_provider(home):
     res = reach.interpret(ctx, plan_of(ctx), gathered(canary=answer(407, {})))
     assert res.status is Status.FAIL and res.facts["failure"] == "proxy" and res.facts["proxy_status"] == 407
     assert res.summary.startswith("the proxy in $HTTP_PROXY (http://proxy.example:3128) asks for credentials")
+
+
+def _cut(headers: bool):
+    """The canary as codexdoctor stopped waiting for it past --timeout, the provider alive: no headers yet, or the
+    headers and then only keep-alive comments (cut at --first-token-timeout)."""
+    from dataclasses import replace
+
+    from codexdoctor.checks.live.exchanges import Clocks
+    from codexdoctor.net.exchange import StreamStats
+
+    if headers:
+        ex = replace(answer(200), stream=StreamStats(events=0), failure="deadline", content_type="text/event-stream")
+    else:
+        ex = answer(None, failure="timeout", failure_said=Msg.verbatim("no answer while waiting for the response"))
+    alive = Msg("GET {p} answered 200 in 5 ms", "GET {p} 在 5 ms 内返回了 200", p="/v1/models")
+    return gathered(canary=ex, clocks=Clocks(2.0, 4.0, str(alive), alive))
+
+
+def test_an_alive_host_whose_first_token_was_cut_was_reached(home):
+    """Issue 40 review: `[✗] Reachability: no answer while waiting for the response` beside `GET /v1/models -> 200`,
+    and NET004's "did not answer". The host answered: the row passes, and the canary's NET010 says the rest."""
+    from codexdoctor.checks.live import canary
+    from codexdoctor.rules import evaluate
+
+    ctx = context(home)
+    for headers in (False, True):
+        ex = _cut(headers)
+        res = reach.interpret(ctx, plan_of(ctx), ex)
+        assert res.status is Status.PASS and res.facts["failure"] is None, res.summary
+        assert "no first token in time" in str(res.summary)
+        row = canary.interpret(ctx, plan_of(ctx), ex)
+        assert any("until --first-token-timeout 4 s" in str(e) for e in row.evidence), row.evidence
+        assert row.reason is not None and "--first-token-timeout (4 s)" in str(row.reason)
+        for lang in ("en", "zh"):
+            found = [f.code for f in evaluate([res, row], lang=lang)]
+            assert "NET010" in found and "NET004" not in found, (headers, found)

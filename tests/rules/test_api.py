@@ -227,6 +227,12 @@ CASES = [
         f"{POST} streamed response.failed with code rate_limit_exceeded (or slow_down) at all 6 attempts",
         why="a-pasted-line-names-no-code",
     ),
+    fires(
+        "API030",
+        {"kind": "stream_rate_limited", "message": "Rate limit reached.", "codex_retries": 5},
+        f"{POST} streamed response.failed with code rate_limit_exceeded (or slow_down) at every attempt Codex makes",
+        why="a-pasted-line-has-no-attempt-count",
+    ),
     silent("API030", {"kind": "rate_limited", "message": "Rate limit reached.", "rate_limited_attempts": 2}),
     fires(
         "API028",

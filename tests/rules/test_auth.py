@@ -23,9 +23,8 @@ CASES = [
     fires(
         "AUTH001",
         {**ANSWER, "kind": "auth_rejected", "env_key": None, "key_fp8": None},
-        "Check the key this terminal has;",
-        unfilled=("fp_cmd",),  # no variable to fingerprint: the step keeps its {fp_cmd} (a paste with no env_key)
-        why="no-env-key",
+        "Copy the key again, whole",
+        why="no-env-key",  # no variable to fingerprint (a paste with no env_key): no step that ends in {fp_cmd}
     ),
     silent("AUTH001", {**ANSWER, "kind": "auth_missing"}),
     fires(

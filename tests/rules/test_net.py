@@ -6,6 +6,14 @@ from tests.rules.cases import check, fires, silent
 
 GW = {"host": "gw.example", "url": "https://gw.example/v1/responses", "base_url": "https://gw.example/v1"}
 
+SLOW_FIRST_TOKEN = {
+    "kind": "timeout",
+    "status": None,
+    "total_ms": 3696.0,
+    "first_token_timeout_s": 4.0,
+    "ttft_ms": None,
+}
+
 CASES = [
     fires(
         "NET001",
@@ -132,6 +140,35 @@ CASES = [
     ),
     silent("NET009", {"ttft_ms": 48200.0, "waited_for_alive": None}),
     silent("NET009", {"kind": "stream_idle", "ttft_ms": 48200.0, "waited_for_alive": "alive"}),
+    # Issue 40 review: alive (its /models answered) but no headers by --first-token-timeout: not NET004's "no answer"
+    fires(
+        "NET010",
+        {
+            **SLOW_FIRST_TOKEN,
+            "url": "http://127.0.0.1:8787/v1/responses",
+            "waited_for_alive": "GET /v1/models answered 200 in 72 ms",
+        },
+        "POST http://127.0.0.1:8787/v1/responses had sent no first token of its answer to Codex's first request "
+        "after 3,696 ms, when --first-token-timeout (4 s, counted from codexdoctor's start) ended the wait",
+        "(GET /v1/models answered 200 in 72 ms), so it was reached and is alive",
+        "codexdoctor check --first-token-timeout 300",
+        "read the log of the program on port 8787 (`lsof -i :8787`)",
+    ),
+    fires(
+        "NET010",
+        {**SLOW_FIRST_TOKEN, "url": GW["url"], "waited_for_alive": "alive", "first_token_timeout_s": 200.0},
+        "--first-token-timeout 400",
+        "ask the provider or gateway operator",
+        why="another-host",
+    ),
+    silent("NET010", {**SLOW_FIRST_TOKEN, "waited_for_alive": None}),  # nothing else answered either: NET004
+    fires(
+        "NET010",
+        {**SLOW_FIRST_TOKEN, "kind": "deadline", "waited_for_alive": "it accepted the request", "status": 200},
+        "(it accepted the request)",
+        why="headers-then-only-keep-alives",
+    ),
+    silent("NET010", {**SLOW_FIRST_TOKEN, "waited_for_alive": "alive", "ttft_ms": 900.0}),  # a token came, then a stall
 ]
 
 

@@ -18,6 +18,7 @@ from codexdoctor.checks.live.read import (
     first_request_lines,
     human,
     model_where,
+    no_first_token,
     reported_input,
     user_config,
 )
@@ -77,15 +78,31 @@ def _evidence(plan: Plan, canary: Exchange, minimal: Exchange | None, clocks: Cl
         )
     evidence.append(Msg("answer capped at {n} output tokens", "回答上限为 {n} 个输出 token", n=CANARY_MAX_OUTPUT))
     if clocks.waited_for_alive:
-        evidence.append(
-            Msg(
-                "waited past --timeout {s:g} s because the provider is alive ({alive}), as Codex waits",
-                "提供方还活着（{alive}），所以像 Codex 一样等过了 --timeout {s:g} 秒",
-                s=clocks.deadline_s,
-                alive=clocks.alive_said or clocks.waited_for_alive,
-            )
-        )
+        evidence.append(_waited_line(canary, clocks))
     return evidence
+
+
+def _waited_line(canary: Exchange, clocks: Clocks) -> Msg:
+    """Why the canary was waited for past --timeout, and, when no first token came, the limit that ended the wait:
+    --first-token-timeout, counted from codexdoctor's start as --timeout is (issue 40 review: the line named only
+    --timeout 2 s of a wait that --first-token-timeout 4 s cut at 3,696 ms)."""
+    alive = clocks.alive_said or clocks.waited_for_alive or ""
+    if no_first_token(canary):
+        return Msg(
+            "waited past --timeout {s:g} s because the provider is alive ({alive}), as Codex waits, until "
+            "--first-token-timeout {f:g} s (counted from codexdoctor's start) ended the wait",
+            "提供方还活着（{alive}），所以像 Codex 一样等过了 --timeout {s:g} 秒，直到 --first-token-timeout {f:g} 秒"
+            "（从 codexdoctor 启动时算起）结束了等待",
+            s=clocks.deadline_s,
+            f=clocks.first_token_timeout_s,
+            alive=alive,
+        )
+    return Msg(
+        "waited past --timeout {s:g} s because the provider is alive ({alive}), as Codex waits",
+        "提供方还活着（{alive}），所以像 Codex 一样等过了 --timeout {s:g} 秒",
+        s=clocks.deadline_s,
+        alive=alive,
+    )
 
 
 def canary_result(
@@ -121,6 +138,8 @@ def canary_result(
         facts["tpm_limit"], facts["tpm_requested"] = tpm_numbers(f"{canary.body_excerpt} {kind.message}") or (0, 0)
     if kind.kind == "rate_limited":
         kind = _rate_limited(plan, canary, kind, facts)
+    if kind.kind in ("timeout", "deadline") and clocks.waited_for_alive and no_first_token(canary):
+        facts["inconclusive_reason"] = str(_first_token_unproven(facts))
     if kind.kind == "ok":
         s = canary.stream
         said = (
@@ -157,8 +176,25 @@ def _said(
         unreadable = body_is(canary.body_malformed)
         said[item_key("message", str(unreadable))] = unreadable
     reason = res.facts.get("inconclusive_reason")
-    return replace(
-        res, said=said, reason=_waiting_unproven(res.facts, res.facts.get("status") == 200) if reason else None
+    return replace(res, said=said, reason=_unproven(res.facts) if reason else None)
+
+
+def _unproven(facts: Mapping[str, Any]) -> Msg:
+    """Why the canary decides nothing, in both languages: a first token that had not come, or a rate limit."""
+    if facts["kind"] in ("timeout", "deadline"):
+        return _first_token_unproven(facts)
+    return _waiting_unproven(facts, facts.get("status") == 200)
+
+
+def _first_token_unproven(facts: Mapping[str, Any]) -> Msg:
+    """A provider that answered its other requests, still silent on Codex's first one when --first-token-timeout
+    ended the wait: Codex waits for the headers without a limit, so whether the answer comes is unknown (NET010)."""
+    return Msg(
+        "the provider is alive but had not started answering Codex's first request when --first-token-timeout "
+        "({s:g} s) ended the wait; Codex would wait longer, so whether it answers is unproven",
+        "提供方是活着的，但到 --first-token-timeout（{s:g} 秒）结束等待时还没有开始回答 Codex 的第一个请求；"
+        "Codex 会等得更久，所以它会不会回答尚未证实",
+        s=facts["first_token_timeout_s"],
     )
 
 

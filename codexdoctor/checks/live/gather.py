@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -22,7 +23,7 @@ from codexdoctor.checks.live.plan import (
     variants_of,
     window_probe_urls,
 )
-from codexdoctor.checks.live.read import canary_kind, no_route, rejected_field, working_variant
+from codexdoctor.checks.live.read import canary_kind, no_first_token, no_route, rejected_field, working_variant
 from codexdoctor.codex import request as codexrequest
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.model import Msg
@@ -405,18 +406,19 @@ class Gatherer:
                 ),
                 True,
             )
+        cut = Msg(
+            "no first token within --first-token-timeout {s:g} s, although the provider is alive ({alive})",
+            "提供方是活着的（{alive}），但在 --first-token-timeout {s:g} 秒内没有返回第一个 token",
+            s=self.canary_deadline.total,
+            alive=alive,
+        )
         try:
-            return future.result(timeout=max(0.0, self.canary_deadline.remaining()) + 1.0)
+            answer = future.result(timeout=max(0.0, self.canary_deadline.remaining()) + 1.0)
         except FutureTimeout:
-            return self._timed_out(
-                self.canary_deadline.total,
-                Msg(
-                    "no first token within --first-token-timeout {s:g} s, although the provider is alive ({alive})",
-                    "提供方是活着的（{alive}），但在 --first-token-timeout {s:g} 秒内没有返回第一个 token",
-                    s=self.canary_deadline.total,
-                    alive=alive,
-                ),
-            )
+            return self._timed_out(self.canary_deadline.total, cut)
+        # The request's own read limit is what is left of --first-token-timeout: its "no answer while waiting for the
+        # response" is that limit, on a provider that answered the other requests (issue 40 review).
+        return replace(answer, failure_said=cut) if no_first_token(answer) else answer
 
     def _timed_out(self, total: float, detail: Msg) -> Exchange:
         """The canary's exchange when codexdoctor stopped waiting for it (its thread may still be sending): the time

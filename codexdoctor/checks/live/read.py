@@ -122,6 +122,12 @@ def rejected_field(ex: Exchange, message: str) -> str | None:
     return "tools" if re.search(r"\btools?\b", text) else None
 
 
+def no_first_token(ex: Exchange) -> bool:
+    """A request codexdoctor stopped waiting for before its first token: no headers yet, or headers and then nothing
+    but keep-alive comments (issue 40 review: both are an alive provider cut by --first-token-timeout)."""
+    return ex.failure in ("timeout", "deadline") and (ex.stream is None or ex.stream.first_token_ms is None)
+
+
 def canary_kind(canary: Exchange, wire: str) -> Classified:
     """What the canary's answer means; a certificate Python accepted but Codex (rustls) refuses is a TLS failure
     (net.reach says why)."""

@@ -106,25 +106,38 @@ def _blocked_reason(static: list[CheckResult], blockers: list[str]) -> Msg:
     )
 
 
-def _took(ms: float, deadline_s: float, before_ms: float | None) -> Msg:
-    """How long the live checks took. When they ran into the deadline, what else it counted: it starts at
-    codexdoctor's launch (issue 36), so the live checks alone took less (issue 40 review: "took 2929 ms (deadline
-    3 s)" under a request that timed out "after 3000 ms")."""
-    if before_ms is None:
+def _took(before_ms: float, end_ms: float, deadline_s: float) -> Msg:
+    """How long the live checks took, on the deadline's own clock (ms since codexdoctor's start, issue 36): when they
+    ran into the deadline, when they began, how much of it they had, and how long stopping took past it, every number
+    from the same two readings so that they add up (issue 40 review: "took 3060 ms and ran into the deadline (3 s)
+    … they began 248 ms after it", 3.3 s after the start against a 3 s deadline)."""
+    before, end, limit = round(before_ms), round(end_ms), round(deadline_s * 1000)
+    if end < limit:
         return Msg(
-            "Live checks took {ms:.0f} ms (deadline {s:g} s).",
-            "在线检查用时 {ms:.0f} ms（时限 {s:g} 秒）。",
-            ms=ms,
+            "Live checks took {ms:,} ms (deadline {s:g} s).",
+            "在线检查用时 {ms:,} ms（时限 {s:g} 秒）。",
+            ms=end - before,
             s=deadline_s,
         )
-    return Msg(
-        "Live checks took {ms:.0f} ms and ran into the deadline ({s:g} s), which counts from codexdoctor's start: "
-        "they began {before:.0f} ms after it.",
-        "在线检查用时 {ms:.0f} ms，到了时限（{s:g} 秒）；时限从 codexdoctor 启动时算起，在线检查在启动后 {before:.0f} ms "
-        "才开始。",
-        ms=ms,
+    words = Msg(
+        "Live checks took {ms:,} ms and ran into the deadline (--timeout {s:g} s, counted from codexdoctor's start): "
+        "they began {before:,} ms after the start and had {within:,} ms until the deadline at {limit:,} ms",
+        "在线检查用时 {ms:,} ms，到了时限（--timeout {s:g} 秒，从 codexdoctor 启动时算起）：在线检查在启动后 "
+        "{before:,} ms 开始，到 {limit:,} ms 的时限为止有 {within:,} ms",
+        ms=end - before,
         s=deadline_s,
-        before=before_ms,
+        before=before,
+        within=limit - before,
+        limit=limit,
+    )
+    if end == limit:
+        return Msg("{words}.", "{words}。", words=words)
+    return Msg(
+        "{words}; stopping took {over:,} ms more, so they ended {end:,} ms after the start.",
+        "{words}；停下来又用了 {over:,} ms，在启动后 {end:,} ms 结束。",
+        words=words,
+        over=end - limit,
+        end=end,
     )
 
 
@@ -142,7 +155,8 @@ def run_live(
         return registry.skipped(blockers), [Msg("Live checks skipped: {why}.", "已跳过在线检查：{why}。", why=why)]
     since = ctx.options.get("started")  # the command's launch: start-up counts inside --timeout (issue 36)
     deadline = Deadline(float(ctx.options.get("timeout", 10.0)), started=since if isinstance(since, float) else None)
-    started, before = time.perf_counter(), deadline.elapsed()  # before: start-up and static checks, inside --timeout
+    # One clock for the note: the deadline's, since codexdoctor's start (before: start-up and static checks)
+    started, before = time.perf_counter(), deadline.elapsed()
     plan = make_plan(ctx)
     gatherer = Gatherer(ctx, plan, deadline, client=client)
     done = threading.Event()
@@ -157,15 +171,16 @@ def run_live(
             waiting.join(timeout=1.0)
         if client is None:
             gatherer.client.close()
-    took = (time.perf_counter() - started) * 1000
+    end = deadline.elapsed()
+    took = (end - before) * 1000
     waited = gatherer.waited_for_alive
     notes: list[str | Msg] = [
         # Issue 40: "took 81200 ms (deadline 10 s)" read as a broken promise; a provider that was alive was waited
         # for on purpose, up to --first-token-timeout, as Codex waits: say so.
         Msg(
-            "Live checks took {ms:.0f} ms: the deadline ({s:g} s) was extended up to --first-token-timeout ({f:g} s) "
+            "Live checks took {ms:,.0f} ms: the deadline ({s:g} s) was extended up to --first-token-timeout ({f:g} s) "
             "because the provider was alive ({why}) but slow to answer, as Codex would wait.",
-            "在线检查用时 {ms:.0f} ms：时限（{s:g} 秒）延长到了 --first-token-timeout（{f:g} 秒），因为提供方是活着的，"
+            "在线检查用时 {ms:,.0f} ms：时限（{s:g} 秒）延长到了 --first-token-timeout（{f:g} 秒），因为提供方是活着的，"
             "只是回答得慢，Codex 也会这样等。",
             ms=took,
             s=deadline.total,
@@ -173,7 +188,7 @@ def run_live(
             why=waited,
         )
         if waited and took > deadline.total * 1000
-        else _took(took, deadline.total, before * 1000 if deadline.expired else None)
+        else _took(before * 1000, end * 1000, deadline.total)
     ]
     notes += _canary_notes(ctx, plan, results)
     if proxy_for(plan.request_url, ctx.env):

@@ -57,8 +57,8 @@ RULES: tuple[Rule, ...] = (
         verdict=CHANNEL,
         en=Text(
             title="Rate limited inside the stream at every attempt Codex makes",
-            diagnosis="POST {url} streamed response.failed with code {codes_text} at all "
-            "{rate_limited_attempts} attempts Codex makes (stream_max_retries = {codex_retries}, each after the wait "
+            diagnosis="POST {url} streamed response.failed with code {codes_text} {attempts_text} "
+            "(stream_max_retries = {codex_retries}, each after the wait "
             "the message names): {message}. Codex stops with `rate limit exceeded: {message}`.",
             remedy=(
                 "Wait a minute and run Codex again; run fewer Codex sessions or other programs on this key at once "
@@ -69,7 +69,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="Codex 的每次尝试都在流中被限流",
-            diagnosis="POST {url} 在 Codex 的全部 {rate_limited_attempts} 次尝试中都在流中返回了错误码为 "
+            diagnosis="POST {url} {attempts_text}都在流中返回了错误码为 "
             "{codes_text} 的 response.failed（stream_max_retries = {codex_retries}，每次都按消息中说的时间等待）："
             "{message}。Codex 会以 `rate limit exceeded: {message}` 停止。",
             remedy=(
@@ -78,7 +78,23 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
         when=lambda f: (
-            [{"codes_text": _codes_text(f.get("failed_codes"))}] if f["kind"] == "stream_rate_limited" else []
+            [
+                {
+                    "codes_text": _codes_text(f.get("failed_codes")),
+                    "attempts_text": _attempts_text(f.get("rate_limited_attempts")),
+                }
+            ]
+            if f["kind"] == "stream_rate_limited"
+            else []
         ),
     ),
 )
+
+
+def _attempts_text(attempts: int | None) -> Loc:
+    """How many attempts were limited: the canary counted them; a pasted line has no count, so "every attempt"."""
+    if attempts is None:
+        return Loc("at every attempt Codex makes", "在 Codex 的每次尝试中")
+    if attempts == 1:
+        return Loc("at the only attempt Codex makes", "在 Codex 唯一的一次尝试中")
+    return Loc(f"at all {attempts:,} attempts Codex makes", f"在 Codex 的全部 {attempts:,} 次尝试中")
