@@ -76,6 +76,8 @@ _NO_LINE_END = set("（「『【《〈([{“‘")
 # Chinese character after the number (`3 秒`, `30 个`).
 _UNIT = re.compile(r"(?:ms|s|µs|us|ns|min|h|[KMGT]i?B|B|bytes?|tokens?|chars?|characters?|cells?|%)(?![\w-])")
 _NUMBER_END = re.compile(r"\d[\d,.]*$")
+# A number with its word (`502 或`, `30 个字符`): a line may break after it as at a space (issue 40 review, 2).
+_AFTER_NUMBER = re.compile(r"\d \S+$")
 # Chinese units of more than one character: the rest of each, after its first (`11,200 字` / `节`).
 _UNIT_WORDS = {"字": "节", "个": "字符", "毫": "秒", "分": "钟", "小": "时"}
 # A short Chinese phrase in parentheses (`（连接被拒绝）`: at most 8 characters, no space) moves to the next line whole.
@@ -168,11 +170,9 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
         return [first + text]
     lines, line = [], first
     used, rest_used = display_width(first, lang), display_width(rest, lang)
-    start, soft, soft_used = (
-        len(first),
-        0,
-        0,
-    )  # the line's last good break (a space, after Chinese punctuation): where, and cells before
+    # the line's last good break (a space, after Chinese punctuation): where, and cells before; `weak`: after a
+    # number's word (`502 或` / `连接被重置`), taken only when no good break is near
+    start, soft, soft_used, weak, weak_used, unit = len(first), 0, 0, 0, 0, False
     for token in _fitting_tokens(text, width - rest_used, lang):
         if token == " ":  # noqa: S105 - a word to wrap between, not a secret
             if line.strip():
@@ -183,22 +183,24 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
         size = display_width(token, lang)
         if line[-1:] in _BREAK_AFTER or token[0] in _OPENING:
             soft, soft_used = len(line), used
+        elif unit:
+            weak, weak_used = len(line), used
+        unit = " " in token and bool(_AFTER_NUMBER.search(token))
         if used + size > width and line.strip() and line != first and line != rest:
-            if used - soft_used > LOOK_BACK or soft <= start or not line[start:soft].strip():
-                soft, soft_used = len(line), used  # no good break a few cells back: here (between two characters)
+            soft, soft_used = _break_at(line, used, start, (soft, soft_used), (weak, weak_used))
             lines.append(line[:soft].rstrip())
-            line, used, start, soft = rest + line[soft:], rest_used + used - soft_used, len(rest), 0
+            line, used, start, soft, weak = rest + line[soft:], rest_used + used - soft_used, len(rest), 0, 0
         while used + size > width and rest_used + 8 < width:
             head = _cut_outside_marks(token, width - used, lang)
             if not head:
                 if line.strip() and line != rest:  # a mark that does not fit after `first`: it starts a line
                     lines.append(line.rstrip())
-                    line, used, start, soft = rest, rest_used, len(rest), 0
+                    line, used, start, soft, weak = rest, rest_used, len(rest), 0, 0
                     continue
                 break
             lines.append(line + head)
             line, used, token = rest, rest_used, token[len(head) :]
-            start, soft = len(rest), 0
+            start, soft, weak = len(rest), 0, 0
             size = display_width(token, lang)
         line += token
         used += size
@@ -209,6 +211,17 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
 # A break between two Chinese characters moves back to a space or a punctuation stop up to this many cells before it
 # (`30 个字` / `符`, `（发` / `送于`: issue 40 review), so that a word is less often split.
 LOOK_BACK = 10
+
+
+def _break_at(line: str, used: int, start: int, *breaks: tuple[int, int]) -> tuple[int, int]:
+    """Where a full line breaks (and the cells before): the first of `breaks` (where, cells before) that is at most
+    LOOK_BACK cells back and leaves text on the line; none: here, between two characters."""
+    for at, cells in breaks:
+        if used - cells <= LOOK_BACK and at > start and line[start:at].strip():
+            return at, cells
+    return len(line), used
+
+
 _BREAK_AFTER = set("。，、：；！？）」』】》〉")
 _OPENING = set("（「『【《〈“")
 
