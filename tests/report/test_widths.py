@@ -253,7 +253,8 @@ def test_the_header_wraps_between_its_fields(home, run, monkeypatch, lang, width
     monkeypatch.setenv("SIM_API_KEY", "sk-test-0123456789abcdefABCDEF")
     monkeypatch.setenv("COLUMNS", str(width))
     _, out, _ = run("check", "--offline", "--lang", lang, "--codex-version", "0.171.0")
-    model, key = ("模型：", "密钥：") if lang == "zh" else ("Model: ", "key: ")
+    # `Key:` capitalised as its neighbours (issue 40 review 2)
+    model, key = ("模型：", "密钥：") if lang == "zh" else ("Model: ", "Key: ")
     header = out.split("\n\n")[0].splitlines()
     header = header[next(i for i, line in enumerate(header) if line.startswith(model + "sim-model")) :]
     for field in ("wire_api", key):

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from codexdoctor.i18n import ui
+from codexdoctor.model import say
 from codexdoctor.report.render.orphans import KEEP
 from codexdoctor.report.render.text import display_width, wrap
 from tests.conftest import TAOTOKEN, write_config
@@ -146,3 +147,27 @@ def test_the_orphan_rule_moves_a_short_tail_and_keeps_the_line_it_leaves(monkeyp
         assert display_width(lines[-2], "zh") >= KEEP * width, (plain, lines)
     for a, b in zip(lines, lines[1:]):  # `提示（前缀）`: never a break before `（` glued to Chinese text
         assert not (b.strip()[0] == "（" and "\u4e00" <= a[-1] <= "\u9fff"), (a, b)
+
+
+# Issue 40 review (2): words. `模型列表：没有可用的模型列表：…` (the row's title again in its summary),
+# `等待响应时没有回应` for a read timeout, and the header's `key:` in lower case beside `Provider:` and `Model:`.
+@pytest.mark.simulator
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_row_does_not_repeat_its_title_and_the_header_says_key_capitalised(run, monkeypatch, lang):
+    monkeypatch.setenv("COLUMNS", "100")
+    _, out, _ = run("demo", "--scenario", "wrong-key", "--lang", lang)
+    rows = [m.groups() for m in re.finditer(r"^\[.\] ([^:：\n]+)(?::|：)\s?(.*)$", out, re.M)]
+    assert len(rows) > 10, out
+    # the title is never a label again inside its summary (`模型列表：没有可用的模型列表：…`)
+    assert all(not re.search(re.escape(title) + "(:|：)", summary, re.I) for title, summary in rows), rows
+    assert "no usable catalog" not in out and "没有可用的模型列表" not in out, out
+    assert ("Key: $SIM_API_KEY" if lang == "en" else "密钥：$SIM_API_KEY") in out and "key: $SIM" not in out, out
+
+
+def test_a_read_timeout_says_it_timed_out():
+    import httpx
+
+    from codexdoctor.net.errors import classify_exception
+
+    _, said = classify_exception(httpx.ReadTimeout("timed out"))
+    assert say(said, "zh") == "等待响应超时", say(said, "zh")

@@ -1,5 +1,5 @@
 """The last line of a wrapped Chinese paragraph: a word cut off ("说/明。") takes a short tail of the line before it
-(issue 40 review). Apart from render/text.py, which is near its size limit; it uses text.py's tokens."""
+(issue 40 review). Apart from render/text.py, which is near its size limit; text.py finds the breaks."""
 
 from __future__ import annotations
 
