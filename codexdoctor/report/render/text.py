@@ -107,10 +107,6 @@ def _glue(tokens: list[str]) -> list[str]:
             word = word[1:] if len(tok) == 1 else ""
         elif last != " " and (tok[0] in _NO_LINE_START or last[-1] in _NO_LINE_END):
             out[-1] += tok
-        elif tok[0] in _OPENING and _han(last):  # `提示（前缀）`: a bracket glued to Chinese keeps its word (two)
-            n = 2 if len(out) > 1 and _han(out[-2]) else 1
-            out[-n:] = ["".join(out[-n:]) + tok]
-            number = False
         else:
             out.append(tok)
             number = False
@@ -123,6 +119,10 @@ def _parens(tokens: list[str]) -> list[str]:
     out: list[str] = []
     start = -1  # where an unclosed `（` began, in `out`
     for tok in tokens:
+        if tok[0] == "（" and out and _han(out[-1]):  # `提示（前缀）`: glued to Chinese, it keeps its word (two)
+            n = 2 if len(out) > 1 and _han(out[-2]) else 1
+            tok = "".join(out[-n:]) + tok
+            del out[-n:]
         out.append(tok)
         if tok == " ":
             start = -1
@@ -193,7 +193,9 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
             weak, weak_used = len(line), used
         unit = " " in token and bool(_AFTER_NUMBER.search(token))
         if used + size > width and line.strip() and line != first and line != rest:
-            soft, soft_used = _break_at(line, used, start, (soft, soft_used), (weak, weak_used))
+            if used - soft_used > LOOK_BACK or soft <= start or not line[start:soft].strip():  # none a few cells back:
+                near = weak > start and used - weak_used <= LOOK_BACK and line[start:weak].strip()
+                soft, soft_used = (weak, weak_used) if near else (len(line), used)  # after a number's word, or here
             lines.append(line[:soft].rstrip())
             line, used, start, soft, weak = rest + line[soft:], rest_used + used - soft_used, len(rest), 0, 0
         while used + size > width and rest_used + 8 < width:
@@ -218,15 +220,6 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
 # A break between two Chinese characters moves back to a space or a punctuation stop up to this many cells before it
 # (`30 个字` / `符`, `（发` / `送于`: issue 40 review), so that a word is less often split.
 LOOK_BACK = 10
-
-
-def _break_at(line: str, used: int, start: int, *breaks: tuple[int, int]) -> tuple[int, int]:
-    """Where a full line breaks (and the cells before): the first of `breaks` (where, cells before) that is at most
-    LOOK_BACK cells back and leaves text on the line; none: here, between two characters."""
-    for at, cells in breaks:
-        if used - cells <= LOOK_BACK and at > start and line[start:at].strip():
-            return at, cells
-    return len(line), used
 
 
 _BREAK_AFTER = set("。，、：；！？）」』】》〉")
