@@ -15,7 +15,7 @@ UI: dict[str, dict[str, str]] = {
     "builtin": {"en": "built-in", "zh": "内置"},
     "custom": {"en": "custom", "zh": "自定义"},
     "model": {"en": "Model", "zh": "模型"},
-    "key": {"en": "key", "zh": "密钥"},
+    "key": {"en": "Key", "zh": "密钥"},  # a header label, capitalised as Provider and Model (issue 40 review 2)
     "findings": {"en": "Findings", "zh": "发现的问题"},
     "verdict": {"en": "Verdict", "zh": "结论"},
     "note": {"en": "Note", "zh": "说明"},

@@ -60,7 +60,7 @@ def join_url(base: httpx.URL, location: str) -> str | None:
 
 _TIMEOUT_PHASES = {
     "ConnectTimeout": Msg("no answer while connecting", "连接时没有响应"),
-    "ReadTimeout": Msg("no answer while waiting for the response", "等待响应时没有回应"),
+    "ReadTimeout": Msg("no answer while waiting for the response", "等待响应超时"),
     "WriteTimeout": Msg("no answer while sending", "发送时没有响应"),
     "PoolTimeout": Msg("no answer while waiting for a connection", "等待连接时没有响应"),
 }

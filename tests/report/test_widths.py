@@ -253,7 +253,8 @@ def test_the_header_wraps_between_its_fields(home, run, monkeypatch, lang, width
     monkeypatch.setenv("SIM_API_KEY", "sk-test-0123456789abcdefABCDEF")
     monkeypatch.setenv("COLUMNS", str(width))
     _, out, _ = run("check", "--offline", "--lang", lang, "--codex-version", "0.171.0")
-    model, key = ("模型：", "密钥：") if lang == "zh" else ("Model: ", "key: ")
+    # `Key:` capitalised as its neighbours (issue 40 review 2)
+    model, key = ("模型：", "密钥：") if lang == "zh" else ("Model: ", "Key: ")
     header = out.split("\n\n")[0].splitlines()
     header = header[next(i for i, line in enumerate(header) if line.startswith(model + "sim-model")) :]
     for field in ("wire_api", key):
@@ -319,3 +320,16 @@ def test_the_demo_table_is_a_table_with_each_top_finding_whole(lang, width):
     if lang == "zh":  # a Chinese description is never split between two characters of a word
         text = "\n".join(lines)
         assert "没\n" not in text and "第一\n" not in text and "重\n" not in text, lines
+
+
+def test_a_demo_cell_breaks_where_the_text_wrapper_would():
+    """Issue 40 review (2), zh at 80 columns: `大部分请求返回 502 或连接被重` / `置`. A cell wraps with `wrap` itself;
+    the break after a number and its word (`502 或`) is as good as one at a space."""
+    from codexdoctor.commands import demo
+    from codexdoctor.report.render.text import wrap
+
+    assert wrap("大部分请求返回 502 或连接被重置", 29, lang="zh") == ["大部分请求返回 502 或", "连接被重置"]
+    lines = demo.table(_outcomes(), lang="zh", width=80).splitlines()  # type: ignore[arg-type]
+    row = next(k for k, line in enumerate(lines) if line.startswith("flaky-channel"))
+    assert lines[row].split()[1:4] == ["大部分请求返回", "502", "或"], lines[row]
+    assert lines[row + 1].split() == ["连接被重置"], lines[row + 1]

@@ -111,7 +111,7 @@ def interpret(ctx: CheckContext, plan: Plan, ex: Exchanges) -> CheckResult:
         *(shape_said(shape) for shape in shapes),
     ]
     if not entries:
-        summary = Msg("no usable catalog: {why}", "没有可用的模型列表：{why}", why=human(kind.kind, kind.said))
+        summary = Msg("not usable: {why}", "无法使用：{why}", why=human(kind.kind, kind.said))  # not its title again
         status = Status.SKIP if kind.kind in ("path_not_found", "not_json", "ok", "html") else Status.WARN
         return result(ID, TITLE, status, summary, evidence, **facts)
     facts.update(match_model(model, ids))

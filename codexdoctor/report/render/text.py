@@ -11,6 +11,9 @@ from codexdoctor.i18n import ui
 from codexdoctor.model import CheckResult, Finding, Report, Section, Severity, Status, Verdict, say
 from codexdoctor.report.render.chart import scatter
 from codexdoctor.report.render.options import RenderOptions
+from codexdoctor.report.render.orphans import NO_LINE_START as _NO_LINE_START
+from codexdoctor.report.render.orphans import han as _han
+from codexdoctor.report.render.orphans import no_orphan as _no_orphan
 
 UNICODE = {Status.PASS: "✓", Status.WARN: "!", Status.FAIL: "✗", Status.SKIP: "-", Status.CRASH: "‼"}
 ASCII = {Status.PASS: "+", Status.WARN: "!", Status.FAIL: "x", Status.SKIP: "-", Status.CRASH: "#"}
@@ -70,12 +73,13 @@ def _tokens(text: str) -> list[str]:
 
 
 # Chinese line-breaking rules (kinsoku): a line never starts with closing punctuation nor ends with opening.
-_NO_LINE_START = set("。，、：；！？）」』】》〉…,.:;!?)]}”’")
 _NO_LINE_END = set("（「『【《〈([{“‘")
 # A number's unit, never left alone at the start of a line (`636` / `ms`, issue 40 review): a Latin unit, or the first
 # Chinese character after the number (`3 秒`, `30 个`).
 _UNIT = re.compile(r"(?:ms|s|µs|us|ns|min|h|[KMGT]i?B|B|bytes?|tokens?|chars?|characters?|cells?|%)(?![\w-])")
 _NUMBER_END = re.compile(r"\d[\d,.]*$")
+# A number with its word (`502 或`, `30 个字符`): a line may break after it as at a space (issue 40 review, 2).
+_AFTER_NUMBER = re.compile(r"\d \S+$")
 # Chinese units of more than one character: the rest of each, after its first (`11,200 字` / `节`).
 _UNIT_WORDS = {"字": "节", "个": "字符", "毫": "秒", "分": "钟", "小": "时"}
 # A short Chinese phrase in parentheses (`（连接被拒绝）`: at most 8 characters, no space) moves to the next line whole.
@@ -115,6 +119,10 @@ def _parens(tokens: list[str]) -> list[str]:
     out: list[str] = []
     start = -1  # where an unclosed `（` began, in `out`
     for tok in tokens:
+        if tok[0] == "（" and out and _han(out[-1]):  # `提示（前缀）`: glued to Chinese, it keeps its word (two)
+            n = 2 if len(out) > 1 and _han(out[-2]) else 1
+            tok = "".join(out[-n:]) + tok
+            del out[-n:]
         out.append(tok)
         if tok == " ":
             start = -1
@@ -168,11 +176,9 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
         return [first + text]
     lines, line = [], first
     used, rest_used = display_width(first, lang), display_width(rest, lang)
-    start, soft, soft_used = (
-        len(first),
-        0,
-        0,
-    )  # the line's last good break (a space, after Chinese punctuation): where, and cells before
+    # the line's last good break (a space, after Chinese punctuation): where, and cells before; `weak`: after a
+    # number's word (`502 或` / `连接被重置`), taken only when no good break is near
+    start, soft, soft_used, weak, weak_used, unit, cut = len(first), 0, 0, 0, 0, False, -1
     for token in _fitting_tokens(text, width - rest_used, lang):
         if token == " ":  # noqa: S105 - a word to wrap between, not a secret
             if line.strip():
@@ -181,58 +187,56 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
                 soft, soft_used = len(line), used
             continue
         size = display_width(token, lang)
-        if line[-1:] in _BREAK_AFTER or token[0] in _OPENING:
+        if line[-1:] in _BREAK_AFTER or token[0] in _OPENING or ("（" in token[1:3] and _han(token[0])):
             soft, soft_used = len(line), used
+        elif unit:
+            weak, weak_used = len(line), used
+        unit = " " in token and bool(_AFTER_NUMBER.search(token))
         if used + size > width and line.strip() and line != first and line != rest:
-            if used - soft_used > LOOK_BACK or soft <= start or not line[start:soft].strip():
-                soft, soft_used = len(line), used  # no good break a few cells back: here (between two characters)
+            if used - soft_used > LOOK_BACK or soft <= start or not line[start:soft].strip():  # none a few cells back:
+                near = weak > start and used - weak_used <= LOOK_BACK and line[start:weak].strip()
+                soft, soft_used = (weak, weak_used) if near else (len(line), used)  # after a number's word, or here
             lines.append(line[:soft].rstrip())
-            line, used, start, soft = rest + line[soft:], rest_used + used - soft_used, len(rest), 0
+            line, used, start, soft, weak = rest + line[soft:], rest_used + used - soft_used, len(rest), 0, 0
         while used + size > width and rest_used + 8 < width:
             head = _cut_outside_marks(token, width - used, lang)
             if not head:
                 if line.strip() and line != rest:  # a mark that does not fit after `first`: it starts a line
                     lines.append(line.rstrip())
-                    line, used, start, soft = rest, rest_used, len(rest), 0
+                    line, used, start, soft, weak = rest, rest_used, len(rest), 0, 0
                     continue
                 break
             lines.append(line + head)
-            line, used, token = rest, rest_used, token[len(head) :]
-            start, soft = len(rest), 0
+            line, used, token, cut = rest, rest_used, token[len(head) :], len(lines)
+            start, soft, weak = len(rest), 0, 0
             size = display_width(token, lang)
         line += token
         used += size
+    whole = cut != len(lines)  # the last break was not a cut inside a word (a URL) longer than a line
     lines.append(line.rstrip())
-    return _no_orphan(lines, width, first, rest, lang) if lang == "zh" else lines
+    return _no_orphan(lines, width, first, rest, lang, _good_breaks) if lang == "zh" and whole else lines
 
 
 # A break between two Chinese characters moves back to a space or a punctuation stop up to this many cells before it
 # (`30 个字` / `符`, `（发` / `送于`: issue 40 review), so that a word is less often split.
 LOOK_BACK = 10
+
+
 _BREAK_AFTER = set("。，、：；！？）」』】》〉")
 _OPENING = set("（「『【《〈“")
 
 
-_CLAUSE_ENDS = "；。，："
-ORPHAN_CELLS = 12  # a last line this short ("明。") takes the previous line's last clause with it
-
-
-def _no_orphan(lines: list[str], width: int, first: str, rest: str, lang: str) -> list[str]:
-    """A Chinese paragraph whose last line is a word cut off ("说/明。", issue 40 review) breaks after the previous
-    line's last clause stop instead, when the clause and the last line fit on one line."""
-    if len(lines) < 2 or display_width(lines[-1][len(rest) :], lang) > ORPHAN_CELLS:
-        return lines
-    prev = lines[-2]
-    at = max(prev.rfind(ch) for ch in _CLAUSE_ENDS)
-    if at < len(first if len(lines) == 2 else rest) or at == len(prev) - 1:  # not the label's own colon
-        return lines
-    tail, last = prev[at + 1 :].strip(), lines[-1][len(rest) :]
-    # the break was a space unless it fell between two Chinese characters ("16 个" / "token。" keep theirs)
-    space = " " if tail and last and not (is_wide(tail[-1]) and is_wide(last[0])) else ""
-    moved = rest + tail + space + last
-    if display_width(moved, lang) > width:
-        return lines
-    return [*lines[:-2], prev[: at + 1], moved]
+def _good_breaks(line: str, lead: int) -> list[int]:
+    """Where `line` may break after its first `lead` characters, as wrap would choose: after a space, a stop, a
+    number's word, before an opening bracket that does not follow Chinese tex"""
+    out, pos = [], lead
+    for tok in _tokens(line[lead:]):
+        if (tok[0] in _OPENING or _han(tok[0]) and "（" in tok[1:3]) and pos > lead:
+            out.append(pos)
+        pos += len(tok)
+        if tok == " " or tok[-1] in _BREAK_AFTER or (" " in tok and _AFTER_NUMBER.search(tok)):
+            out.append(pos)
+    return [b for b in out if b < len(line)] if pos == len(line) else []
 
 
 def _fitting_tokens(text: str, line_cells: int, lang: str) -> list[str]:
