@@ -84,6 +84,8 @@ def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
     resolved = {k: (v.get(lang) if isinstance(v, Loc) else v) for k, v in values.items()}
     if isinstance(resolved.get("message"), str):
         resolved["message"] = resolved["message"].rstrip(" .。")  # templates end the sentence themselves
+        if not resolved["message"].strip():  # a bare `401 Unauthorized` paste: never "answered 401: ."
+            resolved["message"] = "（没有附带消息）" if lang == "zh" else "(no message)"
     return _ProseFormatter().vformat(template, (), _Blank(resolved))
 
 

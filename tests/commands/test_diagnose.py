@@ -348,3 +348,11 @@ def test_no_paste_leaves_a_placeholder_in_what_the_user_reads(home, lang):
         for fmt in ("text", "json"):
             left = slot.findall(render(report, fmt, RenderOptions(verbose=True)))
             assert not left, (text[:80], fmt, left)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "answered 401: (no message)."), ("zh", "（没有附带消息）")])
+def test_a_status_with_no_message_says_so(home, run, lang, said):
+    """Second review: a bare `unexpected status 401 Unauthorized` read "The request answered 401: ." """
+    _, out, _ = run("diagnose-error", "--lang", lang, "unexpected status 401 Unauthorized")
+    flat = " ".join(out.split())
+    assert said in flat and "401: ." not in flat and "401：。" not in flat, out
