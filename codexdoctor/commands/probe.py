@@ -26,6 +26,7 @@ from codexdoctor.commands.output import EXIT_INTERRUPTED, EXIT_USAGE, PublishOpt
 from codexdoctor.model import CheckResult, Msg, Report
 
 if TYPE_CHECKING:
+    from codexdoctor.checks.probe.steps import ProbeOutcome
     from codexdoctor.common.status_line import StatusLine
     from codexdoctor.net.deadline import Deadline
 from codexdoctor.common.words import plural
@@ -119,11 +120,7 @@ def _probe(
     so a Ctrl-C outside its requests can still say what it spent."""
     from codexdoctor.checks import live
     from codexdoctor.checks import probe as probe_mod
-    from codexdoctor.checks.live.canary import canary_result
-    from codexdoctor.checks.live.exchanges import Clocks
-    from codexdoctor.checks.live.reach import reach_result
     from codexdoctor.common import tokens
-    from codexdoctor.net.classify import classify
 
     # The tokenizer loads (a second or so of CPU) while the window is looked up (network): the plan needs both.
     tok_future = _in_background(lambda: tokens.for_model(str(ctx.resolution.model or "")))
@@ -156,19 +153,31 @@ def _probe(
     finally:
         probe.client.close()
     facts = _probe_facts(ctx, settings, outcome, family, published)
-    checks = list(static)
-    if outcome.single_exchange is not None:
-        single, clocks = outcome.single_exchange, Clocks(1, 1)  # the rows read as check's would; nothing is sent
-        checks.append(ctx.stamp(reach_result(ctx, probe.plan, single, single, clocks)))
-        checks.append(ctx.stamp(canary_result(ctx, probe.plan, single, classify(single, probe.plan.wire), clocks)))
-    checks.append(ctx.stamp(probe_result(facts)))
-    spent, n = outcome.spent, len(outcome.steps) + outcome.cut_short + outcome.resent
-    counted = _counted_note(tok.name, tok.exact, spent, n)
-    notes = [counted]
+    checks = [*static, *_single_question_rows(ctx, probe, outcome), ctx.stamp(probe_result(facts))]
+    n = len(outcome.steps) + outcome.cut_short + outcome.resent
+    notes = [_counted_note(tok.name, tok.exact, outcome.spent, n)]
     sections = [steps_section(outcome, opts.lang), *summary_section(facts, opts.lang)]
     return build_report(
         "probe", ctx, checks, evaluate(checks, lang=opts.lang), True, notes, opts.lang, sections=sections
     ), ctx
+
+
+def _single_question_rows(ctx: CheckContext, probe: Probe, outcome: ProbeOutcome) -> list[CheckResult]:
+    """When the probe stopped at its single question, the reachability and canary rows read as check's would, from
+    that one exchange (nothing more is sent)."""
+    from codexdoctor.checks.live.canary import canary_result
+    from codexdoctor.checks.live.exchanges import Clocks
+    from codexdoctor.checks.live.reach import reach_result
+    from codexdoctor.net.classify import classify
+
+    single = outcome.single_exchange
+    if single is None:
+        return []
+    clocks = Clocks(1, 1)
+    return [
+        ctx.stamp(reach_result(ctx, probe.plan, single, single, clocks)),
+        ctx.stamp(canary_result(ctx, probe.plan, single, classify(single, probe.plan.wire), clocks)),
+    ]
 
 
 def _counted_note(tokenizer: str, exact: bool, spent: int, n: int) -> Msg:
