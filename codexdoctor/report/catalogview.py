@@ -83,6 +83,8 @@ _SLOTS_ZH.update(
         "attempts_text": "在 Codex 的全部 N 次尝试中",
         "longer_s": "更长的秒数",
         "waited_text": "等待的时间",
+        "answered_text": "答复过的最大请求和失败的轮次",
+        "compacted_text": "日志记录的压缩次数",
         "compact_at": "压缩点",
         "compact_text": "压缩点",
         "configured_compact_at": "配置的压缩点",
