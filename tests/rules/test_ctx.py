@@ -31,6 +31,9 @@ CACHE = {
     "verdict": "not working",
     "ttft_ratio": 0.35,
 }
+FORBIDDEN = {"number": 2, "status": 403, "kind": "forbidden", "url": "https://gw.example/v1/responses"}
+FORBIDDEN |= {"model": "gw-coder", "message": "Project proj_1 has no access to model gw-coder.", "request_id": "req_2"}
+FORBIDDEN |= {"count": 1}
 CANARY_OVERFLOW = {"kind": "context_exceeded", "status": 400, "message": "maximum context length is 4096 tokens"}
 SMALL_WINDOW = {"served": 4096, "source": "GET /v1/models (context_length)"}
 
@@ -602,6 +605,38 @@ CASES = [
         "unexpected status 401 Unauthorized",
     ),
     silent("CTX046", {"key_rejected": None}),
+    fires(
+        "CTX047",
+        {"failed": 1, "forbidden": FORBIDDEN},
+        "Request #2: POST https://gw.example/v1/responses answered 403 (request id req_2): Project proj_1 has no "
+        "access to model gw-coder. The key is recognised but lacks permission for this model or endpoint.",
+        "and that it may use model `gw-coder`.",
+        "reports this answer as AUTH003",
+    ),
+    fires(
+        "CTX047",
+        {"failed": 2, "forbidden": {**FORBIDDEN, "kind": "blocked", "model": None, "count": 2, "request_id": None}},
+        "answered 403: Project proj_1 has no access to model gw-coder. A firewall, Cloudflare rule",
+        "2 requests got a 403.",
+        "regional endpoint",
+        "AUTH004",
+        why="blocked",
+    ),
+    fires(
+        "CTX047",
+        {"failed": 1, "forbidden": {**FORBIDDEN, "kind": "quota"}},
+        "quota or billing limit is used up",
+        "API004",
+        why="quota",
+    ),
+    fires(
+        "CTX047",
+        {"failed": 1, "forbidden": {**FORBIDDEN, "kind": "payment"}},
+        "no credits or balance left",
+        "API006",
+        why="payment",
+    ),
+    silent("CTX047", {"forbidden": None}),
     fires(
         "CTX041",
         {
