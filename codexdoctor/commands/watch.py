@@ -63,6 +63,7 @@ class Session:
     requests: tuple[Recorded, ...]
     where: str
     exit_code: int | None
+    upstream: str | None = None  # the provider's base_url the requests went to, redacted (a finding's URL)
 
 
 def run(opts: WatchOptions) -> None:
@@ -153,7 +154,7 @@ def watch(ctx: CheckContext, opts: WatchOptions, env: dict[str, str]) -> Session
         rec_store.write({"kind": "end", "codex_exit": exit_code, "dropped": rec_store.dropped})
     with lock:
         done = tuple(sorted(requests, key=lambda r: r.number))
-    return Session(ctx, done, shown, exit_code)
+    return Session(ctx, done, shown, exit_code, ctx.redactor(_redacted(point.upstream)))
 
 
 def _start_record(ctx: CheckContext, opts: WatchOptions, upstream: str, recorder_url: str) -> dict[str, object]:
@@ -245,7 +246,7 @@ def report_of(session: Session, lang: str, stall_seconds: float = diagnosis.STAL
     layer = session.ctx.resolution.user_layer
     user_config = layer.label if layer else "~/.codex/config.toml"
     result = diagnosis.check(
-        session.requests, session.where, session.exit_code, lang, stall_seconds * 1000, user_config
+        session.requests, session.where, session.exit_code, lang, stall_seconds * 1000, user_config, session.upstream
     )
     result = session.ctx.stamp(result)
     zh = lang == "zh"
@@ -287,7 +288,9 @@ def last_run(ctx: CheckContext, env: Mapping[str, str], lang: str) -> WatchedRun
     code = recording.end.get("codex_exit")
     code = code if isinstance(code, int) and not isinstance(code, bool) else None
     shown = ctx.redactor(ctx.resolution.show(path))
-    report = report_of(Session(ctx, recording.requests, shown, code), lang)
+    up = recording.start.get("upstream")
+    upstream = clip(sanitize(up), 500) if isinstance(up, str) else None
+    report = report_of(Session(ctx, recording.requests, shown, code, upstream), lang)
     return WatchedRun(report, shown, word("provider"), word("program"), word("subcommand"), code)
 
 

@@ -475,6 +475,20 @@ FACTS: dict[str, dict[str, Any]] = {
         "masked": [{"number": int, "status": int | None, "ending": str, "message": str, "request_id": str | None}],
         # The newest 401 (the key refused) and how many requests got one.
         "key_rejected": Nullable({"number": int, "message": str, "request_id": str | None, "count": int}),
+        # The newest 403 read as `check` reads one (net.classify's kind: forbidden, blocked, quota or payment), with
+        # its URL (redacted) and how many requests got one.
+        "forbidden": Nullable(
+            {
+                "number": int,
+                "status": int,
+                "kind": str,
+                "url": str,
+                "model": str | None,
+                "message": str,
+                "request_id": str | None,
+                "count": int,
+            }
+        ),
         "stall": Nullable({"number": int, "gap_ms": float, "input_tokens": int | None, "count": int}),
         "context_break": Nullable(
             {

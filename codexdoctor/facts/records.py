@@ -44,6 +44,7 @@ GROUP = {
     "sizes": list[int],
     "ids": list[str],
     "outliers": [OUTLIER],
+    "compactions": int,  # compactions the logs of the group's sessions record (of its core, for a cluster)
     "pattern": str | None,  # "cluster", "scattered" or None
     "core": Maybe(int),
     "low": Maybe(int),

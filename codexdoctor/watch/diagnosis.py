@@ -10,8 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from codexdoctor.common import outside_json as outside
+from codexdoctor.common.redact import redact_url
+from codexdoctor.common.untrusted import clip
 from codexdoctor.model import CheckResult, Msg, Section, Status
-from codexdoctor.net.classify import CONTEXT_MARKERS, context_numbers
+from codexdoctor.net.classify import CONTEXT_MARKERS, classify, context_numbers, without_html
+from codexdoctor.net.exchange import Exchange
+from codexdoctor.net.kinds import FailureKind
 from codexdoctor.watch.record import Recorded, after_tool_call, ending_word, message_of
 
 STALL_MS = 20_000.0  # a silence this long inside a stream is a stall (Codex gives up at 300 s by default)
@@ -61,7 +66,10 @@ def facts_of(
     codex_exit: int | None,
     stall_ms: float = STALL_MS,
     user_config: str = "~/.codex/config.toml",
+    upstream: str | None = None,
 ) -> dict[str, Any]:
+    """`upstream`: the provider's base_url the recorder forwarded to (a request's URL is its origin and the path Codex
+    called); None when it is not known (the URL is then the path alone)."""
     calls = [r for r in requests if r.is_model_call]
     ok = [r for r in calls if r.ok]
     facts: dict[str, Any] = {
@@ -98,6 +106,7 @@ def facts_of(
         else None
     )
     facts["key_rejected"] = _key_rejected(calls)
+    facts["forbidden"] = _forbidden(calls, upstream)
     facts["context_break"] = _context_break(calls)
     facts["ttft_growth"] = _growth(ok)
     facts["tool_break"] = _tool_break(calls)
@@ -116,6 +125,47 @@ def _key_rejected(calls: Sequence[Recorded]) -> dict[str, Any] | None:
         "message": message_of(r) or "(empty body)",
         "request_id": r.request_id,
         "count": len(rejected),
+    }
+
+
+def request_url(upstream: str | None, path: str) -> str:
+    """The URL a recorded request went to, redacted (no user-info, no secret in a query): base_url's origin and the
+    path Codex called (which carries base_url's own path: Codex was given the recorder's address with it)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(redact_url(upstream or ""))
+    except ValueError:
+        return path
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return path
+    return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def _forbidden(calls: Sequence[Recorded], upstream: str | None) -> dict[str, Any] | None:
+    """The newest request the provider answered 403, read as `check` reads one (net.classify): the key not allowed
+    (`forbidden`), a firewall's or region's block (`blocked`), the account's quota or credits (`quota`, `payment`);
+    with its URL, the provider's words and how many requests got one."""
+    refused = [r for r in calls if r.status == 403]
+    if not refused:
+        return None
+    r = refused[-1]
+    text = r.error or ""
+    body = outside.parse(text).value if text.lstrip().startswith(("{", "[")) else None
+    kind = classify(
+        Exchange("POST", request_url(upstream, r.path), 403, body_excerpt=text[:2000], body_json=body, sent_key=True)
+    ).kind
+    return {
+        "number": r.number,
+        "status": 403,
+        "kind": FailureKind(kind).value,
+        "url": request_url(upstream, r.path),
+        "model": r.model,
+        # A firewall's page said by its title, as `check` says it ([HTML page: Attention Required! | Cloudflare]).
+        "message": (message_of(r) if body is not None else clip(" ".join(without_html(text).split()), 300))
+        or "(empty body)",
+        "request_id": r.request_id,
+        "count": len(refused),
     }
 
 
@@ -252,8 +302,9 @@ def check(
     lang: str = "en",
     stall_ms: float = STALL_MS,
     user_config: str = "~/.codex/config.toml",
+    upstream: str | None = None,
 ) -> CheckResult:
-    facts = facts_of(requests, where, codex_exit, stall_ms, user_config)
+    facts = facts_of(requests, where, codex_exit, stall_ms, user_config, upstream)
     n, failed = facts["requests"], facts["failed"]
     zh = lang == "zh"
     if not n:

@@ -150,3 +150,99 @@ def test_sessions_under_one_session_lists_only_its_recordings(home):
     data = json.loads(subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60).stdout)
     (table,) = [x for x in data["sections"] if x["id"] == "watch-recordings"]
     assert len(table["rows"]) == 5  # without --session, the newest recordings whatever their session
+
+
+FORBIDDEN = (
+    '{"error":{"message":"Project proj_abc does not have access to model gpt-5","type":"invalid_request_error"}}'
+)
+BLOCKED = "<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head><body>blocked</body></html>"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_recorded_403_is_a_channel_finding_with_the_url_and_the_providers_words(lang):
+    """Issue 40 (remainder): a 401 through the recorder gave CTX046, a 403 gave no finding at all. A 403 is the key
+    (or the account, or a firewall) refused: a channel error, said as `check` says it (AUTH003), with the request's
+    URL (redacted: no user-info) and the provider's message."""
+    reqs = [
+        rec_of(1, input_tokens=9000),
+        rec_of(2, status=403, ending="http_error", error=FORBIDDEN, model="gpt-5"),
+        rec_of(3, status=403, ending="http_error", error=FORBIDDEN, request_id="req_9", model="gpt-5"),
+    ]
+    result = diagnosis.check(reqs, "~/r.jsonl", None, lang=lang, upstream="https://user:pw@gw.example:8443/v1")
+    findings = evaluate([result], lang=lang)
+    assert [f.code for f in findings] == ["CTX047"]
+    said = "\n".join((findings[0].diagnosis, *findings[0].remedy))
+    assert "https://***@gw.example:8443/v1/responses" in said and "pw" not in said, said
+    assert "Project proj_abc does not have access to model gpt-5" in said and "req_9" in said, said
+    assert "403" in said and "`gpt-5`" in said and "AUTH003" in said, said
+    if lang == "en":
+        assert "The key is recognised but lacks permission for this model or endpoint." in said, said
+        assert "2 requests got a 403." in said, said
+    else:
+        assert "密钥被识别了，但没有访问这个模型或端点的权限。" in said, said
+        assert "共有 2 个请求收到 403。" in said, said
+    verdict, reason = verdict_and_reason(findings, [result], live_ran=False)
+    assert verdict is Verdict.CHANNEL and "CTX047" in reason.text(lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_recorded_403_page_from_a_firewall_is_said_as_check_says_it(lang):
+    reqs = [rec_of(1, status=403, ending="http_error", error=BLOCKED)]
+    findings = evaluate([diagnosis.check(reqs, "~/r.jsonl", None, lang=lang, upstream="https://gw.example")], lang=lang)
+    assert [f.code for f in findings] == ["CTX047"]
+    said = "\n".join((findings[0].diagnosis, *findings[0].remedy))
+    assert "https://gw.example/v1/responses" in said and "AUTH004" in said, said
+    assert ("Cloudflare rule, IP allow-list" if lang == "en" else "防火墙、Cloudflare 规则、IP 白名单") in said, said
+
+
+class _Forbids:
+    """A provider that answers every request 403 with OpenAI's body for a project without the model, quoting the key
+    it was sent (as some gateways do): the recording, the report and the finding must hold none of it."""
+
+    def __init__(self) -> None:
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                key = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
+                body = json.dumps({"error": {"message": f"Project proj_abc may not use this model (key {key})"}})
+                data = body.encode()
+                self.send_response(403)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("x-request-id", "req_forbidden_1")
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        import threading
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.simulator
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_serve_diagnoses_a_403_with_the_url_and_the_providers_redacted_words(home, lang):
+    """Issue 40 (remainder): `watch --serve` in front of a provider that answers 403 printed no finding."""
+    from tests.integration.test_watch import KEY, post
+
+    provider = _Forbids()
+    try:
+        proc, url = serve(home, provider.base_url, lang)
+        assert post(url).status_code == 403
+        out, err = stop(proc)
+    finally:
+        provider.close()
+    assert "CTX047" in out and f"{provider.base_url}/responses" in out.replace("\n    ", " "), out
+    assert "Project proj_abc may not use this model" in out and "req_forbidden_1" in out, out
+    assert KEY not in out and KEY not in err and KEY[-8:] not in out, out
+    assert ("AUTH003" in out) and ("密钥被识别了" in out if lang == "zh" else "The key is recognised" in out), out

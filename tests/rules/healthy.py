@@ -395,6 +395,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "largest_ok": 12000,
         "masked": [],
         "key_rejected": None,
+        "forbidden": None,
         "stall": None,
         "context_break": None,
         "ttft_growth": None,

@@ -19,7 +19,7 @@ SMALL_OVERFLOW |= {"real_window": 8477, "compactions": 1}
 STREAM_CUT = "stream disconnected before completion: stream closed before response.completed"
 SCATTERED = {"provider": "gw", "model": "gw-coder", "window": 258400, "failures": 3, "sizes": [6000, 9000, 14000]}
 SCATTERED |= {"ids": [session(n)["id"] for n in range(3)], "outliers": [], "pattern": "scattered", "low": 6000}
-SCATTERED |= {"high": 14000, "median": 9000, "spread": 0.89}
+SCATTERED |= {"high": 14000, "median": 9000, "spread": 0.89, "compactions": 0}
 CLUSTER = {**SCATTERED, "pattern": "cluster", "sizes": [8400, 8500, 8600], "low": 8400, "high": 8600, "median": 8500}
 CLUSTER |= {"core": 3, "spread": 0.023, "within": 0.012}
 CACHE = {
@@ -31,6 +31,9 @@ CACHE = {
     "verdict": "not working",
     "ttft_ratio": 0.35,
 }
+FORBIDDEN = {"number": 2, "status": 403, "kind": "forbidden", "url": "https://gw.example/v1/responses"}
+FORBIDDEN |= {"model": "gw-coder", "message": "Project proj_1 has no access to model gw-coder.", "request_id": "req_2"}
+FORBIDDEN |= {"count": 1}
 CANARY_OVERFLOW = {"kind": "context_exceeded", "status": 400, "message": "maximum context length is 4096 tokens"}
 SMALL_WINDOW = {"served": 4096, "source": "GET /v1/models (context_length)"}
 
@@ -530,7 +533,9 @@ CASES = [
     fires(
         "CTX017",
         {"sessions": [session(**OVERFLOW)]},
-        "Session 0199a1b0 overflowed at 120,000 tokens, but Codex only compacts at about 244,800 tokens",
+        "In session 0199a1b0, the largest request the provider answered held 120,000 tokens (its window holds at "
+        "least that) and the request of turn 14 then failed on the context, but Codex only compacts at about 244,800 "
+        "tokens",
     ),
     silent("CTX017", {"sessions": [session(**OVERFLOW, compaction_would_fire=True)]}),
     silent("CTX017", {"sessions": [session(**OVERFLOW, compact_at=None)]}, why="no-window-logged"),
@@ -600,6 +605,38 @@ CASES = [
         "unexpected status 401 Unauthorized",
     ),
     silent("CTX046", {"key_rejected": None}),
+    fires(
+        "CTX047",
+        {"failed": 1, "forbidden": FORBIDDEN},
+        "Request #2: POST https://gw.example/v1/responses answered 403 (request id req_2): Project proj_1 has no "
+        "access to model gw-coder. The key is recognised but lacks permission for this model or endpoint.",
+        "and that it may use model `gw-coder`.",
+        "reports this answer as AUTH003",
+    ),
+    fires(
+        "CTX047",
+        {"failed": 2, "forbidden": {**FORBIDDEN, "kind": "blocked", "model": None, "count": 2, "request_id": None}},
+        "answered 403: Project proj_1 has no access to model gw-coder. A firewall, Cloudflare rule",
+        "2 requests got a 403.",
+        "regional endpoint",
+        "AUTH004",
+        why="blocked",
+    ),
+    fires(
+        "CTX047",
+        {"failed": 1, "forbidden": {**FORBIDDEN, "kind": "quota"}},
+        "quota or billing limit is used up",
+        "API004",
+        why="quota",
+    ),
+    fires(
+        "CTX047",
+        {"failed": 1, "forbidden": {**FORBIDDEN, "kind": "payment"}},
+        "no credits or balance left",
+        "API006",
+        why="payment",
+    ),
+    silent("CTX047", {"forbidden": None}),
     fires(
         "CTX041",
         {

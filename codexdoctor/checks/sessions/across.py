@@ -39,6 +39,8 @@ def _pattern(failures: list[dict[str, Any]]) -> dict[str, Any]:
         "pattern": None,
         "ids": [s["id"] for s in failures],
         "outliers": [],
+        # What the sessions' logs record (`compacted` items, context_compacted events): CTX014 says it, never a guess.
+        "compactions": sum(int(s.get("compactions") or 0) for s in failures),
     }
     if len(sizes) >= 2:
         med = _median(sizes)
@@ -60,6 +62,7 @@ def _pattern(failures: list[dict[str, Any]]) -> dict[str, Any]:
                 within=round(max(abs(x - core_med) for x in core_sizes) / core_med, 3),
                 core=len(core),
                 ids=[d["id"] for _, d in core],
+                compactions=sum(int(d.get("compactions") or 0) for _, d in core),
                 outliers=[{"id": d["id"], "size": size} for size, d in sized if d["id"] not in core_ids],
             )
         elif (shares and max(shares) < 0.5) or all(s.get("unclear") for s in failures):

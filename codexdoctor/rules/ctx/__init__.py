@@ -46,6 +46,7 @@ ORDER = (
     "CTX032",
     "CTX040",
     "CTX046",
+    "CTX047",
     "CTX041",
     "CTX042",
     "CTX043",

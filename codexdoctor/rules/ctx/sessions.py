@@ -11,6 +11,13 @@ from codexdoctor.common.untrusted import clip
 from codexdoctor.model import Verdict
 from codexdoctor.rules.base import CHANNEL, CONTEXT, E, Loc, Rule, Text, W
 from codexdoctor.rules.ctx.advice import window_step
+from codexdoctor.rules.ctx.compaction import (
+    answered_then_failed,
+    compactions_recorded,
+    group_compactions,
+    real_text,
+    truncation_compactions,
+)
 
 INCONCLUSIVE = Verdict.INCONCLUSIVE
 
@@ -34,7 +41,7 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
             " ".join((d.get("error") or d.get("error_info") or "error").split(", url:")[0].split()), 160
         ),
         "evidence": evidence_words(d.get("evidence") or ""),
-        "real_text": _real_text(d) if real else "",
+        "real_text": real_text(d) if real else "",
         "window_step": window_step(real, cfg, answered=d.get("peak"))
         if real
         else Loc(
@@ -54,34 +61,6 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
             "在上下文达到窗口的 70% 之前开一个新会话。",
         ),
     }
-
-
-def _real_text(d: Mapping[str, Any]) -> Loc:
-    """The provider's real window as the log shows it, and whether Codex compacted (issue 40 review: "Codex never
-    compacted in time" beside a table that counted one compaction). A window read from the largest request that
-    worked is at least that size, not about it: the request was answered."""
-    real, peak, n = int(d["real_window"]), d.get("peak") or 0, int(d.get("compactions") or 0)
-    window = (
-        Loc(
-            f"the provider's real window is at least {real:,} tokens (a request that large was answered) and smaller "
-            f"than the request of turn {d.get('failed_turn') or '?'}",
-            f"提供方的真实窗口至少有 {real:,} 个 token（这么大的请求得到过回答），但放不下第 {d.get('failed_turn') or '?'} 轮的请求",
-        )
-        if real == d.get("last_ok") and peak >= real and not d.get("server_window") and not d.get("truncated_at")
-        else Loc(f"the provider's real window is about {real:,} tokens", f"提供方的真实窗口只有约 {real:,} 个 token")
-    )
-    compacted = (
-        Loc(
-            f"Codex compacted {'once' if n == 1 else f'{n} times'}, which was not enough.",
-            f"Codex 压缩过 {n} 次，仍然不够。",
-        )
-        if n
-        else Loc("Codex never compacted in time.", "Codex 没来得及压缩。")
-    )
-    return Loc(
-        f" That is far below the window Codex assumes, so {window.en}. {compacted.en}",
-        f"这远低于 Codex 假定的窗口，说明{window.zh}。{compacted.zh}",
-    )
 
 
 def _size_text(d: Mapping[str, Any]) -> Loc:
@@ -363,8 +342,8 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="Sessions break at the same size",
             diagnosis="{core} of {failures} failed sessions of {model} on `{provider}` broke at {median_text} tokens ± {within_pct} "
-            "(between {low} and {high}): a stable break point, so the limit is the context. Codex never compacted: it "
-            "only compacts near the window it assumes.{folded_text}{outlier_text}",
+            "(between {low} and {high}): a stable break point, so the limit is the context.{compacted_text}{folded_text}"
+            "{outlier_text}",
             remedy=(
                 "{window_step}",
                 "Start new sessions before they reach about {seventy} tokens.",
@@ -372,7 +351,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="多个会话在同一大小处断开",
-            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话中，有 {core} 个断在 {median_text} 个 token ± {within_pct}（{low} 到 {high} 之间）：断点稳定，所以限制来自上下文。Codex 从未压缩：它只在接近自己假定的窗口时才压缩。{folded_text}{outlier_text}",
+            diagnosis="`{provider}` 上 {model} 的 {failures} 个失败会话中，有 {core} 个断在 {median_text} 个 token ± {within_pct}（{low} 到 {high} 之间）：断点稳定，所以限制来自上下文。{compacted_text}{folded_text}{outlier_text}",
             remedy=(
                 "{window_step}",
                 "在会话达到约 {seventy} 个 token 之前就开新会话。",
@@ -385,6 +364,7 @@ RULES: tuple[Rule, ...] = (
                 "user_config_text": f.get("user_config") or "~/.codex/config.toml",
                 "within_pct": f"{g.get('within', g['spread'] / 2):.0%}",
                 "core": g.get("core", g["failures"]),
+                "compacted_text": group_compactions(g),
                 "outlier_text": _outlier_text(g, f.get("sessions", [])),
                 "folded_text": _folded_errors(g, f.get("sessions", [])),
                 "finding_evidence": _session_evidence([d for d in f.get("sessions", []) if d["id"] in set(g["ids"])]),
@@ -489,7 +469,7 @@ RULES: tuple[Rule, ...] = (
             title="The provider cut a session's history without an error",
             diagnosis="In session {short_id} ({start_text}) the input stayed at {truncated_text} tokens in turns {turns_text} while every "
             "turn added more: the provider dropped the start of the conversation silently (Ollama does this at num_ctx). "
-            "Its real window is about {truncated_text} tokens; Codex never saw an error and never compacted.",
+            "Its real window is about {truncated_text} tokens; {compacted_text}",
             remedy=(
                 "{window_step}",
                 "For Ollama, serve the model with a larger num_ctx (e.g. OLLAMA_CONTEXT_LENGTH=32768 or a Modelfile "
@@ -499,7 +479,7 @@ RULES: tuple[Rule, ...] = (
         zh=Text(
             title="提供方在没有报错的情况下截断了会话历史",
             diagnosis="在会话 {short_id}（{start_text}）中，第 {turns_text} 轮的输入都停在 {truncated_text} 个 token，而每一轮都在增加内容："
-            "提供方悄悄丢掉了对话的开头（Ollama 在达到 num_ctx 时就会这样）。它的真实窗口约为 {truncated_text} 个 token；Codex 没有看到任何错误，也从未压缩。",
+            "提供方悄悄丢掉了对话的开头（Ollama 在达到 num_ctx 时就会这样）。它的真实窗口约为 {truncated_text} 个 token；{compacted_text}",
             remedy=(
                 "{window_step}",
                 "如果是 Ollama，用更大的 num_ctx 部署模型（例如 OLLAMA_CONTEXT_LENGTH=32768，或在 Modelfile 中写 `PARAMETER num_ctx 32768`）。",
@@ -509,6 +489,7 @@ RULES: tuple[Rule, ...] = (
             {
                 **_session_params(d),
                 "truncated_text": f"{d['truncated_at']:,}",
+                "compacted_text": truncation_compactions(d),
                 "turns_text": Loc(", ".join(map(str, d["truncated_turns"])), "、".join(map(str, d["truncated_turns"]))),
             }
             for d in f.get("sessions", [])
@@ -524,8 +505,8 @@ RULES: tuple[Rule, ...] = (
         verdict=CONTEXT,
         en=Text(
             title="Auto-compaction could not fire before the failure",
-            diagnosis="Session {short_id} overflowed at {peak_text} tokens, but Codex only compacts at about {compact_text} tokens "
-            "(90% of the window it assumes): the provider's limit came first.{others_text}",
+            diagnosis="In session {short_id}, {answered_text}, but Codex only compacts at about {compact_text} tokens "
+            "(90% of the window it assumes): the provider's limit came first.{compacted_text}{others_text}",
             remedy=(
                 "Set model_context_window (and model_auto_compact_token_limit) below the provider's real window at the top level "
                 "of {user_config}; `codexdoctor probe` measures it.",
@@ -533,14 +514,18 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="失败之前自动压缩来不及触发",
-            diagnosis="会话 {short_id} 在 {peak_text} 个 token 时溢出，但 Codex 要到约 {compact_text} 个 token（它假定窗口的 90%）才会压缩：提供方的上限先到了。{others_text}",
+            diagnosis="会话 {short_id} 中，{answered_text}，但 Codex 要到约 {compact_text} 个 token（它假定窗口的 90%）才会压缩：提供方的上限先到了。{compacted_text}{others_text}",
             remedy=(
                 "在 {user_config} 顶层把 model_context_window（以及 model_auto_compact_token_limit）设到提供方真实窗口以下；`codexdoctor probe` 可以测出真实窗口。",
             ),
         ),
         # Said once per cause: CTX014 covers a group's sessions, CTX026 a truncated one.
         when=lambda f: [
-            _group_params(group)
+            {
+                **(params := _group_params(group)),
+                "answered_text": answered_then_failed(params),
+                "compacted_text": compactions_recorded(params),
+            }
             for group in _groups(
                 d
                 for d in f.get("sessions", [])

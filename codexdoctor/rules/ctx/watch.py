@@ -75,6 +75,85 @@ def _rejected(f: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+# A 403 said as `check` says it for the same answer (net.classify's kind -> the code check gives, why, first step).
+_REFUSED: dict[str, tuple[str, Loc, Loc]] = {
+    "forbidden": (
+        "AUTH003",
+        Loc(
+            "The key is recognised but lacks permission for this model or endpoint.",
+            "密钥被识别了，但没有访问这个模型或端点的权限。",
+        ),
+        Loc(
+            "Check the key's project, organisation or scope in the provider's console, and that it may use {model}.",
+            "在提供方控制台检查密钥所属的项目、组织或权限范围，以及它能否使用{model}。",
+        ),
+    ),
+    "blocked": (
+        "AUTH004",
+        Loc(
+            "A firewall, Cloudflare rule, IP allow-list or region restriction answered, not the API.",
+            "回应的是防火墙、Cloudflare 规则、IP 白名单或地区限制，而不是 API。",
+        ),
+        Loc(
+            "Check the provider's IP allow-list and region support; try from another network or via the provider's "
+            "regional endpoint.",
+            "检查提供方的 IP 白名单和支持的地区；换个网络，或改用提供方的区域端点。",
+        ),
+    ),
+    "quota": (
+        "API004",
+        Loc(
+            "The account's quota or billing limit is used up: waiting will not help.",
+            "账户的配额或账单限制已用尽：等待没有用。",
+        ),
+        Loc(
+            "Add credit or raise the quota in the provider's console, or use another key.",
+            "在提供方控制台充值或提高配额，或换一个密钥。",
+        ),
+    ),
+    "payment": (
+        "API006",
+        Loc("The account has no credits or balance left.", "账户没有额度或余额了。"),
+        Loc("Top up the account in the provider's console.", "在提供方控制台充值。"),
+    ),
+}
+
+
+def _forbidden(f: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The newest 403 (issue 40: a recorded 403 gave no finding while a 401 gave CTX046): what it was, in `check`'s
+    words for the same answer, with its URL, the provider's message and its request id as evidence."""
+    k = f.get("forbidden")
+    if not k:
+        return []
+    code, why, step = _REFUSED.get(k["kind"], _REFUSED["forbidden"])
+    model = k.get("model")
+    which = (
+        Loc(f" model `{model}`", f"模型 `{model}`") if model else Loc(" the model Codex asked for", " Codex 请求的模型")
+    )
+    rid, n, url = k.get("request_id"), k["count"], k["url"]
+    return [
+        {
+            "number": k["number"],
+            "status": k["status"],
+            "url": url,
+            "message": k["message"].rstrip(".。 "),
+            "id_text": Loc(f" (request id {rid})", f"（请求 id {rid}）") if rid else Loc("", ""),
+            "why_text": why,
+            "count_text": Loc(f" {n} requests got a {k['status']}.", f"共有 {n} 个请求收到 {k['status']}。")
+            if n > 1
+            else Loc("", ""),
+            "first_step": Loc(step.en.format(model=which.en.strip()), step.zh.format(model=which.zh.strip())),
+            "same_code": code,
+            "finding_evidence": (
+                Loc(
+                    f"#{k['number']}: POST {url} -> {k['status']}" + (f" (request id {rid})" if rid else ""),
+                    f"#{k['number']}：POST {url} -> {k['status']}" + (f"（请求 id {rid}）" if rid else ""),
+                ),
+            ),
+        }
+    ]
+
+
 def _stall(f: Mapping[str, Any]) -> list[dict[str, Any]]:
     s = f.get("stall")
     if not s:
@@ -309,6 +388,32 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
         when=_rejected,
+    ),
+    Rule(
+        code="CTX047",
+        name="watch-request-forbidden",
+        check="ctx.watch",
+        reads=("forbidden",),
+        severity=E,
+        verdict=CHANNEL,
+        en=Text(
+            title="The provider refused the request (403)",
+            diagnosis="Request #{number}: POST {url} answered {status}{id_text}: {message}. {why_text}{count_text}",
+            remedy=(
+                "{first_step}",
+                "Confirm it without your session: `codexdoctor check` sends Codex's first request with the key this "
+                "terminal has, and reports this answer as {same_code}.",
+            ),
+        ),
+        zh=Text(
+            title="提供方拒绝了请求（403）",
+            diagnosis="第 {number} 个请求：POST {url} 返回 {status}{id_text}：{message}。{why_text}{count_text}",
+            remedy=(
+                "{first_step}",
+                "不用你的会话也能确认：`codexdoctor check` 会用当前终端里的密钥发送 Codex 的第一个请求，并把这个回答报告为 {same_code}。",
+            ),
+        ),
+        when=_forbidden,
     ),
     Rule(
         code="CTX041",
