@@ -202,7 +202,7 @@ def _take(s: Session, obj: dict[str, Any]) -> None:
     elif etype == "turn_context":
         s.model = outside.text(payload, "model") or s.model
     elif etype == "compacted":
-        s.compactions += 1
+        s.compacted_items += 1
         current_turn(s, when).compacted = True
     elif etype == "event_msg":
         _event(s, payload, when)
@@ -242,7 +242,7 @@ def _event(s: Session, payload: dict[str, Any], when: str | None) -> None:
     elif ptype == "turn_aborted":
         current_turn(s, when).aborted = True
     elif ptype == "context_compacted":
-        s.compactions += 1
+        s.compacted_events += 1
         current_turn(s, when).compacted = True
     elif ptype == "token_count":
         info = payload.get("info")

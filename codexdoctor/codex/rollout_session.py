@@ -46,7 +46,8 @@ class Session:
     window: int | None = None
     legacy: bool = False
     turns: list[Turn] = field(default_factory=list)
-    compactions: int = 0
+    compacted_items: int = 0  # `compacted` envelopes
+    compacted_events: int = 0  # `context_compacted` events
     lines: int = 0
     parsed: int = 0
     skipped_items: int = 0
@@ -60,6 +61,14 @@ class Session:
     keep_content: bool = False
     compact: bool = False  # Codex's own one-line-per-item form, read by the fast scan
     careful: bool = False  # envelopes, but not in the field order the fast scan relies on: read line by line
+
+    @property
+    def compactions(self) -> int:
+        """Codex persists both a `compacted` item and a `context_compacted` event for one compaction
+        (codex-rs/core/src/rollout/policy.rs: `RolloutItem::Compacted` and `EventMsg::ContextCompacted` are both
+        kept), and some versions write only one of them (0.171.0's logs hold only the item): counting every record
+        would count a compaction twice, so each kind is counted apart and the larger count is the number."""
+        return max(self.compacted_items, self.compacted_events)
 
     @property
     def contexts(self) -> list[int]:

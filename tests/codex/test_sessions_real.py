@@ -392,3 +392,29 @@ def test_check_knows_the_sessions_broke_at_one_size_though_a_single_request_work
     # Without the logs it is the canary alone.
     code, out, err = run("check", "--format", "json", "--no-turn-two", "--no-sessions")
     assert json.loads(out)["verdict"] == "ok" and code == 0
+
+
+@pytest.mark.parametrize(
+    ("records", "expected"),
+    [
+        (("item", "event"), 1),  # one compaction as Codex's policy.rs persists it: the item and the event
+        (("item",), 1),  # 0.171.0: the item alone
+        (("event",), 1),
+        (("item", "event", "item", "event"), 2),
+        (("item", "item"), 2),
+    ],
+)
+def test_a_compaction_written_as_item_and_event_counts_once(tmp_path, records, expected):
+    """codex-rs/core/src/rollout/policy.rs keeps both `RolloutItem::Compacted` and `EventMsg::ContextCompacted`: a
+    reader that counted every record said "2 compactions" for one (issue 40 remainder)."""
+    from codexdoctor.codex.rollouts import read_session
+
+    w = RolloutWriter(tmp_path)
+    w.turn(5000)
+    for record in records:
+        if record == "item":
+            w.compacted()
+        else:
+            w.event({"type": "context_compacted"})
+    w.turn(6000)
+    assert read_session(w.close()).compactions == expected
