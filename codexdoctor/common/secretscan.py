@@ -112,6 +112,17 @@ def _long_random(match: re.Match[str]) -> bool:
     return any(c.isdigit() for c in match.group(0))
 
 
+_KEY_RUN = re.compile(r"[a-z0-9]{10,}")
+
+
+def _prefixed_key(match: re.Match[str]) -> bool:
+    """A gateway key after its prefix is one long generated run (`tt-3f9a8b7c6d5e…`); a model ID with the same
+    prefix is words, versions and a date (`tt-model-2024-05-13`, `api-gpt-4o-mini`): short runs between separators.
+    Masking it hid the model the report is about (issue 40 review: "Model: <redacted 19 chars>")."""
+    tail = re.split(r"[-_]", match.group(0).lower(), maxsplit=1)[1]
+    return any(len(run) >= 12 or any(c.isdigit() for c in run) for run in _KEY_RUN.findall(tail))
+
+
 def _assignment_value(match: re.Match[str]) -> bool:
     value = _original(match, "value")
     if _is_shown_as_is(value):
@@ -291,6 +302,7 @@ DETECTORS: tuple[Detector, ...] = (
         lower=True,
         anchored=True,
         boundary=True,
+        accept=_prefixed_key,
     ),
     Detector(
         "JSON Web Token",

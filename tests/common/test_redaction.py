@@ -181,3 +181,22 @@ def test_short_key_from_dotenv_substitution_never_shows_in_any_format(home):
         text = render(report, fmt)
         assert "TAOTOKEN_API_KEY" in text  # the short value "_KEY" does not eat the variable's name
         assert_clean(text, KEY)
+
+
+@pytest.mark.parametrize("model", ["tt-model-2024-05-13", "api-gpt-4o-mini", "key-alpha-model-v2", "ak-qwen-max"])
+def test_a_model_id_with_a_gateway_key_prefix_is_shown(model):
+    """Issue 40 review: `model = "tt-model-2024-05-13"` showed as "Model: <redacted 19 chars>" in the header, in
+    MODEL002 and in fix's diff: the prefixed-key detector took any `tt-…` for a key."""
+    from codexdoctor.common.redact import Redactor
+
+    assert Redactor([])(f'model = "{model}"') == f'model = "{model}"'
+
+
+@pytest.mark.parametrize(
+    "key", ["tt-3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", "tt_abcdefghijklmnopqr", "ak-1234567890ab", "api-7Qx2mN9pL4kR8sT1"]
+)
+def test_a_gateway_key_with_the_same_prefixes_is_still_masked(key):
+    from codexdoctor.common.redact import Redactor
+
+    out = Redactor([])(f"the key is {key} here")
+    assert key not in out and key[4:] not in out
