@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import enum
+import re
+import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar, Union
@@ -16,6 +18,38 @@ Param = Union[str, int, float, "Msg"]
 # One evidence line: a Msg (words, said in the report's language, its data in parameters), or a plain string that is
 # data alone (a redacted URL, a path with its line), the same in every language.
 Line = Union[str, "Msg"]
+
+
+# A Chinese template keeps a space between a value and the Chinese around it for a Latin value (`返回 {status}`,
+# `{table} 中的 `); a value said in Chinese takes none there (`顶层中的`, never `顶层 中的`: issue 40). Each value is
+# marked while a Chinese template is filled, and a space at a mark between two Chinese characters (or full-width
+# stops) goes; a space inside a value, or one the template keeps between its own words, stays.
+_VALUE_IN, _VALUE_OUT = "\x0e", "\x0f"
+_HAN = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+_SPACE_AT_VALUE = re.compile(f"(?<=[{_HAN}])({_VALUE_OUT}?) ({_VALUE_IN}?)(?=[{_HAN}])")
+
+
+class MarkedFormatter(string.Formatter):
+    """str.format that marks each value it fills in (fill_zh takes the marks out)."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return _VALUE_IN + str(super().format_field(value, format_spec)) + _VALUE_OUT
+
+
+def unmark_zh(text: str) -> str:
+    """A Chinese template's text filled by a MarkedFormatter: no space between a Chinese value and Chinese, no mark."""
+    if _VALUE_IN not in text:
+        return text
+    text = _SPACE_AT_VALUE.sub(lambda m: m.group(1) + m.group(2) if m.group(1) or m.group(2) else " ", text)
+    return text.replace(_VALUE_IN, "").replace(_VALUE_OUT, "")
+
+
+def fill_zh(template: str, values: Mapping[str, Any]) -> str:
+    """A Chinese template filled: `template.format_map(values)`, without the space a Latin value would have had
+    beside a value said in Chinese (only a template with a space beside a placeholder takes the slower way)."""
+    if " {" not in template and "} " not in template:
+        return template.format_map(values)
+    return unmark_zh(MarkedFormatter().vformat(template, (), values))
 
 
 def item_key(key: str, english: str) -> str:
@@ -76,7 +110,7 @@ class Msg:
     def text(self, lang: str) -> str:
         """The message in `lang` (Chinese for zh, English otherwise)."""
         values = {k: v.text(lang) if isinstance(v, Msg) else v for k, v in self.params}
-        return (self.zh if lang == "zh" else self.en).format_map(values)
+        return fill_zh(self.zh, values) if lang == "zh" else self.en.format_map(values)
 
     def redacted(self, redact: Callable[[str], str]) -> Msg:
         """The same message with every text parameter (outside words: an error's own text, a URL) through `redact`;

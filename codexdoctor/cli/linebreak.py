@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from codexdoctor.common.cells import COUNTED, is_wide
 from codexdoctor.common.cells import cells as count_cells
-from codexdoctor.common.cells import is_wide
 
 CLOSING = set("。，、：；！？）」』】》〉〕］｝”’…—,.;:!?)]}%")  # never starts a line
 OPENING = set("（「『【《〈〔［｛“‘([{")  # never ends a line
@@ -52,11 +52,13 @@ def _may_break(a: str, b: str) -> bool:
     return _wide(a) != _wide(b) and (a.isalnum() or _wide(a)) and (b.isalnum() or _wide(b))
 
 
-_KEEP = "\x00"  # a space inside `code`, which is one piece (`codex --version` is one command)
+_KEEP = "\x00"  # a space inside `code` or a count with its unit (`N 个 token`), which is one piece
 
 
 def units(text: str) -> list[tuple[str, bool]]:
     """The pieces a line may break between, each with whether a space comes before it."""
+    if "个" in text:
+        text = COUNTED.sub(lambda m: m.group(0).replace(" ", _KEEP), text)
     if "`" in text:
         parts = text.split("`")
         text = "`".join(part.replace(" ", _KEEP) if i % 2 else part for i, part in enumerate(parts))
@@ -68,7 +70,7 @@ def units(text: str) -> list[tuple[str, bool]]:
                 out.append((word[start:i], n > 0 and start == 0))
                 start = i
         out.append((word[start:], n > 0 and start == 0))
-    return [(piece.replace(_KEEP, " "), spaced) for piece, spaced in out] if "`" in text else out
+    return [(piece.replace(_KEEP, " "), spaced) for piece, spaced in out] if _KEEP in text else out
 
 
 def _split_wide(piece: str, room: int, width: int, cells: Callable[[str], int] = cells) -> list[str]:

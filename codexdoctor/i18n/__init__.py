@@ -10,6 +10,11 @@ from __future__ import annotations
 LANGS = ("en", "zh")
 # Which language a run speaks is decided in codexdoctor/common/lang.py (detect_lang), without these tables.
 
+# The failure kinds (model.Verdict's values but ok and inconclusive) in Chinese: one word each, the one every place
+# says (the verdict line's 配置问题, a count's 2 个通道类错误, the sessions table, the sessions' reason). The only
+# table of them (issue 40: three had grown apart in report/build.py, checks/sessions/across.py and here).
+KIND_WORDS: dict[str, str] = {"config": "配置", "channel": "通道", "context": "上下文"}
+
 UI: dict[str, dict[str, str]] = {
     "provider": {"en": "Provider", "zh": "提供方"},
     "builtin": {"en": "built-in", "zh": "内置"},
@@ -40,9 +45,7 @@ UI: dict[str, dict[str, str]] = {
     "sev_warning": {"en": "warning", "zh": "警告"},
     "sev_info": {"en": "info", "zh": "提示"},
     "verdict_ok": {"en": "OK", "zh": "正常"},
-    "verdict_config": {"en": "CONFIG", "zh": "配置问题"},
-    "verdict_channel": {"en": "CHANNEL", "zh": "通道问题"},
-    "verdict_context": {"en": "CONTEXT", "zh": "上下文问题"},
+    **{f"verdict_{kind}": {"en": kind.upper(), "zh": word + "问题"} for kind, word in KIND_WORDS.items()},
     "verdict_inconclusive": {"en": "INCONCLUSIVE", "zh": "无法判定"},
     "demo_scenario": {"en": "scenario", "zh": "场景"},
     "demo_wrong": {"en": "what is wrong", "zh": "问题"},
@@ -107,8 +110,7 @@ TABLE_WORDS: dict[str, tuple[str, str]] = {
     "never completed": ("never completed", "未完成"),
     "no turns": ("no turns", "没有轮次"),
     "unreadable": ("unreadable", "无法读取"),
-    "context": ("context", "上下文"),
-    "channel": ("channel", "通道"),
+    **{kind: (kind, word) for kind, word in KIND_WORDS.items()},
     "unknown": ("unknown", "未知"),
     # failure kinds from net/classify, as a finding names them (never as `server_error`)
     "server_error": ("server error (5xx)", "服务器错误（5xx）"),

@@ -13,6 +13,7 @@ from codexdoctor.codex.authfile import display_env_key
 from codexdoctor.common.redact import fingerprint
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.common.words import plural
+from codexdoctor.i18n import KIND_WORDS
 from codexdoctor.model import (
     CheckResult,
     Finding,
@@ -82,13 +83,9 @@ def crash_line(crashed: Iterable[CheckResult]) -> Msg:
     )
 
 
-# The kinds in Chinese words, as the verdict line says them (配置问题, 通道问题, 上下文问题), not `channel`.
-_KIND_ZH = {Verdict.CONFIG: "配置", Verdict.CHANNEL: "通道", Verdict.CONTEXT: "上下文"}
-
-
 def _count(n: int, severity: Severity, kind: Verdict, codes: Msg) -> Msg:
     """`2 errors of kind `channel`: API001, API004`; `2 个通道类错误：API001、API004`."""
-    said = Msg.pair(f"`{kind.value}`", _KIND_ZH.get(kind, kind.value))
+    said = Msg.pair(f"`{kind.value}`", KIND_WORDS.get(kind.value, kind.value))  # the verdict line's word, not `channel`
     if severity is Severity.ERROR:
         return Msg(
             "{noun} of kind {kind}: {codes}",
@@ -162,7 +159,7 @@ def _past_counts(past: list[Finding]) -> Msg:
             "{n:,} 个{kind}类{what}（{codes}）",
             noun=plural(len(hits), f"`{kind.value}` {hits[0].severity.value}"),
             n=len(hits),
-            kind=_KIND_ZH.get(kind, f"`{kind.value}`"),
+            kind=KIND_WORDS.get(kind.value, f"`{kind.value}`"),
             what="错误" if hits[0].severity is Severity.ERROR else "警告",
             codes=_codes(hits),
         )

@@ -289,7 +289,13 @@ _SLOTS_ZH.update(
 _WHOLE_STEP = {"en": "(written for your setup when codexdoctor reports this)", "zh": "（报告时按你的配置写出这一步）"}
 
 
+# Slots that hold only punctuation, left out with the value after them when it is missing: shown as that punctuation.
+_PUNCTUATION_SLOTS = {"evidence_colon": {"en": ": ", "zh": "："}}
+
+
 def _slot_name(name: str, lang: str) -> str:
+    if name in _PUNCTUATION_SLOTS:
+        return _PUNCTUATION_SLOTS[name]["zh" if lang == "zh" else "en"]
     if lang == "zh":
         return f"<{_SLOTS_ZH.get(name) or _generic_zh(name)}>"
     if name in _SLOTS_EN:

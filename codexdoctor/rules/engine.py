@@ -7,7 +7,17 @@ import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from codexdoctor.model import NO_URL_IN_PASTE, CheckResult, Finding, Line, Status, item_key, say
+from codexdoctor.model import (
+    NO_URL_IN_PASTE,
+    CheckResult,
+    Finding,
+    Line,
+    MarkedFormatter,
+    Status,
+    item_key,
+    say,
+    unmark_zh,
+)
 from codexdoctor.rules.api.path import path_params
 from codexdoctor.rules.base import Loc, Rule, causes, settlers, shell_commands
 from codexdoctor.rules.catalog import RULES
@@ -86,6 +96,8 @@ def fmt(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
         resolved["message"] = resolved["message"].rstrip(" .。")  # templates end the sentence themselves
         if not resolved["message"].strip():  # a bare `401 Unauthorized` paste: never "answered 401: ."
             resolved["message"] = "（没有附带消息）" if lang == "zh" else "(no message)"
+    if lang == "zh":  # no space between a value said in Chinese and the Chinese around it (model.fill_zh)
+        return unmark_zh(_ZhProseFormatter().vformat(template, (), _Blank(resolved)))
     return _ProseFormatter().vformat(template, (), _Blank(resolved))
 
 
@@ -93,7 +105,11 @@ class _ProseFormatter(string.Formatter):
     """Numbers in prose get thousands separators (`{served}` -> 4,096); `{served:d}` keeps a config value bare
     (model_context_window = 4096); `{attempts:count:attempt}` writes "1 attempt" / "4 attempts"."""
 
+    unknown = "unknown"  # an optional fact a check did not give (None): never `None` in a user's text (issue 40)
+
     def format_field(self, value: Any, format_spec: str) -> str:
+        if value is None:
+            return self.unknown
         if format_spec.startswith("count:") and isinstance(value, int):
             from codexdoctor.common.words import plural
 
@@ -106,14 +122,19 @@ class _ProseFormatter(string.Formatter):
         return str(super().format_field(value, format_spec))
 
 
-def _ms(value: Any) -> str:
-    return (
-        f"{value / 1000:.1f} s"
-        if isinstance(value, (int, float)) and value >= 1000
-        else f"{value:.0f} ms"
-        if isinstance(value, (int, float))
-        else "?"
-    )
+class _ZhProseFormatter(_ProseFormatter):
+    """The same, each value marked as model.MarkedFormatter marks it (model.unmark_zh)."""
+
+    unknown = "未知"
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return MarkedFormatter().format_field(super().format_field(value, format_spec), "")
+
+
+def _ms(value: Any) -> str | Loc:
+    if not isinstance(value, (int, float)):
+        return Loc("unknown", "未知")  # a time not measured: never `?` (issue 40)
+    return f"{value / 1000:.1f} s" if value >= 1000 else f"{value:.0f} ms"
 
 
 # The values the engine adds for every rule's texts, and the facts each is made from: a rule whose texts use one

@@ -182,3 +182,28 @@ def test_the_sweep_reads_words_not_data():
     assert english_of("`codexdoctor check --offline` 之后，OpenAI 的 Responses API 可用", {}) == []
     assert english_of("密钥（28 chars, sha256:fbbb0b78）", {}) == ["chars"]
     assert english_of("之前几次：reset、502", {}) == ["reset"]
+
+
+# A space between two Chinese characters (`顶层 中的`, issue 40): a place or word filled in where the template keeps a
+# space for a Latin value beside it. Full-width punctuation counts as Chinese here too.
+_CJK_SPACE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef] +[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+@pytest.mark.parametrize("case", FIRING, ids=str)
+def test_no_space_between_two_chinese_characters(case):
+    lines = [line for finding in _chinese(case) for line in finding.splitlines()]
+    # the sweep's stand-in for a check's phrase (_phrases_said) is neither: the real one may be a URL
+    assert [line for line in lines if _CJK_SPACE.search(line.replace("（短语）", "x"))] == []
+
+
+def test_a_value_said_in_chinese_takes_no_space_a_latin_value_keeps_its_own():
+    """The rule for the space beside a value (model.fill_zh), in a Msg as in a rule's text: cfg.keys' evidence line
+    said `顶层 中的` as CFG008 did."""
+    from codexdoctor.checks.cfglines import key_lines
+    from codexdoctor.codex.config import TOP_LEVEL
+
+    unknown = [{"key": "colour", "table": TOP_LEVEL, "where": "~/.codex/config.toml:2"}]
+    assert key_lines(unknown, [])[0].text("zh") == "~/.codex/config.toml:2：顶层中的 `colour` 不是 Codex 会读取的键"
+    assert Msg("{t}", "{t} 中的", t="[model_providers.gw]").text("zh") == "[model_providers.gw] 中的"
+    assert Msg("{t}", "说 {t}", t="一 二").text("zh") == "说一 二"  # a space inside the value stays
+    assert Msg("{n}", "每 {n} 轮", n=3).text("zh") == "每 3 轮"

@@ -165,7 +165,7 @@ def test_an_unknown_keys_place_and_suggestion_are_said_in_chinese():
     facts = {**HEALTHY[rule.check], "unknown": unknown}
     result = CheckResult(rule.check, rule.check, Status.FAIL, "", facts)
     top, model = (f.diagnosis for f in evaluate([result], [rule], "zh"))
-    assert top.startswith("顶层 中的 `colour`") and "top level" not in top, top
+    assert top.startswith("顶层中的 `colour`") and "top level" not in top, top  # no space: `顶层 中的`, issue 40
     assert "你是不是想写 `model（写在顶层或 profile 中，而不是提供方表中）`？" in model, model
     english = [f.diagnosis for f in evaluate([result], [rule], "en")]
     assert english[0].startswith("`colour` in (top level) (") and MODEL_ELSEWHERE in english[1], english

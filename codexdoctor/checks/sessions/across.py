@@ -9,6 +9,7 @@ from typing import Any
 
 from codexdoctor.checks.sessions.stats import _median
 from codexdoctor.common.words import plural
+from codexdoctor.i18n import KIND_WORDS
 from codexdoctor.model import Msg
 
 CLUSTER_SPREAD = 0.15  # a core of sessions whose break sizes lie within this share of their median
@@ -110,8 +111,8 @@ def settle_unclear(d: dict[str, Any], in_cluster: bool, scattered: bool) -> None
         d.update(kind="channel", settled="scattered", evidence="breaks that wander across sessions")
 
 
-# The two kinds in the words of the verdict line and the sessions table (上下文、通道); the English as it is.
-_KIND_WORDS = {"context": Msg.pair("context", "上下文"), "channel": Msg.pair("channel", "通道")}
+# The two kinds in the words of the verdict line and the sessions table (i18n.KIND_WORDS); the English as it is.
+_KIND_WORDS = {kind: Msg.pair(kind, KIND_WORDS[kind]) for kind in ("context", "channel")}
 
 
 def decide(failing: list[dict[str, Any]]) -> tuple[dict[str, Any], Msg] | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from codexdoctor.common.cells import COUNTED, char_cells, is_wide
 from codexdoctor.common.cells import cells as count_cells
-from codexdoctor.common.cells import char_cells, is_wide
 from codexdoctor.i18n import ui
 from codexdoctor.model import CheckResult, Finding, Report, Section, Severity, Status, Verdict, say
 from codexdoctor.report.render.chart import scatter
@@ -42,8 +42,9 @@ def _indent(text: str, prefix: str, width: int | None = None, lang: str = "en") 
 # rendering (commands/output.in_language), to a form exactly as wide.
 _MARK = r"<redacted [^<>]*>|<已脱敏：[^<>]*>"
 _MARKS = re.compile(_MARK)
-# Never broken: `code`, URLs, redaction marks, and the command a remedy ends with (copied as one piece).
-_UNBREAKABLE = re.compile(rf"`[^`]*`|https?://(?:{_MARK}|[!-~])+|{_MARK}")
+# Never broken: `code`, URLs, redaction marks, a count with its unit (`8,488 个 token`), and the command a remedy
+# ends with (copied as one piece).
+_UNBREAKABLE = re.compile(rf"`[^`]*`|https?://(?:{_MARK}|[!-~])+|{_MARK}|{COUNTED.pattern}")
 _COMMAND_TAIL = re.compile(
     r"(?:: |：)((?:export|set|setx|unset|\$env:|echo|printenv|codex|codexdoctor|mkdir|npm|pip|"
     r"\[Environment\]|Remove-Item)\b.*)$"

@@ -118,7 +118,7 @@ def _turn_two_params(f: Mapping[str, Any]) -> dict[str, Any]:
         "opening": _turn_two_opening(f),
         "item_text": Loc(
             f" The error names the {named.replace('_', ' ') if named == 'tool_role' else named} part of it.",
-            f"错误指向其中的 {'tool 角色' if named == 'tool_role' else named} 部分。",
+            "错误指向其中的 tool 角色部分。" if named == "tool_role" else f"错误指向其中的 {named} 部分。",
         )
         if named
         else "",

@@ -21,6 +21,16 @@ from codexdoctor.rules.base import (
 )
 
 
+def _at_text(error: Mapping[str, Any]) -> Loc | str:
+    """` at line 3, column 7`; without a column the reader did not give (never `column None`, issue 40)."""
+    line, column = error.get("line"), error.get("column")
+    if not line:
+        return ""
+    if not column:
+        return Loc(f" at line {line}", f" 第 {line} 行处")
+    return Loc(f" at line {line}, column {column}", f" 第 {line} 行第 {column} 列处")
+
+
 def _home_missing_params(f: Mapping[str, Any]) -> dict[str, Any]:
     """CFG013: a literal `~` needs a different fix than a folder that is simply missing."""
     sh = user_shell(f)
@@ -136,15 +146,12 @@ RULES: tuple[Rule, ...] = (
                 path=x["path"],
                 **x["toml_error"],
                 said=toml_message(x["toml_error"]),
-                location=f"{x['path']}:{x['toml_error']['line']}:{x['toml_error']['column']}"
-                if x["toml_error"].get("line")
-                else x["path"],
-                at_text=Loc(
-                    f" at line {x['toml_error']['line']}, column {x['toml_error']['column']}",
-                    f" 第 {x['toml_error']['line']} 行第 {x['toml_error']['column']} 列处",
+                location=":".join(
+                    str(v) for v in (x["path"], x["toml_error"].get("line"), x["toml_error"].get("column")) if v
                 )
                 if x["toml_error"].get("line")
-                else "",
+                else x["path"],
+                at_text=_at_text(x["toml_error"]),
             )
             for x in f.get("files", [])
             if "toml_error" in x

@@ -41,8 +41,8 @@ def _cache_params(f: Mapping[str, Any]) -> dict[str, Any]:
     runs = (f.get("cache") or {}).get("runs", {})
     first, repeat = runs.get("first", {}), runs.get("repeat", {})
 
-    def ms(v: object) -> str:
-        return f"{v:.0f} ms" if isinstance(v, (int, float)) else "?"
+    def ms(v: object) -> str | Loc:
+        return f"{v:.0f} ms" if isinstance(v, (int, float)) else Loc("unknown", "未知")
 
     return {
         "prefix_tokens": f"{first.get('sent', 0):,}",

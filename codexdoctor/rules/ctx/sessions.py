@@ -31,7 +31,7 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
     cfg = d.get("user_config") or "~/.codex/config.toml"
     return {
         **d,
-        "start_text": (d.get("start") or "?")[:16].replace("T", " "),
+        "start_text": d["start"][:16].replace("T", " ") if d.get("start") else Loc("time unknown", "时间未知"),
         "peak_text": f"{d['peak']:,}" if d.get("peak") else "?",
         "compact_text": f"{d['compact_at']:,}" if d.get("compact_at") else "?",
         "share_text": f"{share:.0%}" if share is not None else Loc("an unknown share", "未知"),
@@ -41,6 +41,8 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
             " ".join((d.get("error") or d.get("error_info") or "error").split(", url:")[0].split()), 160
         ),
         "evidence": evidence_words(d.get("evidence") or ""),
+        # the colon before it, left out with it when the session has no evidence phrase (never "…`: , so", issue 40)
+        "evidence_colon": Loc(": ", "：") if d.get("evidence") else "",
         "real_text": real_text(d) if real else "",
         "window_step": window_step(real, cfg, answered=d.get("peak"))
         if real
@@ -268,7 +270,7 @@ RULES: tuple[Rule, ...] = (
         verdict=CONTEXT,
         en=Text(
             title="A session ran out of context",
-            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn}: {evidence}. The largest context that worked was "
+            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn}{evidence_colon}{evidence}. The largest context that worked was "
             "{peak_text} tokens, {share_text} of Codex's effective window ({window_text}, the one in its log).{real_text}{others_text}",
             remedy=(
                 "{window_step}",
@@ -278,7 +280,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="有会话耗尽了上下文",
-            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败：{evidence}。成功过的最大上下文是 {peak_text} 个 token，占 Codex 有效窗口（{window_text}，即日志中的窗口）的 {share_text}。{real_text}{others_text}",
+            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败{evidence_colon}{evidence}。成功过的最大上下文是 {peak_text} 个 token，占 Codex 有效窗口（{window_text}，即日志中的窗口）的 {share_text}。{real_text}{others_text}",
             remedy=(
                 "{window_step}",
                 "{session_step}",
@@ -304,7 +306,7 @@ RULES: tuple[Rule, ...] = (
         verdict=CHANNEL,
         en=Text(
             title="A session failed on the channel, not the context",
-            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn} with `{error_short}`: {evidence}, so the "
+            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn} with `{error_short}`{evidence_colon}{evidence}, so the "
             "provider or the network failed, not a full context; {size_text}.",
             remedy=(
                 "Run `codexdoctor check` to test the channel as it is now.",
@@ -313,7 +315,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="有会话因通道失败，而不是上下文",
-            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮以 `{error_short}` 失败：{evidence}，所以是提供方或网络出了问题，不是上下文满了；{size_text}。",
+            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮以 `{error_short}` 失败{evidence_colon}{evidence}，所以是提供方或网络出了问题，不是上下文满了；{size_text}。",
             remedy=(
                 "运行 `codexdoctor check` 测试通道的当前状态。",
                 "{second_step}",

@@ -13,7 +13,7 @@ def _capped_names(capped: list[dict[str, Any]]) -> Loc | None:
     shown = ", ".join(f"{c['name']} (line {c['line']})" for c in capped[:3])
     shown_zh = "、".join(f"{c['name']}（第 {c['line']} 行）" for c in capped[:3])
     if len(capped) > 3:
-        return Loc(f"{shown} and {len(capped) - 3} more", f"{shown_zh} 等 {len(capped)} 个值")
+        return Loc(f"{shown} and {len(capped) - 3} more", f"{shown_zh}等 {len(capped)} 个值")  # after `）`, no space
     return Loc(shown, shown_zh)
 
 
