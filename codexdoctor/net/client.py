@@ -179,6 +179,12 @@ def make_client(env: Mapping[str, str], tls: bool = True) -> httpx.Client:
     `tls=False` (a plain-http provider and no proxy) skips building a certificate store nobody would use.
     """
     context: ssl.SSLContext | bool = ssl_context(env) if tls else False
+    # httpx imports httpcore when the first transport is made, which CodexProxyRoutes does inside the first send,
+    # after that request's read timeout was computed: the import (20-90 ms, more with trio installed) then ran on
+    # the request's clock, and a hung provider's requests came back that much after the deadline. Imported here,
+    # before any clock is read for a request.
+    import httpcore  # noqa: F401
+
     return httpx.Client(
         verify=context,
         trust_env=False,

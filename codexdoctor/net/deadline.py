@@ -36,6 +36,11 @@ class Deadline:
     def remaining(self) -> float:
         return max(0.0, self.end - self._clock())
 
+    def past_end(self, grace: float) -> float:
+        """Seconds until `grace` after the deadline's end: a wait that ends at the same moment however late it begins
+        (`remaining() + grace` waited the whole grace again after anything that itself ran into the deadline)."""
+        return max(0.0, self.end + grace - self._clock())
+
     @property
     def expired(self) -> bool:
         return self.remaining() <= 0.0

@@ -9,6 +9,7 @@ import time
 from dataclasses import replace
 
 import httpx
+import pytest
 import respx
 
 from codexdoctor.checks.live.gather import Gatherer
@@ -238,3 +239,56 @@ def test_turn_two_prepared_after_the_canary_was_answered_is_still_sent_once(home
         ex = Gatherer(ctx, make_plan(ctx), Deadline(5)).gather()
     assert ex.turn_two is not None and ex.turn_two[1].status == 200 and ex.turn_two_single is None
     assert len(bodies) == 2 and added_items(bodies)[0] == [] and len(added_items(bodies)[1]) == 4
+
+
+class _Clock:
+    def __init__(self, now: float = 100.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_past_end_is_measured_from_the_deadline_not_from_now():
+    clock = _Clock()
+    d = Deadline(2.0, clock=clock)
+    assert d.past_end(0.2) == pytest.approx(2.2)
+    clock.now = 102.1  # something else ran into the deadline first
+    assert d.past_end(0.2) == pytest.approx(0.1)  # `remaining() + 0.2` waited 0.2 s more from here
+    clock.now = 103.0
+    assert d.past_end(0.2) == 0.0
+
+
+class _Unanswered:
+    """A canary future that never completes: records how long it was waited for."""
+
+    def __init__(self) -> None:
+        self.waits: list[float | None] = []
+
+    def result(self, timeout: float | None = None):
+        from concurrent.futures import TimeoutError as FutureTimeout
+
+        self.waits.append(timeout)
+        raise FutureTimeout
+
+
+def _hung(home, patient: bool, first_token_timeout: float):
+    ctx = context(home)
+    ctx = replace(ctx, options={**ctx.options, "first_token_timeout": first_token_timeout})
+    clock = _Clock()
+    deadline = Deadline(2.0, clock=clock, started=clock.now - 1.9)  # 0.1 s left
+    gatherer = Gatherer(ctx, plan_of(ctx), deadline, patient=patient)
+    future = _Unanswered()
+    nothing = gatherer._timed_out(0.0, None)  # an exchange that answered nothing, for _alive
+    gatherer._await_canary(future, nothing, [])
+    return future.waits
+
+
+def test_a_hung_provider_is_not_waited_for_past_the_deadline_when_the_canary_may_wait_longer(home):
+    """bench_startup's hung provider: `check --timeout 2` ended 0.33-0.53 s after its deadline. The canary, given until
+    --first-token-timeout, was still waited for 0.2 s past the deadline (and that 0.2 counted from whenever the
+    catalog requests came back), before anything said whether the provider was alive."""
+    assert _hung(home, patient=True, first_token_timeout=120.0) == [pytest.approx(0.1)]
+    # A canary on the check's own clock times out with it: it gets 0.2 s to come back with its own account.
+    waits = _hung(home, patient=False, first_token_timeout=120.0)
+    assert waits == [pytest.approx(0.3)]

@@ -262,3 +262,18 @@ def test_an_ipv6_host_keeps_its_brackets_in_a_forward_proxy_request_line():
         listener.close()
     assert response.status_code == 200 and response.text == "ok"
     assert seen and seen[0].startswith(b"GET http://[::1]:8080/v1/models HTTP/1.1\r\n"), seen
+
+
+def test_httpcore_is_loaded_when_the_client_is_made_not_on_the_first_requests_clock():
+    """httpx imports httpcore when the first transport is made, inside the first send, after that request's read
+    timeout was computed: the import ran on the request's clock and a hung provider's requests came back ~0.1 s
+    after the deadline (bench_startup's hung provider)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from codexdoctor.net.client import make_client; assert 'httpcore' not in sys.modules; "
+        "make_client({}, tls=False); print('httpcore' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "True"

@@ -377,7 +377,11 @@ class Gatherer:
         """The canary's answer, waited for as Codex waits when the provider is alive, and no longer than the deadline
         when nothing shows it is."""
         try:
-            return future.result(timeout=max(0.0, self.deadline.remaining()) + 0.2)
+            # A canary whose own clock ends with the check's times out then and says how (its own exchange): given
+            # 0.2 s to come back. One given longer (patient) cannot end there: waiting past the deadline only delayed
+            # every hung provider's report by 0.2 s.
+            grace = 0.2 if self.canary_deadline.end <= self.deadline.end else 0.0
+            return future.result(timeout=self.deadline.past_end(grace))
         except FutureTimeout:
             pass
         alive = self._alive(catalog, windows)
