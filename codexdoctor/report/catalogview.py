@@ -138,6 +138,7 @@ _SLOTS_ZH.update(
         "ignored": "被忽略的值",
         "ignored_openai_base_url": "被忽略的地址",
         "item_detail": "条目详情",
+        "keys": "键",
         "item_name": "条目名称",
         "item_sent": "发送的条目",
         "item_text": "条目",
