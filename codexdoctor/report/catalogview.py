@@ -138,7 +138,7 @@ _SLOTS_ZH.update(
         "ignored": "被忽略的值",
         "ignored_openai_base_url": "被忽略的地址",
         "item_detail": "条目详情",
-        "calls_n": "调用次数",
+        "calls_text": "工具调用次数",
         "kb": "KB 数",
         "keys": "键",
         "item_name": "条目名称",

@@ -317,7 +317,7 @@ RULES: tuple[Rule, ...] = (
         zh=Text(
             title="第一轮工具调用放不进窗口",
             diagnosis="Codex 的第一个请求放得下（{first_request} 个 token，按{first_counted_by_text}计数），但它运行第一个命令之后发出的请求"
-            "（带 {calls_n} 次工具调用和约 {kb} KB 输出，{turn_two_tokens} 个 token）返回了 {status}：{message}。会话会在第一个输出放不进"
+            "（带{calls_text}和约 {kb} KB 输出，{turn_two_tokens} 个 token）返回了 {status}：{message}。会话会在第一个输出放不进"
             "第一个请求之后剩余空间的命令处中断：这个窗口对 Codex 来说太小了，尽管单个问题可以用。",
             remedy=LARGER_WINDOW_STEPS_ZH,
         ),
@@ -331,8 +331,9 @@ RULES: tuple[Rule, ...] = (
                     if isinstance(f.get("turn_two_tokens"), int)
                     else "?",
                     # what was sent, as the turn-two note says it (Codex's parallel round: 2 calls)
-                    "calls_n": f.get("calls") or 1,
-                    "calls_text": "one tool call" if (f.get("calls") or 1) == 1 else f"{f.get('calls')} tool calls",
+                    "calls_text": Loc("one tool call", "一次工具调用")
+                    if (f.get("calls") or 1) == 1
+                    else Loc(f"{f.get('calls')} tool calls", f" {f.get('calls')} 次工具调用"),
                     "kb": max(1, round((f.get("added_bytes") or 0) / 1024)),
                 }
             ]
