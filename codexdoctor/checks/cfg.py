@@ -13,6 +13,7 @@ from codexdoctor.checks.cfglines import file_line, key_lines, names_or_none, pro
 from codexdoctor.checks.cfgtypes import PROVIDER_TYPES, TOP_LEVEL_TYPES, wrong_type
 from codexdoctor.codex import config as config_mod
 from codexdoctor.codex.config import (
+    BEDROCK,
     BUILTIN_PROVIDERS,
     MODEL_ELSEWHERE,
     PROFILE_IGNORED_KEYS,
@@ -49,6 +50,7 @@ PROVIDER_KEYS = (
     "supports_websockets",
     "websocket_connect_timeout_ms",
     "auth",
+    "aws",  # AWS SigV4 signing (profile, region…): the built-in amazon-bedrock's, or a provider's own
 )
 # Misspellings seen in the wild that plain edit distance would not catch.
 PROVIDER_ALIASES = {
@@ -389,6 +391,7 @@ def check_provider(ctx: CheckContext) -> CheckResult:
         or facts["wire_api_invalid"]
         or facts["wire_api"] == "chat"
         or facts["redefined_builtins"]
+        or facts["bedrock_refused"]
     )
     status = Status.FAIL if bad else Status.PASS
     return _provider(
@@ -439,8 +442,15 @@ def _provider_facts(ctx: CheckContext, tables: Mapping[str, Any]) -> dict[str, A
         "codex_version_text": _version_text(ctx.codex_version) or ".".join(map(str, config_mod.VERIFIED_CODEX)),
     }
     facts["redefined_builtins"] = [
-        {"id": b, "where": r.origin("model_providers", b)} for b in BUILTIN_PROVIDERS if b in tables
+        {"id": b, "where": r.origin("model_providers", b)} for b in BUILTIN_PROVIDERS if b in tables and b != BEDROCK
     ]
+    bedrock = tables.get(BEDROCK)
+    refused = config_mod.bedrock_refused_keys(bedrock) if isinstance(bedrock, Mapping) else []
+    facts["bedrock_refused"] = (
+        [{"where": r.origin("model_providers", BEDROCK), "keys": ", ".join(f"`{k}`" for k in refused)}]
+        if refused
+        else []
+    )
     return facts
 
 

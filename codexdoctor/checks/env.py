@@ -20,7 +20,7 @@ from codexdoctor.checks.envlines import (
     source_lines,
 )
 from codexdoctor.codex.authfile import KEY_SHAPED, VAR_NAME, display_env_key, read_auth_json
-from codexdoctor.codex.config import Resolution
+from codexdoctor.codex.config import BEDROCK, Resolution
 from codexdoctor.common import safefile
 from codexdoctor.common.placeholders import key_placeholder
 from codexdoctor.common.redact import fingerprint
@@ -274,15 +274,20 @@ def _variable(ctx: CheckContext, facts: dict[str, Any]) -> CheckResult | str:
         return _key(Status.SKIP, Msg("no provider resolved", "未解析出提供方"), **facts)
     if p.builtin:
         facts["state"] = "builtin"
-        return _key(
-            Status.SKIP,
+        said = (
             Msg(
+                "built-in `{id}` provider: Codex signs its requests with AWS SigV4, no key",
+                "内置提供方 `{id}`：Codex 用 AWS SigV4 为请求签名，不用密钥",
+                id=p.id,
+            )
+            if p.id == BEDROCK
+            else Msg(
                 "built-in `{id}` provider: Codex uses its stored login, not a variable",
                 "内置提供方 `{id}`：Codex 使用已保存的登录，不读环境变量",
                 id=p.id,
-            ),
-            **facts,
+            )
         )
+        return _key(Status.SKIP, said, **facts)
     if env_key is None:
         facts["state"] = "no_env_key"
         status = (

@@ -24,7 +24,33 @@ BUILTIN_PROVIDERS: dict[str, dict[str, Any]] = {
     },
     "ollama": {"name": "Ollama", "base_url": "http://localhost:11434/v1", "wire_api": "responses"},
     "lmstudio": {"name": "LM Studio", "base_url": "http://localhost:1234/v1", "wire_api": "responses"},
+    # Requests signed with AWS SigV4 from the AWS SDK's configuration (region, credentials), no key
+    # (codex-rs/model-provider-info/src/lib.rs, `create_amazon_bedrock_provider`; run with the real 0.171.0).
+    "amazon-bedrock": {
+        "name": "Amazon Bedrock",
+        "base_url": "https://bedrock-mantle.us-east-1.api.aws/v1",
+        "wire_api": "responses",
+    },
 }
+# The one built-in whose table Codex 0.171 takes, for these keys only (merged into the built-in); any other key stops
+# it: "model_providers.amazon-bedrock only supports changing `base_url`, `auth`, `http_headers`, `aws.profile`, …".
+BEDROCK = "amazon-bedrock"
+BEDROCK_KEYS = ("base_url", "auth", "http_headers", "aws")
+BEDROCK_AWS_KEYS = ("profile", "region", "credential_export", "auth_refresh")
+
+
+def bedrock_refused_keys(table: Mapping[str, Any]) -> list[str]:
+    """The keys of a [model_providers.amazon-bedrock] table Codex 0.171 refuses to start with, as `aws.x` for the
+    inner ones (an `aws` that is not a table is refused as a whole)."""
+    refused = [k for k in table if k not in BEDROCK_KEYS]
+    aws = table.get("aws")
+    if "aws" in table and not isinstance(aws, Mapping):
+        refused.append("aws")
+    elif isinstance(aws, Mapping):
+        refused += [f"aws.{k}" for k in aws if k not in BEDROCK_AWS_KEYS]
+    return refused
+
+
 # Keys Codex only honours at the top level; inside [profiles.x] they are silently ignored.
 PROFILE_IGNORED_KEYS = ("model_context_window", "model_auto_compact_token_limit", "model_providers")
 # Keys current Codex ignores in a project's .codex/config.toml (#20098).
@@ -195,6 +221,12 @@ class Resolution:
                 and reads_openai_base_url_variable(self.codex_version)
             ):
                 return Msg("$OPENAI_BASE_URL (deprecated)", "$OPENAI_BASE_URL（已弃用）")
+            if (
+                self.provider.id == BEDROCK
+                and key in BEDROCK_KEYS
+                and self.origin("model_providers", BEDROCK, key) != "default"
+            ):
+                return self.origin_said(self.origin("model_providers", BEDROCK, key))
             return Msg("built-in provider `{id}`", "内置提供方 `{id}`", id=self.provider.id)
         if key not in self.provider.table:
             return DEFAULT_ORIGIN
@@ -539,6 +571,9 @@ def _build_provider(
     tables = merged.get("model_providers")
     tables = tables if isinstance(tables, Mapping) else {}
     custom = tables.get(provider_id)
+    if provider_id == BEDROCK and isinstance(custom, Mapping):  # the keys it may change, the rest refused (CFG029)
+        table = dict(BUILTIN_PROVIDERS[BEDROCK]) | {k: v for k, v in custom.items() if k in BEDROCK_KEYS}
+        return Provider(provider_id, builtin=True, defined=True, table=table)
     if provider_id in BUILTIN_PROVIDERS:
         table = dict(BUILTIN_PROVIDERS[provider_id])
         if provider_id == "openai":

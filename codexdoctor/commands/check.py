@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -11,7 +13,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.commands.options import CheckOptions, make_context
 from codexdoctor.commands.output import PublishOptions, publish
 from codexdoctor.common import interrupt
-from codexdoctor.model import CheckResult, Msg, Report, say
+from codexdoctor.model import CheckResult, Msg, Report, Status, say
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
 
@@ -70,10 +72,17 @@ def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[Ch
     provider, model = ctx.resolution.provider.id, ctx.resolution.model
     since = (datetime.now(timezone.utc) - timedelta(days=RECENT_DAYS)).isoformat()
 
+    works_now = _canary_passed(results)
+    left_out: set[str] = set()
+
     def mine(d: dict[str, Any]) -> bool:
-        return (
+        ours = (
             d.get("provider") == provider and (not model or d.get("model") == model) and (d.get("start") or "") >= since
         )
+        if ours and works_now and met_again(d):
+            left_out.add(str(d.get("short_id") or d.get("id")))
+            return False
+        return ours
 
     which = (
         Msg(
@@ -89,6 +98,16 @@ def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[Ch
     logs, _ = recent_sessions_check(ctx, opts.home, mine, which, RECENT_FILES)
     if logs is None:
         return results
+    if left_out:
+        said = Msg(
+            "{n} failed {sessions} left out: {ids} ended in a failure this run's request no longer meets (a key, "
+            "model or path refused)",
+            "未计入 {n} 个失败的会话：{ids} 以本次请求已不再遇到的失败结束（密钥、模型或路径被拒绝）",
+            n=len(left_out),
+            sessions="session" if len(left_out) == 1 else "sessions",
+            ids=", ".join(sorted(left_out)),
+        )
+        logs = replace(logs, evidence=(*logs.evidence, said))
     peaks = [(d.get("peak") or 0, d["short_id"]) for d in logs.facts["sessions"]]
     peak, peak_id = max(peaks) if peaks else (0, None)
     served = next((r.facts.get("served") for r in results if r.id == "ctx.window"), None)
@@ -103,6 +122,29 @@ def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[Ch
         for r in results
     ]
     return [*out, ctx.stamp(replace(logs, facts=failing))]
+
+
+# A failure the canary would meet again if it were still there: the key refused, the model or the path not found, the
+# variable missing. When the canary passes now, it was fixed since, and the session that ended in it decides nothing
+# (scripts/crosscheck_new_user.py, 2026-12-02: with the key fixed, the real Codex answered while `check` said
+# `channel`, CTX013, for the session the old key's 401 had ended). A 5xx, a 429 or a cut stream comes and goes: one
+# request that works now does not rule it out, so such a session still counts (issue 39).
+MET_AGAIN = re.compile(
+    r"\b40[134]\b|unauthorized|forbidden|invalid api key|incorrect api key|does not exist or you do not have access"
+    r"|missing environment variable",
+    re.I,
+)
+
+
+def met_again(session: Mapping[str, Any]) -> bool:
+    """Whether a failed session ended in a failure the canary would meet again (MET_AGAIN)."""
+    said = f"{session.get('error') or ''} {session.get('error_info') or ''}"
+    return session.get("kind") == "channel" and bool(MET_AGAIN.search(said))
+
+
+def _canary_passed(results: list[CheckResult]) -> bool:
+    canary = next((r for r in results if r.id == "api.canary"), None)
+    return canary is not None and canary.status in (Status.PASS, Status.WARN) and canary.facts.get("kind") == "ok"
 
 
 def _with_served(session: dict[str, Any], served: object) -> dict[str, Any]:

@@ -90,6 +90,8 @@ def run_probe(
         )
         static = live.with_nothing_sent(static)  # URL003 must not say live checks tried (issue 40)
         return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [note], opts.lang), ctx
+    if (unsigned := live.cannot_sign(ctx)) is not None:  # amazon-bedrock: Codex signs with AWS SigV4, we cannot
+        return build_report("probe", ctx, static, evaluate(static, lang=opts.lang), False, [unsigned], opts.lang), ctx
     progress(_budget_line(settings, opts.lang))  # at once (issue 40): the plan waits for the lookups below
     made: list[Probe] = []
     try:

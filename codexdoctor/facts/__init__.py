@@ -74,6 +74,8 @@ FACTS: dict[str, dict[str, Any]] = {
         "user_config": str,
         "table_where": str | None,
         "redefined_builtins": [{"id": str, "where": str}],
+        # a [model_providers.amazon-bedrock] table with keys Codex does not let it change: `name`, `aws.x`
+        "bedrock_refused": [{"where": str, "keys": str}],
         "missing_base_url": bool,
         "base_url_alias": Maybe(str | None),
         "missing_model": bool,

@@ -208,6 +208,37 @@ def test_builtin_redefined(home):
     assert "CFG005" in codes(offline_report(home))
 
 
+BEDROCK = 'model = "gpt-5.5"\nmodel_provider = "amazon-bedrock"\n'
+
+
+def test_amazon_bedrock_is_built_in(home):
+    # Codex 0.171 builds in `amazon-bedrock` (requests signed with AWS SigV4, no key); it never says "not found", and
+    # a table that only moves base_url or picks the AWS profile and region is taken (the real CLI, 2026-12-02).
+    write_config(home, BEDROCK)
+    report = offline_report(home)
+    assert codes(report) == []
+    provider = next(c for c in report.checks if c.id == "cfg.provider")
+    assert provider.facts["builtin"] is True and "amazon-bedrock" in provider.facts["available"]
+    key = next(c for c in report.checks if c.id == "env.key")
+    assert "AWS SigV4" in str(key.summary) and "stored login" not in str(key.summary)
+    write_config(
+        home,
+        BEDROCK + '[model_providers.amazon-bedrock]\nbase_url = "https://bedrock-mantle.eu-west-1.api.aws/v1"\n'
+        'aws = { profile = "work", region = "eu-west-1" }\n',
+    )
+    assert codes(offline_report(home)) == []
+
+
+def test_amazon_bedrock_table_with_other_keys_is_refused(home):
+    # Codex 0.171: "model_providers.amazon-bedrock only supports changing `base_url`, `auth`, `http_headers`,
+    # `aws.profile`, … other non-default provider fields are not supported" (not CFG005's reserved-id refusal)
+    write_config(home, BEDROCK + '[model_providers.amazon-bedrock]\nname = "b"\nenv_key = "K"\n')
+    report = offline_report(home)
+    assert codes(report) == ["CFG029"]
+    assert "`name`, `env_key`" in report.findings[0].diagnosis
+    assert "only supports changing" in report.findings[0].diagnosis
+
+
 def test_custom_provider_without_model_and_env_key(home):
     write_config(home, 'model_provider = "gw"\n[model_providers.gw]\nname = "gw"\nbase_url = "https://gw.example/v1"\n')
     assert codes(offline_report(home)) == ["CFG007", "ENV010", "URL003"]

@@ -381,6 +381,20 @@ def test_builtin_openai_without_api_key_sends_nothing(home, sim_server, auth_jso
     assert any("Live checks skipped" in n for n in report.notes)
 
 
+def test_amazon_bedrock_is_not_sent_unsigned(home, sim_server):
+    # Codex signs every request to the built-in amazon-bedrock with AWS SigV4 (the real 0.171.0 sent a signed POST to
+    # a base_url set in its table); codexdoctor signs nothing, so an unsigned request would test nothing Codex does.
+    s = sim_server(api_key=KEY)
+    write_config(
+        home,
+        f'model = "gpt-5.5"\nmodel_provider = "amazon-bedrock"\n[model_providers.amazon-bedrock]\nbase_url = "{s.base_url}"\n',
+    )
+    report, _ = live(home, {"AWS_REGION": "us-east-1"})
+    assert s.records == []
+    assert report.verdict is Verdict.INCONCLUSIVE, report.findings
+    assert any("AWS SigV4" in n for n in report.notes)
+
+
 def test_http_proxy_is_honoured_reported_and_bypassed(home, sim_server):
     proxy = sim_server(api_key=KEY)  # serves absolute-form requests itself, like a forward proxy to the provider
     dead = socket.socket()

@@ -13,7 +13,9 @@ from tests.conftest import write_config
 from tests.rollout_factory import RolloutWriter
 
 KEY = "sk-sim-counts-0123456789abcdef"
-AUTH = "unexpected status 401 Unauthorized: Incorrect API key provided: sk-*****0000."
+# A failure one working request cannot rule out (a 401 would be: the canary passes, so `check` leaves such a
+# session out; test_verdict_now_before_logs.py)
+BAD_GATEWAY = "unexpected status 502 Bad Gateway: <html>bad gateway</html>"
 
 
 @pytest.fixture
@@ -33,7 +35,7 @@ def six_sessions(home, sim_server, monkeypatch):
             home / ".codex" / "sessions", provider=provider, model=model, start=start + timedelta(hours=i)
         )
         w.turn(9000)
-        w.turn(0, error=AUTH, error_info={"http_connection_failed": {"http_status_code": 401}})
+        w.turn(0, error=BAD_GATEWAY, error_info={"http_connection_failed": {"http_status_code": 502}})
         w.close()
     return s
 

@@ -129,3 +129,39 @@ def test_a_window_too_small_now_is_not_outranked_by_an_old_401(home, sim_server,
     assert report["verdict"] == "context", report["verdict_reason"]
     assert codes[-1] == "CTX013", codes
     assert "the session logs add 1 `channel` error (CTX013)" in report["verdict_reason"]
+
+
+def broken_before(home) -> None:
+    failed_once(home, "unexpected status 502 Bad Gateway: <html>bad gateway</html>, url: http://127.0.0.1/v1", 502)
+
+
+def failed_once(home, error: str, status: int) -> None:
+    w = RolloutWriter(home / ".codex" / "sessions", provider="sim", model="sim-model", start=datetime.now(timezone.utc))
+    w.turn(0, error=error, error_info={"http_connection_failed": {"http_status_code": status}})
+    w.close()
+
+
+def test_an_old_401_that_the_canary_no_longer_meets_does_not_decide(home, sim_server, run, monkeypatch):
+    """scripts/crosscheck_new_user.py, 2026-12-02: the key fixed in round 3, the real Codex answered, and `check` said
+    `channel` (CTX013, "run `codexdoctor check`") for the session that the old key's 401 had ended in round 2."""
+    s = sim_server(api_key=KEY, token_interval_ms=0)
+    configure(home, s.base_url)
+    rejected_once(home)
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    report = check_json(run)
+    assert "CTX013" not in error_codes(report), report["findings"]
+    assert report["verdict"] == "ok", report["verdict_reason"]
+    broken_before(home)  # with a session that still counts beside it, the one left out is named
+    report = check_json(run, "--verbose")
+    logs = next(c for c in report["checks"] if c["id"] == "ctx.sessions")
+    assert any("1 failed session left out" in e for e in logs["evidence"]), logs["evidence"]
+
+
+def test_an_old_failure_a_working_canary_cannot_rule_out_still_counts(home, sim_server, run, monkeypatch):
+    """A 502 (or a stream cut) comes and goes: one request that works now says nothing about it (issue 39)."""
+    s = sim_server(api_key=KEY, token_interval_ms=0)
+    configure(home, s.base_url)
+    failed_once(home, "unexpected status 502 Bad Gateway: <html>bad gateway</html>, url: http://127.0.0.1/v1", 502)
+    monkeypatch.setenv("SIM_API_KEY", KEY)
+    report = check_json(run)
+    assert "CTX013" in error_codes(report), report["findings"]

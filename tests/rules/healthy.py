@@ -50,6 +50,7 @@ HEALTHY: dict[str, dict[str, Any]] = {
         "defined": True,
         "available": ["lmstudio", "ollama", "openai", "gw"],
         "redefined_builtins": [],
+        "bedrock_refused": [],
         "missing_base_url": False,
         "missing_model": False,
         "wrong_types": [],

@@ -72,6 +72,13 @@ CASES = [
     ),
     silent("CFG005", {"redefined_builtins": []}),
     fires(
+        "CFG029",
+        {"bedrock_refused": [{"where": f"{CONFIG}:3", "keys": "`name`, `env_key`"}]},
+        "[model_providers.amazon-bedrock] (~/.codex/config.toml:3) sets `name`, `env_key`",
+        "Remove `name`, `env_key` from the table in ~/.codex/config.toml:3.",
+    ),
+    silent("CFG029", {"bedrock_refused": []}),
+    fires(
         "CFG006",
         {"missing_base_url": True, "base_url_alias": "baseURL"},
         "[model_providers.gw] (~/.codex/config.toml:4) has no base_url",

@@ -91,9 +91,18 @@ CASES = [
         "CTX028",
         {"kind": "context_exceeded", "status": 400, "message": "maximum context length is 10240 tokens"},
         "(8,504 tokens, counted by the provider)",
-        "(11,143 tokens with one tool call",
+        # the request check sends (healthy facts: Codex's parallel round, 2 calls, 11,200 bytes added), as the note
+        # says it (it said "one tool call and about 10 KB" whatever was sent)
+        "(11,143 tokens with 2 tool calls and about 11 KB of output)",
         "answered 400: maximum context length is 10240 tokens",
+        "at the first command whose output does not fit in the room the first request leaves",
         "32,768 tokens or more",
+    ),
+    fires(
+        "CTX028",
+        {"kind": "context_exceeded", "status": 400, "message": "too long", "calls": 1, "added_bytes": 10400},
+        "with one tool call and about 10 KB of output",
+        why="one-call",
     ),
     fires(
         "CTX028",

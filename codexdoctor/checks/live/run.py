@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from codexdoctor.checks.base import CheckContext
 from codexdoctor.checks.live import registry
 from codexdoctor.checks.live.plan import CANARY_MAX_OUTPUT, Plan, make_plan, window_probe_urls
+from codexdoctor.codex.config import BEDROCK
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.model import CheckResult, Msg, Status
 
@@ -30,6 +31,7 @@ STATIC_BLOCKERS: dict[str, Callable[[Mapping[str, Any]], object]] = {
         or bool(f.get("wire_api_invalid"))
         or (f.get("wire_api") == "chat" and f.get("chat_rejected") is not False)
         or bool(f.get("redefined_builtins"))
+        or bool(f.get("bedrock_refused"))
         or bool(f.get("missing_name"))
         # Codex would send the gateway's key to api.openai.com; codexdoctor never does.
         or bool(f.get("missing_base_url"))
@@ -46,6 +48,26 @@ STATIC_BLOCKERS: dict[str, Callable[[Mapping[str, Any]], object]] = {
         and not f.get("codex_api_key_env")
     ),
 }
+
+
+def cannot_sign(ctx: CheckContext) -> Msg | None:
+    """Why no request may be sent although Codex would send one: Codex signs each request to the built-in
+    amazon-bedrock with AWS SigV4 from the AWS SDK's configuration (region, credentials; the real 0.171.0 sent a
+    signed POST to a base_url set in its table, and without a region stopped with `failed to resolve Amazon Bedrock
+    auth: AWS SDK config did not resolve a region`). codexdoctor signs nothing: an unsigned request tests nothing
+    Codex does."""
+    p = ctx.resolution.provider
+    if not (p.builtin and p.id == BEDROCK):
+        return None
+    return Msg(
+        "Live checks skipped: Codex signs each request to `amazon-bedrock` with AWS SigV4 from your AWS configuration "
+        "(region, credentials); codexdoctor does not sign requests, so it cannot test this provider. If Codex stops "
+        "with `failed to resolve Amazon Bedrock auth`, set AWS_REGION (or aws.region in the table) and your AWS "
+        "credentials.",
+        "已跳过在线检查：Codex 会用你的 AWS 配置（区域、凭证）以 AWS SigV4 为发往 `amazon-bedrock` 的每个请求签名；"
+        "codexdoctor 不会签名请求，因此无法测试这个提供方。如果 Codex 报 `failed to resolve Amazon Bedrock auth` "
+        "并停止，请设置 AWS_REGION（或表中的 aws.region）和你的 AWS 凭证。",
+    )
 
 
 def blocked_by_static(static: list[CheckResult]) -> list[str]:
@@ -153,6 +175,8 @@ def run_live(
     if blockers:
         why = _blocked_reason(static, blockers)
         return registry.skipped(blockers), [Msg("Live checks skipped: {why}.", "已跳过在线检查：{why}。", why=why)]
+    if (unsigned := cannot_sign(ctx)) is not None:
+        return registry.skipped([]), [unsigned]
     since = ctx.options.get("started")  # the command's launch: start-up counts inside --timeout (issue 36)
     deadline = Deadline(float(ctx.options.get("timeout", 10.0)), started=since if isinstance(since, float) else None)
     # One clock for the note: the deadline's, since codexdoctor's start (before: start-up and static checks)

@@ -15,6 +15,7 @@ ORDER = (
     "CFG003",
     "CFG004",
     "CFG005",
+    "CFG029",
     "CFG006",
     "CFG007",
     "CFG028",

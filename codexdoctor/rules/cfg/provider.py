@@ -135,6 +135,41 @@ RULES: tuple[Rule, ...] = (
         when=each("redefined_builtins"),
     ),
     Rule(
+        code="CFG029",
+        name="bedrock-table-changes-too-much",
+        check="cfg.provider",
+        reads=("bedrock_refused",),
+        severity=E,
+        verdict=CONFIG,
+        en=Text(
+            title="The amazon-bedrock table changes what Codex does not let it change",
+            diagnosis="[model_providers.amazon-bedrock] ({where}) sets {keys}. `amazon-bedrock` is built into Codex "
+            "(it signs each request with AWS SigV4 from your AWS configuration; no key) and its table may change only "
+            "`base_url`, `auth`, `http_headers`, `aws.profile`, `aws.region`, `aws.credential_export` and "
+            "`aws.auth_refresh`; Codex refuses to start: `model_providers.amazon-bedrock only supports changing …; "
+            "other non-default provider fields are not supported`.",
+            remedy=(
+                "Remove {keys} from the table in {where}.",
+                "For a gateway with a key of its own, give it a new id, e.g. [model_providers.bedrock-gateway] with "
+                "name, base_url, env_key and wire_api, and set model_provider to that id.",
+            ),
+        ),
+        zh=Text(
+            title="amazon-bedrock 表改了 Codex 不允许改的键",
+            diagnosis="[model_providers.amazon-bedrock]（{where}）设置了 {keys}。`amazon-bedrock` 是 Codex 的内置提供方"
+            "（用你的 AWS 配置以 AWS SigV4 签名每个请求，不用密钥），它的表只能改 `base_url`、`auth`、`http_headers`、"
+            "`aws.profile`、`aws.region`、`aws.credential_export` 和 `aws.auth_refresh`；Codex 会拒绝启动："
+            "`model_providers.amazon-bedrock only supports changing …; other non-default provider fields are not "
+            "supported`。",
+            remedy=(
+                "从 {where} 的表中删除 {keys}。",
+                "如果是自带密钥的网关，请给它一个新 id，例如 [model_providers.bedrock-gateway]，写上 name、base_url、"
+                "env_key 和 wire_api，并把 model_provider 设为这个 id。",
+            ),
+        ),
+        when=each("bedrock_refused"),
+    ),
+    Rule(
         code="CFG006",
         name="provider-without-base-url",
         check="cfg.provider",

@@ -293,22 +293,32 @@ RULES: tuple[Rule, ...] = (
         code="CTX028",
         name="first-tool-round-overflows",
         check="api.turn_two",
-        reads=("first_counted_by", "first_request", "kind", "message", "status", "turn_two_tokens", "user_config"),
+        reads=(
+            "added_bytes",
+            "calls",
+            "first_counted_by",
+            "first_request",
+            "kind",
+            "message",
+            "status",
+            "turn_two_tokens",
+            "user_config",
+        ),
         severity=E,
         verdict=CONTEXT,
         en=Text(
             title="The first tool round does not fit the window",
             diagnosis="Codex's first request fits ({first_request} tokens, counted by the {first_counted_by_text}), but the request "
-            "it sends after its first command ({turn_two_tokens} tokens with one tool call and about 10 KB of output) "
-            "answered {status}: {message}. Every session breaks at its first command: the window is too small for Codex, "
-            "even though a single question works.",
+            "it sends after its first command ({turn_two_tokens} tokens with {calls_text} and about {kb} KB of output) "
+            "answered {status}: {message}. A session breaks at the first command whose output does not fit in the room "
+            "the first request leaves: the window is too small for Codex, even though a single question works.",
             remedy=LARGER_WINDOW_STEPS,
         ),
         zh=Text(
             title="第一轮工具调用放不进窗口",
             diagnosis="Codex 的第一个请求放得下（{first_request} 个 token，按{first_counted_by_text}计数），但它运行第一个命令之后发出的请求"
-            "（带一次工具调用和约 10 KB 输出，{turn_two_tokens} 个 token）返回了 {status}：{message}。每个会话都会在第一个命令处中断："
-            "这个窗口对 Codex 来说太小了，尽管单个问题可以用。",
+            "（带{calls_text}和约 {kb} KB 输出，{turn_two_tokens} 个 token）返回了 {status}：{message}。会话会在第一个输出放不进"
+            "第一个请求之后剩余空间的命令处中断：这个窗口对 Codex 来说太小了，尽管单个问题可以用。",
             remedy=LARGER_WINDOW_STEPS_ZH,
         ),
         when=lambda f: (
@@ -320,6 +330,11 @@ RULES: tuple[Rule, ...] = (
                     "turn_two_tokens": f"{f['turn_two_tokens']:,}"
                     if isinstance(f.get("turn_two_tokens"), int)
                     else "?",
+                    # what was sent, as the turn-two note says it (Codex's parallel round: 2 calls)
+                    "calls_text": Loc("one tool call", "一次工具调用")
+                    if (f.get("calls") or 1) == 1
+                    else Loc(f"{f.get('calls')} tool calls", f" {f.get('calls')} 次工具调用"),
+                    "kb": max(1, round((f.get("added_bytes") or 0) / 1024)),
                 }
             ]
             if f["kind"] == "context_exceeded"
