@@ -143,19 +143,20 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     lang = argv_lang(args) or detect_lang(os.environ)
     interrupt.begin(lang)
-    restore = None
+    from codexdoctor.cli.linebreak import install_help
+
+    restore = [install_help(lang)]  # --help breaks at real break points, by cells, in both languages
     try:
         if lang == "zh":  # --help, click's messages and usage errors in Chinese (the tables load for these runs only)
-            from codexdoctor.cli.linebreak import cells, wrap
             from codexdoctor.i18n.cli_zh import install
 
-            restore = install(cli, wrap, cells)
+            restore.append(install(cli))
         return _main(args, lang)
     except KeyboardInterrupt:  # called in-process (tests) with a handler that raises: outside a command, it is here
         return _interrupted(lang)
     finally:
-        if restore is not None:
-            restore()
+        for undo in reversed(restore):
+            undo()
 
 
 def _interrupted(lang: str) -> int:

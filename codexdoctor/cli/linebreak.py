@@ -1,4 +1,5 @@
-"""Where a Chinese `--help` line may break, and how wide it is on a CJK terminal (issue 40).
+"""Where a `--help` line may break, and how wide it is on the terminal (issue 40): a Chinese help on a CJK terminal,
+and the English one by the same rules (install_help), since click's own wrapper breaks an option at its hyphens.
 
 Help texts mix Chinese with identifiers (`--first-token-timeout`, `GITHUB_ACTIONS=true`, `0.5<=x<=600`), and click
 counts characters. The rules here, by display cells:
@@ -19,6 +20,7 @@ help text needs; they import nothing but `unicodedata` (through common/cells.py)
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from codexdoctor.common.cells import COUNTED, is_wide
 from codexdoctor.common.cells import cells as count_cells
@@ -123,3 +125,53 @@ def wrap(text: str, width: int, first: str = "", rest: str = "", cells: Callable
         empty = False
     lines.append(line)
     return [x.rstrip() for x in lines]
+
+
+def install_help(lang: str) -> Callable[[], None]:
+    """click's help laid out by these rules in either language, counted in cells of the run's language (issue 40
+    review: click's own wrapper broke `--first-token-` / `timeout`, `codexdoctor-` / `report-<time>.md` and
+    `` `codex `` / ``--version` `` at their hyphens and spaces), and on a narrow terminal an option's help column
+    kept at least HELP_COLUMN cells wide (at 60 columns click left it 24: too narrow for a file name). Returns the
+    function that puts click's back (tests run many commands in one process)."""
+    from click import formatting
+    from click._compat import strip_ansi
+
+    def measure(text: str) -> int:
+        return count_cells(text, lang)
+
+    def wrap_text(
+        text: str,
+        width: int = 78,
+        initial_indent: str = "",
+        subsequent_indent: str = "",
+        preserve_paragraphs: bool = False,
+    ) -> str:
+        paragraphs = text.split("\n\n") if preserve_paragraphs else [text]
+        out = []
+        for number, paragraph in enumerate(paragraphs):
+            first = initial_indent if number == 0 else subsequent_indent
+            out.append("\n".join(wrap(" ".join(paragraph.split()), width, first, subsequent_indent, measure)))
+        return "\n\n".join(out)
+
+    write_dl = formatting.HelpFormatter.write_dl
+
+    def write_dl_narrow(self: formatting.HelpFormatter, rows: Any, col_max: int = 30, col_spacing: int = 2) -> None:
+        write_dl(self, rows, max(12, min(col_max, self.width - HELP_COLUMN - col_spacing - 2)), col_spacing)
+
+    patches: list[tuple[object, str, object]] = [
+        (formatting, "wrap_text", wrap_text),
+        (formatting, "term_len", lambda text: measure(strip_ansi(text))),
+        (formatting.HelpFormatter, "write_dl", write_dl_narrow),
+    ]
+    undo = [(obj, name, getattr(obj, name)) for obj, name, _ in patches]
+    for obj, name, new in patches:
+        setattr(obj, name, new)
+
+    def restore() -> None:
+        for obj, name, old in reversed(undo):
+            setattr(obj, name, old)
+
+    return restore
+
+
+HELP_COLUMN = 36  # cells an option's help keeps on a narrow terminal, its name going on a line of its own

@@ -51,6 +51,23 @@ class _Voice:
 
         click.echo("\n".join(fit_lines(text.split("\n"), terminal_width(), "    ", self.lang)), err=err)
 
+    def remedy(self, number: int, step: str) -> None:
+        """A numbered remedy laid out as `check` lays it out (issue 40 review: item 1 at column 0, item 2 at 2), its
+        command block never wrapped."""
+        from codexdoctor.commands.output import terminal_width
+        from codexdoctor.report.render.text import remedy_lines
+
+        click.echo("\n".join(remedy_lines(number, self.redact(step), terminal_width(), self.lang)))
+
+    def question(self, text: str) -> str:
+        """A yes/no question wrapped at its break points so that it and click's ` [Y/n]: ` fit the terminal (issue 40
+        review: the terminal cut `…/` / `v1"? [Y/n]:` inside the URL)."""
+        from codexdoctor.commands.output import terminal_width
+        from codexdoctor.report.render.text import display_width, fit_lines
+
+        room = max(20, terminal_width() - display_width(" [Y/n]: "))
+        return "\n".join(fit_lines([text], room, "  ", self.lang))
+
     def say(self, key: str, **values: object) -> str:
         return self.redact(fix_mod.say(key, self.lang, **values))
 
@@ -91,8 +108,7 @@ def _show_plan(plan: fix_mod.Plan, voice: _Voice) -> None:
     for finding in plan.commands:
         voice.show(voice.say("command", code=finding.code, title=finding.title))
         for number, step in enumerate(finding.remedy, 1):
-            first, *rest = step.split("\n")
-            voice.show(voice.redact("\n".join([f"  {number}. {first}", *(f"       {line}" for line in rest)])))
+            voice.remedy(number, step)
 
 
 def _apply_in_rounds(
@@ -166,7 +182,7 @@ def _show_and_choose(plan: fix_mod.Plan, voice: _Voice, opts: FixOptions) -> lis
             e
             for c in changes
             for e in c.edits
-            if click.confirm(voice.say("apply", code=e.code, edit=e.describe(lang)), default=True)
+            if click.confirm(voice.question(voice.say("apply", code=e.code, edit=e.describe(lang))), default=True)
         ]
     voice.show(voice.say("no_tty"), err=True)
     raise SystemExit(EXIT_USAGE)

@@ -276,13 +276,10 @@ class _Chinese:
 Patch = Callable[[Any, str, Any], None]
 
 
-def install(
-    cli: Any, wrap: Callable[..., list[str]] | None = None, cells: Callable[[str], int] | None = None
-) -> Callable[[], None]:
+def install(cli: Any) -> Callable[[], None]:
     """Switch the command line to Chinese: click's messages (gettext) and every command's help. Returns the function
-    that switches it back (tests run many commands in one process). `wrap` and `cells` (the report's own, given by
-    the caller: this stage may not import them) make click's help wrap by terminal cells, a Chinese character being
-    two; click counts characters."""
+    that switches it back (tests run many commands in one process). The help's line breaking, by terminal cells, is
+    cli/linebreak.py's install_help, for either language."""
     chinese = _Chinese()
     undo: list[Callable[[], None]] = []
 
@@ -293,8 +290,6 @@ def install(
 
     _click_messages(chinese, setattr_undoably)
     _help_texts(cli, setattr_undoably)
-    if wrap is not None and cells is not None:
-        _wrap_by_cells(wrap, cells, setattr_undoably)
     _formatter_words(chinese, setattr_undoably)
 
     def restore() -> None:
@@ -343,29 +338,6 @@ def _help_texts(command: Any, patch: Patch) -> None:
             patch(param, "help", help_zh(param.help))
     for sub in getattr(command, "commands", {}).values():
         _help_texts(sub, patch)
-
-
-def _wrap_by_cells(wrap: Callable[..., list[str]], cells: Callable[[str], int], patch: Patch) -> None:
-    """click's help wrapped by terminal cells, with the report's own line breaking."""
-    from click import formatting
-    from click._compat import strip_ansi
-
-    def wrap_text(
-        text: str,
-        width: int = 78,
-        initial_indent: str = "",
-        subsequent_indent: str = "",
-        preserve_paragraphs: bool = False,
-    ) -> str:
-        paragraphs = [p for p in text.split("\n\n")] if preserve_paragraphs else [text]
-        out = []
-        for number, paragraph in enumerate(paragraphs):
-            first = initial_indent if number == 0 else subsequent_indent
-            out.append("\n".join(wrap(" ".join(paragraph.split()), width, first, subsequent_indent)))
-        return "\n\n".join(out)
-
-    patch(formatting, "wrap_text", wrap_text)
-    patch(formatting, "term_len", lambda text: cells(strip_ansi(text)))
 
 
 def _formatter_words(chinese: _Chinese, patch: Patch) -> None:

@@ -364,6 +364,7 @@ def explain_rule(code: str, fmt: str = "text", lang: str = "en", width: int | No
         head = f"{rule.code} {rule.name} ({rule.severity.value}, verdict: {rule.verdict.value})"
     from functools import partial
 
+    from codexdoctor.report.render.text import remedy_lines
     from codexdoctor.report.render.text import wrap as wrap_text
 
     wrap = partial(wrap_text, lang=lang)  # counted as `lang`'s terminal draws it (common/cells.py)
@@ -382,10 +383,7 @@ def explain_rule(code: str, fmt: str = "text", lang: str = "en", width: int | No
         "修复方法：" if zh else "How to fix:",
     ]
     for number, step in enumerate(remedy, 1):
-        first, *rest = step.splitlines()
-        lines += wrap(first, width, f"  {number}. ", "     ")
-        for line in rest:
-            lines += wrap(line, width, "       ", "       ")
+        lines += remedy_lines(number, step, width, lang, "  ")  # the command block never wrapped
     if rule.references:
         lines += ["", "参考资料：" if zh else "References:"]
         for ref in rule.references:

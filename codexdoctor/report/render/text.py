@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from codexdoctor.common.cells import COUNTED, char_cells, is_wide
 from codexdoctor.common.cells import cells as count_cells
+from codexdoctor.common.cells import is_wide
 from codexdoctor.i18n import ui
 from codexdoctor.model import CheckResult, Finding, Report, Section, Severity, Status, Verdict, say
 from codexdoctor.report.render.chart import scatter
@@ -14,6 +14,10 @@ from codexdoctor.report.render.options import RenderOptions
 from codexdoctor.report.render.orphans import NO_LINE_START as _NO_LINE_START
 from codexdoctor.report.render.orphans import han as _han
 from codexdoctor.report.render.orphans import no_orphan as _no_orphan
+from codexdoctor.report.render.pieces import COMMAND_TAIL as _COMMAND_TAIL
+from codexdoctor.report.render.pieces import MARKS as _MARKS
+from codexdoctor.report.render.pieces import UNBREAKABLE as _UNBREAKABLE
+from codexdoctor.report.render.pieces import cut_piece, cut_to_width
 
 UNICODE = {Status.PASS: "✓", Status.WARN: "!", Status.FAIL: "✗", Status.SKIP: "-", Status.CRASH: "‼"}
 ASCII = {Status.PASS: "+", Status.WARN: "!", Status.FAIL: "x", Status.SKIP: "-", Status.CRASH: "#"}
@@ -35,20 +39,6 @@ def _indent(text: str, prefix: str, width: int | None = None, lang: str = "en") 
     return "\n".join(
         line for raw in text.splitlines() for line in (wrap(raw, width, prefix, prefix, lang) if raw else [raw])
     )
-
-
-# A redaction mark (`<redacted 25 chars, sha256:…>`, in Chinese `<已脱敏：25 个字符，sha256:…>`) is one word: wrapping
-# never cuts it, not even inside a URL or a command cut at the width (issue 40). It is translated as a whole after
-# rendering (commands/output.in_language), to a form exactly as wide.
-_MARK = r"<redacted [^<>]*>|<已脱敏：[^<>]*>"
-_MARKS = re.compile(_MARK)
-# Never broken: `code`, URLs, redaction marks, a count with its unit (`8,488 个 token`), and the command a remedy
-# ends with (copied as one piece).
-_UNBREAKABLE = re.compile(rf"`[^`]*`|https?://(?:{_MARK}|[!-~])+|{_MARK}|{COUNTED.pattern}")
-_COMMAND_TAIL = re.compile(
-    r"(?:: |：)((?:export|set|setx|unset|\$env:|echo|printenv|codex|codexdoctor|mkdir|npm|pip|"
-    r"\[Environment\]|Remove-Item)\b.*)$"
-)
 
 
 def _tokens(text: str) -> list[str]:
@@ -200,7 +190,7 @@ def wrap(text: str, width: int | None, first: str = "", rest: str = "", lang: st
             lines.append(line[:soft].rstrip())
             line, used, start, soft, weak = rest + line[soft:], rest_used + used - soft_used, len(rest), 0, 0
         while used + size > width and rest_used + 8 < width:
-            head = _cut_outside_marks(token, width - used, lang)
+            head = cut_piece(token, width - used, lang)
             if not head:
                 if line.strip() and line != rest:  # a mark that does not fit after `first`: it starts a line
                     lines.append(line.rstrip())
@@ -261,27 +251,6 @@ def _fitting_tokens(text: str, line_cells: int, lang: str) -> list[str]:
             pos = m.end()
         out += _split_plain(token[pos:])
     return _glue(out) if split else out
-
-
-def _cut_outside_marks(token: str, cells: int, lang: str) -> str:
-    """The longest start of `token` that fits in `cells` and does not end inside a redaction mark."""
-    head = cut_to_width(token, cells, lang)
-    for m in _MARKS.finditer(token):
-        if m.start() < len(head) < m.end():
-            return head[: m.start()]
-    return head
-
-
-def cut_to_width(text: str, cells: int, lang: str = "en") -> str:
-    """The longest start of `text` that fits in `cells` terminal cells."""
-    if text.isascii():
-        return text[: max(0, cells)]
-    used = 0
-    for i, ch in enumerate(text):
-        used += char_cells(ch, lang)
-        if used > cells:
-            return text[:i]
-    return text
 
 
 def clip_to_width(text: str, cells: int, lang: str = "en") -> str:
@@ -560,10 +529,7 @@ def _finding_lines(f: Finding, titles: Mapping[str, str], lang: str, opts: Rende
     for code, title in f.explains:  # consequences folded under their cause (rules/catalog.py EXPLAINED_BY)
         out.extend(wrap(f"{code} {title}", opts.width, f"    {ui('explains', lang)}{_colon(lang)}", "      ", lang))
     for number, step in enumerate(f.remedy, 1):
-        first, *rest = step.splitlines() or [""]
-        out.extend(wrap(first, opts.width, f"    {number}. ", "       ", lang))
-        for line in rest:  # config snippets and commands: each alone on its line, cut only past the width
-            out.extend(wrap(line, opts.width, "         ", "         ", lang))
+        out += remedy_lines(number, step, opts.width, lang)
     if opts.verbose:
         named = ("、" if lang == "zh" else ", ").join(titles.get(c, c) for c in f.checks)
         out.append(
@@ -572,3 +538,13 @@ def _finding_lines(f: Finding, titles: Mapping[str, str], lang: str, opts: Rende
         for line in f.evidence:
             out.extend(wrap(line, opts.width, "      ", "        ", lang))
     return out
+
+
+def remedy_lines(number: int, step: str, width: int | None, lang: str = "en", indent: str = "    ") -> list[str]:
+    """One numbered remedy as every screen prints it (`check`'s findings, `fix`'s commands, `explain`): the number
+    after `indent`, its prose wrapped 3 columns further in, then its command block 5 columns in, one line each, never
+    wrapped: a command or a config line split over two lines does not paste (issue 40 review: `… | tr -d` /
+    `'[:space:]')"`), so a long one runs past the width."""
+    first, *block = step.splitlines() or [""]
+    prose, command = indent + "   ", indent + "     "
+    return wrap(first, width, f"{indent}{number}. ", prose, lang) + [f"{command}{line}".rstrip() for line in block]

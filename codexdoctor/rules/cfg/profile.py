@@ -151,14 +151,14 @@ RULES: tuple[Rule, ...] = (
             "does not use these settings.",
             remedy=(
                 "Move the keys of [profiles.{name}] to the top level of {codex_home}/{name}.config.toml, delete the table, "
-                "and start Codex with codex --profile {name}.",
+                "and start Codex with `codex --profile {name}`.",
             ),
         ),
         zh=Text(
             title="旧式 [profiles] 表会被忽略",
             diagnosis="[profiles.{name}]（{where}）是旧式的 profile 表；Codex {codex_version} 会忽略它，所以 `--profile {name}` 不会用到这些设置。",
             remedy=(
-                "把 [profiles.{name}] 中的键移到 {codex_home}/{name}.config.toml 的顶层，删除该表，然后用 codex --profile {name} 启动 Codex。",
+                "把 [profiles.{name}] 中的键移到 {codex_home}/{name}.config.toml 的顶层，删除该表，然后用 `codex --profile {name}` 启动 Codex。",
             ),
         ),
         when=lambda f: (
