@@ -6,7 +6,7 @@ import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 from codexdoctor.common.words import plural
 from codexdoctor.report.build import build_report
 from codexdoctor.rules import evaluate
+
+# The probe's api.canary row: its single question, not Codex's first request (i18n.TITLE_OVERRIDES_ZH: 单次提问).
+SINGLE_QUESTION = "Single question"
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,10 @@ def _probe(
     made.append(probe)
     requests, estimate = probe.estimate()
     plan = _announce(probe, settings, published, source, requests, estimate, opts.lang, progress)
+    # Review 1, point 32: a range that stops below Codex's own first request can say nothing of Codex's sessions;
+    # said before the question a terminal is asked (or the refusal), so the user can raise --budget first.
+    first = _first_tokens(ctx)
+    _warn_short_range(probe, settings, published, first, opts.lang, progress)
     over = estimate > settings.budget
     if not (confirm(plan) if over else ask(plan)):
         raise ProbeRefused(plan, over)
@@ -154,9 +161,9 @@ def _probe(
         outcome = probe.run()
     finally:
         probe.client.close()
-    facts = _probe_facts(ctx, settings, outcome, family, published)
+    facts = _probe_facts(ctx, settings, outcome, family, published, first)
     checks = [*static, *_single_question_rows(ctx, probe, outcome), ctx.stamp(probe_result(facts))]
-    n = len(outcome.steps) + outcome.cut_short + outcome.resent
+    n = len(outcome.steps) + outcome.resent
     notes = [_counted_note(tok.name, tok.exact, outcome.spent, n)]
     sections = [steps_section(outcome, opts.lang), *summary_section(facts, opts.lang)]
     return build_report(
@@ -166,7 +173,8 @@ def _probe(
 
 def _single_question_rows(ctx: CheckContext, probe: Probe, outcome: ProbeOutcome) -> list[CheckResult]:
     """When the probe stopped at its single question, the reachability and canary rows read as check's would, from
-    that one exchange (nothing more is sent)."""
+    that one exchange (nothing more is sent). The canary's row is titled for what was sent (review 1, point 11): on
+    `check`, "Canary request" is Codex's own first request; here it is the single question, a few tokens."""
     from codexdoctor.checks.live.canary import canary_result
     from codexdoctor.checks.live.exchanges import Clocks
     from codexdoctor.checks.live.reach import reach_result
@@ -176,9 +184,10 @@ def _single_question_rows(ctx: CheckContext, probe: Probe, outcome: ProbeOutcome
     if single is None:
         return []
     clocks = Clocks(1, 1)
+    asked = canary_result(ctx, probe.plan, single, classify(single, probe.plan.wire), clocks)
     return [
         ctx.stamp(reach_result(ctx, probe.plan, single, single, clocks)),
-        ctx.stamp(canary_result(ctx, probe.plan, single, classify(single, probe.plan.wire), clocks)),
+        ctx.stamp(replace(asked, title=SINGLE_QUESTION)),
     ]
 
 
@@ -268,31 +277,80 @@ def _announce(
         progress(said.text(lang))
     elif probe.fitted:
         progress(
-            f"提供方没有公布窗口：在默认预算内最多探测到 {probe.max_context:,} 个 token；用 --max-context 和 --budget 可以探测得更远。"
+            f"提供方没有公布窗口：在 --budget 允许的范围内最多探测到 {probe.max_context:,} 个 token；用 --max-context 和 "
+            "--budget 可以探测得更远。"
             if zh
             else f"The provider does not publish its window: the probe goes up to {probe.max_context:,} tokens, "
             "as far as --budget allows; --max-context and --budget go further."
         )
+    # Review 1, point 12: "at most" is the most the search can send wherever the break lies, and the probe never
+    # sends more; the tokens are those of the break just below the largest size, what --budget is weighed against.
     plan = (
-        f"探测计划：最多 {requests} 个请求，约 {estimate:,} 个输入 token（最坏情况：断点就在 {probe.max_context:,} 个 token "
-        f"之下）；到 --budget {settings.budget:,} 即停止。每个请求的输出上限为 {settings.max_output_tokens} 个 token。"
+        f"探测计划：最多 {requests} 个请求；断点就在 {probe.max_context:,} 个 token 之下时约 {estimate:,} 个输入 token；"
+        f"到 --budget {settings.budget:,} 即停止。每个请求的输出上限为 {settings.max_output_tokens} 个 token。"
         if zh
-        else f"Probe plan: at most {requests} requests and about {estimate:,} input tokens (worst case, the break just "
-        f"below {probe.max_context:,} tokens); it stops at --budget {settings.budget:,}. Output is capped at "
+        else f"Probe plan: at most {requests} requests; about {estimate:,} input tokens when the break lies just below "
+        f"{probe.max_context:,} tokens; it stops at --budget {settings.budget:,}. Output is capped at "
         f"{settings.max_output_tokens} tokens per request."
     )
     progress(plan)
     return plan
 
 
+def _warn_short_range(
+    probe: Probe,
+    settings: ProbeSettings,
+    published: int | None,
+    first: int,
+    lang: str,
+    progress: Callable[[str], None],
+) -> None:
+    """The range the budget or --max-context leaves is below the size of Codex's own first request: this run cannot
+    show whether Codex's sessions fit, whatever it finds. Said with the command that goes far enough, the one CTX009
+    gives (checks/probe.further_command)."""
+    from codexdoctor.checks.probe import further_command
+
+    # A budget too small for even the smallest session: the plan keeps the whole range, and no size of it is reached.
+    unfitted = not settings.max_context and not probe.fitted and probe.estimate()[1] > settings.budget
+    if published or (probe.max_context >= first and not unfitted):
+        return
+    limit = (
+        Msg("--max-context {n}", "--max-context {n}", n=str(settings.max_context))
+        if settings.max_context
+        else Msg("--budget {b:,}", "--budget {b:,}", b=settings.budget)
+        if unfitted
+        else Msg(
+            "within --budget {b:,} the probe goes up to {n:,} tokens and",
+            "在 --budget {b:,} 之内探测最多到 {n:,} 个 token",
+            b=settings.budget,
+            n=probe.max_context,
+        )
+    )
+    progress(
+        Msg(
+            "Warning: {limit} cannot even reach the size of Codex's own first request, so this probe cannot show "
+            "whether a Codex session fits. This one goes far enough:",
+            "警告：{limit}，连 Codex 自己的第一个请求的大小都够不到，所以这次探测无法说明 Codex 的会话能否放下。"
+            "这样可以探测得足够远：",
+            limit=limit,
+        ).text(lang)
+    )
+    progress("    " + further_command(settings, 0 if unfitted else probe.max_context, first))
+
+
 def _probe_facts(
-    ctx: CheckContext, settings: ProbeSettings, outcome: ProbeOutcome, family: str | None, published: int | None
+    ctx: CheckContext,
+    settings: ProbeSettings,
+    outcome: ProbeOutcome,
+    family: str | None,
+    published: int | None,
+    first: int,
 ) -> dict[str, Any]:
     """The probe's facts (checks/probe.analyse) and what the rules read beside them: the server family, the user's
     config file, the repeat count, the published window, and why a stopped probe is inconclusive."""
     from codexdoctor.checks import probe as probe_mod
 
-    facts = probe_mod.analyse(outcome, settings, _first_tokens(ctx))
+    facts = probe_mod.analyse(outcome, settings, first)
     facts["family"] = family
     facts["user_config"] = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
     facts["repeat"] = settings.repeat

@@ -391,7 +391,7 @@ FACTS: dict[str, dict[str, Any]] = {
         "estimate_tokens": int,
         "requests": int,
         "spent": int,
-        "stopped": str | None,  # "budget", "deadline", "interrupted"
+        "stopped": str | None,  # "budget", "deadline", "interrupted", "requests" (the plan's count, after rate limits)
         "further_cmd": Maybe(str),
         "published": int | None,
         "published_window": int | None,
@@ -411,6 +411,9 @@ FACTS: dict[str, dict[str, Any]] = {
         "stage3": bool,
         "last_ok": int | None,
         "first_fail": int | None,
+        "worked_up_to": int | None,  # the largest request that worked, any phase but the single question
+        "single_tokens": int | None,  # the single question's size, when one was sent
+        "larger_sent": bool,  # a request larger than the single question was sent
         "usable": int | None,
         "usable_counted_by": str,
         "no_break": bool,

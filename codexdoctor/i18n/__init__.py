@@ -106,6 +106,7 @@ TABLE_WORDS: dict[str, tuple[str, str]] = {
     "overflow": ("overflow", "上下文溢出"),
     "error": ("error", "出错"),
     "aborted": ("aborted", "中止"),
+    "interrupted": ("interrupted", "被中断"),  # a probe request Ctrl-C cut short
     "completed": ("completed", "完成"),
     "never completed": ("never completed", "未完成"),
     "no turns": ("no turns", "没有轮次"),

@@ -127,8 +127,8 @@ class Exchange:
         if self.failure and self.status is None:
             detail = self.failure_said or Msg.verbatim("")
             failed = Msg(
-                "{method} {url} -> {failure} after {ms:.0f} ms: {detail}",
-                "{method} {url} -> {failure}（{ms:.0f} ms 后）：{detail}",
+                "{method} {url} -> {failure} after {ms:,.0f} ms: {detail}",
+                "{method} {url} -> {failure}（{ms:,.0f} ms 后）：{detail}",
                 failure=failure_word(str(self.failure)),
                 method=method,
                 url=url,
@@ -138,8 +138,8 @@ class Exchange:
             return Msg.join([failed, *self._attempts()], "", "")
         parts = [
             Msg(
-                "{method} {url} -> {status} ({ms:.0f} ms)",
-                "{method} {url} -> {status}（{ms:.0f} ms）",
+                "{method} {url} -> {status} ({ms:,.0f} ms)",
+                "{method} {url} -> {status}（{ms:,.0f} ms）",
                 method=method,
                 url=url,
                 status=str(self.status),
@@ -206,12 +206,14 @@ _CUT_ZH = {"closed": "连接关闭", "idle": "空闲超时", "deadline": "到达
 
 def _stream_part(s: StreamStats) -> Msg:
     """The evidence line's account of a stream: events, first token, longest gap, how it ended, what was wrong."""
-    ttft = Msg("{ms:.0f} ms", "{ms:.0f} ms", ms=s.first_token_ms) if s.first_token_ms is not None else Msg("none", "无")
+    ttft = (
+        Msg("{ms:,.0f} ms", "{ms:,.0f} ms", ms=s.first_token_ms) if s.first_token_ms is not None else Msg("none", "无")
+    )
     end = s.terminal or s.cut
     parts = [
         Msg(
-            " stream: {events} events, first token {ttft}, longest gap {gap:.0f} ms, end {end}",
-            "，流：{events} 个事件，首字：{ttft}，最长间隔 {gap:.0f} ms，以 {end} 结束",
+            " stream: {events} events, first token {ttft}, longest gap {gap:,.0f} ms, end {end}",
+            "，流：{events} 个事件，首字：{ttft}，最长间隔 {gap:,.0f} ms，以 {end} 结束",
             events=s.events,
             ttft=ttft,
             gap=s.max_gap_ms,

@@ -159,6 +159,7 @@ _SLOTS_ZH.update(
         "last_text": "最后一次的首字秒数",
         "last_tokens": "最后一次的上下文 token 数",
         "late_pct": "后期比例",
+        "learned_text": "已测得的结果",
         "line": "行号",
         "location": "跳转地址",
         "login_cmd": "登录命令",

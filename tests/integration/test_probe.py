@@ -372,7 +372,9 @@ def test_no_break_within_the_budget_is_inconclusive_with_the_command_to_go_furth
     assert "range ended" in report.verdict_reason
     ctx009 = next(x for x in report.findings if x.code == "CTX009")
     cmd = next(line for step in ctx009.remedy for line in step.splitlines() if line.startswith("codexdoctor probe"))
-    assert f"--max-context {f['max_context'] * 2}" in cmd and "--budget" in cmd
+    # twice the range, and at least twice Codex's first request (review 1, point 32), in thousands
+    further = max(f["max_context"] * 2, -(-2 * f["first_request"] // 1000) * 1000)
+    assert f"--max-context {further}" in cmd and "--budget" in cmd
     assert next(c for c in report.checks if c.id == "ctx.probe").status.value == "warn"
 
 

@@ -60,3 +60,23 @@ def test_an_alive_host_whose_first_token_was_cut_was_reached(home):
         for lang in ("en", "zh"):
             found = [f.code for f in evaluate([res, row], lang=lang)]
             assert "NET010" in found and "NET004" not in found, (headers, found)
+
+
+def test_times_of_a_second_or_more_carry_a_thousands_separator(home):
+    """Issue 40, first review (27/14): `answered in 1112 ms` and `first token 12517 ms` beside `24,557 ms` on the same
+    screen; every ms figure on check's and probe's rows is written as the rest of the report writes numbers."""
+    from dataclasses import replace
+
+    from codexdoctor.checks.live import canary
+    from tests.live.answers import streamed
+
+    ctx = context(home)
+    slow = replace(streamed(), elapsed_ms=12541.0)
+    slow = replace(slow, stream=replace(slow.stream, first_token_ms=12517.0))
+    rows = [
+        reach.interpret(ctx, plan_of(ctx), gathered(canary=slow)),
+        canary.interpret(ctx, plan_of(ctx), gathered(canary=slow)),
+    ]
+    for lang in ("en", "zh"):
+        said = " ".join(r.message.text(lang) for r in rows)
+        assert "12,541 ms" in said and "12,517 ms" in said and "12541" not in said, said

@@ -144,13 +144,13 @@ def canary_result(
         s = canary.stream
         said = (
             Msg(
-                "streamed answer in {ms:.0f} ms, first token {first:.0f} ms",
-                "流式回答用时 {ms:.0f} ms，首字 {first:.0f} ms",
+                "streamed answer in {ms:,.0f} ms, first token {first:,.0f} ms",
+                "流式回答用时 {ms:,.0f} ms，首字 {first:,.0f} ms",
                 ms=canary.elapsed_ms,
                 first=s.first_token_ms,
             )
             if s and s.first_token_ms is not None
-            else Msg("streamed answer in {ms:.0f} ms", "流式回答用时 {ms:.0f} ms", ms=canary.elapsed_ms)
+            else Msg("streamed answer in {ms:,.0f} ms", "流式回答用时 {ms:,.0f} ms", ms=canary.elapsed_ms)
         )
         return _said(result(ID, TITLE, Status.PASS, said, evidence, **facts), ctx, kind, canary, clocks.alive_said)
     failed = result(ID, TITLE, Status.FAIL, human(kind.kind, kind.said), evidence, **facts)

@@ -449,8 +449,8 @@ class Gatherer:
         for ex in [catalog, *windows]:
             if ex.status is not None:
                 return Msg(
-                    "GET {path} answered {status} in {ms:.0f} ms",
-                    "GET {path} 在 {ms:.0f} ms 内返回了 {status}",
+                    "GET {path} answered {status} in {ms:,.0f} ms",
+                    "GET {path} 在 {ms:,.0f} ms 内返回了 {status}",
                     path=sanitize(urlsplit(ex.url).path or "/"),
                     status=str(ex.status),
                     ms=ex.elapsed_ms,

@@ -63,7 +63,7 @@ def reach_result(
     summary = (
         Msg("an HTML site answers, not an API", "返回的是 HTML 网页，不是 API")
         if html_home
-        else Msg("answered in {ms:.0f} ms", "{ms:.0f} ms 内响应", ms=min(x.elapsed_ms for x in answered))
+        else Msg("answered in {ms:,.0f} ms", "{ms:,.0f} ms 内响应", ms=min(x.elapsed_ms for x in answered))
     )
     return result(ID, TITLE, status, summary, evidence, **facts)
 
@@ -74,8 +74,8 @@ def _reached_but_slow(
     """The host answered the other requests; only Codex's own request had no first token by --first-token-timeout.
     It was reached: the slow first token is the canary's finding (NET010), not a timeout here (issue 40 review)."""
     said = Msg(
-        "answered in {ms:.0f} ms; Codex's request had no first token in time (see the canary)",
-        "{ms:.0f} ms 内响应；Codex 的请求没有及时返回第一个 token（见探测请求）",
+        "answered in {ms:,.0f} ms; Codex's request had no first token in time (see the canary)",
+        "{ms:,.0f} ms 内响应；Codex 的请求没有及时返回第一个 token（见探测请求）",
         ms=min(x.elapsed_ms for x in answered),
     )
     return result(ID, TITLE, Status.PASS, said, evidence, **{**facts, "url": canary.url})

@@ -13,7 +13,7 @@ into the ctx.probe facts and result; `sections` into the report's two sections.
 
 from __future__ import annotations
 
-from codexdoctor.checks.probe.analyse import analyse, linear_slope, probe_result, stopped_reason
+from codexdoctor.checks.probe.analyse import analyse, further_command, linear_slope, probe_result, stopped_reason
 from codexdoctor.checks.probe.search import MIN_CACHE_PREFIX, Probe, identify_family, summarise_cache
 from codexdoctor.checks.probe.sections import steps_section, summary_section
 from codexdoctor.checks.probe.steps import (
@@ -36,6 +36,7 @@ __all__ = [
     "Step",
     "analyse",
     "estimate",
+    "further_command",
     "identify_family",
     "linear_slope",
     "probe_result",

@@ -6,7 +6,15 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from codexdoctor.checks.probe.steps import CONTEXT_KINDS, ProbeOutcome, ProbeSettings, Step, estimate, tolerance
+from codexdoctor.checks.probe.steps import (
+    CONTEXT_KINDS,
+    INTERRUPTED,
+    ProbeOutcome,
+    ProbeSettings,
+    Step,
+    estimate,
+    tolerance,
+)
 from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.model import CheckResult, Msg, Status
 from codexdoctor.net.classify import turn_two_item
@@ -63,7 +71,7 @@ def analyse(
         return facts
     reached_published = bool(outcome.published and outcome.max_context >= outcome.published)
     if facts["no_break"] and not reached_published:
-        facts.update(_further(outcome, settings))
+        facts.update(_further(outcome, settings, first_tokens))
     usable = facts["usable"]
     if usable and (outcome.first_fail is not None or facts["no_break"]):  # a partial run proves no window yet
         # Measured: the largest request that worked, turned into settings as every command does; or, when the break
@@ -96,14 +104,19 @@ def turns_within(window: int, turn_tokens: int, first_tokens: int = CODEX_FIRST_
     return max(0, (int(window * 0.7) - first_tokens) // turn_tokens)
 
 
+def _answered(outcome: ProbeOutcome) -> list[Step]:
+    """The steps that came back: a request Ctrl-C cut short is listed and counted, never read as an answer."""
+    return [s for s in outcome.steps if s.kind != INTERRUPTED]
+
+
 def _session(outcome: ProbeOutcome) -> list[Step]:
     """The growing session's steps (grow, bisect, below, above): the single questions and the cache step aside."""
-    return [s for s in outcome.steps if s.phase not in ("single", "cache")]
+    return [s for s in _answered(outcome) if s.phase not in ("single", "cache")]
 
 
 def _latency(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
     """Stage 1 (the first token comes later as the session grows) and stage 2 (stalls mid-answer)."""
-    singles = [s for s in outcome.steps if s.phase == "single"]
+    singles = [s for s in _answered(outcome) if s.phase == "single"]
     singles_ok = [s for s in singles if s.ok]
     baseline = (
         statistics.median([s.ttft_ms for s in singles_ok if s.ttft_ms is not None])
@@ -115,7 +128,7 @@ def _latency(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
     largest = max(points, default=None)
     ratio = (largest[1] / baseline) if largest and baseline and baseline > 0 else None
     stalls = [
-        s for s in outcome.steps if s.max_gap_ms is not None and s.max_gap_ms >= settings.stall_threshold_s * 1000
+        s for s in _answered(outcome) if s.max_gap_ms is not None and s.max_gap_ms >= settings.stall_threshold_s * 1000
     ]
     return {
         "singles": len(singles),
@@ -181,7 +194,12 @@ def _bracket(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
     )
     if usable and counted:
         usable = counted
-    singles_ok = any(s.ok for s in outcome.steps if s.phase == "single")
+    answered = _answered(outcome)
+    singles_ok = any(s.ok for s in answered if s.phase == "single")
+    # Review 1, points 13 and 14: CTX010 said "works up to (none) tokens" after the single questions alone, and
+    # "works up to 1,004" when the prefix-cache requests of 4,043 tokens had worked: the largest request that worked,
+    # whatever its phase, and the single question's size for a probe that sent nothing larger.
+    worked = [s.sent for s in answered if s.ok and s.phase != "single"]
     return {
         "last_ok": outcome.last_ok,
         "first_fail": outcome.first_fail,
@@ -194,7 +212,10 @@ def _bracket(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
         "budget": settings.budget,
         "estimate_tokens": outcome.estimate_tokens,
         "estimate_requests": outcome.estimate_requests,
-        "requests": len(outcome.steps) + outcome.cut_short + outcome.resent,
+        "requests": len(outcome.steps) + outcome.resent,
+        "worked_up_to": max(worked, default=None),
+        "single_tokens": next((s.sent for s in outcome.steps if s.phase == "single"), None),
+        "larger_sent": any(s.phase != "single" for s in outcome.steps),
         "tokenizer": outcome.tokenizer,
         "exact_tokens": outcome.exact_tokens,
         "usable": usable,
@@ -205,17 +226,22 @@ def _bracket(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
     }
 
 
-def _further(outcome: ProbeOutcome, settings: ProbeSettings) -> dict[str, Any]:
+def _further(outcome: ProbeOutcome, settings: ProbeSettings, first_tokens: int) -> dict[str, Any]:
     """Issue 28: "no break up to N" where N is where the budget or --max-context ended is not "OK": the window is
     at least N, and whether Codex's sessions fit is unknown. Say so, with the command that goes further."""
-    further = outcome.max_context * 2
-    needed = estimate(settings, further, 100)[1]
     return {
-        "further_cmd": (
-            f"codexdoctor probe --max-context {further} --budget {max(settings.budget, -(-needed // 10000) * 10000)}"
-        ),
+        "further_cmd": further_command(settings, outcome.max_context, first_tokens),
         "inconclusive_reason": str(no_break_reason(outcome.max_context)),
     }
+
+
+def further_command(settings: ProbeSettings, max_context: int, first_tokens: int) -> str:
+    """The probe that goes further than `max_context`: twice as far, and at least twice Codex's first request (review
+    1, point 32: doubling a range under that request can still say nothing of a session), with the budget its plan
+    needs. The plan's warning (commands/probe.py) and CTX009 give this same command."""
+    further = max(2 * max_context, -(-2 * first_tokens // 1000) * 1000)
+    needed = estimate(settings, further, 100)[1]
+    return f"codexdoctor probe --max-context {further} --budget {max(settings.budget, -(-needed // 10000) * 10000)}"
 
 
 def no_break_reason(max_context: int) -> Msg:
@@ -233,6 +259,7 @@ def stopped_reason(stopped: str, spent: int) -> Msg:
         "budget": Msg("at the budget", "在预算处"),
         "deadline": Msg("at the deadline", "在时限处"),
         "interrupted": Msg("by Ctrl-C", "因 Ctrl-C 而"),
+        "requests": Msg("at the planned number of requests", "在计划的请求数处"),
     }.get(stopped) or Msg.pair(stopped, stopped)
     return Msg(
         "the probe stopped {where} before locating and confirming the break ({n:,} input tokens spent)",
@@ -280,8 +307,8 @@ def _evidence(facts: Mapping[str, Any]) -> list[Msg]:
     ok, n = facts["singles_ok"], facts["singles"]
     evidence = [
         Msg(
-            "{ok}/{n} single questions ok, median first token {ms} ms",
-            "单个问题 {ok}/{n} 个成功，首字延迟中位数 {ms} ms",
+            "{ok}/{n} single questions ok, median first token {ms:,.0f} ms",
+            "单个问题 {ok}/{n} 个成功，首字延迟中位数 {ms:,.0f} ms",
             ok=ok,
             n=n,
             ms=facts["baseline_ttft_ms"],
@@ -299,8 +326,8 @@ def _evidence(facts: Mapping[str, Any]) -> list[Msg]:
     if facts.get("slope_ms_per_1k") is not None:
         evidence.append(
             Msg(
-                "first-token slope {slope} ms per 1K tokens; ratio {ratio}x",
-                "首字延迟斜率：每 1K 个 token {slope} ms；比值 {ratio}x",
+                "first-token slope {slope:,} ms per 1K tokens; ratio {ratio}x",
+                "首字延迟斜率：每 1K 个 token {slope:,} ms；比值 {ratio}x",
                 slope=facts["slope_ms_per_1k"],
                 ratio=str(facts.get("ttft_ratio")),
             )
@@ -342,5 +369,7 @@ def _summary(facts: Mapping[str, Any]) -> Msg:
         return Msg("stopped at the budget", "在预算处停止")
     if facts.get("stopped") == "deadline":
         return Msg("stopped at the deadline", "在时限处停止")
+    if facts.get("stopped") == "requests":
+        return Msg("stopped at the planned number of requests", "在计划的请求数处停止")
     said = f"stopped at the {facts.get('stopped')}"
     return Msg.pair(said, said)

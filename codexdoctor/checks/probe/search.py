@@ -26,6 +26,7 @@ from codexdoctor.checks.live import (
 from codexdoctor.checks.probe import progress as progress_lines
 from codexdoctor.checks.probe.steps import (
     CONTEXT_KINDS,
+    INTERRUPTED,
     ProbeOutcome,
     ProbeSettings,
     Step,
@@ -99,14 +100,15 @@ class Probe:
         self.max_context = self.sizes[-1]
         # The prefix-cache step fits the window found: a quarter of it at most, skipped when that is too small.
         prefix = (
-            settings.cache_prefix_tokens
-            if not self.published
-            else min(settings.cache_prefix_tokens, self.published // 4)
+            min(settings.cache_prefix_tokens, self.published // 4) if self.published else settings.cache_prefix_tokens
         )
         self.cache_tokens = prefix if settings.cache_step and prefix >= MIN_CACHE_PREFIX else 0
         self.fitted = False
         if not self.published and not settings.max_context:
             self._fit_to_budget()
+        # The plan's "at most" (review 1, point 12: 23 were sent against "at most 22"): never passed.
+        self.max_requests = self.estimate()[0]
+        self.in_flight_step: tuple[str, int | None] | None = None  # the phase and target of the request on the wire
 
     def _fit_to_budget(self) -> None:
         """Nobody says how large the window is: search as far as the budget allows rather than refuse to start.
@@ -132,7 +134,14 @@ class Probe:
             self.sizes, self.max_context, self.fitted = sizes, low, True
 
     def estimate(self) -> tuple[int, int]:
-        return estimate(self.settings, self.max_context, self.single_tokens, self.sizes, self.cache_tokens)
+        return estimate(
+            self.settings, self.max_context, self.single_tokens, self.sizes, self.cache_tokens, self.published
+        )
+
+    def requests_sent(self) -> int:
+        """Every request on the wire so far: the steps, the single questions re-sent after a rate limit, and the one
+        being sent now."""
+        return len(self.steps) + self.resent + (1 if self.in_flight else 0)
 
     # ---- requests ---------------------------------------------------------------------------------
     def _body(self, items: list[dict[str, Any]] | None) -> dict[str, Any]:
@@ -164,6 +173,9 @@ class Probe:
             return False
         if self.spent + tokens > self.settings.budget:
             self.stopped = self.stopped or "budget"
+            return False
+        if self.requests_sent() >= self.max_requests:  # only after rate limits took requests of the plan
+            self.stopped = self.stopped or "requests"
             return False
         return True
 
@@ -201,8 +213,10 @@ class Probe:
             return None
         self.spent += sent
         self.in_flight = sent
+        self.in_flight_step = (phase, target)
         ex = self._send(items, sent)
         self.in_flight = 0
+        self.in_flight_step = None
         step = self._step(phase, target, sent, ex)
         self.steps.append(step)
         self._say(step)
@@ -239,7 +253,12 @@ class Probe:
                 # The single question is check's canary (issue 40): a 429 or a rate_limit_exceeded stream is waited
                 # out and re-sent as Codex does (stream_max_retries), so its row and verdict read as check's. The
                 # session's steps are not: a rate limit there is reported, never re-sent at the budget's cost.
-                rate_limit_retries=self.plan.stream_retries if items is None else None,
+                # Within the plan's count: a re-send is a request too.
+                rate_limit_retries=(
+                    max(0, min(self.plan.stream_retries, self.max_requests - self.requests_sent()))
+                    if items is None
+                    else None
+                ),
             )
         if items is None:  # each re-sent single question counts, in tokens and in requests
             self.spent += sent * len(ex.earlier)
@@ -316,6 +335,7 @@ class Probe:
             self._search()
         except KeyboardInterrupt:
             self.stopped = "interrupted"
+            self._cut_short()
             self._say_interrupted()
         f = self._found
         return ProbeOutcome(
@@ -333,14 +353,23 @@ class Probe:
             self.tok.exact,
             f["cache"],
             self.published,
-            cut_short=1 if self.in_flight else 0,
             resent=self.resent,
         )
+
+    def _cut_short(self) -> None:
+        """The request Ctrl-C interrupted was sent and is paid for: it is listed as a step of its own (review 1,
+        point 14: "after 8 requests" above a table of 7), answered by nothing."""
+        if not self.in_flight or self.in_flight_step is None:
+            return
+        phase, target = self.in_flight_step
+        sent = self.in_flight
+        self.steps.append(Step(phase, target or sent, sent, False, INTERRUPTED, "", None, None, 0.0, None, None, ""))
+        self.in_flight, self.in_flight_step = 0, None
 
     def _say_interrupted(self) -> None:
         """Issue 40: after Ctrl-C the probe said nothing of what it had spent until the report. One line at once,
         counting the request that was cut short (it was sent, so the provider may bill it)."""
-        n = len(self.steps) + (1 if self.in_flight else 0)
+        n = self.requests_sent()
         if self.lang == "zh":
             self.progress(
                 f"Ctrl-C：探测已停止；已发送 {n} 个请求，共消耗 {self.spent:,} 个输入 token。下面是已测得的部分结果。"
@@ -429,6 +458,8 @@ class Probe:
 
     def _bisect(self, low: int, high: int) -> None:
         while high - low > self._tolerance(low):
+            if self.requests_sent() + 1 + 2 * self.settings.repeat > self.max_requests:
+                break  # the repeats after it are planned too: the break stays a little less narrowed instead
             mid = (low + high) // 2
             got = self.request("bisect", mid)
             if got is None:

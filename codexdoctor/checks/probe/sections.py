@@ -64,35 +64,48 @@ def summary_section(facts: Mapping[str, Any], lang: str = "en") -> list[Section]
     if cache:
         lines.append(_cache_line(cache, t))
     if facts.get("turns_per_session") is not None:
-        lines.append(_turns_line(facts, t))
+        lines.extend(_turns_line(facts, t))
     return [Section("probe.summary", t("Measured", "测量结果"), lines=tuple(lines))]
 
 
-def _turns_line(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> str:
+def _turns_line(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> list[str]:
     """Turns per session, said as sure as the window is known: a number for a confirmed break, "at least" where every
-    request worked up to where the probe stopped (the window is at least that, the turns at least as many)."""
+    request worked up to where the probe stopped (the window is at least that, the turns at least as many), unknown
+    where that lower bound is too small to hold a session. A command goes on a line of its own."""
     turns, per = facts["turns_per_session"], f"{facts['turn_tokens']:,}"
     # Codex's first request is counted in (facts["first_request"]) but not quoted: `check` quotes it, in the
     # provider's own count when it answered, which this probe never sends (issue 40: one number for one fact).
     on_top = t(" on top of Codex's first request", "，加上 Codex 的第一个请求")
     low = facts.get("usable") or facts.get("last_ok") or 0
-    if turns == 0:  # issue 40: "at least 0" said nothing; no session fits where the window was measured
-        return t(
-            "Turns per session to stay under 70% of the window: none; Codex's first request alone is past 70% of "
-            f"the {low:,} tokens that worked, so no session fits",
-            f"保持在窗口 70% 以下的每会话轮数：一轮也没有；仅 Codex 的第一个请求就超过了已验证可用的 {low:,} 个 token 的 "
-            "70%，所以放不下任何会话",
+    head = t("Turns per session to stay under 70% of the window: ", "保持在窗口 70% 以下的每会话轮数：")
+    if turns == 0 and facts.get("turns_bound") != "about":
+        # Review 1, point 10: "no session fits" from a window known only to be at least this large (no break found):
+        # the turns are unknown until the probe reaches further.
+        cmd = facts.get("further_cmd")
+        said = head + t(
+            f"unknown; the window is at least {low:,} tokens, too few to tell whether a Codex session fits. "
+            + ("Probe further:" if cmd else "Probe further with a larger --max-context."),
+            f"未知；窗口至少有 {low:,} 个 token，还不足以判断能否放下一个 Codex 会话。"
+            + ("探测更大的范围：" if cmd else "用更大的 --max-context 探测更大的范围。"),
         )
+        return [said, f"  {cmd}"] if cmd else [said]
+    if turns == 0:  # issue 40: "at least 0" said nothing; a confirmed break: no session fits in this window
+        return [
+            head
+            + t(
+                f"none; Codex's first request alone is past 70% of the {low:,} tokens that worked, so no session fits",
+                f"一轮也没有；仅 Codex 的第一个请求就超过了已验证可用的 {low:,} 个 token 的 70%，所以放不下任何会话",
+            )
+        ]
     if facts.get("turns_bound") == "about":
-        return t(
-            f"Turns per session to stay under 70% of the window: {turns} (at ~{per} tokens per turn{on_top})",
-            f"保持在窗口 70% 以下的每会话轮数：{turns}（按每轮约 {per} 个 token{on_top}）",
+        return [head + t(f"{turns} (at ~{per} tokens per turn{on_top})", f"{turns}（按每轮约 {per} 个 token{on_top}）")]
+    return [
+        head
+        + t(
+            f"at least {turns}, since the window is at least {low:,} tokens (at ~{per} tokens per turn{on_top})",
+            f"至少 {turns}，因为窗口至少有 {low:,} 个 token（按每轮约 {per} 个 token{on_top}）",
         )
-    return t(
-        f"Turns per session to stay under 70% of the window: at least {turns}, since the window is at least "
-        f"{low:,} tokens (at ~{per} tokens per turn{on_top})",
-        f"保持在窗口 70% 以下的每会话轮数：至少 {turns}，因为窗口至少有 {low:,} 个 token（按每轮约 {per} 个 token{on_top}）",
-    )
+    ]
 
 
 def _window_lines(facts: Mapping[str, Any], t: Callable[[str, str], str]) -> list[str]:
@@ -143,7 +156,7 @@ def _cache_line(cache: Mapping[str, Any], t: Callable[[str, str], str]) -> str:
         "not reported": t("not reported", "未报告"),
         "failed": t("failed", "失败"),
     }[cache["verdict"]]
-    ttfts = " / ".join(f"{runs[k]['ttft_ms'] or 0:.0f}" for k in ("first", "repeat", "changed_start"))
+    ttfts = " / ".join(f"{runs[k]['ttft_ms'] or 0:,.0f}" for k in ("first", "repeat", "changed_start"))
     return t(
         f"Prefix cache: {verdict} (cached tokens: repeated prefix {shown(runs['repeat']['cached'])}, "
         f"changed start {shown(runs['changed_start']['cached'])}; first token {ttfts} ms)",

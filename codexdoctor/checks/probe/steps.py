@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 # An answer ended incomplete (a content filter, a gateway's output cap) is no sign of the window: Codex fails it the
 # same at any size (issue 38), so the probe reports it as a channel failure.
 CONTEXT_KINDS = ("context_exceeded", "truncated")
+# A step Ctrl-C cut short: sent and paid for, answered by nothing; listed, never read as an answer or a failure.
+INTERRUPTED = "interrupted"
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class ProbeSettings:
 class Step:
     """One request of the probe and what came back."""
 
-    phase: str  # single | grow | bisect | below | above
+    phase: str  # single | cache | grow | bisect | below | above
     target: int
     sent: int
     ok: bool
@@ -78,7 +80,6 @@ class ProbeOutcome:
     exact_tokens: bool
     cache: dict[str, Any] | None = None
     published: int | None = None  # the window the provider publishes, when the plan was built on it
-    cut_short: int = 0  # requests sent (and counted in `spent`) that Ctrl-C interrupted before their answer
     resent: int = 0  # single questions re-sent after a rate limit (counted in `spent`), as Codex re-sends
 
 
@@ -111,16 +112,48 @@ def estimate(
     single_tokens: int,
     sizes: list[int] | None = None,
     cache_tokens: int | None = None,
+    published: int | None = None,
 ) -> tuple[int, int]:
-    """Worst case (the break just below the largest size): requests and input tokens, before anything is sent."""
+    """Before anything is sent: the most requests the search can take, wherever the break lies (the number the plan
+    calls "at most", and the probe never passes), and the input tokens when the break lies just below the largest
+    size (the plan's "about", fitted to --budget; the budget itself is checked before every request).
+
+    Review 1, point 12: the count assumed the break in the last gap of the schedule, but a break in a wider gap
+    before it (8,192-16,384 under --max-context 20000) takes more narrowing steps: 23 requests against "at most 22".
+    `published`: the window the sizes were planned from; when even half of it fails, the search grows again below
+    it (search.Probe._grow), and that is counted too."""
     sizes = sizes or schedule(settings.start, max_context)
     max_context = sizes[-1]
-    gap = max_context - (sizes[-2] if len(sizes) > 1 else 0)
-    bisections = max(0, math.ceil(math.log2(max(1.0, gap / tolerance(settings, max_context)))))
-    requests = settings.singles + len(sizes) + bisections + 2 * settings.repeat
+    requests = settings.singles + most_requests(settings, sizes)
+    if published:
+        below = schedule(settings.start, sizes[0])
+        requests = max(requests, settings.singles + 1 + most_requests(settings, below))
+    low = sizes[-2] if len(sizes) > 1 else None
+    bisections = narrowing_steps(settings, low, max_context) if low else 0
     tokens = settings.singles * single_tokens + sum(sizes) + (bisections + 2 * settings.repeat) * max_context
     cache_tokens = settings.cache_prefix_tokens if cache_tokens is None else cache_tokens
     if settings.cache_step and cache_tokens:
         requests += 3
         tokens += 3 * (cache_tokens + 64)
     return requests, tokens
+
+
+def narrowing_steps(settings: ProbeSettings, low: int, high: int) -> int:
+    """The bisection's steps between a size that worked and one that failed, halving down to the precision the search
+    stops at from `low` (search.Probe._bisect allows no more)."""
+    precision = max(settings.min_precision_tokens, settings.precision * low)
+    return max(0, math.ceil(math.log2(max(1.0, (high - low) / precision))))
+
+
+def most_requests(settings: ProbeSettings, sizes: list[int]) -> int:
+    """The session's requests (growing, narrowing, the repeats) in the worst place the break can lie in `sizes`: the
+    first size (the repeats above it only), between two of them, or nowhere (every size sent)."""
+    most = len(sizes)
+    for i, size in enumerate(sizes):
+        if i == 0:
+            most = max(most, 1 + settings.repeat)
+        else:
+            steps = narrowing_steps(settings, sizes[i - 1], size)
+            # The filler sends whole turns, up to one below each midpoint: one more step than halving may take.
+            most = max(most, i + 1 + steps + (1 if steps else 0) + 2 * settings.repeat)
+    return most

@@ -510,7 +510,7 @@ def _check_lines(check: CheckResult, opts: RenderOptions, lang: str) -> list[str
         for line in check.evidence:
             out.extend(wrap(say(line, lang), opts.width, "    ", "      ", lang))
         if check.duration_ms is not None:
-            took = f"{check.duration_ms:.0f} ms"
+            took = f"{check.duration_ms:,.0f} ms"
             out.append(f"    （{took}）" if lang == "zh" else f"    ({took})")
     return out
 

@@ -42,7 +42,7 @@ def _cache_params(f: Mapping[str, Any]) -> dict[str, Any]:
     first, repeat = runs.get("first", {}), runs.get("repeat", {})
 
     def ms(v: object) -> str | Loc:
-        return f"{v:.0f} ms" if isinstance(v, (int, float)) else Loc("unknown", "未知")
+        return f"{v:,.0f} ms" if isinstance(v, (int, float)) else Loc("unknown", "未知")
 
     return {
         "prefix_tokens": f"{first.get('sent', 0):,}",
@@ -126,7 +126,28 @@ STOPPED_WORDS = {
     "budget": Loc("at the budget", "在预算处"),
     "deadline": Loc("at the deadline", "在时限处"),
     "interrupted": Loc("by Ctrl-C", "因 Ctrl-C 而"),
+    "requests": Loc("at the planned number of requests", "在计划的请求数处"),
 }
+
+
+def _learned(f: Mapping[str, Any]) -> Loc:
+    """What a probe that stopped early learned of the window: the largest request that worked, whatever its phase
+    (review 1, point 14: "works up to 1,004" when 4,043-token requests had worked), or that it learned nothing yet
+    (point 13: "works up to (none) tokens")."""
+    worked, single = f.get("worked_up_to"), f.get("single_tokens")
+    if worked:
+        return Loc(f"works up to {worked:,} tokens", f"{worked:,} 个 token 以内正常")
+    if not single:
+        return Loc("nothing yet: no request was sent", "还什么都不知道：没有发送任何请求")
+    if f.get("larger_sent"):
+        return Loc(
+            f"nothing yet: no request larger than the single question ({single:,} tokens) worked",
+            f"还什么都不知道：比单次提问（{single:,} 个 token）大的请求没有一个成功",
+        )
+    return Loc(
+        f"nothing yet: only the single question ({single:,} tokens) was sent",
+        f"还什么都不知道：只发送了单次提问（{single:,} 个 token）",
+    )
 
 
 RULES: tuple[Rule, ...] = (
@@ -356,30 +377,40 @@ RULES: tuple[Rule, ...] = (
         code="CTX010",
         name="probe-stopped-early",
         check="ctx.probe",
-        reads=("first_fail", "last_ok", "requests", "spent", "stable", "stopped"),
+        reads=(
+            "first_fail",
+            "larger_sent",
+            "last_ok",
+            "requests",
+            "single_tokens",
+            "spent",
+            "stable",
+            "stopped",
+            "worked_up_to",
+        ),
         severity=W,
         verdict=CONTEXT,
         en=Text(
             title="The probe stopped before locating the break",
-            diagnosis="Stopped {stopped} after {requests} requests and {spent} input tokens. Learned so far: works up to "
-            "{last_ok_text} tokens{fail_text}.",
+            diagnosis="Stopped {stopped} after {requests} requests and {spent} input tokens. Learned so far: "
+            "{learned_text}{fail_text}.",
             remedy=("{stopped_step}",),
         ),
         zh=Text(
             title="探测在定位断点之前就停止了",
-            diagnosis="{stopped}停止，已发送 {requests} 个请求、{spent} 个输入 token。目前已知：{last_ok_text} 个 token 以内正常{fail_text}。",
+            diagnosis="{stopped}停止，已发送 {requests} 个请求、{spent} 个输入 token。目前已知：{learned_text}{fail_text}。",
             remedy=("{stopped_step}",),
         ),
         when=lambda f: (
             [
                 {
-                    "last_ok_text": f["last_ok"] if f.get("last_ok") else Loc("(none)", "（无）"),
+                    "learned_text": _learned(f),
                     "stopped_step": Loc(
                         "Run `codexdoctor probe` again and let it finish (the plan printed first says "
                         "how many requests and tokens that takes).",
                         "再运行一次 `codexdoctor probe` 并让它跑完（开始时打印的计划写明了需要多少请求和 token）。",
                     )
-                    if f["stopped"] == "interrupted"
+                    if f["stopped"] in ("interrupted", "requests")
                     else Loc(
                         "Raise the budget (--budget) or narrow the range (--max-context) and run `codexdoctor probe` again.",
                         "提高预算（--budget）或缩小范围（--max-context），再运行一次 `codexdoctor probe`。",
