@@ -525,6 +525,8 @@ FACTS: dict[str, dict[str, Any]] = {
         **RUNNER,
         "kind": str,
         "codex_message": Maybe(bool),
+        # The provider's overflow came in a response.failed with another code: Codex's `stream disconnected …: <it>`.
+        "in_stream": Maybe(bool),
         "server_window": Maybe(int | None),
         "server_request": Maybe(int | None),
         "user_config": Maybe(str),
