@@ -54,12 +54,16 @@ _SLOTS_EN = {
     "min_usable": "Codex's first request",
     "user_config": "your config.toml",
     "attempts_text": "at all N attempts Codex makes",
+    "and_bearer": "a note when the key also starts with Bearer",
+    "and_spaces": "a note when the key also has white space",
 }
 _SLOTS_ZH["base_url_where"] = "base_url 所在位置"
 # Every other slot a Chinese template uses, named in Chinese (issue 29: `explain --lang zh` showed bare <…>).
 _SLOTS_ZH.update(
     {
         "added": "增加的 token 数",
+        "and_bearer": "密钥还以 Bearer 开头时的说明",
+        "and_spaces": "密钥还带空白时的说明",
         "after_pct": "之后的比例",
         "after_text": "在多少输出 token 后",
         "answered": "提供方的回答",

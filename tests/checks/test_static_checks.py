@@ -1,5 +1,6 @@
 """Each static finding fires for its scenario (issue #2's "done when" list and more)."""
 
+import os
 import re
 
 import pytest
@@ -426,6 +427,51 @@ def test_bearer_prefix_is_one_finding_whose_command_keeps_the_key(home):
         text=True,
     ).stdout
     assert out == KEY  # copied verbatim, the remedy leaves exactly the key
+
+
+def _run_remedies(shell, value, commands):
+    """The value left in the variable after these remedy commands run, one after the other, in `shell`."""
+    import subprocess
+
+    script = "\n".join(commands) + '\nprintf %s "$TAOTOKEN_API_KEY"'
+    env = {"PATH": os.environ["PATH"], "TAOTOKEN_API_KEY": value}
+    return subprocess.run([shell, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+@pytest.mark.parametrize(
+    "value,found",
+    [
+        ("Bearer " + KEY + "\n", ["ENV005", "ENV007"]),  # the seed guide's "copied with Bearer and a newline"
+        ("  Bearer " + KEY + " ", ["ENV005", "ENV007"]),
+        ("Bearer\t" + KEY + "\r\n", ["ENV005", "ENV007"]),
+        ("bearer " + KEY, ["ENV007"]),  # found whatever its case, so removed whatever its case
+        (KEY + "\n", ["ENV005"]),
+    ],
+)
+def test_the_key_remedies_run_in_any_order_leave_the_bare_key(home, shell, value, found):
+    """Review 1 #28: ENV005's `tr -d '[:space:]'` run first turned `Bearer sk-…` into `Bearersk-…`, which ENV007's
+    `${VAR#Bearer }` then no longer matched, so following the findings in the order shown destroyed the key. Each
+    command is run here, as printed, in the order shown, in the reverse order and alone: every way leaves the key."""
+    import shutil
+
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} not installed")
+    write_config(home, TAOTOKEN)
+    report = offline_report(home, {"TAOTOKEN_API_KEY": value, "SHELL": "/bin/bash"})
+    assert [c for c in codes(report) if c in ("ENV005", "ENV007")] == found
+    commands = [
+        m.group(0)
+        for f in report.findings
+        if f.code in found
+        for step in f.remedy
+        for m in re.finditer(r"^export TAOTOKEN_API_KEY=.*$", step, re.M)
+    ]
+    assert len(commands) == len(found), commands
+    assert _run_remedies(shell, value, commands) == KEY
+    assert _run_remedies(shell, value, commands[::-1]) == KEY
+    for command in commands:
+        assert _run_remedies(shell, value, [command]) == KEY, command
 
 
 def test_tracking_query_is_shown_as_written(home):
