@@ -95,6 +95,22 @@ FACTS: dict[str, dict[str, Any]] = {
         **RUNNER,
         "user_config": str,
         "unknown": [{**WHERE_KEY, "table": str, "suggestion": str | None}],
+        # A top-level key inside a provider table (TOML put it there): where, the table, and whether Codex gets the
+        # setting from elsewhere all the same (a top-level line, a profile, a flag).
+        "misplaced": Maybe(
+            [
+                {
+                    **WHERE_KEY,
+                    "table": str,
+                    "suggestion": str | None,
+                    "table_id": str,
+                    "table_where": str,
+                    "file": str,
+                    "value": str | int | None,
+                    "top_level_set": bool,
+                }
+            ]
+        ),
         "project_provider_keys": [WHERE_KEY],
     },
     "env.key": {

@@ -647,3 +647,27 @@ def test_each_unknown_key_cites_its_own_line(home):
         assert len(finding.evidence) == 1
         key = finding.diagnosis.split("`")[1]
         assert f"`{key}`" in finding.evidence[0] and "is not a key Codex reads" in finding.evidence[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_model_provider_appended_after_the_provider_table_is_the_leading_error(home, lang):
+    """Review 1 #23: `model_provider = "taotoken"` appended at the end of the file lands in [model_providers.taotoken]
+    (TOML), so Codex 0.171.0 uses the built-in openai (its header says `provider: openai`). It was a CFG008 warning,
+    "rename `model_provider` to the key Codex reads", with the table name shown as `<redacted 8 chars…>` (an unknown
+    key's value taken for a secret), under an ENV012 error about the openai login. Now the misplaced line is the error,
+    ENV012 is folded under it, the advice is to move the line to the top level, and the provider id is shown."""
+    write_config(
+        home,
+        'model = "x"\n\n[model_providers.taotoken]\nname = "taotoken"\nbase_url = "https://taotoken.net/api/v1"\n'
+        'env_key = "TAOTOKEN_API_KEY"\nmodel_context_window = 16000\nmodel_provider = "taotoken"\n',
+    )
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY}, lang=lang)
+    assert codes(report)[:2] == ["CFG030", "CFG031"] and "CFG008" not in codes(report), codes(report)
+    lead = report.findings[0]
+    assert lead.severity.value == "error" and [c for c, _ in lead.explains] == ["ENV012"]
+    move = "to the top level of ~/.codex/config.toml" if lang == "en" else "移到 ~/.codex/config.toml 的顶层"
+    assert move in lead.remedy[0] and "rename" not in lead.remedy[0] and "改名" not in lead.remedy[0]
+    shown = render(report, "text")
+    assert 'model_provider = "taotoken"' in shown and "[model_providers.taotoken]" in shown
+    assert "redacted" not in shown and "脱敏" not in shown
+    assert KEY not in shown
