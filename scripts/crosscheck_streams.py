@@ -226,6 +226,18 @@ CASES = [
         want="context",
         words=("ran out of room",),
     ),
+    # A gateway that puts an upstream overflow in a response.failed under another code (review 1 #24): Codex retries
+    # it and prints `stream disconnected before completion: <message>`; it is still the context.
+    Case(
+        "failed: server_error saying the window is full",
+        {
+            "stream_fault": "response_failed",
+            "fault_code": "server_error",
+            "fault_message": "This model's maximum context length is 16000 tokens. However, your request has 18070 "
+            "input tokens.",
+        },
+        want="context",
+    ),
     Case(
         "failed: insufficient_quota",
         {

@@ -10,15 +10,15 @@ from typing import Any
 
 from codexdoctor.checks.base import Check, CheckContext, edit_distance, normalise_name, result
 from codexdoctor.checks.cfglines import file_line, key_lines, names_or_none, profile_file_lines, provider_values
-from codexdoctor.checks.cfgtypes import PROVIDER_TYPES, TOP_LEVEL_TYPES, wrong_type
+from codexdoctor.checks.cfgtypes import PROVIDER_TYPES, TOP_LEVEL_ONLY, TOP_LEVEL_TYPES, wrong_type
 from codexdoctor.codex import config as config_mod
 from codexdoctor.codex.config import (
     BEDROCK,
     BUILTIN_PROVIDERS,
-    MODEL_ELSEWHERE,
     PROFILE_IGNORED_KEYS,
     PROJECT_IGNORED_KEYS,
     TOP_LEVEL,
+    Resolution,
 )
 from codexdoctor.codex.layers import Layer
 from codexdoctor.common.placeholders import model_placeholder
@@ -509,14 +509,16 @@ def check_keys(ctx: CheckContext) -> CheckResult:
             for key in PROJECT_IGNORED_KEYS:
                 if key in data:
                     project_provider_keys.append({"key": key, "where": layer.where((key,))})
+    unknown, misplaced = _split_misplaced(r, unknown)
     facts = {
         "unknown": unknown,
+        "misplaced": misplaced,
         "project_provider_keys": project_provider_keys,
         "user_config": r.user_layer.label if r.user_layer else "~/.codex/config.toml",
     }
-    evidence = key_lines(unknown, project_provider_keys)
-    if unknown or project_provider_keys:
-        n_ignored = len(unknown) + len(project_provider_keys)
+    evidence = key_lines(unknown + misplaced, project_provider_keys)
+    if unknown or misplaced or project_provider_keys:
+        n_ignored = len(unknown) + len(misplaced) + len(project_provider_keys)
         return _keys(
             Status.WARN,
             Msg("{keys} Codex ignores", "{n:,} 个键会被 Codex 忽略", keys=plural(n_ignored, "key"), n=n_ignored),
@@ -524,6 +526,17 @@ def check_keys(ctx: CheckContext) -> CheckResult:
             **facts,
         )
     return _keys(Status.PASS, Msg("every key is one Codex reads", "所有键都会被 Codex 读取"), evidence, **facts)
+
+
+def _split_misplaced(r: Resolution, found: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(unknown keys, top-level keys written inside a provider table). A line after a [model_providers.<id>] header is
+    in that table (TOML): a move, not a rename. Each misplaced key says whether Codex gets the setting from elsewhere
+    all the same (the top level, a profile, a flag)."""
+    misplaced = [u for u in found if u.pop("misplaced", False)]
+    chosen = {"model_provider": r.provider_origin != "default", "model": r.model_origin != "default"}
+    for u in misplaced:
+        u["top_level_set"] = chosen.get(u["key"], u["key"] in r.merged)
+    return [u for u in found if "table_id" not in u], misplaced
 
 
 def _unknown_top_level(layer: Layer, data: Mapping[str, Any], examined: int, unknown: list[dict[str, Any]]) -> int:
@@ -554,17 +567,25 @@ def _unknown_provider_keys(
             examined += 1
             if examined > SUGGEST_MAX_KEYS:
                 break
-            suggestion: str | None
-            if key == "model":
-                suggestion = MODEL_ELSEWHERE
-            else:
-                suggestion = _suggest(key, PROVIDER_KEYS, PROVIDER_ALIASES)
+            top = key in TOP_LEVEL_ONLY
+            value = table[key]
             unknown.append(
                 {
                     "key": key,
                     "table": f"[model_providers.{pid}]",
-                    "suggestion": suggestion,
+                    "suggestion": None if top else _suggest(key, PROVIDER_KEYS, PROVIDER_ALIASES),
                     "where": layer.where(("model_providers", pid, key)),
+                    **(
+                        {
+                            "misplaced": True,
+                            "table_id": pid,
+                            "table_where": layer.where(("model_providers", pid)),
+                            "file": layer.label,
+                            "value": value if isinstance(value, (str, int)) and not isinstance(value, bool) else None,
+                        }
+                        if top
+                        else {}
+                    ),
                 }
             )
     return examined

@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codexdoctor.codex.config import TOP_LEVEL_ONLY
 from codexdoctor.common.untrusted import clip
+
+__all__ = ["PROVIDER_TYPES", "TOP_LEVEL_ONLY", "TOP_LEVEL_TYPES", "wrong_type"]
 
 # The types Codex's config structs give these keys (serde's names). A value of another type makes Codex refuse the
 # whole config: ``Error loading config.toml: invalid type: string "4096", expected i64`` (each kind checked with Codex

@@ -174,6 +174,10 @@ def _stream_disconnected(said: str, ending: Any) -> tuple[str, Any]:
     if "failed to parse responsecompleted" in detail:  # Codex could not read the provider's response.completed
         return "stream", "unreadable_completion"
     if "stream closed before response.completed" not in detail:
+        if ending is not None and _says_context(ending.message):
+            # A response.failed whose code is not context_length_exceeded: Codex retried it as a dropped stream and
+            # shows the provider's own words, which say the window is full (docs/codex-behaviour.md).
+            return "context", "in_stream"
         transport = _transport(said)
         if transport is not None:
             return "transport", transport
@@ -196,14 +200,19 @@ def _without_codex_words(text: str) -> tuple[str, Any]:
     body = _embedded_json(text)
     if body is not None and ("error" in body or "message" in body or "detail" in body):
         return "http", (_status_from_body(body), json.dumps(body), None)
-    from codexdoctor.net.classify import CONTEXT_MARKERS
-
-    lowered = text.lower()
-    if any(m in lowered for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens")):
+    if _says_context(text):
         return "context", None
     if re.search(r"does not exist or you do not have access|not found, try pulling it|Invalid model name", text, re.I):
         return "http", (404, text, None)
     return "unknown", None
+
+
+def _says_context(text: str) -> bool:
+    """The provider's words say the request overflowed the window (any server family's; "context" alone is not one)."""
+    from codexdoctor.net.classify import CONTEXT_MARKERS
+
+    lowered = text.lower()
+    return any(m in lowered for m in CONTEXT_MARKERS if m not in ("context_length", "too many tokens"))
 
 
 _SENDING = re.compile(r"error sending request for url\s*\([^)]*\)\s*:?\s*", re.I)
@@ -236,7 +245,11 @@ def checks_for(text: str, ctx: CheckContext) -> list[CheckResult]:
     if kind == "missing_env":
         return [_missing_env_result(ctx, detail, evidence)]
     if kind == "context":
-        return [_context_result(line, evidence, ctx, codex_message="ran out of room" in line)]
+        return [
+            _context_result(
+                line, evidence, ctx, codex_message="ran out of room" in line, in_stream=detail == "in_stream"
+            )
+        ]
     if kind == "transport":
         return [_transport_result(ctx, detail, evidence)]
     if kind == "turn_two":
@@ -444,7 +457,9 @@ def _no_url_said(facts: dict[str, object]) -> dict[str, Msg]:
     return {"url": Msg("(no URL in the paste)", "（粘贴内容里没有 URL）")}
 
 
-def _context_result(line: str, evidence: tuple[Msg, ...], ctx: CheckContext, codex_message: bool) -> CheckResult:
+def _context_result(
+    line: str, evidence: tuple[Msg, ...], ctx: CheckContext, codex_message: bool, in_stream: bool = False
+) -> CheckResult:
     from codexdoctor.net.classify import context_numbers
 
     window, size = context_numbers(line)
@@ -457,6 +472,7 @@ def _context_result(line: str, evidence: tuple[Msg, ...], ctx: CheckContext, cod
         kind="context",
         user_config=_user_config(ctx),
         codex_message=codex_message,
+        in_stream=in_stream,
         server_window=window,
         server_request=size,
     )

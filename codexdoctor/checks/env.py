@@ -71,6 +71,9 @@ def near_miss_names(wanted: str, env: Mapping[str, str]) -> list[str]:
     return sorted(found)
 
 
+_BEARER = re.compile(r"bearer[ \t]+", re.I)  # Codex's own header prefix, pasted in front of the key
+
+
 def value_problems(value: str) -> list[str]:
     """What about a key's characters will make a provider reject it (never the value itself)."""
     problems = []
@@ -81,9 +84,10 @@ def value_problems(value: str) -> list[str]:
     stripped = value.strip()
     if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "\"'":
         problems.append("quotes")
-    if stripped.lower().startswith("bearer "):
+    bearer = _BEARER.match(stripped)
+    if bearer:  # `Bearer` and a space or a tab: Codex's own prefix, pasted with the key
         problems.append("bearer prefix")
-        stripped = stripped[7:].lstrip(" ")  # the space after `Bearer` is part of that one cause, not a second one
+        stripped = stripped[bearer.end() :]  # the space after `Bearer` is part of that one cause, not a second one
     if any(ord(ch) > 127 for ch in value):
         problems.append("non-ascii")
     if any(ch in stripped for ch in " \t"):
@@ -96,8 +100,9 @@ def clean_key(value: str) -> str:
     key = value.strip()
     if len(key) >= 2 and key[0] == key[-1] and key[0] in "\"'":
         key = key[1:-1].strip()
-    if key.lower().startswith("bearer "):
-        key = key[7:].strip()
+    bearer = _BEARER.match(key)
+    if bearer:
+        key = key[bearer.end() :].strip()
     return key
 
 

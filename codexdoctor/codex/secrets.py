@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from urllib.parse import parse_qsl, urlsplit
 
 from codexdoctor.codex.authfile import display_env_key
-from codexdoctor.codex.config import Resolution
+from codexdoctor.codex.config import BUILTIN_PROVIDERS, TOP_LEVEL_ONLY, Resolution
 from codexdoctor.common.redact import is_secret_query_value
 from codexdoctor.model import Msg
 
@@ -53,12 +53,17 @@ def collect(resolution: Resolution, env: Mapping[str, str]) -> list[str]:
     if isinstance(env_headers, Mapping):
         secrets += [env[v] for v in env_headers.values() if isinstance(v, str) and env.get(v)]
     # Anything typed where a key should not be: misspelled api_key = "sk-…" in any provider table.
+    # A provider id (a table's name, a built-in's) is no secret, nor a top-level setting written inside a table
+    # (`model_provider = "taotoken"` appended after [model_providers.taotoken]): a report names them to fix them.
     tables = resolution.merged.get("model_providers")
     if isinstance(tables, Mapping):
+        ids = {*tables, *BUILTIN_PROVIDERS}
         for table in tables.values():
             if isinstance(table, Mapping):
                 for key, value in table.items():
                     if key == "env_key" and isinstance(value, str) and display_env_key(value) == value:
+                        continue
+                    if key in TOP_LEVEL_ONLY or (isinstance(value, str) and value in ids):
                         continue
                     if isinstance(value, str) and value.strip().lower().startswith(("http://", "https://")):
                         secrets += _url_secrets(value)  # a URL under a misspelled key: only its credentials are secret

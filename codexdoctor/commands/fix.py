@@ -12,7 +12,7 @@ from codexdoctor.checks.base import CheckContext
 from codexdoctor.codex import secrets as secrets_mod
 from codexdoctor.commands.check import run_check
 from codexdoctor.commands.options import CheckOptions
-from codexdoctor.commands.output import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from codexdoctor.commands.output import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, in_language
 from codexdoctor.common.untrusted import sanitize
 from codexdoctor.i18n import ui
 from codexdoctor.model import Msg, Report, said_error
@@ -40,8 +40,9 @@ class _Voice:
         self.ctx, self.lang = ctx, lang
 
     def redact(self, text: str) -> str:
-        # Config text and remedies are shown as they will be written: redacted, no terminal control left in them.
-        return sanitize(self.ctx.redactor(text), newlines=True)
+        # Config text and remedies are shown as they will be written: redacted, no terminal control left in them, and
+        # the redaction marks in the run's language, as on every other screen (`<已脱敏：…>` in Chinese).
+        return in_language(sanitize(self.ctx.redactor(text), newlines=True), self.lang)
 
     def show(self, text: str, err: bool = False) -> None:
         """Every line `fix` prints, fitted to the terminal (issue 29) in cells of the run's language (issue 40:
@@ -74,8 +75,9 @@ class _Voice:
     def summary(self, key: str, report: Report) -> str:
         """The "before" or "after" line: the verdict and the finding codes."""
         value = report.verdict.value
-        verdict = f"{ui('verdict_' + value, self.lang)} ({value})" if self.lang == "zh" else value
-        codes = ", ".join(f.code for f in report.findings) or fix_mod.say("none", self.lang)
+        verdict = f"{ui('verdict_' + value, self.lang)}（{value}）" if self.lang == "zh" else value
+        codes = ("、" if self.lang == "zh" else ", ").join(f.code for f in report.findings)
+        codes = codes or fix_mod.say("none", self.lang)
         return self.say(key, verdict=verdict, codes=codes)
 
 
@@ -170,7 +172,8 @@ def _show_and_choose(plan: fix_mod.Plan, voice: _Voice, opts: FixOptions) -> lis
         # Each edit as one line, then the file's diff once: the same lines are never shown twice.
         voice.show(voice.say("edits", file=change.shown))
         for edit in change.edits:
-            voice.show(voice.redact(f"  {edit.code}: {edit.describe(lang)}"))
+            colon = "：" if lang == "zh" else ": "
+            voice.show(voice.redact(f"  {edit.code}{colon}{edit.describe(lang)}"))
         voice.show(voice.redact(fixtext.unified_diff(change.before, change.after, change.shown, lang)).rstrip())
     if opts.dry_run:  # as --fail-on reads a report: certain edits still pending are a finding, for CI (issue 28)
         voice.show(voice.say("dry_run"))

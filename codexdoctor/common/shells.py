@@ -62,13 +62,25 @@ class Shell:
             "cmd": f"set {var}=<the key without spaces or line breaks>",
         }.get(self.name, f'export {var}="$(printf %s "${var}" | tr -d \'[:space:]\')"')
 
+    def strip_key(self, var: str) -> str:
+        """Drop a leading `Bearer ` and then every white space and line break, in one command. The order matters:
+        white space removed first glues `Bearer` to the key (`Bearersk-…`), and no prefix is left to match."""
+        return {
+            "fish": f"set -gx {var} (string trim -- ${var} | string replace -r '^[Bb]earer\\s+' '')",
+            "powershell": f"$env:{var} = $env:{var}.Trim() -replace '^[Bb]earer\\s+', ''",
+            "cmd": f"set {var}=<the key without the Bearer prefix, spaces or line breaks>",
+        }.get(
+            self.name,
+            f"export {var}=\"$(printf %s \"${var}\" | sed 's/^[[:space:]]*[Bb]earer[[:space:]]//' | tr -d '[:space:]')\"",
+        )
+
     def strip_bearer(self, var: str) -> str:
         """Drop a leading `Bearer ` from a variable's value, in place (Codex adds the prefix itself)."""
         return {
             "fish": f"set -gx {var} (string replace -r '^[Bb]earer +' '' -- ${var})",
             "powershell": f"$env:{var} = $env:{var} -replace '^[Bb]earer +', ''",
             "cmd": f"set {var}=<the key without the Bearer prefix>",
-        }.get(self.name, f'export {var}="${{{var}#Bearer }}"')
+        }.get(self.name, f'export {var}="${{{var}#[Bb]earer }}"')
 
     def fingerprint_var(self, var: str) -> str:
         """Print the first 8 hex digits of the sha256 of a variable's value (what codexdoctor shows)."""

@@ -97,6 +97,22 @@ FACTS: dict[str, dict[str, Any]] = {
         **RUNNER,
         "user_config": str,
         "unknown": [{**WHERE_KEY, "table": str, "suggestion": str | None}],
+        # A top-level key inside a provider table (TOML put it there): where, the table, and whether Codex gets the
+        # setting from elsewhere all the same (a top-level line, a profile, a flag).
+        "misplaced": Maybe(
+            [
+                {
+                    **WHERE_KEY,
+                    "table": str,
+                    "suggestion": str | None,
+                    "table_id": str,
+                    "table_where": str,
+                    "file": str,
+                    "value": str | int | None,
+                    "top_level_set": bool,
+                }
+            ]
+        ),
         "project_provider_keys": [WHERE_KEY],
     },
     "env.key": {
@@ -530,6 +546,8 @@ FACTS: dict[str, dict[str, Any]] = {
         **RUNNER,
         "kind": str,
         "codex_message": Maybe(bool),
+        # The provider's overflow came in a response.failed with another code: Codex's `stream disconnected …: <it>`.
+        "in_stream": Maybe(bool),
         "server_window": Maybe(int | None),
         "server_request": Maybe(int | None),
         "user_config": Maybe(str),

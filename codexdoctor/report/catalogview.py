@@ -54,12 +54,23 @@ _SLOTS_EN = {
     "min_usable": "Codex's first request",
     "user_config": "your config.toml",
     "attempts_text": "at all N attempts Codex makes",
+    "and_bearer": "a note when the key also starts with Bearer",
+    "and_spaces": "a note when the key also has white space",
+    "setting_line": "the line as written",
+    "effect": "what the line does",
+    "table_where": "where the table starts",
 }
 _SLOTS_ZH["base_url_where"] = "base_url 所在位置"
 # Every other slot a Chinese template uses, named in Chinese (issue 29: `explain --lang zh` showed bare <…>).
 _SLOTS_ZH.update(
     {
         "added": "增加的 token 数",
+        "effect": "这一行的后果",
+        "file": "配置文件",
+        "setting_line": "这一行设置",
+        "table_id": "提供方 id",
+        "and_bearer": "密钥还以 Bearer 开头时的说明",
+        "and_spaces": "密钥还带空白时的说明",
         "after_pct": "之后的比例",
         "after_text": "在多少输出 token 后",
         "answered": "提供方的回答",

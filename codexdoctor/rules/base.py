@@ -200,10 +200,15 @@ def shell_commands(f: Mapping[str, Any]) -> dict[str, Any]:
         out.update(
             set_cmd=both(lambda k: sh.set_var(var, k)),
             persist_cmd=both(lambda k: sh.persist_var(var, k)),
-            strip_cmd=sh.strip_var(var),
             fp_cmd=sh.fingerprint_var(var),
-            strip_bearer_cmd=sh.strip_bearer(var),
         )
+        # A key with both white space and a `Bearer ` prefix (ENV005 and ENV007) gets one command in both findings,
+        # which drops the prefix before the white space: either order of the two, or both, leave the bare key.
+        problems = f.get("problems") or ()
+        bearer = "bearer prefix" in problems
+        spaces = any("whitespace" in p or p == "newline" for p in problems)
+        out["strip_cmd"] = sh.strip_key(var) if bearer else sh.strip_var(var)
+        out["strip_bearer_cmd"] = sh.strip_key(var) if spaces else sh.strip_bearer(var)
         if f.get("near_miss"):
             out["rename_cmd"] = sh.copy_var(var, f["near_miss"][0])
     if f.get("rc_hits"):

@@ -29,10 +29,11 @@ EXPLAINED_BY: dict[str, tuple[Any, ...]] = {
     # No base_url because it was written as baseURL: CFG006 gives the rename; CFG008 would give it a second time.
     "CFG008": (("CFG006", _only_base_url_misspelled),),
     # A redefined [model_providers.openai] is why the built-in provider's login and OPENAI_API_KEY look wrong.
-    "ENV011": ("CFG005",),
-    "ENV012": ("CFG005",),
-    "ENV025": ("CFG005",),
-    "ENV013": ("CFG005",),
+    # So is a model_provider written inside a provider table (CFG030): Codex falls back to the built-in `openai`.
+    "ENV011": ("CFG005", "CFG030"),
+    "ENV012": ("CFG005", "CFG030"),
+    "ENV025": ("CFG005", "CFG030"),
+    "ENV013": ("CFG005", "CFG030"),
     # 404 at the path Codex calls because base_url carries a query, the API path already, or a trailing space.
     "API016": ("URL002", "URL004", "URL005"),
     "API013": ("URL002", "URL004", "URL005"),

@@ -1,5 +1,6 @@
 """Each static finding fires for its scenario (issue #2's "done when" list and more)."""
 
+import os
 import re
 
 import pytest
@@ -459,6 +460,51 @@ def test_bearer_prefix_is_one_finding_whose_command_keeps_the_key(home):
     assert out == KEY  # copied verbatim, the remedy leaves exactly the key
 
 
+def _run_remedies(shell, value, commands):
+    """The value left in the variable after these remedy commands run, one after the other, in `shell`."""
+    import subprocess
+
+    script = "\n".join(commands) + '\nprintf %s "$TAOTOKEN_API_KEY"'
+    env = {"PATH": os.environ["PATH"], "TAOTOKEN_API_KEY": value}
+    return subprocess.run([shell, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+@pytest.mark.parametrize(
+    "value,found",
+    [
+        ("Bearer " + KEY + "\n", ["ENV005", "ENV007"]),  # the seed guide's "copied with Bearer and a newline"
+        ("  Bearer " + KEY + " ", ["ENV005", "ENV007"]),
+        ("Bearer\t" + KEY + "\r\n", ["ENV005", "ENV007"]),
+        ("bearer " + KEY, ["ENV007"]),  # found whatever its case, so removed whatever its case
+        (KEY + "\n", ["ENV005"]),
+    ],
+)
+def test_the_key_remedies_run_in_any_order_leave_the_bare_key(home, shell, value, found):
+    """Review 1 #28: ENV005's `tr -d '[:space:]'` run first turned `Bearer sk-…` into `Bearersk-…`, which ENV007's
+    `${VAR#Bearer }` then no longer matched, so following the findings in the order shown destroyed the key. Each
+    command is run here, as printed, in the order shown, in the reverse order and alone: every way leaves the key."""
+    import shutil
+
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} not installed")
+    write_config(home, TAOTOKEN)
+    report = offline_report(home, {"TAOTOKEN_API_KEY": value, "SHELL": "/bin/bash"})
+    assert [c for c in codes(report) if c in ("ENV005", "ENV007")] == found
+    commands = [
+        m.group(0)
+        for f in report.findings
+        if f.code in found
+        for step in f.remedy
+        for m in re.finditer(r"^export TAOTOKEN_API_KEY=.*$", step, re.M)
+    ]
+    assert len(commands) == len(found), commands
+    assert _run_remedies(shell, value, commands) == KEY
+    assert _run_remedies(shell, value, commands[::-1]) == KEY
+    for command in commands:
+        assert _run_remedies(shell, value, [command]) == KEY, command
+
+
 def test_tracking_query_is_shown_as_written(home):
     write_config(home, TAOTOKEN.replace('"https://taotoken.net/api"', '"https://taotoken.net/api?utm_source=blog_end"'))
     report = offline_report(home, {"TAOTOKEN_API_KEY": KEY})
@@ -632,3 +678,27 @@ def test_each_unknown_key_cites_its_own_line(home):
         assert len(finding.evidence) == 1
         key = finding.diagnosis.split("`")[1]
         assert f"`{key}`" in finding.evidence[0] and "is not a key Codex reads" in finding.evidence[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_model_provider_appended_after_the_provider_table_is_the_leading_error(home, lang):
+    """Review 1 #23: `model_provider = "taotoken"` appended at the end of the file lands in [model_providers.taotoken]
+    (TOML), so Codex 0.171.0 uses the built-in openai (its header says `provider: openai`). It was a CFG008 warning,
+    "rename `model_provider` to the key Codex reads", with the table name shown as `<redacted 8 chars…>` (an unknown
+    key's value taken for a secret), under an ENV012 error about the openai login. Now the misplaced line is the error,
+    ENV012 is folded under it, the advice is to move the line to the top level, and the provider id is shown."""
+    write_config(
+        home,
+        'model = "x"\n\n[model_providers.taotoken]\nname = "taotoken"\nbase_url = "https://taotoken.net/api/v1"\n'
+        'env_key = "TAOTOKEN_API_KEY"\nmodel_context_window = 16000\nmodel_provider = "taotoken"\n',
+    )
+    report = offline_report(home, {"TAOTOKEN_API_KEY": KEY}, lang=lang)
+    assert codes(report)[:2] == ["CFG030", "CFG031"] and "CFG008" not in codes(report), codes(report)
+    lead = report.findings[0]
+    assert lead.severity.value == "error" and [c for c, _ in lead.explains] == ["ENV012"]
+    move = "to the top level of ~/.codex/config.toml" if lang == "en" else "移到 ~/.codex/config.toml 的顶层"
+    assert move in lead.remedy[0] and "rename" not in lead.remedy[0] and "改名" not in lead.remedy[0]
+    shown = render(report, "text")
+    assert 'model_provider = "taotoken"' in shown and "[model_providers.taotoken]" in shown
+    assert "redacted" not in shown and "脱敏" not in shown
+    assert KEY not in shown

@@ -356,3 +356,25 @@ def test_a_status_with_no_message_says_so(home, run, lang, said):
     _, out, _ = run("diagnose-error", "--lang", lang, "unexpected status 401 Unauthorized")
     flat = " ".join(out.split())
     assert said in flat and "401: ." not in flat and "401：。" not in flat, out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    "said,window",
+    [
+        ("This model's maximum context length is 16000 tokens. However, your request has 18070 input tokens.", 16000),
+        ("Your input exceeds the context window of this model. Please adjust your input and try again.", None),
+    ],
+)
+def test_an_overflow_behind_codexs_stream_prefix_is_the_context(home, said, window, lang):
+    """Review 1 #24: a gateway that reports the overflow in a response.failed with a code other than
+    context_length_exceeded makes Codex print `stream disconnected before completion: <its message>`
+    (codex-api sse/responses.rs → ApiError::Retryable → CodexErr::Stream). It was API007 (CHANNEL: "retry, and report
+    it to the provider"); the provider's words after the prefix are read as they are without it, as `sessions` does."""
+    report = diagnose(home, f"ERROR: stream disconnected before completion: {said}", lang)
+    assert report.verdict.value == "context" and [f.code for f in report.findings] == ["CTX021"], report.findings
+    assert report.checks[0].facts.get("server_window") == window
+    diagnosis = report.findings[0].diagnosis
+    assert ("took it for a dropped stream" in diagnosis) if lang == "en" else ("当作断开的流重试" in diagnosis)
+    bare = diagnose(home, said, lang)
+    assert bare.verdict.value == "context" and [f.code for f in bare.findings] == ["CTX021"]

@@ -90,6 +90,17 @@ def test_rc_file_reload_and_powershell_profile(home):
     assert ". $PROFILE" in remedies(report, "ENV004")
 
 
+def test_one_command_drops_the_bearer_prefix_before_the_white_space():
+    """Review 1 #28: the prefix goes first in every shell; white space removed first glues `Bearer` to the key."""
+    assert Shell("bash", "linux").strip_key("K") == (
+        "export K=\"$(printf %s \"$K\" | sed 's/^[[:space:]]*[Bb]earer[[:space:]]//' | tr -d '[:space:]')\""
+    )
+    assert (
+        Shell("fish", "linux").strip_key("K") == "set -gx K (string trim -- $K | string replace -r '^[Bb]earer\\s+' '')"
+    )
+    assert Shell("powershell", "windows").strip_key("K") == "$env:K = $env:K.Trim() -replace '^[Bb]earer\\s+', ''"
+
+
 def test_fingerprint_command_per_shell():
     assert Shell("bash", "linux").fingerprint_var("K") == 'printf %s "$K" | sha256sum | cut -c1-8'
     assert Shell("zsh", "macos").fingerprint_var("K") == 'printf %s "$K" | shasum -a 256 | cut -c1-8'

@@ -126,7 +126,7 @@ def test_fix_speaks_chinese(home, run, sim_server, monkeypatch):
     )
     monkeypatch.setenv("SIM_KEY", key)
     code, out, _ = run("fix", "--yes", "--lang", "zh", "--codex-version", "0.171.0", "--no-canary")
-    assert "修复前：结论 通道问题 (channel)" in out and "已写入" in out and "已修复：API001" in out
+    assert "修复前：结论 通道问题（channel）" in out and "已写入" in out and "已修复：API001" in out
     allowed = re.compile(
         r"https?://\S+|~/\S+|`[^`]*`|\"[^\"]*\"|\b(?:API|CTX|URL)\d+\b|\b(?:channel|ok|config|context|"
         r"codexdoctor|name|sim|model|model_provider|base_url|env_key|SIM_KEY|inconclusive)\b|[-+@ ,0-9]+"

@@ -451,3 +451,20 @@ def test_only_an_unknown_code_is_a_usage_error(home, run, key, extra):
     write_config(home, messy())
     code, out, err = run_fix(run, "--only", "NOPE", *extra)
     assert code == 2 and "unknown code 'NOPE'" in err and "Nothing" not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_diff_shows_redaction_marks_in_the_runs_language(home, run, key, lang):
+    """Review 1 #6: `fix --dry-run --lang zh` showed `-base_url = "…?api_key=<redacted 28 chars, sha256:…>"` while
+    every other Chinese screen writes `<已脱敏：28 个字符，sha256:…>`. The secret itself never shows in either."""
+    secret = "sk-live-9f8e7d6c5b4a3f2e1d0c"
+    write_config(home, messy(f'base_url = "https://taotoken.net/api?api_key={secret}"'))
+    code, out, _ = run_fix(run, "--dry-run", "--lang", lang)
+    diff = [line for line in out.splitlines() if "api_key=" in line]
+    assert diff and secret not in out and secret[:12] not in out
+    if lang == "zh":
+        assert all("<已脱敏：28 个字符，sha256:" in line for line in diff) and "<redacted" not in out, diff
+        # the rest of the screen in Chinese punctuation too: the verdict, the code list, an edit's code
+        assert "配置问题（config）" in out and "URL004、URL011" in out and "URL004：" in out, out
+    else:
+        assert all("<redacted 28 chars, sha256:" in line for line in diff) and "已脱敏" not in out, diff

@@ -16,6 +16,22 @@ def toml_error(line=3, column=12, message="invalid string", backslash=False):
 
 PROJECT = "~/work/.codex/config.toml"
 
+
+def _misplaced(key, value, top_level_set):
+    """A top-level key written after [model_providers.gw] (line 4), on line 9 (cfg.keys' `misplaced`)."""
+    return {
+        "key": key,
+        "table": "[model_providers.gw]",
+        "suggestion": None,
+        "where": f"{CONFIG}:9",
+        "table_id": "gw",
+        "table_where": f"{CONFIG}:4",
+        "file": CONFIG,
+        "value": value,
+        "top_level_set": top_level_set,
+    }
+
+
 CASES = [
     fires("CFG001", {"user_missing": True}, "~/.codex/config.toml does not exist", "export MYGATEWAY_API_KEY="),
     silent("CFG001", {"user_missing": True, "provider_configured_elsewhere": True}, why="provider-set-elsewhere"),
@@ -130,6 +146,31 @@ CASES = [
         why="model-in-the-provider-table",
     ),
     silent("CFG008", {"unknown": []}),
+    fires(
+        "CFG030",
+        {"misplaced": [_misplaced("model_provider", "gw", top_level_set=False)]},
+        '`model_provider = "gw"` (~/.codex/config.toml:9) comes after the [model_providers.gw] header '
+        "(~/.codex/config.toml:4)",
+        "Codex uses the built-in `openai` provider",
+        'Move the line `model_provider = "gw"` from ~/.codex/config.toml:9 to the top level of ~/.codex/config.toml: '
+        "above the first [table] header",
+    ),
+    silent("CFG030", {"misplaced": [_misplaced("model_provider", "gw", top_level_set=True)]}, why="set-at-the-top"),
+    silent("CFG030", {"misplaced": [_misplaced("model_context_window", 16000, top_level_set=False)]}),
+    fires(
+        "CFG031",
+        {"misplaced": [_misplaced("model_context_window", 16000, top_level_set=False)]},
+        "`model_context_window = 16000` (~/.codex/config.toml:9) comes after the [model_providers.gw] header",
+        "The setting has no effect.",
+        "Move `model_context_window` from ~/.codex/config.toml:9 to the top level of ~/.codex/config.toml",
+    ),
+    fires(
+        "CFG031",
+        {"misplaced": [_misplaced("model_provider", "gw", top_level_set=True)]},
+        "Codex takes model_provider from elsewhere",
+        why="model-provider-also-at-the-top",
+    ),
+    silent("CFG031", {"misplaced": [_misplaced("model_provider", "gw", top_level_set=False)]}),
     fires(
         "CFG009",
         {"project_provider_keys": [{"key": "model_provider", "where": f"{PROJECT}:1"}]},

@@ -239,6 +239,14 @@ CASES = [
         "model_context_window = 32768\nmodel_auto_compact_token_limit = 26200",
         why="window-only",
     ),
+    fires(
+        "CTX021",
+        {"kind": "context", "in_stream": True, "server_window": 16000, "server_request": 18070},
+        "with an error code other than context_length_exceeded, so Codex took it for a dropped stream",
+        "Its words say the request (18,070 tokens) exceeds the window (16,000 tokens).",
+        "model_context_window = 16000",
+        why="in-stream",
+    ),
     silent("CTX021", {"kind": "unknown"}),
     fires(
         "CTX032",

@@ -75,6 +75,13 @@ CASES = [
         "$GW_API_KEY (28 chars, sha256:fbbb0b78) contains newline and inner whitespace",
         "GW_API_KEY",
     ),
+    fires(
+        "ENV005",
+        {"problems": ["newline", "leading or trailing whitespace", "bearer prefix"]},
+        "(and without ENV007's `Bearer ` prefix, which this command removes first",
+        "sed 's/^[[:space:]]*[Bb]earer[[:space:]]//' | tr -d '[:space:]'",
+        why="with-a-bearer-prefix",
+    ),
     silent("ENV005", {"problems": ["quotes"]}),
     fires(
         "ENV026",
@@ -87,6 +94,13 @@ CASES = [
     fires("ENV006", {"problems": ["quotes"]}, "$GW_API_KEY (28 chars, sha256:fbbb0b78) starts and ends with quotes"),
     silent("ENV006", {"problems": ["bearer prefix"]}),
     fires("ENV007", {"problems": ["bearer prefix"]}, "$GW_API_KEY starts with `Bearer `", "GW_API_KEY"),
+    fires(
+        "ENV007",
+        {"problems": ["bearer prefix", "newline"]},
+        "Remove the prefix and ENV005's white space together",
+        "sed 's/^[[:space:]]*[Bb]earer[[:space:]]//' | tr -d '[:space:]'",
+        why="with-white-space",
+    ),
     silent("ENV007", {"problems": ["non-ascii"]}),
     fires("ENV008", {"problems": ["non-ascii"]}, "$GW_API_KEY contains non-ASCII characters", "export GW_API_KEY="),
     silent("ENV008", {"problems": ["newline"]}),

@@ -20,6 +20,8 @@ ORDER = (
     "CFG007",
     "CFG028",
     "CFG008",
+    "CFG030",
+    "CFG031",
     "CFG009",
     "CFG010",
     "CFG011",

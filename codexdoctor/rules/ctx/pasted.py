@@ -58,11 +58,34 @@ def _undecided_params(f: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _numbers(window: object, size: object) -> Loc:
+    """What the provider's words say of the sizes, when they give any."""
+    if isinstance(window, int) and isinstance(size, int):
+        return Loc(
+            f" Its words say the request ({size:,} tokens) exceeds the window ({window:,} tokens).",
+            f"原话说请求（{size:,} 个 token）超出了窗口（{window:,} 个 token）。",
+        )
+    if isinstance(window, int):
+        return Loc(
+            f" Its words say the window is {window:,} tokens and the request is longer.",
+            f"原话说窗口是 {window:,} 个 token，而请求更长。",
+        )
+    return Loc("", "")
+
+
 def _pasted_context_params(f: Mapping[str, Any]) -> dict[str, Any]:
     """CTX021: say what the paste said (Codex's own words, or a server's raw error with its numbers), nothing more."""
     cfg = f.get("user_config") or "~/.codex/config.toml"
     window, size = f.get("server_window"), f.get("server_request")
-    if f.get("codex_message"):
+    if f.get("in_stream"):
+        said = Loc(
+            "The provider reported the overflow inside the stream (a response.failed) with an error code other than "
+            "context_length_exceeded, so Codex took it for a dropped stream, retried it, and then printed the "
+            "provider's own words after `stream disconnected before completion:`.",
+            "提供方是在流中（response.failed）报告超限的，错误码却不是 context_length_exceeded，所以 Codex 把它当作断开的流重试，"
+            "然后在 `stream disconnected before completion:` 之后打印了提供方的原话。",
+        ) + _numbers(window, size)
+    elif f.get("codex_message"):
         said = Loc(
             "Codex reports this when the provider rejects a request as too long (code context_length_exceeded).",
             "当提供方以请求过长（错误码 context_length_exceeded）拒绝请求时，Codex 会这样提示。",
@@ -100,7 +123,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX021",
         name="context-exhausted-message",
         check="ctx.pasted",
-        reads=("codex_message", "kind", "server_request", "server_window", "user_config"),
+        reads=("codex_message", "in_stream", "kind", "server_request", "server_window", "user_config"),
         severity=E,
         verdict=CONTEXT,
         en=Text(

@@ -4,6 +4,24 @@ from __future__ import annotations
 
 from codexdoctor.rules.base import CONFIG, E, Loc, Rule, Text, once
 
+# A key with white space and a `Bearer ` prefix gets one command in ENV005 and ENV007 (shells.strip_key), which drops
+# the prefix first: `tr -d '[:space:]'` first would leave `Bearersk-…`, which `${VAR#Bearer }` no longer matches.
+_AND_BEARER = Loc(
+    " (and without ENV007's `Bearer ` prefix, which this command removes first: with the white space gone first, "
+    "`Bearer` would stick to the key)",
+    "（连同 ENV007 的 `Bearer ` 前缀一起去掉，并且先去前缀，因为先删空白的话 `Bearer` 会粘在密钥上）",
+)
+_AND_SPACES = Loc(
+    " and ENV005's white space together (the same command as ENV005's: either one leaves the bare key)",
+    "和 ENV005 所说的空白（与 ENV005 的命令相同，执行其中任一条都会得到干净的密钥）",
+)
+_NOTHING = Loc("", "")
+
+
+def _is_space(problem: str) -> bool:
+    return "whitespace" in problem or problem == "newline"
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         code="ENV026",
@@ -41,7 +59,7 @@ RULES: tuple[Rule, ...] = (
             diagnosis="${env_key} ({key_fingerprint}) contains {problem_text}. Codex drops a header value with a newline, so the "
             "provider sees no key and answers 401.",
             remedy=(
-                "Set it again without spaces or line breaks: {strip_cmd}",
+                "Set it again without spaces or line breaks{and_bearer}: {strip_cmd}",
                 "When copying the key, copy only the key itself (no trailing newline from `echo` or a file).",
             ),
         ),
@@ -49,7 +67,7 @@ RULES: tuple[Rule, ...] = (
             title="密钥值里有空白或换行",
             diagnosis="${env_key}（{key_fingerprint}）包含{problem_text}。Codex 会丢弃带换行的请求头，提供方因此收不到密钥并返回 401。",
             remedy=(
-                "去掉空格和换行后重新设置：{strip_cmd}",
+                "去掉空格和换行后重新设置{and_bearer}：{strip_cmd}",
                 "复制密钥时只复制密钥本身（不要带上 `echo` 或文件末尾的换行）。",
             ),
         ),
@@ -67,7 +85,8 @@ RULES: tuple[Rule, ...] = (
                             for p in f["problems"]
                             if "whitespace" in p or p == "newline"
                         ),
-                    )
+                    ),
+                    "and_bearer": _AND_BEARER if "bearer prefix" in f["problems"] else _NOTHING,
                 }
             ]
             if any("whitespace" in p or p == "newline" for p in f["problems"])
@@ -105,14 +124,18 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="Key value starts with `Bearer `",
             diagnosis="${env_key} starts with `Bearer `; Codex adds that itself, so the provider receives `Bearer Bearer …`.",
-            remedy=("Remove the prefix, keeping the key itself: {strip_bearer_cmd}",),
+            remedy=("Remove the prefix{and_spaces}, keeping the key itself: {strip_bearer_cmd}",),
         ),
         zh=Text(
             title="密钥值以 `Bearer ` 开头",
             diagnosis="${env_key} 以 `Bearer ` 开头；Codex 会自己加上这个前缀，提供方收到的就成了 `Bearer Bearer …`。",
-            remedy=("去掉前缀，只保留密钥本身：{strip_bearer_cmd}",),
+            remedy=("去掉前缀{and_spaces}，只保留密钥本身：{strip_bearer_cmd}",),
         ),
-        when=once(lambda f: "bearer prefix" in f["problems"]),
+        when=lambda f: (
+            [{"and_spaces": _AND_SPACES if any(_is_space(p) for p in f["problems"]) else _NOTHING}]
+            if "bearer prefix" in f["problems"]
+            else []
+        ),
     ),
     Rule(
         code="ENV008",
