@@ -12,9 +12,9 @@ from codexdoctor.facts.records import (
     GROUP,
     SESSION,
     URL_ANSWER,
-    WINDOW,
     WATCH_CALL,
     WHERE_KEY,
+    WINDOW,
 )
 from codexdoctor.facts.shapes import Maybe, Nullable, mismatches_of
 

@@ -55,7 +55,12 @@ GROUP = {
     "low_usage": Maybe(bool),  # a scattered group whose breaks all came under half the window
     "unclear": Maybe(bool),  # … whose messages alone decided nothing (issue 39)
 }
-NEED = {"first_request": int, "tool_round": int, "total": int}  # what Codex needs of a window (codex/sizes.py)
+NEED = {
+    "first_request": int,
+    "first_counted": bool,
+    "tool_round": int,
+    "total": int,
+}  # what Codex needs of a window (codex/sizes.py)
 WINDOW = {  # the one window of a provider and model for the run (checks/sessions/windows.py)
     "provider": str | None,
     "model": str | None,

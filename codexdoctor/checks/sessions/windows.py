@@ -24,10 +24,12 @@ from codexdoctor.codex.sizes import ANSWER_ROOM, CODEX_FIRST_REQUEST_TOKENS
 EXACT = ("stated", "truncated")
 
 
-def _evidence(sessions: Iterable[Mapping[str, Any]], groups: Iterable[Mapping[str, Any]]) -> dict[tuple[Any, Any], list]:
+def _evidence(
+    sessions: Iterable[Mapping[str, Any]], groups: Iterable[Mapping[str, Any]]
+) -> dict[tuple[Any, Any], list[tuple[str, int, str | None]]]:
     """(provider, model) -> [(basis, tokens, short id)], from the context failures and the clusters."""
     found: dict[tuple[Any, Any], list[tuple[str, int, str | None]]] = {}
-    short = {}
+    short: dict[str, str] = {}
     for d in sessions:
         short[d["id"]] = d.get("short_id") or d["id"][:8]
         if d.get("kind") != "context":
@@ -99,7 +101,9 @@ def decide_windows(
     clustered = {d.get("short_id") for d in sessions if d.get("in_cluster")}
     out = []
     for (p, m), found in evidence.items():
-        basis, window, source, larger = _decide(found) if found[0][0] != "served" else ("served", found[0][1], None, None)
+        basis, window, source, larger = (
+            _decide(found) if found[0][0] != "served" else ("served", found[0][1], None, None)
+        )
         current = p == provider and m == model
         first = int(first_request) if current and first_request else CODEX_FIRST_REQUEST_TOKENS
         rounds = int(tool_round) if current and tool_round else tool_round_for(m, tool_output_token_limit)
@@ -114,7 +118,12 @@ def decide_windows(
                 "in_cluster": basis == "break" or source in clustered,  # its finding is the cluster's (CTX014)
                 "current": current,
                 "defined": p in known,
-                "need": {"first_request": first, "tool_round": rounds, "total": first + rounds + ANSWER_ROOM},
+                "need": {
+                    "first_request": first,
+                    "first_counted": bool(current and first_request),  # this run's count, else the measured default
+                    "tool_round": rounds,
+                    "total": first + rounds + ANSWER_ROOM,
+                },
             }
         )
     return out

@@ -22,7 +22,7 @@ def window_step(
     cfg: str,
     first_request: int | None = None,
     answered: int | None = None,
-    need: Mapping[str, int] | None = None,
+    need: Mapping[str, Any] | None = None,
 ) -> Loc:
     """What to write in config.toml for a provider whose real window is `window`: two lines on their own, to paste at
     the top level; or, for a window under Codex's first request, that it cannot work and what to ask for instead.
@@ -52,25 +52,42 @@ def window_step(
             f"{window:,} 个 token 的窗口放不下 Codex 的第一个请求（{size.zh}指令和工具定义）：任何设置都无法让 Codex 用上它。"
             + _LARGER.zh,
         )
-    if need and window < need["total"]:
-        return too_small_for_a_tool_round(window, need)
     context, compact = window_settings(window, first_request)
     lines = f"model_context_window = {context}\nmodel_auto_compact_token_limit = {compact}"
+    if need and window < need["total"]:
+        # the conclusion first; the lines only for as long as the provider serves it, as CTX034 gives them
+        return too_small_for_a_tool_round(window, need) + Loc(
+            f" While it serves this window, tell Codex so: add these two lines at the top level of {cfg} (above any "
+            f"[table]):\n{lines}",
+            f"在窗口还是这么大时，把它告诉 Codex：在 {cfg} 顶层（任何 [表] 之前）添加这两行：\n{lines}",
+        )
     return Loc(
         f"Tell Codex the real window: add these two lines at the top level of {cfg} (above any [table]):\n{lines}",
         f"把真实窗口告诉 Codex：在 {cfg} 顶层（任何 [表] 之前）添加这两行：\n{lines}",
     )
 
 
-def too_small_for_a_tool_round(window: int, need: Mapping[str, int]) -> Loc:
+def first_request_words(need: Mapping[str, Any]) -> Loc:
+    """Codex's first request as this run knows it: `check`'s count, quoted as every screen quotes it (issue 40), or,
+    where nothing was counted (`sessions`), the measured default said as an estimate."""
+    first = int(need["first_request"])
+    if need.get("first_counted"):
+        return Loc(f"its first request ({first:,} tokens)", f"它的第一个请求（{first:,} 个 token）")
+    return Loc(
+        f"its first request (its instructions and tool schemas, about {first:,} tokens without AGENTS.md files)",
+        f"它的第一个请求（指令和工具定义，不算 AGENTS.md 文件约 {first:,} 个 token）",
+    )
+
+
+def too_small_for_a_tool_round(window: int, need: Mapping[str, Any]) -> Loc:
     """A window that holds Codex's first request but not its first large tool output and the answer (CTX025's sum, in
     the same numbers): too small for Codex, said as such instead of two lines that set it (issue 40 review)."""
-    first, rounds, total = need["first_request"], need["tool_round"], need["total"]
+    rounds, total, first = need["tool_round"], need["total"], first_request_words(need)
     return Loc(
-        f"A {window:,}-token window is too small for Codex: it holds the first request ({first:,} tokens) but not "
-        f"the first large tool output after it (up to {rounds:,} tokens) with {ANSWER_ROOM:,} tokens kept for the "
-        f"answer, about {total:,} tokens in all, so sessions break at their first long command output. {_LARGER.en}",
-        f"{window:,} 个 token 的窗口对 Codex 来说太小了：它放得下第一个请求（{first:,} 个 token），但放不下其后第一个大的工具输出"
+        f"A {window:,}-token window is too small for Codex: it holds {first.en} but not the first large tool output "
+        f"after it (up to {rounds:,} tokens) with {ANSWER_ROOM:,} tokens kept for the answer, about {total:,} tokens "
+        f"in all, so sessions break at their first long command output. {_LARGER.en}",
+        f"{window:,} 个 token 的窗口对 Codex 来说太小了：它放得下{first.zh}，但放不下其后第一个大的工具输出"
         f"（最多 {rounds:,} 个 token）和留给回答的 {ANSWER_ROOM:,} 个 token，合计约 {total:,} 个 token，所以会话会在第一个很长的命令输出处中断。"
         + _LARGER.zh,
     )
@@ -118,10 +135,10 @@ def basis_words(w: Mapping[str, Any]) -> Loc:
 def elsewhere(f: Mapping[str, Any], provider: Any, model: Any, n: int = 2) -> Loc | None:
     """A session that ran on a provider and model the current config does not use (issue 40 review: a top-level window
     for them would apply to the configured provider): said as such, or None when the config uses them."""
-    cur_p, cur_m = f.get("current_provider"), f.get("current_model")
-    if provider == cur_p and (model == cur_m or not cur_m):
-        return None
-    defined = provider in (f.get("providers_defined") or [provider])
+    cur_p, cur_m, known = f.get("current_provider"), f.get("current_model"), f.get("providers_defined")
+    if cur_p is None or (provider == cur_p and (model == cur_m or not cur_m)):
+        return None  # the same, or a run that does not say which the config uses
+    defined = provider in (known or [provider])
     now = f"`{cur_p}` / {cur_m}" if cur_m else f"`{cur_p}`"
     who = Loc("This session", "这个会话") if n == 1 else Loc("These sessions", "这些会话")
     if not defined:
@@ -174,14 +191,27 @@ def session_window_step(f: Mapping[str, Any], provider: Any, model: Any, ids: se
     if not owner:
         ref = reference(w)
         return said + Loc(f" What to do with it: see {ref.en}.", f"该怎么做见{ref.zh}。")
-    step = window_step(window, cfg, need["first_request"] if need else None, need=need)
-    if step.en.startswith("Tell Codex the real window") and other:
-        _, lines = step.en.split("\n", 1)
-        return said + Loc(
-            " If you run Codex with them again, put these two lines at the top level of the config it reads then "
-            "(for example a profile file ~/.codex/<name>.config.toml started with `codex --profile <name>`); at the "
-            f"top level of {cfg} they would apply to your current provider too:\n{lines}",
-            f"如果你再用它们运行 Codex，把这两行放在那时 Codex 读取的配置的顶层（例如用 `codex --profile <名称>` 启动时读取的"
-            f" ~/.codex/<名称>.config.toml）；放在 {cfg} 顶层的话，它们也会作用于你当前的提供方：\n{lines}",
+    step = window_step(window, cfg, need["first_request"] if need and need.get("first_counted") else None, need=need)
+    if "\nmodel_context_window = " in step.en and other:
+        head, lines = step.en.split("\n", 1)
+        head_zh = step.zh.split("\n", 1)[0]
+        # the conclusion as it is; the lines for when the user goes back to that provider and model, not for the top
+        # level of the current config (issue 40 review)
+        keep = (
+            Loc("", "")
+            if head.startswith("Tell Codex the real window")
+            else Loc(head.split(" While it serves")[0] + " ", head_zh.split("在窗口还是这么大时")[0])
+        )
+        return (
+            said
+            + Loc(" ", "")
+            + keep
+            + Loc(
+                "If you run Codex with them again, put these two lines at the top level of the config it reads then "
+                "(for example a profile file ~/.codex/<name>.config.toml started with `codex --profile <name>`); at the "
+                f"top level of {cfg} they would apply to your current provider too:\n{lines}",
+                f"如果你再用它们运行 Codex，把这两行放在那时 Codex 读取的配置的顶层（例如用 `codex --profile <名称>` 启动时读取的"
+                f" ~/.codex/<名称>.config.toml）；放在 {cfg} 顶层的话，它们也会作用于你当前的提供方：\n{lines}",
+            )
         )
     return said + Loc(" ", "") + step

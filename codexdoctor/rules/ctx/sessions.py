@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from codexdoctor.codex.sizes import CODEX_FIRST_REQUEST_TOKENS, window_settings
 from codexdoctor.common.untrusted import clip
 from codexdoctor.model import Verdict
 from codexdoctor.rules.base import CHANNEL, CONTEXT, E, Loc, Rule, Text, W
@@ -18,96 +16,27 @@ from codexdoctor.rules.ctx.compaction import (
     real_text,
     truncation_compactions,
 )
+from codexdoctor.rules.ctx.sessionsteps import (
+    KEY_REJECTED,
+    channel_step,
+    cluster_step,
+    compact_earlier,
+    compact_step,
+    first_only,
+    first_only_real,
+    first_only_step,
+    said_of,
+    worked_text,
+)
 
 INCONCLUSIVE = Verdict.INCONCLUSIVE
 
 
-def _first_only(d: Mapping[str, Any]) -> bool:
-    """A session whose first request failed with no context size in its log (issue 40 review: "The largest context
-    that worked was ? tokens"): the first request alone was too large, and no other session's window is its own."""
-    return d.get("failed_turn") == 1 and not d.get("peak")
-
-
-def _compact_earlier(d: Mapping[str, Any], cfg: str) -> Loc:
-    value = window_settings(d.get("peak") or d.get("window") or 0)[1]
-    return Loc(
-        f"Let Codex compact earlier: set model_auto_compact_token_limit at the top level of {cfg} to about {value:,}, "
-        "or start new sessions sooner.",
-        f"让 Codex 更早压缩：在 {cfg} 顶层把 model_auto_compact_token_limit 设为约 {value:,}，或更早开新会话。",
-    )
-
-
-def _worked_text(d: Mapping[str, Any]) -> Loc:
-    """CTX012's sentence on what the log shows before the failure: the largest context that worked against the window
-    in the log; for a first request that failed, that it alone was too large (with its size when the provider's error
-    states it), never a "?" (issue 40 review)."""
-    peak, share, window = d.get("peak"), d.get("share"), d.get("window")
-    if _first_only(d):
-        size = d.get("server_request")
-        said = (
-            Loc(f", {size:,} tokens as the provider's error counts it,", f"（按提供方报错的计数为 {size:,} 个 token）")
-            if size
-            else Loc(" (Codex's instructions and tool schemas with your first message)", "（Codex 的指令和工具定义加上你的第一条消息）")
-        )
-        return Loc(
-            f"No request of this session was answered, and its log holds no context size: its first request alone{said.en} "
-            "was larger than the provider's window.",
-            f"这个会话没有任何请求得到答复，日志里也没有上下文大小：光是它的第一个请求{said.zh}就超出了提供方的窗口。",
-        )
-    if not peak:
-        return Loc("Its log holds no context size before the failure.", "失败前它的日志里没有记录上下文大小。")
-    of = (
-        Loc(
-            f", {share:.0%} of Codex's effective window ({window:,}, the one in its log)",
-            f"，占 Codex 有效窗口（{window:,}，即日志中的窗口）的 {share:.0%}",
-        )
-        if share is not None and window
-        else Loc("", "")
-    )
-    return Loc(
-        f"The largest context that worked was {peak:,} tokens{of.en}.", f"成功过的最大上下文是 {peak:,} 个 token{of.zh}。"
-    )
-
-
-def _first_only_real(d: Mapping[str, Any]) -> Loc | str:
-    """A first request that failed: the window its provider's error states, if it states one (not "far below", not
-    "never compacted": there was nothing to compact)."""
-    if not d.get("server_window"):
-        return ""
-    return Loc(
-        f" The provider's error states its window: {d['server_window']:,} tokens.",
-        f"提供方的报错写明了它的窗口：{d['server_window']:,} 个 token。",
-    )
-
-
-def _first_only_step(f: Mapping[str, Any], d: Mapping[str, Any]) -> Loc:
-    """What to do when a first request alone did not fit and its own log states no window: never another session's
-    window as its own (issue 40 review: 16,000 borrowed for a session that broke at 12,000)."""
-    from codexdoctor.rules.ctx.advice import _LARGER, reference, window_for
-
-    w = window_for(f, d.get("provider"), d.get("model"))
-    first = int(w["need"]["first_request"]) if w else CODEX_FIRST_REQUEST_TOKENS  # this run's count, when it made one
-    step = Loc(
-        "Start sessions with a shorter first message (give a file's path and let Codex read it instead of pasting "
-        f"its text); if Codex's own first request (about {first:,} tokens) is most of it, the window "
-        f"is too small for Codex. {_LARGER.en} `codexdoctor check` sends Codex's first request and shows whether it fits.",
-        f"会话的第一条消息写短一些（给出文件路径让 Codex 去读，而不是粘贴全文）；如果大部分是 Codex 自己的第一个请求（约 "
-        f"{first:,} 个 token），这个窗口对 Codex 来说就太小了。{_LARGER.zh}"
-        "`codexdoctor check` 会发出 Codex 的第一个请求，看它是否放得下。",
-    )
-    if w is None:
-        return step
-    ref = reference(w)
-    return step + Loc(
-        f" The window of {w['window']:,} tokens this run takes for `{d.get('provider')}` / {d.get('model')} comes "
-        f"from other sessions (see {ref.en}): this one's log cannot confirm it.",
-        f"本次运行为 `{d.get('provider')}` / {d.get('model')} 采用的 {w['window']:,} 个 token 的窗口来自其他会话（见{ref.zh}）："
-        "这个会话的日志无法证实它。",
-    )
-
-
-def _session_params(d: Mapping[str, Any], f: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A session's texts. `f`: the check's facts, for the run's one window of its provider and model (advice.py)."""
+def _session_params(
+    d: Mapping[str, Any], f: Mapping[str, Any] | None = None, group: list[str] | None = None
+) -> dict[str, Any]:
+    """A session's texts. `f`: the check's facts, for the run's one window of its provider and model (advice.py);
+    `group`: the short ids of the sessions the finding speaks of, when it speaks of more than this one."""
     from codexdoctor.rules.ctx.advice import session_window_step
 
     f = f or {}
@@ -116,15 +45,15 @@ def _session_params(d: Mapping[str, Any], f: Mapping[str, Any] | None = None) ->
     turns = d.get("turns_per_session")
     growth = int(d.get("median_growth") or 0)
     cfg = d.get("user_config") or "~/.codex/config.toml"
-    fallback = window_step(real, cfg, answered=d.get("peak")) if real else _compact_earlier(d, cfg)
-    ids = {str(d.get("short_id"))} | set(d.get("group_ids") or ())
+    fallback = window_step(real, cfg, answered=d.get("peak")) if real else compact_earlier(d, cfg)
+    ids = {str(d.get("short_id")), *(group or ())}
     return {
         **d,
         "start_text": d["start"][:16].replace("T", " ") if d.get("start") else Loc("time unknown", "时间未知"),
         "peak_text": f"{d['peak']:,}" if d.get("peak") else "?",
         "compact_text": f"{d['compact_at']:,}" if d.get("compact_at") else "?",
         "share_text": f"{share:.0%}" if share is not None else Loc("an unknown share", "未知"),
-        "worked_text": _worked_text(d),
+        "worked_text": worked_text(d),
         "size_text": _size_text(d),
         "window_text": f"{d['window']:,}" if d.get("window") else Loc("window", "窗口"),
         "error_short": clip(
@@ -133,12 +62,12 @@ def _session_params(d: Mapping[str, Any], f: Mapping[str, Any] | None = None) ->
         "evidence": evidence_words(d.get("evidence") or ""),
         # the colon before it, left out with it when the session has no evidence phrase (never "…`: , so", issue 40)
         "evidence_colon": Loc(": ", "：") if d.get("evidence") else "",
-        "real_text": (_first_only_real(d) if _first_only(d) else real_text(d) if real else ""),
-        "window_step": _first_only_step(f, d)
-        if _first_only(d) and not d.get("server_window")
+        "real_text": (first_only_real(d) if first_only(d) else real_text(d) if real else ""),
+        "window_step": first_only_step(f, d)
+        if first_only(d) and not d.get("server_window")
         else session_window_step(f, d.get("provider"), d.get("model"), ids, fallback),
         "session_step": ""
-        if _first_only(d)
+        if first_only(d)
         else Loc(
             f"Start a new session every {turns} turns (median growth {growth:,} tokens per turn) to stay under "
             "70% of the window.",
@@ -190,81 +119,13 @@ def _folded_errors(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> L
     )
 
 
-_KEY_REJECTED = re.compile(r"\b401\b|unauthorized|invalid api key|incorrect api key", re.I)
-
-
-def _said(params: Mapping[str, Any]) -> str:
-    """A session's error as its log said it, for the key-rejected test: `http 401` or the message's own words."""
-    return f"{params.get('error_info') or ''} {params.get('error') or ''}"
-
-
-def _compact_step(f: Mapping[str, Any], params: Mapping[str, Any]) -> Loc:
-    """CTX017's step: the run's one window for the provider and model when the logs show one (its finding gives the
-    lines), else where to set one; for a provider and model the config does not use, for when the user goes back to
-    them (issue 40 review)."""
-    from codexdoctor.rules.ctx.advice import elsewhere, reference, window_for
-
-    provider, model = params.get("provider"), params.get("model")
-    w = window_for(f, provider, model)
-    other = elsewhere(f, provider, model, len(params.get("group_ids") or [1]))
-    if w is not None:
-        ref = reference(w)
-        step = Loc(
-            f"The window this run takes for `{provider}` / {model} is {w['window']:,} tokens: what to do with it, see "
-            f"{ref.en}.",
-            f"本次运行为 `{provider}` / {model} 采用的窗口是 {w['window']:,} 个 token：该怎么做见{ref.zh}。",
-        )
-    else:
-        cfg = params.get("user_config") or "~/.codex/config.toml"
-        step = Loc(
-            "Set model_context_window (and model_auto_compact_token_limit) below the provider's real window at the top "
-            f"level of {cfg}; `codexdoctor probe` measures it.",
-            f"在 {cfg} 顶层把 model_context_window（以及 model_auto_compact_token_limit）设到提供方真实窗口以下；"
-            "`codexdoctor probe` 可以测出真实窗口。",
-        )
-    return other + Loc(" If you go back to them: ", "如果你再用它们：") + step if other else step
-
-
-def _channel_step(params: Mapping[str, Any], f: Mapping[str, Any] | None = None) -> Loc:
-    """What the message itself already says (issue 40: a plain 401 was sent to `diagnose-error` to be classified).
-    `params` are the session's (`_session_params`): its clipped error, provider and config file. A provider the
-    current config does not define has no table to check (issue 40 review: `[model_providers.other]`)."""
-    said = _said(params)
-    if params.get("error_info") == "http 401" or _KEY_REJECTED.search(said):
-        provider = params.get("provider")
-        defined = (f or {}).get("providers_defined")
-        if provider and defined is not None and provider not in defined:
-            now = (f or {}).get("current_provider")
-            return Loc(
-                f"The provider rejected the key (401). The session ran on provider `{provider}`, which your current "
-                f"config does not define (it uses `{now}`): if you use `{provider}` again, make sure the variable its "
-                "`env_key` names holds that provider's key, whole. `codexdoctor check` tests the key of the provider "
-                "your config uses now.",
-                f"提供方拒绝了密钥（401）。这个会话运行在提供方 `{provider}` 上，而你当前的配置没有定义它（它用的是 `{now}`）："
-                f"如果你再用 `{provider}`，要确认它的 `env_key` 所指的变量里是那个提供方的完整密钥。"
-                "`codexdoctor check` 会测试你当前所用提供方的密钥。",
-            )
-        table = f"[model_providers.{provider}]" if provider else "the provider's table"
-        cfg = params.get("user_config") or "~/.codex/config.toml"
-        return Loc(
-            f"The provider rejected the key (401): check that the variable `env_key` names in {table} of {cfg} holds "
-            "this provider's key, whole; `codexdoctor check` shows its length and fingerprint and sends it.",
-            f"提供方拒绝了密钥（401）：确认 {cfg} 中 {table} 的 `env_key` 所指的变量里是这个提供方的密钥、而且完整；"
-            "`codexdoctor check` 会显示它的长度和指纹，并用它发请求。",
-        )
-    return Loc(
-        f'Classify the exact message: codexdoctor diagnose-error "{params["error_short"]}"',
-        f'对这条消息做分类：codexdoctor diagnose-error "{params["error_short"]}"',
-    )
-
-
 def _groups(sessions: Any) -> list[list[Mapping[str, Any]]]:
     """Sessions of one provider, model and window (one config), in the order they first appear: one finding each
     (issue 28: 17 logs gave eight CTX012 findings for one setup, each with its own window advice)."""
     groups: dict[tuple[Any, Any, Any, bool], list[Mapping[str, Any]]] = {}
     for d in sessions:
         # a first request that failed is its own finding: the others' sizes are not its (issue 40 review)
-        groups.setdefault((d.get("provider"), d.get("model"), d.get("window"), _first_only(d)), []).append(d)
+        groups.setdefault((d.get("provider"), d.get("model"), d.get("window"), first_only(d)), []).append(d)
     return list(groups.values())
 
 
@@ -274,7 +135,8 @@ def _group_params(group: list[Mapping[str, Any]], f: Mapping[str, Any] | None = 
     latest = max(group, key=lambda d: d.get("start") or "")
     reals = [d["real_window"] for d in group if d.get("real_window")]
     ids = [str(d.get("short_id")) for d in group]
-    params = _session_params({**latest, "group_ids": ids, **({"real_window": min(reals)} if reals else {})}, f)
+    params = _session_params({**latest, **({"real_window": min(reals)} if reals else {})}, f, ids)
+    params["group_ids"] = ids
     others = [d for d in group if d is not latest]
     names = ", ".join(d["short_id"] for d in others[:8]) + (", …" if len(others) > 8 else "")
     params["others_text"] = (
@@ -317,17 +179,6 @@ def evidence_words(phrase: str) -> Loc:
     """A session's `evidence` fact in both languages (a phrase the table does not hold is quoted as it is; the check
     says the ones made of numbers in its `said`, which a rule reads first)."""
     return _EVIDENCE.get(phrase, Loc(phrase, phrase))
-
-
-def _cluster_step(f: Mapping[str, Any], g: Mapping[str, Any]) -> Loc:
-    """CTX014's window step: the run's one window for the group's provider and model (advice.session_window_step),
-    the lines when it is the cluster's break point or a window one of its sessions states."""
-    from codexdoctor.rules.ctx.advice import session_window_step
-
-    ids = set(g["ids"])
-    short = {str(d.get("short_id")) for d in f.get("sessions", []) if d["id"] in ids}
-    fallback = window_step(g["median"], f.get("user_config") or "~/.codex/config.toml")
-    return session_window_step(f, g.get("provider"), g.get("model"), short, fallback)
 
 
 def _outlier_text(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> Loc | str:
@@ -406,7 +257,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX012",
         name="session-overflowed",
         check="ctx.sessions",
-        reads=("sessions", "current_model", "current_provider", "providers_defined", "windows"),
+        reads=("sessions", "user_config", "current_model", "current_provider", "providers_defined", "windows"),
         severity=E,
         verdict=CONTEXT,
         en=Text(
@@ -441,7 +292,15 @@ RULES: tuple[Rule, ...] = (
         code="CTX013",
         name="session-channel-failure",
         check="ctx.sessions",
-        reads=("current_provider", "pasted", "providers_defined", "sessions"),
+        reads=(
+            "current_model",
+            "current_provider",
+            "pasted",
+            "providers_defined",
+            "sessions",
+            "user_config",
+            "windows",
+        ),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -467,8 +326,8 @@ RULES: tuple[Rule, ...] = (
             {
                 **params,
                 "second_step": ""
-                if f.get("pasted") and not _KEY_REJECTED.search(_said(params))
-                else _channel_step(params, f),
+                if f.get("pasted") and not KEY_REJECTED.search(said_of(params))
+                else channel_step(params, f),
             }
             for params in (_session_params(d, f) for d in f.get("sessions", []) if d["kind"] == "channel")
             if not params.get("settled")
@@ -478,7 +337,15 @@ RULES: tuple[Rule, ...] = (
         code="CTX014",
         name="failures-cluster",
         check="ctx.sessions",
-        reads=("across", "sessions", "user_config", "current_model", "current_provider", "providers_defined", "windows"),
+        reads=(
+            "across",
+            "sessions",
+            "user_config",
+            "current_model",
+            "current_provider",
+            "providers_defined",
+            "windows",
+        ),
         severity=E,
         verdict=CONTEXT,
         en=Text(
@@ -515,7 +382,7 @@ RULES: tuple[Rule, ...] = (
                 "median": g["median"],
                 "median_text": f"{g['median']:,}",
                 "seventy": f"{int(g['median'] * 0.7):,}",
-                "window_step": _cluster_step(f, g),
+                "window_step": cluster_step(f, g),
             }
             for g in f.get("across", {}).get("groups", [])
             if g["pattern"] == "cluster"
@@ -604,7 +471,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX026",
         name="session-silently-truncated",
         check="ctx.sessions",
-        reads=("sessions", "current_model", "current_provider", "providers_defined", "windows"),
+        reads=("sessions", "user_config", "current_model", "current_provider", "providers_defined", "windows"),
         severity=E,
         verdict=CONTEXT,
         en=Text(
@@ -642,7 +509,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX017",
         name="compaction-never-fired",
         check="ctx.sessions",
-        reads=("sessions", "current_model", "current_provider", "providers_defined", "windows"),
+        reads=("sessions", "user_config", "current_model", "current_provider", "providers_defined", "windows"),
         severity=W,
         verdict=CONTEXT,
         en=Text(
@@ -662,7 +529,7 @@ RULES: tuple[Rule, ...] = (
                 **(params := _group_params(group, f)),
                 "answered_text": answered_then_failed(params),
                 "compacted_text": compactions_recorded(params),
-                "compact_step": _compact_step(f, params),
+                "compact_step": compact_step(f, params),
             }
             for group in _groups(
                 d
@@ -672,7 +539,7 @@ RULES: tuple[Rule, ...] = (
                 and d["compact_at"]
                 and not d.get("in_cluster")
                 and not d.get("truncated_at")
-                and not _first_only(d)
+                and not first_only(d)
             )
         ],
     ),

@@ -121,8 +121,6 @@ def outgrown(f: Mapping[str, Any]) -> bool:
     return bool(peak and served and peak >= 0.9 * served)
 
 
-
-
 def cut_rule(f: Mapping[str, Any]) -> Loc:
     """How Codex cuts a tool output for this model, in both languages (the `tool_cut_rule` fact is its English)."""
     size, mode = int(f["tool_cut_bytes"]), f["tool_cut_mode"]
@@ -144,21 +142,16 @@ def cut_rule(f: Mapping[str, Any]) -> Loc:
 def _unpublished_params(f: Mapping[str, Any]) -> dict[str, Any]:
     """CTX025's texts. A window the session logs show for this provider and model (ctx.sessions' one window, issue 40
     review: "about 16,000" two findings above "how much room is left … is unknown") is said as known, weighed against
-    what Codex needs, and its finding gives the lines; only without one is the room unknown and `probe` the step."""
+    what Codex needs, and its finding gives the lines; only without one is the room unknown."""
     from codexdoctor.rules.ctx.advice import basis_words, reference
 
     cfg = f.get("user_config") or "~/.codex/config.toml"
-    measure = Loc(
-        "Measure the usable window with a bounded number of tokens: codexdoctor probe",
-        "用有上限的 token 数测出可用窗口：codexdoctor probe",
-    )
     w = f.get("sessions_window")
     if not w:
         return {
             "room_said": Loc("how much room is left for a session is unknown", "但会话还剩多少空间未知"),
             "large_output_text": _unpublished_large_output(f),
-            "measure_step": measure,
-            "set_step": Loc(
+            "window_set_step": Loc(
                 "Then set model_context_window (and model_auto_compact_token_limit at about 80% of it) at the top "
                 f"level of {cfg}.",
                 f"然后在 {cfg} 顶层设置 model_context_window（以及约为其 80% 的 model_auto_compact_token_limit）。",
@@ -182,12 +175,9 @@ def _unpublished_params(f: Mapping[str, Any]) -> dict[str, Any]:
             f"你的会话日志显示了它的窗口：约 {window:,} 个 token，依据是{basis.zh}",
         ),
         "large_output_text": _unpublished_large_output(f) + verdict,
-        "measure_step": Loc(
-            f"What to do about that window: see {ref.en}; `codexdoctor probe` measures it again with a bounded "
-            "number of tokens.",
-            f"针对这个窗口该怎么做见{ref.zh}；`codexdoctor probe` 会用有上限的 token 数重新测量它。",
+        "window_set_step": Loc(
+            f"What to do about the window the logs show: see {ref.en}.", f"针对日志显示的窗口该怎么做见{ref.zh}。"
         ),
-        "set_step": "",
     }
 
 
@@ -439,13 +429,16 @@ RULES: tuple[Rule, ...] = (
             diagnosis="Neither /models nor the server's info pages say how large {model}'s window is. Codex's first request for you "
             "({first_request} tokens) fit, so the first turn works; {room_said}, and Codex "
             "assumes {assumed} ({assumed_source}). {large_output_text}",
-            remedy=("{measure_step}", "{set_step}"),
+            remedy=(
+                "Measure the usable window with a bounded number of tokens: codexdoctor probe",
+                "{window_set_step}",
+            ),
         ),
         zh=Text(
             title="提供方没有公布窗口大小",
             diagnosis="无论 /models 还是服务端的信息页面都没有说明 {model} 的窗口有多大。Codex 为你发出的第一个请求（{first_request} 个 token）放得下，"
             "所以第一轮可以工作；{room_said}，而 Codex 假定为 {assumed}（{assumed_source}）。{large_output_text}",
-            remedy=("{measure_step}", "{set_step}"),
+            remedy=("用有上限的 token 数测出可用窗口：codexdoctor probe", "{window_set_step}"),
         ),
         when=lambda f: [_unpublished_params(f)] if f.get("unpublished") and f.get("first_fit") is True else [],
     ),
