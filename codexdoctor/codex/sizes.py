@@ -11,6 +11,9 @@ CODEX_FIRST_REQUEST_TOKENS = 8500
 # (Codex's own default is 90% of its assumed window; a provider that fails at its window needs the earlier point).
 COMPACT_SHARE_OF_REAL_WINDOW = 0.8
 
+# What a window must hold besides Codex's first request and its first tool round: the model's answer and a few turns.
+ANSWER_ROOM = 2000
+
 
 def _floor(first_request: int | None) -> int:
     """Codex's first request rounded up to a hundred: this user's when it was counted, else the measured default."""

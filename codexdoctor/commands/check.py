@@ -95,7 +95,12 @@ def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[Ch
         if model
         else Msg("of provider `{p}` in the last {d} days", "属于提供方 {p}（最近 {d} 天）", p=provider, d=RECENT_DAYS)
     )
-    logs, _ = recent_sessions_check(ctx, opts.home, mine, which, RECENT_FILES)
+    window = next((r.facts for r in results if r.id == "ctx.window"), {})
+    served = window.get("served")
+    # This run's counts: the window the sessions' findings advise is weighed against the same first request and tool
+    # round CTX025 names, and the window the provider serves beats what the logs show (issue 40 review).
+    counts = {k: v for k in ("first_request", "tool_round", "served") if isinstance(v := window.get(k), int)}
+    logs, _ = recent_sessions_check(ctx, opts.home, mine, which, RECENT_FILES, **counts)
     if logs is None:
         return results
     if left_out:
@@ -110,17 +115,14 @@ def with_recent_sessions(ctx: CheckContext, opts: CheckOptions, results: list[Ch
         logs = replace(logs, evidence=(*logs.evidence, said))
     peaks = [(d.get("peak") or 0, d["short_id"]) for d in logs.facts["sessions"]]
     peak, peak_id = max(peaks) if peaks else (0, None)
-    served = next((r.facts.get("served") for r in results if r.id == "ctx.window"), None)
     failing = {
         **logs.facts,
         "sessions": [_with_served(d, served) for d in logs.facts["sessions"] if d["kind"] != "none"],
     }
-    out = [
-        replace(r, facts={**r.facts, "sessions_peak": peak, "sessions_peak_id": peak_id})
-        if r.id == "ctx.window" and peak
-        else r
-        for r in results
-    ]
+    known = next((w for w in logs.facts.get("windows") or [] if w["current"]), None)
+    seen = {"sessions_peak": peak, "sessions_peak_id": peak_id} if peak else {}
+    seen |= {"sessions_window": known} if known else {}
+    out = [replace(r, facts={**r.facts, **seen}) if r.id == "ctx.window" and seen else r for r in results]
     return [*out, ctx.stamp(replace(logs, facts=failing))]
 
 

@@ -98,27 +98,55 @@ def run_sessions(
     return report, ctx.redactor
 
 
-def with_user_config(check: CheckResult, ctx: CheckContext) -> CheckResult:
-    """The config file the window advice names, on the check and on each session."""
-    user_config = ctx.resolution.user_layer.label if ctx.resolution.user_layer else "~/.codex/config.toml"
+def with_user_config(check: CheckResult, ctx: CheckContext, **counts: Any) -> CheckResult:
+    """The config file the window advice names, on the check and on each session; the provider and model the config
+    uses now; and the one window per provider and model the findings quote (checks/sessions/windows.py, issue 40).
+    `counts`: this run's `first_request`, `tool_round` and `served` window, when `check` measured them."""
+    from codexdoctor.checks.sessions.windows import decide_windows
+    from codexdoctor.codex.config import BUILTIN_PROVIDERS
+
+    res = ctx.resolution
+    user_config = res.user_layer.label if res.user_layer else "~/.codex/config.toml"
+    tables = res.merged.get("model_providers")
+    defined = {*(tables if isinstance(tables, dict) else {}), *BUILTIN_PROVIDERS}
+    model = str(res.model) if res.model else None
+    sessions = [{**d, "user_config": user_config} for d in check.facts["sessions"]]
+    windows = decide_windows(
+        sessions,
+        (check.facts.get("across") or {}).get("groups") or [],
+        provider=res.provider_id,
+        model=model,
+        defined=defined,
+        tool_output_token_limit=res.merged.get("tool_output_token_limit"),
+        **counts,
+    )
     return replace(
         check,
         facts={
             **check.facts,
             "user_config": user_config,
-            "sessions": [{**d, "user_config": user_config} for d in check.facts["sessions"]],
+            "sessions": sessions,
+            "windows": windows,
+            "current_provider": res.provider_id,
+            "current_model": model,
+            "providers_defined": sorted(defined),
         },
     )
 
 
 def recent_sessions_check(
-    ctx: CheckContext, home: Path, keep: Callable[[dict[str, Any]], bool], which: Msg, limit: int = 200
+    ctx: CheckContext,
+    home: Path,
+    keep: Callable[[dict[str, Any]], bool],
+    which: Msg,
+    limit: int = 200,
+    **counts: int,
 ) -> tuple[CheckResult | None, int]:
     """The newest session logs that `keep` says the question is about (issue 39: `check` reads the active provider's,
     `diagnose-error` those that ended with the pasted message), judged as `sessions` judges them: the same clusters,
     the same findings. None when no such session exists; with it, how many it read. `which` says what the kept ones
     have in common, after their count: the check says how many it read from which folders and how many it kept, as
-    `sessions` counts them (issue 40 review)."""
+    `sessions` counts them (issue 40 review). `counts`: what `check` measured (with_user_config)."""
     from codexdoctor.checks import sessions as sessions_mod
     from codexdoctor.common.redact import shorten_home
 
@@ -138,7 +166,7 @@ def recent_sessions_check(
     problems = [shorten_home(p, str(home)) for p in problems]
     kept = sessions_mod.Kept(loaded.total, which)
     check = sessions_mod.build_check(chosen, problems, shown, str(home), compact, kept)
-    return with_user_config(check, ctx), loaded.total
+    return with_user_config(check, ctx, **counts), loaded.total
 
 
 def run(opts: SessionsOptions) -> None:

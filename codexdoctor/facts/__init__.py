@@ -14,6 +14,7 @@ from codexdoctor.facts.records import (
     URL_ANSWER,
     WATCH_CALL,
     WHERE_KEY,
+    WINDOW,
 )
 from codexdoctor.facts.shapes import Maybe, Nullable, mismatches_of
 
@@ -392,6 +393,8 @@ FACTS: dict[str, dict[str, Any]] = {
         # `check` with the active provider's recent sessions (issue 39): the largest context one of them reached.
         "sessions_peak": Maybe(int),
         "sessions_peak_id": Maybe(str),
+        # … and the window its logs show for this provider and model (the one ctx.sessions' findings advise)
+        "sessions_window": Maybe(WINDOW),
     },
     "ctx.probe": {
         **RUNNER,
@@ -479,6 +482,11 @@ FACTS: dict[str, dict[str, Any]] = {
         },
         "decision": Nullable({"verdict": str, "reason": str, "latest": Maybe(str)}),
         "inconclusive_reason": Maybe(str),
+        # One window per provider and model for the run (issue 40), and the provider and model the config uses now
+        "windows": Maybe([WINDOW]),
+        "current_provider": Maybe(str | None),
+        "current_model": Maybe(str | None),
+        "providers_defined": Maybe(list[str]),
         "pasted": Maybe(bool),  # read by diagnose-error for the message pasted (its remedies do not send back to it)
     },
     # `codexdoctor watch`: the requests Codex sent through the recorder (codexdoctor/watch/diagnosis.py).

@@ -55,6 +55,24 @@ GROUP = {
     "low_usage": Maybe(bool),  # a scattered group whose breaks all came under half the window
     "unclear": Maybe(bool),  # … whose messages alone decided nothing (issue 39)
 }
+NEED = {
+    "first_request": int,
+    "first_counted": bool,
+    "tool_round": int,
+    "total": int,
+}  # what Codex needs of a window (codex/sizes.py)
+WINDOW = {  # the one window of a provider and model for the run (checks/sessions/windows.py)
+    "provider": str | None,
+    "model": str | None,
+    "window": int,
+    "basis": str,  # "served", "stated", "truncated", "break" or "answered"
+    "source": str | None,  # the short id of the session it comes from
+    "larger_stated": int | None,  # a larger window another session stated or cut at
+    "in_cluster": bool,  # it comes from sessions that broke at one size (their finding is the cluster's)
+    "current": bool,  # the current config uses this provider and model
+    "defined": bool,  # the current config defines (or Codex builds in) this provider
+    "need": NEED,
+}
 SESSION = {  # one rollout as checks/sessions/classify.py classifies it
     "id": str,
     "short_id": str,
@@ -72,6 +90,7 @@ SESSION = {  # one rollout as checks/sessions/classify.py classifies it
     "error_info": str | None,
     "failed_at": Maybe(str | None),  # the time of the failing request's error line
     "server_window": int | None,
+    "server_request": Maybe(int | None),  # the failed request's size, as the provider's error states it
     "truncated_at": int | None,
     "truncated_turns": list[int],
     "peak": int | None,

@@ -253,7 +253,12 @@ def _without_errors(
             "没有发现错误，但跳过了探测请求（--no-canary）：密钥和模型未经 Codex 实际请求的验证",
         )
     window = next((c for c in checks if c.id == "ctx.window"), None)
-    if window is not None and window.facts.get("first_fit") is True and window.facts.get("unpublished"):
+    if (
+        window is not None
+        and window.facts.get("first_fit") is True
+        and window.facts.get("unpublished")
+        and not window.facts.get("sessions_window")  # the logs show it (issue 40 review)
+    ):
         return Verdict.OK, Msg(
             "no errors; the provider does not publish its window: Codex's first request fits, "
             "the room left for a session is unknown (codexdoctor probe measures it)",

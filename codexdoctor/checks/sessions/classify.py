@@ -50,7 +50,7 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
     truncated_at, truncated_turns = (None, []) if kind != "none" else silent_truncation(s)
     if truncated_at:
         kind, evidence = "context", "silent truncation"
-    server_window, _ = context_numbers(text) if kind == "context" and text else (None, None)
+    server_window, server_request = context_numbers(text) if kind == "context" and text else (None, None)
     real_window = (
         truncated_at or server_window or (last_ok if kind == "context" and share is not None and share < 0.5 else None)
     )
@@ -63,6 +63,8 @@ def classify_session(s: Session, compact_limit: int | None = None) -> dict[str, 
         "failed_turn": failed.index if failed else None,
         "error": summarize_text(failed.error) if failed and failed.error else (s.errors[0] if s.errors else None),
         "server_window": server_window,
+        # the failed request's size as the provider's error states it (issue 40 review: a turn-1 failure says it)
+        "server_request": server_request,
         "truncated_at": truncated_at,
         "truncated_turns": truncated_turns,
         "error_info": failed.error_info if failed else None,

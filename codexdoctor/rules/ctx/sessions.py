@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from codexdoctor.codex.sizes import window_settings
 from codexdoctor.common.untrusted import clip
 from codexdoctor.model import Verdict
 from codexdoctor.rules.base import CHANNEL, CONTEXT, E, Loc, Rule, Text, W
@@ -18,23 +16,44 @@ from codexdoctor.rules.ctx.compaction import (
     real_text,
     truncation_compactions,
 )
+from codexdoctor.rules.ctx.sessionsteps import (
+    KEY_REJECTED,
+    channel_step,
+    cluster_step,
+    compact_earlier,
+    compact_step,
+    first_only,
+    first_only_real,
+    first_only_step,
+    said_of,
+    worked_text,
+)
 
 INCONCLUSIVE = Verdict.INCONCLUSIVE
 
 
-def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
+def _session_params(
+    d: Mapping[str, Any], f: Mapping[str, Any] | None = None, group: list[str] | None = None
+) -> dict[str, Any]:
+    """A session's texts. `f`: the check's facts, for the run's one window of its provider and model (advice.py);
+    `group`: the short ids of the sessions the finding speaks of, when it speaks of more than this one."""
+    from codexdoctor.rules.ctx.advice import session_window_step
+
+    f = f or {}
     share = d.get("share")
     real = d.get("real_window")
     turns = d.get("turns_per_session")
-    window_value = real or d.get("peak") or d.get("window") or 0
     growth = int(d.get("median_growth") or 0)
     cfg = d.get("user_config") or "~/.codex/config.toml"
+    fallback = window_step(real, cfg, answered=d.get("peak")) if real else compact_earlier(d, cfg)
+    ids = {str(d.get("short_id")), *(group or ())}
     return {
         **d,
         "start_text": d["start"][:16].replace("T", " ") if d.get("start") else Loc("time unknown", "时间未知"),
         "peak_text": f"{d['peak']:,}" if d.get("peak") else "?",
         "compact_text": f"{d['compact_at']:,}" if d.get("compact_at") else "?",
         "share_text": f"{share:.0%}" if share is not None else Loc("an unknown share", "未知"),
+        "worked_text": worked_text(d),
         "size_text": _size_text(d),
         "window_text": f"{d['window']:,}" if d.get("window") else Loc("window", "窗口"),
         "error_short": clip(
@@ -43,16 +62,13 @@ def _session_params(d: Mapping[str, Any]) -> dict[str, Any]:
         "evidence": evidence_words(d.get("evidence") or ""),
         # the colon before it, left out with it when the session has no evidence phrase (never "…`: , so", issue 40)
         "evidence_colon": Loc(": ", "：") if d.get("evidence") else "",
-        "real_text": real_text(d) if real else "",
-        "window_step": window_step(real, cfg, answered=d.get("peak"))
-        if real
+        "real_text": (first_only_real(d) if first_only(d) else real_text(d) if real else ""),
+        "window_step": first_only_step(f, d)
+        if first_only(d) and not d.get("server_window")
+        else session_window_step(f, d.get("provider"), d.get("model"), ids, fallback),
+        "session_step": ""
+        if first_only(d)
         else Loc(
-            f"Let Codex compact earlier: set model_auto_compact_token_limit at the top level of {cfg} "
-            f"to about {window_settings(window_value)[1]:,}, or start new sessions sooner.",
-            f"让 Codex 更早压缩：在 {cfg} 顶层把 model_auto_compact_token_limit 设为约 {window_settings(window_value)[1]:,}，"
-            "或更早开新会话。",
-        ),
-        "session_step": Loc(
             f"Start a new session every {turns} turns (median growth {growth:,} tokens per turn) to stay under "
             "70% of the window.",
             f"每 {turns} 轮开一个新会话（每轮增长的中位数为 {growth:,} 个 token），让上下文保持在窗口的 70% 以下。",
@@ -103,48 +119,24 @@ def _folded_errors(g: Mapping[str, Any], sessions: list[Mapping[str, Any]]) -> L
     )
 
 
-_KEY_REJECTED = re.compile(r"\b401\b|unauthorized|invalid api key|incorrect api key", re.I)
-
-
-def _said(params: Mapping[str, Any]) -> str:
-    """A session's error as its log said it, for the key-rejected test: `http 401` or the message's own words."""
-    return f"{params.get('error_info') or ''} {params.get('error') or ''}"
-
-
-def _channel_step(params: Mapping[str, Any]) -> Loc:
-    """What the message itself already says (issue 40: a plain 401 was sent to `diagnose-error` to be classified).
-    `params` are the session's (`_session_params`): its clipped error, provider and config file."""
-    said = _said(params)
-    if params.get("error_info") == "http 401" or _KEY_REJECTED.search(said):
-        table = f"[model_providers.{params.get('provider')}]" if params.get("provider") else "the provider's table"
-        cfg = params.get("user_config") or "~/.codex/config.toml"
-        return Loc(
-            f"The provider rejected the key (401): check that the variable `env_key` names in {table} of {cfg} holds "
-            "this provider's key, whole; `codexdoctor check` shows its length and fingerprint and sends it.",
-            f"提供方拒绝了密钥（401）：确认 {cfg} 中 {table} 的 `env_key` 所指的变量里是这个提供方的密钥、而且完整；"
-            "`codexdoctor check` 会显示它的长度和指纹，并用它发请求。",
-        )
-    return Loc(
-        f'Classify the exact message: codexdoctor diagnose-error "{params["error_short"]}"',
-        f'对这条消息做分类：codexdoctor diagnose-error "{params["error_short"]}"',
-    )
-
-
 def _groups(sessions: Any) -> list[list[Mapping[str, Any]]]:
     """Sessions of one provider, model and window (one config), in the order they first appear: one finding each
     (issue 28: 17 logs gave eight CTX012 findings for one setup, each with its own window advice)."""
-    groups: dict[tuple[Any, Any, Any], list[Mapping[str, Any]]] = {}
+    groups: dict[tuple[Any, Any, Any, bool], list[Mapping[str, Any]]] = {}
     for d in sessions:
-        groups.setdefault((d.get("provider"), d.get("model"), d.get("window")), []).append(d)
+        # a first request that failed is its own finding: the others' sizes are not its (issue 40 review)
+        groups.setdefault((d.get("provider"), d.get("model"), d.get("window"), first_only(d)), []).append(d)
     return list(groups.values())
 
 
-def _group_params(group: list[Mapping[str, Any]]) -> dict[str, Any]:
-    """The group's finding speaks of its latest session; its window advice is the smallest real window any of them
-    showed (the one every session of this config fits), so the group gets one pair of numbers."""
+def _group_params(group: list[Mapping[str, Any]], f: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The group's finding speaks of its latest session; the window it names is the smallest real window any of them
+    showed, and its advice the run's one window for the provider and model (advice.session_window_step)."""
     latest = max(group, key=lambda d: d.get("start") or "")
     reals = [d["real_window"] for d in group if d.get("real_window")]
-    params = _session_params({**latest, "real_window": min(reals)} if reals else latest)
+    ids = [str(d.get("short_id")) for d in group]
+    params = _session_params({**latest, **({"real_window": min(reals)} if reals else {})}, f, ids)
+    params["group_ids"] = ids
     others = [d for d in group if d is not latest]
     names = ", ".join(d["short_id"] for d in others[:8]) + (", …" if len(others) > 8 else "")
     params["others_text"] = (
@@ -265,13 +257,12 @@ RULES: tuple[Rule, ...] = (
         code="CTX012",
         name="session-overflowed",
         check="ctx.sessions",
-        reads=("sessions",),
+        reads=("sessions", "user_config", "current_model", "current_provider", "providers_defined", "windows"),
         severity=E,
         verdict=CONTEXT,
         en=Text(
             title="A session ran out of context",
-            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn}{evidence_colon}{evidence}. The largest context that worked was "
-            "{peak_text} tokens, {share_text} of Codex's effective window ({window_text}, the one in its log).{real_text}{others_text}",
+            diagnosis="Session {short_id} ({start_text}) failed at turn {failed_turn}{evidence_colon}{evidence}. {worked_text}{real_text}{others_text}",
             remedy=(
                 "{window_step}",
                 "{session_step}",
@@ -280,7 +271,7 @@ RULES: tuple[Rule, ...] = (
         ),
         zh=Text(
             title="有会话耗尽了上下文",
-            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败{evidence_colon}{evidence}。成功过的最大上下文是 {peak_text} 个 token，占 Codex 有效窗口（{window_text}，即日志中的窗口）的 {share_text}。{real_text}{others_text}",
+            diagnosis="会话 {short_id}（{start_text}）在第 {failed_turn} 轮失败{evidence_colon}{evidence}。{worked_text}{real_text}{others_text}",
             remedy=(
                 "{window_step}",
                 "{session_step}",
@@ -289,7 +280,7 @@ RULES: tuple[Rule, ...] = (
         ),
         # A session in a group that breaks at one size gets the group's advice (CTX014) instead of its own.
         when=lambda f: [
-            _group_params(group)
+            _group_params(group, f)
             for group in _groups(
                 d
                 for d in f.get("sessions", [])
@@ -301,7 +292,15 @@ RULES: tuple[Rule, ...] = (
         code="CTX013",
         name="session-channel-failure",
         check="ctx.sessions",
-        reads=("pasted", "sessions"),
+        reads=(
+            "current_model",
+            "current_provider",
+            "pasted",
+            "providers_defined",
+            "sessions",
+            "user_config",
+            "windows",
+        ),
         severity=E,
         verdict=CHANNEL,
         en=Text(
@@ -327,10 +326,10 @@ RULES: tuple[Rule, ...] = (
             {
                 **params,
                 "second_step": ""
-                if f.get("pasted") and not _KEY_REJECTED.search(_said(params))
-                else _channel_step(params),
+                if f.get("pasted") and not KEY_REJECTED.search(said_of(params))
+                else channel_step(params, f),
             }
-            for params in (_session_params(d) for d in f.get("sessions", []) if d["kind"] == "channel")
+            for params in (_session_params(d, f) for d in f.get("sessions", []) if d["kind"] == "channel")
             if not params.get("settled")
         ],
     ),
@@ -338,7 +337,15 @@ RULES: tuple[Rule, ...] = (
         code="CTX014",
         name="failures-cluster",
         check="ctx.sessions",
-        reads=("across", "sessions", "user_config"),
+        reads=(
+            "across",
+            "sessions",
+            "user_config",
+            "current_model",
+            "current_provider",
+            "providers_defined",
+            "windows",
+        ),
         severity=E,
         verdict=CONTEXT,
         en=Text(
@@ -375,7 +382,7 @@ RULES: tuple[Rule, ...] = (
                 "median": g["median"],
                 "median_text": f"{g['median']:,}",
                 "seventy": f"{int(g['median'] * 0.7):,}",
-                "window_step": window_step(g["median"], f.get("user_config") or "~/.codex/config.toml"),
+                "window_step": cluster_step(f, g),
             }
             for g in f.get("across", {}).get("groups", [])
             if g["pattern"] == "cluster"
@@ -464,7 +471,7 @@ RULES: tuple[Rule, ...] = (
         code="CTX026",
         name="session-silently-truncated",
         check="ctx.sessions",
-        reads=("sessions",),
+        reads=("sessions", "user_config", "current_model", "current_provider", "providers_defined", "windows"),
         severity=E,
         verdict=CONTEXT,
         en=Text(
@@ -489,7 +496,7 @@ RULES: tuple[Rule, ...] = (
         ),
         when=lambda f: [
             {
-                **_session_params(d),
+                **_session_params(d, f),
                 "truncated_text": f"{d['truncated_at']:,}",
                 "compacted_text": truncation_compactions(d),
                 "turns_text": Loc(", ".join(map(str, d["truncated_turns"])), "、".join(map(str, d["truncated_turns"]))),
@@ -502,31 +509,27 @@ RULES: tuple[Rule, ...] = (
         code="CTX017",
         name="compaction-never-fired",
         check="ctx.sessions",
-        reads=("sessions",),
+        reads=("sessions", "user_config", "current_model", "current_provider", "providers_defined", "windows"),
         severity=W,
         verdict=CONTEXT,
         en=Text(
             title="Auto-compaction could not fire before the failure",
             diagnosis="In session {short_id}, {answered_text}, but Codex only compacts at about {compact_text} tokens "
             "(90% of the window it assumes): the provider's limit came first.{compacted_text}{others_text}",
-            remedy=(
-                "Set model_context_window (and model_auto_compact_token_limit) below the provider's real window at the top level "
-                "of {user_config}; `codexdoctor probe` measures it.",
-            ),
+            remedy=("{compact_step}",),
         ),
         zh=Text(
             title="失败之前自动压缩来不及触发",
             diagnosis="会话 {short_id} 中，{answered_text}，但 Codex 要到约 {compact_text} 个 token（它假定窗口的 90%）才会压缩：提供方的上限先到了。{compacted_text}{others_text}",
-            remedy=(
-                "在 {user_config} 顶层把 model_context_window（以及 model_auto_compact_token_limit）设到提供方真实窗口以下；`codexdoctor probe` 可以测出真实窗口。",
-            ),
+            remedy=("{compact_step}",),
         ),
         # Said once per cause: CTX014 covers a group's sessions, CTX026 a truncated one.
         when=lambda f: [
             {
-                **(params := _group_params(group)),
+                **(params := _group_params(group, f)),
                 "answered_text": answered_then_failed(params),
                 "compacted_text": compactions_recorded(params),
+                "compact_step": compact_step(f, params),
             }
             for group in _groups(
                 d
@@ -536,6 +539,7 @@ RULES: tuple[Rule, ...] = (
                 and d["compact_at"]
                 and not d.get("in_cluster")
                 and not d.get("truncated_at")
+                and not first_only(d)
             )
         ],
     ),

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from codexdoctor.codex.sizes import ANSWER_ROOM
 from codexdoctor.rules.base import CONTEXT, E, Loc, Rule, Text
-from codexdoctor.rules.ctx.window import ANSWER_ROOM, cut_rule
+from codexdoctor.rules.ctx.window import cut_rule
 
 
 def _large_output_overflows(f: Mapping[str, Any]) -> bool:

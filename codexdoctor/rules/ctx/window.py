@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from codexdoctor.codex.request_words import part_said
+from codexdoctor.codex.sizes import ANSWER_ROOM
 from codexdoctor.rules.base import CONTEXT, E, I, Loc, Rule, Text, W, once
 
 # What CTX028 and CTX029 ask for: a window too small for Codex's first tool round is fixed at the server.
@@ -120,10 +121,6 @@ def outgrown(f: Mapping[str, Any]) -> bool:
     return bool(peak and served and peak >= 0.9 * served)
 
 
-# What the window must hold besides the first request and the tool round: the model's answer and a few turns.
-ANSWER_ROOM = 2000
-
-
 def cut_rule(f: Mapping[str, Any]) -> Loc:
     """How Codex cuts a tool output for this model, in both languages (the `tool_cut_rule` fact is its English)."""
     size, mode = int(f["tool_cut_bytes"]), f["tool_cut_mode"]
@@ -140,6 +137,48 @@ def cut_rule(f: Mapping[str, Any]) -> Loc:
         f"Codex 保留每个输出的 {size // 4:,} 个 token，按每个 4 字节计：{size:,} 字节（开头和结尾各 {half:,} 字节，中间是 "
         "`…N tokens truncated…`）",
     )
+
+
+def _unpublished_params(f: Mapping[str, Any]) -> dict[str, Any]:
+    """CTX025's texts. A window the session logs show for this provider and model (ctx.sessions' one window, issue 40
+    review: "about 16,000" two findings above "how much room is left … is unknown") is said as known, weighed against
+    what Codex needs, and its finding gives the lines; only without one is the room unknown."""
+    from codexdoctor.rules.ctx.advice import basis_words, reference
+
+    cfg = f.get("user_config") or "~/.codex/config.toml"
+    w = f.get("sessions_window")
+    if not w:
+        return {
+            "room_said": Loc("how much room is left for a session is unknown", "但会话还剩多少空间未知"),
+            "large_output_text": _unpublished_large_output(f),
+            "window_set_step": Loc(
+                "Then set model_context_window (and model_auto_compact_token_limit at about 80% of it) at the top "
+                f"level of {cfg}.",
+                f"然后在 {cfg} 顶层设置 model_context_window（以及约为其 80% 的 model_auto_compact_token_limit）。",
+            ),
+        }
+    window, ref, basis = int(w["window"]), reference(w), basis_words(w)
+    need = int(w["need"]["total"])
+    verdict = (
+        Loc(
+            f" The {window:,}-token window the logs show is smaller: it is too small for Codex (see {ref.en}).",
+            f"日志显示的 {window:,} 个 token 的窗口比它小：这个窗口对 Codex 来说太小了（见{ref.zh}）。",
+        )
+        if window < need
+        else Loc(
+            f" The {window:,}-token window the logs show holds it.", f"日志显示的 {window:,} 个 token 的窗口放得下。"
+        )
+    )
+    return {
+        "room_said": Loc(
+            f"your session logs show its window: about {window:,} tokens, from {basis.en}",
+            f"你的会话日志显示了它的窗口：约 {window:,} 个 token，依据是{basis.zh}",
+        ),
+        "large_output_text": _unpublished_large_output(f) + verdict,
+        "window_set_step": Loc(
+            f"What to do about the window the logs show: see {ref.en}.", f"针对日志显示的窗口该怎么做见{ref.zh}。"
+        ),
+    }
 
 
 def _unpublished_large_output(f: Mapping[str, Any]) -> Loc:
@@ -391,6 +430,7 @@ RULES: tuple[Rule, ...] = (
             "first_fit",
             "first_request",
             "model",
+            "sessions_window",
             "tool_cut_bytes",
             "tool_cut_mode",
             "tool_round",
@@ -402,27 +442,20 @@ RULES: tuple[Rule, ...] = (
         en=Text(
             title="The provider does not publish its window",
             diagnosis="Neither /models nor the server's info pages say how large {model}'s window is. Codex's first request for you "
-            "({first_request} tokens) fit, so the first turn works; how much room is left for a session is unknown, and Codex "
+            "({first_request} tokens) fit, so the first turn works; {room_said}, and Codex "
             "assumes {assumed} ({assumed_source}). {large_output_text}",
             remedy=(
                 "Measure the usable window with a bounded number of tokens: codexdoctor probe",
-                "Then set model_context_window (and model_auto_compact_token_limit at about 80% of it) at the top level of {user_config}.",
+                "{window_set_step}",
             ),
         ),
         zh=Text(
             title="提供方没有公布窗口大小",
             diagnosis="无论 /models 还是服务端的信息页面都没有说明 {model} 的窗口有多大。Codex 为你发出的第一个请求（{first_request} 个 token）放得下，"
-            "所以第一轮可以工作；但会话还剩多少空间未知，而 Codex 假定为 {assumed}（{assumed_source}）。{large_output_text}",
-            remedy=(
-                "用有上限的 token 数测出可用窗口：codexdoctor probe",
-                "然后在 {user_config} 顶层设置 model_context_window（以及约为其 80% 的 model_auto_compact_token_limit）。",
-            ),
+            "所以第一轮可以工作；{room_said}，而 Codex 假定为 {assumed}（{assumed_source}）。{large_output_text}",
+            remedy=("用有上限的 token 数测出可用窗口：codexdoctor probe", "{window_set_step}"),
         ),
-        when=lambda f: (
-            [{"large_output_text": _unpublished_large_output(f)}]
-            if f.get("unpublished") and f.get("first_fit") is True
-            else []
-        ),
+        when=lambda f: [_unpublished_params(f)] if f.get("unpublished") and f.get("first_fit") is True else [],
     ),
     Rule(
         code="CTX002",
