@@ -57,20 +57,9 @@ PROFILE_IGNORED_KEYS = ("model_context_window", "model_auto_compact_token_limit"
 PROJECT_IGNORED_KEYS = ("model_provider", "model_providers")
 # Keys Codex reads at the top level (or in a profile), never in a provider table. Appended at the end of a file whose
 # last table is [model_providers.<id>], TOML puts them into that table, where Codex ignores them (CFG030, CFG031).
-TOP_LEVEL_ONLY = (
-    "model_provider",
-    "model",
-    "profile",
-    "model_context_window",
-    "model_auto_compact_token_limit",
-    "model_reasoning_effort",
-    "model_reasoning_summary",
-    "model_verbosity",
-    "approval_policy",
-    "sandbox_mode",
-    "openai_base_url",
-    "hide_agent_reasoning",
-    "show_raw_agent_reasoning",
+TOP_LEVEL_ONLY = tuple(
+    "model_provider model profile model_context_window model_auto_compact_token_limit model_reasoning_effort model_reasoning_summary "
+    "model_verbosity approval_policy sandbox_mode openai_base_url hide_agent_reasoning show_raw_agent_reasoning".split()
 )
 # How the checks name where an unknown key is (its `table`) when it is at the top level of a file, and the key they
 # suggest for `model` written inside a provider table; the words a report says them with (checks/cfglines.py,
